@@ -1,0 +1,17 @@
+# Script mode: writes OUTPUT with one {id, text} entry per schema file, where
+# id is the path under SCHEMA_ROOT without ".json" (e.g. "control/hello").
+file(GLOB_RECURSE files RELATIVE ${SCHEMA_ROOT} ${SCHEMA_ROOT}/*.json)
+list(SORT files)
+set(body "// Generated from schemas/ by cmake/GenerateEmbeddedSchemas.cmake. Do not edit.\n")
+string(APPEND body "#include \"shared/embedded_schemas.hpp\"\n\nnamespace mission {\n\n")
+string(APPEND body "const EmbeddedSchema kEmbeddedSchemas[] = {\n")
+set(count 0)
+foreach(f IN LISTS files)
+  file(READ ${SCHEMA_ROOT}/${f} text)
+  string(REGEX REPLACE "\\.json$" "" id ${f})
+  string(APPEND body "  {\"${id}\", R\"mission_schema(${text})mission_schema\"},\n")
+  math(EXPR count "${count} + 1")
+endforeach()
+string(APPEND body "};\n\nconst std::size_t kEmbeddedSchemaCount = ${count};\n\n}  // namespace mission\n")
+file(WRITE ${OUTPUT}.tmp "${body}")
+file(COPY_FILE ${OUTPUT}.tmp ${OUTPUT} ONLY_IF_DIFFERENT)

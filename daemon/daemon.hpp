@@ -1,0 +1,73 @@
+#pragma once
+// The daemon process: runtime files, the store, the listener and the signal
+// watchers, owned by one object on the loop thread. Start-up either completes
+// or throws a MissionError that names the problem and its fix.
+
+#include <uv.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "daemon/loop/listener.hpp"
+#include "daemon/loop/signal_watcher.hpp"
+#include "daemon/store/database.hpp"
+#include "shared/file_lock.hpp"
+#include "shared/runtime_paths.hpp"
+
+namespace mission::daemon {
+
+class Daemon {
+ public:
+  explicit Daemon(RuntimePaths paths);
+  ~Daemon();
+  Daemon(const Daemon&) = delete;
+  Daemon& operator=(const Daemon&) = delete;
+
+  // Checks the runtime dir, takes the locks, writes the pid file, opens and
+  // migrates the database, and listens on the socket.
+  void start();
+
+  // Runs the loop until a shutdown completes.
+  void run();
+
+  // Begins a graceful shutdown: stop accepting, let every connection flush
+  // its replies, then close the store. Safe to call more than once.
+  void request_shutdown(const char* reason);
+
+  // request_shutdown on the next loop turn, after the current request's
+  // reply has been queued.
+  void schedule_shutdown(const char* reason);
+
+  const RuntimePaths& paths() const { return paths_; }
+  store::Database& database() { return *database_; }
+  std::size_t connection_count() const { return listener_->connection_count(); }
+  std::int64_t uptime_ms() const;
+  bool shutting_down() const { return shutting_down_; }
+
+ private:
+  void take_locks();
+  void write_pid_file();
+  void finish_shutdown();
+  static void on_stop_timeout(uv_timer_t* timer);
+  static void on_scheduled_shutdown(uv_idle_t* idle);
+
+  RuntimePaths paths_;
+  uv_loop_t loop_{};
+  std::optional<FileLock> runtime_lock_;
+  std::optional<FileLock> state_lock_;
+  std::unique_ptr<store::Database> database_;
+  std::unique_ptr<loop::Listener> listener_;
+  std::unique_ptr<loop::SignalWatcher> sigterm_;
+  std::unique_ptr<loop::SignalWatcher> sigint_;
+  uv_timer_t stop_timer_{};
+  uv_idle_t shutdown_idle_{};
+  const char* scheduled_reason_ = nullptr;
+  bool shutting_down_ = false;
+  bool finished_ = false;
+  bool wrote_pid_file_ = false;
+  std::chrono::steady_clock::time_point started_at_;
+};
+
+}  // namespace mission::daemon

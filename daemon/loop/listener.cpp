@@ -1,0 +1,97 @@
+#include "daemon/loop/listener.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace mission::loop {
+namespace {
+
+// A delegate that writes nothing and closes at once: for refused peers.
+class RefusedDelegate : public ConnectionDelegate {
+ public:
+  void on_data(Connection&, std::string_view) override {}
+};
+
+}  // namespace
+
+Listener::Listener(uv_loop_t* loop, DelegateFactory factory)
+    : loop_(loop), factory_(std::move(factory)) {
+  uv_pipe_init(loop_, &server_, 0);
+  server_.data = this;
+}
+
+Listener::~Listener() {
+  for (Connection* connection : connections_) connection->on_released = nullptr;
+}
+
+int Listener::listen(const std::filesystem::path& path) {
+  // Bind under a tight umask so the socket is never reachable by others,
+  // not even between bind and chmod.
+  mode_t old_mask = umask(0177);
+  int rc = uv_pipe_bind(&server_, path.c_str());
+  umask(old_mask);
+  if (rc != 0) return rc;
+  if (chmod(path.c_str(), 0600) != 0) return -errno;
+  rc = uv_listen(reinterpret_cast<uv_stream_t*>(&server_), SOMAXCONN, on_connection);
+  listening_ = rc == 0;
+  return rc;
+}
+
+void Listener::stop_accepting() {
+  if (closed_) return;
+  closed_ = true;
+  uv_close(reinterpret_cast<uv_handle_t*>(&server_), nullptr);
+}
+
+void Listener::close_connections() {
+  // Copy: close() may release a connection synchronously in a later callback.
+  std::vector<Connection*> live(connections_.begin(), connections_.end());
+  for (Connection* connection : live) connection->close();
+  if (connections_.empty() && on_idle) on_idle();
+}
+
+void Listener::abort_connections() {
+  std::vector<Connection*> live(connections_.begin(), connections_.end());
+  for (Connection* connection : live) connection->abort();
+}
+
+void Listener::on_connection(uv_stream_t* server, int status) {
+  auto* self = static_cast<Listener*>(server->data);
+  if (status < 0) {
+    std::fprintf(stderr, "missiond: accept failed: %s\n", uv_strerror(status));
+    return;
+  }
+  try {
+    self->accept_one();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "missiond: accept failed: %s\n", e.what());
+  } catch (...) {
+  }
+}
+
+void Listener::accept_one() {
+  int error = 0;
+  Connection* connection = Connection::accept(reinterpret_cast<uv_stream_t*>(&server_), error);
+  if (connection == nullptr) {
+    std::fprintf(stderr, "missiond: accept failed: %s\n", uv_strerror(error));
+    return;
+  }
+  connections_.insert(connection);
+  connection->on_released = [this](Connection& released) {
+    connections_.erase(&released);
+    if (connections_.empty() && on_idle) on_idle();
+  };
+  if (connection->peer().uid != getuid()) {
+    ++refused_;
+    std::fprintf(stderr, "missiond: refused connection from uid %u (pid %d): not the daemon's uid\n",
+                 static_cast<unsigned>(connection->peer().uid), static_cast<int>(connection->peer().pid));
+    connection->start(std::make_unique<RefusedDelegate>());
+    connection->close();
+    return;
+  }
+  connection->start(factory_(*connection));
+}
+
+}  // namespace mission::loop

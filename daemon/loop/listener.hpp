@@ -1,0 +1,59 @@
+#pragma once
+// A Unix-socket listener that accepts connections from the daemon's own uid
+// only and tracks every live connection. Knows nothing of JSON.
+
+#include <uv.h>
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <unordered_set>
+#include <vector>
+
+#include "daemon/loop/connection.hpp"
+
+namespace mission::loop {
+
+class Listener {
+ public:
+  // Makes the protocol delegate for a newly accepted connection.
+  using DelegateFactory = std::function<std::unique_ptr<ConnectionDelegate>(Connection&)>;
+
+  Listener(uv_loop_t* loop, DelegateFactory factory);
+  ~Listener();
+  Listener(const Listener&) = delete;
+  Listener& operator=(const Listener&) = delete;
+
+  // Binds `path` with mode 0600 and listens. Returns 0 or a negative uv code.
+  // The path must not exist (the caller removes a stale socket under its lock).
+  int listen(const std::filesystem::path& path);
+
+  // Stops accepting; existing connections go on.
+  void stop_accepting();
+
+  // Asks every connection to close once its queued bytes are written.
+  void close_connections();
+
+  // Closes every connection now, dropping unsent bytes.
+  void abort_connections();
+
+  std::size_t connection_count() const { return connections_.size(); }
+  std::size_t refused_count() const { return refused_; }
+
+  // Called whenever the last connection is released (used by shutdown).
+  std::function<void()> on_idle;
+
+ private:
+  static void on_connection(uv_stream_t* server, int status);
+  void accept_one();
+
+  uv_loop_t* loop_;
+  DelegateFactory factory_;
+  uv_pipe_t server_{};
+  bool listening_ = false;
+  bool closed_ = false;
+  std::size_t refused_ = 0;
+  std::unordered_set<Connection*> connections_;
+};
+
+}  // namespace mission::loop

@@ -1,0 +1,65 @@
+// missiond: parses its few options, starts the Daemon and reports readiness
+// (or the reason it could not start) on the --ready-fd pipe for auto-start.
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "daemon/daemon.hpp"
+#include "shared/error_code.hpp"
+#include "shared/runtime_paths.hpp"
+#include "shared/version.hpp"
+
+namespace {
+
+// Writes one line to the readiness pipe and closes it; -1 means no pipe.
+void report_readiness(int& fd, const std::string& line) {
+  if (fd < 0) return;
+  std::string text = line + "\n";
+  ssize_t ignored = ::write(fd, text.data(), text.size());
+  (void)ignored;  // the parent may have given up waiting; nothing to do then
+  ::close(fd);
+  fd = -1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"missiond: the mission daemon (see missiond(8))", "missiond"};
+  std::optional<std::string> socket;
+  int ready_fd = -1;
+  app.add_option("--socket", socket, "Listen on PATH instead of RUNTIME_DIR/daemon.sock");
+  app.add_option("--ready-fd", ready_fd, "Write 'ready' (or 'error: ...') to FD once listening")
+      ->check(CLI::NonNegativeNumber);
+  app.set_version_flag("--version", std::string(mission::kVersion));
+  CLI11_PARSE(app, argc, argv);
+
+  // A peer that vanishes mid-write must not kill the daemon; write errors
+  // are handled per connection.
+  std::signal(SIGPIPE, SIG_IGN);
+
+  if (!socket) {
+    if (const char* env = std::getenv("MISSION_SOCKET"); env != nullptr && *env != '\0') socket = env;
+  }
+  try {
+    mission::daemon::Daemon daemon(
+        mission::resolve_runtime_paths(mission::process_env(), getuid(), socket));
+    daemon.start();
+    report_readiness(ready_fd, "ready");
+    daemon.run();
+    return 0;
+  } catch (const mission::MissionError& e) {
+    std::fprintf(stderr, "missiond: %s\n", e.what());
+    if (!e.hint().empty()) std::fprintf(stderr, "  hint: %s\n", e.hint().c_str());
+    report_readiness(ready_fd, "error: " + std::string(e.what()));
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "missiond: %s\n", e.what());
+    report_readiness(ready_fd, "error: " + std::string(e.what()));
+    return 1;
+  }
+}

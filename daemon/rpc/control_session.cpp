@@ -1,0 +1,47 @@
+#include "daemon/rpc/control_session.hpp"
+
+#include "daemon/daemon.hpp"
+#include "daemon/rpc/dispatcher.hpp"
+#include "shared/jsonrpc.hpp"
+#include "shared/limits.hpp"
+
+namespace mission::daemon {
+
+ControlSession::ControlSession(Daemon& daemon, loop::Connection& connection)
+    : daemon_(daemon), connection_(connection), framer_(limits::kMaxFrameBytes) {}
+
+void ControlSession::greet(ClientInfo client) {
+  greeted_ = true;
+  client_ = std::move(client);
+}
+
+void ControlSession::on_data(loop::Connection& connection, std::string_view bytes) {
+  for (const Frame& frame : framer_.feed(bytes)) {
+    if (connection.closing()) return;
+    handle_frame(frame);
+  }
+}
+
+void ControlSession::handle_frame(const Frame& frame) {
+  if (frame.kind == Frame::Kind::oversized) {
+    // The id is unknowable without parsing a frame we refuse to hold.
+    connection_.write(jsonrpc::to_line(jsonrpc::error(
+        nullptr, MissionError(ErrorCode::payload_too_large,
+                              "frame exceeds " + std::to_string(limits::kMaxFrameBytes) + " bytes",
+                              "send smaller requests; large content belongs in files",
+                              {{"limit", limits::kMaxFrameBytes}}))));
+    return;
+  }
+  nlohmann::json message = nlohmann::json::parse(frame.text, nullptr, false);
+  if (message.is_discarded()) {
+    connection_.write(jsonrpc::to_line(jsonrpc::error(
+        nullptr, MissionError(ErrorCode::parse_error, "invalid JSON",
+                              "send one complete JSON object per line"))));
+    return;
+  }
+  MethodContext context{daemon_, *this};
+  nlohmann::json response = dispatch(context, message);
+  if (!response.is_null()) connection_.write(jsonrpc::to_line(response));
+}
+
+}  // namespace mission::daemon

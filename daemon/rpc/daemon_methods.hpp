@@ -1,0 +1,26 @@
+#pragma once
+// Control-API methods about the connection and the daemon itself: hello,
+// daemon.status, daemon.stop.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "daemon/rpc/dispatcher.hpp"
+
+namespace mission::daemon {
+
+struct HelloRequest {
+  int protocol = 0;
+  std::string client_name;
+  std::string client_version;
+};
+void from_json(const nlohmann::json& j, HelloRequest& request);
+
+struct EmptyRequest {};
+inline void from_json(const nlohmann::json&, EmptyRequest&) {}
+
+nlohmann::json handle_hello(MethodContext& context, const HelloRequest& request);
+nlohmann::json handle_daemon_status(MethodContext& context, const EmptyRequest& request);
+nlohmann::json handle_daemon_stop(MethodContext& context, const EmptyRequest& request);
+
+}  // namespace mission::daemon

@@ -1,0 +1,150 @@
+#include "daemon/store/database.hpp"
+
+#include "shared/error_code.hpp"
+
+namespace mission::store {
+namespace {
+
+// How long a statement waits on a lock held by another connection (the CLI
+// never opens the database, but sqlite3 or a backup tool might).
+constexpr int kBusyTimeoutMs = 5000;
+
+[[noreturn]] void fail(sqlite3* db, std::string_view what) {
+  throw MissionError(ErrorCode::internal,
+                     std::string("database: ") + std::string(what) + ": " + sqlite3_errmsg(db),
+                     "check the state dir's disk and permissions, then retry");
+}
+
+}  // namespace
+
+Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
+  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) != SQLITE_OK) {
+    fail(db_, "prepare");
+  }
+}
+
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+Statement::Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.stmt_) {
+  other.stmt_ = nullptr;
+}
+
+Statement& Statement::bind(int index, std::string_view text) {
+  if (sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT) != SQLITE_OK) {
+    fail(db_, "bind");
+  }
+  return *this;
+}
+
+Statement& Statement::bind(int index, std::int64_t value) {
+  if (sqlite3_bind_int64(stmt_, index, value) != SQLITE_OK) fail(db_, "bind");
+  return *this;
+}
+
+Statement& Statement::bind_null(int index) {
+  if (sqlite3_bind_null(stmt_, index) != SQLITE_OK) fail(db_, "bind");
+  return *this;
+}
+
+Statement& Statement::bind_blob(int index, const void* data, std::size_t size) {
+  if (sqlite3_bind_blob(stmt_, index, data, static_cast<int>(size), SQLITE_TRANSIENT) != SQLITE_OK) {
+    fail(db_, "bind");
+  }
+  return *this;
+}
+
+bool Statement::step() {
+  int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  fail(db_, "step");
+}
+
+void Statement::run() {
+  while (step()) {
+  }
+}
+
+void Statement::reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+bool Statement::is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+
+std::int64_t Statement::integer(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+std::string Statement::text(int column) const {
+  const auto* data = sqlite3_column_text(stmt_, column);
+  return data ? std::string(reinterpret_cast<const char*>(data),
+                            static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)))
+              : std::string();
+}
+
+std::optional<std::int64_t> Statement::optional_integer(int column) const {
+  if (is_null(column)) return std::nullopt;
+  return integer(column);
+}
+
+std::optional<std::string> Statement::optional_text(int column) const {
+  if (is_null(column)) return std::nullopt;
+  return text(column);
+}
+
+std::string Statement::blob(int column) const {
+  const void* data = sqlite3_column_blob(stmt_, column);
+  return data ? std::string(static_cast<const char*>(data),
+                            static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)))
+              : std::string();
+}
+
+Database::Database(const std::filesystem::path& path) : path_(path) {
+  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+    std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw MissionError(ErrorCode::internal, "cannot open database " + path.string() + ": " + message,
+                       "check MISSION_STATE_DIR and its permissions");
+  }
+  sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+  // WAL with synchronous=NORMAL: a commit survives a crash of the daemon
+  // (what the ledger promises); only a power loss may drop the last commits.
+  exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
+}
+
+Database::~Database() { sqlite3_close_v2(db_); }
+
+Statement Database::prepare(std::string_view sql) { return Statement(db_, sql); }
+
+void Database::exec(const std::string& sql) {
+  char* error = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+    std::string message = error ? error : "unknown error";
+    sqlite3_free(error);
+    throw MissionError(ErrorCode::internal, "database: " + message,
+                       "check the state dir's disk and permissions, then retry");
+  }
+}
+
+std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
+
+int Database::changes() const { return sqlite3_changes(db_); }
+
+Transaction::Transaction(Database& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+
+Transaction::~Transaction() {
+  if (!done_) {
+    try {
+      db_.exec("ROLLBACK");
+    } catch (...) {
+    }
+  }
+}
+
+void Transaction::commit() {
+  db_.exec("COMMIT");
+  done_ = true;
+}
+
+}  // namespace mission::store

@@ -1,0 +1,89 @@
+#pragma once
+// A thin RAII layer over one SQLite connection: open in WAL mode, run
+// statements, transactions. Throws MissionError(internal) on SQLite errors.
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mission::store {
+
+class Statement {
+ public:
+  Statement(sqlite3* db, std::string_view sql);
+  ~Statement();
+  Statement(Statement&& other) noexcept;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  Statement& operator=(Statement&&) = delete;
+
+  // Binds by 1-based index; returns *this so calls chain.
+  Statement& bind(int index, std::string_view text);
+  Statement& bind(int index, std::int64_t value);
+  Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
+  Statement& bind_null(int index);
+  Statement& bind_blob(int index, const void* data, std::size_t size);
+  template <class T>
+  Statement& bind(int index, const std::optional<T>& value) {
+    return value ? bind(index, *value) : bind_null(index);
+  }
+
+  // Advances; true while a row is available.
+  bool step();
+  // Runs to completion (for statements that return no rows).
+  void run();
+  void reset();
+
+  bool is_null(int column) const;
+  std::int64_t integer(int column) const;
+  std::string text(int column) const;
+  std::optional<std::int64_t> optional_integer(int column) const;
+  std::optional<std::string> optional_text(int column) const;
+  std::string blob(int column) const;
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+class Database {
+ public:
+  // Opens (creating if needed) the database at `path`, enables WAL, foreign
+  // keys and a busy timeout. Use ":memory:" for tests.
+  explicit Database(const std::filesystem::path& path);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  Statement prepare(std::string_view sql);
+  // Runs one or more statements that return no rows.
+  void exec(const std::string& sql);
+  std::int64_t last_insert_rowid() const;
+  int changes() const;
+  const std::filesystem::path& path() const { return path_; }
+  sqlite3* handle() { return db_; }
+
+ private:
+  std::filesystem::path path_;
+  sqlite3* db_ = nullptr;
+};
+
+// BEGIN IMMEDIATE on construction; ROLLBACK in the destructor unless committed.
+class Transaction {
+ public:
+  explicit Transaction(Database& db);
+  ~Transaction();
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  void commit();
+
+ private:
+  Database& db_;
+  bool done_ = false;
+};
+
+}  // namespace mission::store

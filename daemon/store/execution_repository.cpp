@@ -1,0 +1,89 @@
+#include "daemon/store/execution_repository.hpp"
+
+namespace mission::store {
+namespace {
+
+constexpr const char* kColumns =
+    "id, adapter, delivery, descriptor, cwd, command, state, pid, exit_code, exit_signal, "
+    "token_sha256, created_at, started_at, ended_at, updated_at";
+
+ExecutionRow read_row(const Statement& s) {
+  ExecutionRow row;
+  row.id = s.text(0);
+  row.adapter = s.text(1);
+  row.delivery = s.text(2);
+  row.descriptor = s.text(3);
+  row.cwd = s.text(4);
+  row.command = s.text(5);
+  row.state = s.text(6);
+  row.pid = s.optional_integer(7);
+  row.exit_code = s.optional_integer(8);
+  row.exit_signal = s.optional_integer(9);
+  row.token_sha256 = s.blob(10);
+  row.created_at = s.integer(11);
+  row.started_at = s.optional_integer(12);
+  row.ended_at = s.optional_integer(13);
+  row.updated_at = s.integer(14);
+  return row;
+}
+
+}  // namespace
+
+void ExecutionRepository::insert(const ExecutionRow& row) {
+  auto s = db_.prepare(std::string("INSERT INTO executions (") + kColumns +
+                       ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
+  s.bind(1, row.id).bind(2, row.adapter).bind(3, row.delivery).bind(4, row.descriptor);
+  s.bind(5, row.cwd).bind(6, row.command).bind(7, row.state).bind(8, row.pid);
+  s.bind(9, row.exit_code).bind(10, row.exit_signal);
+  if (row.token_sha256.empty()) {
+    s.bind_null(11);
+  } else {
+    s.bind_blob(11, row.token_sha256.data(), row.token_sha256.size());
+  }
+  s.bind(12, row.created_at).bind(13, row.started_at).bind(14, row.ended_at).bind(15, row.updated_at);
+  s.run();
+}
+
+void ExecutionRepository::update(const ExecutionRow& row) {
+  auto s = db_.prepare(
+      "UPDATE executions SET state = ?2, pid = ?3, exit_code = ?4, exit_signal = ?5, "
+      "started_at = ?6, ended_at = ?7, updated_at = ?8 WHERE id = ?1");
+  s.bind(1, row.id).bind(2, row.state).bind(3, row.pid).bind(4, row.exit_code);
+  s.bind(5, row.exit_signal).bind(6, row.started_at).bind(7, row.ended_at).bind(8, row.updated_at);
+  s.run();
+}
+
+std::optional<ExecutionRow> ExecutionRepository::find(const std::string& id) {
+  auto s = db_.prepare(std::string("SELECT ") + kColumns + " FROM executions WHERE id = ?1");
+  s.bind(1, id);
+  if (!s.step()) return std::nullopt;
+  return read_row(s);
+}
+
+std::vector<ExecutionRow> ExecutionRepository::list(std::size_t limit) {
+  auto s = db_.prepare(std::string("SELECT ") + kColumns +
+                       " FROM executions ORDER BY created_at DESC, id DESC LIMIT ?1");
+  s.bind(1, static_cast<std::int64_t>(limit));
+  std::vector<ExecutionRow> rows;
+  while (s.step()) rows.push_back(read_row(s));
+  return rows;
+}
+
+std::vector<ExecutionRow> ExecutionRepository::list_in_states(const std::vector<std::string>& states) {
+  std::vector<ExecutionRow> rows;
+  auto s = db_.prepare(std::string("SELECT ") + kColumns + " FROM executions WHERE state = ?1");
+  for (const auto& state : states) {
+    s.reset();
+    s.bind(1, state);
+    while (s.step()) rows.push_back(read_row(s));
+  }
+  return rows;
+}
+
+std::int64_t ExecutionRepository::count() {
+  auto s = db_.prepare("SELECT count(*) FROM executions");
+  s.step();
+  return s.integer(0);
+}
+
+}  // namespace mission::store

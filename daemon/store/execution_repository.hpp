@@ -1,0 +1,48 @@
+#pragma once
+// Persistence of AgentExecution records (the executions table).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "daemon/store/database.hpp"
+
+namespace mission::store {
+
+struct ExecutionRow {
+  std::string id;
+  std::string adapter;
+  std::string delivery;
+  std::string descriptor;  // JSON
+  std::string cwd;
+  std::string command;     // JSON array
+  std::string state;
+  std::optional<std::int64_t> pid;
+  std::optional<std::int64_t> exit_code;
+  std::optional<std::int64_t> exit_signal;
+  std::string token_sha256;  // raw 32 bytes, or empty
+  std::int64_t created_at = 0;
+  std::optional<std::int64_t> started_at;
+  std::optional<std::int64_t> ended_at;
+  std::int64_t updated_at = 0;
+};
+
+class ExecutionRepository {
+ public:
+  explicit ExecutionRepository(Database& db) : db_(db) {}
+
+  void insert(const ExecutionRow& row);
+  // Writes every mutable column of `row` (state, pid, exit, timestamps).
+  void update(const ExecutionRow& row);
+  std::optional<ExecutionRow> find(const std::string& id);
+  // Newest first; at most `limit` rows.
+  std::vector<ExecutionRow> list(std::size_t limit);
+  std::vector<ExecutionRow> list_in_states(const std::vector<std::string>& states);
+  std::int64_t count();
+
+ private:
+  Database& db_;
+};
+
+}  // namespace mission::store

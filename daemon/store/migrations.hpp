@@ -1,0 +1,18 @@
+#pragma once
+// Schema migrations keyed by PRAGMA user_version. Each migration runs once,
+// in its own transaction, in order.
+
+#include "daemon/store/database.hpp"
+
+namespace mission::store {
+
+// The user_version a fully migrated database has.
+int latest_schema_version();
+
+// Brings `db` to latest_schema_version(). Throws MissionError if the file was
+// written by a newer mission (its version is higher than ours).
+void migrate(Database& db);
+
+int schema_version(Database& db);
+
+}  // namespace mission::store

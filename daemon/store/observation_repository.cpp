@@ -1,0 +1,69 @@
+#include "daemon/store/observation_repository.hpp"
+
+namespace mission::store {
+namespace {
+
+constexpr const char* kColumns =
+    "id, execution_id, event_id, origin, kind, payload, status, reason, created_at";
+
+ObservationRow read_row(const Statement& s) {
+  ObservationRow row;
+  row.id = s.integer(0);
+  row.execution_id = s.text(1);
+  row.event_id = s.text(2);
+  row.origin = s.text(3);
+  row.kind = s.text(4);
+  row.payload = s.text(5);
+  row.status = s.text(6);
+  row.reason = s.optional_text(7);
+  row.created_at = s.integer(8);
+  return row;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> ObservationRepository::insert_unique(const ObservationRow& row) {
+  auto s = db_.prepare(
+      "INSERT INTO observations (execution_id, event_id, origin, kind, payload, status, reason, "
+      "created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
+      "ON CONFLICT (execution_id, event_id) DO NOTHING");
+  s.bind(1, row.execution_id).bind(2, row.event_id).bind(3, row.origin).bind(4, row.kind);
+  s.bind(5, row.payload).bind(6, row.status).bind(7, row.reason).bind(8, row.created_at);
+  s.run();
+  if (db_.changes() == 0) return std::nullopt;
+  return db_.last_insert_rowid();
+}
+
+std::optional<ObservationRow> ObservationRepository::find(const std::string& execution_id,
+                                                          const std::string& event_id) {
+  auto s = db_.prepare(std::string("SELECT ") + kColumns +
+                       " FROM observations WHERE execution_id = ?1 AND event_id = ?2");
+  s.bind(1, execution_id).bind(2, event_id);
+  if (!s.step()) return std::nullopt;
+  return read_row(s);
+}
+
+std::vector<ObservationRow> ObservationRepository::list(const std::string& execution_id,
+                                                        std::int64_t after_id, std::size_t limit) {
+  auto s = db_.prepare(std::string("SELECT ") + kColumns +
+                       " FROM observations WHERE execution_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3");
+  s.bind(1, execution_id).bind(2, after_id).bind(3, static_cast<std::int64_t>(limit));
+  std::vector<ObservationRow> rows;
+  while (s.step()) rows.push_back(read_row(s));
+  return rows;
+}
+
+std::int64_t ObservationRepository::count(const std::string& execution_id) {
+  auto s = db_.prepare("SELECT count(*) FROM observations WHERE execution_id = ?1");
+  s.bind(1, execution_id);
+  s.step();
+  return s.integer(0);
+}
+
+std::int64_t ObservationRepository::count_all() {
+  auto s = db_.prepare("SELECT count(*) FROM observations");
+  s.step();
+  return s.integer(0);
+}
+
+}  // namespace mission::store

@@ -1,0 +1,37 @@
+#pragma once
+// Newline-delimited framing shared by the control API and MCP stdio. Bytes
+// arrive in arbitrary chunks; complete lines come out, partial ones are kept.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mission {
+
+struct Frame {
+  enum class Kind { line, oversized };
+  Kind kind;
+  std::string text;  // the line without its "\n" (and "\r"); empty when oversized
+};
+
+class LineFramer {
+ public:
+  explicit LineFramer(std::size_t max_frame_bytes) : max_frame_bytes_(max_frame_bytes) {}
+
+  // Appends `bytes` and returns every frame completed by them, in order. A
+  // line longer than the limit yields one `oversized` frame when its newline
+  // arrives; its bytes are dropped as they come, so memory stays bounded.
+  // Blank lines are skipped.
+  std::vector<Frame> feed(std::string_view bytes);
+
+  // Bytes of an unfinished line currently held.
+  std::size_t pending_bytes() const { return partial_.size(); }
+
+ private:
+  std::size_t max_frame_bytes_;
+  std::string partial_;
+  bool discarding_ = false;
+};
+
+}  // namespace mission

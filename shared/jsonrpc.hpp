@@ -1,0 +1,29 @@
+#pragma once
+// JSON-RPC 2.0 message construction, shared by the control API and MCP.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "shared/error_code.hpp"
+
+namespace mission::jsonrpc {
+
+nlohmann::json request(const nlohmann::json& id, std::string_view method,
+                       nlohmann::json params = nlohmann::json::object());
+nlohmann::json notification(std::string_view method,
+                            nlohmann::json params = nlohmann::json::object());
+nlohmann::json result(const nlohmann::json& id, nlohmann::json result);
+
+// An error response whose `data` carries the mission error payload
+// {code, message, retryable, hint, details?} so clients can act on it.
+nlohmann::json error(const nlohmann::json& id, const MissionError& err);
+
+// One compact line, terminated by "\n", ready for the wire. Invalid UTF-8 is
+// replaced rather than thrown on, so a bad byte from an agent never kills a
+// connection.
+std::string to_line(const nlohmann::json& message);
+
+// Whether `message` is a request (has a method and an id).
+bool is_request(const nlohmann::json& message);
+
+}  // namespace mission::jsonrpc

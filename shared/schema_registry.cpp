@@ -1,0 +1,142 @@
+#include "shared/schema_registry.hpp"
+
+#include <stdexcept>
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validator.hpp>
+
+#include "shared/embedded_schemas.hpp"
+
+namespace mission {
+namespace {
+
+constexpr std::string_view kRefPrefix = "mission:";
+// Guards against a reference cycle between schema files.
+constexpr int kMaxRefDepth = 16;
+
+}  // namespace
+
+struct SchemaRegistry::Compiled {
+  valijson::Schema schema;
+};
+
+SchemaRegistry::SchemaRegistry(const std::vector<std::pair<std::string, std::string>>& documents) {
+  for (const auto& [id, text] : documents) {
+    try {
+      raw_.emplace(id, nlohmann::json::parse(text));
+    } catch (const nlohmann::json::parse_error& e) {
+      throw std::invalid_argument("schema " + id + " is not valid JSON: " + e.what());
+    }
+  }
+}
+
+SchemaRegistry::~SchemaRegistry() = default;
+
+SchemaRegistry& SchemaRegistry::embedded() {
+  static SchemaRegistry registry([] {
+    std::vector<std::pair<std::string, std::string>> documents;
+    for (std::size_t i = 0; i < kEmbeddedSchemaCount; ++i) {
+      documents.emplace_back(kEmbeddedSchemas[i].id, kEmbeddedSchemas[i].text);
+    }
+    return documents;
+  }());
+  return registry;
+}
+
+bool SchemaRegistry::contains(std::string_view id) const { return raw_.find(id) != raw_.end(); }
+
+std::vector<std::string> SchemaRegistry::ids_with_prefix(std::string_view prefix) const {
+  std::vector<std::string> ids;
+  for (auto it = raw_.lower_bound(prefix); it != raw_.end() && it->first.starts_with(prefix); ++it) {
+    ids.push_back(it->first);
+  }
+  return ids;
+}
+
+nlohmann::json SchemaRegistry::resolve(const nlohmann::json& node, int depth) const {
+  if (depth > kMaxRefDepth) throw std::invalid_argument("schema $ref nesting is too deep");
+  if (node.is_object()) {
+    auto ref = node.find("$ref");
+    if (ref != node.end() && ref->is_string() &&
+        std::string_view(ref->get_ref<const std::string&>()).starts_with(kRefPrefix)) {
+      std::string target = ref->get<std::string>().substr(kRefPrefix.size());
+      auto found = raw_.find(target);
+      if (found == raw_.end()) throw std::out_of_range("schema $ref to unknown " + target);
+      nlohmann::json inlined = resolve(found->second, depth + 1);
+      inlined.erase("$schema");
+      inlined.erase("$id");
+      // Sibling keywords of the $ref (a description, say) win over the target's.
+      for (auto it = node.begin(); it != node.end(); ++it) {
+        if (it.key() != "$ref") inlined[it.key()] = resolve(it.value(), depth + 1);
+      }
+      return inlined;
+    }
+    nlohmann::json out = nlohmann::json::object();
+    for (auto it = node.begin(); it != node.end(); ++it) out[it.key()] = resolve(it.value(), depth);
+    return out;
+  }
+  if (node.is_array()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& item : node) out.push_back(resolve(item, depth));
+    return out;
+  }
+  return node;
+}
+
+const nlohmann::json& SchemaRegistry::resolved(std::string_view id) const {
+  if (auto it = resolved_.find(id); it != resolved_.end()) return it->second;
+  auto raw = raw_.find(id);
+  if (raw == raw_.end()) throw std::out_of_range("no schema named " + std::string(id));
+  return resolved_.emplace(std::string(id), resolve(raw->second, 0)).first->second;
+}
+
+std::vector<SchemaViolation> SchemaRegistry::validate(std::string_view id,
+                                                      const nlohmann::json& value) const {
+  auto it = compiled_.find(id);
+  if (it == compiled_.end()) {
+    auto compiled = std::make_unique<Compiled>();
+    valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+    valijson::adapters::NlohmannJsonAdapter adapter(resolved(id));
+    parser.populateSchema(adapter, compiled->schema);
+    it = compiled_.emplace(std::string(id), std::move(compiled)).first;
+  }
+
+  valijson::Validator validator;
+  valijson::ValidationResults results;
+  valijson::adapters::NlohmannJsonAdapter target(value);
+  std::vector<SchemaViolation> violations;
+  if (validator.validate(it->second->schema, target, &results)) return violations;
+
+  valijson::ValidationResults::Error error;
+  while (results.popError(error)) {
+    std::string path;
+    for (const auto& part : error.context) {
+      if (part == "<root>") continue;
+      std::string segment = part;
+      // valijson writes "[name]" or "[0]"; a JSON pointer reads better.
+      if (segment.size() >= 2 && segment.front() == '[' && segment.back() == ']') {
+        segment = segment.substr(1, segment.size() - 2);
+        if (segment.size() >= 2 && segment.front() == '"') segment = segment.substr(1, segment.size() - 2);
+      }
+      path += "/" + segment;
+    }
+    violations.push_back({path.empty() ? "/" : path, error.description});
+  }
+  return violations;
+}
+
+std::string describe(const std::vector<SchemaViolation>& violations) {
+  // valijson reports the outermost failure first ("failed to match all
+  // properties"); the innermost one is what the caller must fix.
+  if (violations.empty()) return "valid";
+  const SchemaViolation* best = &violations.front();
+  for (const auto& v : violations) {
+    if (v.path.size() > best->path.size()) best = &v;
+  }
+  std::string text = best->path + ": " + best->message;
+  if (violations.size() > 1) text += " (" + std::to_string(violations.size() - 1) + " more)";
+  return text;
+}
+
+}  // namespace mission
