@@ -32,8 +32,10 @@ int main(int argc, char** argv) {
   CLI::App app{"missiond: the mission daemon (see missiond(8))", "missiond"};
   std::optional<std::string> socket;
   int ready_fd = -1;
-  app.add_option("--socket", socket, "Listen on PATH instead of RUNTIME_DIR/daemon.sock");
-  app.add_option("--ready-fd", ready_fd, "Write 'ready' (or 'error: ...') to FD once listening")
+  app.add_option("--socket", socket, "Socket (default RUNTIME_DIR/daemon.sock)")
+      ->type_name("PATH");
+  app.add_option("--ready-fd", ready_fd, "Report 'ready' or 'error: ...' on FD")
+      ->type_name("FD")
       ->check(CLI::NonNegativeNumber);
   app.set_version_flag("--version", std::string(mission::kVersion));
   CLI11_PARSE(app, argc, argv);

@@ -40,6 +40,10 @@ RuntimePaths resolve_runtime_paths(const EnvLookup& env, unsigned uid,
   }
 
   paths.socket = socket_override ? fs::path(*socket_override) : paths.runtime_dir / "daemon.sock";
+  // Absolute, so a daemon started from another directory agrees on them.
+  paths.runtime_dir = fs::absolute(paths.runtime_dir).lexically_normal();
+  paths.state_dir = fs::absolute(paths.state_dir).lexically_normal();
+  paths.socket = fs::absolute(paths.socket).lexically_normal();
   return paths;
 }
 

@@ -1,0 +1,35 @@
+#pragma once
+// What every command shares: the global options and the way to reach the
+// daemon with them.
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "cli/autostart.hpp"
+#include "shared/runtime_paths.hpp"
+
+namespace mission::cli {
+
+struct GlobalOptions {
+  bool json = false;
+  bool no_autostart = false;
+  std::optional<std::string> socket;  // --socket, else $MISSION_SOCKET
+};
+
+struct CliContext {
+  GlobalOptions options;
+  // Set by the chosen command while parsing; run after parsing succeeds, so
+  // no command work happens inside CLI11 callbacks.
+  std::function<int()> action;
+
+  RuntimePaths paths() const;
+
+  // Connects, auto-starting the daemon unless --no-autostart was given.
+  DaemonConnection connect() const;
+
+  // Connects only if a daemon is already running.
+  std::optional<DaemonClient> connect_if_running() const;
+};
+
+}  // namespace mission::cli

@@ -1,0 +1,14 @@
+#include "cli/commands/command_table.hpp"
+
+namespace mission::cli {
+
+std::span<const CommandSpec> commands() {
+  static const CommandSpec kCommands[] = {
+      {"status", "Show the daemon and what it tracks",
+       define_status_command},
+      {"daemon", "Start, stop, inspect or run the daemon", define_daemon_command},
+  };
+  return kCommands;
+}
+
+}  // namespace mission::cli

@@ -1,0 +1,25 @@
+#pragma once
+// The table of top-level commands: adding a command means one file under
+// cli/commands/ and one entry in command_table.cpp.
+
+#include <CLI/CLI.hpp>
+#include <span>
+
+#include "cli/cli_context.hpp"
+
+namespace mission::cli {
+
+struct CommandSpec {
+  const char* name;
+  const char* summary;
+  // Adds the command's options and subcommands to `command`, and sets
+  // context.action from its callback.
+  void (*define)(CLI::App& command, CliContext& context);
+};
+
+std::span<const CommandSpec> commands();
+
+void define_status_command(CLI::App& command, CliContext& context);
+void define_daemon_command(CLI::App& command, CliContext& context);
+
+}  // namespace mission::cli

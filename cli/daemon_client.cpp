@@ -1,0 +1,126 @@
+#include "cli/daemon_client.hpp"
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "shared/control_protocol.hpp"
+#include "shared/error_code.hpp"
+#include "shared/jsonrpc.hpp"
+#include "shared/limits.hpp"
+#include "shared/version.hpp"
+
+namespace mission::cli {
+namespace {
+
+MissionError lost_daemon(const std::string& what) {
+  return MissionError(ErrorCode::daemon_unavailable, "lost the connection to missiond: " + what,
+                      "check 'mission daemon status' and the daemon log (missiond.log in the "
+                      "state dir)");
+}
+
+}  // namespace
+
+std::optional<DaemonClient> DaemonClient::connect(const std::filesystem::path& socket) {
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  const std::string path = socket.string();
+  if (path.size() >= sizeof address.sun_path) {
+    throw MissionError(ErrorCode::invalid_argument, "socket path is too long: " + path,
+                       "choose a shorter --socket or MISSION_RUNTIME_DIR");
+  }
+  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) throw MissionError(ErrorCode::internal, std::string("socket: ") + std::strerror(errno));
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+    int error = errno;
+    ::close(fd);
+    if (error == ENOENT || error == ECONNREFUSED) return std::nullopt;
+    throw MissionError(ErrorCode::daemon_unavailable,
+                       "cannot connect to " + path + ": " + std::strerror(error),
+                       error == EACCES ? "the socket belongs to another user; use your own "
+                                         "runtime dir or --socket"
+                                       : "check 'mission daemon status'");
+  }
+  DaemonClient client(fd);
+  nlohmann::json hello = client.call(
+      "hello", {{"protocol", kControlProtocolVersion},
+                {"client", {{"name", "mission"}, {"version", std::string(kVersion)}}}});
+  client.daemon_pid_ = hello.value("pid", 0L);
+  return client;
+}
+
+DaemonClient::DaemonClient(DaemonClient&& other) noexcept
+    : fd_(other.fd_),
+      daemon_pid_(other.daemon_pid_),
+      next_id_(other.next_id_),
+      buffer_(std::move(other.buffer_)) {
+  other.fd_ = -1;
+}
+
+DaemonClient::~DaemonClient() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void DaemonClient::send_line(const std::string& line) {
+  std::size_t sent = 0;
+  while (sent < line.size()) {
+    ssize_t n = ::send(fd_, line.data() + sent, line.size() - sent, MSG_NOSIGNAL);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw lost_daemon(std::strerror(errno));
+    }
+    sent += static_cast<std::size_t>(n);
+  }
+}
+
+std::string DaemonClient::read_line() {
+  for (;;) {
+    if (auto newline = buffer_.find('\n'); newline != std::string::npos) {
+      std::string line = buffer_.substr(0, newline);
+      buffer_.erase(0, newline + 1);
+      return line;
+    }
+    if (buffer_.size() > limits::kMaxFrameBytes) throw lost_daemon("reply exceeds the frame limit");
+    pollfd pfd{fd_, POLLIN, 0};
+    int ready = ::poll(&pfd, 1, limits::kRequestTimeoutMs);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0) {
+      throw MissionError(ErrorCode::daemon_unavailable,
+                         "missiond did not answer within " +
+                             std::to_string(limits::kRequestTimeoutMs / 1000) + " s",
+                         "check the daemon log (missiond.log in the state dir)");
+    }
+    char chunk[16384];
+    ssize_t n = ::read(fd_, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw lost_daemon(std::strerror(errno));
+    if (n == 0) throw lost_daemon("the daemon closed the connection");
+    buffer_.append(chunk, static_cast<std::size_t>(n));
+  }
+}
+
+nlohmann::json DaemonClient::call(std::string_view method, const nlohmann::json& params) {
+  const std::int64_t id = next_id_++;
+  send_line(jsonrpc::to_line(jsonrpc::request(id, method, params)));
+  for (;;) {
+    nlohmann::json reply = nlohmann::json::parse(read_line(), nullptr, false);
+    if (reply.is_discarded() || !reply.is_object()) throw lost_daemon("unreadable reply");
+    // Replies to other ids (none are expected) and notifications are skipped.
+    if (!reply.contains("id") || reply["id"] != id) continue;
+    if (reply.contains("error")) {
+      const auto& error = reply["error"];
+      if (error.contains("data") && error["data"].is_object() && error["data"].contains("code")) {
+        throw MissionError::from_payload(error["data"]);
+      }
+      throw MissionError(ErrorCode::internal, error.value("message", "unknown error"));
+    }
+    return reply.value("result", nlohmann::json::object());
+  }
+}
+
+}  // namespace mission::cli

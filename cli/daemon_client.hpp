@@ -1,0 +1,48 @@
+#pragma once
+// A blocking control-API client for one Unix-socket connection: the CLI
+// sends one request at a time and waits for its answer.
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mission::cli {
+
+class DaemonClient {
+ public:
+  // Connects and performs the hello handshake. nullopt when nothing listens
+  // on `socket` (no file, or a stale one); throws MissionError for anything
+  // else, such as a protocol mismatch or a permission problem.
+  static std::optional<DaemonClient> connect(const std::filesystem::path& socket);
+
+  DaemonClient(DaemonClient&& other) noexcept;
+  DaemonClient& operator=(DaemonClient&&) = delete;
+  DaemonClient(const DaemonClient&) = delete;
+  DaemonClient& operator=(const DaemonClient&) = delete;
+  ~DaemonClient();
+
+  // Sends a request and returns its result; a JSON-RPC error is thrown as
+  // the MissionError it carries. Losing the daemon is daemon_unavailable.
+  nlohmann::json call(std::string_view method,
+                      const nlohmann::json& params = nlohmann::json::object());
+
+  // The daemon's pid, from the handshake.
+  long daemon_pid() const { return daemon_pid_; }
+
+  // The connected socket, for callers that take over the byte stream.
+  int fd() const { return fd_; }
+
+ private:
+  explicit DaemonClient(int fd) : fd_(fd) {}
+  void send_line(const std::string& line);
+  std::string read_line();
+
+  int fd_;
+  long daemon_pid_ = 0;
+  std::int64_t next_id_ = 1;
+  std::string buffer_;
+};
+
+}  // namespace mission::cli
