@@ -1,0 +1,154 @@
+// The mission CLI as a user and CI run it: real processes, real daemon.
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <future>
+#include <set>
+#include <sstream>
+
+#include "integration/harness.hpp"
+
+using namespace mission::test;
+using nlohmann::json;
+
+namespace {
+
+// Stops whatever daemon the instance auto-started, at the end of a test.
+struct StopDaemonAtExit {
+  const Instance& instance;
+  ~StopDaemonAtExit() { run_mission(instance, {"daemon", "stop"}); }
+};
+
+std::size_t count(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("mission status starts the daemon and prints the documented JSON") {
+  Instance instance;
+  StopDaemonAtExit stop{instance};
+  ProcessResult result = run_mission(instance, {"status", "--json"});
+  REQUIRE(result.exit_code == 0);
+  json status = json::parse(result.out);
+  CHECK(status["daemon"]["running"] == true);
+  CHECK(status["daemon"]["protocol"] == 1);
+  CHECK(status["daemon"]["socket"] == instance.socket().string());
+  CHECK(status["daemon"]["stateDir"] == instance.state_dir().string());
+  CHECK(status["daemon"]["pid"].get<int>() > 0);
+  CHECK(status["executions"]["total"] == 0);
+  CHECK(status["executions"]["active"] == 0);
+  CHECK(process_alive(status["daemon"]["pid"].get<pid_t>()));
+
+  // The global flag also works before the subcommand, and the daemon stays.
+  ProcessResult again = run_mission(instance, {"--json", "status"});
+  REQUIRE(again.exit_code == 0);
+  CHECK(json::parse(again.out)["daemon"]["pid"] == status["daemon"]["pid"]);
+}
+
+TEST_CASE("without auto-start, status fails with exit 3 and a JSON error") {
+  Instance instance;
+  ProcessResult result = run_mission(instance, {"--no-autostart", "status", "--json"});
+  CHECK(result.exit_code == 3);
+  json error = json::parse(result.out)["error"];
+  CHECK(error["code"] == "daemon_unavailable");
+  CHECK(error["hint"].get<std::string>().find("mission daemon start") != std::string::npos);
+  CHECK(result.err.find("not running") != std::string::npos);
+  CHECK(!fs::exists(instance.socket()));
+}
+
+TEST_CASE("usage errors exit 2 and help exits 0") {
+  Instance instance;
+  CHECK(run_mission(instance, {"no-such-command"}).exit_code == 2);
+  CHECK(run_mission(instance, {"daemon"}).exit_code == 2);
+  CHECK(run_mission(instance, {"status", "--bogus"}).exit_code == 2);
+  ProcessResult help = run_mission(instance, {"--help"});
+  CHECK(help.exit_code == 0);
+  CHECK(help.out.find("daemon") != std::string::npos);
+  CHECK(!fs::exists(instance.socket()));
+}
+
+TEST_CASE("daemon start, status and stop manage one daemon") {
+  Instance instance;
+  StopDaemonAtExit stop_at_exit{instance};
+  ProcessResult absent = run_mission(instance, {"daemon", "status", "--json"});
+  CHECK(absent.exit_code == 3);
+  CHECK(json::parse(absent.out) == json{{"running", false}, {"socket", instance.socket().string()}});
+
+  json started = json::parse(run_mission(instance, {"daemon", "start", "--json"}).out);
+  CHECK(started["started"] == true);
+  json again = json::parse(run_mission(instance, {"daemon", "start", "--json"}).out);
+  CHECK(again["started"] == false);
+  CHECK(again["pid"] == started["pid"]);
+
+  ProcessResult status = run_mission(instance, {"daemon", "status", "--json"});
+  CHECK(status.exit_code == 0);
+  CHECK(json::parse(status.out)["pid"] == started["pid"]);
+
+  ProcessResult stop = run_mission(instance, {"daemon", "stop", "--json"});
+  CHECK(stop.exit_code == 0);
+  CHECK(json::parse(stop.out) == json{{"stopped", true}, {"pid", started["pid"]}});
+  CHECK(!process_alive(started["pid"].get<pid_t>()));
+  ProcessResult idempotent = run_mission(instance, {"daemon", "stop", "--json"});
+  CHECK(idempotent.exit_code == 0);
+  CHECK(json::parse(idempotent.out)["stopped"] == false);
+}
+
+TEST_CASE("CLIs racing to auto-start start exactly one daemon") {
+  Instance instance;
+  StopDaemonAtExit stop{instance};
+  constexpr int kRacers = 8;
+  std::vector<std::future<ProcessResult>> racers;
+  for (int i = 0; i < kRacers; ++i) {
+    racers.push_back(std::async(std::launch::async, [&instance] {
+      return run_mission(instance, {"status", "--json"});
+    }));
+  }
+  std::set<int> pids;
+  for (auto& racer : racers) {
+    ProcessResult result = racer.get();
+    REQUIRE(result.exit_code == 0);
+    pids.insert(json::parse(result.out)["daemon"]["pid"].get<int>());
+  }
+  CHECK(pids.size() == 1);
+  CHECK(count(read_file(instance.log()), "listening on") == 1);
+}
+
+TEST_CASE("human output fits 80 columns even with long paths") {
+  Instance instance;
+  StopDaemonAtExit stop{instance};
+  ProcessResult result = run_mission(instance, {"status"});
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.out.find("running (pid") != std::string::npos);
+  CHECK(result.out.find("\x1b[") == std::string::npos);  // NO_COLOR and not a tty
+  std::istringstream lines(result.out);
+  for (std::string line; std::getline(lines, line);) {
+    INFO(line);
+    CHECK(line.size() <= 80);
+  }
+}
+
+TEST_CASE("mission daemon run stays in the foreground until SIGTERM") {
+  Instance instance;
+  std::vector<std::string> argv{MISSION_PATH, "daemon", "run"};
+  auto run = std::async(std::launch::async, [&] { return run_process(argv, instance.env(), 10s); });
+  json status;
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    ProcessResult probe = run_mission(instance, {"--no-autostart", "daemon", "status", "--json"});
+    if (probe.exit_code == 0) {
+      status = json::parse(probe.out);
+      break;
+    }
+    std::this_thread::sleep_for(10ms);
+  }
+  REQUIRE(status.contains("pid"));
+  ::kill(status["pid"].get<pid_t>(), SIGTERM);
+  ProcessResult result = run.get();
+  CHECK(result.exit_code == 0);
+  CHECK(result.err.find("stopped") != std::string::npos);
+}

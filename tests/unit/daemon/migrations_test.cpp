@@ -1,0 +1,109 @@
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "daemon/store/database.hpp"
+#include "daemon/store/execution_repository.hpp"
+#include "daemon/store/migrations.hpp"
+#include "daemon/store/observation_repository.hpp"
+#include "shared/error_code.hpp"
+
+namespace fs = std::filesystem;
+using namespace mission::store;
+
+namespace {
+
+struct TempDb {
+  fs::path dir;
+  TempDb() {
+    std::string pattern = (fs::temp_directory_path() / "mission-db-XXXXXX").string();
+    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
+    dir = pattern;
+  }
+  ~TempDb() { fs::remove_all(dir); }
+  fs::path file() const { return dir / "mission.db"; }
+};
+
+bool table_exists(Database& db, const std::string& name) {
+  auto statement = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+  statement.bind(1, name);
+  return statement.step();
+}
+
+}  // namespace
+
+TEST_CASE("a fresh database migrates to the latest version in WAL mode") {
+  TempDb temp;
+  Database db(temp.file());
+  CHECK(schema_version(db) == 0);
+  migrate(db);
+  CHECK(schema_version(db) == latest_schema_version());
+  CHECK(table_exists(db, "executions"));
+  CHECK(table_exists(db, "observations"));
+  auto mode = db.prepare("PRAGMA journal_mode");
+  REQUIRE(mode.step());
+  CHECK(mode.text(0) == "wal");
+}
+
+TEST_CASE("migrating twice changes nothing and keeps the data") {
+  TempDb temp;
+  {
+    Database db(temp.file());
+    migrate(db);
+    ExecutionRow row;
+    row.id = "e1";
+    row.adapter = "generic";
+    row.delivery = "stdout-marker";
+    row.descriptor = "{}";
+    row.cwd = "/";
+    row.command = "[]";
+    row.state = "created";
+    ExecutionRepository(db).insert(row);
+  }
+  Database db(temp.file());
+  migrate(db);
+  CHECK(schema_version(db) == latest_schema_version());
+  auto found = ExecutionRepository(db).find("e1");
+  REQUIRE(found);
+  CHECK(found->state == "created");
+}
+
+TEST_CASE("a database from a newer mission is refused") {
+  TempDb temp;
+  Database db(temp.file());
+  db.exec("PRAGMA user_version = " + std::to_string(latest_schema_version() + 1));
+  CHECK_THROWS_AS(migrate(db), mission::MissionError);
+}
+
+TEST_CASE("the observation ledger accepts an eventId once per execution") {
+  TempDb temp;
+  Database db(temp.file());
+  migrate(db);
+  ExecutionRow execution;
+  execution.id = "e1";
+  execution.adapter = "generic";
+  execution.delivery = "mcp-tool";
+  execution.descriptor = "{}";
+  execution.cwd = "/";
+  execution.command = "[]";
+  execution.state = "running";
+  ExecutionRepository(db).insert(execution);
+  execution.id = "e2";
+  ExecutionRepository(db).insert(execution);
+
+  ObservationRepository ledger(db);
+  ObservationRow row;
+  row.execution_id = "e1";
+  row.event_id = "ev-1";
+  row.origin = "mcp";
+  row.kind = "progress";
+  row.payload = R"({"summary":"x"})";
+  row.status = "accepted";
+  auto first = ledger.insert_unique(row);
+  REQUIRE(first);
+  CHECK(!ledger.insert_unique(row));
+  row.execution_id = "e2";
+  CHECK(ledger.insert_unique(row));
+  CHECK(ledger.count("e1") == 1);
+  CHECK(ledger.count_all() == 2);
+  CHECK(ledger.find("e1", "ev-1")->id == *first);
+}

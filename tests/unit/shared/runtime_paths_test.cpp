@@ -1,0 +1,102 @@
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <map>
+
+#include "shared/error_code.hpp"
+#include "shared/runtime_paths.hpp"
+
+namespace fs = std::filesystem;
+using mission::resolve_runtime_paths;
+
+namespace {
+
+mission::EnvLookup fake_env(std::map<std::string, std::string> values) {
+  return [values](const char* name) -> std::optional<std::string> {
+    auto it = values.find(name);
+    if (it == values.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+struct ScratchDir {
+  fs::path path;
+  ScratchDir() {
+    std::string pattern = (fs::temp_directory_path() / "mission-paths-XXXXXX").string();
+    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
+    path = pattern;
+  }
+  ~ScratchDir() { fs::remove_all(path); }
+};
+
+}  // namespace
+
+TEST_CASE("runtime and state dirs follow the documented precedence") {
+  auto explicit_dirs = resolve_runtime_paths(
+      fake_env({{"MISSION_RUNTIME_DIR", "/r"}, {"MISSION_STATE_DIR", "/s"},
+                {"XDG_RUNTIME_DIR", "/x"}, {"XDG_STATE_HOME", "/xs"}, {"HOME", "/h"}}),
+      1000);
+  CHECK(explicit_dirs.runtime_dir == "/r");
+  CHECK(explicit_dirs.state_dir == "/s");
+  CHECK(explicit_dirs.socket == "/r/daemon.sock");
+  CHECK(explicit_dirs.database() == "/s/mission.db");
+
+  auto xdg = resolve_runtime_paths(
+      fake_env({{"XDG_RUNTIME_DIR", "/x"}, {"XDG_STATE_HOME", "/xs"}, {"HOME", "/h"}}), 1000);
+  CHECK(xdg.runtime_dir == "/x/mission");
+  CHECK(xdg.state_dir == "/xs/mission");
+
+  auto fallback = resolve_runtime_paths(fake_env({{"HOME", "/h"}}), 1000);
+  CHECK(fallback.runtime_dir == "/tmp/mission-1000");
+  CHECK(fallback.state_dir == "/h/.local/state/mission");
+
+  auto tmpdir = resolve_runtime_paths(fake_env({{"TMPDIR", "/t"}, {"HOME", "/h"}}), 7);
+  CHECK(tmpdir.runtime_dir == "/t/mission-7");
+
+  auto overridden = resolve_runtime_paths(fake_env({{"HOME", "/h"}}), 7, std::string("/a/b.sock"));
+  CHECK(overridden.socket == "/a/b.sock");
+  CHECK(overridden.runtime_dir == "/tmp/mission-7");
+}
+
+TEST_CASE("relative dirs are made absolute") {
+  auto paths = resolve_runtime_paths(fake_env({{"MISSION_RUNTIME_DIR", "rel/run"},
+                                               {"MISSION_STATE_DIR", "./st"}}),
+                                     1);
+  CHECK(paths.runtime_dir == fs::current_path() / "rel/run");
+  CHECK(paths.state_dir == fs::current_path() / "st");
+}
+
+TEST_CASE("ensure_private_dir creates 0700 and refuses unsafe dirs") {
+  ScratchDir scratch;
+  const unsigned uid = ::getuid();
+  fs::path fresh = scratch.path / "a" / "run";
+  mission::ensure_private_dir(fresh, uid);
+  struct stat st {};
+  REQUIRE(::stat(fresh.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0700);
+  CHECK(!mission::private_dir_problem(fresh, uid));
+
+  fs::path open_dir = scratch.path / "open";
+  fs::create_directory(open_dir);
+  ::chmod(open_dir.c_str(), 0750);
+  CHECK(mission::private_dir_problem(open_dir, uid)->find("0750") != std::string::npos);
+  try {
+    mission::ensure_private_dir(open_dir, uid);
+    FAIL("an open dir was accepted");
+  } catch (const mission::MissionError& e) {
+    CHECK(e.code() == mission::ErrorCode::unsafe_runtime_dir);
+    CHECK(std::string(e.what()).find(open_dir.string()) != std::string::npos);
+    CHECK(e.hint().find("chmod 700") != std::string::npos);
+  }
+
+  fs::path link = scratch.path / "link";
+  fs::create_directory_symlink(fresh, link);
+  CHECK(mission::private_dir_problem(link, uid)->find("symbolic link") != std::string::npos);
+
+  fs::path file = scratch.path / "file";
+  { std::FILE* f = std::fopen(file.c_str(), "w"); std::fclose(f); }
+  CHECK(mission::private_dir_problem(file, uid)->find("not a directory") != std::string::npos);
+
+  CHECK(mission::private_dir_problem(fresh, uid + 1)->find("owned by uid") != std::string::npos);
+}

@@ -1,0 +1,49 @@
+#include <catch2/catch.hpp>
+
+#include "shared/schema_registry.hpp"
+
+using mission::SchemaRegistry;
+using nlohmann::json;
+
+TEST_CASE("the embedded control schemas validate hello params") {
+  SchemaRegistry& registry = SchemaRegistry::embedded();
+  REQUIRE(registry.contains("control/hello.params"));
+  CHECK(registry.validate("control/hello.params", {{"protocol", 1}}).empty());
+  CHECK(registry.validate("control/hello.params",
+                          {{"protocol", 1}, {"client", {{"name", "x"}, {"version", "1"}}}})
+            .empty());
+
+  auto missing = registry.validate("control/hello.params", json::object());
+  REQUIRE(!missing.empty());
+  CHECK(mission::describe(missing).find("protocol") != std::string::npos);
+
+  auto wrong_type = registry.validate("control/hello.params", {{"protocol", "one"}});
+  CHECK(!wrong_type.empty());
+
+  auto unknown_key = registry.validate("control/hello.params", {{"protocol", 1}, {"extra", 1}});
+  REQUIRE(!unknown_key.empty());
+  CHECK(mission::describe(unknown_key).find("extra") != std::string::npos);
+
+  auto nested = registry.validate("control/hello.params", {{"protocol", 1}, {"client", {{"version", "1"}}}});
+  REQUIRE(!nested.empty());
+  CHECK(nested[0].path.find("client") != std::string::npos);
+}
+
+TEST_CASE("mission: references are inlined and validated through") {
+  SchemaRegistry registry({
+      {"common/summary", R"({"type":"string","minLength":1,"maxLength":5})"},
+      {"signal", R"({"type":"object","properties":{"summary":{"$ref":"mission:common/summary"}},
+                    "required":["summary"],"additionalProperties":false})"},
+  });
+  CHECK(registry.resolved("signal")["properties"]["summary"]["maxLength"] == 5);
+  CHECK(registry.validate("signal", {{"summary", "ok"}}).empty());
+  CHECK(!registry.validate("signal", {{"summary", "far too long"}}).empty());
+  CHECK(!registry.validate("signal", {{"summary", ""}}).empty());
+  CHECK(registry.ids_with_prefix("common/") == std::vector<std::string>{"common/summary"});
+  CHECK_THROWS_AS(registry.resolved("nope"), std::out_of_range);
+}
+
+TEST_CASE("a schema document that is not JSON is refused") {
+  std::vector<std::pair<std::string, std::string>> documents{{"bad", "{"}};
+  CHECK_THROWS_AS(SchemaRegistry(documents), std::invalid_argument);
+}
