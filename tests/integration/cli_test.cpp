@@ -8,6 +8,7 @@
 #include <future>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "integration/harness.hpp"
 
@@ -93,7 +94,14 @@ TEST_CASE("daemon start, status and stop manage one daemon") {
   ProcessResult stop = run_mission(instance, {"daemon", "stop", "--json"});
   CHECK(stop.exit_code == 0);
   CHECK(json::parse(stop.out) == json{{"stopped", true}, {"pid", started["pid"]}});
-  CHECK(!process_alive(started["pid"].get<pid_t>()));
+  // The lock is released in the kernel's exit path, a moment before the
+  // process itself is gone.
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {
+    gone = !process_alive(started["pid"].get<pid_t>());
+    if (!gone) std::this_thread::sleep_for(10ms);
+  }
+  CHECK(gone);
   ProcessResult idempotent = run_mission(instance, {"daemon", "stop", "--json"});
   CHECK(idempotent.exit_code == 0);
   CHECK(json::parse(idempotent.out)["stopped"] == false);

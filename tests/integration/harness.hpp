@@ -91,6 +91,8 @@ class RawClient {
 
   bool connected() const { return fd_ >= 0; }
   void send(std::string_view bytes);
+  // Like send, but reports failure (the peer is gone) instead of failing.
+  bool try_send(std::string_view bytes);
   // The next line as JSON; nullopt on EOF. Fails the test on timeout.
   std::optional<nlohmann::json> read(std::chrono::milliseconds timeout = 5s);
   // Sends a request and returns the reply to it.

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Installs the Debian packages mission builds and tests with, only those that
+# are missing, so it is cheap to run again. Needs root or sudo when it must
+# install something.
+set -eu
+
+packages="g++ cmake ninja-build pkg-config git ccache
+libcli11-dev nlohmann-json3-dev libuv1-dev libgit2-dev libsqlite3-dev
+libvalijson-dev catch2 groff-base"
+if [ "${1:-}" = "--with-test-tools" ]; then
+  packages="$packages hyperfine nodejs npm"
+fi
+
+missing=""
+for package in $packages; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing="$missing $package"
+  fi
+done
+# Node and npm may come from outside Debian (nvm, NodeSource): accept them.
+case "$missing" in
+  *nodejs*|*npm*)
+    if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+      missing=$(printf '%s\n' $missing | grep -vx -e nodejs -e npm | tr '\n' ' ')
+    fi ;;
+esac
+missing=$(echo $missing)
+[ -z "$missing" ] && exit 0
+
+echo "installing:$missing" >&2
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# No recommends: libvalijson-dev would otherwise pull in Qt and GTK.
+$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
