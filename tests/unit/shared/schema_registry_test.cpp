@@ -47,3 +47,31 @@ TEST_CASE("a schema document that is not JSON is refused") {
   std::vector<std::pair<std::string, std::string>> documents{{"bad", "{"}};
   CHECK_THROWS_AS(SchemaRegistry(documents), std::invalid_argument);
 }
+
+TEST_CASE("signal schemas accept their payloads and reject unknown keys") {
+  SchemaRegistry& registry = SchemaRegistry::embedded();
+  const std::vector<std::pair<std::string, json>> valid{
+      {"progress", {{"summary", "tests pass"}, {"detail", "12 of 12"}}},
+      {"needs_input", {{"question", "Which database?"}, {"choices", {"sqlite", "postgres"}}}},
+      {"blocked", {{"reason", "no credentials"}}},
+      {"ready_for_verification", {{"summary", "done, please review"}}},
+      {"completed_claim", {{"summary", "implemented"}}},
+      {"failed_claim", {{"reason", "cannot build"}}},
+      {"message", {{"text", "hello"}, {"artifacts", {{{"path", "a.c"}, {"activity", "modified"}}}}}},
+  };
+  for (auto [type, payload] : valid) {
+    INFO(type);
+    payload["type"] = type;
+    CHECK(registry.validate("signals/" + type, payload).empty());
+    json extra = payload;
+    extra["unexpected"] = true;
+    CHECK(!registry.validate("signals/" + type, extra).empty());
+    json wrong_type = payload;
+    wrong_type["type"] = type == "message" ? "progress" : "message";
+    CHECK(!registry.validate("signals/" + type, wrong_type).empty());
+  }
+  CHECK(!registry.validate("signals/progress", {{"type", "progress"}, {"summary", ""}}).empty());
+  CHECK(!registry.validate("signals/message", {{"type", "message"}, {"text", "x"},
+                                               {"artifacts", {{{"path", "a"}, {"activity", "ate"}}}}})
+             .empty());
+}
