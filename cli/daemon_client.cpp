@@ -111,11 +111,11 @@ nlohmann::json DaemonClient::call(std::string_view method, const nlohmann::json&
     nlohmann::json reply = nlohmann::json::parse(read_line(), nullptr, false);
     if (reply.is_discarded() || !reply.is_object()) throw lost_daemon("unreadable reply");
     // Replies to other ids (none are expected) and notifications are skipped.
-    if (!reply.contains("id") || reply["id"] != id) continue;
+    if (!reply.contains("id") || reply.at("id") != id) continue;
     if (reply.contains("error")) {
-      const auto& error = reply["error"];
-      if (error.contains("data") && error["data"].is_object() && error["data"].contains("code")) {
-        throw MissionError::from_payload(error["data"]);
+      const auto& error = reply.at("error");
+      if (error.contains("data") && error.at("data").is_object() && error.at("data").contains("code")) {
+        throw MissionError::from_payload(error.at("data"));
       }
       throw MissionError(ErrorCode::internal, error.value("message", "unknown error"));
     }

@@ -21,7 +21,7 @@ const std::vector<std::string> kActiveStates{"created", "launching", "running", 
 void from_json(const nlohmann::json& j, HelloRequest& request) {
   request.protocol = j.at("protocol").get<int>();
   if (j.contains("client")) {
-    const auto& client = j["client"];
+    const auto& client = j.at("client");
     request.client_name = client.at("name").get<std::string>();
     request.client_version = client.value("version", "");
   }

@@ -18,17 +18,17 @@ const MethodEntry* find_method(std::string_view name) {
 
 // Validates the envelope and returns the method entry, or throws.
 const MethodEntry& admit(MethodContext& context, const nlohmann::json& message) {
-  if (!message.is_object() || message.value("jsonrpc", "") != "2.0" ||
-      !message.contains("method") || !message["method"].is_string()) {
+  if (!message.is_object() || !message.contains("jsonrpc") || message.at("jsonrpc") != "2.0" ||
+      !message.contains("method") || !message.at("method").is_string()) {
     throw MissionError(ErrorCode::invalid_request,
                        "not a JSON-RPC 2.0 request: expected {\"jsonrpc\":\"2.0\",\"method\":...}",
                        "send one JSON object per line with jsonrpc, id, method and params");
   }
-  if (message.contains("params") && !message["params"].is_object()) {
+  if (message.contains("params") && !message.at("params").is_object()) {
     throw MissionError(ErrorCode::invalid_argument, "params must be an object",
                        "pass named parameters as a JSON object");
   }
-  const auto& name = message["method"].get_ref<const std::string&>();
+  const auto& name = message.at("method").get_ref<const std::string&>();
   const MethodEntry* entry = find_method(name);
   if (entry == nullptr) {
     nlohmann::json available = nlohmann::json::array();
@@ -48,12 +48,12 @@ const MethodEntry& admit(MethodContext& context, const nlohmann::json& message) 
 }  // namespace
 
 nlohmann::json dispatch(MethodContext& context, const nlohmann::json& message) {
-  nlohmann::json id = message.is_object() && message.contains("id") ? message["id"] : nlohmann::json();
+  nlohmann::json id = message.is_object() && message.contains("id") ? message.at("id") : nlohmann::json();
   bool notification = message.is_object() && !message.contains("id");
   try {
     const MethodEntry& entry = admit(context, message);
     static const nlohmann::json kNoParams = nlohmann::json::object();
-    const nlohmann::json& params = message.contains("params") ? message["params"] : kNoParams;
+    const nlohmann::json& params = message.contains("params") ? message.at("params") : kNoParams;
     auto violations = SchemaRegistry::embedded().validate(entry.params_schema, params);
     if (!violations.empty()) {
       throw MissionError(ErrorCode::invalid_argument,
