@@ -47,10 +47,12 @@ std::optional<DaemonClient> DaemonClient::connect(const std::filesystem::path& s
                                        : "check 'mission daemon status'");
   }
   DaemonClient client(fd);
-  nlohmann::json hello = client.call(
-      "hello", {{"protocol", kControlProtocolVersion},
-                {"client", {{"name", "mission"}, {"version", std::string(kVersion)}}}});
-  client.daemon_pid_ = hello.value("pid", 0L);
+  const std::int64_t id = client.next_id_++;
+  client.send_line(jsonrpc::to_line(jsonrpc::request(
+      id, "hello",
+      {{"protocol", kControlProtocolVersion},
+       {"client", {{"name", "mission"}, {"version", std::string(kVersion)}}}})));
+  client.pending_hello_ = id;
   return client;
 }
 
@@ -58,7 +60,8 @@ DaemonClient::DaemonClient(DaemonClient&& other) noexcept
     : fd_(other.fd_),
       daemon_pid_(other.daemon_pid_),
       next_id_(other.next_id_),
-      buffer_(std::move(other.buffer_)) {
+      buffer_(std::move(other.buffer_)),
+      pending_hello_(other.pending_hello_) {
   other.fd_ = -1;
 }
 
@@ -104,9 +107,28 @@ std::string DaemonClient::read_line() {
   }
 }
 
+void DaemonClient::finish_hello() {
+  if (!pending_hello_) return;
+  const std::int64_t id = *pending_hello_;
+  pending_hello_.reset();
+  daemon_pid_ = read_reply(id).value("pid", 0L);
+}
+
+long DaemonClient::daemon_pid() {
+  finish_hello();
+  return daemon_pid_;
+}
+
 nlohmann::json DaemonClient::call(std::string_view method, const nlohmann::json& params) {
   const std::int64_t id = next_id_++;
   send_line(jsonrpc::to_line(jsonrpc::request(id, method, params)));
+  // A failed hello (say, a protocol mismatch) is the error to report, not
+  // the handshake_required that the request behind it then gets.
+  finish_hello();
+  return read_reply(id);
+}
+
+nlohmann::json DaemonClient::read_reply(std::int64_t id) {
   for (;;) {
     nlohmann::json reply = nlohmann::json::parse(read_line(), nullptr, false);
     if (reply.is_discarded() || !reply.is_object()) throw lost_daemon("unreadable reply");

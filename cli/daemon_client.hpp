@@ -29,7 +29,7 @@ class DaemonClient {
                       const nlohmann::json& params = nlohmann::json::object());
 
   // The daemon's pid, from the handshake.
-  long daemon_pid() const { return daemon_pid_; }
+  long daemon_pid();
 
   // The connected socket, for callers that take over the byte stream.
   int fd() const { return fd_; }
@@ -38,11 +38,16 @@ class DaemonClient {
   explicit DaemonClient(int fd) : fd_(fd) {}
   void send_line(const std::string& line);
   std::string read_line();
+  nlohmann::json read_reply(std::int64_t id);
+  void finish_hello();
 
   int fd_;
   long daemon_pid_ = 0;
   std::int64_t next_id_ = 1;
   std::string buffer_;
+  // The hello is sent at connect but its reply read with the first call's,
+  // so a one-request command pays one round trip, not two.
+  std::optional<std::int64_t> pending_hello_;
 };
 
 }  // namespace mission::cli
