@@ -7,8 +7,9 @@ set -eu
 packages="g++ cmake ninja-build pkg-config git ccache
 libcli11-dev nlohmann-json3-dev libuv1-dev libgit2-dev libsqlite3-dev
 libvalijson-dev catch2 groff-base"
-if [ "${1:-}" = "--with-test-tools" ]; then
-  packages="$packages hyperfine nodejs npm"
+# Benchmarks also need hyperfine (tests/bench/); tests do not.
+if [ "${1:-}" = "--with-bench-tools" ]; then
+  packages="$packages hyperfine"
 fi
 
 missing=""
@@ -17,13 +18,6 @@ for package in $packages; do
     missing="$missing $package"
   fi
 done
-# Node and npm may come from outside Debian (nvm, NodeSource): accept them.
-case "$missing" in
-  *nodejs*|*npm*)
-    if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
-      missing=$(printf '%s\n' $missing | grep -vx -e nodejs -e npm | tr '\n' ' ')
-    fi ;;
-esac
 missing=$(echo $missing)
 [ -z "$missing" ] && exit 0
 

@@ -6,7 +6,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 
-"$root/scripts/install-deps.sh" --with-test-tools
+"$root/scripts/install-deps.sh"
 
 run_suite() {
   build=$1

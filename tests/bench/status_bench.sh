@@ -12,7 +12,7 @@ runs=${BENCH_RUNS:-300}
 
 cmake --build "$build" --target mission missiond >/dev/null
 mission="$build/bin/mission"
-command -v hyperfine >/dev/null || { echo "hyperfine is needed (apt-get install hyperfine)" >&2; exit 1; }
+command -v hyperfine >/dev/null || "$root/scripts/install-deps.sh" --with-bench-tools
 
 scratch=$(mktemp -d)
 export MISSION_RUNTIME_DIR="$scratch/run" MISSION_STATE_DIR="$scratch/state"
