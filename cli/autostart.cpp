@@ -34,7 +34,7 @@ MissionError start_failed(const RuntimePaths& paths, const std::string& why) {
 
 // In the grandchild: becomes missiond with stdio on /dev/null and the log.
 [[noreturn]] void exec_daemon(const RuntimePaths& paths, const std::string& binary,
-                              bool socket_overridden, int ready_fd) {
+                              int ready_fd) {
   int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   int log_fd = ::open(paths.daemon_log().c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (null_fd >= 0) ::dup2(null_fd, STDIN_FILENO);
@@ -44,12 +44,10 @@ MissionError start_failed(const RuntimePaths& paths, const std::string& why) {
   }
   ::fcntl(ready_fd, F_SETFD, 0);  // the one descriptor missiond must inherit
   std::string ready = std::to_string(ready_fd);
-  std::vector<const char*> argv{binary.c_str(), "--ready-fd", ready.c_str()};
-  if (socket_overridden) {
-    argv.push_back("--socket");
-    argv.push_back(paths.socket.c_str());
-  }
-  argv.push_back(nullptr);
+  // The socket is passed explicitly so the daemon listens exactly where this
+  // CLI will connect, whatever the environment says.
+  std::vector<const char*> argv{binary.c_str(), "--ready-fd", ready.c_str(), "--socket",
+                                paths.socket.c_str(), nullptr};
   ::execvp(binary.c_str(), const_cast<char* const*>(argv.data()));
   std::string message = "error: cannot run " + binary + ": " + std::strerror(errno) + "\n";
   ssize_t ignored = ::write(ready_fd, message.data(), message.size());
@@ -59,7 +57,7 @@ MissionError start_failed(const RuntimePaths& paths, const std::string& why) {
 
 // Forks twice so missiond is re-parented to init and outlives this CLI in
 // its own session; returns the read end of its readiness pipe.
-int spawn_daemon(const RuntimePaths& paths, bool socket_overridden) {
+int spawn_daemon(const RuntimePaths& paths) {
   const std::string binary = daemon_binary();
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
@@ -75,7 +73,7 @@ int spawn_daemon(const RuntimePaths& paths, bool socket_overridden) {
     ::close(pipe_fds[0]);
     ::setsid();
     pid_t grandchild = ::fork();
-    if (grandchild == 0) exec_daemon(paths, binary, socket_overridden, pipe_fds[1]);
+    if (grandchild == 0) exec_daemon(paths, binary, pipe_fds[1]);
     ::_exit(grandchild < 0 ? 1 : 0);
   }
   ::close(pipe_fds[1]);
@@ -141,8 +139,7 @@ DaemonConnection connect_daemon(const RuntimePaths& paths, bool autostart) {
   if (auto client = DaemonClient::connect(paths.socket)) return {std::move(*client), false};
 
   const auto deadline = Clock::now() + std::chrono::milliseconds(limits::kAutostartTimeoutMs);
-  const bool socket_overridden = paths.socket != paths.runtime_dir / "daemon.sock";
-  int ready_fd = spawn_daemon(paths, socket_overridden);
+  int ready_fd = spawn_daemon(paths);
   std::string report = read_readiness(ready_fd, deadline);
   ::close(ready_fd);
 

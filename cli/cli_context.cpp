@@ -5,11 +5,7 @@
 namespace mission::cli {
 
 RuntimePaths CliContext::paths() const {
-  std::optional<std::string> socket = options.socket;
-  if (!socket) {
-    if (const char* env = std::getenv("MISSION_SOCKET"); env != nullptr && *env != '\0') socket = env;
-  }
-  return resolve_runtime_paths(process_env(), ::getuid(), socket);
+  return resolve_runtime_paths(process_env(), ::getuid(), options.socket);
 }
 
 DaemonConnection CliContext::connect() const { return connect_daemon(paths(), !options.no_autostart); }

@@ -44,9 +44,6 @@ int main(int argc, char** argv) {
   // are handled per connection.
   std::signal(SIGPIPE, SIG_IGN);
 
-  if (!socket) {
-    if (const char* env = std::getenv("MISSION_SOCKET"); env != nullptr && *env != '\0') socket = env;
-  }
   try {
     mission::daemon::Daemon daemon(
         mission::resolve_runtime_paths(mission::process_env(), getuid(), socket));

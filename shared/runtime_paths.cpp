@@ -39,7 +39,13 @@ RuntimePaths resolve_runtime_paths(const EnvLookup& env, unsigned uid,
     paths.state_dir = fs::path(env("HOME").value_or("/")) / ".local" / "state" / "mission";
   }
 
-  paths.socket = socket_override ? fs::path(*socket_override) : paths.runtime_dir / "daemon.sock";
+  if (socket_override) {
+    paths.socket = *socket_override;
+  } else if (auto socket = env("MISSION_SOCKET")) {
+    paths.socket = *socket;
+  } else {
+    paths.socket = paths.runtime_dir / "daemon.sock";
+  }
   // Absolute, so a daemon started from another directory agrees on them.
   paths.runtime_dir = fs::absolute(paths.runtime_dir).lexically_normal();
   paths.state_dir = fs::absolute(paths.state_dir).lexically_normal();

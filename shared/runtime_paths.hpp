@@ -28,8 +28,9 @@ struct RuntimePaths {
 
 // Resolves DESIGN.md §3: MISSION_RUNTIME_DIR, else $XDG_RUNTIME_DIR/mission,
 // else ${TMPDIR:-/tmp}/mission-<uid>; MISSION_STATE_DIR, else
-// $XDG_STATE_HOME/mission, else ~/.local/state/mission. `socket_override`
-// (from --socket or MISSION_SOCKET) replaces the socket path only.
+// $XDG_STATE_HOME/mission, else ~/.local/state/mission. The socket is
+// `socket_override` (from --socket), else $MISSION_SOCKET, else
+// runtime_dir/daemon.sock.
 RuntimePaths resolve_runtime_paths(const EnvLookup& env, unsigned uid,
                                    const std::optional<std::string>& socket_override = {});
 

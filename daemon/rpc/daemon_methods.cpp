@@ -60,7 +60,7 @@ nlohmann::json handle_daemon_status(MethodContext& context, const EmptyRequest&)
           {"connections", daemon.connection_count()},
           {"executions",
            {{"total", executions.count()},
-            {"active", executions.list_in_states(kActiveStates).size()}}}};
+            {"active", executions.count_in_states(kActiveStates)}}}};
 }
 
 nlohmann::json handle_daemon_stop(MethodContext& context, const EmptyRequest&) {

@@ -80,6 +80,18 @@ std::vector<ExecutionRow> ExecutionRepository::list_in_states(const std::vector<
   return rows;
 }
 
+std::int64_t ExecutionRepository::count_in_states(const std::vector<std::string>& states) {
+  std::int64_t total = 0;
+  auto s = db_.prepare("SELECT count(*) FROM executions WHERE state = ?1");
+  for (const auto& state : states) {
+    s.reset();
+    s.bind(1, state);
+    s.step();
+    total += s.integer(0);
+  }
+  return total;
+}
+
 std::int64_t ExecutionRepository::count() {
   auto s = db_.prepare("SELECT count(*) FROM executions");
   s.step();

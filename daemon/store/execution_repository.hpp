@@ -39,6 +39,7 @@ class ExecutionRepository {
   // Newest first; at most `limit` rows.
   std::vector<ExecutionRow> list(std::size_t limit);
   std::vector<ExecutionRow> list_in_states(const std::vector<std::string>& states);
+  std::int64_t count_in_states(const std::vector<std::string>& states);
   std::int64_t count();
 
  private:

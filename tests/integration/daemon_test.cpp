@@ -14,6 +14,7 @@
 #include "daemon/store/migrations.hpp"
 #include "integration/harness.hpp"
 #include "shared/limits.hpp"
+#include "support/sample_rows.hpp"
 
 using namespace mission::test;
 using nlohmann::json;
@@ -182,17 +183,7 @@ TEST_CASE("after kill -9 a restarted daemon finds the database intact") {
       // A second writer through WAL while the daemon runs, as a later
       // issue's execution.create would write.
       mission::store::Database db(instance.state_dir() / "mission.db");
-      mission::store::ExecutionRepository executions(db);
-      mission::store::ExecutionRow row;
-      row.id = "exec-survivor";
-      row.adapter = "generic";
-      row.delivery = "stdout-marker";
-      row.descriptor = "{}";
-      row.cwd = "/";
-      row.command = "[]";
-      row.state = "completed";
-      row.created_at = row.updated_at = 1;
-      executions.insert(row);
+      mission::store::ExecutionRepository(db).insert(sample_execution("exec-survivor", "completed"));
     }
     daemon.signal(SIGKILL);
     REQUIRE(daemon.wait_exit(5s) == 128 + SIGKILL);

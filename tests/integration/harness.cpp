@@ -50,18 +50,6 @@ int decode_status(int status) {
 
 }  // namespace
 
-TempDir::TempDir() {
-  std::string pattern = (fs::temp_directory_path() / "mission-test-XXXXXX").string();
-  REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-  path_ = pattern;
-}
-
-TempDir::~TempDir() {
-  std::error_code ignored;
-  fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, ignored);
-  fs::remove_all(path_, ignored);
-}
-
 std::map<std::string, std::string> Instance::env() const {
   return {{"MISSION_RUNTIME_DIR", runtime_dir().string()},
           {"MISSION_STATE_DIR", state_dir().string()},

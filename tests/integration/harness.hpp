@@ -12,23 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "support/temp_dir.hpp"
+
 namespace mission::test {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-
-// A fresh directory removed with everything in it at the end of the test.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 // Runtime and state dirs of one isolated mission instance.
 struct Instance {

@@ -6,6 +6,8 @@
 #include "daemon/store/migrations.hpp"
 #include "daemon/store/observation_repository.hpp"
 #include "shared/error_code.hpp"
+#include "support/sample_rows.hpp"
+#include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace mission::store;
@@ -13,14 +15,8 @@ using namespace mission::store;
 namespace {
 
 struct TempDb {
-  fs::path dir;
-  TempDb() {
-    std::string pattern = (fs::temp_directory_path() / "mission-db-XXXXXX").string();
-    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    dir = pattern;
-  }
-  ~TempDb() { fs::remove_all(dir); }
-  fs::path file() const { return dir / "mission.db"; }
+  mission::test::TempDir dir;
+  fs::path file() const { return dir.path() / "mission.db"; }
 };
 
 bool table_exists(Database& db, const std::string& name) {
@@ -49,15 +45,7 @@ TEST_CASE("migrating twice changes nothing and keeps the data") {
   {
     Database db(temp.file());
     migrate(db);
-    ExecutionRow row;
-    row.id = "e1";
-    row.adapter = "generic";
-    row.delivery = "stdout-marker";
-    row.descriptor = "{}";
-    row.cwd = "/";
-    row.command = "[]";
-    row.state = "created";
-    ExecutionRepository(db).insert(row);
+    ExecutionRepository(db).insert(mission::test::sample_execution("e1", "created"));
   }
   Database db(temp.file());
   migrate(db);
@@ -78,17 +66,8 @@ TEST_CASE("the observation ledger accepts an eventId once per execution") {
   TempDb temp;
   Database db(temp.file());
   migrate(db);
-  ExecutionRow execution;
-  execution.id = "e1";
-  execution.adapter = "generic";
-  execution.delivery = "mcp-tool";
-  execution.descriptor = "{}";
-  execution.cwd = "/";
-  execution.command = "[]";
-  execution.state = "running";
-  ExecutionRepository(db).insert(execution);
-  execution.id = "e2";
-  ExecutionRepository(db).insert(execution);
+  ExecutionRepository(db).insert(mission::test::sample_execution("e1", "running", "mcp-tool"));
+  ExecutionRepository(db).insert(mission::test::sample_execution("e2", "running", "mcp-tool"));
 
   ObservationRepository ledger(db);
   ObservationRow row;

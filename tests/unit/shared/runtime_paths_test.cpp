@@ -6,6 +6,7 @@
 
 #include "shared/error_code.hpp"
 #include "shared/runtime_paths.hpp"
+#include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using mission::resolve_runtime_paths;
@@ -19,16 +20,6 @@ mission::EnvLookup fake_env(std::map<std::string, std::string> values) {
     return it->second;
   };
 }
-
-struct ScratchDir {
-  fs::path path;
-  ScratchDir() {
-    std::string pattern = (fs::temp_directory_path() / "mission-paths-XXXXXX").string();
-    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    path = pattern;
-  }
-  ~ScratchDir() { fs::remove_all(path); }
-};
 
 }  // namespace
 
@@ -57,6 +48,12 @@ TEST_CASE("runtime and state dirs follow the documented precedence") {
   auto overridden = resolve_runtime_paths(fake_env({{"HOME", "/h"}}), 7, std::string("/a/b.sock"));
   CHECK(overridden.socket == "/a/b.sock");
   CHECK(overridden.runtime_dir == "/tmp/mission-7");
+
+  auto from_env = resolve_runtime_paths(fake_env({{"HOME", "/h"}, {"MISSION_SOCKET", "/e.sock"}}), 7);
+  CHECK(from_env.socket == "/e.sock");
+  auto flag_wins = resolve_runtime_paths(fake_env({{"HOME", "/h"}, {"MISSION_SOCKET", "/e.sock"}}), 7,
+                                         std::string("/flag.sock"));
+  CHECK(flag_wins.socket == "/flag.sock");
 }
 
 TEST_CASE("relative dirs are made absolute") {
@@ -68,16 +65,16 @@ TEST_CASE("relative dirs are made absolute") {
 }
 
 TEST_CASE("ensure_private_dir creates 0700 and refuses unsafe dirs") {
-  ScratchDir scratch;
+  mission::test::TempDir scratch;
   const unsigned uid = ::getuid();
-  fs::path fresh = scratch.path / "a" / "run";
+  fs::path fresh = scratch.path() / "a" / "run";
   mission::ensure_private_dir(fresh, uid);
   struct stat st {};
   REQUIRE(::stat(fresh.c_str(), &st) == 0);
   CHECK((st.st_mode & 0777) == 0700);
   CHECK(!mission::private_dir_problem(fresh, uid));
 
-  fs::path open_dir = scratch.path / "open";
+  fs::path open_dir = scratch.path() / "open";
   fs::create_directory(open_dir);
   ::chmod(open_dir.c_str(), 0750);
   CHECK(mission::private_dir_problem(open_dir, uid)->find("0750") != std::string::npos);
@@ -90,11 +87,11 @@ TEST_CASE("ensure_private_dir creates 0700 and refuses unsafe dirs") {
     CHECK(e.hint().find("chmod 700") != std::string::npos);
   }
 
-  fs::path link = scratch.path / "link";
+  fs::path link = scratch.path() / "link";
   fs::create_directory_symlink(fresh, link);
   CHECK(mission::private_dir_problem(link, uid)->find("symbolic link") != std::string::npos);
 
-  fs::path file = scratch.path / "file";
+  fs::path file = scratch.path() / "file";
   { std::FILE* f = std::fopen(file.c_str(), "w"); std::fclose(f); }
   CHECK(mission::private_dir_problem(file, uid)->find("not a directory") != std::string::npos);
 

@@ -1,0 +1,24 @@
+#pragma once
+// Minimal valid store rows for tests that need something in the tables.
+
+#include <string>
+
+#include "daemon/store/execution_repository.hpp"
+
+namespace mission::test {
+
+inline store::ExecutionRow sample_execution(std::string id, std::string state,
+                                            std::string delivery = "stdout-marker") {
+  store::ExecutionRow row;
+  row.id = std::move(id);
+  row.adapter = "generic";
+  row.delivery = std::move(delivery);
+  row.descriptor = "{}";
+  row.cwd = "/";
+  row.command = "[]";
+  row.state = std::move(state);
+  row.created_at = row.updated_at = 1;
+  return row;
+}
+
+}  // namespace mission::test
