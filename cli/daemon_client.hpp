@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace mission::cli {
 
@@ -33,6 +34,10 @@ class DaemonClient {
 
   // The connected socket, for callers that take over the byte stream.
   int fd() const { return fd_; }
+
+  // Bytes already read from the socket past the last reply; a caller taking
+  // over the stream (the MCP bridge) must forward them first.
+  std::string take_buffered() { return std::exchange(buffer_, {}); }
 
  private:
   explicit DaemonClient(int fd) : fd_(fd) {}

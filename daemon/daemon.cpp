@@ -6,6 +6,8 @@
 #include <fstream>
 
 #include "daemon/rpc/control_session.hpp"
+#include "daemon/execution/agent_execution.hpp"
+#include "daemon/store/mcp_session_repository.hpp"
 #include "daemon/store/migrations.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
@@ -91,6 +93,8 @@ void Daemon::start() {
 
   database_ = std::make_unique<store::Database>(paths_.database());
   store::migrate(*database_);
+  // No MCP session survives a restart of the daemon that served it.
+  store::McpSessionRepository(*database_).detach_all(execution::unix_ms_now());
 
   if (paths_.socket.string().size() > max_socket_path_length()) {
     throw MissionError(ErrorCode::invalid_argument,
@@ -153,7 +157,9 @@ void Daemon::on_stop_timeout(uv_timer_t* timer) {
   auto* self = static_cast<Daemon*>(timer->data);
   std::fprintf(stderr, "missiond: peers did not read their replies in time; closing anyway\n");
   self->listener_->abort_connections();
-  self->finish_shutdown();
+  // The aborted connections release themselves on the next loop turn and
+  // on_idle finishes then, so their close handlers still find the store.
+  if (self->listener_->connection_count() == 0) self->finish_shutdown();
 }
 
 void Daemon::finish_shutdown() {

@@ -42,6 +42,8 @@ class Daemon {
 
   const RuntimePaths& paths() const { return paths_; }
   store::Database& database() { return *database_; }
+  // False once shutdown has closed the store.
+  bool has_database() const { return database_ != nullptr; }
   std::size_t connection_count() const { return listener_->connection_count(); }
   std::int64_t uptime_ms() const;
   bool shutting_down() const { return shutting_down_; }

@@ -26,4 +26,15 @@ inline constexpr int kStopTimeoutMs = 5000;
 // How long a CLI waits for one control-API answer before giving up.
 inline constexpr int kRequestTimeoutMs = 30000;
 
+// Bytes the MCP bridge holds in each direction before it stops reading from
+// that side until the other side catches up.
+inline constexpr std::size_t kBridgeBufferBytes = 4 * 1024 * 1024;
+
+// Tools in one tools/list page; the rest follow through nextCursor. Larger
+// than any catalog today, so clients that never page still see every tool.
+inline constexpr std::size_t kToolsListPageSize = 100;
+
+// Executions `mission exec list` asks for when no --limit is given.
+inline constexpr std::size_t kDefaultExecutionListLimit = 50;
+
 }  // namespace mission::limits

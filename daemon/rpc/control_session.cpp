@@ -22,7 +22,15 @@ void ControlSession::on_data(loop::Connection& connection, std::string_view byte
   }
 }
 
+void ControlSession::on_closed(loop::Connection&) {
+  if (mcp_) mcp_->on_closed();
+}
+
 void ControlSession::handle_frame(const Frame& frame) {
+  if (mcp_) {
+    mcp_->handle_frame(frame);
+    return;
+  }
   if (frame.kind == Frame::Kind::oversized) {
     // The id is unknowable without parsing a frame we refuse to hold.
     connection_.write(jsonrpc::to_line(jsonrpc::error(

@@ -1,10 +1,14 @@
 #pragma once
 // The protocol side of one control-API connection: splits bytes into frames,
 // answers framing and JSON errors itself and hands requests to dispatch().
+// After mcp.attach the same connection carries MCP, and frames go to the
+// McpSession instead.
 
+#include <memory>
 #include <string>
 
 #include "daemon/loop/connection.hpp"
+#include "daemon/mcp/mcp_session.hpp"
 #include "shared/framing.hpp"
 
 namespace mission::daemon {
@@ -21,11 +25,16 @@ class ControlSession : public loop::ConnectionDelegate {
   ControlSession(Daemon& daemon, loop::Connection& connection);
 
   void on_data(loop::Connection& connection, std::string_view bytes) override;
+  void on_closed(loop::Connection& connection) override;
 
   bool greeted() const { return greeted_; }
   void greet(ClientInfo client);
   const ClientInfo& client() const { return client_; }
   loop::Connection& connection() { return connection_; }
+
+  // From the next frame on, this connection speaks MCP through `session`.
+  void become_mcp(std::unique_ptr<mcp::McpSession> session) { mcp_ = std::move(session); }
+  bool is_mcp() const { return mcp_ != nullptr; }
 
  private:
   void handle_frame(const Frame& frame);
@@ -35,6 +44,7 @@ class ControlSession : public loop::ConnectionDelegate {
   LineFramer framer_;
   bool greeted_ = false;
   ClientInfo client_;
+  std::unique_ptr<mcp::McpSession> mcp_;
 };
 
 }  // namespace mission::daemon

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "daemon/daemon.hpp"
+#include "daemon/execution/agent_execution.hpp"
 #include "daemon/rpc/control_session.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/migrations.hpp"
@@ -10,14 +11,6 @@
 #include "shared/version.hpp"
 
 namespace mission::daemon {
-namespace {
-
-// States in which an execution still has, or may get, a live process.
-const std::vector<std::string> kActiveStates{"created", "launching", "running", "awaiting_input",
-                                             "blocked"};
-
-}  // namespace
-
 void from_json(const nlohmann::json& j, HelloRequest& request) {
   request.protocol = j.at("protocol").get<int>();
   if (j.contains("client")) {
@@ -60,7 +53,7 @@ nlohmann::json handle_daemon_status(MethodContext& context, const EmptyRequest&)
           {"connections", daemon.connection_count()},
           {"executions",
            {{"total", executions.count()},
-            {"active", executions.count_in_states(kActiveStates)}}}};
+            {"active", executions.count_in_states(execution::active_states())}}}};
 }
 
 nlohmann::json handle_daemon_stop(MethodContext& context, const EmptyRequest&) {

@@ -3,6 +3,8 @@
 
 #include "daemon/rpc/daemon_methods.hpp"
 #include "daemon/rpc/dispatcher.hpp"
+#include "daemon/rpc/execution_methods.hpp"
+#include "daemon/rpc/mcp_methods.hpp"
 
 namespace mission::daemon {
 
@@ -12,6 +14,13 @@ std::span<const MethodEntry> control_methods() {
       {"daemon.status", "control/empty.params", false,
        typed<EmptyRequest, handle_daemon_status>},
       {"daemon.stop", "control/empty.params", false, typed<EmptyRequest, handle_daemon_stop>},
+      {"execution.create", "control/execution.create.params", false,
+       typed<ExecutionCreateRequest, handle_execution_create>},
+      {"execution.list", "control/execution.list.params", false,
+       typed<ExecutionListRequest, handle_execution_list>},
+      {"execution.get", "control/execution.get.params", false,
+       typed<ExecutionGetRequest, handle_execution_get>},
+      {"mcp.attach", "control/mcp.attach.params", false, typed<McpAttachRequest, handle_mcp_attach>},
   };
   return kMethods;
 }

@@ -5,7 +5,7 @@ namespace {
 
 constexpr const char* kColumns =
     "id, adapter, delivery, descriptor, cwd, command, state, pid, exit_code, exit_signal, "
-    "token_sha256, created_at, started_at, ended_at, updated_at";
+    "token_sha256, created_at, started_at, ended_at, updated_at, kind";
 
 ExecutionRow read_row(const Statement& s) {
   ExecutionRow row;
@@ -24,6 +24,7 @@ ExecutionRow read_row(const Statement& s) {
   row.started_at = s.optional_integer(12);
   row.ended_at = s.optional_integer(13);
   row.updated_at = s.integer(14);
+  row.kind = s.text(15);
   return row;
 }
 
@@ -31,7 +32,7 @@ ExecutionRow read_row(const Statement& s) {
 
 void ExecutionRepository::insert(const ExecutionRow& row) {
   auto s = db_.prepare(std::string("INSERT INTO executions (") + kColumns +
-                       ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
+                       ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
   s.bind(1, row.id).bind(2, row.adapter).bind(3, row.delivery).bind(4, row.descriptor);
   s.bind(5, row.cwd).bind(6, row.command).bind(7, row.state).bind(8, row.pid);
   s.bind(9, row.exit_code).bind(10, row.exit_signal);
@@ -41,6 +42,7 @@ void ExecutionRepository::insert(const ExecutionRow& row) {
     s.bind_blob(11, row.token_sha256.data(), row.token_sha256.size());
   }
   s.bind(12, row.created_at).bind(13, row.started_at).bind(14, row.ended_at).bind(15, row.updated_at);
+  s.bind(16, row.kind);
   s.run();
 }
 
@@ -64,6 +66,17 @@ std::vector<ExecutionRow> ExecutionRepository::list(std::size_t limit) {
   auto s = db_.prepare(std::string("SELECT ") + kColumns +
                        " FROM executions ORDER BY created_at DESC, id DESC LIMIT ?1");
   s.bind(1, static_cast<std::int64_t>(limit));
+  std::vector<ExecutionRow> rows;
+  while (s.step()) rows.push_back(read_row(s));
+  return rows;
+}
+
+std::vector<ExecutionRow> ExecutionRepository::list_in_state(const std::string& state,
+                                                             std::size_t limit) {
+  auto s = db_.prepare(std::string("SELECT ") + kColumns +
+                       " FROM executions WHERE state = ?1 ORDER BY created_at DESC, id DESC "
+                       "LIMIT ?2");
+  s.bind(1, state).bind(2, static_cast<std::int64_t>(limit));
   std::vector<ExecutionRow> rows;
   while (s.step()) rows.push_back(read_row(s));
   return rows;

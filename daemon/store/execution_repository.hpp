@@ -26,6 +26,7 @@ struct ExecutionRow {
   std::optional<std::int64_t> started_at;
   std::optional<std::int64_t> ended_at;
   std::int64_t updated_at = 0;
+  std::string kind = "launched";  // launched, external or attached (migration 2)
 };
 
 class ExecutionRepository {
@@ -38,6 +39,8 @@ class ExecutionRepository {
   std::optional<ExecutionRow> find(const std::string& id);
   // Newest first; at most `limit` rows.
   std::vector<ExecutionRow> list(std::size_t limit);
+  // Newest first, only in `state`; at most `limit` rows.
+  std::vector<ExecutionRow> list_in_state(const std::string& state, std::size_t limit);
   std::vector<ExecutionRow> list_in_states(const std::vector<std::string>& states);
   std::int64_t count_in_states(const std::vector<std::string>& states);
   std::int64_t count();

@@ -9,7 +9,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 1> kMigrations{
+constexpr std::array<const char*, 2> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -43,6 +43,27 @@ CREATE TABLE observations (
   created_at    INTEGER NOT NULL,
   UNIQUE (execution_id, event_id)
 );
+)sql",
+    // 2: how an execution came to be, and the MCP sessions attached to it.
+    R"sql(
+-- launched: the daemon spawned it; external: created to be launched
+-- elsewhere; attached: created by an MCP client attaching without an id,
+-- and ended when that session ends.
+ALTER TABLE executions ADD COLUMN kind TEXT NOT NULL DEFAULT 'launched'
+  CHECK (kind IN ('launched', 'external', 'attached'));
+
+CREATE TABLE mcp_sessions (
+  id                INTEGER PRIMARY KEY,
+  execution_id      TEXT NOT NULL REFERENCES executions(id) ON DELETE CASCADE,
+  client_name       TEXT,
+  client_version    TEXT,
+  protocol_version  TEXT,
+  attached_at       INTEGER NOT NULL,   -- unix milliseconds
+  detached_at       INTEGER,
+  calls             INTEGER NOT NULL DEFAULT 0,  -- tools/call requests
+  tool_lists        INTEGER NOT NULL DEFAULT 0   -- tools/list requests
+);
+CREATE INDEX mcp_sessions_by_execution ON mcp_sessions(execution_id);
 )sql",
 };
 

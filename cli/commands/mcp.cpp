@@ -1,0 +1,93 @@
+// mission mcp connect: the stdio MCP server an agent's MCP client starts. It
+// attaches this process's stdin/stdout to one AgentExecution's MCP session in
+// the daemon, then only copies bytes (DESIGN.md §4).
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "cli/commands/command_table.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/mcp_bridge.hpp"
+#include "shared/error_code.hpp"
+
+namespace mission::cli {
+namespace {
+
+struct ConnectOptions {
+  std::string execution_id;
+  std::vector<std::string> toolsets;
+};
+
+std::string current_directory() {
+  std::error_code error;
+  auto cwd = std::filesystem::current_path(error);
+  if (error) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "cannot read the current directory: " + error.message(),
+                       "run mission mcp connect from an existing directory");
+  }
+  return cwd.string();
+}
+
+int run_connect(const CliContext& context, const ConnectOptions& options) {
+  nlohmann::json params = {{"cwd", current_directory()}};
+  std::optional<DaemonClient> client;
+  if (!options.execution_id.empty()) {
+    // An execution lives in one daemon: with no daemon it is gone, and a
+    // fresh daemon would not know it. So never start one here.
+    if (auto running = context.connect_if_running()) client.emplace(std::move(*running));
+    if (!client) {
+      throw MissionError(ErrorCode::daemon_unavailable,
+                         "missiond is not running at " + context.paths().socket.string() +
+                             ", so agent execution '" + options.execution_id + "' is gone",
+                         "start a new execution; check --socket or MISSION_SOCKET if the "
+                         "daemon runs elsewhere");
+    }
+    params["agentExecutionId"] = options.execution_id;
+    const char* token = std::getenv("MISSION_MCP_TOKEN");
+    if (token != nullptr) params["token"] = token;
+  } else {
+    client.emplace(std::move(context.connect().client));
+    if (!options.toolsets.empty()) params["toolsets"] = options.toolsets;
+  }
+
+  client->call("mcp.attach", params);
+  BridgeEnd end = run_bridge(client->fd(), client->take_buffered());
+  if (end == BridgeEnd::daemon_closed) {
+    std::fprintf(stderr, "mission: missiond closed the MCP session (the daemon stopped)\n");
+    return kExitDaemonUnavailable;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void define_mcp_command(CLI::App& command, CliContext& context) {
+  command.require_subcommand(1);
+  auto options = std::make_shared<ConnectOptions>();
+  CLI::App* connect = command.add_subcommand(
+      "connect", "Serve MCP on stdin/stdout for one agent execution (for MCP clients)");
+  connect->add_option("--agent-execution", options->execution_id,
+                      "Attach to this execution (token from $MISSION_MCP_TOKEN); without it, "
+                      "create one for the current directory")
+      ->type_name("ID");
+  connect
+      ->add_option("--toolsets", options->toolsets,
+                   "Toolsets of the execution created without --agent-execution")
+      ->delimiter(',')
+      ->type_name("LIST");
+  connect->fallthrough();
+  connect->callback([&context, options] {
+    if (!options->execution_id.empty() && !options->toolsets.empty()) {
+      throw CLI::ValidationError("--toolsets",
+                                 "toolsets are fixed when the execution is created; drop "
+                                 "--toolsets or --agent-execution");
+    }
+    context.action = [&context, options] { return run_connect(context, *options); };
+  });
+}
+
+}  // namespace mission::cli

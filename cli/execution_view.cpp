@@ -1,0 +1,118 @@
+#include "cli/execution_view.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include "cli/output.hpp"
+
+namespace mission::cli {
+namespace {
+
+// "2026-11-23T10:04:05.123Z" -> "2026-11-23 10:04:05" (UTC, as stored).
+std::string short_time(const nlohmann::json& value) {
+  if (!value.is_string()) return "-";
+  std::string text = value.get<std::string>();
+  if (text.size() >= 19) text = text.substr(0, 10) + " " + text.substr(11, 8);
+  return text;
+}
+
+Tone state_tone(const std::string& state) {
+  if (state == "completed") return Tone::good;
+  if (state == "failed" || state == "lost" || state == "blocked") return Tone::bad;
+  if (state == "cancelled") return Tone::dim;
+  return Tone::plain;
+}
+
+std::string padded(const std::string& text, std::size_t width) {
+  std::string out = fit(text, width);
+  out.append(width - out.size(), ' ');
+  return out;
+}
+
+std::string session_clients(const nlohmann::json& sessions) {
+  if (!sessions.is_array() || sessions.empty()) return "-";
+  std::string names;
+  for (const auto& session : sessions) {
+    std::string name = session.at("client").value("name", "");
+    if (name.empty()) name = "?";
+    if (names.find(name) != std::string::npos) continue;
+    if (!names.empty()) names += ",";
+    names += name;
+  }
+  return std::to_string(sessions.size()) + " " + names;
+}
+
+std::string joined(const nlohmann::json& array, const char* separator) {
+  std::string out;
+  if (!array.is_array()) return out;
+  for (const auto& item : array) {
+    if (!out.empty()) out += separator;
+    out += item.is_string() ? item.get<std::string>() : item.dump();
+  }
+  return out;
+}
+
+}  // namespace
+
+void print_execution_table(const nlohmann::json& executions) {
+  if (executions.empty()) {
+    std::printf("no agent executions\n");
+    return;
+  }
+  // 13 + 15 + 12 + 14 + 20 = 74 columns, and the MCP clients in the rest.
+  std::printf("%s\n", styled("ID            STATE          ADAPTER     DELIVERY      CREATED (UTC)"
+                             "       MCP",
+                             Tone::dim)
+                          .c_str());
+  for (const auto& execution : executions) {
+    const std::string state = execution.value("state", "");
+    std::string line = padded(execution.value("id", ""), 14);
+    line += styled(padded(state, 15), state_tone(state));
+    line += padded(execution.value("adapter", ""), 12);
+    line += padded(execution.value("delivery", ""), 14);
+    line += padded(short_time(execution.value("createdAt", nlohmann::json())), 20);
+    line += fit(session_clients(execution.value("mcpSessions", nlohmann::json::array())), 6);
+    std::printf("%s\n", line.c_str());
+  }
+}
+
+void print_execution(const nlohmann::json& execution) {
+  const std::string state = execution.value("state", "");
+  std::printf("%s  %s\n", styled(execution.value("id", ""), Tone::bold).c_str(),
+              styled(state, state_tone(state)).c_str());
+  std::vector<std::pair<std::string, std::string>> fields{
+      {"kind", execution.value("kind", "")},
+      {"adapter", execution.value("adapter", "")},
+      {"delivery", execution.value("delivery", "")},
+      {"toolsets", joined(execution.value("toolsets", nlohmann::json::array()), ",")},
+      {"cwd", execution.value("cwd", "")},
+      {"command", joined(execution.value("command", nlohmann::json::array()), " ")},
+      {"created", short_time(execution.value("createdAt", nlohmann::json()))},
+      {"updated", short_time(execution.value("updatedAt", nlohmann::json()))},
+      {"observations", std::to_string(execution.value("observations", 0))},
+  };
+  if (execution.contains("endedAt")) fields.push_back({"ended", short_time(execution.at("endedAt"))});
+  if (execution.contains("exitCode")) {
+    fields.push_back({"exit code", std::to_string(execution.at("exitCode").get<int>())});
+  }
+  print_fields(fields);
+  const nlohmann::json sessions = execution.value("mcpSessions", nlohmann::json::array());
+  std::printf("%s\n", styled("MCP sessions", Tone::bold).c_str());
+  if (sessions.empty()) std::printf("  none\n");
+  for (const auto& session : sessions) {
+    const nlohmann::json client = session.value("client", nlohmann::json::object());
+    std::string name = client.value("name", "");
+    std::string who = (name.empty() ? "(no initialize yet)" : name) +
+                      (client.value("version", "").empty() ? "" : " " + client.value("version", ""));
+    std::string line = "  #" + std::to_string(session.value("id", 0)) + " " + fit(who, 24) + "  " +
+                       session.value("protocolVersion", "") + "  " +
+                       std::to_string(session.value("calls", 0)) + " calls, " +
+                       std::to_string(session.value("toolLists", 0)) + " tools/list  " +
+                       (session.value("attached", false)
+                            ? styled("attached", Tone::good)
+                            : "left " + short_time(session.value("detachedAt", nlohmann::json())).substr(11));
+    std::printf("%s\n", line.c_str());
+  }
+}
+
+}  // namespace mission::cli

@@ -1,0 +1,295 @@
+#include "daemon/mcp/mcp_session.hpp"
+
+#include <array>
+#include <cstdio>
+
+#include "daemon/daemon.hpp"
+#include "daemon/execution/execution_registry.hpp"
+#include "daemon/execution/agent_execution.hpp"
+#include "daemon/mcp/protocol_versions.hpp"
+#include "daemon/mcp/tool_call.hpp"
+#include "daemon/store/mcp_session_repository.hpp"
+#include "shared/error_code.hpp"
+#include "shared/jsonrpc.hpp"
+#include "shared/limits.hpp"
+#include "shared/version.hpp"
+
+namespace mission::daemon::mcp {
+namespace {
+
+// Kept short: every byte here is context the agent pays for.
+constexpr std::string_view kInstructions =
+    "mission tracks this agent execution. Report with the signal tools: progress after each "
+    "meaningful step, needs_input or blocked when you cannot go on, completed_claim or "
+    "failed_claim at the end. Reuse an eventId only to retry the same signal.";
+
+constexpr std::array<std::string_view, 8> kLogLevels{"debug",    "info",  "notice", "warning",
+                                                     "error",    "critical", "alert", "emergency"};
+
+using Handler = nlohmann::json (*)(McpSession&, const McpSession::Request&);
+
+struct Method {
+  std::string_view name;
+  Handler handler;
+  bool needs_initialize;  // legacy sessions must initialize first
+};
+
+nlohmann::json empty_list(std::string_view key) {
+  return {{key, nlohmann::json::array()}};
+}
+
+const Method kMethods[] = {
+    {"initialize", [](McpSession& s, const McpSession::Request& r) { return s.initialize(r); },
+     false},
+    {"ping", [](McpSession&, const McpSession::Request&) { return nlohmann::json::object(); },
+     false},
+    {"server/discover",
+     [](McpSession& s, const McpSession::Request& r) { return s.discover(r); }, false},
+    {"tools/list", [](McpSession& s, const McpSession::Request& r) { return s.list_tools(r); },
+     true},
+    {"tools/call", [](McpSession& s, const McpSession::Request& r) { return s.call_tool(r); },
+     true},
+    {"logging/setLevel",
+     [](McpSession& s, const McpSession::Request& r) { return s.set_log_level(r); }, true},
+    {"prompts/list",
+     [](McpSession&, const McpSession::Request&) { return empty_list("prompts"); }, true},
+    {"resources/list",
+     [](McpSession&, const McpSession::Request&) { return empty_list("resources"); }, true},
+    {"resources/templates/list",
+     [](McpSession&, const McpSession::Request&) { return empty_list("resourceTemplates"); },
+     true},
+};
+
+const Method* find_method(std::string_view name) {
+  for (const Method& method : kMethods) {
+    if (method.name == name) return &method;
+  }
+  return nullptr;
+}
+
+nlohmann::json method_names() {
+  nlohmann::json names = nlohmann::json::array();
+  for (const Method& method : kMethods) names.push_back(method.name);
+  return names;
+}
+
+nlohmann::json versions_json(std::span<const std::string_view> versions) {
+  nlohmann::json out = nlohmann::json::array();
+  for (auto version : versions) out.push_back(version);
+  return out;
+}
+
+nlohmann::json capabilities() {
+  return {{"tools", {{"listChanged", false}}}, {"logging", nlohmann::json::object()}};
+}
+
+nlohmann::json server_info() { return {{"name", "mission"}, {"version", kVersion}}; }
+
+// A JSON-RPC error with a plain numeric code, for the few MCP errors whose
+// code is fixed by the MCP specification rather than by our enum.
+nlohmann::json raw_error(const nlohmann::json& id, int code, std::string_view message,
+                         nlohmann::json data) {
+  return {{"jsonrpc", "2.0"},
+          {"id", id},
+          {"error", {{"code", code}, {"message", message}, {"data", std::move(data)}}}};
+}
+
+std::string text_field(const nlohmann::json& object, const char* key) {
+  if (!object.is_object() || !object.contains(key) || !object.at(key).is_string()) return {};
+  return object.at(key).get<std::string>();
+}
+
+}  // namespace
+
+McpSession::McpSession(Daemon& daemon, loop::Connection& connection, AttachedExecution attached)
+    : daemon_(daemon), connection_(connection), attached_(std::move(attached)) {}
+
+void McpSession::handle_frame(const Frame& frame) {
+  nlohmann::json response;
+  if (frame.kind == Frame::Kind::oversized) {
+    response = jsonrpc::error(
+        nullptr, MissionError(ErrorCode::payload_too_large,
+                              "message exceeds " + std::to_string(limits::kMaxFrameBytes) + " bytes",
+                              "send smaller arguments; large content belongs in files",
+                              {{"limit", limits::kMaxFrameBytes}}));
+  } else {
+    nlohmann::json message = nlohmann::json::parse(frame.text, nullptr, false);
+    if (message.is_discarded()) {
+      response = jsonrpc::error(nullptr, MissionError(ErrorCode::parse_error, "invalid JSON",
+                                                      "send one JSON-RPC message per line"));
+    } else if (message.is_array() && !message.empty()) {
+      // JSON-RPC batches (allowed by 2025-03-26): answer every request in one array.
+      response = nlohmann::json::array();
+      for (const auto& item : message) {
+        nlohmann::json reply = handle_message(item);
+        if (!reply.is_null()) response.push_back(std::move(reply));
+      }
+      if (response.empty()) return;
+    } else {
+      response = handle_message(message);
+    }
+  }
+  if (!response.is_null()) connection_.write(jsonrpc::to_line(response));
+}
+
+nlohmann::json McpSession::handle_message(const nlohmann::json& message) {
+  if (!message.is_object() || message.value("jsonrpc", "") != "2.0") {
+    return jsonrpc::error(nullptr, MissionError(ErrorCode::invalid_request,
+                                                "not a JSON-RPC 2.0 message",
+                                                "send {\"jsonrpc\":\"2.0\",...} objects"));
+  }
+  if (!message.contains("method")) return nullptr;  // a response; we never ask, so drop it
+  const bool notification = !message.contains("id");
+  const nlohmann::json id = notification ? nlohmann::json() : message.at("id");
+  if (!message.at("method").is_string()) {
+    if (notification) return nullptr;
+    return jsonrpc::error(id, MissionError(ErrorCode::invalid_request, "method must be a string",
+                                           "send a method name such as tools/list"));
+  }
+  const std::string& name = message.at("method").get_ref<const std::string&>();
+  static const nlohmann::json kNoParams = nlohmann::json::object();
+  const nlohmann::json& params = message.contains("params") ? message.at("params") : kNoParams;
+
+  if (notification) {
+    // notifications/initialized completes the legacy handshake; cancelled
+    // needs nothing because every request is answered before the next is
+    // read; other notifications are ignored as JSON-RPC requires.
+    if (name == "notifications/initialized") mark_initialized();
+    return nullptr;
+  }
+
+  Request request{&params, false};
+  try {
+    if (!params.is_object()) {
+      throw MissionError(ErrorCode::invalid_argument, "params must be an object",
+                         "send named parameters as a JSON object");
+    }
+    if (params.contains("_meta") && params.at("_meta").is_object() &&
+        params.at("_meta").contains(kMetaProtocolVersion)) {
+      const nlohmann::json& meta = params.at("_meta");
+      std::string version = text_field(meta, kMetaProtocolVersion.data());
+      if (!is_supported_modern(version)) {
+        return raw_error(id, kUnsupportedProtocolVersion, "Unsupported protocol version",
+                         {{"supported", versions_json(all_versions_newest_first())},
+                          {"requested", meta.at(kMetaProtocolVersion)}});
+      }
+      if (!meta.contains(kMetaClientCapabilities) || !meta.at(kMetaClientCapabilities).is_object()) {
+        throw MissionError(ErrorCode::invalid_argument,
+                           std::string("_meta lacks ") + kMetaClientCapabilities.data(),
+                           "send the client capabilities object with every 2026-07-28 request");
+      }
+      request.modern = true;
+      note_modern_client(meta, version);
+    }
+    const Method* method = find_method(name);
+    if (method == nullptr) {
+      throw MissionError(ErrorCode::method_not_found,
+                         "method '" + name + "' is not served by mission's MCP server",
+                         "use one of the methods in details.available",
+                         {{"method", name}, {"available", method_names()}});
+    }
+    if (method->needs_initialize && !request.modern && !initialize_answered_) {
+      throw MissionError(ErrorCode::handshake_required,
+                         "'" + name + "' was sent before initialize",
+                         "send initialize first, or put the 2026-07-28 _meta on every request");
+    }
+    nlohmann::json result = method->handler(*this, request);
+    if (request.modern) result["resultType"] = "complete";
+    return jsonrpc::result(id, std::move(result));
+  } catch (const MissionError& e) {
+    return jsonrpc::error(id, e);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "missiond: MCP %s failed: %s\n", name.c_str(), e.what());
+    return jsonrpc::error(id, MissionError(ErrorCode::internal, e.what()));
+  }
+}
+
+void McpSession::note_modern_client(const nlohmann::json& meta, std::string_view version) {
+  if (client_recorded_) return;
+  client_recorded_ = true;
+  nlohmann::json info = meta.contains(kMetaClientInfo) ? meta.at(kMetaClientInfo) : nlohmann::json();
+  store::McpSessionRepository(daemon_.database())
+      .set_client(attached_.session_id, text_field(info, "name"), text_field(info, "version"),
+                  std::string(version));
+}
+
+nlohmann::json McpSession::initialize(const Request& request) {
+  if (initialize_answered_) {
+    throw MissionError(ErrorCode::invalid_request, "initialize was already answered",
+                       "send initialize once per session");
+  }
+  const nlohmann::json& params = *request.params;
+  std::string requested = text_field(params, "protocolVersion");
+  if (requested.empty()) {
+    throw MissionError(ErrorCode::invalid_argument, "initialize needs params.protocolVersion",
+                       "send the protocol version the client speaks, e.g. 2025-11-25");
+  }
+  std::string_view version = negotiate_legacy(requested);
+  nlohmann::json client = params.contains("clientInfo") ? params.at("clientInfo") : nlohmann::json();
+  store::McpSessionRepository(daemon_.database())
+      .set_client(attached_.session_id, text_field(client, "name"), text_field(client, "version"),
+                  std::string(version));
+  client_recorded_ = true;
+  initialize_answered_ = true;
+  return {{"protocolVersion", version},
+          {"capabilities", capabilities()},
+          {"serverInfo", server_info()},
+          {"instructions", kInstructions}};
+}
+
+nlohmann::json McpSession::discover(const Request&) {
+  return {{"supportedVersions", versions_json(all_versions_newest_first())},
+          {"capabilities", capabilities()},
+          {"instructions", kInstructions},
+          {"ttlMs", 0},
+          {"cacheScope", "private"},
+          {"_meta", {{kMetaServerInfo, server_info()}}}};
+}
+
+nlohmann::json McpSession::list_tools(const Request& request) {
+  const nlohmann::json& params = *request.params;
+  const std::string* cursor = nullptr;
+  if (params.contains("cursor")) {
+    if (!params.at("cursor").is_string()) {
+      throw MissionError(ErrorCode::invalid_argument, "cursor must be a string",
+                         "pass the nextCursor of the previous page");
+    }
+    cursor = &params.at("cursor").get_ref<const std::string&>();
+  }
+  nlohmann::json page = attached_.view.page(cursor, limits::kToolsListPageSize);
+  store::McpSessionRepository(daemon_.database()).count_tool_list(attached_.session_id);
+  return page;
+}
+
+nlohmann::json McpSession::call_tool(const Request& request) {
+  store::McpSessionRepository(daemon_.database()).count_call(attached_.session_id);
+  ToolContext context{daemon_.database(), attached_.execution_id, attached_.session_id};
+  return mcp::call_tool(context, attached_.view, *request.params);
+}
+
+nlohmann::json McpSession::set_log_level(const Request& request) {
+  std::string level = text_field(*request.params, "level");
+  if (std::find(kLogLevels.begin(), kLogLevels.end(), level) == kLogLevels.end()) {
+    throw MissionError(ErrorCode::invalid_argument, "unknown log level '" + level + "'",
+                       "use debug, info, notice, warning, error, critical, alert or emergency");
+  }
+  log_level_ = level;
+  return nlohmann::json::object();
+}
+
+void McpSession::on_closed() {
+  if (!daemon_.has_database()) return;  // closed during shutdown, after the store
+  try {
+    store::McpSessionRepository sessions(daemon_.database());
+    sessions.detach(attached_.session_id, execution::unix_ms_now());
+    if (attached_.kind == execution::kKindAttached &&
+        sessions.count_attached(attached_.execution_id) == 0) {
+      execution::AgentExecutionRegistry(daemon_.database()).end_attached(attached_.execution_id);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "missiond: recording the end of MCP session %lld failed: %s\n",
+                 static_cast<long long>(attached_.session_id), e.what());
+  }
+}
+
+}  // namespace mission::daemon::mcp

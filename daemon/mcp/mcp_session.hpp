@@ -1,0 +1,62 @@
+#pragma once
+// One MCP session: a control connection after a successful mcp.attach. Speaks
+// MCP JSON-RPC for one AgentExecution: the lifecycle (initialize, or the
+// stateless revision's per-request _meta), ping, tools, logging, and a prompt
+// error for everything else.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "daemon/loop/connection.hpp"
+#include "daemon/mcp/tool_catalog.hpp"
+#include "shared/framing.hpp"
+
+namespace mission::daemon {
+class Daemon;
+}
+
+namespace mission::daemon::mcp {
+
+struct AttachedExecution {
+  std::string execution_id;
+  std::string kind;         // executions.kind: attached executions end with their session
+  CatalogView view;         // the tools this session may list and call
+  std::int64_t session_id;  // mcp_sessions.id
+};
+
+class McpSession {
+ public:
+  McpSession(Daemon& daemon, loop::Connection& connection, AttachedExecution attached);
+
+  void handle_frame(const Frame& frame);
+  // The connection is gone: record it and end an attached execution.
+  void on_closed();
+
+  // A parsed request, with what the lifecycle checks found.
+  struct Request {
+    const nlohmann::json* params;  // never null: an empty object when absent
+    bool modern = false;           // carried 2026-07-28 _meta
+  };
+
+  // Method handlers (mcp_session.cpp's table) reach the session through these.
+  nlohmann::json initialize(const Request& request);
+  nlohmann::json list_tools(const Request& request);
+  nlohmann::json call_tool(const Request& request);
+  nlohmann::json set_log_level(const Request& request);
+  nlohmann::json discover(const Request& request);
+  void mark_initialized() { initialized_ = true; }
+
+ private:
+  nlohmann::json handle_message(const nlohmann::json& message);
+  void note_modern_client(const nlohmann::json& meta, std::string_view version);
+
+  Daemon& daemon_;
+  loop::Connection& connection_;
+  AttachedExecution attached_;
+  bool initialize_answered_ = false;
+  bool initialized_ = false;
+  bool client_recorded_ = false;
+  std::string log_level_ = "info";
+};
+
+}  // namespace mission::daemon::mcp

@@ -1,0 +1,58 @@
+#include "daemon/rpc/execution_methods.hpp"
+
+#include "daemon/daemon.hpp"
+#include "daemon/execution/agent_execution.hpp"
+#include "daemon/execution/execution_registry.hpp"
+#include "daemon/execution/execution_view.hpp"
+#include "shared/limits.hpp"
+
+namespace mission::daemon {
+
+void from_json(const nlohmann::json& j, ExecutionCreateRequest& request) {
+  request.adapter = j.value("adapter", "generic");
+  request.delivery = j.at("delivery").get<std::string>();
+  request.cwd = j.at("cwd").get<std::string>();
+  request.command = j.value("command", std::vector<std::string>{});
+  request.toolsets = j.value("toolsets", std::vector<std::string>{});
+}
+
+void from_json(const nlohmann::json& j, ExecutionListRequest& request) {
+  if (j.contains("state")) request.state = j.at("state").get<std::string>();
+  request.limit = j.value("limit", limits::kDefaultExecutionListLimit);
+}
+
+void from_json(const nlohmann::json& j, ExecutionGetRequest& request) {
+  request.id = j.at("id").get<std::string>();
+}
+
+nlohmann::json handle_execution_create(MethodContext& context, const ExecutionCreateRequest& request) {
+  execution::CreateSpec spec;
+  spec.kind = std::string(execution::kKindExternal);
+  spec.adapter = request.adapter;
+  spec.delivery = request.delivery;
+  spec.cwd = request.cwd;
+  spec.command = request.command;
+  spec.toolsets = request.toolsets;
+  auto created = execution::AgentExecutionRegistry(context.daemon.database()).create(spec);
+  nlohmann::json result = {{"execution", execution::execution_json(context.daemon.database(), created.row)}};
+  if (created.token) result["token"] = *created.token;
+  return result;
+}
+
+nlohmann::json handle_execution_list(MethodContext& context, const ExecutionListRequest& request) {
+  store::Database& db = context.daemon.database();
+  store::ExecutionRepository executions(db);
+  auto rows = request.state ? executions.list_in_state(*request.state, request.limit)
+                            : executions.list(request.limit);
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& row : rows) list.push_back(execution::execution_json(db, row));
+  return {{"executions", std::move(list)}};
+}
+
+nlohmann::json handle_execution_get(MethodContext& context, const ExecutionGetRequest& request) {
+  store::Database& db = context.daemon.database();
+  auto row = execution::AgentExecutionRegistry(db).require(request.id);
+  return {{"execution", execution::execution_json(db, row)}};
+}
+
+}  // namespace mission::daemon

@@ -1,0 +1,62 @@
+#include "daemon/rpc/mcp_methods.hpp"
+
+#include "daemon/daemon.hpp"
+#include "daemon/execution/agent_execution.hpp"
+#include "daemon/execution/execution_registry.hpp"
+#include "daemon/execution/protocol_descriptor.hpp"
+#include "daemon/mcp/mcp_session.hpp"
+#include "daemon/rpc/control_session.hpp"
+#include "daemon/store/mcp_session_repository.hpp"
+
+namespace mission::daemon {
+
+void from_json(const nlohmann::json& j, McpAttachRequest& request) {
+  if (j.contains("agentExecutionId")) {
+    request.execution_id = j.at("agentExecutionId").get<std::string>();
+  }
+  request.token = j.value("token", "");
+  request.cwd = j.at("cwd").get<std::string>();
+  request.toolsets = j.value("toolsets", std::vector<std::string>{});
+}
+
+nlohmann::json handle_mcp_attach(MethodContext& context, const McpAttachRequest& request) {
+  if (context.session.is_mcp()) {
+    throw MissionError(ErrorCode::invalid_request, "this connection is already an MCP session",
+                       "open a new connection for another session");
+  }
+  store::Database& db = context.daemon.database();
+  execution::AgentExecutionRegistry registry(db);
+  store::ExecutionRow row;
+  if (request.execution_id) {
+    if (!request.toolsets.empty()) {
+      throw MissionError(ErrorCode::invalid_argument,
+                         "toolsets are fixed when an execution is created",
+                         "attach without toolsets, or attach without an id to create one");
+    }
+    row = registry.authorize_mcp(*request.execution_id, request.token);
+  } else {
+    execution::CreateSpec spec;
+    spec.kind = std::string(execution::kKindAttached);
+    spec.delivery = std::string(execution::kDeliveryMcp);
+    spec.cwd = request.cwd;
+    spec.toolsets = request.toolsets;
+    spec.state = std::string(execution::kRunning);
+    row = registry.create(spec).row;
+    row.started_at = row.created_at;
+    store::ExecutionRepository(db).update(row);
+  }
+
+  nlohmann::json descriptor = nlohmann::json::parse(row.descriptor);
+  std::vector<std::string> toolsets = execution::descriptor_toolsets(descriptor);
+  std::int64_t session_id = store::McpSessionRepository(db).insert(row.id, execution::unix_ms_now());
+  context.session.become_mcp(std::make_unique<mcp::McpSession>(
+      context.daemon, context.session.connection(),
+      mcp::AttachedExecution{row.id, row.kind,
+                             mcp::ToolCatalog::builtin().view(toolsets, descriptor), session_id}));
+  return {{"agentExecutionId", row.id},
+          {"sessionId", session_id},
+          {"state", row.state},
+          {"toolsets", toolsets}};
+}
+
+}  // namespace mission::daemon
