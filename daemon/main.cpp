@@ -1,6 +1,7 @@
 // missiond: parses its few options, starts the Daemon and reports readiness
 // (or the reason it could not start) on the --ready-fd pipe for auto-start.
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -26,6 +27,17 @@ void report_readiness(int& fd, const std::string& line) {
   fd = -1;
 }
 
+// Every attached agent holds a socket; the usual soft limit of 1024 open
+// files would cap the daemon below a thousand sessions. The hard limit is
+// the administrator's bound, so go up to it.
+void raise_open_file_limit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -43,6 +55,7 @@ int main(int argc, char** argv) {
   // A peer that vanishes mid-write must not kill the daemon; write errors
   // are handled per connection.
   std::signal(SIGPIPE, SIG_IGN);
+  raise_open_file_limit();
 
   try {
     mission::daemon::Daemon daemon(

@@ -7,6 +7,9 @@ set -eu
 packages="g++ cmake ninja-build pkg-config git ccache
 libcli11-dev nlohmann-json3-dev libuv1-dev libgit2-dev libsqlite3-dev
 libvalijson-dev catch2 groff-base"
+# The MCP client and agent tests run on Node (tests/clients, tests/agents).
+command -v node >/dev/null 2>&1 || packages="$packages nodejs"
+command -v npm >/dev/null 2>&1 || packages="$packages npm"
 # Benchmarks also need hyperfine (tests/bench/); tests do not.
 if [ "${1:-}" = "--with-bench-tools" ]; then
   packages="$packages hyperfine"

@@ -7,6 +7,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 
 "$root/scripts/install-deps.sh"
+"$root/scripts/install-test-clients.sh"
 
 run_suite() {
   build=$1
