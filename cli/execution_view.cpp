@@ -16,6 +16,12 @@ std::string short_time(const nlohmann::json& value) {
   return text;
 }
 
+// "2026-11-23T10:04:05.123Z" -> "11-23 10:04", for the table.
+std::string table_time(const nlohmann::json& value) {
+  std::string text = short_time(value);
+  return text.size() >= 16 ? text.substr(5, 11) : text;
+}
+
 Tone state_tone(const std::string& state) {
   if (state == "completed") return Tone::good;
   if (state == "failed" || state == "lost" || state == "blocked") return Tone::bad;
@@ -39,7 +45,7 @@ std::string session_clients(const nlohmann::json& sessions) {
     if (!names.empty()) names += ",";
     names += name;
   }
-  return std::to_string(sessions.size()) + " " + names;
+  return names;
 }
 
 std::string joined(const nlohmann::json& array, const char* separator) {
@@ -59,9 +65,9 @@ void print_execution_table(const nlohmann::json& executions) {
     std::printf("no agent executions\n");
     return;
   }
-  // 13 + 15 + 12 + 14 + 20 = 74 columns, and the MCP clients in the rest.
-  std::printf("%s\n", styled("ID            STATE          ADAPTER     DELIVERY      CREATED (UTC)"
-                             "       MCP",
+  // 14 + 15 + 12 + 14 + 13 = 68 columns, and the MCP clients in the rest.
+  std::printf("%s\n", styled("ID            STATE          ADAPTER     DELIVERY      CREATED UTC  "
+                             "MCP CLIENTS",
                              Tone::dim)
                           .c_str());
   for (const auto& execution : executions) {
@@ -70,8 +76,9 @@ void print_execution_table(const nlohmann::json& executions) {
     line += styled(padded(state, 15), state_tone(state));
     line += padded(execution.value("adapter", ""), 12);
     line += padded(execution.value("delivery", ""), 14);
-    line += padded(short_time(execution.value("createdAt", nlohmann::json())), 20);
-    line += fit(session_clients(execution.value("mcpSessions", nlohmann::json::array())), 6);
+    line += padded(table_time(execution.value("createdAt", nlohmann::json())), 13);
+    line += fit(session_clients(execution.value("mcpSessions", nlohmann::json::array())),
+                kOutputColumns - 68);
     std::printf("%s\n", line.c_str());
   }
 }

@@ -20,9 +20,6 @@
 extern char** environ;
 
 namespace mission::test {
-namespace {
-
-using Clock = std::chrono::steady_clock;
 
 std::vector<std::string> make_environment(const std::map<std::string, std::string>& overrides) {
   std::vector<std::string> env;
@@ -34,6 +31,10 @@ std::vector<std::string> make_environment(const std::map<std::string, std::strin
   for (const auto& [name, value] : overrides) env.push_back(name + "=" + value);
   return env;
 }
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
 
 std::vector<char*> c_strings(std::vector<std::string>& strings) {
   std::vector<char*> pointers;

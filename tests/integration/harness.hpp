@@ -36,6 +36,9 @@ struct ProcessResult {
   std::string err;
 };
 
+// This process's environment with `overrides` set, as NAME=VALUE strings.
+std::vector<std::string> make_environment(const std::map<std::string, std::string>& overrides);
+
 // Runs argv to completion with the current environment plus `env`,
 // capturing stdout and stderr. Fails the test after `timeout`.
 ProcessResult run_process(const std::vector<std::string>& argv,

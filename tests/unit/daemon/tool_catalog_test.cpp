@@ -1,0 +1,109 @@
+// The ToolCatalog: built from schemas/tools, scoped by the protocol
+// descriptor, paged, and small enough to publish.
+
+#include <catch2/catch.hpp>
+
+#include "daemon/execution/protocol_descriptor.hpp"
+#include "daemon/mcp/tool_catalog.hpp"
+#include "shared/error_code.hpp"
+#include "shared/schema_registry.hpp"
+
+using namespace mission::daemon;
+using nlohmann::json;
+
+namespace {
+
+json descriptor_for(const std::string& delivery) {
+  return execution::build_protocol_descriptor({"ae-test", "/work", delivery, {"signals"}});
+}
+
+std::vector<std::string> names(const mcp::CatalogView& view) {
+  std::vector<std::string> out;
+  for (const auto* tool : view.tools()) out.push_back(tool->name);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the catalog has one tool per signal, each with both schemas") {
+  const auto& catalog = mcp::ToolCatalog::builtin();
+  for (const auto& signal : execution::signal_descriptors()) {
+    INFO(signal.type);
+    const mcp::ToolDefinition* tool = catalog.find(signal.type);
+    REQUIRE(tool != nullptr);
+    CHECK(tool->toolset == "signals");
+    CHECK(tool->signal == signal.type);
+    CHECK(mission::SchemaRegistry::embedded().contains(tool->output_schema_id));
+  }
+  CHECK(catalog.toolsets() == std::vector<std::string>{"signals"});
+}
+
+TEST_CASE("a session sees only the tools its descriptor offers over MCP") {
+  const auto& catalog = mcp::ToolCatalog::builtin();
+  auto mcp_view = catalog.view({"signals"}, descriptor_for("mcp-tool"));
+  CHECK(mcp_view.tools().size() == 7);
+  CHECK(mcp_view.find("progress") != nullptr);
+
+  // A stdout-marker execution's signals are not deliverable as tools.
+  CHECK(catalog.view({"signals"}, descriptor_for("stdout-marker")).tools().empty());
+  // Nor are the tools of a toolset the execution did not enable.
+  CHECK(catalog.view({}, descriptor_for("mcp-tool")).tools().empty());
+
+  // One signal dropped from the descriptor drops its tool, and only it.
+  json descriptor = descriptor_for("mcp-tool");
+  for (auto& signal : descriptor["signals"]) {
+    if (signal["type"] == "blocked") signal["deliveries"] = json::array({"stdout-marker"});
+  }
+  auto partial = catalog.view({"signals"}, descriptor);
+  CHECK(partial.find("blocked") == nullptr);
+  CHECK(partial.tools().size() == 6);
+}
+
+TEST_CASE("tools/list pages follow nextCursor to the end, and bad cursors are refused") {
+  auto view = mcp::ToolCatalog::builtin().view({"signals"}, descriptor_for("mcp-tool"));
+  std::vector<std::string> seen;
+  std::string cursor;
+  const std::string* next = nullptr;
+  for (int page = 0; page < 10; ++page) {
+    json result = view.page(next, 3);
+    for (const auto& tool : result["tools"]) seen.push_back(tool["name"]);
+    if (!result.contains("nextCursor")) break;
+    cursor = result["nextCursor"];
+    next = &cursor;
+  }
+  CHECK(seen == names(view));
+  for (std::string bad : {"", "x1", "99", "-1", "1234567"}) {
+    INFO(bad);
+    CHECK_THROWS_AS(view.page(&bad, 3), mission::MissionError);
+  }
+}
+
+TEST_CASE("published tools keep the contract and drop prose and bounds") {
+  for (const auto& tool : mcp::ToolCatalog::builtin().tools()) {
+    INFO(tool.name);
+    const json& listing = tool.listing;
+    CHECK(listing["inputSchema"]["additionalProperties"] == false);
+    CHECK(listing["inputSchema"]["type"] == "object");
+    CHECK(listing["outputSchema"]["type"] == "object");
+    CHECK(!listing["inputSchema"].contains("x-mission"));
+    CHECK(!listing["inputSchema"].contains("$schema"));
+    CHECK(listing["inputSchema"].dump().find("maxLength") == std::string::npos);
+    CHECK(listing["annotations"]["destructiveHint"] == false);
+    CHECK(listing["description"].get<std::string>().rfind("Use when:", 0) == 0);
+    // Validation still uses the full schema, bounds included.
+    json too_long = {{"summary", std::string(501, 'x')}};
+    if (tool.name == "progress") {
+      CHECK(!mission::SchemaRegistry::embedded().validate(tool.input_schema_id, too_long).empty());
+    }
+  }
+}
+
+TEST_CASE("the default catalog stays under 800 bytes a tool in tools/list") {
+  auto view = mcp::ToolCatalog::builtin().view(execution::default_toolsets(),
+                                                descriptor_for("mcp-tool"));
+  std::size_t total = 0;
+  for (const auto* tool : view.tools()) total += tool->listing_bytes;
+  REQUIRE(!view.tools().empty());
+  CHECK(total / view.tools().size() < 800);
+  CHECK(view.page(nullptr, 100).dump().size() <= 12 * 1024);
+}
