@@ -8,6 +8,7 @@
 #include "daemon/execution/agent_execution.hpp"
 #include "daemon/mcp/protocol_versions.hpp"
 #include "daemon/mcp/tool_call.hpp"
+#include "daemon/store/database.hpp"
 #include "daemon/store/mcp_session_repository.hpp"
 #include "shared/error_code.hpp"
 #include "shared/jsonrpc.hpp"
@@ -262,9 +263,18 @@ nlohmann::json McpSession::list_tools(const Request& request) {
 }
 
 nlohmann::json McpSession::call_tool(const Request& request) {
+  // The call is counted in the tool's own transaction: one commit per call.
+  store::Transaction transaction(daemon_.database());
   store::McpSessionRepository(daemon_.database()).count_call(attached_.session_id);
   ToolContext context{daemon_.database(), attached_.execution_id, attached_.session_id};
-  return mcp::call_tool(context, attached_.view, *request.params);
+  try {
+    nlohmann::json result = mcp::call_tool(context, attached_.view, *request.params);
+    transaction.commit();
+    return result;
+  } catch (const MissionError&) {
+    transaction.commit();  // a refused call was still a call
+    throw;
+  }
 }
 
 nlohmann::json McpSession::set_log_level(const Request& request) {

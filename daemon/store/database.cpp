@@ -23,9 +23,20 @@ Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
   }
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::Statement(sqlite3* db, sqlite3_stmt* cached) : db_(db), stmt_(cached), borrowed_(true) {}
 
-Statement::Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.stmt_) {
+Statement::~Statement() {
+  if (stmt_ == nullptr) return;
+  if (borrowed_) {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  } else {
+    sqlite3_finalize(stmt_);
+  }
+}
+
+Statement::Statement(Statement&& other) noexcept
+    : db_(other.db_), stmt_(other.stmt_), borrowed_(other.borrowed_) {
   other.stmt_ = nullptr;
 }
 
@@ -113,9 +124,25 @@ Database::Database(const std::filesystem::path& path) : path_(path) {
   exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
 }
 
-Database::~Database() { sqlite3_close_v2(db_); }
+Database::~Database() {
+  for (auto& [sql, statement] : cache_) sqlite3_finalize(statement);
+  sqlite3_close_v2(db_);
+}
 
 Statement Database::prepare(std::string_view sql) { return Statement(db_, sql); }
+
+Statement Database::cached(std::string_view sql) {
+  auto found = cache_.find(sql);
+  if (found == cache_.end()) {
+    sqlite3_stmt* statement = nullptr;
+    if (sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                           &statement, nullptr) != SQLITE_OK) {
+      fail(db_, "prepare");
+    }
+    found = cache_.emplace(std::string(sql), statement).first;
+  }
+  return Statement(db_, found->second);
+}
 
 void Database::exec(const std::string& sql) {
   char* error = nullptr;
@@ -131,19 +158,25 @@ std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_ro
 
 int Database::changes() const { return sqlite3_changes(db_); }
 
-Transaction::Transaction(Database& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+Transaction::Transaction(Database& db) : db_(db), nested_(sqlite3_get_autocommit(db.handle()) == 0) {
+  db_.cached(nested_ ? "SAVEPOINT nested" : "BEGIN IMMEDIATE").run();
+}
 
 Transaction::~Transaction() {
-  if (!done_) {
-    try {
-      db_.exec("ROLLBACK");
-    } catch (...) {
+  if (done_) return;
+  try {
+    if (nested_) {
+      db_.cached("ROLLBACK TO nested").run();
+      db_.cached("RELEASE nested").run();
+    } else {
+      db_.cached("ROLLBACK").run();
     }
+  } catch (...) {
   }
 }
 
 void Transaction::commit() {
-  db_.exec("COMMIT");
+  db_.cached(nested_ ? "RELEASE nested" : "COMMIT").run();
   done_ = true;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,6 +16,9 @@ namespace mission::store {
 class Statement {
  public:
   Statement(sqlite3* db, std::string_view sql);
+  // Borrows a statement owned by the Database's cache: the destructor resets
+  // it for the next use instead of finalizing it.
+  Statement(sqlite3* db, sqlite3_stmt* cached);
   ~Statement();
   Statement(Statement&& other) noexcept;
   Statement(const Statement&) = delete;
@@ -48,6 +52,7 @@ class Statement {
  private:
   sqlite3* db_;
   sqlite3_stmt* stmt_ = nullptr;
+  bool borrowed_ = false;
 };
 
 class Database {
@@ -60,6 +65,10 @@ class Database {
   Database& operator=(const Database&) = delete;
 
   Statement prepare(std::string_view sql);
+  // Like prepare, but compiled once and kept: for the statements of every
+  // request (the ledger, the session counters). The returned Statement must
+  // be done with before the same SQL is asked for again.
+  Statement cached(std::string_view sql);
   // Runs one or more statements that return no rows.
   void exec(const std::string& sql);
   std::int64_t last_insert_rowid() const;
@@ -70,9 +79,12 @@ class Database {
  private:
   std::filesystem::path path_;
   sqlite3* db_ = nullptr;
+  std::map<std::string, sqlite3_stmt*, std::less<>> cache_;
 };
 
-// BEGIN IMMEDIATE on construction; ROLLBACK in the destructor unless committed.
+// BEGIN IMMEDIATE on construction; ROLLBACK in the destructor unless
+// committed. Inside another transaction it is a savepoint, so a unit of work
+// can be composed into a larger one and still commit or roll back as one.
 class Transaction {
  public:
   explicit Transaction(Database& db);
@@ -83,6 +95,7 @@ class Transaction {
 
  private:
   Database& db_;
+  bool nested_ = false;
   bool done_ = false;
 };
 

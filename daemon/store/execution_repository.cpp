@@ -47,7 +47,7 @@ void ExecutionRepository::insert(const ExecutionRow& row) {
 }
 
 void ExecutionRepository::update(const ExecutionRow& row) {
-  auto s = db_.prepare(
+  auto s = db_.cached(
       "UPDATE executions SET state = ?2, pid = ?3, exit_code = ?4, exit_signal = ?5, "
       "started_at = ?6, ended_at = ?7, updated_at = ?8 WHERE id = ?1");
   s.bind(1, row.id).bind(2, row.state).bind(3, row.pid).bind(4, row.exit_code);
@@ -56,7 +56,7 @@ void ExecutionRepository::update(const ExecutionRow& row) {
 }
 
 std::optional<ExecutionRow> ExecutionRepository::find(const std::string& id) {
-  auto s = db_.prepare(std::string("SELECT ") + kColumns + " FROM executions WHERE id = ?1");
+  auto s = db_.cached(std::string("SELECT ") + kColumns + " FROM executions WHERE id = ?1");
   s.bind(1, id);
   if (!s.step()) return std::nullopt;
   return read_row(s);

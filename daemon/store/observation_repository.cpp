@@ -23,7 +23,7 @@ ObservationRow read_row(const Statement& s) {
 }  // namespace
 
 std::optional<std::int64_t> ObservationRepository::insert_unique(const ObservationRow& row) {
-  auto s = db_.prepare(
+  auto s = db_.cached(
       "INSERT INTO observations (execution_id, event_id, origin, kind, payload, status, reason, "
       "created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
       "ON CONFLICT (execution_id, event_id) DO NOTHING");
@@ -36,7 +36,7 @@ std::optional<std::int64_t> ObservationRepository::insert_unique(const Observati
 
 std::optional<ObservationRow> ObservationRepository::find(const std::string& execution_id,
                                                           const std::string& event_id) {
-  auto s = db_.prepare(std::string("SELECT ") + kColumns +
+  auto s = db_.cached(std::string("SELECT ") + kColumns +
                        " FROM observations WHERE execution_id = ?1 AND event_id = ?2");
   s.bind(1, execution_id).bind(2, event_id);
   if (!s.step()) return std::nullopt;
