@@ -12,3 +12,26 @@ complete_words() {
 [[ $(complete_words mission st) == "status" ]] || { echo "mission st -> $(complete_words mission st)"; exit 1; }
 [[ $(complete_words mission daemon s) == "start stop status" ]] || { echo "daemon s -> $(complete_words mission daemon s)"; exit 1; }
 [[ $(complete_words mission --no-autostart daemon r) == "run" ]] || { echo "daemon r failed"; exit 1; }
+# The commands of mission(1) beyond the daemon: exec and mcp, with their
+# actions and the values of their options.
+subcommands() { complete_words "$@" | tr ' ' '\n' | grep -v '^-' | tr '\n' ' ' | sed 's/ $//'; }
+expect() {
+  local want=$1; shift
+  local got; got=$(complete_words "$@")
+  [[ $got == "$want" ]] || { echo "$* -> '$got', expected '$want'"; exit 1; }
+}
+[[ $(subcommands mission '') == "status daemon exec mcp" ]] || { echo "mission '' -> $(subcommands mission '')"; exit 1; }
+[[ $(subcommands mission exec '') == "list show create" ]] || { echo "exec '' -> $(subcommands mission exec '')"; exit 1; }
+[[ $(subcommands mission mcp '') == "connect" ]] || { echo "mcp '' -> $(subcommands mission mcp '')"; exit 1; }
+expect "exec" mission e
+expect "list" mission --socket /tmp/s exec l
+expect "connect" mission --json mcp c
+expect "--state" mission exec list --st
+expect "awaiting_input" mission exec list --state aw
+expect "--print-token" mission exec create --p
+expect "mcp-tool stdout-marker" mission exec create --delivery ''
+expect "signals" mission exec create --delivery mcp-tool --toolsets s
+expect "--agent-execution" mission mcp connect --ag
+expect "signals" mission mcp connect --toolsets ''
+expect "" mission mcp connect --agent-execution ''
+[[ " $(complete_words mission exec create --cwd /tmp -- bas) " == *" bash "* ]] || { echo "command after -- not completed"; exit 1; }
