@@ -114,7 +114,7 @@ TEST_CASE("initialize echoes each supported version and answers others with the 
   }
 }
 
-TEST_CASE("before initialize only ping answers; initialize opens the session once") {
+TEST_CASE("before initialize only ping answers, and initialize opens the session once") {
   Instance instance;
   DaemonProcess daemon(instance);
   StdioProcess bridge(bridge_argv(), instance.env(), instance.root.path());
@@ -131,7 +131,7 @@ TEST_CASE("before initialize only ping answers; initialize opens the session onc
   CHECK(again["error"]["code"] == -32600);
 }
 
-TEST_CASE("malformed JSON, unknown methods, bad params and batches get answers; the session goes on") {
+TEST_CASE("malformed JSON, unknown methods, bad params and batches get answers and the session goes on") {
   Instance instance;
   DaemonProcess daemon(instance);
   StdioProcess bridge(bridge_argv(), instance.env(), instance.root.path());
@@ -268,7 +268,7 @@ TEST_CASE("a signal is recorded once: duplicates have no second effect, also aft
   CHECK(after["mcpSessions"][0]["attached"] == false);  // closed by the restart
 }
 
-TEST_CASE("invalid arguments are tool errors; unknown tools and bad calls are JSON-RPC errors") {
+TEST_CASE("invalid arguments are tool errors, unknown tools and bad calls JSON-RPC errors") {
   Instance instance;
   DaemonProcess daemon(instance);
   StdioProcess bridge(bridge_argv(), instance.env(), instance.root.path());
@@ -355,7 +355,7 @@ TEST_CASE("the bridge exits 3 with a message when the daemon goes away") {
   CHECK(bridge.stderr_text().find("missiond closed the MCP session") != std::string::npos);
 }
 
-TEST_CASE("closing stdin ends the session; an attached execution ends with it") {
+TEST_CASE("closing stdin ends the session, and an attached execution ends with it") {
   Instance instance;
   DaemonProcess daemon(instance);
   const std::pair<std::string, std::string> cases[] = {

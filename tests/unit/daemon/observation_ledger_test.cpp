@@ -34,7 +34,7 @@ struct Ledger {
 
 }  // namespace
 
-TEST_CASE("an eventId is recorded once; the duplicate has no second effect") {
+TEST_CASE("an eventId is recorded once and its duplicate has no second effect") {
   Ledger ledger;
   json first = ledger.record("blocked", "e-1", {{"reason", "no access"}});
   CHECK(first["status"] == "accepted");
@@ -65,7 +65,7 @@ TEST_CASE("claims are recorded but never finish an execution") {
   CHECK(ledger.state() == "running");
 }
 
-TEST_CASE("a final execution takes only messages; unknown executions are not_found") {
+TEST_CASE("a final execution takes only messages, and unknown executions are not_found") {
   Ledger ledger;
   auto row = *ExecutionRepository(ledger.db).find("ae-1");
   row.state = "cancelled";
