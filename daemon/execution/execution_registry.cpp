@@ -37,6 +37,15 @@ std::optional<std::string> last_claim(store::Database& db, const std::string& id
   return s.text(0);
 }
 
+bool made_any_call(store::Database& db, const std::string& id) {
+  auto s = db.prepare(
+      "SELECT EXISTS (SELECT 1 FROM mcp_sessions WHERE execution_id = ?1 AND calls > 0) OR "
+      "EXISTS (SELECT 1 FROM observations WHERE execution_id = ?1)");
+  s.bind(1, id);
+  s.step();
+  return s.integer(0) != 0;
+}
+
 }  // namespace
 
 CreatedExecution AgentExecutionRegistry::create(const CreateSpec& spec) {
@@ -112,6 +121,12 @@ void AgentExecutionRegistry::end_attached(const std::string& id) {
   store::ExecutionRepository executions(db_);
   auto row = executions.find(id);
   if (!row || row->kind != kKindAttached || is_final_state(row->state)) return;
+  if (!made_any_call(db_, id)) {
+    // A probe (server/discover, a health check listing tools) recorded
+    // nothing; keeping it would list a "lost" execution per probe.
+    executions.remove(id);
+    return;
+  }
   auto claim = last_claim(db_, id);
   std::string_view final_state = !claim                       ? kLost
                                  : *claim == "completed_claim" ? kCompleted

@@ -43,7 +43,8 @@ class AgentExecutionRegistry {
   store::ExecutionRow authorize_mcp(const std::string& id, const std::string& token);
 
   // Called when the last MCP session of an `attached` execution ends: it
-  // ends too, completed or failed after a matching claim, else lost.
+  // ends too, completed or failed after a matching claim, else lost. One
+  // that made no tool call at all (a probe) is removed instead.
   void end_attached(const std::string& id);
 
  private:

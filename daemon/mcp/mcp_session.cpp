@@ -195,7 +195,15 @@ nlohmann::json McpSession::handle_message(const nlohmann::json& message) {
                          "send initialize first, or put the 2026-07-28 _meta on every request");
     }
     nlohmann::json result = method->handler(*this, request);
-    if (request.modern) result["resultType"] = "complete";
+    if (request.modern) {
+      result["resultType"] = "complete";
+      // 2026-07-28 list results are cacheable and must say for how long; a
+      // catalog is fixed per execution, but clients should not share it.
+      if (name.ends_with("/list") && !result.contains("ttlMs")) {
+        result["ttlMs"] = 0;
+        result["cacheScope"] = "private";
+      }
+    }
     return jsonrpc::result(id, std::move(result));
   } catch (const MissionError& e) {
     return jsonrpc::error(id, e);

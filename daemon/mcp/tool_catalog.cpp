@@ -77,6 +77,15 @@ nlohmann::json compact_schema(const nlohmann::json& schema) {
   return out;
 }
 
+nlohmann::json compact_output_schema(const nlohmann::json& schema) {
+  nlohmann::json out = compact_schema(schema);
+  // A tool error is a result whose structuredContent is the error payload
+  // {code, message, ...}, and MCP clients check every structuredContent
+  // against the outputSchema; so the published one requires nothing.
+  if (out.is_object()) out.erase("required");
+  return out;
+}
+
 ToolCatalog::ToolCatalog() {
   const SchemaRegistry& registry = SchemaRegistry::embedded();
   for (const std::string& id : registry.ids_with_prefix("tools/")) {
@@ -95,7 +104,7 @@ ToolCatalog::ToolCatalog() {
                     {"title", input.at("title")},
                     {"description", input.at("description")},
                     {"inputSchema", compact_schema(input)},
-                    {"outputSchema", compact_schema(registry.resolved(tool.output_schema_id))},
+                    {"outputSchema", compact_output_schema(registry.resolved(tool.output_schema_id))},
                     {"annotations", published_annotations(meta.at("annotations"))}};
     tool.listing_bytes = tool.listing.dump().size();
     tools_.push_back(std::move(tool));

@@ -63,4 +63,8 @@ class ToolCatalog {
 // required fields and the root additionalProperties stay.
 nlohmann::json compact_schema(const nlohmann::json& schema);
 
+// compact_schema, and without the root "required": an error result's
+// structuredContent (the error payload) must conform to it too.
+nlohmann::json compact_output_schema(const nlohmann::json& schema);
+
 }  // namespace mission::daemon::mcp

@@ -62,6 +62,12 @@ std::optional<ExecutionRow> ExecutionRepository::find(const std::string& id) {
   return read_row(s);
 }
 
+void ExecutionRepository::remove(const std::string& id) {
+  auto s = db_.prepare("DELETE FROM executions WHERE id = ?1");
+  s.bind(1, id);
+  s.run();
+}
+
 std::vector<ExecutionRow> ExecutionRepository::list(std::size_t limit) {
   auto s = db_.prepare(std::string("SELECT ") + kColumns +
                        " FROM executions ORDER BY created_at DESC, id DESC LIMIT ?1");

@@ -37,6 +37,8 @@ class ExecutionRepository {
   // Writes every mutable column of `row` (state, pid, exit, timestamps).
   void update(const ExecutionRow& row);
   std::optional<ExecutionRow> find(const std::string& id);
+  // Deletes the execution with its observations and MCP sessions.
+  void remove(const std::string& id);
   // Newest first; at most `limit` rows.
   std::vector<ExecutionRow> list(std::size_t limit);
   // Newest first, only in `state`; at most `limit` rows.

@@ -203,6 +203,8 @@ TEST_CASE("2026-07-28: server/discover and per-request _meta serve without initi
 
   json tools = bridge.request(2, "tools/list", {{"_meta", kModernMeta}});
   CHECK(tools["result"]["resultType"] == "complete");
+  CHECK(tools["result"]["ttlMs"] == 0);  // list results are cacheable in 2026-07-28
+  CHECK(tools["result"]["cacheScope"] == "private");
   CHECK(tools["result"]["tools"].size() == 7);
   json call = bridge.request(3, "tools/call",
                              {{"_meta", kModernMeta}, {"name", "progress"}, {"arguments", {{"summary", "modern"}}}});
@@ -276,6 +278,10 @@ TEST_CASE("invalid arguments are tool errors, unknown tools and bad calls JSON-R
 
   json invalid = call_tool(bridge, 2, "progress", {{"summary", "ok"}, {"colour", "red"}});
   CHECK(invalid["isError"] == true);
+  // Clients check structuredContent against the published outputSchema,
+  // error payloads included: it must not require what only successes carry.
+  json listed = bridge.request(20, "tools/list")["result"]["tools"];
+  for (const auto& tool : listed) CHECK(!tool["outputSchema"].contains("required"));
   CHECK(invalid["structuredContent"]["code"] == "invalid_argument");
   CHECK(invalid["structuredContent"]["retryable"] == false);
   CHECK(!invalid["structuredContent"]["hint"].get<std::string>().empty());
@@ -358,15 +364,16 @@ TEST_CASE("the bridge exits 3 with a message when the daemon goes away") {
 TEST_CASE("closing stdin ends the session, and an attached execution ends with it") {
   Instance instance;
   DaemonProcess daemon(instance);
+  // The signal each session sends last, and the state its execution ends in.
   const std::pair<std::string, std::string> cases[] = {
-      {"completed_claim", "completed"}, {"failed_claim", "failed"}, {"", "lost"}};
-  for (const auto& [claim, final_state] : cases) {
-    INFO("claim " << claim);
+      {"completed_claim", "completed"}, {"failed_claim", "failed"}, {"progress", "lost"}};
+  for (const auto& [signal, final_state] : cases) {
+    INFO("last signal " << signal);
     StdioProcess bridge(bridge_argv(), instance.env(), instance.root.path());
     initialize(bridge, "2025-06-18", {{"name", "probe"}, {"version", "9"}});
     CHECK(bridge.request(2, "tools/list")["result"]["tools"].size() == 7);
-    if (claim == "completed_claim") call_tool(bridge, 3, claim, {{"summary", "done"}});
-    if (claim == "failed_claim") call_tool(bridge, 3, claim, {{"reason", "tests fail"}});
+    json arguments = signal == "failed_claim" ? json{{"reason", "tests fail"}} : json{{"summary", "done"}};
+    call_tool(bridge, 3, signal, arguments);
     bridge.close_stdin();
     CHECK(bridge.wait_exit() == 0);
 
@@ -383,8 +390,28 @@ TEST_CASE("closing stdin ends the session, and an attached execution ends with i
     CHECK(session["client"] == json{{"name", "probe"}, {"version", "9"}});
     CHECK(session["protocolVersion"] == "2025-06-18");
     CHECK(session["toolLists"] == 1);
-    CHECK(session["calls"] == (claim.empty() ? 0 : 1));
+    CHECK(session["calls"] == 1);
   }
+}
+
+TEST_CASE("an attached session that made no tool call leaves no execution behind") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  {
+    // What a client's discovery probe or an agent's health check does.
+    StdioProcess bridge(bridge_argv(), instance.env(), instance.root.path());
+    CHECK(bridge.request(1, "server/discover", {{"_meta", kModernMeta}}).contains("result"));
+    CHECK(bridge.request(2, "tools/list", {{"_meta", kModernMeta}})["result"]["tools"].size() == 7);
+    bridge.close_stdin();
+    CHECK(bridge.wait_exit() == 0);
+  }
+  json executions;
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    executions = json::parse(run_mission(instance, {"--json", "exec", "list"}).out)["executions"];
+    if (executions.empty()) break;
+    std::this_thread::sleep_for(10ms);
+  }
+  CHECK(executions.empty());
 }
 
 TEST_CASE("exec list and show print executions with their MCP sessions") {
