@@ -325,6 +325,23 @@ export function sessionsOf(ex, clientName) {
   return (ex.mcpSessions || []).filter((s) => s.client && s.client.name === clientName);
 }
 
+// The checks every agent run must pass: it ended by itself (non-zero is
+// expected: the stub model API answers 401), its MCP client attached as
+// `clientName`, listed the tools, and detached when the agent exited.
+export function checkAgentRun(agent, run, timeoutMs, sessions, clientName) {
+  let ok = true;
+  ok &= check(!run.timedOut && run.signal === null,
+              `${agent} exits by itself within ${timeoutMs / 1000}s (exit ${run.code}; non-zero expected: the model API says 401)`);
+  ok &= check(sessions.length >= 1, `an MCP session from client "${clientName}" was recorded`);
+  ok &= check(sessions.some((s) => s.toolLists >= 1), 'that session listed the tools (toolLists >= 1)');
+  if (sessions[0]) {
+    const s = sessions[0];
+    log(`session: client ${s.client.name} ${s.client.version}, protocol ${s.protocolVersion}, toolLists ${s.toolLists}, calls ${s.calls}`);
+  }
+  ok &= check(sessions.every((s) => !s.attached), `the bridge detached when ${agent} exited`);
+  return Boolean(ok);
+}
+
 export function describeSessions(ex) {
   return JSON.stringify(ex.mcpSessions || [], null, 1);
 }
