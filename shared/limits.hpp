@@ -3,6 +3,7 @@
 // missiond(8) or mission-mcp(7); change both together.
 
 #include <cstddef>
+#include <cstdint>
 
 namespace mission::limits {
 
@@ -36,5 +37,40 @@ inline constexpr std::size_t kToolsListPageSize = 100;
 
 // Executions `mission exec list` asks for when no --limit is given.
 inline constexpr std::size_t kDefaultExecutionListLimit = 50;
+
+// After an agent exits, how long the daemon waits for the end of its output
+// before it stops reading: a background process it left behind may keep the
+// pipes open for ever.
+inline constexpr int kChildOutputDrainMs = 2000;
+
+// After `mission exec stop`, how long the agent's process group has between
+// SIGTERM and SIGKILL.
+inline constexpr int kStopGraceMs = 5000;
+
+// `mission run` and `mission exec logs --follow` ask for new output this
+// often, at most this many lines at a time.
+inline constexpr int kFollowPollMs = 50;
+inline constexpr std::size_t kFollowPageLines = 1000;
+
+// Largest marker line (`@agent-execution::{...}`) on an agent's stdout, prefix
+// included, line ending excluded. A longer one becomes an oversized-marker
+// diagnostic; its bytes are dropped as they arrive.
+inline constexpr std::size_t kMaxMarkerBytes = 64 * 1024;
+
+// Largest per-execution output log (`<state dir>/logs/<id>.log`, the lines'
+// text and their newlines; the line index beside it is not counted). Output
+// past it is dropped after one last stderr line saying so.
+inline constexpr std::uint64_t kMaxExecutionLogBytes = std::uint64_t{1} << 30;
+
+// Longest line in an execution log. A longer line, or a partial line that
+// grows past it before its newline arrives, is stored as several lines, each
+// but the last marked as continued.
+inline constexpr std::size_t kMaxLogLineBytes = 64 * 1024;
+
+// Largest page of `execution.logs` (and so `mission exec logs`), counting
+// each line's text plus 64 bytes: small enough that the JSON reply, escapes
+// included, stays under kMaxFrameBytes. A page always holds at least one
+// line; the rest follow through the cursor or `after`.
+inline constexpr std::size_t kMaxLogPageBytes = 128 * 1024;
 
 }  // namespace mission::limits
