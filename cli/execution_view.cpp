@@ -122,4 +122,29 @@ void print_execution(const nlohmann::json& execution) {
   }
 }
 
+void print_observation_table(const nlohmann::json& observations) {
+  if (observations.empty()) {
+    std::printf("no observations\n");
+    return;
+  }
+  std::printf("%s\n", styled("ID    KIND                    STATUS         ORIGIN         WHAT", Tone::dim)
+                          .c_str());
+  for (const auto& observation : observations) {
+    const nlohmann::json payload = observation.value("payload", nlohmann::json::object());
+    std::string what = observation.value("reason", "");
+    for (const char* field : {"summary", "question", "reason", "text"}) {
+      if (what.empty() && payload.is_object() && payload.contains(field) && payload.at(field).is_string()) {
+        what = payload.at(field).get<std::string>();
+      }
+    }
+    const std::string status = observation.value("status", "");
+    std::string line = padded(std::to_string(observation.value("id", 0)), 6);
+    line += padded(observation.value("kind", ""), 24);
+    line += styled(padded(status, 15), status == "rejected" ? Tone::bad : Tone::plain);
+    line += padded(observation.value("origin", ""), 15);
+    line += fit(what, kOutputColumns - 60);
+    std::printf("%s\n", line.c_str());
+  }
+}
+
 }  // namespace mission::cli

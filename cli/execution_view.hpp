@@ -8,5 +8,7 @@ namespace mission::cli {
 
 void print_execution_table(const nlohmann::json& executions);
 void print_execution(const nlohmann::json& execution);
+// The `mission exec signals` table: one observation per line.
+void print_observation_table(const nlohmann::json& observations);
 
 }  // namespace mission::cli

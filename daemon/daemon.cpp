@@ -7,6 +7,7 @@
 
 #include "daemon/rpc/control_session.hpp"
 #include "daemon/execution/agent_execution.hpp"
+#include "daemon/store/execution_repository.hpp"
 #include "daemon/store/mcp_session_repository.hpp"
 #include "daemon/store/migrations.hpp"
 #include "shared/error_code.hpp"
@@ -93,8 +94,11 @@ void Daemon::start() {
 
   database_ = std::make_unique<store::Database>(paths_.database());
   store::migrate(*database_);
-  // No MCP session survives a restart of the daemon that served it.
-  store::McpSessionRepository(*database_).detach_all(execution::unix_ms_now());
+  // No MCP session survives a restart of the daemon that served it, and no
+  // launched process is ours any more: its output has nobody to read it.
+  const std::int64_t now = execution::unix_ms_now();
+  store::McpSessionRepository(*database_).detach_all(now);
+  store::ExecutionRepository(*database_).mark_launched_lost(execution::active_states(), now);
 
   if (paths_.socket.string().size() > max_socket_path_length()) {
     throw MissionError(ErrorCode::invalid_argument,
@@ -127,6 +131,21 @@ void Daemon::start() {
 }
 
 void Daemon::run() { uv_run(&loop_, UV_RUN_DEFAULT); }
+
+void Daemon::launch(const std::string& execution_id, const std::string& cwd,
+                    const std::vector<std::string>& command, const std::vector<std::string>& env,
+                    bool reads_markers) {
+  auto runner = std::make_unique<execution::ExecutionRunner>(*this, execution_id, cwd, command, env,
+                                                             reads_markers);
+  runners_[execution_id] = std::move(runner);
+}
+
+execution::ExecutionRunner* Daemon::runner(const std::string& execution_id) {
+  auto found = runners_.find(execution_id);
+  return found == runners_.end() ? nullptr : found->second.get();
+}
+
+void Daemon::runner_finished(const std::string& execution_id) { runners_.erase(execution_id); }
 
 void Daemon::request_shutdown(const char* reason) {
   if (shutting_down_) return;
@@ -171,6 +190,8 @@ void Daemon::finish_shutdown() {
   uv_close(reinterpret_cast<uv_handle_t*>(&shutdown_idle_), nullptr);
   sigterm_->close();
   sigint_->close();
+  // The agents run on; a restarted daemon marks their executions lost.
+  runners_.clear();
   database_.reset();
   if (wrote_pid_file_) {
     std::error_code ignored;

@@ -6,10 +6,12 @@
 #include <uv.h>
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "daemon/execution/execution_runner.hpp"
 #include "daemon/loop/listener.hpp"
 #include "daemon/loop/signal_watcher.hpp"
 #include "daemon/store/database.hpp"
@@ -41,6 +43,16 @@ class Daemon {
   void schedule_shutdown(const char* reason);
 
   const RuntimePaths& paths() const { return paths_; }
+  uv_loop_t* loop() { return &loop_; }
+
+  // Starts a launched execution's process (see ExecutionRunner).
+  void launch(const std::string& execution_id, const std::string& cwd,
+              const std::vector<std::string>& command, const std::vector<std::string>& env,
+              bool reads_markers);
+  // The runner of a live launched execution, or nullptr.
+  execution::ExecutionRunner* runner(const std::string& execution_id);
+  // Called by a runner whose process has ended; frees it.
+  void runner_finished(const std::string& execution_id);
   store::Database& database() { return *database_; }
   // False once shutdown has closed the store.
   bool has_database() const { return database_ != nullptr; }
@@ -60,6 +72,7 @@ class Daemon {
   std::optional<FileLock> runtime_lock_;
   std::optional<FileLock> state_lock_;
   std::unique_ptr<store::Database> database_;
+  std::map<std::string, std::unique_ptr<execution::ExecutionRunner>> runners_;
   std::unique_ptr<loop::Listener> listener_;
   std::unique_ptr<loop::SignalWatcher> sigterm_;
   std::unique_ptr<loop::SignalWatcher> sigint_;

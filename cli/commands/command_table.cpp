@@ -7,7 +7,8 @@ std::span<const CommandSpec> commands() {
       {"status", "Show the daemon and what it tracks",
        define_status_command},
       {"daemon", "Start, stop, inspect or run the daemon", define_daemon_command},
-      {"exec", "List, show and create agent executions", define_exec_command},
+      {"run", "Launch an agent command and follow it (-- CMD ARGS...)", define_run_command},
+      {"exec", "List, show, stop and follow agent executions", define_exec_command},
       {"mcp", "Connect an MCP client to mission (stdio bridge)", define_mcp_command},
   };
   return kCommands;

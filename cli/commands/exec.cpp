@@ -1,12 +1,14 @@
-// mission exec list|show|create: inspect AgentExecutions, and create one to
-// be launched elsewhere.
+// mission exec list|show|create|stop|logs|signals|instructions: inspect and
+// control AgentExecutions, and create one to be launched elsewhere.
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "cli/commands/command_table.hpp"
 #include "cli/execution_view.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/log_follower.hpp"
 #include "cli/output.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
@@ -27,6 +29,13 @@ struct ExecOptions {
   std::vector<std::string> toolsets;
   std::vector<std::string> command;
   bool print_token = false;
+  // stop
+  bool force = false;
+  // logs
+  bool follow = false;
+  std::optional<std::uint64_t> after;
+  std::optional<std::uint64_t> cursor;
+  std::size_t log_limit = 100;
 };
 
 int run_list(const CliContext& context, const ExecOptions& options) {
@@ -74,6 +83,61 @@ int run_create(const CliContext& context, const ExecOptions& options) {
   } else {
     std::printf("%s\n", execution.value("id", "").c_str());
     if (show_token) std::printf("%s\n", result.at("token").get<std::string>().c_str());
+  }
+  return kExitOk;
+}
+
+int run_stop(const CliContext& context, const ExecOptions& options) {
+  nlohmann::json result =
+      context.connect().client.call("execution.stop", {{"id", options.id}, {"force", options.force}});
+  if (context.options.json) {
+    print_json(result);
+  } else if (result.value("stopping", false)) {
+    std::printf("stopping %s (%s)\n", options.id.c_str(), options.force ? "SIGKILL" : "SIGTERM");
+  } else {
+    std::printf("%s is %s\n", options.id.c_str(),
+                result.at("execution").value("state", "").c_str());
+  }
+  return kExitOk;
+}
+
+int run_logs(const CliContext& context, const ExecOptions& options) {
+  DaemonConnection connection = context.connect();
+  nlohmann::json params = {{"id", options.id}, {"limit", options.log_limit}};
+  if (options.after) params["after"] = *options.after;
+  if (options.cursor) params["cursor"] = *options.cursor;
+  nlohmann::json page = connection.client.call("execution.logs", params);
+  if (context.options.json && !options.follow) {
+    print_json(page);
+    return kExitOk;
+  }
+  std::uint64_t last = print_log_lines(page, context.options.json, options.after.value_or(0));
+  if (!options.follow && page.contains("nextCursor") && !context.options.json) {
+    std::fprintf(stderr, "(older lines: --cursor %llu)\n",
+                 static_cast<unsigned long long>(page.at("nextCursor").get<std::uint64_t>()));
+  }
+  if (options.follow) follow_log(connection.client, options.id, last, context.options.json, {});
+  return kExitOk;
+}
+
+int run_signals(const CliContext& context, const ExecOptions& options) {
+  nlohmann::json result =
+      context.connect().client.call("execution.observations", {{"id", options.id}});
+  if (context.options.json) {
+    print_json(result);
+  } else {
+    print_observation_table(result.value("observations", nlohmann::json::array()));
+  }
+  return kExitOk;
+}
+
+int run_instructions(const CliContext& context, const ExecOptions& options) {
+  nlohmann::json result =
+      context.connect().client.call("execution.instructions", {{"id", options.id}});
+  if (context.options.json) {
+    print_json(result);
+  } else {
+    std::fputs(result.value("text", "").c_str(), stdout);
   }
   return kExitOk;
 }
@@ -126,6 +190,33 @@ void define_exec_command(CLI::App& command, CliContext& context) {
                    "Also print the MCP session token (a secret: pass it as MISSION_MCP_TOKEN)");
   create->add_option("command", options->command, "The agent's command, after --")
       ->type_name("CMD...");
+
+  CLI::App* stop = add_action(command, "stop",
+                              "Stop an execution: SIGTERM to its process group, SIGKILL after 5 s",
+                              context, options, run_stop);
+  stop->add_option("id", options->id, "Execution id")->required()->type_name("ID");
+  stop->add_flag("--force", options->force, "SIGKILL at once");
+
+  CLI::App* logs = add_action(command, "logs", "Print an execution's output (newest lines)",
+                              context, options, run_logs);
+  logs->add_option("id", options->id, "Execution id")->required()->type_name("ID");
+  logs->add_flag("--follow,-f", options->follow, "Keep printing new output until it ends");
+  logs->add_option("--after", options->after, "Only lines after line number N")->type_name("N");
+  logs->add_option("--cursor", options->cursor, "Page back: the lines before line C")
+      ->type_name("C");
+  logs->add_option("--limit", options->log_limit, "At most N lines (default 100)")
+      ->check(CLI::Range(1, 10000))
+      ->type_name("N");
+
+  CLI::App* signals = add_action(command, "signals",
+                                 "List an execution's observations and their acknowledgements",
+                                 context, options, run_signals);
+  signals->add_option("id", options->id, "Execution id")->required()->type_name("ID");
+
+  CLI::App* instructions = add_action(command, "instructions",
+                                      "Print what to tell a stdout-marker agent", context,
+                                      options, run_instructions);
+  instructions->add_option("id", options->id, "Execution id")->required()->type_name("ID");
 }
 
 }  // namespace mission::cli

@@ -6,6 +6,7 @@
 #include "daemon/execution/agent_execution.hpp"
 #include "daemon/execution/protocol_descriptor.hpp"
 #include "daemon/mcp/tool_catalog.hpp"
+#include "daemon/store/observation_repository.hpp"
 #include "shared/error_code.hpp"
 #include "shared/session_token.hpp"
 
@@ -26,15 +27,6 @@ std::vector<std::string> checked_toolsets(const std::vector<std::string>& reques
     }
   }
   return toolsets;
-}
-
-std::optional<std::string> last_claim(store::Database& db, const std::string& id) {
-  auto s = db.prepare(
-      "SELECT kind FROM observations WHERE execution_id = ?1 AND kind IN ('completed_claim', "
-      "'failed_claim') ORDER BY id DESC LIMIT 1");
-  s.bind(1, id);
-  if (!s.step()) return std::nullopt;
-  return s.text(0);
 }
 
 bool made_any_call(store::Database& db, const std::string& id) {
@@ -127,7 +119,7 @@ void AgentExecutionRegistry::end_attached(const std::string& id) {
     executions.remove(id);
     return;
   }
-  auto claim = last_claim(db_, id);
+  auto claim = store::ObservationRepository(db_).last_claim_kind(id);
   std::string_view final_state = !claim                       ? kLost
                                  : *claim == "completed_claim" ? kCompleted
                                                                : kFailed;

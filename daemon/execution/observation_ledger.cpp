@@ -72,3 +72,43 @@ nlohmann::json ObservationLedger::record(const SignalObservation& observation) {
 }
 
 }  // namespace mission::daemon::execution
+
+namespace mission::daemon::execution {
+
+nlohmann::json ObservationLedger::record_diagnostic(const std::string& execution_id,
+                                                    const std::string& origin,
+                                                    const std::string& key,
+                                                    const std::string& reason,
+                                                    const nlohmann::json& details) {
+  store::ObservationRow row;
+  row.execution_id = execution_id;
+  row.event_id = key;
+  row.origin = origin;
+  row.kind = "diagnostic";
+  row.payload = details.dump();
+  row.status = "rejected";
+  row.reason = reason;
+  row.created_at = unix_ms_now();
+  auto id = store::ObservationRepository(db_).insert_unique(row);
+  nlohmann::json reply = {{"status", id ? "rejected" : "duplicate"},
+                          {"agentExecutionId", execution_id},
+                          {"eventId", key},
+                          {"reason", reason}};
+  if (id) reply["observationId"] = *id;
+  return reply;
+}
+
+void ObservationLedger::promote_claims(const std::string& execution_id,
+                                       std::string_view final_state) {
+  std::string_view claim = final_state == kCompleted ? "completed_claim"
+                           : final_state == kFailed  ? "failed_claim"
+                                                     : "";
+  if (claim.empty()) return;
+  auto s = db_.prepare(
+      "UPDATE observations SET status = 'promoted' WHERE execution_id = ?1 AND kind = ?2 AND "
+      "status = 'recorded-only'");
+  s.bind(1, execution_id).bind(2, claim);
+  s.run();
+}
+
+}  // namespace mission::daemon::execution

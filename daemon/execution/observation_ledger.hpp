@@ -28,6 +28,19 @@ class ObservationLedger {
   // MissionError not_found or execution_final.
   nlohmann::json record(const SignalObservation& observation);
 
+  // Records what the daemon noticed on a delivery path (a malformed or
+  // oversized marker, a marker for another execution) as a rejected
+  // diagnostic observation that changes nothing. `key` dedupes it, e.g.
+  // "marker-line-12". Returns the acknowledgement with status rejected.
+  nlohmann::json record_diagnostic(const std::string& execution_id, const std::string& origin,
+                                   const std::string& key, const std::string& reason,
+                                   const nlohmann::json& details);
+
+  // Marks the claim observations that the final state bears out (a
+  // completed_claim of a completed execution, a failed_claim of a failed
+  // one) as promoted.
+  void promote_claims(const std::string& execution_id, std::string_view final_state);
+
  private:
   store::Database& db_;
 };

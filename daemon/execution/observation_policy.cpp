@@ -22,4 +22,13 @@ std::string_view ack_status_for_signal(std::string_view signal) {
 
 bool accepted_after_final(std::string_view signal) { return signal == "message"; }
 
+std::string_view final_state_after_exit(std::int64_t exit_status, int term_signal,
+                                        bool stop_requested,
+                                        const std::optional<std::string>& last_claim) {
+  if (stop_requested) return kCancelled;
+  if (exit_status != 0 || term_signal != 0) return kFailed;
+  if (last_claim && *last_claim == "failed_claim") return kFailed;
+  return kCompleted;
+}
+
 }  // namespace mission::daemon::execution

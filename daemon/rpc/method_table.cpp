@@ -4,6 +4,7 @@
 #include "daemon/rpc/daemon_methods.hpp"
 #include "daemon/rpc/dispatcher.hpp"
 #include "daemon/rpc/execution_methods.hpp"
+#include "daemon/rpc/execution_run_methods.hpp"
 #include "daemon/rpc/mcp_methods.hpp"
 
 namespace mission::daemon {
@@ -20,6 +21,16 @@ std::span<const MethodEntry> control_methods() {
        typed<ExecutionListRequest, handle_execution_list>},
       {"execution.get", "control/execution.get.params", false,
        typed<ExecutionGetRequest, handle_execution_get>},
+      {"execution.launch", "control/execution.launch.params", false,
+       typed<ExecutionLaunchRequest, handle_execution_launch>},
+      {"execution.stop", "control/execution.stop.params", false,
+       typed<ExecutionStopRequest, handle_execution_stop>},
+      {"execution.logs", "control/execution.logs.params", false,
+       typed<ExecutionLogsRequest, handle_execution_logs>},
+      {"execution.observations", "control/execution.observations.params", false,
+       typed<ExecutionObservationsRequest, handle_execution_observations>},
+      {"execution.instructions", "control/execution.instructions.params", false,
+       typed<ExecutionIdRequest, handle_execution_instructions>},
       {"mcp.attach", "control/mcp.attach.params", false, typed<McpAttachRequest, handle_mcp_attach>},
   };
   return kMethods;

@@ -62,6 +62,21 @@ std::optional<ExecutionRow> ExecutionRepository::find(const std::string& id) {
   return read_row(s);
 }
 
+int ExecutionRepository::mark_launched_lost(const std::vector<std::string>& states,
+                                            std::int64_t now) {
+  auto s = db_.prepare(
+      "UPDATE executions SET state = 'lost', ended_at = ?2, updated_at = ?2 "
+      "WHERE kind = 'launched' AND state = ?1");
+  int total = 0;
+  for (const auto& state : states) {
+    s.reset();
+    s.bind(1, state).bind(2, now);
+    s.run();
+    total += db_.changes();
+  }
+  return total;
+}
+
 void ExecutionRepository::remove(const std::string& id) {
   auto s = db_.prepare("DELETE FROM executions WHERE id = ?1");
   s.bind(1, id);

@@ -37,6 +37,9 @@ class ExecutionRepository {
   // Writes every mutable column of `row` (state, pid, exit, timestamps).
   void update(const ExecutionRow& row);
   std::optional<ExecutionRow> find(const std::string& id);
+  // Marks every launched execution still in one of `states` lost (its
+  // process belonged to a daemon that is gone); returns how many.
+  int mark_launched_lost(const std::vector<std::string>& states, std::int64_t now);
   // Deletes the execution with its observations and MCP sessions.
   void remove(const std::string& id);
   // Newest first; at most `limit` rows.

@@ -60,6 +60,15 @@ std::int64_t ObservationRepository::count(const std::string& execution_id) {
   return s.integer(0);
 }
 
+std::optional<std::string> ObservationRepository::last_claim_kind(const std::string& execution_id) {
+  auto s = db_.prepare(
+      "SELECT kind FROM observations WHERE execution_id = ?1 AND kind IN ('completed_claim', "
+      "'failed_claim') ORDER BY id DESC LIMIT 1");
+  s.bind(1, execution_id);
+  if (!s.step()) return std::nullopt;
+  return s.text(0);
+}
+
 std::int64_t ObservationRepository::count_all() {
   auto s = db_.prepare("SELECT count(*) FROM observations");
   s.step();

@@ -35,6 +35,8 @@ class ObservationRepository {
   std::vector<ObservationRow> list(const std::string& execution_id, std::int64_t after_id,
                                    std::size_t limit);
   std::int64_t count(const std::string& execution_id);
+  // The kind of the execution's latest completed_claim or failed_claim.
+  std::optional<std::string> last_claim_kind(const std::string& execution_id);
   std::int64_t count_all();
 
  private:

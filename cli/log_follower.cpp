@@ -1,0 +1,46 @@
+#include "cli/log_follower.hpp"
+
+#include <cstdio>
+#include <thread>
+
+#include "shared/limits.hpp"
+
+namespace mission::cli {
+
+std::uint64_t print_log_lines(const nlohmann::json& page, bool json_lines,
+                              std::uint64_t last_printed) {
+  for (const auto& line : page.value("lines", nlohmann::json::array())) {
+    std::uint64_t number = line.value("n", std::uint64_t{0});
+    if (number <= last_printed) continue;
+    last_printed = number;
+    if (json_lines) {
+      std::printf("%s\n", line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+      continue;
+    }
+    std::string text = line.value("text", "");
+    text.push_back('\n');
+    std::FILE* sink = line.value("stream", "") == "stderr" ? stderr : stdout;
+    std::fwrite(text.data(), 1, text.size(), sink);
+  }
+  std::fflush(stdout);
+  return last_printed;
+}
+
+void follow_log(DaemonClient& client, const std::string& execution_id, std::uint64_t after,
+                bool json_lines, const std::function<void()>& between_polls) {
+  for (;;) {
+    nlohmann::json page = client.call(
+        "execution.logs",
+        {{"id", execution_id}, {"after", after}, {"limit", limits::kFollowPageLines}});
+    const std::size_t count = page.value("lines", nlohmann::json::array()).size();
+    after = print_log_lines(page, json_lines, after);
+    // A full page means more is waiting; a final execution with a short
+    // page has nothing left to say.
+    if (count >= limits::kFollowPageLines) continue;
+    if (page.value("final", false)) return;
+    if (between_polls) between_polls();
+    std::this_thread::sleep_for(std::chrono::milliseconds(limits::kFollowPollMs));
+  }
+}
+
+}  // namespace mission::cli

@@ -1,0 +1,13 @@
+#pragma once
+// What to tell a stdout-marker agent: the marker format, its execution id,
+// and every signal with its fields, rendered from the descriptor and the
+// signal schemas (the same ones the daemon validates with).
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace mission::daemon::execution {
+
+std::string marker_instructions(const std::string& execution_id, const nlohmann::json& descriptor);
+
+}  // namespace mission::daemon::execution

@@ -1,0 +1,77 @@
+#pragma once
+// A spawned child with its stdout and stderr on pipes, in its own process
+// group so a stop reaches everything it started. Knows nothing of JSON.
+// Frees itself once the child has exited and both pipes are drained.
+
+#include <sys/types.h>
+#include <uv.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mission::loop {
+
+class ChildProcess {
+ public:
+  struct Options {
+    std::vector<std::string> argv;  // argv[0] is looked up in PATH of `env`
+    std::vector<std::string> env;   // NAME=VALUE, the child's whole environment
+    std::string cwd;
+  };
+  struct Exit {
+    std::int64_t status = 0;  // exit code; 0 when killed by a signal
+    int signal = 0;           // the terminating signal, or 0
+  };
+  struct Callbacks {
+    // Output as it arrives; `stream` is 'o' (stdout) or 'e' (stderr).
+    std::function<void(char stream, std::string_view bytes)> on_output;
+    // Called once, after the child has exited and both pipes reached EOF;
+    // the ChildProcess is freed right after it returns.
+    std::function<void(const Exit& exit)> on_exit;
+  };
+
+  // Spawns; nullptr (and a negative uv code in `error`) if that fails. The
+  // child's stdin is /dev/null.
+  static ChildProcess* spawn(uv_loop_t* loop, const Options& options, Callbacks callbacks,
+                             int& error);
+
+  pid_t pid() const { return pid_; }
+  // Sends `signum` to the child's whole process group; 0 or a negative errno.
+  int signal_group(int signum) const;
+  // The owner is going away (the daemon stops): drop the callbacks and
+  // close the handles so the loop can end. The process runs on; this object
+  // frees itself once the handles are closed.
+  void release();
+
+ private:
+  ChildProcess() = default;
+  ~ChildProcess() = default;
+
+  void maybe_finish();
+  void close_all();
+
+  static void on_exit(uv_process_t* process, int64_t status, int term_signal);
+  static void on_alloc(uv_handle_t* handle, std::size_t suggested, uv_buf_t* buf);
+  static void on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf);
+  static void on_close(uv_handle_t* handle);
+  static void on_drain_timeout(uv_timer_t* timer);
+
+  uv_process_t process_{};
+  // Bounds the wait for EOF after the exit: a background grandchild may hold
+  // the pipes open for ever.
+  uv_timer_t drain_timer_{};
+  uv_pipe_t out_{};
+  uv_pipe_t err_{};
+  Callbacks callbacks_;
+  pid_t pid_ = 0;
+  Exit exit_;
+  bool exited_ = false;
+  int open_pipes_ = 2;
+  int open_handles_ = 0;
+  bool finished_ = false;
+};
+
+}  // namespace mission::loop

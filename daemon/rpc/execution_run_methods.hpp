@@ -1,0 +1,59 @@
+#pragma once
+// Control-API methods that run and follow launched executions:
+// execution.launch, execution.stop, execution.logs, execution.observations,
+// execution.instructions.
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "daemon/rpc/dispatcher.hpp"
+
+namespace mission::daemon {
+
+struct ExecutionLaunchRequest {
+  std::string adapter = "generic";
+  std::string delivery = "stdout-marker";
+  std::string cwd;
+  std::vector<std::string> command;
+  std::map<std::string, std::string> env;
+  std::vector<std::string> toolsets;
+};
+void from_json(const nlohmann::json& j, ExecutionLaunchRequest& request);
+
+struct ExecutionStopRequest {
+  std::string id;
+  bool force = false;
+};
+void from_json(const nlohmann::json& j, ExecutionStopRequest& request);
+
+struct ExecutionLogsRequest {
+  std::string id;
+  std::optional<std::uint64_t> after;
+  std::optional<std::uint64_t> cursor;
+  std::size_t limit = 100;
+};
+void from_json(const nlohmann::json& j, ExecutionLogsRequest& request);
+
+struct ExecutionObservationsRequest {
+  std::string id;
+  std::int64_t after = 0;
+  std::size_t limit = 1000;
+};
+void from_json(const nlohmann::json& j, ExecutionObservationsRequest& request);
+
+struct ExecutionIdRequest {
+  std::string id;
+};
+void from_json(const nlohmann::json& j, ExecutionIdRequest& request);
+
+nlohmann::json handle_execution_launch(MethodContext& context, const ExecutionLaunchRequest& request);
+nlohmann::json handle_execution_stop(MethodContext& context, const ExecutionStopRequest& request);
+nlohmann::json handle_execution_logs(MethodContext& context, const ExecutionLogsRequest& request);
+nlohmann::json handle_execution_observations(MethodContext& context,
+                                             const ExecutionObservationsRequest& request);
+nlohmann::json handle_execution_instructions(MethodContext& context, const ExecutionIdRequest& request);
+
+}  // namespace mission::daemon

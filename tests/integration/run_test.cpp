@@ -1,0 +1,250 @@
+// Launched executions: `mission run` spawning real child processes, their
+// output log, stdout markers into the ledger, stop, and restarts.
+
+#include <signal.h>
+
+#include <catch2/catch.hpp>
+#include <thread>
+
+#include "integration/harness.hpp"
+
+using namespace mission::test;
+using nlohmann::json;
+
+namespace {
+
+// The execution `mission run --detach` started, once it has ended.
+json wait_final(const Instance& instance, const std::string& id, std::chrono::seconds limit = 20s) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  json execution;
+  while (std::chrono::steady_clock::now() < deadline) {
+    execution = json::parse(run_mission(instance, {"--json", "exec", "show", id}).out);
+    const std::string state = execution.value("state", "");
+    if (state == "completed" || state == "failed" || state == "cancelled" || state == "lost") break;
+    std::this_thread::sleep_for(20ms);
+  }
+  return execution;
+}
+
+std::string detach(const Instance& instance, const std::string& script,
+                   const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> args{"run", "--detach"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  for (const char* part : {"--", "sh", "-c"}) args.push_back(part);
+  args.push_back(script);
+  ProcessResult result = run_mission(instance, args);
+  REQUIRE(result.exit_code == 0);
+  std::string id = result.out.substr(0, result.out.find('\n'));
+  REQUIRE(id.rfind("ae-", 0) == 0);
+  return id;
+}
+
+json signals_of(const Instance& instance, const std::string& id) {
+  return json::parse(run_mission(instance, {"--json", "exec", "signals", id}).out)["observations"];
+}
+
+std::string marker(const std::string& execution, const std::string& event, const json& signal) {
+  return "@agent-execution::" + json{{"version", 1}, {"agentExecutionId", execution},
+                                     {"eventId", event}, {"signal", signal}}.dump();
+}
+
+// A shell word that prints `text` exactly (single-quoted, quotes escaped).
+std::string shell_quoted(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace
+
+TEST_CASE("mission run streams the agent's output and exits with its status") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  ProcessResult result = run_mission(
+      instance, {"run", "--", "sh", "-c", "echo to-stdout; echo to-stderr >&2; exit 3"});
+  CHECK(result.exit_code == 3);
+  CHECK(result.out == "to-stdout\n");
+  CHECK(result.err == "to-stderr\n");
+
+  json listed = json::parse(run_mission(instance, {"--json", "exec", "list"}).out)["executions"];
+  REQUIRE(listed.size() == 1);
+  CHECK(listed[0]["state"] == "failed");
+  CHECK(listed[0]["exitCode"] == 3);
+  CHECK(listed[0]["kind"] == "launched");
+  CHECK(listed[0]["command"] == json({"sh", "-c", "echo to-stdout; echo to-stderr >&2; exit 3"}));
+
+  json logs = json::parse(run_mission(instance, {"--json", "exec", "logs", listed[0]["id"]}).out);
+  REQUIRE(logs["lines"].size() == 2);
+  CHECK(logs["lines"][0]["text"] == "to-stdout");
+  CHECK(logs["lines"][1]["stream"] == "stderr");
+}
+
+TEST_CASE("the agent gets its execution id, the socket, --env and --cwd") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  ProcessResult result = run_mission(
+      instance, {"run", "--env", "GREETING=hi there", "--cwd", instance.root.path().string(), "--",
+                 "sh", "-c", "echo \"$MISSION_AGENT_EXECUTION_ID|$MISSION_SOCKET|$GREETING|$(pwd)|${MISSION_MCP_TOKEN:-none}\""});
+  REQUIRE(result.exit_code == 0);
+  std::string id = json::parse(run_mission(instance, {"--json", "exec", "list"}).out)["executions"][0]["id"];
+  CHECK(result.out == id + "|" + instance.socket().string() + "|hi there|" +
+                          fs::canonical(instance.root.path()).string() + "|none\n");
+}
+
+TEST_CASE("a command that cannot start fails the launch with a clear error") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  ProcessResult result = run_mission(instance, {"run", "--", "no-such-agent-binary-x"});
+  CHECK(result.exit_code == 1);
+  CHECK(result.err.find("no-such-agent-binary-x") != std::string::npos);
+  json listed = json::parse(run_mission(instance, {"--json", "exec", "list"}).out)["executions"];
+  REQUIRE(listed.size() == 1);
+  CHECK(listed[0]["state"] == "failed");
+}
+
+TEST_CASE("stdout markers become signals, claims are promoted by a clean exit") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  // The script learns its id from the environment, as agents do.
+  std::string script =
+      "m() { printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"%s\",\"signal\":%s}\\n' \"$MISSION_AGENT_EXECUTION_ID\" \"$1\" \"$2\"; };"
+      "m p1 '{\"type\":\"progress\",\"summary\":\"step one\"}';"
+      "m q1 '{\"type\":\"needs_input\",\"question\":\"go?\",\"choices\":[\"yes\"]}';"
+      "sleep 0.3;"
+      "m p1 '{\"type\":\"progress\",\"summary\":\"step one\"}';"
+      "m c1 '{\"type\":\"completed_claim\",\"summary\":\"done\"}';"
+      "echo '@agent-execution::{\"version\":1}' >&2";
+  std::string id = detach(instance, script);
+  json execution = wait_final(instance, id);
+  CHECK(execution["state"] == "completed");
+  CHECK(execution["exitCode"] == 0);
+  json observations = signals_of(instance, id);
+  REQUIRE(observations.size() == 3);  // the resent p1 is a duplicate; stderr is ignored
+  CHECK(observations[0]["kind"] == "progress");
+  CHECK(observations[0]["origin"] == "stdout-marker");
+  CHECK(observations[0]["status"] == "accepted");
+  CHECK(observations[1]["kind"] == "needs_input");
+  CHECK(observations[2]["kind"] == "completed_claim");
+  CHECK(observations[2]["status"] == "promoted");
+}
+
+TEST_CASE("malformed, oversized and foreign markers are diagnostics that change nothing") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  std::string foreign = marker("ae-someoneelse", "x1", {{"type", "progress"}, {"summary", "s"}});
+  std::string script =
+      "id=$MISSION_AGENT_EXECUTION_ID;"
+      "echo '@agent-execution::{not json';"
+      "printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"e1\",\"signal\":{\"type\":\"progress\",\"summary\":\"s\"},\"extra\":1}\\n' \"$id\";"
+      "printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"e2\",\"signal\":{\"type\":\"blocked\"}}\\n' \"$id\";"
+      "echo " + shell_quoted(foreign) + ";"
+      "printf '@agent-execution::%070000d\\n' 0;"
+      "exit 0";
+  std::string id = detach(instance, script);
+  json execution = wait_final(instance, id);
+  CHECK(execution["state"] == "completed");
+  json observations = signals_of(instance, id);
+  REQUIRE(observations.size() == 5);
+  for (const auto& observation : observations) {
+    INFO(observation.dump());
+    CHECK(observation["kind"] == "diagnostic");
+    CHECK(observation["status"] == "rejected");
+  }
+  CHECK(observations[0]["reason"].get<std::string>().find("not valid JSON") != std::string::npos);
+  CHECK(observations[3]["reason"].get<std::string>().find("another execution") != std::string::npos);
+  CHECK(observations[4]["reason"].get<std::string>().find("exceeds") != std::string::npos);
+}
+
+TEST_CASE("markers split across writes, with CRLF, colour or junk around them, still count") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  std::string script =
+      "id=$MISSION_AGENT_EXECUTION_ID;"
+      // Split in the middle of the prefix, with a pause between the writes.
+      "printf '@agent-exec'; sleep 0.2; printf 'ution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"s1\",\"signal\":{\"type\":\"progress\",\"summary\":\"split\"}}\\n' \"$id\";"
+      "printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"s2\",\"signal\":{\"type\":\"message\",\"text\":\"crlf\"}}\\r\\n' \"$id\";"
+      "printf '\\033[32m@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"s3\",\"signal\":{\"type\":\"message\",\"text\":\"colour\"}}\\033[0m\\n' \"$id\";"
+      "head -c 3000000 /dev/zero | tr '\\0' 'x'; echo;"  // a 3 MB line without a marker
+      "printf 'junk\\001\\377\\n';"
+      "printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"s4\",\"signal\":{\"type\":\"message\",\"text\":\"after junk\"}}' \"$id\"";  // no newline, then exit
+  std::string id = detach(instance, script);
+  json execution = wait_final(instance, id);
+  CHECK(execution["state"] == "completed");
+  json observations = signals_of(instance, id);
+  std::vector<std::string> events;
+  for (const auto& observation : observations) {
+    CHECK(observation["status"] != "rejected");
+    events.push_back(observation["eventId"]);
+  }
+  CHECK(events == std::vector<std::string>{"s1", "s2", "s3", "s4"});
+}
+
+TEST_CASE("a stdout-marker agent's output is line-indexed and pages back and forward") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  // 10 MB of output: 100,000 lines of 99 characters.
+  std::string id = detach(instance, "head -c 9900000 /dev/zero | tr '\\0' 'a' | fold -w 99");
+  CHECK(wait_final(instance, id)["state"] == "completed");
+  json newest = json::parse(run_mission(instance, {"--json", "exec", "logs", id, "--limit", "100"}).out);
+  CHECK(newest["lastLine"] == 100000);
+  REQUIRE(newest["lines"].size() == 100);
+  CHECK(newest["lines"][0]["n"] == 99901);
+  CHECK(newest["nextCursor"] == 99901);
+  json older = json::parse(run_mission(instance, {"--json", "exec", "logs", id, "--cursor", "99901", "--limit", "10"}).out);
+  CHECK(older["lines"][0]["n"] == 99891);
+  json after = json::parse(run_mission(instance, {"--json", "exec", "logs", id, "--after", "99998"}).out);
+  CHECK(after["lines"].size() == 2);
+  ProcessResult mixed = run_mission(instance, {"--json", "exec", "logs", id, "--after", "1", "--cursor", "5"});
+  CHECK(mixed.exit_code == 1);
+  CHECK(json::parse(mixed.out)["error"]["code"] == "mixed_pagination");
+}
+
+TEST_CASE("exec stop ends an agent that ignores SIGTERM with SIGKILL after the grace period") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  std::string id = detach(instance, "trap '' TERM; echo ready; while :; do sleep 1; done");
+  std::this_thread::sleep_for(200ms);
+  ProcessResult stop = run_mission(instance, {"exec", "stop", id});
+  CHECK(stop.exit_code == 0);
+  json execution = wait_final(instance, id, 15s);
+  CHECK(execution["state"] == "cancelled");
+  CHECK(execution["exitSignal"] == SIGKILL);
+}
+
+TEST_CASE("a process that dies mid-line keeps its last partial line") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  std::string id = detach(instance, "printf 'complete\\npartial'; kill -9 $$");
+  json execution = wait_final(instance, id);
+  CHECK(execution["state"] == "failed");
+  CHECK(execution["exitSignal"] == SIGKILL);
+  json logs = json::parse(run_mission(instance, {"--json", "exec", "logs", id}).out);
+  REQUIRE(logs["lines"].size() == 2);
+  CHECK(logs["lines"][1]["text"] == "partial");
+}
+
+TEST_CASE("after a daemon restart a launched execution it no longer owns is lost") {
+  Instance instance;
+  auto daemon = std::make_unique<DaemonProcess>(instance);
+  std::string id = detach(instance, "sleep 30");
+  daemon->signal(SIGTERM);
+  REQUIRE(daemon->wait_exit() == 0);
+  daemon = std::make_unique<DaemonProcess>(instance);
+  json execution = json::parse(run_mission(instance, {"--json", "exec", "show", id}).out);
+  CHECK(execution["state"] == "lost");
+  CHECK(execution.contains("endedAt"));
+  if (execution.contains("pid")) ::kill(-execution["pid"].get<int>(), SIGKILL);
+}
+
+TEST_CASE("exec instructions tell a marker agent its id, the format and every signal") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  std::string id = detach(instance, "true");
+  ProcessResult result = run_mission(instance, {"exec", "instructions", id});
+  CHECK(result.exit_code == 0);
+  CHECK(result.out.find("@agent-execution::{\"version\":1,\"agentExecutionId\":\"" + id) != std::string::npos);
+  for (const char* signal : {"progress: summary, detail?", "needs_input: question, choices", "blocked: reason",
+                             "ready_for_verification", "completed_claim", "failed_claim", "message: text"}) {
+    CHECK(result.out.find(signal) != std::string::npos);
+  }
+}
