@@ -81,7 +81,7 @@ void DaemonClient::send_line(const std::string& line) {
   }
 }
 
-std::string DaemonClient::read_line() {
+std::string DaemonClient::read_line_within(int timeout_ms) {
   for (;;) {
     if (auto newline = buffer_.find('\n'); newline != std::string::npos) {
       std::string line = buffer_.substr(0, newline);
@@ -90,7 +90,7 @@ std::string DaemonClient::read_line() {
     }
     if (buffer_.size() > limits::kMaxFrameBytes) throw lost_daemon("reply exceeds the frame limit");
     pollfd pfd{fd_, POLLIN, 0};
-    int ready = ::poll(&pfd, 1, limits::kRequestTimeoutMs);
+    int ready = ::poll(&pfd, 1, timeout_ms);
     if (ready < 0 && errno == EINTR) continue;
     if (ready == 0) {
       throw MissionError(ErrorCode::daemon_unavailable,
@@ -126,6 +126,16 @@ nlohmann::json DaemonClient::call(std::string_view method, const nlohmann::json&
   // the handshake_required that the request behind it then gets.
   finish_hello();
   return read_reply(id);
+}
+
+nlohmann::json DaemonClient::read_event() {
+  for (;;) {
+    nlohmann::json message = nlohmann::json::parse(read_line_within(-1), nullptr, false);
+    if (message.is_discarded() || !message.is_object()) throw lost_daemon("unreadable event");
+    if (message.value("method", "") == "event") {
+      return message.value("params", nlohmann::json::object());
+    }
+  }
 }
 
 nlohmann::json DaemonClient::read_reply(std::int64_t id) {

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <utility>
 
+#include "shared/limits.hpp"
+
 namespace mission::cli {
 
 class DaemonClient {
@@ -29,6 +31,10 @@ class DaemonClient {
   nlohmann::json call(std::string_view method,
                       const nlohmann::json& params = nlohmann::json::object());
 
+  // The next event notification's params (after events.subscribe); waits
+  // as long as it takes. Throws daemon_unavailable when the daemon goes.
+  nlohmann::json read_event();
+
   // The daemon's pid, from the handshake.
   long daemon_pid();
 
@@ -42,7 +48,9 @@ class DaemonClient {
  private:
   explicit DaemonClient(int fd) : fd_(fd) {}
   void send_line(const std::string& line);
-  std::string read_line();
+  std::string read_line() { return read_line_within(limits::kRequestTimeoutMs); }
+  // The next line; -1 waits for ever.
+  std::string read_line_within(int timeout_ms);
   nlohmann::json read_reply(std::int64_t id);
   void finish_hello();
 

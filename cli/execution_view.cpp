@@ -127,8 +127,7 @@ void print_observation_table(const nlohmann::json& observations) {
     std::printf("no observations\n");
     return;
   }
-  std::printf("%s\n", styled("ID    KIND                    STATUS         ORIGIN         WHAT", Tone::dim)
-                          .c_str());
+  std::printf("%s\n", styled("ID    KIND                   STATUS        ORIGIN  WHAT", Tone::dim).c_str());
   for (const auto& observation : observations) {
     const nlohmann::json payload = observation.value("payload", nlohmann::json::object());
     std::string what = observation.value("reason", "");
@@ -138,11 +137,13 @@ void print_observation_table(const nlohmann::json& observations) {
       }
     }
     const std::string status = observation.value("status", "");
+    // 6 + 23 + 14 + 8 = 51 columns, and what it said in the rest.
+    const std::string origin = observation.value("origin", "") == "stdout-marker" ? "marker" : "mcp";
     std::string line = padded(std::to_string(observation.value("id", 0)), 6);
-    line += padded(observation.value("kind", ""), 24);
-    line += styled(padded(status, 15), status == "rejected" ? Tone::bad : Tone::plain);
-    line += padded(observation.value("origin", ""), 15);
-    line += fit(what, kOutputColumns - 60);
+    line += padded(observation.value("kind", ""), 23);
+    line += styled(padded(status, 14), status == "rejected" ? Tone::bad : Tone::plain);
+    line += padded(origin, 8);
+    line += fit(what, kOutputColumns - 51);
     std::printf("%s\n", line.c_str());
   }
 }

@@ -14,6 +14,7 @@
 #include "daemon/execution/execution_runner.hpp"
 #include "daemon/loop/listener.hpp"
 #include "daemon/loop/signal_watcher.hpp"
+#include "daemon/rpc/event_bus.hpp"
 #include "daemon/store/database.hpp"
 #include "shared/file_lock.hpp"
 #include "shared/runtime_paths.hpp"
@@ -44,6 +45,7 @@ class Daemon {
 
   const RuntimePaths& paths() const { return paths_; }
   uv_loop_t* loop() { return &loop_; }
+  EventBus& events() { return events_; }
 
   // Starts a launched execution's process (see ExecutionRunner).
   void launch(const std::string& execution_id, const std::string& cwd,
@@ -73,6 +75,7 @@ class Daemon {
   std::optional<FileLock> state_lock_;
   std::unique_ptr<store::Database> database_;
   std::map<std::string, std::unique_ptr<execution::ExecutionRunner>> runners_;
+  EventBus events_;
   std::unique_ptr<loop::Listener> listener_;
   std::unique_ptr<loop::SignalWatcher> sigterm_;
   std::unique_ptr<loop::SignalWatcher> sigint_;

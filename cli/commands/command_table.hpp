@@ -24,5 +24,6 @@ void define_daemon_command(CLI::App& command, CliContext& context);
 void define_exec_command(CLI::App& command, CliContext& context);
 void define_mcp_command(CLI::App& command, CliContext& context);
 void define_run_command(CLI::App& command, CliContext& context);
+void define_watch_command(CLI::App& command, CliContext& context);
 
 }  // namespace mission::cli

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "cli/commands/command_table.hpp"
+#include "cli/event_view.hpp"
 #include "cli/execution_view.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/log_follower.hpp"
@@ -51,13 +52,26 @@ int run_list(const CliContext& context, const ExecOptions& options) {
 }
 
 int run_show(const CliContext& context, const ExecOptions& options) {
-  nlohmann::json result = context.connect().client.call("execution.get", {{"id", options.id}});
-  if (context.options.json) {
-    print_json(result.at("execution"));
+  DaemonConnection connection = context.connect();
+  // Subscribe before reading, so nothing happens unseen in between.
+  if (options.follow) connection.client.call("events.subscribe", {{"agentExecutionId", options.id}});
+  nlohmann::json execution = connection.client.call("execution.get", {{"id", options.id}}).at("execution");
+  if (context.options.json && options.follow) {
+    std::printf("%s\n", execution.dump().c_str());  // JSON lines, like the events after it
+  } else if (context.options.json) {
+    print_json(execution);
   } else {
-    print_execution(result.at("execution"));
+    print_execution(execution);
   }
-  return kExitOk;
+  if (!options.follow || event_is_final({{"type", "execution.updated"}, {"execution", execution}})) {
+    return kExitOk;
+  }
+  for (;;) {
+    nlohmann::json event = connection.client.read_event();
+    std::printf("%s\n", context.options.json ? event.dump().c_str() : event_line(event).c_str());
+    std::fflush(stdout);
+    if (event_is_final(event)) return kExitOk;
+  }
 }
 
 int run_create(const CliContext& context, const ExecOptions& options) {
@@ -172,6 +186,7 @@ void define_exec_command(CLI::App& command, CliContext& context) {
   CLI::App* show = add_action(command, "show", "Show one execution and its MCP sessions",
                               context, options, run_show);
   show->add_option("id", options->id, "Execution id")->required()->type_name("ID");
+  show->add_flag("--follow,-f", options->follow, "Then print its events until it ends");
 
   CLI::App* create = add_action(command, "create",
                                 "Create an execution to launch elsewhere; prints its id",

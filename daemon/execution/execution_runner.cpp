@@ -6,6 +6,7 @@
 
 #include "daemon/daemon.hpp"
 #include "daemon/execution/agent_execution.hpp"
+#include "daemon/execution/execution_events.hpp"
 #include "daemon/execution/observation_ledger.hpp"
 #include "daemon/execution/observation_policy.hpp"
 #include "daemon/store/execution_repository.hpp"
@@ -105,15 +106,22 @@ void ExecutionRunner::handle_markers() {
   }
   pending_markers_.clear();
   transaction.commit();
+  bool state_may_change = false;
+  for (const nlohmann::json& ack : acks_) {
+    publish_observation(daemon_, execution_id_, ack);
+    state_may_change = state_may_change || ack.value("status", "") == "accepted";
+  }
+  acks_.clear();
+  if (state_may_change) publish_execution(daemon_, "execution.updated", execution_id_);
 }
 
 void ExecutionRunner::handle_marker(const MarkerLine& line) {
   ObservationLedger ledger(daemon_.database());
   const std::string key = "marker-line-" + std::to_string(line.line_number);
   auto reject = [&](const std::string& reason) {
-    ledger.record_diagnostic(execution_id_, "stdout-marker", key, reason,
-                             {{"line", line.line_number},
-                              {"excerpt", line.json.substr(0, kExcerptBytes)}});
+    acks_.push_back(ledger.record_diagnostic(execution_id_, "stdout-marker", key, reason,
+                                             {{"line", line.line_number},
+                                              {"excerpt", line.json.substr(0, kExcerptBytes)}}));
   };
   if (line.kind == MarkerLine::Kind::oversized) {
     reject("marker line exceeds " + std::to_string(limits::kMaxMarkerBytes) + " bytes");
@@ -141,7 +149,8 @@ void ExecutionRunner::handle_marker(const MarkerLine& line) {
     return;
   }
   try {
-    ledger.record({execution_id_, "stdout-marker", marker.at("eventId").get<std::string>(), signal});
+    acks_.push_back(ledger.record(
+        {execution_id_, "stdout-marker", marker.at("eventId").get<std::string>(), signal}));
   } catch (const MissionError& e) {
     reject(e.what());
   }
@@ -169,6 +178,7 @@ void ExecutionRunner::on_exit(const loop::ChildProcess::Exit& exit) {
   store::ExecutionRepository(db).update(row);
   ObservationLedger(db).promote_claims(execution_id_, final_state);
   transaction.commit();
+  publish_execution(daemon_, "execution.updated", execution_id_);
   // Last: this frees the runner.
   daemon_.runner_finished(execution_id_);
 }

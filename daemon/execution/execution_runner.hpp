@@ -4,6 +4,7 @@
 // with a grace period, and the final state decided when the process ends.
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,7 @@ class ExecutionRunner {
   ExecutionLogWriter log_;
   std::optional<MarkerReader> markers_;
   std::vector<MarkerLine> pending_markers_;
+  std::vector<nlohmann::json> acks_;  // of the batch being handled, published after its commit
   loop::ChildProcess* child_ = nullptr;
   loop::Timer kill_timer_;
   bool stop_requested_ = false;

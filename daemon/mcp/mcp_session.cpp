@@ -6,6 +6,7 @@
 #include "daemon/daemon.hpp"
 #include "daemon/execution/execution_registry.hpp"
 #include "daemon/execution/agent_execution.hpp"
+#include "daemon/execution/execution_events.hpp"
 #include "daemon/mcp/protocol_versions.hpp"
 #include "daemon/mcp/tool_call.hpp"
 #include "daemon/store/database.hpp"
@@ -278,6 +279,13 @@ nlohmann::json McpSession::call_tool(const Request& request) {
   try {
     nlohmann::json result = mcp::call_tool(context, attached_.view, *request.params);
     transaction.commit();
+    const nlohmann::json& ack = result.at("structuredContent");
+    if (!result.value("isError", false) && ack.contains("eventId")) {
+      execution::publish_observation(daemon_, attached_.execution_id, ack);
+      if (ack.value("status", "") == "accepted") {
+        execution::publish_execution(daemon_, "execution.updated", attached_.execution_id);
+      }
+    }
     return result;
   } catch (const MissionError&) {
     transaction.commit();  // a refused call was still a call
@@ -304,6 +312,7 @@ void McpSession::on_closed() {
         sessions.count_attached(attached_.execution_id) == 0) {
       execution::AgentExecutionRegistry(daemon_.database()).end_attached(attached_.execution_id);
     }
+    execution::publish_execution(daemon_, "execution.updated", attached_.execution_id);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "missiond: recording the end of MCP session %lld failed: %s\n",
                  static_cast<long long>(attached_.session_id), e.what());

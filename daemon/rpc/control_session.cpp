@@ -22,7 +22,8 @@ void ControlSession::on_data(loop::Connection& connection, std::string_view byte
   }
 }
 
-void ControlSession::on_closed(loop::Connection&) {
+void ControlSession::on_closed(loop::Connection& connection) {
+  daemon_.events().unsubscribe(connection);
   if (mcp_) mcp_->on_closed();
 }
 

@@ -2,6 +2,7 @@
 
 #include "daemon/daemon.hpp"
 #include "daemon/execution/agent_execution.hpp"
+#include "daemon/execution/execution_events.hpp"
 #include "daemon/execution/execution_registry.hpp"
 #include "daemon/execution/execution_view.hpp"
 #include "shared/limits.hpp"
@@ -34,6 +35,7 @@ nlohmann::json handle_execution_create(MethodContext& context, const ExecutionCr
   spec.command = request.command;
   spec.toolsets = request.toolsets;
   auto created = execution::AgentExecutionRegistry(context.daemon.database()).create(spec);
+  execution::publish_execution(context.daemon, "execution.created", created.row.id);
   nlohmann::json result = {{"execution", execution::execution_json(context.daemon.database(), created.row)}};
   if (created.token) result["token"] = *created.token;
   return result;

@@ -2,6 +2,7 @@
 
 #include "daemon/daemon.hpp"
 #include "daemon/execution/agent_execution.hpp"
+#include "daemon/execution/execution_events.hpp"
 #include "daemon/execution/execution_log.hpp"
 #include "daemon/execution/execution_registry.hpp"
 #include "daemon/execution/execution_view.hpp"
@@ -65,8 +66,14 @@ nlohmann::json handle_execution_launch(MethodContext& context, const ExecutionLa
   std::vector<std::string> environment;
   for (const auto& [name, value] : env) environment.push_back(name + "=" + value);
 
-  daemon.launch(created.row.id, request.cwd, request.command, environment,
-                request.delivery == execution::kDeliveryMarker);
+  try {
+    daemon.launch(created.row.id, request.cwd, request.command, environment,
+                  request.delivery == execution::kDeliveryMarker);
+  } catch (const MissionError&) {
+    execution::publish_execution(daemon, "execution.created", created.row.id);
+    throw;
+  }
+  execution::publish_execution(daemon, "execution.created", created.row.id);
   auto row = execution::AgentExecutionRegistry(daemon.database()).require(created.row.id);
   return {{"execution", execution::execution_json(daemon.database(), row)}};
 }
@@ -86,6 +93,7 @@ nlohmann::json handle_execution_stop(MethodContext& context, const ExecutionStop
   row.state = std::string(execution::kCancelled);
   row.ended_at = row.updated_at = execution::unix_ms_now();
   store::ExecutionRepository(daemon.database()).update(row);
+  execution::publish_execution(daemon, "execution.updated", row.id);
   return {{"stopping", false}, {"execution", execution::execution_json(daemon.database(), row)}};
 }
 

@@ -2,6 +2,7 @@
 
 #include "daemon/daemon.hpp"
 #include "daemon/execution/agent_execution.hpp"
+#include "daemon/execution/execution_events.hpp"
 #include "daemon/execution/execution_registry.hpp"
 #include "daemon/execution/protocol_descriptor.hpp"
 #include "daemon/mcp/mcp_session.hpp"
@@ -53,6 +54,9 @@ nlohmann::json handle_mcp_attach(MethodContext& context, const McpAttachRequest&
       context.daemon, context.session.connection(),
       mcp::AttachedExecution{row.id, row.kind,
                              mcp::ToolCatalog::builtin().view(toolsets, descriptor), session_id}));
+  execution::publish_execution(context.daemon,
+                               request.execution_id ? "execution.updated" : "execution.created",
+                               row.id);
   return {{"agentExecutionId", row.id},
           {"sessionId", session_id},
           {"state", row.state},

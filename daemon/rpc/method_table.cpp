@@ -3,6 +3,7 @@
 
 #include "daemon/rpc/daemon_methods.hpp"
 #include "daemon/rpc/dispatcher.hpp"
+#include "daemon/rpc/event_methods.hpp"
 #include "daemon/rpc/execution_methods.hpp"
 #include "daemon/rpc/execution_run_methods.hpp"
 #include "daemon/rpc/mcp_methods.hpp"
@@ -31,6 +32,8 @@ std::span<const MethodEntry> control_methods() {
        typed<ExecutionObservationsRequest, handle_execution_observations>},
       {"execution.instructions", "control/execution.instructions.params", false,
        typed<ExecutionIdRequest, handle_execution_instructions>},
+      {"events.subscribe", "control/events.subscribe.params", false,
+       typed<EventsSubscribeRequest, handle_events_subscribe>},
       {"mcp.attach", "control/mcp.attach.params", false, typed<McpAttachRequest, handle_mcp_attach>},
   };
   return kMethods;

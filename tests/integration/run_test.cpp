@@ -248,3 +248,40 @@ TEST_CASE("exec instructions tell a marker agent its id, the format and every si
     CHECK(result.out.find(signal) != std::string::npos);
   }
 }
+
+TEST_CASE("exec show --follow and watch print an execution's events until it ends") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  auto watch_argv = std::vector<std::string>{MISSION_PATH, "--json", "watch"};
+  std::string script =
+      "sleep 0.5; printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"q\",\"signal\":{\"type\":\"needs_input\",\"question\":\"Keep it?\",\"choices\":[\"yes\",\"no\"]}}\\n' \"$MISSION_AGENT_EXECUTION_ID\"; sleep 0.3; exit 4";
+  std::string id = detach(instance, script);
+  ProcessResult follow = run_mission(instance, {"exec", "show", id, "--follow"});
+  CHECK(follow.exit_code == 0);
+  CHECK(follow.out.find("asks: Keep it? [yes/no]") != std::string::npos);
+  CHECK(follow.out.find("awaiting_input") != std::string::npos);
+  CHECK(follow.out.find("failed (exit 4)") != std::string::npos);
+
+  ProcessResult json_follow = run_mission(instance, {"--json", "exec", "show", id, "--follow"});
+  REQUIRE(json_follow.exit_code == 0);  // already final: one line, then done
+  CHECK(json::parse(json_follow.out)["state"] == "failed");
+}
+
+TEST_CASE("an mcp-tool execution ignores stdout markers; its MCP calls are the signals") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  std::string script =
+      "printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"same\",\"signal\":{\"type\":\"progress\",\"summary\":\"by marker\"}}\\n' \"$MISSION_AGENT_EXECUTION_ID\";"
+      "printf '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"sh\"}}}\\n"
+      "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"progress\",\"arguments\":{\"summary\":\"by mcp\",\"eventId\":\"same\"}}}\\n"
+      "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"progress\",\"arguments\":{\"summary\":\"by mcp\",\"eventId\":\"same\"}}}\\n'"
+      " | " MISSION_PATH " mcp connect --agent-execution \"$MISSION_AGENT_EXECUTION_ID\" >/dev/null";
+  std::string id = detach(instance, script, {"--delivery", "mcp-tool"});
+  CHECK(wait_final(instance, id)["state"] == "completed");
+  json observations = signals_of(instance, id);
+  REQUIRE(observations.size() == 1);  // the marker was output, not a signal; the resend a duplicate
+  CHECK(observations[0]["origin"] == "mcp-tool");
+  CHECK(observations[0]["payload"]["summary"] == "by mcp");
+  json execution = json::parse(run_mission(instance, {"--json", "exec", "show", id}).out);
+  CHECK(execution["mcpSessions"][0]["calls"] == 2);
+}

@@ -88,3 +88,14 @@ TEST_CASE("a final execution takes only messages, and unknown executions are not
     CHECK(e.code() == mission::ErrorCode::not_found);
   }
 }
+
+TEST_CASE("an eventId is one signal whatever delivered it") {
+  Ledger ledger;
+  json by_marker = ObservationLedger(ledger.db).record(
+      {"ae-1", "stdout-marker", "shared", {{"type", "progress"}, {"summary", "from a marker"}}});
+  json by_tool = ObservationLedger(ledger.db).record(
+      {"ae-1", "mcp-tool", "shared", {{"type", "progress"}, {"summary", "from a tool"}}});
+  CHECK(by_marker["status"] == "accepted");
+  CHECK(by_tool["status"] == "duplicate");
+  CHECK(ObservationRepository(ledger.db).find("ae-1", "shared")->origin == "stdout-marker");
+}

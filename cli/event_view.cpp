@@ -1,0 +1,58 @@
+#include "cli/event_view.hpp"
+
+#include "cli/output.hpp"
+
+namespace mission::cli {
+namespace {
+
+bool is_final(const std::string& state) {
+  return state == "completed" || state == "failed" || state == "cancelled" || state == "lost";
+}
+
+std::string describe_observation(const nlohmann::json& observation) {
+  const std::string kind = observation.value("kind", "");
+  const nlohmann::json payload = observation.value("payload", nlohmann::json::object());
+  auto text = [&](const char* key) {
+    return payload.is_object() && payload.contains(key) && payload.at(key).is_string()
+               ? payload.at(key).get<std::string>()
+               : std::string();
+  };
+  if (kind == "diagnostic") return "rejected marker: " + observation.value("reason", "");
+  if (kind == "needs_input") {
+    std::string choices;
+    for (const auto& choice : payload.value("choices", nlohmann::json::array())) {
+      choices += (choices.empty() ? "" : "/") + choice.get<std::string>();
+    }
+    return "asks: " + text("question") + (choices.empty() ? "" : " [" + choices + "]");
+  }
+  for (const char* key : {"summary", "reason", "text"}) {
+    if (!text(key).empty()) return kind + ": " + text(key);
+  }
+  return kind;
+}
+
+}  // namespace
+
+bool event_is_final(const nlohmann::json& event) {
+  return event.value("type", "") != "observation.recorded" && event.contains("execution") &&
+         is_final(event.at("execution").value("state", ""));
+}
+
+std::string event_line(const nlohmann::json& event) {
+  std::string at = event.value("at", "");
+  std::string line = (at.size() >= 19 ? at.substr(11, 8) : at) + "  " +
+                     event.value("agentExecutionId", "") + "  ";
+  const std::string type = event.value("type", "");
+  if (type == "observation.recorded") {
+    line += describe_observation(event.value("observation", nlohmann::json::object()));
+  } else {
+    const nlohmann::json execution = event.value("execution", nlohmann::json::object());
+    const std::string state = execution.value("state", "");
+    line += (type == "execution.created" ? "created, " : "") + state;
+    if (execution.contains("exitCode")) line += " (exit " + execution.at("exitCode").dump() + ")";
+    if (execution.contains("exitSignal")) line += " (signal " + execution.at("exitSignal").dump() + ")";
+  }
+  return fit(line, kOutputColumns);
+}
+
+}  // namespace mission::cli

@@ -1,0 +1,16 @@
+#pragma once
+// One line per daemon event, for `mission watch` and `mission exec show
+// --follow`: time, execution, and what happened, readable by a person.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace mission::cli {
+
+// "10:04:05  ae-1234567890  running  progress: parser rewritten"
+std::string event_line(const nlohmann::json& event);
+
+// Whether `event` says its execution reached a final state.
+bool event_is_final(const nlohmann::json& event);
+
+}  // namespace mission::cli
