@@ -19,6 +19,7 @@ constexpr int kMaxRefDepth = 16;
 
 struct SchemaRegistry::Compiled {
   valijson::Schema schema;
+  valijson::Validator validator;
 };
 
 SchemaRegistry::SchemaRegistry(const std::vector<std::pair<std::string, std::string>>& documents) {
@@ -102,11 +103,16 @@ std::vector<SchemaViolation> SchemaRegistry::validate(std::string_view id,
     it = compiled_.emplace(std::string(id), std::move(compiled)).first;
   }
 
-  valijson::Validator validator;
-  valijson::ValidationResults results;
+  // The validator lives with the schema: it caches the compiled regular
+  // expressions of "pattern", which would otherwise be compiled per call.
+  // Valid values, the common case, take the fast path that stops at the
+  // first failure; only invalid ones are validated again for every message.
+  valijson::Validator& validator = it->second->validator;
   valijson::adapters::NlohmannJsonAdapter target(value);
   std::vector<SchemaViolation> violations;
-  if (validator.validate(it->second->schema, target, &results)) return violations;
+  if (validator.validate(it->second->schema, target, nullptr)) return violations;
+  valijson::ValidationResults results;
+  validator.validate(it->second->schema, target, &results);
 
   valijson::ValidationResults::Error error;
   while (results.popError(error)) {
