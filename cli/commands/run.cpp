@@ -49,12 +49,13 @@ std::map<std::string, std::string> agent_environment(const std::vector<std::stri
   return env;
 }
 
-// The exit status `mission run` passes on: the agent's own, 128 + signal
-// when a signal killed it, 130 for a stop without an exit status, 1 else.
+// The exit status `mission run` passes on: 130 when it was stopped (as a
+// shell reports an interrupted command), else the agent's own, 128 + signal
+// when a signal killed it, 1 when it has none (lost).
 int exit_status_of(const nlohmann::json& execution) {
+  if (execution.value("state", "") == "cancelled") return 130;
   if (execution.contains("exitCode")) return execution.at("exitCode").get<int>();
   if (execution.contains("exitSignal")) return 128 + execution.at("exitSignal").get<int>();
-  if (execution.value("state", "") == "cancelled") return 130;
   return kExitFailure;
 }
 
@@ -90,6 +91,12 @@ int run_agent(const CliContext& context, const RunOptions& options) {
   action.sa_handler = on_interrupt;
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
+  // Whoever started us may have blocked them; Ctrl-C must still arrive.
+  sigset_t stops;
+  sigemptyset(&stops);
+  sigaddset(&stops, SIGINT);
+  sigaddset(&stops, SIGTERM);
+  sigprocmask(SIG_UNBLOCK, &stops, nullptr);
   int handled = 0;
   auto forward_interrupts = [&] {
     if (g_interrupts == handled) return;

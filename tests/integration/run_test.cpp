@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "integration/harness.hpp"
+#include "integration/stdio_process.hpp"
 
 using namespace mission::test;
 using nlohmann::json;
@@ -284,4 +285,18 @@ TEST_CASE("an mcp-tool execution ignores stdout markers; its MCP calls are the s
   CHECK(observations[0]["payload"]["summary"] == "by mcp");
   json execution = json::parse(run_mission(instance, {"--json", "exec", "show", id}).out);
   CHECK(execution["mcpSessions"][0]["calls"] == 2);
+}
+
+TEST_CASE("Ctrl-C on mission run stops the execution and exits 130") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  StdioProcess run({MISSION_PATH, "run", "--", "sh", "-c", "echo started; exec sleep 30"}, instance.env());
+  auto first = run.read_raw_line();
+  REQUIRE(first == "started");
+  ::kill(run.pid(), SIGINT);
+  CHECK(run.wait_exit(15s) == 130);
+  CHECK(run.stderr_text().find("stopping ae-") != std::string::npos);
+  json execution = json::parse(run_mission(instance, {"--json", "exec", "list"}).out)["executions"][0];
+  CHECK(execution["state"] == "cancelled");
+  CHECK(execution["exitSignal"] == SIGTERM);
 }
