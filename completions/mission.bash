@@ -10,25 +10,38 @@ _mission() {
   local globals="--json --socket --no-autostart --help --version"
   local states="created launching running awaiting_input blocked completed failed cancelled lost"
   # Options that take a value: the next word is that value, not a command.
-  local valued="--socket --state --limit --adapter --delivery --cwd --toolsets --agent-execution"
+  local valued="--socket --state --limit --adapter --delivery --cwd --toolsets --agent-execution --env --after --cursor"
+  # The value of --env K=V, split at "=" by readline (COMP_WORDBREAKS): free.
+  if [[ $cur == = && ${words[cword-2]} == --env ]] ||
+     [[ $prev == = && ${words[cword-3]} == --env ]]; then
+    return
+  fi
   case $prev in
     --socket) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --cwd) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --state) COMPREPLY=($(compgen -W "$states" -- "$cur")); return ;;
     --delivery) COMPREPLY=($(compgen -W "mcp-tool stdout-marker" -- "$cur")); return ;;
     --toolsets) COMPREPLY=($(compgen -W "signals" -- "$cur")); return ;;
-    --limit | --adapter | --agent-execution) return ;;
+    --env)
+      # K=V: offer the names of the current environment, then the value is free.
+      if [[ $cur != *=* ]]; then
+        COMPREPLY=($(compgen -e -S = -- "$cur"))
+        compopt -o nospace 2>/dev/null || true
+      fi
+      return ;;
+    --limit | --adapter | --agent-execution | --after | --cursor) return ;;
   esac
   local i command="" action="" dashdash=0
   for ((i = 1; i < cword; i++)); do
     if ((dashdash)); then ((dashdash++)); continue; fi
     case ${words[i]} in
-      --) [[ $command == exec && $action == create ]] && dashdash=1 ;;
+      --) [[ $command == run || ($command == exec && $action == create) ]] && dashdash=1 ;;
       -*) [[ " $valued " == *" ${words[i]} "* ]] && ((i++)) ;;
       *) if [[ -z $command ]]; then command=${words[i]}; elif [[ -z $action ]]; then action=${words[i]}; fi ;;
     esac
   done
-  # After `mission exec create ... --`: the agent's command, then its arguments.
+  # After `mission run ... --` or `mission exec create ... --`: the agent's
+  # command, then its arguments.
   if ((dashdash == 1)); then
     COMPREPLY=($(compgen -c -- "$cur"))
     return
@@ -37,19 +50,25 @@ _mission() {
     return
   fi
   case $command in
-    "") COMPREPLY=($(compgen -W "status daemon exec mcp $globals" -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W "status daemon run exec watch mcp $globals" -- "$cur")) ;;
+    watch) COMPREPLY=($(compgen -W "--execution $globals" -- "$cur")) ;;
     daemon)
       if [[ -z $action ]]; then
         COMPREPLY=($(compgen -W "start stop status run $globals" -- "$cur"))
       else
         COMPREPLY=($(compgen -W "$globals" -- "$cur"))
       fi ;;
+    run)
+      COMPREPLY=($(compgen -W "--adapter --delivery --toolsets --cwd --env --detach -- $globals" -- "$cur")) ;;
     exec)
       case $action in
-        "") COMPREPLY=($(compgen -W "list show create $globals" -- "$cur")) ;;
+        "") COMPREPLY=($(compgen -W "list show create stop logs signals instructions $globals" -- "$cur")) ;;
         list) COMPREPLY=($(compgen -W "--state --limit $globals" -- "$cur")) ;;
         create)
           COMPREPLY=($(compgen -W "--adapter --delivery --cwd --toolsets --print-token -- $globals" -- "$cur")) ;;
+        stop) COMPREPLY=($(compgen -W "--force $globals" -- "$cur")) ;;
+        show) COMPREPLY=($(compgen -W "--follow -f $globals" -- "$cur")) ;;
+        logs) COMPREPLY=($(compgen -W "--follow -f --after --cursor --limit $globals" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;
       esac ;;
     mcp)

@@ -7,17 +7,69 @@ complete -c mission -s h -l help -d 'Print help'
 complete -c mission -l version -d 'Print the version'
 complete -c mission -n __fish_use_subcommand -a status -d 'Show the daemon and what it tracks'
 complete -c mission -n __fish_use_subcommand -a daemon -d 'Start, stop, inspect or run the daemon'
-complete -c mission -n __fish_use_subcommand -a exec -d 'List, show and create agent executions'
+complete -c mission -n __fish_use_subcommand -a run -d 'Launch an agent command and follow it'
+complete -c mission -n __fish_use_subcommand -a exec -d 'List, show, stop and follow agent executions'
+complete -c mission -n __fish_use_subcommand -a watch -d "Print executions' events as they happen"
+complete -c mission -n '__fish_seen_subcommand_from watch' -l execution -r -d "Only this execution's events"
+complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from show' -s f -l follow -d 'Then print its events until it ends'
 complete -c mission -n __fish_use_subcommand -a mcp -d 'Connect an MCP client to mission (stdio bridge)'
 complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a start -d 'Start missiond in the background'
 complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a stop -d 'Stop missiond gracefully'
 complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a status -d 'Show whether missiond runs'
 complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a run -d 'Run missiond in the foreground'
 
-# mission exec list|show|create
-complete -c mission -n '__fish_seen_subcommand_from exec; and not __fish_seen_subcommand_from list show create' -a list -d 'List agent executions, newest first'
-complete -c mission -n '__fish_seen_subcommand_from exec; and not __fish_seen_subcommand_from list show create' -a show -d 'Show one execution and its MCP sessions'
-complete -c mission -n '__fish_seen_subcommand_from exec; and not __fish_seen_subcommand_from list show create' -a create -d 'Create an execution to launch elsewhere'
+# After `mission run ... --` or `mission exec create ... --`: the agent's
+# command line, completed as a command of its own.
+function __mission_after_dashdash
+    set -l tokens (commandline -opc) (commandline -ct)
+    if set -l i (contains -i -- -- $tokens)
+        printf '%s\n' $tokens[(math $i + 1)..-1]
+    end
+end
+function __mission_no_dashdash
+    not contains -- -- (commandline -opc)
+end
+# The command word (status, daemon, run, exec, mcp): the first word that is
+# neither an option nor the value of --socket.
+function __mission_command
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    while set -q tokens[1]
+        switch $tokens[1]
+            case --socket
+                set -e tokens[1]
+            case '-*'
+            case '*'
+                echo $tokens[1]
+                return 0
+        end
+        set -e tokens[1]
+    end
+    return 1
+end
+function __mission_command_is
+    test (__mission_command; or echo '') = $argv[1]
+end
+
+# mission run [OPTIONS] -- CMD ARGS...
+set -l run '__mission_command_is run; and __mission_no_dashdash'
+complete -c mission -n $run -l adapter -x -d 'Agent adapter (default generic)'
+complete -c mission -n $run -l delivery -x -a 'stdout-marker mcp-tool' -d 'Signal delivery (default stdout-marker)'
+complete -c mission -n $run -l toolsets -x -a signals -d 'MCP toolsets, comma-separated'
+complete -c mission -n $run -l cwd -x -a '(__fish_complete_directories)' -d 'Working directory'
+complete -c mission -n $run -l env -x -a '(set -xn | string replace -r \'$\' =)' -d 'Set K=V in the agent environment (repeatable)'
+complete -c mission -n $run -l detach -d 'Print the execution id and return at once'
+complete -c mission -n '__mission_command_is run; and not __mission_no_dashdash' -a '(__fish_complete_subcommand --commandline (__mission_after_dashdash))'
+
+# mission exec list|show|create|stop|logs|signals|instructions
+set -l exec_actions list show create stop logs signals instructions
+complete -c mission -n "__fish_seen_subcommand_from exec; and not __fish_seen_subcommand_from $exec_actions" -a list -d 'List agent executions, newest first'
+complete -c mission -n "__fish_seen_subcommand_from exec; and not __fish_seen_subcommand_from $exec_actions" -a show -d 'Show one execution and its MCP sessions'
+complete -c mission -n "__fish_seen_subcommand_from exec; and not __fish_seen_subcommand_from $exec_actions" -a create -d 'Create an execution to launch elsewhere'
+complete -c mission -n "__fish_seen_subcommand_from exec; and not __fish_seen_subcommand_from $exec_actions" -a stop -d 'Stop an execution (SIGTERM, SIGKILL after 5 s)'
+complete -c mission -n "__fish_seen_subcommand_from exec; and not __fish_seen_subcommand_from $exec_actions" -a logs -d "Print an execution's output"
+complete -c mission -n "__fish_seen_subcommand_from exec; and not __fish_seen_subcommand_from $exec_actions" -a signals -d "List an execution's observations"
+complete -c mission -n "__fish_seen_subcommand_from exec; and not __fish_seen_subcommand_from $exec_actions" -a instructions -d 'Print what to tell a stdout-marker agent'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from list' -l state -x -a 'created launching running awaiting_input blocked completed failed cancelled lost' -d 'Only executions in this state'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from list' -l limit -x -d 'At most this many (default 50)'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l adapter -x -d 'Agent adapter (default generic)'
@@ -25,14 +77,12 @@ complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcom
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l cwd -x -a '(__fish_complete_directories)' -d 'Working directory'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l toolsets -x -a signals -d 'MCP toolsets, comma-separated'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l print-token -d 'Also print the MCP session token (a secret)'
-# After `mission exec create ... --`: the agent's command line.
-function __mission_after_dashdash
-    set -l tokens (commandline -opc) (commandline -ct)
-    if set -l i (contains -i -- -- $tokens)
-        printf '%s\n' $tokens[(math $i + 1)..-1]
-    end
-end
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create; and contains -- -- (commandline -opc)' -a '(__fish_complete_subcommand --commandline (__mission_after_dashdash))'
+complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create; and not __mission_no_dashdash' -a '(__fish_complete_subcommand --commandline (__mission_after_dashdash))'
+complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from stop' -l force -d 'SIGKILL at once'
+complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from logs' -s f -l follow -d 'Print new lines until the execution ends'
+complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from logs' -l after -x -d 'Only lines after line N'
+complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from logs' -l cursor -x -d 'Only lines before line C (page back)'
+complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from logs' -l limit -x -d 'At most N lines (default 100)'
 
 # mission mcp connect
 complete -c mission -n '__fish_seen_subcommand_from mcp; and not __fish_seen_subcommand_from connect' -a connect -d 'Serve MCP on stdin/stdout for one agent execution'

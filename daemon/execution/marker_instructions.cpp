@@ -31,6 +31,15 @@ std::string field_list(const nlohmann::json& schema) {
 std::string marker_instructions(const std::string& execution_id, const nlohmann::json& descriptor) {
   const SchemaRegistry& schemas = SchemaRegistry::embedded();
   std::string text;
+  if (descriptor.contains("mcp")) {
+    // Its markers are ignored: telling the agent to print them would lose
+    // every signal.
+    return "Execution " + execution_id +
+           " reports through MCP: its agent calls mission's tools (progress,\n"
+           "needs_input, blocked, ready_for_verification, completed_claim, failed_claim,\n"
+           "message) through `mission mcp connect --agent-execution " + execution_id +
+           "`.\nMarker lines on its stdout are ignored. See mission-mcp(7).\n";
+  }
   text += "Report to mission by printing marker lines on stdout, one marker per line:\n\n";
   text += std::string(kMarkerPrefix) + "{\"version\":1,\"agentExecutionId\":\"" + execution_id +
           "\",\"eventId\":\"<unique id>\",\"signal\":{\"type\":\"progress\",\"summary\":\"...\"}}\n\n";

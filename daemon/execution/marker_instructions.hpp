@@ -8,6 +8,7 @@
 
 namespace mission::daemon::execution {
 
+// For an mcp-tool execution, says to use the MCP tools instead.
 std::string marker_instructions(const std::string& execution_id, const nlohmann::json& descriptor);
 
 }  // namespace mission::daemon::execution

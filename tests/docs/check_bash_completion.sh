@@ -20,11 +20,11 @@ expect() {
   local got; got=$(complete_words "$@")
   [[ $got == "$want" ]] || { echo "$* -> '$got', expected '$want'"; exit 1; }
 }
-[[ $(subcommands mission '') == "status daemon exec mcp" ]] || { echo "mission '' -> $(subcommands mission '')"; exit 1; }
-[[ $(subcommands mission exec '') == "list show create" ]] || { echo "exec '' -> $(subcommands mission exec '')"; exit 1; }
+[[ $(subcommands mission '') == "status daemon run exec watch mcp" ]] || { echo "mission '' -> $(subcommands mission '')"; exit 1; }
+[[ $(subcommands mission exec '') == "list show create stop logs signals instructions" ]] || { echo "exec '' -> $(subcommands mission exec '')"; exit 1; }
 [[ $(subcommands mission mcp '') == "connect" ]] || { echo "mcp '' -> $(subcommands mission mcp '')"; exit 1; }
 expect "exec" mission e
-expect "list" mission --socket /tmp/s exec l
+expect "list" mission --socket /tmp/s exec li
 expect "connect" mission --json mcp c
 expect "--state" mission exec list --st
 expect "awaiting_input" mission exec list --state aw
@@ -35,3 +35,25 @@ expect "--agent-execution" mission mcp connect --ag
 expect "signals" mission mcp connect --toolsets ''
 expect "" mission mcp connect --agent-execution ''
 [[ " $(complete_words mission exec create --cwd /tmp -- bas) " == *" bash "* ]] || { echo "command after -- not completed"; exit 1; }
+# mission run and the exec actions that came with it: stop, logs, signals,
+# instructions.
+offers() {  # offers WORD COMMAND-LINE...: WORD is among the completions
+  local want=$1; shift
+  [[ " $(complete_words "$@") " == *" $want "* ]] || { echo "$* -> '$(complete_words "$@")', missing '$want'"; exit 1; }
+}
+for action in stop logs signals instructions; do offers "$action" mission exec ''; done
+offers --detach mission run --
+expect "run" mission r
+expect "--detach" mission run --det
+expect "mcp-tool stdout-marker" mission run --delivery ''
+expect "signals" mission run --toolsets ''
+expect "--env" mission run --detach --e
+expect "" mission run --adapter ''
+offers bash mission run --env A=b -- bas
+offers bash mission --json run --cwd /tmp --detach -- bas
+expect "stop" mission exec st
+expect "--force" mission exec stop --f
+expect "--cursor" mission exec logs --c
+expect "--follow" mission exec logs ae-1 --fo
+expect "--limit" mission exec logs ae-1 --after 3 --l
+expect "" mission exec logs ae-1 --cursor ''
