@@ -2,6 +2,10 @@
 
 #include <unistd.h>
 
+#include <filesystem>
+
+#include "shared/error_code.hpp"
+
 namespace mission::cli {
 
 RuntimePaths CliContext::paths() const {
@@ -9,6 +13,16 @@ RuntimePaths CliContext::paths() const {
 }
 
 DaemonConnection CliContext::connect() const { return connect_daemon(paths(), !options.no_autostart); }
+
+std::string CliContext::working_directory(const std::string& option) {
+  std::filesystem::path cwd =
+      option.empty() ? std::filesystem::current_path() : std::filesystem::absolute(option);
+  if (!std::filesystem::is_directory(cwd)) {
+    throw MissionError(ErrorCode::invalid_argument, "not a directory: " + cwd.string(),
+                       "pass an existing directory with --cwd");
+  }
+  return cwd.lexically_normal().string();
+}
 
 std::optional<DaemonClient> CliContext::connect_if_running() const {
   return DaemonClient::connect(paths().socket);

@@ -28,6 +28,10 @@ struct CliContext {
   // Connects, auto-starting the daemon unless --no-autostart was given.
   DaemonConnection connect() const;
 
+  // The absolute, normalised form of a --cwd option (the current directory
+  // when empty); throws invalid_argument if it is not a directory.
+  static std::string working_directory(const std::string& option);
+
   // Connects only if a daemon is already running.
   std::optional<DaemonClient> connect_if_running() const;
 };

@@ -2,7 +2,6 @@
 // control AgentExecutions, and create one to be launched elsewhere.
 
 #include <cstdio>
-#include <filesystem>
 #include <optional>
 
 #include "cli/commands/command_table.hpp"
@@ -75,15 +74,9 @@ int run_show(const CliContext& context, const ExecOptions& options) {
 }
 
 int run_create(const CliContext& context, const ExecOptions& options) {
-  std::filesystem::path cwd = options.cwd.empty() ? std::filesystem::current_path()
-                                                  : std::filesystem::absolute(options.cwd);
-  if (!std::filesystem::is_directory(cwd)) {
-    throw MissionError(ErrorCode::invalid_argument, "not a directory: " + cwd.string(),
-                       "pass an existing directory with --cwd");
-  }
   nlohmann::json params = {{"adapter", options.adapter},
                            {"delivery", options.delivery},
-                           {"cwd", cwd.lexically_normal().string()},
+                           {"cwd", CliContext::working_directory(options.cwd)},
                            {"command", options.command}};
   if (!options.toolsets.empty()) params["toolsets"] = options.toolsets;
   nlohmann::json result = context.connect().client.call("execution.create", params);

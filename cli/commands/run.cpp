@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <filesystem>
 #include <map>
 
 #include "cli/commands/command_table.hpp"
@@ -60,15 +59,9 @@ int exit_status_of(const nlohmann::json& execution) {
 }
 
 int run_agent(const CliContext& context, const RunOptions& options) {
-  std::filesystem::path cwd = options.cwd.empty() ? std::filesystem::current_path()
-                                                  : std::filesystem::absolute(options.cwd);
-  if (!std::filesystem::is_directory(cwd)) {
-    throw MissionError(ErrorCode::invalid_argument, "not a directory: " + cwd.string(),
-                       "pass an existing directory with --cwd");
-  }
   nlohmann::json params = {{"adapter", options.adapter},
                            {"delivery", options.delivery},
-                           {"cwd", cwd.lexically_normal().string()},
+                           {"cwd", CliContext::working_directory(options.cwd)},
                            {"command", options.command},
                            {"env", agent_environment(options.env)}};
   if (!options.toolsets.empty()) params["toolsets"] = options.toolsets;

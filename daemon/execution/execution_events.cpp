@@ -4,7 +4,6 @@
 #include "daemon/execution/execution_view.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/observation_repository.hpp"
-#include "shared/time_format.hpp"
 
 namespace mission::daemon::execution {
 
@@ -22,18 +21,9 @@ void publish_observation(Daemon& daemon, const std::string& execution_id, const 
   auto row = store::ObservationRepository(daemon.database())
                  .find(execution_id, ack.value("eventId", ""));
   if (!row) return;
-  nlohmann::json payload = nlohmann::json::parse(row->payload, nullptr, false);
-  nlohmann::json observation = {{"id", row->id},
-                                {"eventId", row->event_id},
-                                {"origin", row->origin},
-                                {"kind", row->kind},
-                                {"status", row->status},
-                                {"payload", payload.is_discarded() ? nlohmann::json() : payload},
-                                {"createdAt", format_utc_iso8601(row->created_at)}};
-  if (row->reason) observation["reason"] = *row->reason;
   daemon.events().publish({{"type", "observation.recorded"},
                            {"agentExecutionId", execution_id},
-                           {"observation", std::move(observation)}});
+                           {"observation", observation_json(*row)}});
 }
 
 }  // namespace mission::daemon::execution

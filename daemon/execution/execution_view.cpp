@@ -28,6 +28,19 @@ nlohmann::json session_json(const store::McpSessionRow& session) {
 
 }  // namespace
 
+nlohmann::json observation_json(const store::ObservationRow& row) {
+  nlohmann::json payload = nlohmann::json::parse(row.payload, nullptr, false);
+  nlohmann::json out = {{"id", row.id},
+                        {"eventId", row.event_id},
+                        {"origin", row.origin},
+                        {"kind", row.kind},
+                        {"status", row.status},
+                        {"payload", payload.is_discarded() ? nlohmann::json() : payload},
+                        {"createdAt", format_utc_iso8601(row.created_at)}};
+  if (row.reason) out["reason"] = *row.reason;
+  return out;
+}
+
 nlohmann::json execution_json(store::Database& db, const store::ExecutionRow& row) {
   nlohmann::json descriptor = nlohmann::json::parse(row.descriptor, nullptr, false);
   nlohmann::json command = nlohmann::json::parse(row.command, nullptr, false);

@@ -6,6 +6,7 @@
 
 #include "daemon/store/database.hpp"
 #include "daemon/store/execution_repository.hpp"
+#include "daemon/store/observation_repository.hpp"
 
 namespace mission::daemon::execution {
 
@@ -14,5 +15,9 @@ namespace mission::daemon::execution {
 // observations, mcpSessions[{id, client{name,version}, protocolVersion,
 // attachedAt, detachedAt?, calls, toolLists}]}. Never the token or its hash.
 nlohmann::json execution_json(store::Database& db, const store::ExecutionRow& row);
+
+// {id, eventId, origin, kind, status, payload, createdAt, reason?}: one
+// observation in `mission exec signals` and in observation events.
+nlohmann::json observation_json(const store::ObservationRow& row);
 
 }  // namespace mission::daemon::execution

@@ -22,7 +22,7 @@ void from_json(const nlohmann::json& j, ExecutionListRequest& request) {
   request.limit = j.value("limit", limits::kDefaultExecutionListLimit);
 }
 
-void from_json(const nlohmann::json& j, ExecutionGetRequest& request) {
+void from_json(const nlohmann::json& j, ExecutionIdRequest& request) {
   request.id = j.at("id").get<std::string>();
 }
 
@@ -51,7 +51,7 @@ nlohmann::json handle_execution_list(MethodContext& context, const ExecutionList
   return {{"executions", std::move(list)}};
 }
 
-nlohmann::json handle_execution_get(MethodContext& context, const ExecutionGetRequest& request) {
+nlohmann::json handle_execution_get(MethodContext& context, const ExecutionIdRequest& request) {
   store::Database& db = context.daemon.database();
   auto row = execution::AgentExecutionRegistry(db).require(request.id);
   return {{"execution", execution::execution_json(db, row)}};

@@ -26,13 +26,14 @@ struct ExecutionListRequest {
 };
 void from_json(const nlohmann::json& j, ExecutionListRequest& request);
 
-struct ExecutionGetRequest {
+// Methods whose only parameter is the execution's id.
+struct ExecutionIdRequest {
   std::string id;
 };
-void from_json(const nlohmann::json& j, ExecutionGetRequest& request);
+void from_json(const nlohmann::json& j, ExecutionIdRequest& request);
 
 nlohmann::json handle_execution_create(MethodContext& context, const ExecutionCreateRequest& request);
 nlohmann::json handle_execution_list(MethodContext& context, const ExecutionListRequest& request);
-nlohmann::json handle_execution_get(MethodContext& context, const ExecutionGetRequest& request);
+nlohmann::json handle_execution_get(MethodContext& context, const ExecutionIdRequest& request);
 
 }  // namespace mission::daemon

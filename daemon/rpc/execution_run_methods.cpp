@@ -8,7 +8,6 @@
 #include "daemon/execution/execution_view.hpp"
 #include "daemon/execution/marker_instructions.hpp"
 #include "daemon/store/observation_repository.hpp"
-#include "shared/time_format.hpp"
 
 namespace mission::daemon {
 
@@ -37,10 +36,6 @@ void from_json(const nlohmann::json& j, ExecutionObservationsRequest& request) {
   request.id = j.at("id").get<std::string>();
   request.after = j.value("after", std::int64_t{0});
   request.limit = j.value("limit", std::size_t{1000});
-}
-
-void from_json(const nlohmann::json& j, ExecutionIdRequest& request) {
-  request.id = j.at("id").get<std::string>();
 }
 
 nlohmann::json handle_execution_launch(MethodContext& context, const ExecutionLaunchRequest& request) {
@@ -122,16 +117,7 @@ nlohmann::json handle_execution_observations(MethodContext& context,
   execution::AgentExecutionRegistry(db).require(request.id);
   nlohmann::json observations = nlohmann::json::array();
   for (const auto& row : store::ObservationRepository(db).list(request.id, request.after, request.limit)) {
-    nlohmann::json payload = nlohmann::json::parse(row.payload, nullptr, false);
-    nlohmann::json entry = {{"id", row.id},
-                            {"eventId", row.event_id},
-                            {"origin", row.origin},
-                            {"kind", row.kind},
-                            {"status", row.status},
-                            {"payload", payload.is_discarded() ? nlohmann::json() : payload},
-                            {"createdAt", format_utc_iso8601(row.created_at)}};
-    if (row.reason) entry["reason"] = *row.reason;
-    observations.push_back(std::move(entry));
+    observations.push_back(execution::observation_json(row));
   }
   return {{"observations", std::move(observations)}};
 }

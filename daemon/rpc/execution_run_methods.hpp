@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "daemon/rpc/dispatcher.hpp"
+#include "daemon/rpc/execution_methods.hpp"
 
 namespace mission::daemon {
 
@@ -43,11 +44,6 @@ struct ExecutionObservationsRequest {
   std::size_t limit = 1000;
 };
 void from_json(const nlohmann::json& j, ExecutionObservationsRequest& request);
-
-struct ExecutionIdRequest {
-  std::string id;
-};
-void from_json(const nlohmann::json& j, ExecutionIdRequest& request);
 
 nlohmann::json handle_execution_launch(MethodContext& context, const ExecutionLaunchRequest& request);
 nlohmann::json handle_execution_stop(MethodContext& context, const ExecutionStopRequest& request);

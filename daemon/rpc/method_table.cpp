@@ -21,7 +21,7 @@ std::span<const MethodEntry> control_methods() {
       {"execution.list", "control/execution.list.params", false,
        typed<ExecutionListRequest, handle_execution_list>},
       {"execution.get", "control/execution.get.params", false,
-       typed<ExecutionGetRequest, handle_execution_get>},
+       typed<ExecutionIdRequest, handle_execution_get>},
       {"execution.launch", "control/execution.launch.params", false,
        typed<ExecutionLaunchRequest, handle_execution_launch>},
       {"execution.stop", "control/execution.stop.params", false,

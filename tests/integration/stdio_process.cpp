@@ -72,7 +72,7 @@ void StdioProcess::send_raw(std::string_view bytes) {
   }
 }
 
-std::string StdioProcess::read_raw_line(std::chrono::milliseconds timeout) {
+std::optional<std::string> StdioProcess::next_line(std::chrono::milliseconds timeout) {
   const auto deadline = Clock::now() + timeout;
   for (;;) {
     if (auto newline = buffer_.find('\n'); newline != std::string::npos) {
@@ -87,30 +87,22 @@ std::string StdioProcess::read_raw_line(std::chrono::milliseconds timeout) {
     char chunk[65536];
     ssize_t n = ::read(stdout_fd_, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) FAIL("stdout closed; stderr: " << stderr_text());
+    if (n <= 0) return std::nullopt;
     buffer_.append(chunk, static_cast<std::size_t>(n));
   }
 }
 
+std::string StdioProcess::read_raw_line(std::chrono::milliseconds timeout) {
+  auto line = next_line(timeout);
+  if (!line) FAIL("stdout closed; stderr: " << stderr_text());
+  return *line;
+}
+
 std::optional<nlohmann::json> StdioProcess::read(std::chrono::milliseconds timeout) {
-  const auto deadline = Clock::now() + timeout;
-  for (;;) {
-    if (auto newline = buffer_.find('\n'); newline != std::string::npos) {
-      std::string line = buffer_.substr(0, newline);
-      buffer_.erase(0, newline + 1);
-      INFO("stdout line: " << line);
-      return nlohmann::json::parse(line);
-    }
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left.count() <= 0) FAIL("no stdout line within the timeout; stderr: " << stderr_text());
-    pollfd pfd{stdout_fd_, POLLIN, 0};
-    if (::poll(&pfd, 1, static_cast<int>(left.count())) <= 0) continue;
-    char chunk[65536];
-    ssize_t n = ::read(stdout_fd_, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return std::nullopt;
-    buffer_.append(chunk, static_cast<std::size_t>(n));
-  }
+  auto line = next_line(timeout);
+  if (!line) return std::nullopt;
+  INFO("stdout line: " << *line);
+  return nlohmann::json::parse(*line);
 }
 
 nlohmann::json StdioProcess::request(int id, const std::string& method, const nlohmann::json& params) {

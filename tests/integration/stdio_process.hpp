@@ -44,6 +44,8 @@ class StdioProcess {
 
  private:
   void drain_stderr();
+  // The next stdout line; nullopt at EOF. Fails the test on timeout.
+  std::optional<std::string> next_line(std::chrono::milliseconds timeout);
 
   pid_t pid_ = -1;
   int stdin_fd_ = -1;
