@@ -10,7 +10,6 @@
 #include "cli/exit_codes.hpp"
 #include "cli/log_follower.hpp"
 #include "cli/output.hpp"
-#include "shared/error_code.hpp"
 #include "shared/limits.hpp"
 
 namespace mission::cli {

@@ -12,7 +12,6 @@
 #include "cli/exit_codes.hpp"
 #include "cli/log_follower.hpp"
 #include "cli/output.hpp"
-#include "shared/error_code.hpp"
 
 extern char** environ;
 
