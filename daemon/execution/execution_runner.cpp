@@ -179,8 +179,9 @@ void ExecutionRunner::on_exit(const loop::ChildProcess::Exit& exit) {
   ObservationLedger(db).promote_claims(execution_id_, final_state);
   transaction.commit();
   publish_execution(daemon_, "execution.updated", execution_id_);
-  // Last: this frees the runner.
-  daemon_.runner_finished(execution_id_);
+  // Last: this frees the runner, so the id is copied out of it first.
+  const std::string id = execution_id_;
+  daemon_.runner_finished(id);
 }
 
 }  // namespace mission::daemon::execution
