@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 
 #include "shared/limits.hpp"
 
@@ -59,6 +60,9 @@ bool write_from(int fd, std::string& from, bool capped) {
 }  // namespace
 
 BridgeEnd run_bridge(int socket_fd, std::string pending_output) {
+  // A client that closes our stdout is done with us: a write error ends the
+  // session cleanly instead of a SIGPIPE ending the process.
+  std::signal(SIGPIPE, SIG_IGN);
   ::fcntl(socket_fd, F_SETFL, ::fcntl(socket_fd, F_GETFL) | O_NONBLOCK);
   Direction upstream;    // stdin -> socket
   Direction downstream;  // socket -> stdout
