@@ -299,7 +299,8 @@ nlohmann::json McpSession::set_log_level(const Request& request) {
     throw MissionError(ErrorCode::invalid_argument, "unknown log level '" + level + "'",
                        "use debug, info, notice, warning, error, critical, alert or emergency");
   }
-  log_level_ = level;
+  // Accepted and checked; mission sends no log notifications, so there is
+  // nothing to filter by it.
   return nlohmann::json::object();
 }
 

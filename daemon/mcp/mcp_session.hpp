@@ -56,7 +56,6 @@ class McpSession {
   bool initialize_answered_ = false;
   bool initialized_ = false;
   bool client_recorded_ = false;
-  std::string log_level_ = "info";
 };
 
 }  // namespace mission::daemon::mcp

@@ -106,7 +106,6 @@ ToolCatalog::ToolCatalog() {
                     {"inputSchema", compact_schema(input)},
                     {"outputSchema", compact_output_schema(registry.resolved(tool.output_schema_id))},
                     {"annotations", published_annotations(meta.at("annotations"))}};
-    tool.listing_bytes = tool.listing.dump().size();
     tools_.push_back(std::move(tool));
   }
 }

@@ -17,7 +17,6 @@ struct ToolDefinition {
   std::string input_schema_id;    // e.g. "tools/progress.input"
   std::string output_schema_id;
   nlohmann::json listing;         // the tools/list entry, compacted
-  std::size_t listing_bytes = 0;  // size of that entry as sent
 };
 
 // The tools one session may list and call, in catalog order.

@@ -9,12 +9,20 @@
 
 namespace mission::daemon {
 
+execution::CreateSpec decode_create_spec(const nlohmann::json& j, std::string_view default_delivery) {
+  execution::CreateSpec spec;
+  spec.adapter = j.value("adapter", "generic");
+  spec.delivery = j.value("delivery", std::string(default_delivery));
+  spec.cwd = j.at("cwd").get<std::string>();
+  spec.command = j.value("command", std::vector<std::string>{});
+  spec.toolsets = j.value("toolsets", std::vector<std::string>{});
+  return spec;
+}
+
 void from_json(const nlohmann::json& j, ExecutionCreateRequest& request) {
-  request.adapter = j.value("adapter", "generic");
-  request.delivery = j.at("delivery").get<std::string>();
-  request.cwd = j.at("cwd").get<std::string>();
-  request.command = j.value("command", std::vector<std::string>{});
-  request.toolsets = j.value("toolsets", std::vector<std::string>{});
+  // The schema requires delivery here.
+  request.spec = decode_create_spec(j, "");
+  request.spec.kind = std::string(execution::kKindExternal);
 }
 
 void from_json(const nlohmann::json& j, ExecutionListRequest& request) {
@@ -27,14 +35,7 @@ void from_json(const nlohmann::json& j, ExecutionIdRequest& request) {
 }
 
 nlohmann::json handle_execution_create(MethodContext& context, const ExecutionCreateRequest& request) {
-  execution::CreateSpec spec;
-  spec.kind = std::string(execution::kKindExternal);
-  spec.adapter = request.adapter;
-  spec.delivery = request.delivery;
-  spec.cwd = request.cwd;
-  spec.command = request.command;
-  spec.toolsets = request.toolsets;
-  auto created = execution::AgentExecutionRegistry(context.daemon.database()).create(spec);
+  auto created = execution::AgentExecutionRegistry(context.daemon.database()).create(request.spec);
   execution::publish_execution(context.daemon, "execution.created", created.row.id);
   nlohmann::json result = {{"execution", execution::execution_json(context.daemon.database(), created.row)}};
   if (created.token) result["token"] = *created.token;

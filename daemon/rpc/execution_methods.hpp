@@ -7,16 +7,18 @@
 #include <string>
 #include <vector>
 
+#include "daemon/execution/execution_registry.hpp"
 #include "daemon/rpc/dispatcher.hpp"
 
 namespace mission::daemon {
 
+// The fields execution.create and execution.launch share (adapter,
+// delivery, cwd, command, toolsets), decoded into a CreateSpec; the handler
+// sets the kind and the initial state.
+execution::CreateSpec decode_create_spec(const nlohmann::json& j, std::string_view default_delivery);
+
 struct ExecutionCreateRequest {
-  std::string adapter = "generic";
-  std::string delivery;
-  std::string cwd;
-  std::vector<std::string> command;
-  std::vector<std::string> toolsets;
+  execution::CreateSpec spec;
 };
 void from_json(const nlohmann::json& j, ExecutionCreateRequest& request);
 

@@ -12,12 +12,10 @@
 namespace mission::daemon {
 
 void from_json(const nlohmann::json& j, ExecutionLaunchRequest& request) {
-  request.adapter = j.value("adapter", "generic");
-  request.delivery = j.value("delivery", "stdout-marker");
-  request.cwd = j.at("cwd").get<std::string>();
-  request.command = j.at("command").get<std::vector<std::string>>();
+  request.spec = decode_create_spec(j, execution::kDeliveryMarker);
+  request.spec.kind = std::string(execution::kKindLaunched);
+  request.spec.state = std::string(execution::kLaunching);
   request.env = j.value("env", std::map<std::string, std::string>{});
-  request.toolsets = j.value("toolsets", std::vector<std::string>{});
 }
 
 void from_json(const nlohmann::json& j, ExecutionStopRequest& request) {
@@ -40,14 +38,7 @@ void from_json(const nlohmann::json& j, ExecutionObservationsRequest& request) {
 
 nlohmann::json handle_execution_launch(MethodContext& context, const ExecutionLaunchRequest& request) {
   Daemon& daemon = context.daemon;
-  execution::CreateSpec spec;
-  spec.kind = std::string(execution::kKindLaunched);
-  spec.adapter = request.adapter;
-  spec.delivery = request.delivery;
-  spec.cwd = request.cwd;
-  spec.command = request.command;
-  spec.toolsets = request.toolsets;
-  spec.state = std::string(execution::kLaunching);
+  const execution::CreateSpec& spec = request.spec;
   auto created = execution::AgentExecutionRegistry(daemon.database()).create(spec);
 
   std::map<std::string, std::string> env = request.env;
@@ -62,8 +53,8 @@ nlohmann::json handle_execution_launch(MethodContext& context, const ExecutionLa
   for (const auto& [name, value] : env) environment.push_back(name + "=" + value);
 
   try {
-    daemon.launch(created.row.id, request.cwd, request.command, environment,
-                  request.delivery == execution::kDeliveryMarker);
+    daemon.launch(created.row.id, spec.cwd, spec.command, environment,
+                  spec.delivery == execution::kDeliveryMarker);
   } catch (const MissionError&) {
     execution::publish_execution(daemon, "execution.created", created.row.id);
     throw;

@@ -15,12 +15,8 @@
 namespace mission::daemon {
 
 struct ExecutionLaunchRequest {
-  std::string adapter = "generic";
-  std::string delivery = "stdout-marker";
-  std::string cwd;
-  std::vector<std::string> command;
+  execution::CreateSpec spec;
   std::map<std::string, std::string> env;
-  std::vector<std::string> toolsets;
 };
 void from_json(const nlohmann::json& j, ExecutionLaunchRequest& request);
 

@@ -102,7 +102,7 @@ TEST_CASE("the default catalog stays under 800 bytes a tool in tools/list") {
   auto view = mcp::ToolCatalog::builtin().view(execution::default_toolsets(),
                                                 descriptor_for("mcp-tool"));
   std::size_t total = 0;
-  for (const auto* tool : view.tools()) total += tool->listing_bytes;
+  for (const auto* tool : view.tools()) total += tool->listing.dump().size();
   REQUIRE(!view.tools().empty());
   CHECK(total / view.tools().size() < 800);
   CHECK(view.page(nullptr, 100).dump().size() <= 12 * 1024);
