@@ -73,4 +73,10 @@ inline constexpr std::size_t kMaxLogLineBytes = 64 * 1024;
 // line; the rest follow through the cursor or `after`.
 inline constexpr std::size_t kMaxLogPageBytes = 128 * 1024;
 
+// Most files a checksum snapshot (a task started outside any git work tree)
+// covers, counted after the skipped directories (node_modules, .git, ...).
+// A larger tree is refused with payload_too_large: the snapshot reads every
+// file, and its data is stored with the task.
+inline constexpr std::size_t kMaxChecksumFiles = 200000;
+
 }  // namespace mission::limits
