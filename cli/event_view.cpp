@@ -31,6 +31,34 @@ std::string describe_observation(const nlohmann::json& observation) {
   return kind;
 }
 
+// "task:updated" and its record -> "task tk-... success: Setup JWT (+2 ~1 -0)".
+std::string describe_tracking(const std::string& type, const nlohmann::json& event) {
+  const std::string noun = type.substr(0, type.find(':'));
+  const std::string change = type.substr(type.find(':') + 1);
+  if (noun == "task") {
+    const nlohmann::json task = event.value("task", nlohmann::json::object());
+    std::string line = "task " + task.value("task_id", "") + " " +
+                       (change == "created" ? "started" : task.value("status", "")) + ": " +
+                       task.value("name", "");
+    if (task.contains("files_changed")) {
+      const nlohmann::json& changes = task.at("files_changed");
+      line += " (+" + std::to_string(changes.value("added", nlohmann::json::array()).size()) + " ~" +
+              std::to_string(changes.value("modified", nlohmann::json::array()).size()) + " -" +
+              std::to_string(changes.value("deleted", nlohmann::json::array()).size()) + ")";
+    }
+    return line;
+  }
+  if (noun == "phase") {
+    const nlohmann::json phase = event.value("phase", nlohmann::json::object());
+    return "phase " + std::to_string(phase.value("phase_number", 0)) + " of " +
+           event.value("mission_id", "") + " " + (change == "created" ? "started" : phase.value("status", "")) +
+           ": " + phase.value("name", "");
+  }
+  const nlohmann::json mission = event.value("mission", nlohmann::json::object());
+  return noun + " " + mission.value("mission_id", "") + " " +
+         (change == "created" ? "started" : mission.value("status", "")) + ": " + mission.value("name", "");
+}
+
 }  // namespace
 
 bool event_is_final(const nlohmann::json& event) {
@@ -45,6 +73,8 @@ std::string event_line(const nlohmann::json& event) {
   const std::string type = event.value("type", "");
   if (type == "observation.recorded") {
     line += describe_observation(event.value("observation", nlohmann::json::object()));
+  } else if (type.find(':') != std::string::npos) {
+    line += describe_tracking(type, event);
   } else {
     const nlohmann::json execution = event.value("execution", nlohmann::json::object());
     const std::string state = execution.value("state", "");

@@ -8,31 +8,11 @@
 namespace mission::cli {
 namespace {
 
-// "2026-11-23T10:04:05.123Z" -> "2026-11-23 10:04:05" (UTC, as stored).
-std::string short_time(const nlohmann::json& value) {
-  if (!value.is_string()) return "-";
-  std::string text = value.get<std::string>();
-  if (text.size() >= 19) text = text.substr(0, 10) + " " + text.substr(11, 8);
-  return text;
-}
-
-// "2026-11-23T10:04:05.123Z" -> "11-23 10:04", for the table.
-std::string table_time(const nlohmann::json& value) {
-  std::string text = short_time(value);
-  return text.size() >= 16 ? text.substr(5, 11) : text;
-}
-
 Tone state_tone(const std::string& state) {
   if (state == "completed") return Tone::good;
   if (state == "failed" || state == "lost" || state == "blocked") return Tone::bad;
   if (state == "cancelled") return Tone::dim;
   return Tone::plain;
-}
-
-std::string padded(const std::string& text, std::size_t width) {
-  std::string out = fit(text, width);
-  out.append(width - out.size(), ' ');
-  return out;
 }
 
 std::string session_clients(const nlohmann::json& sessions) {
@@ -46,16 +26,6 @@ std::string session_clients(const nlohmann::json& sessions) {
     names += name;
   }
   return names;
-}
-
-std::string joined(const nlohmann::json& array, const char* separator) {
-  std::string out;
-  if (!array.is_array()) return out;
-  for (const auto& item : array) {
-    if (!out.empty()) out += separator;
-    out += item.is_string() ? item.get<std::string>() : item.dump();
-  }
-  return out;
 }
 
 }  // namespace

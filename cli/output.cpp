@@ -59,6 +59,34 @@ void print_fields(const std::vector<std::pair<std::string, std::string>>& fields
   }
 }
 
+std::string padded(const std::string& text, std::size_t width) {
+  std::string out = fit(text, width);
+  out.append(width - out.size(), ' ');
+  return out;
+}
+
+std::string joined(const nlohmann::json& array, const char* separator) {
+  std::string out;
+  if (!array.is_array()) return out;
+  for (const auto& item : array) {
+    if (!out.empty()) out += separator;
+    out += item.is_string() ? item.get<std::string>() : item.dump();
+  }
+  return out;
+}
+
+std::string short_time(const nlohmann::json& value) {
+  if (!value.is_string()) return "-";
+  std::string text = value.get<std::string>();
+  if (text.size() >= 19) text = text.substr(0, 10) + " " + text.substr(11, 8);
+  return text;
+}
+
+std::string table_time(const nlohmann::json& value) {
+  std::string text = short_time(value);
+  return text.size() >= 16 ? text.substr(5, 11) : text;
+}
+
 std::string human_duration(std::int64_t milliseconds) {
   if (milliseconds < 1000) return std::to_string(milliseconds) + "ms";
   std::int64_t seconds = milliseconds / 1000;

@@ -28,6 +28,20 @@ std::string styled(std::string_view text, Tone tone);
 // which keeps both the start and the file name of a long path readable.
 std::string fit(std::string_view text, std::size_t width);
 
+// `text` fitted to `width` columns and padded with spaces to exactly that.
+std::string padded(const std::string& text, std::size_t width);
+
+// The items of a JSON array joined by `separator` (strings as they are,
+// anything else as JSON).
+std::string joined(const nlohmann::json& array, const char* separator);
+
+// "2026-11-23T10:04:05.123Z" -> "2026-11-23 10:04:05" (UTC, as stored); "-"
+// for a missing time.
+std::string short_time(const nlohmann::json& value);
+
+// "2026-11-23T10:04:05.123Z" -> "11-23 10:04", for tables.
+std::string table_time(const nlohmann::json& value);
+
 // Prints "  key  value" lines with aligned values, each fitted to 80 columns.
 void print_fields(const std::vector<std::pair<std::string, std::string>>& fields);
 

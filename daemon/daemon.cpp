@@ -9,6 +9,7 @@
 #include "daemon/execution/agent_execution.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/mcp_session_repository.hpp"
+#include "daemon/store/idempotency_repository.hpp"
 #include "daemon/store/migrations.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
@@ -25,7 +26,8 @@ std::string read_pid_file(const std::filesystem::path& path) {
 
 }  // namespace
 
-Daemon::Daemon(RuntimePaths paths) : paths_(std::move(paths)) {
+Daemon::Daemon(RuntimePaths paths, tracking::IdempotencySettings idempotency)
+    : paths_(std::move(paths)), idempotency_(idempotency) {
   uv_loop_init(&loop_);
   uv_timer_init(&loop_, &stop_timer_);
   stop_timer_.data = this;
@@ -35,6 +37,7 @@ Daemon::Daemon(RuntimePaths paths) : paths_(std::move(paths)) {
 
 Daemon::~Daemon() {
   listener_.reset();
+  prune_timer_.reset();
   sigterm_.reset();
   sigint_.reset();
   for (auto* handle : {reinterpret_cast<uv_handle_t*>(&stop_timer_),
@@ -99,6 +102,15 @@ void Daemon::start() {
   const std::int64_t now = execution::unix_ms_now();
   store::McpSessionRepository(*database_).detach_all(now);
   store::ExecutionRepository(*database_).mark_launched_lost(execution::active_states(), now);
+  // Launch configs a previous daemon left (it crashed, or stopped while its
+  // agents ran): their executions are lost, their tokens must not linger.
+  std::error_code no_leftovers;
+  std::filesystem::remove_all(paths_.launch_dir(), no_leftovers);
+  // A request_id still in progress named work that died with the last
+  // daemon; its retry must run again.
+  store::IdempotencyRepository(*database_).remove_in_progress();
+  prune_timer_ = std::make_unique<loop::Timer>(&loop_, [this] { prune_idempotency_records(); });
+  prune_idempotency_records();
 
   if (paths_.socket.string().size() > max_socket_path_length()) {
     throw MissionError(ErrorCode::invalid_argument,
@@ -134,9 +146,9 @@ void Daemon::run() { uv_run(&loop_, UV_RUN_DEFAULT); }
 
 void Daemon::launch(const std::string& execution_id, const std::string& cwd,
                     const std::vector<std::string>& command, const std::vector<std::string>& env,
-                    bool reads_markers) {
+                    bool reads_markers, adapters::LaunchFiles files) {
   auto runner = std::make_unique<execution::ExecutionRunner>(*this, execution_id, cwd, command, env,
-                                                             reads_markers);
+                                                             reads_markers, std::move(files));
   runners_[execution_id] = std::move(runner);
 }
 
@@ -146,6 +158,16 @@ execution::ExecutionRunner* Daemon::runner(const std::string& execution_id) {
 }
 
 void Daemon::runner_finished(const std::string& execution_id) { runners_.erase(execution_id); }
+
+void Daemon::prune_idempotency_records() {
+  if (!has_database()) return;
+  try {
+    tracking::prune_idempotency_records(*database_, execution::unix_ms_now());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "missiond: pruning request_id records failed: %s\n", e.what());
+  }
+  prune_timer_->start(static_cast<int>(limits::kIdempotencyPruneIntervalMs));
+}
 
 void Daemon::request_shutdown(const char* reason) {
   if (shutting_down_) return;
@@ -190,6 +212,7 @@ void Daemon::finish_shutdown() {
   uv_close(reinterpret_cast<uv_handle_t*>(&shutdown_idle_), nullptr);
   sigterm_->close();
   sigint_->close();
+  prune_timer_->stop();
   // The agents run on; a restarted daemon marks their executions lost.
   runners_.clear();
   database_.reset();

@@ -14,8 +14,10 @@
 #include "daemon/execution/execution_runner.hpp"
 #include "daemon/loop/listener.hpp"
 #include "daemon/loop/signal_watcher.hpp"
+#include "daemon/loop/timer.hpp"
 #include "daemon/rpc/event_bus.hpp"
 #include "daemon/store/database.hpp"
+#include "daemon/tracking/idempotency.hpp"
 #include "shared/file_lock.hpp"
 #include "shared/runtime_paths.hpp"
 
@@ -23,7 +25,7 @@ namespace mission::daemon {
 
 class Daemon {
  public:
-  explicit Daemon(RuntimePaths paths);
+  explicit Daemon(RuntimePaths paths, tracking::IdempotencySettings idempotency = {});
   ~Daemon();
   Daemon(const Daemon&) = delete;
   Daemon& operator=(const Daemon&) = delete;
@@ -50,12 +52,13 @@ class Daemon {
   // Starts a launched execution's process (see ExecutionRunner).
   void launch(const std::string& execution_id, const std::string& cwd,
               const std::vector<std::string>& command, const std::vector<std::string>& env,
-              bool reads_markers);
+              bool reads_markers, adapters::LaunchFiles files = {});
   // The runner of a live launched execution, or nullptr.
   execution::ExecutionRunner* runner(const std::string& execution_id);
   // Called by a runner whose process has ended; frees it.
   void runner_finished(const std::string& execution_id);
   store::Database& database() { return *database_; }
+  const tracking::IdempotencySettings& idempotency_settings() const { return idempotency_; }
   // False once shutdown has closed the store.
   bool has_database() const { return database_ != nullptr; }
   std::size_t connection_count() const { return listener_->connection_count(); }
@@ -66,10 +69,12 @@ class Daemon {
   void take_locks();
   void write_pid_file();
   void finish_shutdown();
+  void prune_idempotency_records();
   static void on_stop_timeout(uv_timer_t* timer);
   static void on_scheduled_shutdown(uv_idle_t* idle);
 
   RuntimePaths paths_;
+  tracking::IdempotencySettings idempotency_;
   uv_loop_t loop_{};
   std::optional<FileLock> runtime_lock_;
   std::optional<FileLock> state_lock_;
@@ -79,6 +84,7 @@ class Daemon {
   std::unique_ptr<loop::Listener> listener_;
   std::unique_ptr<loop::SignalWatcher> sigterm_;
   std::unique_ptr<loop::SignalWatcher> sigint_;
+  std::unique_ptr<loop::Timer> prune_timer_;
   uv_timer_t stop_timer_{};
   uv_idle_t shutdown_idle_{};
   const char* scheduled_reason_ = nullptr;

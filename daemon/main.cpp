@@ -12,6 +12,7 @@
 
 #include "daemon/daemon.hpp"
 #include "shared/error_code.hpp"
+#include "shared/limits.hpp"
 #include "shared/runtime_paths.hpp"
 #include "shared/version.hpp"
 
@@ -49,6 +50,18 @@ int main(int argc, char** argv) {
   app.add_option("--ready-fd", ready_fd, "Report 'ready' or 'error: ...' on FD")
       ->type_name("FD")
       ->check(CLI::NonNegativeNumber);
+  std::int64_t idempotency_ttl_s = mission::limits::kIdempotencyTtlMs / 1000;
+  std::int64_t idempotency_pending_ttl_s = mission::limits::kIdempotencyPendingTtlMs / 1000;
+  app.add_option("--idempotency-ttl", idempotency_ttl_s,
+                 "Keep a completed request_id's result this long (default 7 days)")
+      ->type_name("SECONDS")
+      ->envname("MISSION_IDEMPOTENCY_TTL")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--idempotency-pending-ttl", idempotency_pending_ttl_s,
+                 "Hold a request_id whose call is still running this long (default 1 hour)")
+      ->type_name("SECONDS")
+      ->envname("MISSION_IDEMPOTENCY_PENDING_TTL")
+      ->check(CLI::PositiveNumber);
   app.set_version_flag("--version", std::string(mission::kVersion));
   CLI11_PARSE(app, argc, argv);
 
@@ -58,8 +71,10 @@ int main(int argc, char** argv) {
   raise_open_file_limit();
 
   try {
+    mission::daemon::tracking::IdempotencySettings idempotency{idempotency_ttl_s * 1000,
+                                                                 idempotency_pending_ttl_s * 1000};
     mission::daemon::Daemon daemon(
-        mission::resolve_runtime_paths(mission::process_env(), getuid(), socket));
+        mission::resolve_runtime_paths(mission::process_env(), getuid(), socket), idempotency);
     daemon.start();
     report_readiness(ready_fd, "ready");
     daemon.run();

@@ -73,6 +73,24 @@ inline constexpr std::size_t kMaxLogLineBytes = 64 * 1024;
 // line; the rest follow through the cursor or `after`.
 inline constexpr std::size_t kMaxLogPageBytes = 128 * 1024;
 
+// How long a request_id of a mutating tracking tool is remembered
+// (DESIGN.md section 5): a completed call's result for 7 days, a call still
+// in progress for 1 hour (after which its request_id may run again).
+// missiond --idempotency-ttl and --idempotency-pending-ttl change them.
+inline constexpr std::int64_t kIdempotencyTtlMs = std::int64_t{7} * 24 * 3600 * 1000;
+inline constexpr std::int64_t kIdempotencyPendingTtlMs = std::int64_t{3600} * 1000;
+
+// How often missiond deletes expired request_id records (also at start-up).
+inline constexpr std::uint64_t kIdempotencyPruneIntervalMs = 10 * 60 * 1000;
+
+// Most items of each kind (tasks, decisions, milestones, blockers) one
+// get_context answer carries: the newest ones; the answer says how many
+// were left out, and its filters narrow it.
+inline constexpr std::size_t kMaxContextItems = 50;
+
+// Most missions `mission missions list` shows by default.
+inline constexpr std::size_t kDefaultMissionListLimit = 50;
+
 // Most files a checksum snapshot (a task started outside any git work tree)
 // covers, counted after the skipped directories (node_modules, .git, ...).
 // A larger tree is refused with payload_too_large: the snapshot reads every

@@ -11,6 +11,12 @@ std::span<const CommandSpec> commands() {
       {"exec", "List, show, stop and follow agent executions", define_exec_command},
       {"watch", "Print executions' events as they happen", define_watch_command},
       {"mcp", "Connect an MCP client to mission (stdio bridge)", define_mcp_command},
+      {"missions", "List and show the missions agents recorded", define_missions_command},
+      {"tasks", "List a mission's tasks with their change sets", define_tasks_command},
+      {"context", "Show a mission's context as get_context gives it", define_context_command},
+      {"report", "Summarise a mission for a pull request (Markdown)", define_report_command},
+      {"check", "CI gate: fail on failed tasks, open blockers, scope", define_check_command},
+      {"resolve", "Mark a blocker issue as reviewed by a person", define_resolve_command},
   };
   return kCommands;
 }

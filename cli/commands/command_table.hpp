@@ -25,5 +25,11 @@ void define_exec_command(CLI::App& command, CliContext& context);
 void define_mcp_command(CLI::App& command, CliContext& context);
 void define_run_command(CLI::App& command, CliContext& context);
 void define_watch_command(CLI::App& command, CliContext& context);
+void define_missions_command(CLI::App& command, CliContext& context);
+void define_tasks_command(CLI::App& command, CliContext& context);
+void define_context_command(CLI::App& command, CliContext& context);
+void define_report_command(CLI::App& command, CliContext& context);
+void define_check_command(CLI::App& command, CliContext& context);
+void define_resolve_command(CLI::App& command, CliContext& context);
 
 }  // namespace mission::cli

@@ -190,7 +190,7 @@ void define_exec_command(CLI::App& command, CliContext& context) {
       ->type_name("D");
   create->add_option("--cwd", options->cwd, "Working directory (default: current)")
       ->type_name("DIR");
-  create->add_option("--toolsets", options->toolsets, "MCP toolsets (default: signals)")
+  create->add_option("--toolsets", options->toolsets, "MCP toolsets (default: signals,tracking)")
       ->delimiter(',')
       ->type_name("LIST");
   create->add_flag("--print-token", options->print_token,

@@ -5,9 +5,7 @@
 #include <random>
 
 namespace mission::daemon::execution {
-namespace {
-
-std::string random_id(std::string_view prefix, std::size_t length) {
+std::string new_random_id(std::string_view prefix, std::size_t length) {
   static constexpr std::string_view kAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
   // Ids are not secrets (tokens are made elsewhere, from getrandom), so a
   // generator seeded once from the system is enough.
@@ -17,8 +15,6 @@ std::string random_id(std::string_view prefix, std::size_t length) {
   for (std::size_t i = 0; i < length; ++i) id.push_back(kAlphabet[pick(generator)]);
   return id;
 }
-
-}  // namespace
 
 bool is_final_state(std::string_view state) {
   return state == kCompleted || state == kFailed || state == kCancelled || state == kLost;
@@ -40,9 +36,9 @@ const std::vector<std::string>& active_states() {
   return kActive;
 }
 
-std::string new_execution_id() { return random_id("ae-", 10); }
+std::string new_execution_id() { return new_random_id("ae-", 10); }
 
-std::string new_event_id() { return random_id("ev-", 20); }
+std::string new_event_id() { return new_random_id("ev-", 20); }
 
 std::int64_t unix_ms_now() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(

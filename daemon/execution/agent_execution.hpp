@@ -37,6 +37,10 @@ inline constexpr std::string_view kDeliveryMcp = "mcp-tool";
 // "ae-" and 10 characters of [a-z0-9]: short enough to type, random enough
 // that two never meet in one state dir (the insert would refuse anyway).
 std::string new_execution_id();
+
+// `prefix` and `length` characters of [a-z0-9], for ids that are not secrets
+// (missions, tasks, ...).
+std::string new_random_id(std::string_view prefix, std::size_t length);
 // "ev-" and 20 characters of [a-z0-9], for signals sent without an eventId.
 std::string new_event_id();
 

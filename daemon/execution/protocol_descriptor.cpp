@@ -18,7 +18,7 @@ std::span<const SignalDescriptor> signal_descriptors() {
 }
 
 const std::vector<std::string>& default_toolsets() {
-  static const std::vector<std::string> kDefault{"signals"};
+  static const std::vector<std::string> kDefault{"signals", "tracking"};
   return kDefault;
 }
 

@@ -8,6 +8,7 @@
 #include "daemon/execution/agent_execution.hpp"
 #include "daemon/execution/execution_events.hpp"
 #include "daemon/mcp/protocol_versions.hpp"
+#include "daemon/loop/work_queue.hpp"
 #include "daemon/mcp/tool_call.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/store/mcp_session_repository.hpp"
@@ -23,7 +24,9 @@ namespace {
 constexpr std::string_view kInstructions =
     "mission tracks this agent execution. Report with the signal tools: progress after each "
     "meaningful step, needs_input or blocked when you cannot go on, completed_claim or "
-    "failed_claim at the end. Reuse an eventId only to retry the same signal.";
+    "failed_claim at the end. Reuse an eventId only to retry the same signal. For planned work, "
+    "start_task before and complete_task after each unit: mission records exactly which files it "
+    "changed.";
 
 constexpr std::array<std::string_view, 8> kLogLevels{"debug",    "info",  "notice", "warning",
                                                      "error",    "critical", "alert", "emergency"};
@@ -101,6 +104,20 @@ std::string text_field(const nlohmann::json& object, const char* key) {
   return object.at(key).get<std::string>();
 }
 
+// Publishes what a committed call produced: its tracking events, and for a
+// signal its observation and the execution it updated.
+void publish_tool_events(Daemon& daemon, ToolContext& context, const nlohmann::json& result) {
+  for (auto& event : context.events) daemon.events().publish(std::move(event));
+  context.events.clear();
+  const nlohmann::json& ack = result.at("structuredContent");
+  if (!result.value("isError", false) && ack.contains("eventId")) {
+    execution::publish_observation(daemon, context.execution_id, ack);
+    if (ack.value("status", "") == "accepted") {
+      execution::publish_execution(daemon, "execution.updated", context.execution_id);
+    }
+  }
+}
+
 }  // namespace
 
 McpSession::McpSession(Daemon& daemon, loop::Connection& connection, AttachedExecution attached)
@@ -121,11 +138,14 @@ void McpSession::handle_frame(const Frame& frame) {
                                                       "send one JSON-RPC message per line"));
     } else if (message.is_array() && !message.empty()) {
       // JSON-RPC batches (allowed by 2025-03-26): answer every request in one array.
+      // Every reply goes in one array, so nothing in a batch may reply later.
       response = nlohmann::json::array();
+      in_batch_ = true;
       for (const auto& item : message) {
         nlohmann::json reply = handle_message(item);
         if (!reply.is_null()) response.push_back(std::move(reply));
       }
+      in_batch_ = false;
       if (response.empty()) return;
     } else {
       response = handle_message(message);
@@ -153,9 +173,11 @@ nlohmann::json McpSession::handle_message(const nlohmann::json& message) {
   const nlohmann::json& params = message.contains("params") ? message.at("params") : kNoParams;
 
   if (notification) {
-    // notifications/initialized completes the legacy handshake; cancelled
-    // needs nothing because every request is answered before the next is
-    // read; other notifications are ignored as JSON-RPC requires.
+    // notifications/initialized completes the legacy handshake. A cancelled
+    // request is still answered: most are answered before the next message
+    // is read, and a deferred tool call has already started its work, whose
+    // effect the client must learn of. Other notifications are ignored as
+    // JSON-RPC requires.
     if (name == "notifications/initialized") mark_initialized();
     return nullptr;
   }
@@ -195,7 +217,13 @@ nlohmann::json McpSession::handle_message(const nlohmann::json& message) {
                          "'" + name + "' was sent before initialize",
                          "send initialize first, or put the 2026-07-28 _meta on every request");
     }
+    current_id_ = id;
+    current_modern_ = request.modern;
     nlohmann::json result = method->handler(*this, request);
+    if (reply_deferred_) {
+      reply_deferred_ = false;
+      return nullptr;  // reply_later answers it
+    }
     if (request.modern) {
       result["resultType"] = "complete";
       // 2026-07-28 list results are cacheable and must say for how long; a
@@ -271,26 +299,65 @@ nlohmann::json McpSession::list_tools(const Request& request) {
   return page;
 }
 
+ToolContext McpSession::tool_context() {
+  return ToolContext{daemon_.database(), attached_.execution_id, attached_.session_id,
+                     daemon_.idempotency_settings(), !in_batch_, {}};
+}
+
 nlohmann::json McpSession::call_tool(const Request& request) {
   // The call is counted in the tool's own transaction: one commit per call.
   store::Transaction transaction(daemon_.database());
   store::McpSessionRepository(daemon_.database()).count_call(attached_.session_id);
-  ToolContext context{daemon_.database(), attached_.execution_id, attached_.session_id};
+  ToolContext context = tool_context();
   try {
-    nlohmann::json result = mcp::call_tool(context, attached_.view, *request.params);
+    ToolOutcome outcome = mcp::call_tool(context, attached_.view, *request.params);
     transaction.commit();
-    const nlohmann::json& ack = result.at("structuredContent");
-    if (!result.value("isError", false) && ack.contains("eventId")) {
-      execution::publish_observation(daemon_, attached_.execution_id, ack);
-      if (ack.value("status", "") == "accepted") {
-        execution::publish_execution(daemon_, "execution.updated", attached_.execution_id);
-      }
+    if (outcome.deferred) {
+      reply_later(std::move(*outcome.deferred));
+      return nullptr;
     }
-    return result;
+    publish_tool_events(daemon_, context, outcome.result);
+    return outcome.result;
   } catch (const MissionError&) {
     transaction.commit();  // a refused call was still a call
     throw;
   }
+}
+
+void McpSession::reply_later(DeferredWork deferred) {
+  struct Job {
+    DeferredWork deferred;
+    nlohmann::json work_result;
+    std::optional<MissionError> error;
+  };
+  auto job = std::make_shared<Job>(Job{std::move(deferred), nullptr, std::nullopt});
+  reply_deferred_ = true;
+  std::weak_ptr<int> alive = alive_;
+  loop::queue_work(
+      daemon_.loop(),
+      [job] {
+        try {
+          job->work_result = job->deferred.work();
+        } catch (const MissionError& e) {
+          job->error = e;
+        } catch (const std::exception& e) {
+          job->error = MissionError(ErrorCode::internal, e.what(), "retry; report it if it persists");
+        }
+      },
+      [this, job, alive, id = current_id_, modern = current_modern_, daemon = &daemon_,
+       execution_id = attached_.execution_id, session_id = attached_.session_id] {
+        if (!daemon->has_database()) return;  // finished after shutdown closed the store
+        // The call is finished and recorded even if its session has gone:
+        // a client that retries with the same request_id gets this result.
+        ToolContext context{daemon->database(), execution_id, session_id,
+                            daemon->idempotency_settings(), true, {}};
+        nlohmann::json result = finish_deferred(context, job->deferred, std::move(job->work_result),
+                                                job->error ? &*job->error : nullptr);
+        publish_tool_events(*daemon, context, result);
+        if (alive.expired()) return;  // `this` is gone with the session
+        if (modern) result["resultType"] = "complete";
+        connection_.write(jsonrpc::to_line(jsonrpc::result(id, std::move(result))));
+      });
 }
 
 nlohmann::json McpSession::set_log_level(const Request& request) {

@@ -4,11 +4,13 @@
 // stateless revision's per-request _meta), ping, tools, logging, and a prompt
 // error for everything else.
 
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "daemon/loop/connection.hpp"
 #include "daemon/mcp/tool_catalog.hpp"
+#include "daemon/mcp/toolsets.hpp"
 #include "shared/framing.hpp"
 
 namespace mission::daemon {
@@ -49,6 +51,10 @@ class McpSession {
  private:
   nlohmann::json handle_message(const nlohmann::json& message);
   void note_modern_client(const nlohmann::json& meta, std::string_view version);
+  ToolContext tool_context();
+  // Runs a tool's deferred work in the thread pool and answers the current
+  // request when it is done.
+  void reply_later(DeferredWork deferred);
 
   Daemon& daemon_;
   loop::Connection& connection_;
@@ -56,6 +62,13 @@ class McpSession {
   bool initialize_answered_ = false;
   bool initialized_ = false;
   bool client_recorded_ = false;
+  bool in_batch_ = false;
+  // The request being handled, for a reply that comes later.
+  nlohmann::json current_id_;
+  bool current_modern_ = false;
+  bool reply_deferred_ = false;
+  // Expires with the session, so late replies know it is gone.
+  std::shared_ptr<int> alive_ = std::make_shared<int>(0);
 };
 
 }  // namespace mission::daemon::mcp

@@ -6,8 +6,8 @@
 
 namespace mission::daemon::mcp {
 
-nlohmann::json call_signal_tool(ToolContext& context, const ToolDefinition& tool,
-                                const nlohmann::json& arguments) {
+ToolOutcome call_signal_tool(ToolContext& context, const ToolDefinition& tool,
+                             const nlohmann::json& arguments) {
   execution::SignalObservation observation;
   observation.execution_id = context.execution_id;
   observation.origin = "mcp-tool";

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "daemon/store/database.hpp"
 #include "shared/error_code.hpp"
 #include "shared/schema_registry.hpp"
 
@@ -38,8 +39,22 @@ nlohmann::json tool_result(const nlohmann::json& structured, bool is_error) {
           {"isError", is_error}};
 }
 
-nlohmann::json call_tool(ToolContext& context, const CatalogView& view,
-                         const nlohmann::json& params) {
+namespace {
+
+// A tool's failure as a result: its own MissionError, or internal.
+nlohmann::json tool_error_result(const std::string& tool, const std::exception& error) {
+  if (const auto* mission_error = dynamic_cast<const MissionError*>(&error)) {
+    return tool_result(mission_error->to_payload(), true);
+  }
+  std::fprintf(stderr, "missiond: tool %s failed: %s\n", tool.c_str(), error.what());
+  return tool_result(
+      MissionError(ErrorCode::internal, error.what(), "retry; report it if it persists").to_payload(),
+      true);
+}
+
+}  // namespace
+
+ToolOutcome call_tool(ToolContext& context, const CatalogView& view, const nlohmann::json& params) {
   if (!params.is_object() || !params.contains("name") || !params.at("name").is_string()) {
     throw MissionError(ErrorCode::invalid_argument, "tools/call needs params.name, a string",
                        "send {\"name\": <tool>, \"arguments\": {...}}");
@@ -69,14 +84,52 @@ nlohmann::json call_tool(ToolContext& context, const CatalogView& view,
     if (handler == nullptr) {
       throw MissionError(ErrorCode::internal, "toolset '" + tool.toolset + "' has no handler");
     }
-    return tool_result(handler(context, tool, input), false);
-  } catch (const MissionError& e) {
-    return tool_result(e.to_payload(), true);
+    // A failing tool leaves nothing behind: its writes share one savepoint.
+    store::Transaction savepoint(context.db);
+    ToolOutcome outcome = handler(context, tool, input);
+    savepoint.commit();
+    if (!outcome.deferred) return tool_result(outcome.result, false);
+    if (context.can_defer) return outcome;
+    return run_deferred_inline(context, *outcome.deferred);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "missiond: tool %s failed: %s\n", tool.name.c_str(), e.what());
-    return tool_result(MissionError(ErrorCode::internal, e.what(), "retry; report it if it persists")
-                           .to_payload(),
-                       true);
+    context.events.clear();
+    return tool_error_result(tool.name, e);
+  }
+}
+
+nlohmann::json finish_deferred(ToolContext& context, DeferredWork& deferred,
+                               nlohmann::json work_result, const MissionError* work_error) {
+  auto abandon = [&] {
+    context.events.clear();
+    if (!deferred.abandon) return;
+    store::Transaction transaction(context.db);
+    deferred.abandon(context);
+    transaction.commit();
+  };
+  if (work_error != nullptr) {
+    abandon();
+    return tool_result(work_error->to_payload(), true);
+  }
+  try {
+    store::Transaction transaction(context.db);
+    nlohmann::json result = deferred.finish(context, std::move(work_result));
+    transaction.commit();
+    return tool_result(result, false);
+  } catch (const std::exception& e) {
+    abandon();
+    return tool_error_result("(deferred)", e);
+  }
+}
+
+nlohmann::json run_deferred_inline(ToolContext& context, DeferredWork& deferred) {
+  try {
+    nlohmann::json work_result = deferred.work();
+    return finish_deferred(context, deferred, std::move(work_result), nullptr);
+  } catch (const MissionError& e) {
+    return finish_deferred(context, deferred, nullptr, &e);
+  } catch (const std::exception& e) {
+    MissionError error(ErrorCode::internal, e.what(), "retry; report it if it persists");
+    return finish_deferred(context, deferred, nullptr, &error);
   }
 }
 

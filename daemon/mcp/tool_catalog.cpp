@@ -17,7 +17,8 @@ constexpr std::string_view kOutputSuffix = ".output";
 // prose cost context on every tools/list without helping a first call.
 bool unpublished_key(std::string_view key) {
   return key == "$schema" || key == "$id" || key == "x-mission" || key == "description" ||
-         key == "minLength" || key == "maxLength" || key == "maxItems" || key == "pattern";
+         key == "minLength" || key == "maxLength" || key == "maxItems" || key == "pattern" ||
+         key == "minimum" || key == "maximum";
 }
 
 nlohmann::json strip(const nlohmann::json& node, bool root) {

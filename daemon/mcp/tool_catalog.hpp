@@ -57,7 +57,8 @@ class ToolCatalog {
 
 // A published schema: the validation schema without what only mission reads
 // ($schema, $id, x-mission), without prose and bounds (descriptions, length,
-// item and pattern limits, which the daemon still enforces and reports), and
+// numeric range, item and pattern limits, which the daemon still enforces
+// and reports), and
 // without the root title, which the tool entry carries once. Types, enums,
 // required fields and the root additionalProperties stay.
 nlohmann::json compact_schema(const nlohmann::json& schema);

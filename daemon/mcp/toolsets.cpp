@@ -9,6 +9,8 @@ ToolHandler toolset_handler(std::string_view toolset) {
   };
   static constexpr Entry kHandlers[] = {
       {"signals", call_signal_tool},
+      {"tracking", call_tracking_tool},
+      {"legacy", call_tracking_tool},
   };
   for (const Entry& entry : kHandlers) {
     if (entry.toolset == toolset) return entry.handler;

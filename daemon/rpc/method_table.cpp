@@ -7,6 +7,7 @@
 #include "daemon/rpc/execution_methods.hpp"
 #include "daemon/rpc/execution_run_methods.hpp"
 #include "daemon/rpc/mcp_methods.hpp"
+#include "daemon/rpc/mission_methods.hpp"
 
 namespace mission::daemon {
 
@@ -35,6 +36,16 @@ std::span<const MethodEntry> control_methods() {
       {"events.subscribe", "control/events.subscribe.params", false,
        typed<EventsSubscribeRequest, handle_events_subscribe>},
       {"mcp.attach", "control/mcp.attach.params", false, typed<McpAttachRequest, handle_mcp_attach>},
+      {"mission.list", "control/mission.list.params", false,
+       typed<MissionListRequest, handle_mission_list>},
+      {"mission.get", "control/mission.get.params", false,
+       typed<MissionIdRequest, handle_mission_get>},
+      // The same arguments and schema as the get_context tool.
+      {"mission.context", "tools/get_context.input", false, handle_mission_context},
+      {"mission.check", "control/mission.check.params", false,
+       typed<MissionCheckRequest, handle_mission_check>},
+      {"issue.resolve", "control/issue.resolve.params", false,
+       typed<IssueResolveRequest, handle_issue_resolve>},
   };
   return kMethods;
 }

@@ -52,6 +52,11 @@ Statement& Statement::bind(int index, std::int64_t value) {
   return *this;
 }
 
+Statement& Statement::bind_double(int index, double value) {
+  if (sqlite3_bind_double(stmt_, index, value) != SQLITE_OK) fail(db_, "bind");
+  return *this;
+}
+
 Statement& Statement::bind_null(int index) {
   if (sqlite3_bind_null(stmt_, index) != SQLITE_OK) fail(db_, "bind");
   return *this;
@@ -84,6 +89,8 @@ void Statement::reset() {
 bool Statement::is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
 
 std::int64_t Statement::integer(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+double Statement::real(int column) const { return sqlite3_column_double(stmt_, column); }
 
 std::string Statement::text(int column) const {
   const auto* data = sqlite3_column_text(stmt_, column);

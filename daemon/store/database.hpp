@@ -29,6 +29,7 @@ class Statement {
   Statement& bind(int index, std::string_view text);
   Statement& bind(int index, std::int64_t value);
   Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
+  Statement& bind_double(int index, double value);
   Statement& bind_null(int index);
   Statement& bind_blob(int index, const void* data, std::size_t size);
   template <class T>
@@ -44,6 +45,7 @@ class Statement {
 
   bool is_null(int column) const;
   std::int64_t integer(int column) const;
+  double real(int column) const;
   std::string text(int column) const;
   std::optional<std::int64_t> optional_integer(int column) const;
   std::optional<std::string> optional_text(int column) const;

@@ -9,7 +9,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 2> kMigrations{
+constexpr std::array<const char*, 3> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -64,6 +64,125 @@ CREATE TABLE mcp_sessions (
   tool_lists        INTEGER NOT NULL DEFAULT 0   -- tools/list requests
 );
 CREATE INDEX mcp_sessions_by_execution ON mcp_sessions(execution_id);
+)sql",
+    // 3: what agents track: missions (and legacy workflows), their phases,
+    // tasks with their snapshots and change sets, decisions, issues,
+    // milestones; and the request_id records of mutating tracking tools.
+    // execution_id on each row is the execution that made it.
+    R"sql(
+CREATE TABLE missions (
+  id             TEXT PRIMARY KEY,
+  kind           TEXT NOT NULL CHECK (kind IN ('mission', 'workflow')),
+  execution_id   TEXT REFERENCES executions(id) ON DELETE SET NULL,
+  cwd            TEXT NOT NULL,
+  name           TEXT NOT NULL,
+  objective      TEXT,
+  description    TEXT,
+  profile        TEXT,
+  scope          TEXT,
+  constraints    TEXT,
+  plan           TEXT,                   -- workflows: JSON [{step, goal}]
+  total_phases   INTEGER,
+  current_phase  INTEGER NOT NULL DEFAULT 1,
+  status         TEXT NOT NULL CHECK (status IN ('in_progress', 'completed', 'failed', 'partial')),
+  summary        TEXT,
+  achievements   TEXT,                   -- JSON array
+  limitations    TEXT,                   -- JSON array
+  created_at     INTEGER NOT NULL,       -- unix milliseconds
+  completed_at   INTEGER,
+  updated_at     INTEGER NOT NULL
+);
+CREATE INDEX missions_by_created ON missions(created_at);
+
+CREATE TABLE phases (
+  id             TEXT PRIMARY KEY,
+  mission_id     TEXT NOT NULL REFERENCES missions(id) ON DELETE CASCADE,
+  number         INTEGER NOT NULL,
+  name           TEXT,
+  status         TEXT NOT NULL CHECK (status IN ('in_progress', 'completed')),
+  execution_id   TEXT REFERENCES executions(id) ON DELETE SET NULL,
+  created_at     INTEGER NOT NULL,
+  completed_at   INTEGER,
+  UNIQUE (mission_id, number)
+);
+
+CREATE TABLE tasks (
+  id              TEXT PRIMARY KEY,
+  mission_id      TEXT NOT NULL REFERENCES missions(id) ON DELETE CASCADE,
+  phase_id        TEXT REFERENCES phases(id) ON DELETE CASCADE,
+  parent_task_id  TEXT REFERENCES tasks(id) ON DELETE CASCADE,
+  execution_id    TEXT REFERENCES executions(id) ON DELETE SET NULL,
+  caller_type     TEXT,
+  agent_name      TEXT,
+  name            TEXT NOT NULL,
+  goal            TEXT NOT NULL,
+  areas           TEXT NOT NULL,          -- JSON array
+  status          TEXT NOT NULL
+                  CHECK (status IN ('in_progress', 'success', 'partial_success', 'failed')),
+  snapshot_type   TEXT NOT NULL,          -- git or checksum
+  snapshot_id     TEXT NOT NULL,
+  snapshot_root   TEXT NOT NULL,
+  snapshot_data   BLOB NOT NULL,
+  outcome         TEXT,                   -- JSON, as given to complete_task
+  metadata        TEXT,                   -- JSON, as given to complete_task
+  files_changed   TEXT,                   -- JSON {added, modified, deleted, renamed}
+  verification    TEXT,                   -- JSON {scope_match, unexpected_files, warnings}
+  started_at      INTEGER NOT NULL,
+  completed_at    INTEGER
+);
+CREATE INDEX tasks_by_mission ON tasks(mission_id, started_at);
+
+CREATE TABLE decisions (
+  id                  TEXT PRIMARY KEY,
+  task_id             TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  execution_id        TEXT REFERENCES executions(id) ON DELETE SET NULL,
+  category            TEXT NOT NULL,
+  question            TEXT NOT NULL,
+  options_considered  TEXT,               -- JSON array
+  chosen              TEXT NOT NULL,
+  reasoning           TEXT NOT NULL,
+  trade_offs          TEXT,
+  created_at          INTEGER NOT NULL
+);
+CREATE INDEX decisions_by_task ON decisions(task_id);
+
+CREATE TABLE issues (
+  id                     TEXT PRIMARY KEY,
+  task_id                TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  execution_id           TEXT REFERENCES executions(id) ON DELETE SET NULL,
+  type                   TEXT NOT NULL,
+  description            TEXT NOT NULL,
+  resolution             TEXT NOT NULL,
+  requires_human_review  INTEGER NOT NULL DEFAULT 0,
+  resolved_at            INTEGER,         -- a person cleared the review
+  resolved_note          TEXT,
+  created_at             INTEGER NOT NULL
+);
+CREATE INDEX issues_by_task ON issues(task_id);
+
+CREATE TABLE milestones (
+  id            TEXT PRIMARY KEY,
+  task_id       TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  execution_id  TEXT REFERENCES executions(id) ON DELETE SET NULL,
+  message       TEXT NOT NULL,
+  progress      REAL,
+  metadata      TEXT,                     -- JSON object
+  created_at    INTEGER NOT NULL
+);
+CREATE INDEX milestones_by_task ON milestones(task_id);
+
+-- One row per request_id of a mutating tracking tool (DESIGN.md section 5).
+CREATE TABLE idempotency_records (
+  request_id      TEXT PRIMARY KEY,
+  tool            TEXT NOT NULL,
+  payload_sha256  BLOB NOT NULL,          -- of the tool name and its arguments
+  state           TEXT NOT NULL CHECK (state IN ('in_progress', 'completed')),
+  result          TEXT,                   -- JSON, once completed
+  execution_id    TEXT,
+  created_at      INTEGER NOT NULL,
+  expires_at      INTEGER NOT NULL
+);
+CREATE INDEX idempotency_by_expiry ON idempotency_records(expires_at);
 )sql",
 };
 

@@ -193,7 +193,8 @@ await runTest('client v2', missionPath, async h => {
     const name = `${CLIENT_NAME}-attached`;
     const { client, transport } = openClient(h, name, { cwd });
     await h.step('attached: connect', () => client.connect(transport));
-    assertSignalCatalog((await h.step('attached: tools/list', () => client.listTools())).tools);
+    assertSignalCatalog((await h.step('attached: tools/list', () => client.listTools())).tools,
+                        { tracking: true });
     const said = await h.step('attached: message', () =>
       client.callTool({ name: 'message', arguments: { text: 'hello from client v2' } }));
     const attachedId = said.structuredContent?.agentExecutionId;

@@ -20,6 +20,13 @@ export const SIGNAL_TOOLS = [
   'ready_for_verification',
 ];
 
+// The tracking toolset, which the default toolsets add to the signals.
+export const TRACKING_TOOLS = [
+  'complete_mission', 'complete_task', 'get_context', 'log_decision', 'log_issue', 'log_milestone',
+  'start_mission', 'start_task',
+];
+
+
 // Checks what must hold before any SDK is imported, so a missing install is
 // one clear line instead of an ERR_MODULE_NOT_FOUND stack.
 export function checkPrerequisites(packages) {
@@ -335,10 +342,13 @@ export function wireAnswer(wire, { method, id }) {
 
 // --- assertions shared by both SDK tests -----------------------------------
 
-export function assertSignalCatalog(tools) {
+// The signal tools, and with `tracking` (the default toolsets) the tracking
+// tools too; every one well formed.
+export function assertSignalCatalog(tools, { tracking = false } = {}) {
   assert.ok(Array.isArray(tools), 'tools/list: tools is not an array');
   const names = tools.map(tool => tool.name).sort();
-  assert.deepEqual(names, SIGNAL_TOOLS, 'tools/list: not exactly the 7 signal tools');
+  const expected = (tracking ? [...SIGNAL_TOOLS, ...TRACKING_TOOLS] : SIGNAL_TOOLS).slice().sort();
+  assert.deepEqual(names, expected, `tools/list: not exactly the ${expected.length} expected tools`);
   for (const tool of tools) {
     const where = `tool ${tool.name}`;
     assert.equal(typeof tool.title, 'string', `${where}: no title`);

@@ -107,7 +107,8 @@ await runTest('sdk v1', missionPath, async h => {
   const attachedName = `${CLIENT_NAME}-attached`;
   const attached = openClient(h, attachedName, { cwd });
   await h.step('attached: initialize', () => attached.client.connect(attached.transport));
-  assertSignalCatalog((await h.step('attached: tools/list', () => attached.client.listTools())).tools);
+  assertSignalCatalog((await h.step('attached: tools/list', () => attached.client.listTools())).tools,
+                      { tracking: true });
   const said = await h.step('attached: message', () =>
     attached.client.callTool({ name: 'message', arguments: { text: 'hello from sdk v1' } }));
   const attachedId = said.structuredContent?.agentExecutionId;

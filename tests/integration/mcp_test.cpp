@@ -17,6 +17,9 @@ using nlohmann::json;
 
 namespace {
 
+// The default catalog: 7 signal tools and 8 tracking tools.
+constexpr std::size_t kDefaultToolCount = 15;
+
 const json kModernMeta = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
                           {"io.modelcontextprotocol/clientCapabilities", json::object()},
                           {"io.modelcontextprotocol/clientInfo", {{"name", "modern-probe"}, {"version", "2"}}}};
@@ -126,7 +129,7 @@ TEST_CASE("before initialize only ping answers, and initialize opens the session
 
   initialize(bridge, "2025-06-18");
   json tools = bridge.request(3, "tools/list");
-  CHECK(tools["result"]["tools"].size() == 7);
+  CHECK(tools["result"]["tools"].size() == kDefaultToolCount);
   json again = bridge.request(4, "initialize", {{"protocolVersion", "2025-06-18"}});
   CHECK(again["error"]["code"] == -32600);
 }
@@ -205,7 +208,7 @@ TEST_CASE("2026-07-28: server/discover and per-request _meta serve without initi
   CHECK(tools["result"]["resultType"] == "complete");
   CHECK(tools["result"]["ttlMs"] == 0);  // list results are cacheable in 2026-07-28
   CHECK(tools["result"]["cacheScope"] == "private");
-  CHECK(tools["result"]["tools"].size() == 7);
+  CHECK(tools["result"]["tools"].size() == kDefaultToolCount);
   json call = bridge.request(3, "tools/call",
                              {{"_meta", kModernMeta}, {"name", "progress"}, {"arguments", {{"summary", "modern"}}}});
   CHECK(call["result"]["structuredContent"]["status"] == "accepted");
@@ -371,7 +374,7 @@ TEST_CASE("closing stdin ends the session, and an attached execution ends with i
     INFO("last signal " << signal);
     StdioProcess bridge(bridge_argv(), instance.env(), instance.root.path());
     initialize(bridge, "2025-06-18", {{"name", "probe"}, {"version", "9"}});
-    CHECK(bridge.request(2, "tools/list")["result"]["tools"].size() == 7);
+    CHECK(bridge.request(2, "tools/list")["result"]["tools"].size() == kDefaultToolCount);
     json arguments = signal == "failed_claim" ? json{{"reason", "tests fail"}} : json{{"summary", "done"}};
     call_tool(bridge, 3, signal, arguments);
     bridge.close_stdin();
@@ -401,7 +404,7 @@ TEST_CASE("an attached session that made no tool call leaves no execution behind
     // What a client's discovery probe or an agent's health check does.
     StdioProcess bridge(bridge_argv(), instance.env(), instance.root.path());
     CHECK(bridge.request(1, "server/discover", {{"_meta", kModernMeta}}).contains("result"));
-    CHECK(bridge.request(2, "tools/list", {{"_meta", kModernMeta}})["result"]["tools"].size() == 7);
+    CHECK(bridge.request(2, "tools/list", {{"_meta", kModernMeta}})["result"]["tools"].size() == kDefaultToolCount);
     bridge.close_stdin();
     CHECK(bridge.wait_exit() == 0);
   }

@@ -35,7 +35,7 @@ TEST_CASE("the catalog has one tool per signal, each with both schemas") {
     CHECK(tool->signal == signal.type);
     CHECK(mission::SchemaRegistry::embedded().contains(tool->output_schema_id));
   }
-  CHECK(catalog.toolsets() == std::vector<std::string>{"signals"});
+  CHECK(catalog.toolsets() == std::vector<std::string>{"legacy", "signals", "tracking"});
 }
 
 TEST_CASE("a session sees only the tools its descriptor offers over MCP") {
@@ -103,7 +103,7 @@ TEST_CASE("the default catalog stays under 800 bytes a tool in tools/list") {
                                                 descriptor_for("mcp-tool"));
   std::size_t total = 0;
   for (const auto* tool : view.tools()) total += tool->listing.dump().size();
-  REQUIRE(!view.tools().empty());
+  REQUIRE(view.tools().size() == 15);  // 7 signals and 8 tracking tools
   CHECK(total / view.tools().size() < 800);
   CHECK(view.page(nullptr, 100).dump().size() <= 12 * 1024);
 }

@@ -1,0 +1,53 @@
+// mission context MISSION: what get_context gives an agent, for a person:
+// phases, tasks, decisions, milestones and open blockers, with its filters.
+
+#include "cli/commands/command_table.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/mission_view.hpp"
+#include "cli/output.hpp"
+
+namespace mission::cli {
+namespace {
+
+struct ContextOptions {
+  std::string id;
+  std::vector<std::string> include{"phase_summary", "tasks", "decisions", "milestones", "blockers"};
+  std::optional<int> phase;
+  std::string agent;
+  std::string since;
+};
+
+int run_context(const CliContext& context, const ContextOptions& options) {
+  nlohmann::json params = {{"mission_id", options.id}, {"include", options.include}};
+  nlohmann::json filter = nlohmann::json::object();
+  if (options.phase) filter["phase"] = *options.phase;
+  if (!options.agent.empty()) filter["agent"] = options.agent;
+  if (!options.since.empty()) filter["since"] = options.since;
+  if (!filter.empty()) params["filter"] = filter;
+  nlohmann::json result = context.connect().client.call("mission.context", params);
+  if (context.options.json) {
+    print_json(result);
+  } else {
+    print_context(result);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void define_context_command(CLI::App& command, CliContext& context) {
+  auto options = std::make_shared<ContextOptions>();
+  command.add_option("mission", options->id, "Mission or workflow id")->required()->type_name("MISSION");
+  command.add_option("--include", options->include, "Parts to show (default: all)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"phase_summary", "tasks", "decisions", "milestones", "blockers"}))
+      ->type_name("LIST");
+  command.add_option("--phase", options->phase, "Only this phase")->check(CLI::Range(1, 100))->type_name("N");
+  command.add_option("--agent", options->agent, "Only tasks of this agent_name")->type_name("NAME");
+  command.add_option("--since", options->since, "Only items since this ISO 8601 time")->type_name("TIME");
+  command.callback([&context, options] {
+    context.action = [&context, options] { return run_context(context, *options); };
+  });
+}
+
+}  // namespace mission::cli

@@ -1,0 +1,261 @@
+#include "cli/mission_view.hpp"
+
+#include <cstdio>
+
+#include "cli/output.hpp"
+
+namespace mission::cli {
+namespace {
+
+Tone status_tone(const std::string& status) {
+  if (status == "completed" || status == "success") return Tone::good;
+  if (status == "failed") return Tone::bad;
+  if (status == "partial" || status == "partial_success") return Tone::dim;
+  return Tone::plain;
+}
+
+std::size_t count(const nlohmann::json& changes, const char* kind) {
+  return changes.is_object() && changes.contains(kind) ? changes.at(kind).size() : 0;
+}
+
+// "+2 ~3 -1": added, modified, deleted; "-" before the task completed.
+std::string change_counts(const nlohmann::json& task) {
+  if (!task.contains("files_changed")) return "-";
+  const nlohmann::json& changes = task.at("files_changed");
+  return "+" + std::to_string(count(changes, "added")) + " ~" +
+         std::to_string(count(changes, "modified")) + " -" + std::to_string(count(changes, "deleted"));
+}
+
+std::string scope_word(const nlohmann::json& task) {
+  if (!task.contains("verification")) return "-";
+  return task.at("verification").value("scope_match", true) ? "ok" : "OUTSIDE";
+}
+
+std::string phase_text(const nlohmann::json& mission) {
+  std::string text = std::to_string(mission.value("current_phase", 1));
+  if (mission.contains("total_phases")) text += "/" + mission.at("total_phases").dump();
+  return mission.value("kind", "") == "workflow" ? "-" : text;
+}
+
+std::string seconds_text(const nlohmann::json& item) {
+  return item.contains("duration_seconds") ? human_duration(item.at("duration_seconds").get<std::int64_t>() * 1000)
+                                           : "running";
+}
+
+void markdown_files(std::string& out, const nlohmann::json& changes) {
+  std::string line;
+  for (const auto& [kind, mark] : {std::pair{"added", "+"}, {"modified", "~"}, {"deleted", "-"}}) {
+    for (const auto& path : changes.value(kind, nlohmann::json::array())) {
+      line += (line.empty() ? "" : ", ") + std::string("`") + mark + path.get<std::string>() + "`";
+    }
+  }
+  out += "  - Files: " + (line.empty() ? std::string("none") : line) + "\n";
+}
+
+}  // namespace
+
+void print_mission_table(const nlohmann::json& missions) {
+  if (missions.empty()) {
+    std::printf("no missions\n");
+    return;
+  }
+  // 14 + 13 + 7 + 10 + 9 + 13 = 66 columns, and the name in the rest.
+  std::printf("%s\n", styled("ID            STATUS       PHASE  TASKS     BLOCKERS UPDATED UTC  NAME",
+                             Tone::dim)
+                          .c_str());
+  for (const auto& mission : missions) {
+    const std::string status = mission.value("status", "");
+    const nlohmann::json tasks = mission.value("tasks", nlohmann::json::object());
+    std::string task_text = std::to_string(tasks.value("completed", 0)) + "/" +
+                            std::to_string(tasks.value("total", 0)) +
+                            (tasks.value("failed", 0) > 0 ? " !" + std::to_string(tasks.value("failed", 0)) : "");
+    std::string line = padded(mission.value("mission_id", ""), 14);
+    line += styled(padded(status, 13), status_tone(status));
+    line += padded(phase_text(mission), 7);
+    line += padded(task_text, 10);
+    line += padded(std::to_string(mission.value("open_blockers", 0)), 9);
+    line += padded(table_time(mission.value("updated_at", nlohmann::json())), 13);
+    line += fit(mission.value("name", ""), kOutputColumns - 66);
+    std::printf("%s\n", line.c_str());
+  }
+}
+
+void print_task_table(const nlohmann::json& tasks) {
+  if (tasks.empty()) {
+    std::printf("no tasks\n");
+    return;
+  }
+  // 14 + 16 + 6 + 13 + 8 = 57 columns, and the name in the rest.
+  std::printf("%s\n", styled("ID            STATUS          PHASE FILES        SCOPE   NAME", Tone::dim).c_str());
+  for (const auto& task : tasks) {
+    const std::string status = task.value("status", "");
+    std::string name = task.value("name", "");
+    if (task.contains("parent_task_id")) name = "  " + name;  // a subtask, under its parent
+    std::string line = padded(task.value("task_id", ""), 14);
+    line += styled(padded(status, 16), status_tone(status));
+    line += padded(task.contains("phase_number") ? task.at("phase_number").dump() : "-", 6);
+    line += padded(change_counts(task), 13);
+    std::string scope = scope_word(task);
+    line += styled(padded(scope, 8), scope == "OUTSIDE" ? Tone::bad : Tone::plain);
+    line += fit(name, kOutputColumns - 57);
+    std::printf("%s\n", line.c_str());
+  }
+}
+
+void print_mission(const nlohmann::json& detail) {
+  const nlohmann::json& mission = detail.at("mission");
+  const std::string status = mission.value("status", "");
+  std::printf("%s  %s  %s\n", styled(mission.value("mission_id", ""), Tone::bold).c_str(),
+              styled(status, status_tone(status)).c_str(), mission.value("name", "").c_str());
+  std::vector<std::pair<std::string, std::string>> fields{{"kind", mission.value("kind", "")}};
+  for (const char* key : {"objective", "scope", "constraints", "summary"}) {
+    if (mission.contains(key)) fields.push_back({key, mission.at(key).get<std::string>()});
+  }
+  if (mission.value("kind", "") == "mission") fields.push_back({"phase", phase_text(mission)});
+  fields.push_back({"cwd", mission.value("cwd", "")});
+  fields.push_back({"execution", mission.value("agent_execution_id", "-")});
+  fields.push_back({"created", short_time(mission.value("created_at", nlohmann::json()))});
+  if (mission.contains("completed_at")) fields.push_back({"completed", short_time(mission.at("completed_at"))});
+  print_fields(fields);
+  const nlohmann::json phases = detail.value("phases", nlohmann::json::array());
+  if (!phases.empty()) {
+    std::printf("%s\n", styled("Phases", Tone::bold).c_str());
+    for (const auto& phase : phases) {
+      std::printf("  %s\n", fit(std::to_string(phase.value("phase_number", 0)) + ". " +
+                                    phase.value("name", "") + "  " + phase.value("status", "") + ", " +
+                                    std::to_string(phase.value("tasks_count", 0)) + " task(s)",
+                                kOutputColumns - 2)
+                                .c_str());
+    }
+  }
+  std::printf("%s\n", styled("Tasks", Tone::bold).c_str());
+  print_task_table(detail.value("tasks", nlohmann::json::array()));
+  std::size_t open = 0;
+  for (const auto& issue : detail.value("issues", nlohmann::json::array())) {
+    if (!issue.value("requires_human_review", false) || issue.contains("resolved_at")) continue;
+    if (open++ == 0) std::printf("%s\n", styled("Open blockers", Tone::bold).c_str());
+    std::printf("  %s\n", fit(issue.value("id", "") + "  " + issue.value("description", ""), kOutputColumns - 2).c_str());
+  }
+}
+
+void print_context(const nlohmann::json& context) {
+  std::printf("%s  %s  %s\n", styled(context.value("mission_id", ""), Tone::bold).c_str(),
+              context.value("mission_status", "").c_str(), context.value("mission_name", "").c_str());
+  auto section = [&](const char* key, const char* title, auto line_of) {
+    if (!context.contains(key)) return;
+    std::printf("%s\n", styled(title, Tone::bold).c_str());
+    if (context.at(key).empty()) std::printf("  none\n");
+    for (const auto& item : context.at(key)) std::printf("  %s\n", fit(line_of(item), kOutputColumns - 2).c_str());
+    if (context.contains("omitted") && context.at("omitted").contains(key)) {
+      std::printf("  (%s older not shown)\n", context.at("omitted").at(key).dump().c_str());
+    }
+  };
+  section("phase_summary", "Phases", [](const nlohmann::json& p) {
+    return std::to_string(p.value("phase_number", 0)) + ". " + p.value("name", "") + "  " +
+           p.value("status", "") + ", " + std::to_string(p.value("tasks_count", 0)) + " task(s)";
+  });
+  section("tasks", "Tasks", [](const nlohmann::json& t) {
+    return t.value("task_id", "") + "  " + t.value("status", "") + "  " + t.value("name", "");
+  });
+  section("decisions", "Decisions", [](const nlohmann::json& d) {
+    return d.value("question", "") + " -> " + d.value("chosen", "") + " (" + d.value("reasoning", "") + ")";
+  });
+  section("milestones", "Milestones", [](const nlohmann::json& m) {
+    std::string progress = m.contains("progress") ? " [" + std::to_string(m.at("progress").get<int>()) + "%]" : "";
+    return short_time(m.value("created_at", nlohmann::json())).substr(11) + "  " + m.value("message", "") + progress;
+  });
+  section("blockers", "Blockers", [](const nlohmann::json& b) {
+    return b.value("id", "") + "  " + b.value("description", "");
+  });
+}
+
+std::string mission_report_markdown(const nlohmann::json& detail) {
+  const nlohmann::json& mission = detail.at("mission");
+  const nlohmann::json tasks = detail.value("tasks", nlohmann::json::array());
+  std::string out = "## " + std::string(mission.value("kind", "") == "workflow" ? "Workflow" : "Mission") +
+                    ": " + mission.value("name", "") + "\n\n";
+  out += "- Id: `" + mission.value("mission_id", "") + "`\n";
+  out += "- Status: **" + mission.value("status", "") + "**\n";
+  if (mission.contains("objective")) out += "- Objective: " + mission.at("objective").get<std::string>() + "\n";
+  const nlohmann::json counts = mission.value("tasks", nlohmann::json::object());
+  out += "- Tasks: " + std::to_string(counts.value("total", 0)) + " (" +
+         std::to_string(counts.value("failed", 0)) + " failed)\n";
+  if (mission.contains("summary")) out += "\n" + mission.at("summary").get<std::string>() + "\n";
+
+  auto task_block = [&](const nlohmann::json& task) {
+    std::string block = "- **" + task.value("name", "") + "** (`" + task.value("task_id", "") + "`): " +
+                        task.value("status", "") + ", " + seconds_text(task) + "\n";
+    if (task.contains("outcome")) {
+      block += "  - Outcome: " + task.at("outcome").value("summary", "") + "\n";
+      for (const auto& item : task.at("outcome").value("limitations", nlohmann::json::array())) {
+        block += "  - Limitation: " + item.get<std::string>() + "\n";
+      }
+    }
+    if (task.contains("files_changed")) markdown_files(block, task.at("files_changed"));
+    if (task.contains("verification") && !task.at("verification").value("scope_match", true)) {
+      block += "  - Scope: outside the declared areas: " +
+               joined(task.at("verification").value("unexpected_files", nlohmann::json::array()), ", ") + "\n";
+    }
+    return block;
+  };
+  const nlohmann::json phases = detail.value("phases", nlohmann::json::array());
+  for (const auto& phase : phases) {
+    out += "\n### Phase " + std::to_string(phase.value("phase_number", 0)) + ": " + phase.value("name", "") +
+           " (" + phase.value("status", "") + ")\n\n";
+    for (const auto& task : tasks) {
+      if (task.value("phase_number", 0) == phase.value("phase_number", -1)) out += task_block(task);
+    }
+  }
+  std::string loose;
+  for (const auto& task : tasks) {
+    if (!task.contains("phase_number")) loose += task_block(task);
+  }
+  if (!loose.empty()) out += "\n### Tasks\n\n" + loose;
+
+  const nlohmann::json decisions = detail.value("decisions", nlohmann::json::array());
+  if (!decisions.empty()) {
+    out += "\n### Decisions\n\n";
+    for (const auto& d : decisions) {
+      out += "- " + d.value("question", "") + " **" + d.value("chosen", "") + "**: " + d.value("reasoning", "") +
+             " (" + d.value("category", "") + ")\n";
+    }
+  }
+  std::string blockers;
+  for (const auto& issue : detail.value("issues", nlohmann::json::array())) {
+    if (issue.value("requires_human_review", false) && !issue.contains("resolved_at")) {
+      blockers += "- `" + issue.value("id", "") + "` " + issue.value("description", "") + " (" +
+                  issue.value("resolution", "") + ")\n";
+    }
+  }
+  out += "\n### Open blockers\n\n" + (blockers.empty() ? std::string("None.\n") : blockers);
+  std::string warnings;
+  for (const auto& task : tasks) {
+    if (!task.contains("verification")) continue;
+    for (const auto& warning : task.at("verification").value("warnings", nlohmann::json::array())) {
+      warnings += "- " + task.value("name", "") + ": " + warning.get<std::string>() + "\n";
+    }
+  }
+  out += "\n### Scope warnings\n\n" + (warnings.empty() ? std::string("None.\n") : warnings);
+  return out;
+}
+
+void print_check(const nlohmann::json& result) {
+  const nlohmann::json missions = result.value("missions", nlohmann::json::array());
+  if (missions.empty()) {
+    std::printf("no missions to check%s\n",
+                result.contains("cwd") ? (" in " + result.at("cwd").get<std::string>()).c_str() : "");
+  }
+  for (const auto& mission : missions) {
+    const bool ok = mission.value("ok", false);
+    std::printf("%s  %s  %s\n", styled(ok ? "ok  " : "FAIL", ok ? Tone::good : Tone::bad).c_str(),
+                mission.value("mission_id", "").c_str(), mission.value("name", "").c_str());
+    for (const auto& problem : mission.value("problems", nlohmann::json::array())) {
+      std::printf("  %s\n", problem.value("message", "").c_str());
+    }
+    for (const auto& warning : mission.value("warnings", nlohmann::json::array())) {
+      std::printf("  %s %s\n", styled("warning:", Tone::dim).c_str(), warning.value("message", "").c_str());
+    }
+  }
+}
+
+}  // namespace mission::cli

@@ -1,0 +1,22 @@
+#pragma once
+// Human output for what agents track: the `mission missions list` table,
+// `missions show`, `tasks`, `context`, the `report` Markdown and the
+// `check` verdict. --json prints the daemon's documents unchanged.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace mission::cli {
+
+void print_mission_table(const nlohmann::json& missions);
+// `detail` is a mission.get result.
+void print_mission(const nlohmann::json& detail);
+void print_task_table(const nlohmann::json& tasks);
+// `context` is a mission.context (get_context) result.
+void print_context(const nlohmann::json& context);
+// A summary of a mission.get result ready to paste into a pull request.
+std::string mission_report_markdown(const nlohmann::json& detail);
+// `result` is a mission.check result.
+void print_check(const nlohmann::json& result);
+
+}  // namespace mission::cli

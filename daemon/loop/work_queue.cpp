@@ -1,0 +1,40 @@
+#include "daemon/loop/work_queue.hpp"
+
+#include <memory>
+
+namespace mission::loop {
+namespace {
+
+struct Job {
+  uv_work_t request{};
+  std::function<void()> work;
+  std::function<void()> done;
+};
+
+void run_work(uv_work_t* request) { static_cast<Job*>(request->data)->work(); }
+
+void after_work(uv_work_t* request, int) {
+  // Work requests cannot be cancelled once queued here, so status is always
+  // 0 and `done` always runs; the job is freed after it.
+  std::unique_ptr<Job> job(static_cast<Job*>(request->data));
+  job->done();
+}
+
+}  // namespace
+
+void queue_work(uv_loop_t* loop, std::function<void()> work, std::function<void()> done) {
+  auto job = std::make_unique<Job>();
+  job->request.data = job.get();
+  job->work = std::move(work);
+  job->done = std::move(done);
+  int rc = uv_queue_work(loop, &job->request, run_work, after_work);
+  if (rc == 0) {
+    job.release();  // owned by the request until after_work
+    return;
+  }
+  // Only fails for invalid arguments; run inline rather than lose the work.
+  job->work();
+  job->done();
+}
+
+}  // namespace mission::loop

@@ -1,0 +1,14 @@
+#pragma once
+// Long blocking work (git snapshots and diffs) off the loop thread: `work`
+// runs on a libuv thread-pool thread, then `done` runs back on the loop
+// thread. `work` must touch nothing the loop owns.
+
+#include <uv.h>
+
+#include <functional>
+
+namespace mission::loop {
+
+void queue_work(uv_loop_t* loop, std::function<void()> work, std::function<void()> done);
+
+}  // namespace mission::loop

@@ -1,0 +1,154 @@
+#include "daemon/store/journal_repository.hpp"
+
+namespace mission::store {
+namespace {
+
+// Rows of one mission: each journal table joins its task for the mission.
+std::string select_for_mission(const char* table, const char* columns) {
+  return std::string("SELECT ") + columns + " FROM " + table +
+         " x JOIN tasks t ON t.id = x.task_id WHERE t.mission_id = ? ORDER BY x.created_at, x.rowid";
+}
+
+constexpr const char* kIssueColumns =
+    "x.id, x.task_id, x.execution_id, x.type, x.description, x.resolution, "
+    "x.requires_human_review, x.resolved_at, x.resolved_note, x.created_at";
+
+IssueRow read_issue(const Statement& s) {
+  IssueRow row;
+  row.id = s.text(0);
+  row.task_id = s.text(1);
+  row.execution_id = s.optional_text(2);
+  row.type = s.text(3);
+  row.description = s.text(4);
+  row.resolution = s.text(5);
+  row.requires_human_review = s.integer(6) != 0;
+  row.resolved_at = s.optional_integer(7);
+  row.resolved_note = s.optional_text(8);
+  row.created_at = s.integer(9);
+  return row;
+}
+
+}  // namespace
+
+void JournalRepository::insert(const DecisionRow& row) {
+  db_.prepare(
+         "INSERT INTO decisions (id, task_id, execution_id, category, question, "
+         "options_considered, chosen, reasoning, trade_offs, created_at) "
+         "VALUES (?,?,?,?,?,?,?,?,?,?)")
+      .bind(1, row.id)
+      .bind(2, row.task_id)
+      .bind(3, row.execution_id)
+      .bind(4, row.category)
+      .bind(5, row.question)
+      .bind(6, row.options_considered)
+      .bind(7, row.chosen)
+      .bind(8, row.reasoning)
+      .bind(9, row.trade_offs)
+      .bind(10, row.created_at)
+      .run();
+}
+
+void JournalRepository::insert(const IssueRow& row) {
+  db_.prepare(
+         "INSERT INTO issues (id, task_id, execution_id, type, description, resolution, "
+         "requires_human_review, created_at) VALUES (?,?,?,?,?,?,?,?)")
+      .bind(1, row.id)
+      .bind(2, row.task_id)
+      .bind(3, row.execution_id)
+      .bind(4, row.type)
+      .bind(5, row.description)
+      .bind(6, row.resolution)
+      .bind(7, row.requires_human_review ? 1 : 0)
+      .bind(8, row.created_at)
+      .run();
+}
+
+void JournalRepository::insert(const MilestoneRow& row) {
+  auto s = db_.prepare(
+      "INSERT INTO milestones (id, task_id, execution_id, message, progress, metadata, "
+      "created_at) VALUES (?,?,?,?,?,?,?)");
+  s.bind(1, row.id).bind(2, row.task_id).bind(3, row.execution_id).bind(4, row.message);
+  s.bind(6, row.metadata).bind(7, row.created_at);
+  if (row.progress) {
+    s.bind_double(5, *row.progress);
+  } else {
+    s.bind_null(5);
+  }
+  s.run();
+}
+
+std::vector<DecisionRow> JournalRepository::decisions(const std::string& mission_id) {
+  auto s = db_.prepare(select_for_mission(
+      "decisions", "x.id, x.task_id, x.execution_id, x.category, x.question, "
+                   "x.options_considered, x.chosen, x.reasoning, x.trade_offs, x.created_at"));
+  s.bind(1, mission_id);
+  std::vector<DecisionRow> rows;
+  while (s.step()) {
+    DecisionRow row;
+    row.id = s.text(0);
+    row.task_id = s.text(1);
+    row.execution_id = s.optional_text(2);
+    row.category = s.text(3);
+    row.question = s.text(4);
+    row.options_considered = s.optional_text(5);
+    row.chosen = s.text(6);
+    row.reasoning = s.text(7);
+    row.trade_offs = s.optional_text(8);
+    row.created_at = s.integer(9);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<IssueRow> JournalRepository::issues(const std::string& mission_id) {
+  auto s = db_.prepare(select_for_mission("issues", kIssueColumns));
+  s.bind(1, mission_id);
+  std::vector<IssueRow> rows;
+  while (s.step()) rows.push_back(read_issue(s));
+  return rows;
+}
+
+std::vector<MilestoneRow> JournalRepository::milestones(const std::string& mission_id) {
+  auto s = db_.prepare(select_for_mission(
+      "milestones",
+      "x.id, x.task_id, x.execution_id, x.message, x.progress, x.metadata, x.created_at"));
+  s.bind(1, mission_id);
+  std::vector<MilestoneRow> rows;
+  while (s.step()) {
+    MilestoneRow row;
+    row.id = s.text(0);
+    row.task_id = s.text(1);
+    row.execution_id = s.optional_text(2);
+    row.message = s.text(3);
+    if (!s.is_null(4)) row.progress = s.real(4);
+    row.metadata = s.optional_text(5);
+    row.created_at = s.integer(6);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::optional<IssueRow> JournalRepository::find_issue(const std::string& id) {
+  auto s = db_.prepare(std::string("SELECT ") + kIssueColumns + " FROM issues x WHERE x.id = ?");
+  s.bind(1, id);
+  if (!s.step()) return std::nullopt;
+  return read_issue(s);
+}
+
+std::optional<std::string> JournalRepository::mission_of_issue(const std::string& id) {
+  auto s = db_.prepare("SELECT t.mission_id FROM issues x JOIN tasks t ON t.id = x.task_id WHERE x.id = ?");
+  s.bind(1, id);
+  if (!s.step()) return std::nullopt;
+  return s.text(0);
+}
+
+void JournalRepository::resolve_issue(const std::string& id, std::int64_t at,
+                                      const std::optional<std::string>& note) {
+  db_.prepare("UPDATE issues SET resolved_at = ?, resolved_note = ? WHERE id = ?")
+      .bind(1, at)
+      .bind(2, note)
+      .bind(3, id)
+      .run();
+}
+
+}  // namespace mission::store

@@ -1,0 +1,67 @@
+#include "daemon/tracking/idempotency.hpp"
+
+#include "daemon/execution/agent_execution.hpp"
+#include "daemon/store/idempotency_repository.hpp"
+#include "shared/error_code.hpp"
+#include "shared/sha256.hpp"
+
+namespace mission::daemon::tracking {
+
+IdempotencyKey::IdempotencyKey(std::string request_id, std::string tool,
+                               const nlohmann::json& arguments, std::string execution_id)
+    : request_id_(std::move(request_id)), tool_(std::move(tool)),
+      execution_id_(std::move(execution_id)) {
+  nlohmann::json payload = arguments;
+  payload.erase("request_id");
+  // nlohmann::json keeps object keys sorted, so equal payloads dump equal.
+  Sha256Digest digest = sha256(tool_ + "\n" + payload.dump());
+  digest_.assign(reinterpret_cast<const char*>(digest.data()), digest.size());
+}
+
+std::optional<nlohmann::json> IdempotencyKey::replay(store::Database& db) const {
+  store::IdempotencyRepository records(db);
+  auto row = records.find(request_id_);
+  if (!row) return std::nullopt;
+  if (row->expires_at <= execution::unix_ms_now()) {
+    records.remove(request_id_);  // expired: the key is free again
+    return std::nullopt;
+  }
+  if (row->tool != tool_ || row->payload_sha256 != digest_) {
+    throw MissionError(ErrorCode::idempotency_conflict,
+                       "request_id '" + request_id_ + "' was already used for another " +
+                           (row->tool == tool_ ? "payload of " + tool_ : "call (" + row->tool + ")"),
+                       "use a new request_id for a different call; reuse one only to retry the "
+                       "exact same call",
+                       {{"request_id", request_id_}, {"tool", row->tool}});
+  }
+  if (row->state == "in_progress") {
+    throw MissionError(ErrorCode::idempotency_in_progress,
+                       "the first call with request_id '" + request_id_ + "' is still running",
+                       "retry the same call in a moment to get its result",
+                       {{"request_id", request_id_}, {"tool", row->tool}});
+  }
+  return nlohmann::json::parse(row->result.value_or("null"));
+}
+
+void IdempotencyKey::reserve(store::Database& db, const IdempotencySettings& settings) const {
+  std::int64_t now = execution::unix_ms_now();
+  store::IdempotencyRepository(db).put({request_id_, tool_, digest_, "in_progress", std::nullopt,
+                                        execution_id_, now, now + settings.in_progress_ttl_ms});
+}
+
+void IdempotencyKey::complete(store::Database& db, const IdempotencySettings& settings,
+                              const nlohmann::json& result) const {
+  std::int64_t now = execution::unix_ms_now();
+  store::IdempotencyRepository(db).put({request_id_, tool_, digest_, "completed", result.dump(),
+                                        execution_id_, now, now + settings.completed_ttl_ms});
+}
+
+void IdempotencyKey::release(store::Database& db) const {
+  store::IdempotencyRepository(db).remove(request_id_);
+}
+
+int prune_idempotency_records(store::Database& db, std::int64_t now_ms) {
+  return store::IdempotencyRepository(db).prune(now_ms);
+}
+
+}  // namespace mission::daemon::tracking

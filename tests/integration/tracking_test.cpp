@@ -1,0 +1,403 @@
+// The tracking tools as an agent uses them: a real bridge in front of a real
+// daemon, a real git repository (or plain directory) in a temp dir changed
+// between calls, and the CLI reading back what was recorded.
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "integration/harness.hpp"
+#include "integration/stdio_process.hpp"
+
+using namespace mission::test;
+using nlohmann::json;
+
+namespace {
+
+void write_file(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path) << text;
+}
+
+std::map<std::string, std::string> git_env(const Instance& instance) {
+  return {{"HOME", instance.root.path().string()},
+          {"GIT_CONFIG_NOSYSTEM", "1"},
+          {"GIT_AUTHOR_NAME", "Test"},
+          {"GIT_AUTHOR_EMAIL", "test@example.com"},
+          {"GIT_COMMITTER_NAME", "Test"},
+          {"GIT_COMMITTER_EMAIL", "test@example.com"}};
+}
+
+void git(const Instance& instance, const fs::path& repo, std::vector<std::string> args) {
+  args.insert(args.begin(), {"/usr/bin/git", "-C", repo.string()});
+  ProcessResult result = run_process(args, git_env(instance));
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+}
+
+// A repository with a first commit: README.md, src/auth/login.ts, src/utils.ts.
+fs::path make_repo(const Instance& instance) {
+  fs::path repo = instance.root.path() / "repo";
+  fs::create_directories(repo);
+  git(instance, repo, {"init", "-q", "-b", "main"});
+  write_file(repo / "README.md", "# demo\n");
+  write_file(repo / "src/auth/login.ts", "export const login = 1;\n");
+  write_file(repo / "src/utils.ts", "export const util = 1;\n");
+  write_file(repo / ".gitignore", "build/\n");
+  git(instance, repo, {"add", "-A"});
+  git(instance, repo, {"commit", "-q", "-m", "first"});
+  return repo;
+}
+
+// One agent: an execution in `cwd` with the tracking toolsets and an MCP
+// session to it through the bridge.
+class Agent {
+ public:
+  Agent(const Instance& instance, const fs::path& cwd)
+      : instance_(instance), bridge_(start(instance, cwd)) {
+    json reply = bridge_->request(next_id_++, "initialize",
+                                  {{"protocolVersion", "2025-06-18"},
+                                   {"capabilities", json::object()},
+                                   {"clientInfo", {{"name", "tracking-test"}, {"version", "1"}}}});
+    REQUIRE(reply.contains("result"));
+    bridge_->send(json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+  }
+
+  // The tool's result (structuredContent and isError).
+  json call(const std::string& tool, const json& arguments) {
+    json reply = bridge_->request(next_id_++, "tools/call", {{"name", tool}, {"arguments", arguments}});
+    INFO(reply.dump());
+    REQUIRE(reply.contains("result"));
+    return reply["result"];
+  }
+
+  // The structured result of a call that must succeed.
+  json ok(const std::string& tool, const json& arguments) {
+    json result = call(tool, arguments);
+    INFO(tool << " " << result.dump());
+    REQUIRE(result["isError"] == false);
+    return result["structuredContent"];
+  }
+
+  // The error code of a call that must fail as a tool error.
+  std::string error_code(const std::string& tool, const json& arguments) {
+    json result = call(tool, arguments);
+    INFO(tool << " " << result.dump());
+    REQUIRE(result["isError"] == true);
+    return result["structuredContent"]["code"];
+  }
+
+  json list_tools() { return bridge_->request(next_id_++, "tools/list")["result"]["tools"]; }
+  const std::string& execution_id() const { return execution_id_; }
+
+ private:
+  std::unique_ptr<StdioProcess> start(const Instance& instance, const fs::path& cwd) {
+    ProcessResult created = run_mission(
+        instance, {"--json", "exec", "create", "--cwd", cwd.string(), "--toolsets",
+                   "signals,tracking,legacy", "--print-token"});
+    REQUIRE(created.exit_code == 0);
+    json document = json::parse(created.out);
+    execution_id_ = document["execution"]["id"];
+    auto env = instance.env();
+    env["MISSION_MCP_TOKEN"] = document["token"];
+    return std::make_unique<StdioProcess>(
+        std::vector<std::string>{MISSION_PATH, "mcp", "connect", "--agent-execution", execution_id_}, env,
+        cwd.string());
+  }
+
+  const Instance& instance_;
+  std::string execution_id_;
+  std::unique_ptr<StdioProcess> bridge_;
+  int next_id_ = 1;
+};
+
+json mission_json(const Instance& instance, const std::vector<std::string>& args) {
+  std::vector<std::string> full{"--json"};
+  full.insert(full.end(), args.begin(), args.end());
+  ProcessResult result = run_mission(instance, full);
+  INFO(result.err);
+  REQUIRE(result.out.size() > 0);
+  return json::parse(result.out);
+}
+
+json strings(std::initializer_list<const char*> items) {
+  json out = json::array();
+  for (const char* item : items) out.push_back(item);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the seed's mission flow records phases, tasks, exact change sets and decisions") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  fs::path repo = make_repo(instance);
+  // Dirty before the task: must not be blamed on it.
+  write_file(repo / "README.md", "# demo, edited by a person\n");
+  Agent agent(instance, repo);
+
+  json mission = agent.ok("start_mission", {{"name", "Auth System"},
+                                            {"objective", "Implement JWT authentication"},
+                                            {"profile", "standard"}});
+  const std::string mission_id = mission["mission_id"];
+  CHECK(mission["total_phases"] == 3);
+
+  json task = agent.ok("start_task", {{"mission_id", mission_id},
+                                      {"phase", 1},
+                                      {"phase_name", "Setup"},
+                                      {"caller_type", "orchestrator"},
+                                      {"name", "Setup JWT middleware"},
+                                      {"goal", "Create middleware to verify JWT tokens"},
+                                      {"areas", strings({"auth", "middleware"})}});
+  const std::string task_id = task["task_id"];
+  CHECK(task["snapshot_type"] == "git");
+  CHECK(task["phase_created"] == true);
+  CHECK(task["phase_number"] == 1);
+
+  // The agent's work: a commit, an uncommitted edit, a new file, a deletion,
+  // an ignored build output, and one edit outside its areas.
+  write_file(repo / "src/auth/jwt.ts", "export const verify = 1;\n");
+  git(instance, repo, {"add", "src/auth/jwt.ts"});
+  git(instance, repo, {"commit", "-q", "-m", "jwt"});
+  write_file(repo / "src/auth/login.ts", "export const login = 2;\n");
+  write_file(repo / "src/middleware.ts", "export const mw = 1;\n");
+  fs::remove(repo / "src/utils.ts");
+  write_file(repo / "build/out.js", "ignored\n");
+
+  agent.ok("log_decision", {{"task_id", task_id},
+                            {"category", "library_choice"},
+                            {"question", "Which JWT library?"},
+                            {"options_considered", strings({"jsonwebtoken", "jose"})},
+                            {"chosen", "jsonwebtoken"},
+                            {"reasoning", "More mature and documented"}});
+  agent.ok("log_milestone", {{"task_id", task_id}, {"message", "Installing dependencies..."}, {"progress", 50}});
+  json done = agent.ok("complete_task",
+                       {{"task_id", task_id},
+                        {"status", "success"},
+                        {"outcome", {{"summary", "JWT middleware created and tested"},
+                                     {"achievements", strings({"Middleware verifies JWT signature"})},
+                                     {"limitations", strings({"Refresh tokens not implemented"})}}},
+                        {"metadata", {{"packages_added", strings({"jsonwebtoken"})}, {"tests_status", "passed"}}},
+                        {"phase_complete", true}});
+  CHECK(done["files_changed"]["added"] == strings({"src/auth/jwt.ts", "src/middleware.ts"}));
+  CHECK(done["files_changed"]["modified"] == strings({"src/auth/login.ts"}));
+  CHECK(done["files_changed"]["deleted"] == strings({"src/utils.ts"}));
+  CHECK(done["verification"]["scope_match"] == false);
+  CHECK(done["verification"]["unexpected_files"] == strings({"src/utils.ts"}));
+  CHECK(done["phase_status"] == "completed");
+  CHECK(done["phase_number"] == 1);
+
+  json context = agent.ok("get_context", {{"mission_id", mission_id},
+                                          {"include", strings({"phase_summary", "decisions", "blockers", "tasks", "milestones"})}});
+  CHECK(context["mission_status"] == "in_progress");
+  CHECK(context["current_phase"] == 2);
+  CHECK(context["phase_summary"][0]["name"] == "Setup");
+  CHECK(context["phase_summary"][0]["status"] == "completed");
+  CHECK(context["decisions"][0]["chosen"] == "jsonwebtoken");
+  CHECK(context["milestones"][0]["progress"] == 50);
+  CHECK(context["blockers"].empty());
+  CHECK(context["tasks"][0]["agent_execution_id"] == agent.execution_id());
+
+  // Phase 2 by a subagent, which fails and flags an issue for a person.
+  json second = agent.ok("start_task", {{"mission_id", mission_id},
+                                        {"caller_type", "subagent"},
+                                        {"agent_name", "feature-implementer"},
+                                        {"parent_task_id", task_id},
+                                        {"name", "Token refresh"},
+                                        {"goal", "Refresh tokens"},
+                                        {"areas", strings({"src/auth/**"})}});
+  CHECK(second["phase_number"] == 2);
+  agent.ok("log_issue", {{"task_id", second["task_id"]},
+                         {"type", "unclear_requirement"},
+                         {"description", "Refresh token lifetime is unspecified"},
+                         {"resolution", "Used 7 days"},
+                         {"requires_human_review", true}});
+  json failed = agent.ok("complete_task", {{"task_id", second["task_id"]},
+                                           {"status", "failed"},
+                                           {"outcome", {{"summary", "Could not finish"}}}});
+  CHECK(failed["files_changed"]["added"].empty());
+  CHECK(failed["verification"]["scope_match"] == true);
+  CHECK(agent.error_code("complete_task", {{"task_id", second["task_id"]},
+                                           {"status", "success"},
+                                           {"outcome", {{"summary", "again"}}}}) == "invalid_argument");
+
+  json blockers = agent.ok("get_context", {{"mission_id", mission_id}, {"include", strings({"blockers"})},
+                                           {"filter", {{"agent", "feature-implementer"}}}});
+  REQUIRE(blockers["blockers"].size() == 1);
+  const std::string issue_id = blockers["blockers"][0]["id"];
+
+  // The CI gate names each reason, and each flag relaxes its own.
+  ProcessResult check = run_mission(instance, {"check", "--mission", mission_id});
+  CHECK(check.exit_code == 1);
+  CHECK(check.out.find("failed") != std::string::npos);
+  CHECK(check.out.find(issue_id) != std::string::npos);
+  CHECK(check.out.find("src/utils.ts") != std::string::npos);
+  json verdict = mission_json(instance, {"check", "--mission", mission_id, "--allow-failed", "--allow-scope"});
+  CHECK(verdict["ok"] == false);
+  CHECK(verdict["missions"][0]["problems"].size() == 1);
+  CHECK(verdict["missions"][0]["problems"][0]["kind"] == "open_blocker");
+  CHECK(run_mission(instance, {"resolve", issue_id, "--note", "7 days is fine"}).exit_code == 0);
+  CHECK(run_mission(instance, {"check", "--mission", mission_id, "--allow-failed", "--allow-scope"}).exit_code == 0);
+  CHECK(run_mission(instance, {"check", "--cwd", repo.string(), "--allow-failed", "--allow-scope"}).exit_code == 0);
+
+  json finished = agent.ok("complete_mission", {{"mission_id", mission_id},
+                                                {"status", "partial"},
+                                                {"summary", "Middleware done, refresh deferred"},
+                                                {"achievements", strings({"JWT auth"})},
+                                                {"limitations", strings({"Refresh deferred"})}});
+  CHECK(finished["metrics"]["total_phases"] == 2);
+  CHECK(finished["metrics"]["total_tasks"] == 2);
+  CHECK(finished["metrics"]["files_changed"] == 4);
+  CHECK(agent.error_code("start_task", {{"mission_id", mission_id}, {"name", "late"}, {"goal", "x"}}) ==
+        "invalid_argument");
+
+  // What people see.
+  json listed = mission_json(instance, {"missions", "list"});
+  REQUIRE(listed["missions"].size() == 1);
+  CHECK(listed["missions"][0]["status"] == "partial");
+  CHECK(listed["missions"][0]["tasks"]["total"] == 2);
+  json tasks = mission_json(instance, {"tasks", mission_id});
+  CHECK(tasks["tasks"][1]["parent_task_id"] == task_id);
+  ProcessResult report = run_mission(instance, {"report", mission_id});
+  CHECK(report.exit_code == 0);
+  for (const char* expected : {"## Mission: Auth System", "### Phase 1: Setup (completed)", "`+src/auth/jwt.ts`",
+                               "`-src/utils.ts`", "**jsonwebtoken**", "### Scope warnings"}) {
+    INFO(report.out);
+    CHECK(report.out.find(expected) != std::string::npos);
+  }
+  ProcessResult human = run_mission(instance, {"missions", "show", mission_id});
+  CHECK(human.exit_code == 0);
+  CHECK(human.out.find("Setup JWT middleware") != std::string::npos);
+}
+
+TEST_CASE("request_id replays the first result, refuses another payload, and expires") {
+  Instance instance;
+  DaemonProcess daemon(instance, {"--idempotency-ttl", "1"});
+  REQUIRE(daemon.ready());
+  fs::path repo = make_repo(instance);
+  Agent agent(instance, repo);
+
+  json args = {{"name", "Once"}, {"objective", "Only one mission"}, {"request_id", "req-1"}};
+  json first = agent.ok("start_mission", args);
+  json again = agent.ok("start_mission", args);
+  CHECK(again == first);
+  CHECK(mission_json(instance, {"missions", "list"})["missions"].size() == 1);
+  json other = args;
+  other["objective"] = "Something else";
+  CHECK(agent.error_code("start_mission", other) == "idempotency_conflict");
+  CHECK(agent.error_code("log_milestone", {{"task_id", "tk-none"}, {"message", "m"}, {"request_id", "req-1"}}) ==
+        "idempotency_conflict");
+
+  // The deferred tools too: one task, the same answer twice.
+  json task_args = {{"mission_id", first["mission_id"]}, {"name", "T"}, {"goal", "G"}, {"request_id", "req-2"}};
+  json task = agent.ok("start_task", task_args);
+  CHECK(agent.ok("start_task", task_args) == task);
+  json done_args = {{"task_id", task["task_id"]}, {"status", "success"}, {"outcome", {{"summary", "s"}}},
+                    {"request_id", "req-3"}};
+  json done = agent.ok("complete_task", done_args);
+  CHECK(agent.ok("complete_task", done_args) == done);
+  CHECK(mission_json(instance, {"tasks", first["mission_id"]})["tasks"].size() == 1);
+
+  // A failed call leaves its key free.
+  CHECK(agent.error_code("start_task", {{"mission_id", "ms-missing"}, {"name", "T"}, {"goal", "G"},
+                                        {"request_id", "req-4"}}) == "not_found");
+  agent.ok("start_task", {{"mission_id", first["mission_id"]}, {"name", "T2"}, {"goal", "G"}, {"request_id", "req-4"}});
+
+  // With a 1 s lifetime the key is free again soon: the other payload runs.
+  std::this_thread::sleep_for(1100ms);
+  json later = agent.ok("start_mission", other);
+  CHECK(later["mission_id"] != first["mission_id"]);
+}
+
+TEST_CASE("outside git a checksum snapshot gives the task's exact changes") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  fs::path dir = instance.root.path() / "plain";
+  write_file(dir / "notes.txt", "one\n");
+  write_file(dir / "docs/guide.md", "guide\n");
+  write_file(dir / "node_modules/dep/index.js", "dep\n");
+  Agent agent(instance, dir);
+  json mission = agent.ok("start_mission", {{"name", "Docs"}, {"objective", "Write docs"}});
+  json task = agent.ok("start_task", {{"mission_id", mission["mission_id"]}, {"name", "Guide"}, {"goal", "Edit"},
+                                      {"areas", strings({"docs"})}});
+  CHECK(task["snapshot_type"] == "checksum");
+  write_file(dir / "docs/guide.md", "guide, longer\n");
+  write_file(dir / "docs/faq.md", "faq\n");
+  fs::remove(dir / "notes.txt");
+  write_file(dir / "node_modules/dep/index.js", "changed, but skipped\n");
+  json done = agent.ok("complete_task", {{"task_id", task["task_id"]}, {"status", "success"},
+                                         {"outcome", {{"summary", "s"}}}});
+  CHECK(done["files_changed"]["added"] == strings({"docs/faq.md"}));
+  CHECK(done["files_changed"]["modified"] == strings({"docs/guide.md"}));
+  CHECK(done["files_changed"]["deleted"] == strings({"notes.txt"}));
+  CHECK(done["verification"]["unexpected_files"] == strings({"notes.txt"}));
+}
+
+TEST_CASE("legacy workflows take plan steps and tasks by workflow_id") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  fs::path repo = make_repo(instance);
+  Agent agent(instance, repo);
+  json workflow = agent.ok("start_workflow", {{"name", "Migration NextAuth v5"},
+                                              {"plan", json::array({{{"step", "1"}, {"goal", "Install"}},
+                                                                    {{"step", "2"}, {"goal", "Configure"}}})}});
+  const std::string workflow_id = workflow["workflow_id"];
+  json task = agent.ok("start_task", {{"workflow_id", workflow_id}, {"name", "Install"}, {"goal", "npm i"}});
+  CHECK(task["workflow_id"] == workflow_id);
+  CHECK(!task.contains("phase_number"));
+  CHECK(agent.error_code("start_task", {{"mission_id", workflow_id}, {"name", "x"}, {"goal", "y"}}) ==
+        "invalid_argument");
+  CHECK(agent.error_code("start_task", {{"workflow_id", workflow_id}, {"phase", 2}, {"name", "x"}, {"goal", "y"}}) ==
+        "invalid_argument");
+  json shown = mission_json(instance, {"missions", "show", workflow_id});
+  CHECK(shown["mission"]["kind"] == "workflow");
+  CHECK(shown["mission"]["plan"].size() == 2);
+}
+
+TEST_CASE("mission, phase and task events reach subscribers in order") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  fs::path repo = make_repo(instance);
+  Agent agent(instance, repo);
+  RawClient watcher(instance.socket());
+  watcher.hello();
+  watcher.call("events.subscribe");
+
+  json mission = agent.ok("start_mission", {{"name", "Evented"}, {"objective", "o"}});
+  json task = agent.ok("start_task", {{"mission_id", mission["mission_id"]}, {"phase", 1}, {"name", "T"}, {"goal", "G"}});
+  agent.ok("complete_task", {{"task_id", task["task_id"]}, {"status", "success"},
+                             {"outcome", {{"summary", "s"}}}, {"phase_complete", true}});
+  agent.ok("complete_mission", {{"mission_id", mission["mission_id"]}, {"status", "completed"}, {"summary", "s"}});
+
+  std::vector<std::string> types;
+  while (types.size() < 7) {
+    auto message = watcher.read();
+    REQUIRE(message);
+    std::string type = (*message)["params"].value("type", "");
+    if (type.find(':') != std::string::npos) {
+      types.push_back(type);
+      CHECK((*message)["params"]["agentExecutionId"] == agent.execution_id());
+    }
+  }
+  CHECK(types == std::vector<std::string>{"mission:created", "phase:created", "task:created", "task:updated",
+                                          "phase:updated", "mission:updated", "mission:updated"});
+}
+
+TEST_CASE("the default catalog offers signals and tracking within 12 KB") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  ProcessResult created = run_mission(instance, {"--json", "exec", "create", "--print-token"});
+  json document = json::parse(created.out);
+  auto env = instance.env();
+  env["MISSION_MCP_TOKEN"] = document["token"];
+  StdioProcess bridge({MISSION_PATH, "mcp", "connect", "--agent-execution", document["execution"]["id"]}, env);
+  bridge.request(1, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()},
+                                   {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
+  json tools = bridge.request(2, "tools/list")["result"]["tools"];
+  CHECK(tools.size() == 15);
+  CHECK(tools.dump().size() <= 12 * 1024);
+  for (const auto& tool : tools) CHECK(tool["name"] != "start_workflow");
+}
