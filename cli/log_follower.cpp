@@ -1,5 +1,7 @@
 #include "cli/log_follower.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <thread>
 
@@ -26,8 +28,13 @@ std::uint64_t print_log_lines(const nlohmann::json& page, bool json_lines,
   return last_printed;
 }
 
-void follow_log(DaemonClient& client, const std::string& execution_id, std::uint64_t after,
-                bool json_lines, const std::function<void()>& between_polls) {
+nlohmann::json follow_log(DaemonClient& client, const std::string& execution_id,
+                          std::uint64_t after, bool json_lines,
+                          const std::function<void()>& between_polls) {
+  // Waits of a quarter of the time followed so far: a quick agent is seen
+  // ending within a millisecond or so, a long one costs a request every
+  // kFollowPollMs.
+  const auto started = std::chrono::steady_clock::now();
   for (;;) {
     nlohmann::json page = client.call(
         "execution.logs",
@@ -37,9 +44,13 @@ void follow_log(DaemonClient& client, const std::string& execution_id, std::uint
     // A full page means more is waiting; a final execution with a short
     // page has nothing left to say.
     if (count >= limits::kFollowPageLines) continue;
-    if (page.value("final", false)) return;
+    if (page.value("final", false)) return page;
     if (between_polls) between_polls();
-    std::this_thread::sleep_for(std::chrono::milliseconds(limits::kFollowPollMs));
+    const auto followed = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - started);
+    const int wait_ms = std::clamp(static_cast<int>(followed.count() / 4),
+                                   limits::kFollowPollInitialMs, limits::kFollowPollMs);
+    std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
   }
 }
 

@@ -19,7 +19,9 @@ std::uint64_t print_log_lines(const nlohmann::json& page, bool json_lines,
 
 // Follows from line `after` until the execution is final and every line is
 // printed. `between_polls` runs while waiting (e.g. to forward Ctrl-C).
-void follow_log(DaemonClient& client, const std::string& execution_id, std::uint64_t after,
-                bool json_lines, const std::function<void()>& between_polls);
+// Returns the last page, which has the final state and the exit status.
+nlohmann::json follow_log(DaemonClient& client, const std::string& execution_id,
+                          std::uint64_t after, bool json_lines,
+                          const std::function<void()>& between_polls);
 
 }  // namespace mission::cli

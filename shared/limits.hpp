@@ -52,6 +52,18 @@ inline constexpr int kStopGraceMs = 5000;
 inline constexpr int kFollowPollMs = 50;
 inline constexpr std::size_t kFollowPageLines = 1000;
 
+// The shortest wait between those requests. The wait is a quarter of the
+// time followed so far, from this up to kFollowPollMs: an agent that ends
+// at once (the launch benchmark's `true`) is seen ending within a
+// millisecond or so, not after 50.
+inline constexpr int kFollowPollInitialMs = 1;
+
+// How long `mission adapters list` lets each agent binary answer
+// `--version` (they run at once; some are node programs that take a second
+// or two to start). One that does not answer in time is listed without a
+// version, and its process group is killed.
+inline constexpr int kAdapterVersionTimeoutMs = 5000;
+
 // Largest marker line (`@agent-execution::{...}`) on an agent's stdout, prefix
 // included, line ending excluded. A longer one becomes an oversized-marker
 // diagnostic; its bytes are dropped as they arrive.

@@ -21,6 +21,8 @@ struct RuntimePaths {
   std::filesystem::path pid_file() const { return runtime_dir / "daemon.pid"; }
   std::filesystem::path daemon_lock() const { return runtime_dir / "daemon.lock"; }
   std::filesystem::path autostart_lock() const { return runtime_dir / "autostart.lock"; }
+  // Temporary launch configs, one 0700 subdirectory per launched execution.
+  std::filesystem::path launch_dir() const { return runtime_dir / "launch"; }
   std::filesystem::path database() const { return state_dir / "mission.db"; }
   std::filesystem::path logs_dir() const { return state_dir / "logs"; }
   std::filesystem::path daemon_log() const { return state_dir / "missiond.log"; }

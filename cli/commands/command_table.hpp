@@ -24,6 +24,7 @@ void define_daemon_command(CLI::App& command, CliContext& context);
 void define_exec_command(CLI::App& command, CliContext& context);
 void define_mcp_command(CLI::App& command, CliContext& context);
 void define_run_command(CLI::App& command, CliContext& context);
+void define_adapters_command(CLI::App& command, CliContext& context);
 void define_watch_command(CLI::App& command, CliContext& context);
 void define_missions_command(CLI::App& command, CliContext& context);
 void define_tasks_command(CLI::App& command, CliContext& context);

@@ -1,6 +1,8 @@
 // mission mcp connect: the stdio MCP server an agent's MCP client starts. It
 // attaches this process's stdin/stdout to one AgentExecution's MCP session in
 // the daemon, then only copies bytes (DESIGN.md §4).
+// mission mcp config: what to paste into an agent's own config to add that
+// server by hand, in the syntax its adapter knows.
 
 #include <unistd.h>
 
@@ -11,6 +13,7 @@
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/mcp_bridge.hpp"
+#include "cli/output.hpp"
 #include "shared/error_code.hpp"
 
 namespace mission::cli {
@@ -19,6 +22,11 @@ namespace {
 struct ConnectOptions {
   std::string execution_id;
   std::vector<std::string> toolsets;
+};
+
+struct ConfigOptions {
+  std::string adapter;
+  std::string execution_id;
 };
 
 std::string current_directory() {
@@ -63,6 +71,24 @@ int run_connect(const CliContext& context, const ConnectOptions& options) {
   return kExitOk;
 }
 
+int print_config(const CliContext& context, const ConfigOptions& options) {
+  nlohmann::json params = {{"adapter", options.adapter}};
+  if (!options.execution_id.empty()) params["agentExecutionId"] = options.execution_id;
+  DaemonConnection connection = context.connect();
+  nlohmann::json config = connection.client.call("adapter.config", params);
+  if (context.options.json) {
+    print_json(config);
+    return kExitOk;
+  }
+  // stdout is exactly the text to paste; where it goes is for a person only.
+  if (::isatty(STDERR_FILENO) == 1) {
+    std::fprintf(stderr, "# for %s\n", config.value("target", "").c_str());
+  }
+  const std::string text = config.value("text", "");
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return kExitOk;
+}
+
 }  // namespace
 
 void define_mcp_command(CLI::App& command, CliContext& context) {
@@ -87,6 +113,22 @@ void define_mcp_command(CLI::App& command, CliContext& context) {
                                  "--toolsets or --agent-execution");
     }
     context.action = [&context, options] { return run_connect(context, *options); };
+  });
+
+  auto config_options = std::make_shared<ConfigOptions>();
+  CLI::App* config = command.add_subcommand(
+      "config", "Print the MCP server entry to paste into an agent's own config");
+  config->add_option("--adapter", config_options->adapter,
+                     "The agent: claude-code, codex, copilot, opencode or generic")
+      ->required()
+      ->type_name("NAME");
+  config->add_option("--agent-execution", config_options->execution_id,
+                     "For this execution (the agent supplies $MISSION_MCP_TOKEN); without it, "
+                     "each session makes its own")
+      ->type_name("ID");
+  config->fallthrough();
+  config->callback([&context, config_options] {
+    context.action = [&context, config_options] { return print_config(context, *config_options); };
   });
 }
 

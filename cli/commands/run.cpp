@@ -1,11 +1,13 @@
-// mission run: launch an agent (any command) as an AgentExecution owned by
-// the daemon, then stream its output and exit with its exit status, or with
-// --detach print its id and return.
+// mission run: launch an agent as an AgentExecution owned by the daemon,
+// through its adapter (any command with the generic one), then stream its
+// output and exit with its exit status, or with --detach print its id and
+// return.
 
 #include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <map>
 
 #include "cli/commands/command_table.hpp"
@@ -20,11 +22,13 @@ namespace {
 
 struct RunOptions {
   std::string adapter = "generic";
-  std::string delivery = "stdout-marker";
+  std::string bin;
+  std::string delivery;  // empty: the adapter's preferred one
   std::vector<std::string> toolsets;
   std::string cwd;
   std::vector<std::string> env;
   bool detach = false;
+  bool keep_mcp_servers = false;
   std::vector<std::string> command;
 };
 
@@ -47,23 +51,33 @@ std::map<std::string, std::string> agent_environment(const std::vector<std::stri
   return env;
 }
 
-// The exit status `mission run` passes on: 130 when it was stopped (as a
-// shell reports an interrupted command), else the agent's own, 128 + signal
-// when a signal killed it, 1 when it has none (lost).
-int exit_status_of(const nlohmann::json& execution) {
-  if (execution.value("state", "") == "cancelled") return 130;
-  if (execution.contains("exitCode")) return execution.at("exitCode").get<int>();
-  if (execution.contains("exitSignal")) return 128 + execution.at("exitSignal").get<int>();
+// The exit status `mission run` passes on, from the final log page (state,
+// exitCode, exitSignal): 130 when it was stopped (as a shell reports an
+// interrupted command), else the agent's own, 128 + signal when a signal
+// killed it, 1 when it has none (lost).
+int exit_status_of(const nlohmann::json& ended) {
+  if (ended.value("state", "") == "cancelled") return 130;
+  if (ended.contains("exitCode")) return ended.at("exitCode").get<int>();
+  if (ended.contains("exitSignal")) return 128 + ended.at("exitSignal").get<int>();
   return kExitFailure;
 }
 
 int run_agent(const CliContext& context, const RunOptions& options) {
   nlohmann::json params = {{"adapter", options.adapter},
-                           {"delivery", options.delivery},
                            {"cwd", CliContext::working_directory(options.cwd)},
                            {"command", options.command},
-                           {"env", agent_environment(options.env)}};
+                           {"env", agent_environment(options.env)},
+                           {"detach", options.detach}};
+  if (!options.delivery.empty()) params["delivery"] = options.delivery;
   if (!options.toolsets.empty()) params["toolsets"] = options.toolsets;
+  if (options.keep_mcp_servers) params["keepMcpServers"] = true;
+  if (!options.bin.empty()) {
+    // A path is taken from here, not from the daemon's directory; a bare
+    // name is looked up in the agent's PATH.
+    params["bin"] = options.bin.find('/') == std::string::npos
+                        ? options.bin
+                        : std::filesystem::absolute(options.bin).lexically_normal().string();
+  }
 
   DaemonConnection connection = context.connect();
   nlohmann::json execution = connection.client.call("execution.launch", params).at("execution");
@@ -98,18 +112,25 @@ int run_agent(const CliContext& context, const RunOptions& options) {
                  force ? "" : " (Ctrl-C again to kill it now)");
     connection.client.call("execution.stop", {{"id", id}, {"force", force}});
   };
-  follow_log(connection.client, id, 0, false, forward_interrupts);
-  execution = connection.client.call("execution.get", {{"id", id}}).at("execution");
-  return exit_status_of(execution);
+  // The last page carries the final state and the exit status.
+  return exit_status_of(follow_log(connection.client, id, 0, false, forward_interrupts));
 }
 
 }  // namespace
 
 void define_run_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<RunOptions>();
-  command.add_option("--adapter", options->adapter, "Agent adapter (default generic)")
+  command
+      .add_option("--adapter", options->adapter,
+                  "Agent adapter: claude-code, codex, copilot, opencode, pi, generic (default)")
       ->type_name("NAME");
-  command.add_option("--delivery", options->delivery, "Signal delivery (default stdout-marker)")
+  command
+      .add_option("--bin", options->bin,
+                  "The adapter's executable (default $MISSION_<ADAPTER>_BIN, else PATH)")
+      ->type_name("PATH");
+  command
+      .add_option("--delivery", options->delivery,
+                  "Signal delivery (default: the adapter's preferred one)")
       ->check(CLI::IsMember({"stdout-marker", "mcp-tool"}))
       ->type_name("D");
   command.add_option("--toolsets", options->toolsets, "MCP toolsets for mcp-tool delivery")
@@ -126,9 +147,12 @@ void define_run_command(CLI::App& command, CliContext& context) {
                    : std::string();
       });
   command.add_flag("--detach", options->detach, "Print the execution id and return at once");
-  command.add_option("command", options->command, "The agent's command and arguments, after --")
-      ->required()
-      ->type_name("CMD...");
+  command.add_flag("--keep-mcp-servers", options->keep_mcp_servers,
+                   "Keep the agent's own MCP servers beside mission's");
+  command
+      .add_option("command", options->command,
+                  "After --: the command (generic), or the arguments the adapter adds its flags to")
+      ->type_name("ARGS...");
   command.callback([&context, options] {
     context.action = [&context, options] { return run_agent(context, *options); };
   });

@@ -30,9 +30,11 @@ store::ExecutionRow require_row(store::Database& db, const std::string& id) {
 
 ExecutionRunner::ExecutionRunner(Daemon& daemon, const std::string& execution_id,
                                  const std::string& cwd, const std::vector<std::string>& command,
-                                 const std::vector<std::string>& env, bool reads_markers)
+                                 const std::vector<std::string>& env, bool reads_markers,
+                                 adapters::LaunchFiles files)
     : daemon_(daemon),
       execution_id_(execution_id),
+      files_(std::move(files)),
       log_(daemon.paths().state_dir / "logs", execution_id),
       kill_timer_(daemon.loop(), [this] {
         if (child_ != nullptr) child_->signal_group(SIGKILL);
@@ -159,6 +161,9 @@ void ExecutionRunner::handle_marker(const MarkerLine& line) {
 void ExecutionRunner::on_exit(const loop::ChildProcess::Exit& exit) {
   child_ = nullptr;
   kill_timer_.stop();
+  // Before the final state is published: whoever sees it may rely on the
+  // config (and the token in it) being gone.
+  files_.remove();
   if (markers_) {
     markers_->finish(pending_markers_);
     handle_markers();

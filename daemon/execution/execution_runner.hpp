@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/adapters/launch_files.hpp"
 #include "daemon/execution/execution_log.hpp"
 #include "daemon/loop/child_process.hpp"
 #include "daemon/loop/timer.hpp"
@@ -23,10 +24,12 @@ namespace mission::daemon::execution {
 class ExecutionRunner {
  public:
   // Spawns the execution's command with `env` in its cwd and marks it
-  // running; on failure marks it failed and throws MissionError.
+  // running; on failure marks it failed and throws MissionError. `files`
+  // (the adapter's temporary config) are removed when the process ends,
+  // when the spawn fails, or when the runner goes away with the daemon.
   ExecutionRunner(Daemon& daemon, const std::string& execution_id, const std::string& cwd,
                   const std::vector<std::string>& command, const std::vector<std::string>& env,
-                  bool reads_markers);
+                  bool reads_markers, adapters::LaunchFiles files);
   ~ExecutionRunner();
   ExecutionRunner(const ExecutionRunner&) = delete;
   ExecutionRunner& operator=(const ExecutionRunner&) = delete;
@@ -45,6 +48,7 @@ class ExecutionRunner {
 
   Daemon& daemon_;
   std::string execution_id_;
+  adapters::LaunchFiles files_;
   ExecutionLogWriter log_;
   std::optional<MarkerReader> markers_;
   std::vector<MarkerLine> pending_markers_;

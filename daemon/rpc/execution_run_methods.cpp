@@ -1,5 +1,7 @@
 #include "daemon/rpc/execution_run_methods.hpp"
 
+#include "daemon/adapters/adapter_table.hpp"
+#include "daemon/adapters/bridge.hpp"
 #include "daemon/daemon.hpp"
 #include "daemon/execution/agent_execution.hpp"
 #include "daemon/execution/execution_events.hpp"
@@ -15,7 +17,11 @@ void from_json(const nlohmann::json& j, ExecutionLaunchRequest& request) {
   request.spec = decode_create_spec(j, execution::kDeliveryMarker);
   request.spec.kind = std::string(execution::kKindLaunched);
   request.spec.state = std::string(execution::kLaunching);
+  if (j.contains("delivery")) request.delivery = j.at("delivery").get<std::string>();
   request.env = j.value("env", std::map<std::string, std::string>{});
+  if (j.contains("bin")) request.bin = j.at("bin").get<std::string>();
+  request.detach = j.value("detach", false);
+  request.keep_mcp_servers = j.value("keepMcpServers", false);
 }
 
 void from_json(const nlohmann::json& j, ExecutionStopRequest& request) {
@@ -36,12 +42,33 @@ void from_json(const nlohmann::json& j, ExecutionObservationsRequest& request) {
   request.limit = j.value("limit", std::size_t{1000});
 }
 
-nlohmann::json handle_execution_launch(MethodContext& context, const ExecutionLaunchRequest& request) {
-  Daemon& daemon = context.daemon;
-  const execution::CreateSpec& spec = request.spec;
-  auto created = execution::AgentExecutionRegistry(daemon.database()).create(spec);
+namespace {
 
-  std::map<std::string, std::string> env = request.env;
+// The provider's executable: --bin, else MISSION_<ADAPTER>_BIN from the
+// agent's environment (relative to its working directory), else the
+// adapter's own name, found in the agent's PATH when it is spawned.
+std::string provider_binary(const adapters::AgentAdapter& adapter,
+                            const ExecutionLaunchRequest& request) {
+  if (adapter.binary.empty()) {
+    if (request.bin) {
+      throw MissionError(ErrorCode::invalid_argument,
+                         "the generic adapter takes no --bin: the words after -- are the command",
+                         "drop --bin and give the whole command after --");
+    }
+    return {};
+  }
+  if (request.bin) return *request.bin;
+  auto set = request.env.find(adapters::bin_variable(adapter.name));
+  if (set == request.env.end() || set->second.empty()) return std::string(adapter.binary);
+  if (set->second.find('/') == std::string::npos) return set->second;
+  return (std::filesystem::path(request.spec.cwd) / set->second).lexically_normal().string();
+}
+
+// The environment the daemon gives every launched agent: the caller's,
+// plus its execution's id, the socket and, for mcp-tool, its token.
+std::map<std::string, std::string> agent_environment(Daemon& daemon,
+                                                     const execution::CreatedExecution& created,
+                                                     std::map<std::string, std::string> env) {
   env["MISSION_AGENT_EXECUTION_ID"] = created.row.id;
   env["MISSION_SOCKET"] = daemon.paths().socket.string();
   if (created.token) {
@@ -49,19 +76,98 @@ nlohmann::json handle_execution_launch(MethodContext& context, const ExecutionLa
   } else {
     env.erase("MISSION_MCP_TOKEN");  // never one from another execution
   }
+  return env;
+}
+
+// Asks the adapter for the launch of `created`. Throws MissionError when it
+// cannot be provisioned; the caller fails the launch, with no fallback.
+adapters::LaunchPlan prepare_launch(Daemon& daemon, const adapters::AgentAdapter& adapter,
+                                    const execution::CreatedExecution& created,
+                                    const ExecutionLaunchRequest& request, const std::string& binary,
+                                    const std::map<std::string, std::string>& env) {
+  const store::ExecutionRow& row = created.row;
+  adapters::LaunchRequest launch;
+  launch.execution_id = row.id;
+  launch.delivery = row.delivery;
+  launch.binary = binary;
+  launch.arguments = request.spec.command;
+  launch.env = env;
+  launch.files_dir = daemon.paths().launch_dir() / row.id;
+  launch.keep_mcp_servers = request.keep_mcp_servers;
+  if (row.delivery == execution::kDeliveryMcp &&
+      adapter.capabilities.provisioning.requires_runtime_config) {
+    launch.bridge = adapters::bridge_entry(adapters::mission_binary(), daemon.paths().socket, row.id);
+    launch.bridge->token = created.token.value_or("");
+  }
+  if (row.delivery == execution::kDeliveryMarker) {
+    launch.marker_instructions = [&row] {
+      return execution::marker_instructions(row.id, nlohmann::json::parse(row.descriptor));
+    };
+  }
+  return adapter.prepare_launch(launch);
+}
+
+// A launch that never got its process: it fails here, with the reason as
+// the last line of its log, as a spawn failure does.
+void fail_unstarted(Daemon& daemon, const std::string& id, const std::string& reason) {
+  execution::ExecutionLogWriter log(daemon.paths().logs_dir(), id);
+  log.append('e', "[mission: " + reason + "]\n");
+  log.close();
+  store::ExecutionRow row = execution::AgentExecutionRegistry(daemon.database()).require(id);
+  row.state = std::string(execution::kFailed);
+  row.ended_at = row.updated_at = execution::unix_ms_now();
+  store::ExecutionRepository(daemon.database()).update(row);
+  execution::publish_execution(daemon, "execution.created", id);
+}
+
+}  // namespace
+
+nlohmann::json handle_execution_launch(MethodContext& context, const ExecutionLaunchRequest& request) {
+  Daemon& daemon = context.daemon;
+  const adapters::AgentAdapter& adapter = adapters::require_adapter(request.spec.adapter);
+  execution::CreateSpec spec = request.spec;
+  // Selected before anything exists: an unsupported delivery creates nothing.
+  spec.delivery = adapters::select_delivery(
+      adapter, request.delivery,
+      request.detach ? adapters::LaunchMode::detached : adapters::LaunchMode::attached);
+  const std::string binary = provider_binary(adapter, request);
+  if (binary.empty() && spec.command.empty()) {
+    throw MissionError(ErrorCode::invalid_argument, "the generic adapter needs a command",
+                       "give the agent's command after --: mission run -- CMD ARGS...");
+  }
+  // Recorded as asked for; replaced by the full argv once it is prepared.
+  if (!binary.empty()) spec.command.insert(spec.command.begin(), binary);
+  execution::AgentExecutionRegistry registry(daemon.database());
+  const auto created = registry.create(spec);
+  const std::string& id = created.row.id;
+
+  std::map<std::string, std::string> env = agent_environment(daemon, created, request.env);
+  adapters::LaunchPlan plan;
+  try {
+    plan = prepare_launch(daemon, adapter, created, request, binary, env);
+  } catch (const MissionError& e) {
+    fail_unstarted(daemon, id, std::string(adapter.name) + ": " + e.what());
+    throw;
+  }
+  for (const auto& name : plan.env_unset) env.erase(name);
+  for (const auto& [name, value] : plan.env_set) env[name] = value;
   std::vector<std::string> environment;
   for (const auto& [name, value] : env) environment.push_back(name + "=" + value);
 
+  // The command the execution shows is the one that runs. It holds no
+  // secret: tokens travel in the environment or the 0600 config only.
+  if (plan.argv != spec.command) {
+    store::ExecutionRepository(daemon.database()).set_command(id, nlohmann::json(plan.argv).dump());
+  }
   try {
-    daemon.launch(created.row.id, spec.cwd, spec.command, environment,
-                  spec.delivery == execution::kDeliveryMarker);
+    daemon.launch(id, spec.cwd, plan.argv, environment, spec.delivery == execution::kDeliveryMarker,
+                  std::move(plan.files));
   } catch (const MissionError&) {
-    execution::publish_execution(daemon, "execution.created", created.row.id);
+    execution::publish_execution(daemon, "execution.created", id);
     throw;
   }
-  execution::publish_execution(daemon, "execution.created", created.row.id);
-  auto row = execution::AgentExecutionRegistry(daemon.database()).require(created.row.id);
-  return {{"execution", execution::execution_json(daemon.database(), row)}};
+  execution::publish_execution(daemon, "execution.created", id);
+  return {{"execution", execution::execution_json(daemon.database(), registry.require(id))}};
 }
 
 nlohmann::json handle_execution_stop(MethodContext& context, const ExecutionStopRequest& request) {
@@ -99,6 +205,9 @@ nlohmann::json handle_execution_logs(MethodContext& context, const ExecutionLogs
                            {"state", row.state},
                            {"final", execution::is_final_state(row.state)}};
   if (page.next_cursor) result["nextCursor"] = *page.next_cursor;
+  // So a follower learns how the agent ended without asking again.
+  if (row.exit_code) result["exitCode"] = *row.exit_code;
+  if (row.exit_signal) result["exitSignal"] = *row.exit_signal;
   return result;
 }
 

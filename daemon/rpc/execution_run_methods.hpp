@@ -15,8 +15,12 @@
 namespace mission::daemon {
 
 struct ExecutionLaunchRequest {
-  execution::CreateSpec spec;
+  execution::CreateSpec spec;  // spec.command: the user's words (the whole argv for generic)
+  std::optional<std::string> delivery;  // none: the adapter's preferred one for the mode
   std::map<std::string, std::string> env;
+  std::optional<std::string> bin;  // the provider's executable instead of MISSION_<A>_BIN or PATH
+  bool detach = false;             // the launch mode: nobody follows the output
+  bool keep_mcp_servers = false;
 };
 void from_json(const nlohmann::json& j, ExecutionLaunchRequest& request);
 

@@ -1,6 +1,7 @@
 // The one table of control-API methods. A method exists when it is listed
 // here with its params schema; the dispatcher validates before any handler.
 
+#include "daemon/rpc/adapter_methods.hpp"
 #include "daemon/rpc/daemon_methods.hpp"
 #include "daemon/rpc/dispatcher.hpp"
 #include "daemon/rpc/event_methods.hpp"
@@ -17,6 +18,9 @@ std::span<const MethodEntry> control_methods() {
       {"daemon.status", "control/empty.params", false,
        typed<EmptyRequest, handle_daemon_status>},
       {"daemon.stop", "control/empty.params", false, typed<EmptyRequest, handle_daemon_stop>},
+      {"adapter.list", "control/empty.params", false, typed<EmptyRequest, handle_adapter_list>},
+      {"adapter.config", "control/adapter.config.params", false,
+       typed<AdapterConfigRequest, handle_adapter_config>},
       {"execution.create", "control/execution.create.params", false,
        typed<ExecutionCreateRequest, handle_execution_create>},
       {"execution.list", "control/execution.list.params", false,

@@ -55,6 +55,12 @@ void ExecutionRepository::update(const ExecutionRow& row) {
   s.run();
 }
 
+void ExecutionRepository::set_command(const std::string& id, const std::string& command) {
+  auto s = db_.cached("UPDATE executions SET command = ?2 WHERE id = ?1");
+  s.bind(1, id).bind(2, command);
+  s.run();
+}
+
 std::optional<ExecutionRow> ExecutionRepository::find(const std::string& id) {
   auto s = db_.cached(std::string("SELECT ") + kColumns + " FROM executions WHERE id = ?1");
   s.bind(1, id);

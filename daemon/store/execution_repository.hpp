@@ -36,6 +36,9 @@ class ExecutionRepository {
   void insert(const ExecutionRow& row);
   // Writes every mutable column of `row` (state, pid, exit, timestamps).
   void update(const ExecutionRow& row);
+  // Replaces the recorded command (a JSON array), once an adapter has
+  // prepared the argv that actually runs.
+  void set_command(const std::string& id, const std::string& command);
   std::optional<ExecutionRow> find(const std::string& id);
   // Marks every launched execution still in one of `states` lost (its
   // process belonged to a daemon that is gone); returns how many.

@@ -152,6 +152,7 @@ export function sandbox(name) {
   });
   sb.env = env;
   cleanups.push((ok) => {
+    stopLiveExecutions(sb);
     stopDaemon(sb);
     if (ok && !process.env.MISSION_AGENT_TEST_KEEP) {
       fs.rmSync(root, { recursive: true, force: true });
@@ -163,10 +164,11 @@ export function sandbox(name) {
   return sb;
 }
 
-/// Runs mission synchronously in the sandbox (never hangs: 30 s limit).
-export function mission(sb, args, { timeoutMs = 30000 } = {}) {
+/// Runs mission synchronously in the sandbox (never hangs: 30 s limit), with
+/// the sandbox's environment or `env` (for `mission run`, the agent's).
+export function mission(sb, args, { timeoutMs = 30000, env = sb.env } = {}) {
   const r = spawnSync(missionPath(), args, {
-    env: sb.env, cwd: sb.work, encoding: 'utf8', timeout: timeoutMs, killSignal: 'SIGKILL',
+    env, cwd: sb.work, encoding: 'utf8', timeout: timeoutMs, killSignal: 'SIGKILL',
   });
   if (r.error) throw new Error(`mission ${args.join(' ')}: ${r.error.message}`);
   if (r.status !== 0) {
@@ -200,6 +202,23 @@ export async function waitDetached(sb, id, limitMs = 10000) {
     const open = (ex.mcpSessions || []).filter((s) => s.attached);
     if (open.length === 0 || Date.now() > end) return ex;
     await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/// Agents launched through `mission run` belong to the daemon, not to this
+/// test, and outlive a daemon stop: end every one still running, and its
+/// process group, before the daemon goes.
+function stopLiveExecutions(sb) {
+  if (!fs.existsSync(path.join(sb.runtime, 'daemon.sock'))) return;
+  const opts = { env: sb.env, cwd: sb.work, encoding: 'utf8', timeout: 15000, killSignal: 'SIGKILL' };
+  const listed = spawnSync(missionPath(), ['--no-autostart', '--json', 'exec', 'list', '--limit', '1000'], opts);
+  let executions = [];
+  try { executions = JSON.parse(listed.stdout).executions || []; } catch { return; }
+  for (const ex of executions) {
+    if (['completed', 'failed', 'cancelled', 'lost'].includes(ex.state)) continue;
+    log(`execution ${ex.id} still ${ex.state}: stopping it`);
+    spawnSync(missionPath(), ['--no-autostart', 'exec', 'stop', '--force', ex.id], opts);
+    if (ex.pid) killGroup(ex.pid, 'SIGKILL');
   }
 }
 
@@ -242,14 +261,22 @@ export function writePrivate(file, text) {
 
 /// A local stand-in for the Anthropic and OpenAI APIs: every request is
 /// recorded and answered 401 with an "invalid API key" error, which agents do
-/// not retry. Keeps the tests offline and fast.
-export async function fakeModelApi() {
+/// not retry. Keeps the tests offline and fast. `respond(request)` may answer
+/// instead, with {status, headers, body}.
+export async function fakeModelApi({ respond } = {}) {
   const requests = [];
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
-      requests.push({ method: req.method, url: req.url, body: Buffer.concat(chunks).toString('utf8') });
+      const request = { method: req.method, url: req.url, body: Buffer.concat(chunks).toString('utf8') };
+      requests.push(request);
+      const answer = respond && respond(request);
+      if (answer) {
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body);
+        return;
+      }
       res.writeHead(401, { 'content-type': 'application/json' });
       res.end(JSON.stringify({
         type: 'error',

@@ -1,0 +1,65 @@
+#include "daemon/adapters/adapter.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "shared/error_code.hpp"
+
+namespace mission::daemon::adapters {
+
+bool supports(const AgentAdapter& adapter, std::string_view delivery) {
+  const auto& deliveries = adapter.capabilities.deliveries;
+  return std::find(deliveries.begin(), deliveries.end(), delivery) != deliveries.end();
+}
+
+std::string select_delivery(const AgentAdapter& adapter,
+                            const std::optional<std::string>& requested, LaunchMode mode) {
+  if (!requested) {
+    return std::string(mode == LaunchMode::attached ? adapter.capabilities.preferred_attached
+                                                    : adapter.capabilities.preferred_detached);
+  }
+  if (supports(adapter, *requested)) return *requested;
+  nlohmann::json supported = nlohmann::json::array();
+  std::string listed;
+  for (std::string_view delivery : adapter.capabilities.deliveries) {
+    supported.push_back(delivery);
+    listed += (listed.empty() ? "" : " or ") + std::string(delivery);
+  }
+  throw MissionError(
+      ErrorCode::invalid_argument,
+      std::string(adapter.name) + " does not support " + *requested + " delivery; it supports " +
+          listed,
+      "pass --delivery with one of details.supported, or leave it out for the "
+      "adapter's preferred one",
+      {{"adapter", adapter.name}, {"requested", *requested}, {"supported", supported}});
+}
+
+std::string bin_variable(std::string_view adapter_name) {
+  std::string name = "MISSION_";
+  for (char c : adapter_name) {
+    name += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  return name + "_BIN";
+}
+
+std::map<std::string, std::string> bridge_env(const BridgeEntry& bridge,
+                                              std::string_view token_placeholder) {
+  std::map<std::string, std::string> env{{"MISSION_SOCKET", bridge.socket}};
+  if (bridge.token_from_env) {
+    env["MISSION_MCP_TOKEN"] = std::string(token_placeholder);
+  } else if (!bridge.token.empty()) {
+    env["MISSION_MCP_TOKEN"] = bridge.token;
+  }
+  return env;
+}
+
+const BridgeEntry& require_bridge(const LaunchRequest& request) {
+  if (!request.bridge) {
+    throw MissionError(ErrorCode::internal,
+                       "no MCP access was registered for " + request.execution_id,
+                       "this is a bug in missiond; launch with --delivery stdout-marker meanwhile");
+  }
+  return *request.bridge;
+}
+
+}  // namespace mission::daemon::adapters

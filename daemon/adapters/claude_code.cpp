@@ -1,0 +1,69 @@
+// Claude Code (`claude`). MCP: a JSON file with an `mcpServers` entry for
+// the bridge, given with --mcp-config (and --strict-mcp-config, so only
+// mission's server loads, unless the launch keeps the agent's own).
+// Markers: the instructions appended to its system prompt.
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/adapters/adapter.hpp"
+#include "daemon/execution/agent_execution.hpp"
+
+namespace mission::daemon::adapters {
+namespace {
+
+constexpr std::string_view kDeliveries[] = {execution::kDeliveryMcp, execution::kDeliveryMarker};
+
+nlohmann::ordered_json server_entry(const BridgeEntry& bridge) {
+  nlohmann::ordered_json env = nlohmann::ordered_json::object();
+  // Claude expands ${VAR} in the env of a config it reads.
+  for (const auto& [name, value] : bridge_env(bridge, "${MISSION_MCP_TOKEN}")) env[name] = value;
+  return {{"type", "stdio"}, {"command", bridge.command}, {"args", bridge.args}, {"env", env}};
+}
+
+std::string config_text(const BridgeEntry& bridge) {
+  nlohmann::ordered_json config = {{"mcpServers", {{kServerName, server_entry(bridge)}}}};
+  return config.dump(2) + "\n";
+}
+
+LaunchPlan prepare(const LaunchRequest& request) {
+  LaunchPlan plan{{request.binary}, {}, {}, LaunchFiles(request.files_dir)};
+  // --mcp-config and --allowedTools take several values: the `=` form ends
+  // each at one, so a prompt among the user's words is never taken for one.
+  if (request.delivery == execution::kDeliveryMcp) {
+    auto file = plan.files.write("claude-mcp.json", config_text(require_bridge(request)));
+    plan.argv.push_back("--mcp-config=" + file.string());
+    if (!request.keep_mcp_servers) plan.argv.push_back("--strict-mcp-config");
+    // stdin is /dev/null: a signal tool waiting for a permission prompt
+    // would wait for nobody.
+    plan.argv.push_back("--allowedTools=mcp__" + std::string(kServerName));
+    // Connect before the first model turn, so turn one can already report.
+    if (request.env.count("MCP_CONNECTION_NONBLOCKING") == 0) {
+      plan.env_set["MCP_CONNECTION_NONBLOCKING"] = "false";
+    }
+    // The token is in the 0600 file; the agent's tools need not see it.
+    plan.env_unset.push_back("MISSION_MCP_TOKEN");
+  } else {
+    plan.argv.push_back("--append-system-prompt");
+    plan.argv.push_back(request.marker_instructions());
+  }
+  plan.argv.insert(plan.argv.end(), request.arguments.begin(), request.arguments.end());
+  return plan;
+}
+
+ManualConfig manual(const BridgeEntry& bridge) {
+  return {"json", ".mcp.json in the project, or the mcpServers of ~/.claude.json",
+          config_text(bridge)};
+}
+
+}  // namespace
+
+extern const AgentAdapter kClaudeCodeAdapter;
+const AgentAdapter kClaudeCodeAdapter = {
+    "claude-code",
+    "claude",
+    {kDeliveries, execution::kDeliveryMcp, execution::kDeliveryMcp, {true, true, true}},
+    prepare,
+    manual,
+};
+
+}  // namespace mission::daemon::adapters

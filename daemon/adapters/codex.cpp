@@ -1,0 +1,125 @@
+// Codex (`codex`). MCP: one `-c mcp_servers.mission={...}` TOML override,
+// no file. Codex passes its MCP servers almost no environment, so the entry
+// names MISSION_SOCKET itself and forwards MISSION_MCP_TOKEN from codex's
+// own environment with `env_vars`: the token never appears in an argv.
+// Markers: the instructions as `developer_instructions`.
+
+#include <cstdio>
+
+#include "daemon/adapters/adapter.hpp"
+#include "daemon/execution/agent_execution.hpp"
+
+namespace mission::daemon::adapters {
+namespace {
+
+constexpr std::string_view kDeliveries[] = {execution::kDeliveryMcp, execution::kDeliveryMarker};
+
+// A TOML basic string: quotes, backslashes and control characters escaped.
+std::string toml_string(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+          char escaped[8];
+          std::snprintf(escaped, sizeof escaped, "\\u%04X", static_cast<unsigned>(c));
+          out += escaped;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+// Compact for the -c override, spaced for a config file.
+struct TomlStyle {
+  std::string_view separator;
+  std::string_view assign;
+  std::string_view pad;
+};
+constexpr TomlStyle kCompact{",", "=", ""};
+constexpr TomlStyle kSpaced{", ", " = ", " "};
+
+using TomlFields = std::vector<std::pair<std::string, std::string>>;
+
+std::string toml_array(const std::vector<std::string>& items, const TomlStyle& style) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    out += (i == 0 ? "" : std::string(style.separator)) + toml_string(items[i]);
+  }
+  return out + "]";
+}
+
+std::string toml_inline_table(const TomlFields& fields, const TomlStyle& style) {
+  std::string out = "{" + std::string(style.pad);
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    out += (i == 0 ? "" : std::string(style.separator)) + fields[i].first +
+           std::string(style.assign) + fields[i].second;
+  }
+  return out + std::string(style.pad) + "}";
+}
+
+// The server's fields, in order. The token is never one of them, only the
+// name of the variable that carries it.
+TomlFields server_fields(const BridgeEntry& bridge, const TomlStyle& style) {
+  TomlFields fields{
+      {"command", toml_string(bridge.command)},
+      {"args", toml_array(bridge.args, style)},
+      {"env", toml_inline_table({{"MISSION_SOCKET", toml_string(bridge.socket)}}, style)}};
+  if (!bridge.token.empty() || bridge.token_from_env) {
+    fields.emplace_back("env_vars", toml_array({"MISSION_MCP_TOKEN"}, style));
+  }
+  return fields;
+}
+
+LaunchPlan prepare(const LaunchRequest& request) {
+  LaunchPlan plan{{request.binary}, {}, {}, LaunchFiles(request.files_dir)};
+  std::string value;
+  if (request.delivery == execution::kDeliveryMcp) {
+    value = "mcp_servers." + std::string(kServerName) + "=" +
+            toml_inline_table(server_fields(require_bridge(request), kCompact), kCompact);
+  } else {
+    value = "developer_instructions=" + toml_string(request.marker_instructions());
+  }
+  // Root options come before the user's subcommand (exec, ...).
+  plan.argv.push_back("-c");
+  plan.argv.push_back(value);
+  plan.argv.insert(plan.argv.end(), request.arguments.begin(), request.arguments.end());
+  return plan;
+}
+
+ManualConfig manual(const BridgeEntry& bridge) {
+  std::string text = "[mcp_servers." + std::string(kServerName) + "]\n";
+  for (const auto& [key, field] : server_fields(bridge, kSpaced))
+    text += key + " = " + field + "\n";
+  return {"toml", "~/.codex/config.toml (or $CODEX_HOME/config.toml)", text};
+}
+
+}  // namespace
+
+extern const AgentAdapter kCodexAdapter;
+const AgentAdapter kCodexAdapter = {
+    "codex",
+    "codex",
+    {kDeliveries, execution::kDeliveryMcp, execution::kDeliveryMcp, {true, true, true}},
+    prepare,
+    manual,
+};
+
+}  // namespace mission::daemon::adapters

@@ -1,0 +1,66 @@
+// OpenCode (`opencode`). MCP: a config file holding a `local` server for the
+// bridge, named by OPENCODE_CONFIG; OpenCode merges it over the user's
+// global config. A launch whose environment already sets OPENCODE_CONFIG
+// fails rather than silently replacing the user's file. mcp-tool only.
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/adapters/adapter.hpp"
+#include "daemon/execution/agent_execution.hpp"
+#include "shared/error_code.hpp"
+
+namespace mission::daemon::adapters {
+namespace {
+
+constexpr std::string_view kDeliveries[] = {execution::kDeliveryMcp};
+
+std::string config_text(const BridgeEntry& bridge) {
+  nlohmann::ordered_json environment = nlohmann::ordered_json::object();
+  // OpenCode substitutes {env:NAME} in its config.
+  for (const auto& [name, value] : bridge_env(bridge, "{env:MISSION_MCP_TOKEN}")) {
+    environment[name] = value;
+  }
+  std::vector<std::string> command{bridge.command};
+  command.insert(command.end(), bridge.args.begin(), bridge.args.end());
+  nlohmann::ordered_json server = {
+      {"type", "local"}, {"command", command}, {"environment", environment}, {"enabled", true}};
+  nlohmann::ordered_json config = {{"$schema", "https://opencode.ai/config.json"},
+                                   {"mcp", {{kServerName, server}}}};
+  return config.dump(2) + "\n";
+}
+
+LaunchPlan prepare(const LaunchRequest& request) {
+  if (auto set = request.env.find("OPENCODE_CONFIG"); set != request.env.end()) {
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "cannot provision MCP for opencode: OPENCODE_CONFIG is already set (" + set->second +
+            "), and mission needs it for its server",
+        "move those settings to ~/.config/opencode/opencode.json, which OpenCode merges, and "
+        "unset OPENCODE_CONFIG; or launch with the generic adapter",
+        {{"variable", "OPENCODE_CONFIG"}});
+  }
+  LaunchPlan plan{{request.binary}, {}, {}, LaunchFiles(request.files_dir)};
+  auto file = plan.files.write("opencode.json", config_text(require_bridge(request)));
+  plan.env_set["OPENCODE_CONFIG"] = file.string();
+  plan.env_unset.push_back("MISSION_MCP_TOKEN");
+  plan.argv.insert(plan.argv.end(), request.arguments.begin(), request.arguments.end());
+  return plan;
+}
+
+ManualConfig manual(const BridgeEntry& bridge) {
+  return {"json", "opencode.json in the project, or ~/.config/opencode/opencode.json",
+          config_text(bridge)};
+}
+
+}  // namespace
+
+extern const AgentAdapter kOpenCodeAdapter;
+const AgentAdapter kOpenCodeAdapter = {
+    "opencode",
+    "opencode",
+    {kDeliveries, execution::kDeliveryMcp, execution::kDeliveryMcp, {true, true, true}},
+    prepare,
+    manual,
+};
+
+}  // namespace mission::daemon::adapters

@@ -1,0 +1,43 @@
+#!/bin/sh
+# Benchmark for the launch-overhead target: `mission run --adapter generic
+# -- true` against a warm daemon takes at most 10 ms (median) more than
+# running `true` directly. Both run in the same hyperfine session, without a
+# shell (-N); each `mission run` is a whole launch: connect, create the
+# execution, spawn `true`, follow its output until it has ended, and exit
+# with its status.
+# Usage: tests/bench/launch_bench.sh [BUILD_DIR]   (default: build)
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$root/build}
+runs=${BENCH_RUNS:-300}
+
+cmake --build "$build" --target mission missiond >/dev/null
+mission="$build/bin/mission"
+command -v hyperfine >/dev/null || "$root/scripts/install-deps.sh" --with-bench-tools
+
+scratch=$(mktemp -d)
+export MISSION_RUNTIME_DIR="$scratch/run" MISSION_STATE_DIR="$scratch/state" NO_COLOR=1
+unset MISSION_SOCKET
+trap '"$mission" daemon stop >/dev/null 2>&1 || true; rm -rf "$scratch"' EXIT
+"$mission" daemon start >/dev/null
+
+hyperfine --style basic -N --warmup 20 --runs "$runs" --export-json "$scratch/launch.json" \
+  "$mission --no-autostart run --adapter generic -- true" true >&2
+
+median_ms() {
+  sed -n 's/.*"median": *\([0-9.e-]*\).*/\1/p' "$scratch/launch.json" | sed -n "${1}p" |
+    awk '{printf "%.2f", $1 * 1000}'
+}
+launch=$(median_ms 1)
+direct=$(median_ms 2)
+overhead=$(echo "$launch $direct" | awk '{printf "%.2f", $1 - $2}')
+verdict=$(echo "$overhead" | awk '{print ($1 <= 10) ? "met" : "MISSED"}')
+
+cat <<REPORT
+
+| what | target | measured |
+|------|--------|----------|
+| mission run --adapter generic -- true, median of $runs (warm daemon) | | $launch ms |
+| true, run directly, median of $runs | | $direct ms |
+| launch overhead (difference of the medians) | <= 10 ms | $overhead ms ($verdict) |
+REPORT
