@@ -9,8 +9,9 @@ _mission() {
   }
   local globals="--json --socket --no-autostart --help --version"
   local states="created launching running awaiting_input blocked completed failed cancelled lost"
+  local adapters="claude-code codex copilot opencode pi generic"
   # Options that take a value: the next word is that value, not a command.
-  local valued="--socket --state --limit --adapter --delivery --cwd --toolsets --agent-execution --env --after --cursor"
+  local valued="--socket --state --limit --adapter --bin --delivery --cwd --toolsets --agent-execution --env --after --cursor --include --phase --agent --since --format --mission --note"
   # The value of --env K=V, split at "=" by readline (COMP_WORDBREAKS): free.
   if [[ $cur == = && ${words[cword-2]} == --env ]] ||
      [[ $prev == = && ${words[cword-3]} == --env ]]; then
@@ -21,7 +22,18 @@ _mission() {
     --cwd) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --state) COMPREPLY=($(compgen -W "$states" -- "$cur")); return ;;
     --delivery) COMPREPLY=($(compgen -W "mcp-tool stdout-marker" -- "$cur")); return ;;
-    --toolsets) COMPREPLY=($(compgen -W "signals" -- "$cur")); return ;;
+    --toolsets | --include)
+      # A list separated by commas: complete the item after the last comma,
+      # among those not typed yet.
+      local items="signals tracking legacy" head="" item
+      [[ $prev == --include ]] && items="phase_summary tasks decisions milestones blockers"
+      [[ $cur == *,* ]] && head=${cur%,*},
+      for item in ${head//,/ }; do items=" $items "; items=${items/ $item / }; done
+      COMPREPLY=($(compgen -P "$head" -W "$items" -- "${cur##*,}"))
+      return ;;
+    --format) COMPREPLY=($(compgen -W "markdown json" -- "$cur")); return ;;
+    --adapter) COMPREPLY=($(compgen -W "$adapters" -- "$cur")); return ;;
+    --bin) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --env)
       # K=V: offer the names of the current environment, then the value is free.
       if [[ $cur != *=* ]]; then
@@ -29,7 +41,7 @@ _mission() {
         compopt -o nospace 2>/dev/null || true
       fi
       return ;;
-    --limit | --adapter | --agent-execution | --after | --cursor) return ;;
+    --limit | --agent-execution | --after | --cursor | --phase | --agent | --since | --mission | --note) return ;;
   esac
   local i command="" action="" dashdash=0
   for ((i = 1; i < cword; i++)); do
@@ -50,7 +62,7 @@ _mission() {
     return
   fi
   case $command in
-    "") COMPREPLY=($(compgen -W "status daemon run exec watch mcp $globals" -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W "status daemon run adapters exec watch mcp missions tasks context report check resolve $globals" -- "$cur")) ;;
     watch) COMPREPLY=($(compgen -W "--execution $globals" -- "$cur")) ;;
     daemon)
       if [[ -z $action ]]; then
@@ -59,7 +71,13 @@ _mission() {
         COMPREPLY=($(compgen -W "$globals" -- "$cur"))
       fi ;;
     run)
-      COMPREPLY=($(compgen -W "--adapter --delivery --toolsets --cwd --env --detach -- $globals" -- "$cur")) ;;
+      COMPREPLY=($(compgen -W "--adapter --bin --delivery --toolsets --cwd --env --detach --keep-mcp-servers -- $globals" -- "$cur")) ;;
+    adapters)
+      if [[ -z $action ]]; then
+        COMPREPLY=($(compgen -W "list $globals" -- "$cur"))
+      else
+        COMPREPLY=($(compgen -W "$globals" -- "$cur"))
+      fi ;;
     exec)
       case $action in
         "") COMPREPLY=($(compgen -W "list show create stop logs signals instructions $globals" -- "$cur")) ;;
@@ -73,10 +91,21 @@ _mission() {
       esac ;;
     mcp)
       case $action in
-        "") COMPREPLY=($(compgen -W "connect $globals" -- "$cur")) ;;
+        "") COMPREPLY=($(compgen -W "connect config $globals" -- "$cur")) ;;
         connect) COMPREPLY=($(compgen -W "--agent-execution --toolsets $globals" -- "$cur")) ;;
+        config) COMPREPLY=($(compgen -W "--adapter --agent-execution $globals" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;
       esac ;;
+    missions)
+      case $action in
+        "") COMPREPLY=($(compgen -W "list show $globals" -- "$cur")) ;;
+        list) COMPREPLY=($(compgen -W "--cwd --here --limit $globals" -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;
+      esac ;;
+    context) COMPREPLY=($(compgen -W "--include --phase --agent --since $globals" -- "$cur")) ;;
+    report) COMPREPLY=($(compgen -W "--format $globals" -- "$cur")) ;;
+    check) COMPREPLY=($(compgen -W "--mission --cwd --allow-failed --allow-blockers --allow-scope $globals" -- "$cur")) ;;
+    resolve) COMPREPLY=($(compgen -W "--note $globals" -- "$cur")) ;;
     *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;
   esac
 }

@@ -8,11 +8,18 @@ complete -c mission -l version -d 'Print the version'
 complete -c mission -n __fish_use_subcommand -a status -d 'Show the daemon and what it tracks'
 complete -c mission -n __fish_use_subcommand -a daemon -d 'Start, stop, inspect or run the daemon'
 complete -c mission -n __fish_use_subcommand -a run -d 'Launch an agent command and follow it'
+complete -c mission -n __fish_use_subcommand -a adapters -d 'List the agent adapters, their binaries and deliveries'
 complete -c mission -n __fish_use_subcommand -a exec -d 'List, show, stop and follow agent executions'
 complete -c mission -n __fish_use_subcommand -a watch -d "Print executions' events as they happen"
 complete -c mission -n '__fish_seen_subcommand_from watch' -l execution -r -d "Only this execution's events"
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from show' -s f -l follow -d 'Then print its events until it ends'
 complete -c mission -n __fish_use_subcommand -a mcp -d 'Connect an MCP client to mission (stdio bridge)'
+complete -c mission -n __fish_use_subcommand -a missions -d 'List and show the missions agents recorded'
+complete -c mission -n __fish_use_subcommand -a tasks -d "List a mission's tasks with their change sets"
+complete -c mission -n __fish_use_subcommand -a context -d "Show a mission's context as get_context gives it"
+complete -c mission -n __fish_use_subcommand -a report -d 'Summarise a mission for a pull request (Markdown)'
+complete -c mission -n __fish_use_subcommand -a check -d 'CI gate: fail on failed tasks, open blockers, scope'
+complete -c mission -n __fish_use_subcommand -a resolve -d 'Mark a blocker issue as reviewed by a person'
 complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a start -d 'Start missiond in the background'
 complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a stop -d 'Stop missiond gracefully'
 complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a status -d 'Show whether missiond runs'
@@ -50,12 +57,24 @@ end
 function __mission_command_is
     test (__mission_command; or echo '') = $argv[1]
 end
+# The items of a list separated by commas (--toolsets, --include): each
+# item not typed yet, after the ones already typed.
+function __mission_list_items
+    set -l head (string replace -r '[^,]*$' '' -- (commandline -ct))
+    set -l typed (string split , -- $head)
+    for item in $argv
+        contains -- $item $typed; or echo $head$item
+    end
+end
 
 # mission run [OPTIONS] -- CMD ARGS...
 set -l run '__mission_command_is run; and __mission_no_dashdash'
-complete -c mission -n $run -l adapter -x -d 'Agent adapter (default generic)'
-complete -c mission -n $run -l delivery -x -a 'stdout-marker mcp-tool' -d 'Signal delivery (default stdout-marker)'
-complete -c mission -n $run -l toolsets -x -a signals -d 'MCP toolsets, comma-separated'
+set -l adapters 'claude-code codex copilot opencode pi generic'
+complete -c mission -n $run -l adapter -x -a $adapters -d 'Agent adapter (default generic)'
+complete -c mission -n $run -l bin -r -F -d "The adapter's executable"
+complete -c mission -n $run -l delivery -x -a 'stdout-marker mcp-tool' -d "Signal delivery (default: the adapter's preferred)"
+complete -c mission -n $run -l keep-mcp-servers -d "Keep the agent's own MCP servers beside mission's"
+complete -c mission -n $run -l toolsets -x -a '(__mission_list_items signals tracking legacy)' -d 'MCP toolsets, comma-separated'
 complete -c mission -n $run -l cwd -x -a '(__fish_complete_directories)' -d 'Working directory'
 complete -c mission -n $run -l env -x -a '(set -xn | string replace -r \'$\' =)' -d 'Set K=V in the agent environment (repeatable)'
 complete -c mission -n $run -l detach -d 'Print the execution id and return at once'
@@ -75,7 +94,7 @@ complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcom
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l adapter -x -d 'Agent adapter (default generic)'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l delivery -x -a 'mcp-tool stdout-marker' -d 'Signal delivery (default mcp-tool)'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l cwd -x -a '(__fish_complete_directories)' -d 'Working directory'
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l toolsets -x -a signals -d 'MCP toolsets, comma-separated'
+complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l toolsets -x -a '(__mission_list_items signals tracking legacy)' -d 'MCP toolsets, comma-separated'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l print-token -d 'Also print the MCP session token (a secret)'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create; and not __mission_no_dashdash' -a '(__fish_complete_subcommand --commandline (__mission_after_dashdash))'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from stop' -l force -d 'SIGKILL at once'
@@ -84,7 +103,32 @@ complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcom
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from logs' -l cursor -x -d 'Only lines before line C (page back)'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from logs' -l limit -x -d 'At most N lines (default 100)'
 
-# mission mcp connect
-complete -c mission -n '__fish_seen_subcommand_from mcp; and not __fish_seen_subcommand_from connect' -a connect -d 'Serve MCP on stdin/stdout for one agent execution'
+# mission adapters list
+complete -c mission -n '__mission_command_is adapters; and not __fish_seen_subcommand_from list' -a list -d 'Each adapter, its binary and version, and its deliveries'
+
+# mission mcp connect|config
+complete -c mission -n '__fish_seen_subcommand_from mcp; and not __fish_seen_subcommand_from connect config' -a connect -d 'Serve MCP on stdin/stdout for one agent execution'
+complete -c mission -n '__fish_seen_subcommand_from mcp; and not __fish_seen_subcommand_from connect config' -a config -d 'Print the MCP server entry to paste into an agent config'
+complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from config' -l adapter -x -a $adapters -d 'The agent'
+complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from config' -l agent-execution -x -d 'For this execution (token from the agent environment)'
 complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from connect' -l agent-execution -x -d 'Attach to this execution (token from $MISSION_MCP_TOKEN)'
-complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from connect' -l toolsets -x -a signals -d 'Toolsets of the execution created without --agent-execution'
+complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from connect' -l toolsets -x -a '(__mission_list_items signals tracking legacy)' -d 'Toolsets of the execution created without --agent-execution'
+
+# mission missions list|show, tasks, context, report, check, resolve
+complete -c mission -n '__mission_command_is missions; and not __fish_seen_subcommand_from list show' -a list -d 'List missions and workflows, newest first'
+complete -c mission -n '__mission_command_is missions; and not __fish_seen_subcommand_from list show' -a show -d 'Show a mission: phases, tasks, blockers'
+set -l missions_list '__mission_command_is missions; and __fish_seen_subcommand_from list'
+complete -c mission -n $missions_list -l cwd -x -a '(__fish_complete_directories)' -d 'Only those recorded in DIR or below'
+complete -c mission -n $missions_list -l here -d 'Only those in the current directory or below'
+complete -c mission -n $missions_list -l limit -x -d 'At most this many (default 50)'
+complete -c mission -n '__mission_command_is context' -l include -x -a '(__mission_list_items phase_summary tasks decisions milestones blockers)' -d 'Parts to show (default: all)'
+complete -c mission -n '__mission_command_is context' -l phase -x -d 'Only this phase'
+complete -c mission -n '__mission_command_is context' -l agent -x -d 'Only tasks of this agent_name'
+complete -c mission -n '__mission_command_is context' -l since -x -d 'Only items since this ISO 8601 time'
+complete -c mission -n '__mission_command_is report' -l format -x -a 'markdown json' -d 'Markdown (default) or JSON'
+complete -c mission -n '__mission_command_is check' -l mission -x -d 'Check this mission only'
+complete -c mission -n '__mission_command_is check' -l cwd -x -a '(__fish_complete_directories)' -d 'Check the missions in DIR or below'
+complete -c mission -n '__mission_command_is check' -l allow-failed -d 'Failed tasks do not fail the check'
+complete -c mission -n '__mission_command_is check' -l allow-blockers -d 'Open blockers do not fail the check'
+complete -c mission -n '__mission_command_is check' -l allow-scope -d 'Changes outside areas do not fail the check'
+complete -c mission -n '__mission_command_is resolve' -l note -x -d 'What the review concluded'

@@ -20,19 +20,19 @@ expect() {
   local got; got=$(complete_words "$@")
   [[ $got == "$want" ]] || { echo "$* -> '$got', expected '$want'"; exit 1; }
 }
-[[ $(subcommands mission '') == "status daemon run exec watch mcp" ]] || { echo "mission '' -> $(subcommands mission '')"; exit 1; }
+[[ $(subcommands mission '') == "status daemon run adapters exec watch mcp missions tasks context report check resolve" ]] || { echo "mission '' -> $(subcommands mission '')"; exit 1; }
 [[ $(subcommands mission exec '') == "list show create stop logs signals instructions" ]] || { echo "exec '' -> $(subcommands mission exec '')"; exit 1; }
-[[ $(subcommands mission mcp '') == "connect" ]] || { echo "mcp '' -> $(subcommands mission mcp '')"; exit 1; }
+[[ $(subcommands mission mcp '') == "connect config" ]] || { echo "mcp '' -> $(subcommands mission mcp '')"; exit 1; }
 expect "exec" mission e
 expect "list" mission --socket /tmp/s exec li
-expect "connect" mission --json mcp c
+expect "connect" mission --json mcp conn
 expect "--state" mission exec list --st
 expect "awaiting_input" mission exec list --state aw
 expect "--print-token" mission exec create --p
 expect "mcp-tool stdout-marker" mission exec create --delivery ''
 expect "signals" mission exec create --delivery mcp-tool --toolsets s
 expect "--agent-execution" mission mcp connect --ag
-expect "signals" mission mcp connect --toolsets ''
+expect "signals tracking legacy" mission mcp connect --toolsets ''
 expect "" mission mcp connect --agent-execution ''
 [[ " $(complete_words mission exec create --cwd /tmp -- bas) " == *" bash "* ]] || { echo "command after -- not completed"; exit 1; }
 # mission run and the exec actions that came with it: stop, logs, signals,
@@ -43,12 +43,12 @@ offers() {  # offers WORD COMMAND-LINE...: WORD is among the completions
 }
 for action in stop logs signals instructions; do offers "$action" mission exec ''; done
 offers --detach mission run --
-expect "run" mission r
+expect "run report resolve" mission r
 expect "--detach" mission run --det
 expect "mcp-tool stdout-marker" mission run --delivery ''
-expect "signals" mission run --toolsets ''
+expect "signals tracking legacy" mission run --toolsets ''
 expect "--env" mission run --detach --e
-expect "" mission run --adapter ''
+expect "claude-code codex copilot opencode pi generic" mission run --adapter ''
 offers bash mission run --env A=b -- bas
 offers bash mission --json run --cwd /tmp --detach -- bas
 expect "stop" mission exec st
@@ -57,3 +57,30 @@ expect "--cursor" mission exec logs --c
 expect "--follow" mission exec logs ae-1 --fo
 expect "--limit" mission exec logs ae-1 --after 3 --l
 expect "" mission exec logs ae-1 --cursor ''
+# Agent adapters: mission run --adapter/--bin, mission adapters list,
+# mission mcp config.
+expect "codex copilot" mission run --adapter co
+expect "--bin" mission run --bi
+expect "--keep-mcp-servers" mission run --adapter claude-code --k
+offers bash mission run --adapter claude-code --bin /usr/bin/claude -- bas
+expect "adapters" mission ad
+[[ $(subcommands mission adapters '') == "list" ]] || { echo "adapters '' -> $(subcommands mission adapters '')"; exit 1; }
+expect "config" mission mcp conf
+expect "--adapter --agent-execution" mission mcp config --a
+expect "opencode" mission mcp config --adapter op
+# The tracking commands: missions list|show, tasks, context, report, check,
+# resolve, with their options and values.
+[[ $(subcommands mission missions '') == "list show" ]] || { echo "missions '' -> $(subcommands mission missions '')"; exit 1; }
+expect "--cwd" mission missions list --c
+expect "--limit" mission missions list --here --l
+expect "context check" mission c
+expect "--include" mission context ms-1 --inc
+expect "decisions" mission context ms-1 --include d
+expect "tasks,milestones" mission context --include tasks,m
+expect "--phase" mission context --include tasks --ph
+expect "markdown json" mission report ms-1 --format ''
+expect "--allow-failed --allow-blockers --allow-scope" mission check --allow
+expect "--mission" mission check --m
+expect "--note" mission resolve is-1 --not
+expect "signals,tracking" mission exec create --toolsets signals,t
+expect "tasks,milestones,phase_summary tasks,milestones,decisions tasks,milestones,blockers" mission context --include tasks,milestones,
