@@ -35,9 +35,13 @@ const AgentAdapter* find_adapter(std::string_view name) {
 const AgentAdapter& require_adapter(std::string_view name) {
   if (const AgentAdapter* adapter = find_adapter(name)) return *adapter;
   nlohmann::json available = nlohmann::json::array();
-  for (const AgentAdapter* adapter : adapter_table()) available.push_back(adapter->name);
+  std::string names;
+  for (const AgentAdapter* adapter : adapter_table()) {
+    available.push_back(adapter->name);
+    names += (names.empty() ? "" : ", ") + std::string(adapter->name);
+  }
   throw MissionError(ErrorCode::invalid_argument, "unknown adapter '" + std::string(name) + "'",
-                     "use one of details.available ('mission adapters list' shows them)",
+                     "use one of " + names + " ('mission adapters list' shows them)",
                      {{"adapter", name}, {"available", available}});
 }
 

@@ -19,8 +19,10 @@ std::vector<std::string> checked_toolsets(const std::vector<std::string>& reques
   std::vector<std::string> toolsets;
   for (const auto& name : requested) {
     if (std::find(known.begin(), known.end(), name) == known.end()) {
+      std::string names;
+      for (const auto& toolset : known) names += (names.empty() ? "" : ", ") + toolset;
       throw MissionError(ErrorCode::invalid_argument, "unknown toolset '" + name + "'",
-                         "use toolsets from details.available", {{"available", known}});
+                         "use toolsets among " + names, {{"available", known}});
     }
     if (std::find(toolsets.begin(), toolsets.end(), name) == toolsets.end()) {
       toolsets.push_back(name);

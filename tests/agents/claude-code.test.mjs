@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   agentBinary, checkAgentRun, bridgeServer, check, createExecution, dump, fakeModelApi, log, main,
-  runAgent, sandbox, sessionsOf, SIGNAL_TOOLS, waitDetached, writePrivate,
+  runAgent, sandbox, sessionsOf, MISSION_TOOLS, waitDetached, writePrivate,
 } from './lib/harness.mjs';
 
 const CLIENT_NAME = 'claude-code'; // clientInfo.name Claude Code 2.1.x sends
@@ -54,8 +54,8 @@ await main('Claude Code lists mission\'s tools through the bridge', 150000, asyn
 
   const sent = api.requests.find((r) => r.url.startsWith('/v1/messages'));
   ok &= check(Boolean(sent), 'claude went on to call the model API after connecting');
-  const missing = SIGNAL_TOOLS.filter((t) => !(sent && sent.body.includes(`"mcp__mission__${t}"`)));
-  ok &= check(missing.length === 0, 'its model request offers all 7 mission tools (mcp__mission__*)',
+  const missing = MISSION_TOOLS.filter((t) => !(sent && sent.body.includes(`"mcp__mission__${t}"`)));
+  ok &= check(missing.length === 0, `its model request offers all ${MISSION_TOOLS.length} mission tools (mcp__mission__*)`,
               missing.length ? `missing: ${missing.join(', ')}` : undefined);
 
   // Claude checks our answers against the protocol and logs what it had to

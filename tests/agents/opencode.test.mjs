@@ -9,7 +9,7 @@
 import path from 'node:path';
 import {
   agentBinary, bridgeServer, check, createExecution, dump, fakeModelApi, log, main,
-  runAgent, sandbox, sessionsOf, showExecution, SIGNAL_TOOLS, stripAnsi, waitDetached,
+  runAgent, sandbox, sessionsOf, showExecution, MISSION_TOOLS, stripAnsi, waitDetached,
   writePrivate,
 } from './lib/harness.mjs';
 
@@ -85,9 +85,9 @@ await main('OpenCode lists mission\'s tools through the bridge', 170000, async (
   ok2 &= check(ex.mcpSessions.every((s) => !s.attached), 'the bridge detached when opencode exited');
   const sent = api.requests.filter((r) => r.url.startsWith('/v1/messages'));
   const withTools = sent.find((r) => r.body.includes('"mission_progress"'));
-  const missing = SIGNAL_TOOLS.filter((t) => !(withTools && withTools.body.includes(`"mission_${t}"`)));
+  const missing = MISSION_TOOLS.filter((t) => !(withTools && withTools.body.includes(`"mission_${t}"`)));
   ok2 &= check(sent.length >= 1 && missing.length === 0,
-               'its model request offers all 7 mission tools (mission_*)',
+               `its model request offers all ${MISSION_TOOLS.length} mission tools (mission_*)`,
                missing.length ? `missing: ${missing.join(', ')}` : undefined);
   if (!ok2) dump('opencode run', run, ex, api);
 });

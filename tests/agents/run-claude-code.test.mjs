@@ -6,7 +6,7 @@
 // as is, with the token in claude's environment (${MISSION_MCP_TOKEN}).
 
 import {
-  agentBinary, check, dump, fakeModelApi, main, runAgent, sandbox, SIGNAL_TOOLS,
+  agentBinary, check, dump, fakeModelApi, main, runAgent, sandbox, MISSION_TOOLS,
 } from './lib/harness.mjs';
 import { checkLaunch, checkPastedConfig, launchThroughMission } from './lib/launch.mjs';
 
@@ -42,9 +42,9 @@ await main('mission run --adapter claude-code connects Claude Code through the b
     error: /invalid x-api-key|API key|401|authentication/i, timeoutMs: RUN_TIMEOUT_MS,
   });
   const sent = api.requests.find((r) => r.url.startsWith('/v1/messages'));
-  const missing = SIGNAL_TOOLS.filter((t) => !(sent && sent.body.includes(`"mcp__mission__${t}"`)));
+  const missing = MISSION_TOOLS.filter((t) => !(sent && sent.body.includes(`"mcp__mission__${t}"`)));
   ok &= check(Boolean(sent) && missing.length === 0,
-              'its model request offers all 7 mission tools (mcp__mission__*)',
+              `its model request offers all ${MISSION_TOOLS.length} mission tools (mcp__mission__*)`,
               missing.length ? `missing: ${missing.join(', ')}` : undefined);
   if (!ok) dump('mission run claude', result.run, result.ex, api);
 

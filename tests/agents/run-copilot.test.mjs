@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  agentBinary, check, dump, fakeModelApi, main, runAgent, sandbox, SIGNAL_TOOLS,
+  agentBinary, check, dump, fakeModelApi, main, runAgent, sandbox, MISSION_TOOLS,
 } from './lib/harness.mjs';
 import { checkLaunch, checkPastedConfig, launchThroughMission } from './lib/launch.mjs';
 
@@ -48,9 +48,9 @@ await main('mission run --adapter copilot connects Copilot CLI through the bridg
     error: /Authentication failed|401/i, timeoutMs: RUN_TIMEOUT_MS,
   });
   const sent = api.requests.find((r) => r.url.startsWith('/v1/chat/completions'));
-  const missing = SIGNAL_TOOLS.filter((t) => !(sent && new RegExp(`"mission[-_]+${t}"`).test(sent.body)));
+  const missing = MISSION_TOOLS.filter((t) => !(sent && new RegExp(`"mission[-_]+${t}"`).test(sent.body)));
   ok &= check(Boolean(sent) && missing.length === 0,
-              'its model request offers all 7 mission tools',
+              `its model request offers all ${MISSION_TOOLS.length} mission tools`,
               missing.length ? `missing: ${missing.join(', ')}` : undefined);
   if (!ok) dump('mission run copilot', result.run, result.ex, api);
 

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  agentBinary, check, dump, fakeModelApi, main, runAgent, sandbox, SIGNAL_TOOLS, writePrivate,
+  agentBinary, check, dump, fakeModelApi, main, runAgent, sandbox, MISSION_TOOLS, writePrivate,
 } from './lib/harness.mjs';
 import { checkLaunch, checkPastedConfig, launchThroughMission } from './lib/launch.mjs';
 
@@ -51,9 +51,9 @@ await main('mission run --adapter opencode connects OpenCode through the bridge'
   });
   const sent = api.requests.filter((r) => r.url.startsWith('/v1/messages'));
   const withTools = sent.find((r) => r.body.includes('"mission_progress"'));
-  const missing = SIGNAL_TOOLS.filter((t) => !(withTools && withTools.body.includes(`"mission_${t}"`)));
+  const missing = MISSION_TOOLS.filter((t) => !(withTools && withTools.body.includes(`"mission_${t}"`)));
   ok &= check(sent.length >= 1 && missing.length === 0,
-              'its model request offers all 7 mission tools (mission_*)',
+              `its model request offers all ${MISSION_TOOLS.length} mission tools (mission_*)`,
               missing.length ? `missing: ${missing.join(', ')}` : undefined);
   if (!ok) dump('mission run opencode', result.run, result.ex, api);
 

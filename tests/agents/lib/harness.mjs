@@ -387,5 +387,10 @@ export function failureCount() {
   return failures;
 }
 
-export const SIGNAL_TOOLS = ['blocked', 'completed_claim', 'failed_claim', 'message',
-                             'needs_input', 'progress', 'ready_for_verification'];
+// The default catalog: the signals and tracking toolsets.
+export const MISSION_TOOLS = [
+  'blocked', 'completed_claim', 'failed_claim', 'message', 'needs_input', 'progress',
+  'ready_for_verification',
+  'complete_mission', 'complete_task', 'get_context', 'log_decision', 'log_issue', 'log_milestone',
+  'start_mission', 'start_task',
+];

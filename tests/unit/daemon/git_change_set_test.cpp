@@ -19,12 +19,16 @@
 
 #include "daemon/git/change_set.hpp"
 #include "shared/error_code.hpp"
+#include "support/change_set_checks.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace mission::daemon::git;
 using mission::ErrorCode;
 using mission::MissionError;
-using Paths = std::vector<std::string>;
+using mission::test::check_changes;
+using mission::test::error_code_of;
+using mission::test::ExpectedChanges;
+using mission::test::Paths;
 namespace fs = std::filesystem;
 
 namespace {
@@ -85,30 +89,6 @@ class Repo {
   fs::path root_ = dir_.path() / "repo";
 };
 
-struct Expected {
-  Paths added, modified, deleted;
-  std::vector<std::pair<std::string, std::string>> renamed = {};
-};
-
-void check(const ChangeSet& changes, const Expected& expected) {
-  CHECK(changes.added == expected.added);
-  CHECK(changes.modified == expected.modified);
-  CHECK(changes.deleted == expected.deleted);
-  std::vector<std::pair<std::string, std::string>> renamed;
-  for (const auto& rename : changes.renamed) renamed.emplace_back(rename.from, rename.to);
-  CHECK(renamed == expected.renamed);
-}
-
-ErrorCode error_of(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const MissionError& error) {
-    return error.code();
-  }
-  FAIL("no MissionError thrown");
-  return ErrorCode::internal;
-}
-
 }  // namespace
 
 TEST_CASE("git change set: a snapshot records HEAD, the work tree root and type git") {
@@ -118,14 +98,14 @@ TEST_CASE("git change set: a snapshot records HEAD, the work tree root and type 
   CHECK(start.id.size() == 40);
   CHECK(fs::equivalent(start.root, repo.root()));
   CHECK(start.root.back() != '/');
-  check(compute_change_set(start), {});
+  check_changes(compute_change_set(start), {});
 }
 
 TEST_CASE("git change set: an uncommitted edit is modified") {
   Repo repo;
   Snapshot start = repo.snapshot();
   repo.write("src/app.c", "int main(void) { return 2; }\n");
-  check(compute_change_set(start), {{}, {"src/app.c"}, {}});
+  check_changes(compute_change_set(start), {{}, {"src/app.c"}, {}});
 }
 
 TEST_CASE("git change set: a staged edit is modified") {
@@ -133,7 +113,7 @@ TEST_CASE("git change set: a staged edit is modified") {
   Snapshot start = repo.snapshot();
   repo.write("src/app.c", "int main(void) { return 3; }\n");
   repo.git("add src/app.c");
-  check(compute_change_set(start), {{}, {"src/app.c"}, {}});
+  check_changes(compute_change_set(start), {{}, {"src/app.c"}, {}});
 }
 
 TEST_CASE("git change set: new untracked files count, also inside a new directory") {
@@ -141,14 +121,14 @@ TEST_CASE("git change set: new untracked files count, also inside a new director
   Snapshot start = repo.snapshot();
   repo.write("notes.txt", "notes\n");
   repo.write("src/new/deep/module.c", "int module;\n");
-  check(compute_change_set(start), {{"notes.txt", "src/new/deep/module.c"}, {}, {}});
+  check_changes(compute_change_set(start), {{"notes.txt", "src/new/deep/module.c"}, {}, {}});
 }
 
 TEST_CASE("git change set: an uncommitted deletion is deleted") {
   Repo repo;
   Snapshot start = repo.snapshot();
   repo.remove("docs/guide.md");
-  check(compute_change_set(start), {{}, {}, {"docs/guide.md"}});
+  check_changes(compute_change_set(start), {{}, {}, {"docs/guide.md"}});
 }
 
 TEST_CASE("git change set: a committed deletion is deleted") {
@@ -156,7 +136,7 @@ TEST_CASE("git change set: a committed deletion is deleted") {
   Snapshot start = repo.snapshot();
   repo.git("rm -q docs/guide.md");
   repo.git("commit -q -m drop");
-  check(compute_change_set(start), {{}, {}, {"docs/guide.md"}});
+  check_changes(compute_change_set(start), {{}, {}, {"docs/guide.md"}});
 }
 
 TEST_CASE("git change set: a commit during the task counts by what it changes") {
@@ -166,7 +146,7 @@ TEST_CASE("git change set: a commit during the task counts by what it changes") 
   repo.write("src/feature.c", "int feature;\n");
   repo.git("add -A");
   repo.git("commit -q -m feature");
-  check(compute_change_set(start), {{"src/feature.c"}, {"src/app.c"}, {}});
+  check_changes(compute_change_set(start), {{"src/feature.c"}, {"src/app.c"}, {}});
 }
 
 TEST_CASE("git change set: two commits and an uncommitted edit count together") {
@@ -178,7 +158,7 @@ TEST_CASE("git change set: two commits and an uncommitted edit count together") 
   repo.git("add -A");
   repo.git("commit -q -m two");
   repo.write("docs/guide.md", "guide, edited\n");
-  check(compute_change_set(start), {{"src/two.c"}, {"docs/guide.md", "src/app.c"}, {}});
+  check_changes(compute_change_set(start), {{"src/two.c"}, {"docs/guide.md", "src/app.c"}, {}});
 }
 
 TEST_CASE("git change set: amending the start commit counts by the amended content") {
@@ -188,12 +168,12 @@ TEST_CASE("git change set: amending the start commit counts by the amended conte
   repo.write("extra.txt", "extra\n");
   repo.git("add -A");
   repo.git("commit -q --amend --no-edit");
-  check(compute_change_set(start), {{"extra.txt"}, {"src/util.c"}, {}});
+  check_changes(compute_change_set(start), {{"extra.txt"}, {"src/util.c"}, {}});
 
   // A message-only amend changes no file.
   Snapshot again = repo.snapshot();
   repo.git("commit -q --amend -m reworded");
-  check(compute_change_set(again), {});
+  check_changes(compute_change_set(again), {});
 }
 
 TEST_CASE("git change set: a reset or rebase onto another branch counts by the tree difference") {
@@ -211,12 +191,12 @@ TEST_CASE("git change set: a reset or rebase onto another branch counts by the t
   SECTION("reset --hard") {
     Snapshot start = repo.snapshot();
     repo.git("reset -q --hard other");
-    check(compute_change_set(start), {{"other.txt"}, {"README.md"}, {"mine.txt"}});
+    check_changes(compute_change_set(start), {{"other.txt"}, {"README.md"}, {"mine.txt"}});
   }
   SECTION("rebase") {
     Snapshot start = repo.snapshot();
     repo.git("rebase -q other");
-    check(compute_change_set(start), {{"other.txt"}, {"README.md"}, {}});
+    check_changes(compute_change_set(start), {{"other.txt"}, {"README.md"}, {}});
   }
 }
 
@@ -225,7 +205,7 @@ TEST_CASE("git change set: git mv committed is a rename and a delete plus an add
   Snapshot start = repo.snapshot();
   repo.git("mv src/util.c src/helpers.c");
   repo.git("commit -q -m rename");
-  check(compute_change_set(start),
+  check_changes(compute_change_set(start),
         {{"src/helpers.c"}, {}, {"src/util.c"}, {{"src/util.c", "src/helpers.c"}}});
 }
 
@@ -234,7 +214,7 @@ TEST_CASE("git change set: git mv or a plain mv uncommitted is a rename") {
   Snapshot start = repo.snapshot();
   repo.git("mv src/util.c src/helpers.c");
   fs::rename(repo.root() / "docs/guide.md", repo.root() / "docs/manual.md");
-  check(compute_change_set(start), {{"docs/manual.md", "src/helpers.c"},
+  check_changes(compute_change_set(start), {{"docs/manual.md", "src/helpers.c"},
                                     {},
                                     {"docs/guide.md", "src/util.c"},
                                     {{"docs/guide.md", "docs/manual.md"}, {"src/util.c", "src/helpers.c"}}});
@@ -245,7 +225,7 @@ TEST_CASE("git change set: a rename with an edit is a delete plus an add") {
   Snapshot start = repo.snapshot();
   repo.git("mv src/util.c src/helpers.c");
   repo.write("src/helpers.c", "int util(void) { return 9; }\n");
-  check(compute_change_set(start), {{"src/helpers.c"}, {}, {"src/util.c"}});
+  check_changes(compute_change_set(start), {{"src/helpers.c"}, {}, {"src/util.c"}});
 }
 
 TEST_CASE("git change set: empty files are never paired as renames") {
@@ -256,7 +236,7 @@ TEST_CASE("git change set: empty files are never paired as renames") {
   Snapshot start = repo.snapshot();
   repo.remove("empty-a.txt");
   repo.write("empty-b.txt", "");
-  check(compute_change_set(start), {{"empty-b.txt"}, {}, {"empty-a.txt"}});
+  check_changes(compute_change_set(start), {{"empty-b.txt"}, {}, {"empty-a.txt"}});
 }
 
 TEST_CASE("git change set: a file dirty before the start and untouched does not count") {
@@ -267,11 +247,11 @@ TEST_CASE("git change set: a file dirty before the start and untouched does not 
   repo.remove("docs/guide.md");  // deleted before the start
   Snapshot start = repo.snapshot();
   repo.write("README.md", "readme, edited in the task\n");
-  check(compute_change_set(start), {{}, {"README.md"}, {}});
+  check_changes(compute_change_set(start), {{}, {"README.md"}, {}});
 
   // Committing the earlier edits changes no file either.
   repo.git("commit -q -am earlier");
-  check(compute_change_set(start), {{}, {"README.md"}, {}});
+  check_changes(compute_change_set(start), {{}, {"README.md"}, {}});
 }
 
 TEST_CASE("git change set: a file dirty before the start and edited again is modified") {
@@ -279,7 +259,7 @@ TEST_CASE("git change set: a file dirty before the start and edited again is mod
   repo.write("src/app.c", "int main(void) { return 11; }\n");
   Snapshot start = repo.snapshot();
   repo.write("src/app.c", "int main(void) { return 12; }\n");
-  check(compute_change_set(start), {{}, {"src/app.c"}, {}});
+  check_changes(compute_change_set(start), {{}, {"src/app.c"}, {}});
 }
 
 TEST_CASE("git change set: a file dirty before the start and reset to HEAD is modified") {
@@ -287,18 +267,18 @@ TEST_CASE("git change set: a file dirty before the start and reset to HEAD is mo
   repo.write("src/app.c", "int main(void) { return 13; }\n");
   Snapshot start = repo.snapshot();
   repo.git("checkout -q -- src/app.c");
-  check(compute_change_set(start), {{}, {"src/app.c"}, {}});
+  check_changes(compute_change_set(start), {{}, {"src/app.c"}, {}});
 }
 
 TEST_CASE("git change set: an untracked file from before the start and untouched does not count") {
   Repo repo;
   repo.write("scratch/todo.txt", "todo\n");
   Snapshot start = repo.snapshot();
-  check(compute_change_set(start), {});
+  check_changes(compute_change_set(start), {});
   repo.write("scratch/todo.txt", "todo, done\n");
-  check(compute_change_set(start), {{}, {"scratch/todo.txt"}, {}});
+  check_changes(compute_change_set(start), {{}, {"scratch/todo.txt"}, {}});
   repo.remove("scratch/todo.txt");
-  check(compute_change_set(start), {{}, {}, {"scratch/todo.txt"}});
+  check_changes(compute_change_set(start), {{}, {}, {"scratch/todo.txt"}});
 }
 
 TEST_CASE("git change set: an edit reverted to its start content does not count") {
@@ -307,9 +287,9 @@ TEST_CASE("git change set: an edit reverted to its start content does not count"
   repo.write("src/app.c", "int main(void) { return 14; }\n");
   repo.git("commit -q -am change");
   repo.write("src/app.c", "int main(void) { return 0; }\n");
-  check(compute_change_set(start), {});
+  check_changes(compute_change_set(start), {});
   repo.git("commit -q -am revert");
-  check(compute_change_set(start), {});
+  check_changes(compute_change_set(start), {});
 }
 
 TEST_CASE("git change set: ignored files never count") {
@@ -322,7 +302,7 @@ TEST_CASE("git change set: ignored files never count") {
   repo.write("run.log", "log\n");
   repo.write("old.log", "after\n");
   repo.write("build/out/app.o", "object\n");
-  check(compute_change_set(start), {});
+  check_changes(compute_change_set(start), {});
 
   // A tracked file that matches an ignore pattern is still tracked.
   repo.write("kept.log", "kept\n");
@@ -330,36 +310,36 @@ TEST_CASE("git change set: ignored files never count") {
   repo.git("commit -q -m kept");
   Snapshot tracked = repo.snapshot();
   repo.write("kept.log", "kept, edited\n");
-  check(compute_change_set(tracked), {{}, {"kept.log"}, {}});
+  check_changes(compute_change_set(tracked), {{}, {"kept.log"}, {}});
 
   // Untracked again while its file stays: it left the repository's view.
   Snapshot before_untrack = repo.snapshot();
   repo.git("rm -q --cached kept.log");
-  check(compute_change_set(before_untrack), {{}, {}, {"kept.log"}});
+  check_changes(compute_change_set(before_untrack), {{}, {}, {"kept.log"}});
   repo.git("commit -q -m untrack");
-  check(compute_change_set(before_untrack), {{}, {}, {"kept.log"}});
+  check_changes(compute_change_set(before_untrack), {{}, {}, {"kept.log"}});
 }
 
 TEST_CASE("git change set: chmod +x is a modification") {
   Repo repo;
   Snapshot start = repo.snapshot();
   fs::permissions(repo.root() / "src/app.c", fs::perms::owner_exec, fs::perm_options::add);
-  check(compute_change_set(start), {{}, {"src/app.c"}, {}});
+  check_changes(compute_change_set(start), {{}, {"src/app.c"}, {}});
   repo.git("commit -q -am exec");
-  check(compute_change_set(start), {{}, {"src/app.c"}, {}});
+  check_changes(compute_change_set(start), {{}, {"src/app.c"}, {}});
 }
 
 TEST_CASE("git change set: symlinks count by their target") {
   Repo repo;
   Snapshot start = repo.snapshot();
   fs::create_symlink("src/app.c", repo.root() / "link");
-  check(compute_change_set(start), {{"link"}, {}, {}});
+  check_changes(compute_change_set(start), {{"link"}, {}, {}});
   repo.git("add link");
   repo.git("commit -q -m link");
   Snapshot linked = repo.snapshot();
   fs::remove(repo.root() / "link");
   fs::create_symlink("src/util.c", repo.root() / "link");
-  check(compute_change_set(linked), {{}, {"link"}, {}});
+  check_changes(compute_change_set(linked), {{}, {"link"}, {}});
 }
 
 TEST_CASE("git change set: an unborn repository starts from an empty tree") {
@@ -369,12 +349,12 @@ TEST_CASE("git change set: an unborn repository starts from an empty tree") {
   CHECK(start.type == "git");
   CHECK(start.id.empty());
   repo.write("first.txt", "first\n");
-  check(compute_change_set(start), {{"first.txt"}, {}, {}});
+  check_changes(compute_change_set(start), {{"first.txt"}, {}, {}});
   repo.git("add -A");
   repo.git("commit -q -m first");
-  check(compute_change_set(start), {{"first.txt"}, {}, {}});
+  check_changes(compute_change_set(start), {{"first.txt"}, {}, {}});
   repo.write("early.txt", "edited\n");
-  check(compute_change_set(start), {{"first.txt"}, {"early.txt"}, {}});
+  check_changes(compute_change_set(start), {{"first.txt"}, {"early.txt"}, {}});
 }
 
 TEST_CASE("git change set: a snapshot from a subdirectory gives paths from the root") {
@@ -383,7 +363,7 @@ TEST_CASE("git change set: a snapshot from a subdirectory gives paths from the r
   CHECK(fs::equivalent(start.root, repo.root()));
   repo.write("src/app.c", "int main(void) { return 15; }\n");
   repo.write("docs/new.md", "new\n");
-  check(compute_change_set(start), {{"docs/new.md"}, {"src/app.c"}, {}});
+  check_changes(compute_change_set(start), {{"docs/new.md"}, {"src/app.c"}, {}});
 }
 
 TEST_CASE("git change set: a file added, committed and deleted within the task does not count") {
@@ -393,9 +373,9 @@ TEST_CASE("git change set: a file added, committed and deleted within the task d
   repo.git("add temp.txt");
   repo.git("commit -q -m temp");
   repo.remove("temp.txt");
-  check(compute_change_set(start), {});
+  check_changes(compute_change_set(start), {});
   repo.git("commit -q -am gone");
-  check(compute_change_set(start), {});
+  check_changes(compute_change_set(start), {});
 }
 
 TEST_CASE("git change set: odd file names survive the snapshot data") {
@@ -405,9 +385,9 @@ TEST_CASE("git change set: odd file names survive the snapshot data") {
   Snapshot start = repo.snapshot();
   repo.write("with space %41.txt", "a, edited\n");
   repo.write("tab\tand 100%.txt", "c\n");
-  check(compute_change_set(start), {{"tab\tand 100%.txt"}, {"with space %41.txt"}, {}});
+  check_changes(compute_change_set(start), {{"tab\tand 100%.txt"}, {"with space %41.txt"}, {}});
   repo.remove("line\nbreak.txt");
-  check(compute_change_set(start),
+  check_changes(compute_change_set(start),
         {{"tab\tand 100%.txt"}, {"with space %41.txt"}, {"line\nbreak.txt"}});
 }
 
@@ -417,7 +397,7 @@ TEST_CASE("git change set: a nested repository is left out") {
   repo.git("init -q vendor/lib");
   repo.write("vendor/lib/code.c", "int lib;\n");
   repo.write("vendor/notes.txt", "notes\n");
-  check(compute_change_set(start), {{"vendor/notes.txt"}, {}, {}});
+  check_changes(compute_change_set(start), {{"vendor/notes.txt"}, {}, {}});
 }
 
 TEST_CASE("git change set: an index locked by another git command does not stop a snapshot") {
@@ -429,9 +409,9 @@ TEST_CASE("git change set: an index locked by another git command does not stop 
   { std::ofstream lock(repo.root() / ".git/index.lock"); }
   Snapshot start = repo.snapshot();
   repo.write("docs/guide.md", "guide, edited\n");
-  check(compute_change_set(start), {{}, {"docs/guide.md"}, {}});
+  check_changes(compute_change_set(start), {{}, {"docs/guide.md"}, {}});
   fs::remove(repo.root() / ".git/index.lock");
-  check(compute_change_set(start), {{}, {"docs/guide.md"}, {}});
+  check_changes(compute_change_set(start), {{}, {"docs/guide.md"}, {}});
 }
 
 TEST_CASE("git change set: a garbage-collected start commit is a git_error") {
@@ -455,11 +435,11 @@ TEST_CASE("git change set: a garbage-collected start commit is a git_error") {
 
 TEST_CASE("git change set: a missing directory is not_found") {
   mission::test::TempDir dir;
-  CHECK(error_of([&] { take_snapshot((dir.path() / "missing").string()); }) == ErrorCode::not_found);
+  CHECK(error_code_of([&] { take_snapshot((dir.path() / "missing").string()); }) == ErrorCode::not_found);
   Repo repo;
   Snapshot start = repo.snapshot();
   start.root += "-gone";
-  CHECK(error_of([&] { compute_change_set(start); }) == ErrorCode::not_found);
+  CHECK(error_code_of([&] { compute_change_set(start); }) == ErrorCode::not_found);
 }
 
 TEST_CASE("git change set: corrupt snapshot data and unknown types are invalid_argument") {
@@ -467,10 +447,10 @@ TEST_CASE("git change set: corrupt snapshot data and unknown types are invalid_a
   Snapshot start = repo.snapshot();
   Snapshot corrupt = start;
   corrupt.data = "mission-git-snapshot 1 nonsense";
-  CHECK(error_of([&] { compute_change_set(corrupt); }) == ErrorCode::invalid_argument);
+  CHECK(error_code_of([&] { compute_change_set(corrupt); }) == ErrorCode::invalid_argument);
   Snapshot unknown = start;
   unknown.type = "svn";
-  CHECK(error_of([&] { compute_change_set(unknown); }) == ErrorCode::invalid_argument);
+  CHECK(error_code_of([&] { compute_change_set(unknown); }) == ErrorCode::invalid_argument);
 }
 
 TEST_CASE("git change set: to_json gives the four lists") {

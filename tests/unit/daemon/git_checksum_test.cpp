@@ -19,12 +19,16 @@
 #include "daemon/git/checksum_walk.hpp"
 #include "daemon/git/content_hash.hpp"
 #include "shared/error_code.hpp"
+#include "support/change_set_checks.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace mission::daemon::git;
 using mission::ErrorCode;
 using mission::MissionError;
-using Paths = std::vector<std::string>;
+using mission::test::check_changes;
+using mission::test::error_code_of;
+using mission::test::ExpectedChanges;
+using mission::test::Paths;
 namespace fs = std::filesystem;
 
 namespace {
@@ -72,30 +76,6 @@ class Tree {
   mission::test::TempDir dir_;
 };
 
-struct Expected {
-  Paths added, modified, deleted;
-  std::vector<std::pair<std::string, std::string>> renamed = {};
-};
-
-void check(const ChangeSet& changes, const Expected& expected) {
-  CHECK(changes.added == expected.added);
-  CHECK(changes.modified == expected.modified);
-  CHECK(changes.deleted == expected.deleted);
-  std::vector<std::pair<std::string, std::string>> renamed;
-  for (const auto& rename : changes.renamed) renamed.emplace_back(rename.from, rename.to);
-  CHECK(renamed == expected.renamed);
-}
-
-ErrorCode error_of(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const MissionError& error) {
-    return error.code();
-  }
-  FAIL("no MissionError thrown");
-  return ErrorCode::internal;
-}
-
 }  // namespace
 
 TEST_CASE("content hash: XXH64 reference values, in one piece and streamed") {
@@ -127,7 +107,7 @@ TEST_CASE("checksum change set: a directory outside git gets a checksum snapshot
   CHECK(start.id.size() == 16);
   CHECK(start.data.find("src/util.c") == std::string::npos);  // written as "util.c" after src/app.c
   CHECK(start.data.find(" util.c\n") != std::string::npos);
-  check(compute_change_set(start), {});
+  check_changes(compute_change_set(start), {});
 }
 
 TEST_CASE("checksum change set: added, modified and deleted files") {
@@ -136,7 +116,7 @@ TEST_CASE("checksum change set: added, modified and deleted files") {
   tree.write("src/new/feature.c", "int feature;\n");
   tree.write("src/app.c", "int main(void) { return 1234; }\n");
   fs::remove(tree.path("docs/guide.md"));
-  check(compute_checksum_change_set(start), {{"src/new/feature.c"}, {"src/app.c"}, {"docs/guide.md"}});
+  check_changes(compute_checksum_change_set(start), {{"src/new/feature.c"}, {"src/app.c"}, {"docs/guide.md"}});
 }
 
 TEST_CASE("checksum change set: a same-size edit with its mtime restored is modified") {
@@ -146,7 +126,7 @@ TEST_CASE("checksum change set: a same-size edit with its mtime restored is modi
   Snapshot start = take_checksum_snapshot(tree.root());
   tree.write("src/app.c", "int main(void) { return 9; }\n");  // same size
   tree.set_mtime("src/app.c", mtime);
-  check(compute_checksum_change_set(start), {{}, {"src/app.c"}, {}});
+  check_changes(compute_checksum_change_set(start), {{}, {"src/app.c"}, {}});
 }
 
 TEST_CASE("checksum change set: a touch or a reverted edit does not count") {
@@ -157,7 +137,7 @@ TEST_CASE("checksum change set: a touch or a reverted edit does not count") {
   tree.set_mtime("src/app.c", {1, 0});  // touched: stat data differs, content does not
   tree.write("README.md", "changed for a while\n");
   tree.write("README.md", "readme\n");
-  check(compute_checksum_change_set(start), {});
+  check_changes(compute_checksum_change_set(start), {});
 }
 
 TEST_CASE("checksum change set: renames pair equal contents, empty files excepted") {
@@ -166,7 +146,7 @@ TEST_CASE("checksum change set: renames pair equal contents, empty files excepte
   Snapshot start = take_checksum_snapshot(tree.root());
   fs::rename(tree.path("src/util.c"), tree.path("src/helpers.c"));
   fs::rename(tree.path("empty.txt"), tree.path("blank.txt"));
-  check(compute_checksum_change_set(start), {{"blank.txt", "src/helpers.c"},
+  check_changes(compute_checksum_change_set(start), {{"blank.txt", "src/helpers.c"},
                                              {},
                                              {"empty.txt", "src/util.c"},
                                              {{"src/util.c", "src/helpers.c"}}});
@@ -180,7 +160,7 @@ TEST_CASE("checksum change set: chmod +x and symlinks count") {
   fs::remove(tree.path("link"));
   fs::create_symlink("src/util.c", tree.path("link"));
   fs::create_symlink("/nonexistent/target", tree.path("dangling"));
-  check(compute_checksum_change_set(start), {{"dangling"}, {"link", "src/util.c"}, {}});
+  check_changes(compute_checksum_change_set(start), {{"dangling"}, {"link", "src/util.c"}, {}});
 }
 
 TEST_CASE("checksum change set: skipped directories never count") {
@@ -196,7 +176,7 @@ TEST_CASE("checksum change set: skipped directories never count") {
   tree.write(".venv/bin/python", "python\n");
   tree.write(".git/index", "index\n");
   tree.write("web/app.js", "app\n");
-  check(compute_checksum_change_set(start), {{"web/app.js"}, {}, {}});
+  check_changes(compute_checksum_change_set(start), {{"web/app.js"}, {}, {}});
   CHECK(checksum::is_skipped_directory("node_modules"));
   CHECK_FALSE(checksum::is_skipped_directory("src"));
 }
@@ -212,7 +192,7 @@ TEST_CASE("checksum change set: large files and many files are hashed exactly") 
   tree.write("many/file17.txt", "changed");
   tree.write("many/file599.txt", "599");  // rewritten, same content
   fs::remove(tree.path("many/file300.txt"));
-  check(compute_checksum_change_set(start), {{}, {"big.bin", "many/file17.txt"}, {"many/file300.txt"}});
+  check_changes(compute_checksum_change_set(start), {{}, {"big.bin", "many/file17.txt"}, {"many/file300.txt"}});
 }
 
 TEST_CASE("checksum change set: odd file names survive the snapshot data") {
@@ -223,15 +203,15 @@ TEST_CASE("checksum change set: odd file names survive the snapshot data") {
   Snapshot start = take_checksum_snapshot(tree.root());
   tree.write("a b/100% sure.txt", "1, edited\n");
   fs::remove(tree.path("a b/line\nbreak.txt"));
-  check(compute_checksum_change_set(start), {{}, {"a b/100% sure.txt"}, {"a b/line\nbreak.txt"}});
+  check_changes(compute_checksum_change_set(start), {{}, {"a b/100% sure.txt"}, {"a b/line\nbreak.txt"}});
 }
 
 TEST_CASE("checksum change set: more files than the limit is payload_too_large") {
   Tree tree;  // four files
-  CHECK(error_of([&] { take_checksum_snapshot(tree.root(), 3); }) == ErrorCode::payload_too_large);
+  CHECK(error_code_of([&] { take_checksum_snapshot(tree.root(), 3); }) == ErrorCode::payload_too_large);
   Snapshot start = take_checksum_snapshot(tree.root(), 4);
   tree.write("fifth.txt", "5\n");
-  CHECK(error_of([&] { compute_checksum_change_set(start, 4); }) == ErrorCode::payload_too_large);
+  CHECK(error_code_of([&] { compute_checksum_change_set(start, 4); }) == ErrorCode::payload_too_large);
   try {
     take_checksum_snapshot(tree.root(), 3);
   } catch (const MissionError& error) {
@@ -241,15 +221,15 @@ TEST_CASE("checksum change set: more files than the limit is payload_too_large")
 
 TEST_CASE("checksum change set: missing directories and corrupt data") {
   Tree tree;
-  CHECK(error_of([&] { take_snapshot(tree.root() + "/missing"); }) == ErrorCode::not_found);
-  CHECK(error_of([&] { take_snapshot("relative/dir"); }) == ErrorCode::invalid_argument);
+  CHECK(error_code_of([&] { take_snapshot(tree.root() + "/missing"); }) == ErrorCode::not_found);
+  CHECK(error_code_of([&] { take_snapshot("relative/dir"); }) == ErrorCode::invalid_argument);
   Snapshot start = take_checksum_snapshot(tree.root());
   Snapshot gone = start;
   gone.root += "/missing";
-  CHECK(error_of([&] { compute_change_set(gone); }) == ErrorCode::not_found);
+  CHECK(error_code_of([&] { compute_change_set(gone); }) == ErrorCode::not_found);
   Snapshot corrupt = start;
   corrupt.data.pop_back();  // the last line loses its newline
-  CHECK(error_of([&] { compute_change_set(corrupt); }) == ErrorCode::invalid_argument);
+  CHECK(error_code_of([&] { compute_change_set(corrupt); }) == ErrorCode::invalid_argument);
   corrupt.data = "mission-checksum-snapshot 1 10\nzz 100644 1 1 = 1 1 x\n";
-  CHECK(error_of([&] { compute_change_set(corrupt); }) == ErrorCode::invalid_argument);
+  CHECK(error_code_of([&] { compute_change_set(corrupt); }) == ErrorCode::invalid_argument);
 }
