@@ -109,4 +109,10 @@ inline constexpr std::size_t kDefaultMissionListLimit = 50;
 // file, and its data is stored with the task.
 inline constexpr std::size_t kMaxChecksumFiles = 200000;
 
+// Largest file a checksum snapshot reads. A larger one (a dataset, a disk
+// image) is compared by its stat data instead: size, mtime and inode, which
+// any write changes; a write that keeps all three is not seen. Bounds the
+// time start_task and complete_task spend hashing outside git.
+inline constexpr std::uint64_t kMaxChecksumHashedFileBytes = std::uint64_t{64} * 1024 * 1024;
+
 }  // namespace mission::limits

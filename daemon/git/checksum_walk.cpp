@@ -36,8 +36,24 @@ std::int64_t nanoseconds(const struct timespec& time) {
   return static_cast<std::int64_t>(time.tv_sec) * 1000000000 + time.tv_nsec;
 }
 
-void hash_one(int root_fd, FileEntry& entry, char* buffer) {
+// Stands for the content of a file too large to read: changes with any
+// write that moves its size, mtime or inode. The tag keeps it apart from
+// the content hash of any file.
+std::uint64_t stat_hash(const FileEntry& entry) {
+  constexpr std::string_view kTag = "mission-stat-hash";
+  const std::uint64_t fields[] = {entry.size, static_cast<std::uint64_t>(entry.mtime_ns), entry.inode};
+  ContentHash hash;
+  hash.update(kTag.data(), kTag.size());
+  hash.update(fields, sizeof fields);
+  return hash.digest();
+}
+
+void hash_one(int root_fd, FileEntry& entry, char* buffer, std::uint64_t max_hashed_bytes) {
   entry.hashed = true;
+  if (entry.size > max_hashed_bytes) {
+    entry.hash = stat_hash(entry);
+    return;
+  }
   // O_NONBLOCK: should a FIFO have replaced the file, open does not wait for
   // a writer.
   int fd = ::openat(root_fd, entry.path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -142,7 +158,7 @@ std::vector<FileEntry> walk_tree(int root_fd, const std::string& root, std::size
   return files;
 }
 
-void hash_files(int root_fd, std::vector<FileEntry>& entries) {
+void hash_files(int root_fd, std::vector<FileEntry>& entries, std::uint64_t max_hashed_bytes) {
   std::vector<FileEntry*> todo;
   for (auto& entry : entries) {
     if (!entry.hashed) todo.push_back(&entry);
@@ -157,7 +173,7 @@ void hash_files(int root_fd, std::vector<FileEntry>& entries) {
         std::size_t first = next.fetch_add(kHashBatch);
         if (first >= todo.size()) break;
         std::size_t last = std::min(first + kHashBatch, todo.size());
-        for (std::size_t i = first; i < last; ++i) hash_one(root_fd, *todo[i], buffer.get());
+        for (std::size_t i = first; i < last; ++i) hash_one(root_fd, *todo[i], buffer.get(), max_hashed_bytes);
       }
     } catch (...) {
       if (!failed.exchange(true)) failure = std::current_exception();

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "shared/limits.hpp"
+
 namespace mission::daemon::git::checksum {
 
 // Directories never entered, wherever they are in the tree: version control
@@ -44,6 +46,9 @@ std::vector<FileEntry> walk_tree(int root_fd, const std::string& root, std::size
 
 // Hashes the content of every entry not yet hashed, on a few threads. A file
 // gone since the walk gets mode kModeAbsent; an unreadable one kUnreadable.
-void hash_files(int root_fd, std::vector<FileEntry>& entries);
+// A file over `max_hashed_bytes` is not read: its hash is one of its stat
+// data from the walk (size, mtime, inode).
+void hash_files(int root_fd, std::vector<FileEntry>& entries,
+                std::uint64_t max_hashed_bytes = limits::kMaxChecksumHashedFileBytes);
 
 }  // namespace mission::daemon::git::checksum

@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -193,6 +194,37 @@ TEST_CASE("checksum change set: large files and many files are hashed exactly") 
   tree.write("many/file599.txt", "599");  // rewritten, same content
   fs::remove(tree.path("many/file300.txt"));
   check_changes(compute_checksum_change_set(start), {{}, {"big.bin", "many/file17.txt"}, {"many/file300.txt"}});
+}
+
+TEST_CASE("checksum walk: a file over the read limit is compared by its stat data") {
+  Tree tree;
+  const std::string content(1000, 'a');
+  tree.write("data.bin", content);
+  auto hash_of_data = [&](std::uint64_t max_hashed_bytes) {
+    int root_fd = ::open(tree.root().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    REQUIRE(root_fd >= 0);
+    auto files = checksum::walk_tree(root_fd, tree.root(), 100);
+    checksum::hash_files(root_fd, files, max_hashed_bytes);
+    ::close(root_fd);
+    for (const auto& file : files) {
+      if (file.path == "data.bin") return file.hash;
+    }
+    FAIL("data.bin not walked");
+    return std::uint64_t{0};
+  };
+  CHECK(hash_of_data(1000) == content_hash(content));  // at the limit: read
+  const std::uint64_t by_stat = hash_of_data(999);
+  CHECK(by_stat != content_hash(content));
+  CHECK(hash_of_data(999) == by_stat);
+  // The documented blind spot: a same-size write whose mtime is put back.
+  const auto mtime = tree.mtime("data.bin");
+  tree.write("data.bin", std::string(1000, 'b'));
+  tree.set_mtime("data.bin", mtime);
+  CHECK(hash_of_data(999) == by_stat);
+  tree.age("data.bin");  // any other write moves the mtime
+  CHECK(hash_of_data(999) != by_stat);
+  tree.write("data.bin", content + "more");
+  CHECK(hash_of_data(999) != by_stat);
 }
 
 TEST_CASE("checksum change set: odd file names survive the snapshot data") {
