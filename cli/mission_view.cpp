@@ -38,8 +38,10 @@ std::string phase_text(const nlohmann::json& mission) {
 }
 
 std::string seconds_text(const nlohmann::json& item) {
-  return item.contains("duration_seconds") ? human_duration(item.at("duration_seconds").get<std::int64_t>() * 1000)
-                                           : "running";
+  if (!item.contains("duration_seconds")) return "running";
+  // Whole seconds: a task of a few hundred milliseconds is "<1s", not "0ms".
+  std::int64_t seconds = item.at("duration_seconds").get<std::int64_t>();
+  return seconds == 0 ? "<1s" : human_duration(seconds * 1000);
 }
 
 void markdown_files(std::string& out, const nlohmann::json& changes) {

@@ -1,7 +1,9 @@
 #!/bin/sh
 # The main job: install what is missing, build, start the daemon and show it
 # working on a real example: an agent's MCP session through the stdio bridge,
-# recorded in the ledger and visible to people. Safe to run again.
+# recorded in the ledger and visible to people; then a task tracked in a
+# temporary git repository, its exact change set, report and CI check. Safe
+# to run again.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="${MISSION_BUILD_DIR:-$root/build}"
@@ -52,6 +54,61 @@ set +e
 MISSION_MCP_TOKEN=0000 "$mission" mcp connect --agent-execution "$id" </dev/null
 echo "exit status: $?"
 set -e
+
+# Tracking: an agent records a mission and a task in a real git repository,
+# edits files between start_task and complete_task, and mission reports the
+# exact change set and whether the task stayed in its areas.
+repo=$(mktemp -d)
+trap 'rm -rf "$repo"' EXIT
+git -C "$repo" init -q
+mkdir -p "$repo/src/parser" "$repo/docs"
+echo 'parse()' >"$repo/src/parser/parse.c"
+echo 'old notes' >"$repo/docs/notes.md"
+echo 'unrelated, dirty before the task' >"$repo/docs/draft.md"
+git -C "$repo" add src docs/notes.md
+git -C "$repo" -c user.name=demo -c user.email=demo@example.com commit -qm start
+echo 'edited before the task starts' >>"$repo/docs/draft.md"
+
+tracked=$(cd "$repo" && "$mission" --json exec create --delivery mcp-tool --print-token)
+tracked_id=$(echo "$tracked" | sed -n 's/.*"id": "\(ae-[a-z0-9]*\)".*/\1/p' | head -n 1)
+tracked_token=$(echo "$tracked" | sed -n 's/.*"token": "\([0-9a-f]*\)".*/\1/p')
+# One MCP session: the JSON-RPC lines in, the tool results out.
+session() {
+  {
+    echo '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"demo-agent","version":"1.0"}}}'
+    echo '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+    cat
+  } | MISSION_MCP_TOKEN="$tracked_token" "$mission" mcp connect --agent-execution "$tracked_id" | sed 1d
+}
+show "(MCP) start_mission, then start_task with areas [\"src/parser\"]"
+started=$(printf '%s\n' \
+  '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"start_mission","arguments":{"name":"Faster parser","objective":"Halve parse time"}}}' | session)
+mission_id=$(echo "$started" | grep -o '"mission_id":"[a-z0-9-]*"' | head -n 1 | cut -d'"' -f4)
+task=$(printf '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"start_task","arguments":{"mission_id":"%s","phase":1,"phase_name":"Rewrite","name":"Rewrite the tokenizer","goal":"One pass","areas":["src/parser"]}}}\n' "$mission_id" | session)
+task_id=$(echo "$task" | grep -o '"task_id":"[a-z0-9-]*"' | head -n 1 | cut -d'"' -f4)
+echo "mission $mission_id, task $task_id"
+
+show "(the agent works) edit src/parser/parse.c, add src/parser/lexer.c, touch README.md"
+echo 'parse() { lex(); }' >"$repo/src/parser/parse.c"
+echo 'lex()' >"$repo/src/parser/lexer.c"
+echo 'readme' >"$repo/README.md"
+
+show "(MCP) complete_task"
+printf '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"complete_task","arguments":{"task_id":"%s","status":"success","outcome":{"summary":"tokenizer in one pass"},"phase_complete":true}}}\n' "$task_id" |
+  session | grep -o "\"files_changed\":{[^}]*}\|\"verification\":{[^}]*}"
+
+show mission tasks "$mission_id"
+"$mission" tasks "$mission_id"
+
+show mission report "$mission_id"
+"$mission" report "$mission_id"
+
+show "mission check --mission $mission_id   # README.md is outside the task's areas: exit 1"
+set +e
+"$mission" check --mission "$mission_id"
+echo "exit status: $?"
+set -e
+"$mission" exec stop "$tracked_id" >/dev/null
 
 show mission daemon stop
 "$mission" daemon stop

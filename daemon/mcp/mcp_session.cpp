@@ -332,6 +332,7 @@ void McpSession::reply_later(DeferredWork deferred) {
   };
   auto job = std::make_shared<Job>(Job{std::move(deferred), nullptr, std::nullopt});
   reply_deferred_ = true;
+  ++deferred_in_flight_;
   std::weak_ptr<int> alive = alive_;
   loop::queue_work(
       daemon_.loop(),
@@ -357,7 +358,13 @@ void McpSession::reply_later(DeferredWork deferred) {
         if (alive.expired()) return;  // `this` is gone with the session
         if (modern) result["resultType"] = "complete";
         connection_.write(jsonrpc::to_line(jsonrpc::result(id, std::move(result))));
+        if (--deferred_in_flight_ == 0 && client_done_) connection_.close();
       });
+}
+
+void McpSession::on_client_done() {
+  client_done_ = true;
+  if (deferred_in_flight_ == 0) connection_.close();
 }
 
 nlohmann::json McpSession::set_log_level(const Request& request) {

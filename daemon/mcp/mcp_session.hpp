@@ -31,6 +31,10 @@ class McpSession {
   McpSession(Daemon& daemon, loop::Connection& connection, AttachedExecution attached);
 
   void handle_frame(const Frame& frame);
+  // The client sent its last request (EOF). The connection closes once
+  // every deferred tool call has been answered: a client that sends
+  // start_task and closes its stdin still gets the task's id.
+  void on_client_done();
   // The connection is gone: record it and end an attached execution.
   void on_closed();
 
@@ -67,6 +71,9 @@ class McpSession {
   nlohmann::json current_id_;
   bool current_modern_ = false;
   bool reply_deferred_ = false;
+  // Deferred tool calls not yet answered, and whether the client is done.
+  std::size_t deferred_in_flight_ = 0;
+  bool client_done_ = false;
   // Expires with the session, so late replies know it is gone.
   std::shared_ptr<int> alive_ = std::make_shared<int>(0);
 };

@@ -22,6 +22,14 @@ void ControlSession::on_data(loop::Connection& connection, std::string_view byte
   }
 }
 
+void ControlSession::on_eof(loop::Connection& connection) {
+  if (mcp_) {
+    mcp_->on_client_done();
+  } else {
+    connection.close();
+  }
+}
+
 void ControlSession::on_closed(loop::Connection& connection) {
   daemon_.events().unsubscribe(connection);
   if (mcp_) mcp_->on_closed();

@@ -25,6 +25,8 @@ class ControlSession : public loop::ConnectionDelegate {
   ControlSession(Daemon& daemon, loop::Connection& connection);
 
   void on_data(loop::Connection& connection, std::string_view bytes) override;
+  // An MCP session may still owe replies to deferred tool calls.
+  void on_eof(loop::Connection& connection) override;
   void on_closed(loop::Connection& connection) override;
 
   bool greeted() const { return greeted_; }

@@ -38,10 +38,14 @@ nlohmann::json check_one(store::Database& db, const store::MissionRow& mission, 
       nlohmann::json verification = nlohmann::json::parse(*task.verification, nullptr, false);
       if (verification.is_object() && !verification.value("scope_match", true)) {
         nlohmann::json files = verification.value("unexpected_files", nlohmann::json::array());
+        std::string listed;  // for people; the details keep the exact list
+        for (const auto& file : files) {
+          listed += (listed.empty() ? "" : ", ") + (file.is_string() ? file.get<std::string>() : file.dump());
+        }
         add(rules.allow_scope,
             problem("scope_mismatch", {{"task_id", task.id}, {"name", task.name}, {"unexpected_files", files}},
                     label + " changed " + std::to_string(files.size()) +
-                        " file(s) outside its areas: " + files.dump(),
+                        " file(s) outside its areas: " + listed,
                     rules.allow_scope));
       }
     }

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -86,6 +87,22 @@ class Agent {
     INFO(tool << " " << result.dump());
     REQUIRE(result["isError"] == true);
     return result["structuredContent"]["code"];
+  }
+
+  // Sends a call and closes the bridge's stdin at once, as a client that
+  // is done; the reply must still come, then the bridge must exit 0.
+  json call_then_close(const std::string& tool, const json& arguments) {
+    bridge_->send({{"jsonrpc", "2.0"},
+                   {"id", next_id_++},
+                   {"method", "tools/call"},
+                   {"params", {{"name", tool}, {"arguments", arguments}}}});
+    bridge_->close_stdin();
+    std::optional<json> reply = bridge_->read();
+    REQUIRE(reply.has_value());
+    INFO(reply->dump());
+    CHECK(bridge_->wait_exit() == 0);
+    REQUIRE(reply->contains("result"));
+    return (*reply)["result"];
   }
 
   json list_tools() { return bridge_->request(next_id_++, "tools/list")["result"]["tools"]; }
@@ -270,6 +287,21 @@ TEST_CASE("the seed's mission flow records phases, tasks, exact change sets and 
   ProcessResult human = run_mission(instance, {"missions", "show", mission_id});
   CHECK(human.exit_code == 0);
   CHECK(human.out.find("Setup JWT middleware") != std::string::npos);
+}
+
+TEST_CASE("a start_task sent just before the client closes its stdin is still answered") {
+  Instance instance;
+  fs::path repo = make_repo(instance);
+  Agent agent(instance, repo);
+  std::string mission_id = agent.ok("start_mission", {{"name", "m"}, {"objective", "o"}})["mission_id"];
+  json result = agent.call_then_close(
+      "start_task", {{"mission_id", mission_id}, {"phase", 1}, {"name", "t"}, {"goal", "g"}});
+  REQUIRE(result["isError"] == false);
+  std::string task_id = result["structuredContent"]["task_id"];
+  json tasks = mission_json(instance, {"tasks", mission_id});
+  INFO(tasks.dump());
+  REQUIRE(tasks["tasks"].size() == 1);
+  CHECK(tasks["tasks"][0]["task_id"] == task_id);
 }
 
 TEST_CASE("request_id replays the first result, refuses another payload, and expires") {
