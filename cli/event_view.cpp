@@ -9,27 +9,6 @@ bool is_final(const std::string& state) {
   return state == "completed" || state == "failed" || state == "cancelled" || state == "lost";
 }
 
-std::string describe_observation(const nlohmann::json& observation) {
-  const std::string kind = observation.value("kind", "");
-  const nlohmann::json payload = observation.value("payload", nlohmann::json::object());
-  auto text = [&](const char* key) {
-    return payload.is_object() && payload.contains(key) && payload.at(key).is_string()
-               ? payload.at(key).get<std::string>()
-               : std::string();
-  };
-  if (kind == "diagnostic") return "rejected marker: " + observation.value("reason", "");
-  if (kind == "needs_input") {
-    std::string choices;
-    for (const auto& choice : payload.value("choices", nlohmann::json::array())) {
-      choices += (choices.empty() ? "" : "/") + choice.get<std::string>();
-    }
-    return "asks: " + text("question") + (choices.empty() ? "" : " [" + choices + "]");
-  }
-  for (const char* key : {"summary", "reason", "text"}) {
-    if (!text(key).empty()) return kind + ": " + text(key);
-  }
-  return kind;
-}
 
 // "task:updated" and its record -> "task tk-... success: Setup JWT (+2 ~1 -0)".
 std::string describe_tracking(const std::string& type, const nlohmann::json& event) {
@@ -61,6 +40,28 @@ std::string describe_tracking(const std::string& type, const nlohmann::json& eve
 
 }  // namespace
 
+std::string observation_text(const nlohmann::json& observation) {
+  const std::string kind = observation.value("kind", "");
+  const nlohmann::json payload = observation.value("payload", nlohmann::json::object());
+  auto text = [&](const char* key) {
+    return payload.is_object() && payload.contains(key) && payload.at(key).is_string()
+               ? payload.at(key).get<std::string>()
+               : std::string();
+  };
+  if (kind == "diagnostic") return "rejected marker: " + observation.value("reason", "");
+  if (kind == "needs_input") {
+    std::string choices;
+    for (const auto& choice : payload.value("choices", nlohmann::json::array())) {
+      choices += (choices.empty() ? "" : "/") + choice.get<std::string>();
+    }
+    return "asks: " + text("question") + (choices.empty() ? "" : " [" + choices + "]");
+  }
+  for (const char* key : {"summary", "reason", "text"}) {
+    if (!text(key).empty()) return kind + ": " + text(key);
+  }
+  return kind;
+}
+
 bool event_is_final(const nlohmann::json& event) {
   return event.value("type", "") != "observation.recorded" && event.contains("execution") &&
          is_final(event.at("execution").value("state", ""));
@@ -72,7 +73,7 @@ std::string event_line(const nlohmann::json& event) {
                      event.value("agentExecutionId", "") + "  ";
   const std::string type = event.value("type", "");
   if (type == "observation.recorded") {
-    line += describe_observation(event.value("observation", nlohmann::json::object()));
+    line += observation_text(event.value("observation", nlohmann::json::object()));
   } else if (type.find(':') != std::string::npos) {
     line += describe_tracking(type, event);
   } else {

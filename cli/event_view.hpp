@@ -10,6 +10,10 @@ namespace mission::cli {
 // "10:04:05  ae-1234567890  running  progress: parser rewritten"
 std::string event_line(const nlohmann::json& event);
 
+// An observation as a person reads it: "asks: Keep it? [yes/no]",
+// "progress: tests pass", "rejected marker: ...".
+std::string observation_text(const nlohmann::json& observation);
+
 // Whether `event` says its execution reached a final state.
 bool event_is_final(const nlohmann::json& event);
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "cli/event_view.hpp"
 #include "cli/output.hpp"
 
 namespace mission::cli {
@@ -71,6 +72,9 @@ void print_execution(const nlohmann::json& execution) {
   if (execution.contains("endedAt")) fields.push_back({"ended", short_time(execution.at("endedAt"))});
   if (execution.contains("exitCode")) {
     fields.push_back({"exit code", std::to_string(execution.at("exitCode").get<int>())});
+  }
+  if (execution.contains("waitingOn")) {
+    fields.push_back({"waiting on", observation_text(execution.at("waitingOn"))});
   }
   print_fields(fields);
   const nlohmann::json sessions = execution.value("mcpSessions", nlohmann::json::array());

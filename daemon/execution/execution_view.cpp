@@ -1,5 +1,6 @@
 #include "daemon/execution/execution_view.hpp"
 
+#include "daemon/execution/agent_execution.hpp"
 #include "daemon/execution/protocol_descriptor.hpp"
 #include "daemon/store/mcp_session_repository.hpp"
 #include "daemon/store/observation_repository.hpp"
@@ -59,7 +60,15 @@ nlohmann::json execution_json(store::Database& db, const store::ExecutionRow& ro
   if (row.exit_signal) out["exitSignal"] = *row.exit_signal;
   put_optional_time(out, "startedAt", row.started_at);
   put_optional_time(out, "endedAt", row.ended_at);
-  out["observations"] = store::ObservationRepository(db).count(row.id);
+  store::ObservationRepository observations(db);
+  out["observations"] = observations.count(row.id);
+  // What a waiting execution waits on, so a person who looks after the
+  // question was asked still sees it.
+  if (row.state == kAwaitingInput || row.state == kBlocked) {
+    if (auto signal = observations.last_accepted(row.id, "needs_input", "blocked")) {
+      out["waitingOn"] = observation_json(*signal);
+    }
+  }
   nlohmann::json sessions = nlohmann::json::array();
   for (const auto& session : store::McpSessionRepository(db).list_for_execution(row.id)) {
     sessions.push_back(session_json(session));

@@ -69,6 +69,17 @@ std::optional<std::string> ObservationRepository::last_claim_kind(const std::str
   return s.text(0);
 }
 
+std::optional<ObservationRow> ObservationRepository::last_accepted(const std::string& execution_id,
+                                                                   const std::string& kind_a,
+                                                                   const std::string& kind_b) {
+  auto s = db_.cached(std::string("SELECT ") + kColumns +
+                      " FROM observations WHERE execution_id = ?1 AND kind IN (?2, ?3) AND "
+                      "status = 'accepted' ORDER BY id DESC LIMIT 1");
+  s.bind(1, execution_id).bind(2, kind_a).bind(3, kind_b);
+  if (!s.step()) return std::nullopt;
+  return read_row(s);
+}
+
 std::int64_t ObservationRepository::count_all() {
   auto s = db_.prepare("SELECT count(*) FROM observations");
   s.step();

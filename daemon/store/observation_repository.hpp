@@ -37,6 +37,9 @@ class ObservationRepository {
   std::int64_t count(const std::string& execution_id);
   // The kind of the execution's latest completed_claim or failed_claim.
   std::optional<std::string> last_claim_kind(const std::string& execution_id);
+  // The newest accepted observation of one of `kinds` (needs_input, blocked).
+  std::optional<ObservationRow> last_accepted(const std::string& execution_id,
+                                              const std::string& kind_a, const std::string& kind_b);
   std::int64_t count_all();
 
  private:

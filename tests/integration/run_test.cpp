@@ -255,8 +255,10 @@ TEST_CASE("exec show --follow and watch print an execution's events until it end
   DaemonProcess daemon(instance);
   auto watch_argv = std::vector<std::string>{MISSION_PATH, "--json", "watch"};
   std::string script =
-      "sleep 0.5; printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"q\",\"signal\":{\"type\":\"needs_input\",\"question\":\"Keep it?\",\"choices\":[\"yes\",\"no\"]}}\\n' \"$MISSION_AGENT_EXECUTION_ID\"; sleep 0.3; exit 4";
+      "sleep 0.5; printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"q\",\"signal\":{\"type\":\"needs_input\",\"question\":\"Keep it?\",\"choices\":[\"yes\",\"no\"]}}\\n' \"$MISSION_AGENT_EXECUTION_ID\"; sleep 2; exit 4";
   std::string id = detach(instance, script);
+  // Started before the question, follow prints it as an event; started
+  // after it (a loaded machine), as what the execution is waiting on.
   ProcessResult follow = run_mission(instance, {"exec", "show", id, "--follow"});
   CHECK(follow.exit_code == 0);
   CHECK(follow.out.find("asks: Keep it? [yes/no]") != std::string::npos);
@@ -266,6 +268,34 @@ TEST_CASE("exec show --follow and watch print an execution's events until it end
   ProcessResult json_follow = run_mission(instance, {"--json", "exec", "show", id, "--follow"});
   REQUIRE(json_follow.exit_code == 0);  // already final: one line, then done
   CHECK(json::parse(json_follow.out)["state"] == "failed");
+}
+
+TEST_CASE("exec show says what a waiting execution waits on") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  std::string script =
+      "printf '%s\\n' " +
+      shell_quoted(R"(@agent-execution::{"version":1,"agentExecutionId":"ID","eventId":"q","signal":{"type":"needs_input","question":"Keep it?","choices":["yes","no"]}})") +
+      " | sed \"s/ID/$MISSION_AGENT_EXECUTION_ID/\"; "
+      "printf '%s\\n' " +
+      shell_quoted(R"(@agent-execution::{"version":1,"agentExecutionId":"ID","eventId":"b","signal":{"type":"blocked","reason":"no network"}})") +
+      " | sed \"s/ID/$MISSION_AGENT_EXECUTION_ID/\"; sleep 30";
+  std::string id = detach(instance, script);
+  json execution = json::object();
+  for (int i = 0; i < 500 && execution.value("state", "") != "blocked"; ++i) {
+    std::this_thread::sleep_for(20ms);
+    execution = json::parse(run_mission(instance, {"--json", "exec", "show", id}).out);
+  }
+  REQUIRE(execution["state"] == "blocked");
+  CHECK(execution["waitingOn"]["kind"] == "blocked");  // the newest of the two
+  CHECK(execution["waitingOn"]["payload"]["reason"] == "no network");
+  ProcessResult shown = run_mission(instance, {"exec", "show", id});
+  CHECK(shown.out.find("waiting on    blocked: no network") != std::string::npos);
+
+  REQUIRE(run_mission(instance, {"exec", "stop", "--force", id}).exit_code == 0);
+  execution = wait_final(instance, id);
+  CHECK(execution["state"] == "cancelled");
+  CHECK_FALSE(execution.contains("waitingOn"));
 }
 
 TEST_CASE("an mcp-tool execution ignores stdout markers; its MCP calls are the signals") {
