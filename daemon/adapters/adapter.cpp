@@ -29,8 +29,7 @@ std::string select_delivery(const AgentAdapter& adapter,
       ErrorCode::invalid_argument,
       std::string(adapter.name) + " does not support " + *requested + " delivery; it supports " +
           listed,
-      "pass --delivery with one of details.supported, or leave it out for the "
-      "adapter's preferred one",
+      "pass --delivery " + listed + ", or leave it out for the adapter's preferred one",
       {{"adapter", adapter.name}, {"requested", *requested}, {"supported", supported}});
 }
 

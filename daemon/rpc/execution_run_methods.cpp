@@ -162,9 +162,15 @@ nlohmann::json handle_execution_launch(MethodContext& context, const ExecutionLa
   try {
     daemon.launch(id, spec.cwd, plan.argv, environment, spec.delivery == execution::kDeliveryMarker,
                   std::move(plan.files));
-  } catch (const MissionError&) {
+  } catch (const MissionError& e) {
     execution::publish_execution(daemon, "execution.created", id);
-    throw;
+    if (adapter.binary.empty()) throw;
+    // The adapter chose the binary, so the user may not know which one ran.
+    throw MissionError(e.code(), e.what(),
+                       "install " + std::string(adapter.name) + "'s '" + std::string(adapter.binary) +
+                           "', or name it with --bin PATH or " + adapters::bin_variable(adapter.name) +
+                           " ('mission adapters list' shows what is found)",
+                       e.details());
   }
   execution::publish_execution(daemon, "execution.created", id);
   return {{"execution", execution::execution_json(daemon.database(), registry.require(id))}};

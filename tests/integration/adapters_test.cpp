@@ -308,7 +308,8 @@ TEST_CASE("unknown adapters, unsupported deliveries and misplaced --bin create n
             "pi does not support mcp-tool delivery; it supports stdout-marker"},
            {{"--adapter", "copilot", "--delivery", "stdout-marker", "--", "hi"},
             "copilot does not support stdout-marker"},
-           {{"--adapter", "aider", "--", "hi"}, "unknown adapter 'aider'"},
+           {{"--adapter", "aider", "--", "hi"},
+            "unknown adapter 'aider'\n  hint: use one of claude-code, codex, copilot, opencode, pi, generic"},
            {{"--bin", "/bin/true", "--", "true"}, "the generic adapter takes no --bin"},
            {{"--adapter", "generic"}, "the generic adapter needs a command"},
        }) {
@@ -319,6 +320,18 @@ TEST_CASE("unknown adapters, unsupported deliveries and misplaced --bin create n
   }
   CHECK(json::parse(run_mission(f.instance, {"--json", "exec", "list"}).out)["executions"].empty());
   CHECK_FALSE(f.started());
+}
+
+TEST_CASE("an adapter binary that is not there fails the launch and says how to name it") {
+  Fixture f;
+  ProcessResult result = f.run({"--adapter", "codex", "--bin", "/nonexistent/codex", "--", "exec", "hi"});
+  INFO(result.err);
+  CHECK(result.exit_code == 1);
+  CHECK(result.err.find("cannot start '/nonexistent/codex': no such file or directory") != std::string::npos);
+  CHECK(result.err.find("--bin PATH or MISSION_CODEX_BIN") != std::string::npos);
+  json executions = json::parse(run_mission(f.instance, {"--json", "exec", "list"}).out)["executions"];
+  REQUIRE(executions.size() == 1);
+  CHECK(executions[0]["state"] == "failed");
 }
 
 TEST_CASE("mcp config prints what to paste: the bridge and placeholders, never a token") {
