@@ -19,7 +19,8 @@ store::MissionRow require_mission(store::Database& db, const std::string& id, co
   auto row = store::MissionRepository(db).find(id);
   if (!row) {
     throw MissionError(ErrorCode::not_found, std::string(field) + " '" + id + "' does not exist",
-                       "use the id start_mission (or start_workflow) returned",
+                       "use the id start_mission (or start_workflow) returned; "
+                       "'mission missions list' shows them",
                        {{"field", field}, {"id", id}});
   }
   return *row;
