@@ -3,8 +3,7 @@
 #include <sys/stat.h>
 
 #include "daemon/git/checksum_snapshot.hpp"
-#include "daemon/git/git_snapshot.hpp"
-#include "daemon/git/libgit2_handles.hpp"
+#include "daemon/git/git_backend.hpp"
 #include "shared/error_code.hpp"
 
 namespace mission::daemon::git {
@@ -19,31 +18,12 @@ Snapshot take_snapshot(const std::string& cwd) {
     throw MissionError(ErrorCode::not_found, "directory " + cwd + " does not exist",
                        "pass the task's existing working directory");
   }
-  lg2::ensure_initialized();
-  git_repository* raw = nullptr;
-  // Discovery from cwd upwards; the environment (GIT_DIR, ...) of the daemon
-  // is not consulted.
-  int rc = git_repository_open_ext(&raw, cwd.c_str(), 0, nullptr);
-  if (rc == GIT_ENOTFOUND) {
-    git_error_clear();
-    return take_checksum_snapshot(cwd);
-  }
-  if (rc == GIT_EOWNER) {
-    lg2::fail("open the repository containing " + cwd,
-              "the repository belongs to another user; add it to git's safe.directory or run "
-              "the task as its owner");
-  }
-  lg2::check(rc, "open the repository containing " + cwd);
-  lg2::Repository repo(raw);
-  if (git_repository_workdir(repo.get()) == nullptr) return take_checksum_snapshot(cwd);  // bare
-  return take_git_snapshot(repo.get());
+  if (auto snapshot = git_backend().take_snapshot(cwd)) return std::move(*snapshot);
+  return take_checksum_snapshot(cwd);
 }
 
 ChangeSet compute_change_set(const Snapshot& start) {
-  if (start.type == "git") {
-    lg2::ensure_initialized();
-    return compute_git_change_set(start);
-  }
+  if (start.type == "git") return git_backend().compute_change_set(start);
   if (start.type == "checksum") return compute_checksum_change_set(start);
   throw MissionError(ErrorCode::invalid_argument, "unknown snapshot type \"" + start.type + "\"",
                      "start the task again to take a new snapshot");

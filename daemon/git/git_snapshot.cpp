@@ -271,6 +271,27 @@ lg2::Tree lookup_start_tree(git_repository* repo, const ParsedSnapshot& start) {
 
 }  // namespace
 
+std::optional<Snapshot> take_git_snapshot(const std::string& cwd) {
+  lg2::ensure_initialized();
+  git_repository* raw = nullptr;
+  // Discovery from cwd upwards; the environment (GIT_DIR, ...) of the daemon
+  // is not consulted.
+  int rc = git_repository_open_ext(&raw, cwd.c_str(), 0, nullptr);
+  if (rc == GIT_ENOTFOUND) {
+    git_error_clear();
+    return std::nullopt;
+  }
+  if (rc == GIT_EOWNER) {
+    lg2::fail("open the repository containing " + cwd,
+              "the repository belongs to another user; add it to git's safe.directory or run "
+              "the task as its owner");
+  }
+  lg2::check(rc, "open the repository containing " + cwd);
+  lg2::Repository repo(raw);
+  if (git_repository_workdir(repo.get()) == nullptr) return std::nullopt;  // bare
+  return take_git_snapshot(repo.get());
+}
+
 Snapshot take_git_snapshot(git_repository* repo) {
   Snapshot snapshot;
   snapshot.type = "git";
@@ -297,6 +318,7 @@ Snapshot take_git_snapshot(git_repository* repo) {
 }
 
 ChangeSet compute_git_change_set(const Snapshot& start) {
+  lg2::ensure_initialized();
   ParsedSnapshot parsed = parse(start.data);
   lg2::Repository repo = open_work_tree(start.root);
   lg2::Tree start_tree = lookup_start_tree(repo.get(), parsed);

@@ -13,11 +13,16 @@
 
 #include <git2.h>
 
+#include <optional>
 #include <string>
 
 #include "daemon/git/change_set.hpp"
 
 namespace mission::daemon::git {
+
+// The snapshot of the work tree holding `cwd`, an existing absolute
+// directory; nullopt when there is none (or only a bare repository).
+std::optional<Snapshot> take_git_snapshot(const std::string& cwd);
 
 // `repo` is an open repository with a work tree.
 Snapshot take_git_snapshot(git_repository* repo);

@@ -1,0 +1,35 @@
+#pragma once
+// The libgit2 half of change sets lives in a module, libmission_git.so,
+// loaded the first time a task starts or completes in a git work tree.
+// libgit2 brings OpenSSL, Kerberos, libssh2 and mbed TLS with it: loaded
+// with missiond they cost about 4 MiB of resident memory in a daemon that
+// may never take a git snapshot (docs/adr/0007-git-backend-module.md).
+
+#include <optional>
+#include <string>
+
+#include "daemon/git/change_set.hpp"
+
+namespace mission::daemon::git {
+
+// What the module offers. Both may throw MissionError, as the functions in
+// change_set.hpp document.
+struct GitBackend {
+  // A snapshot of the git work tree holding `cwd` (an existing absolute
+  // directory); nullopt when there is none, or only a bare repository.
+  std::optional<Snapshot> (*take_snapshot)(const std::string& cwd);
+  // `start` is a git snapshot.
+  ChangeSet (*compute_change_set)(const Snapshot& start);
+};
+
+// The name the module exports, an extern "C" function returning the
+// backend, and the file it is in: <dir of the executable>/../lib/mission/,
+// in the build tree as once installed.
+inline constexpr const char* kGitBackendSymbol = "mission_git_backend";
+inline constexpr const char* kGitBackendFile = "libmission_git.so";
+
+// Loads the module once (any thread). Throws MissionError internal naming
+// the file and the loader's reason when it cannot.
+const GitBackend& git_backend();
+
+}  // namespace mission::daemon::git
