@@ -15,16 +15,8 @@ build=${1:-$root/build}
 markers=${BENCH_MARKERS:-200000}
 executions=${BENCH_EXECUTIONS:-1000}
 
-cmake --build "$build" --target mission missiond mission_marker_bench >/dev/null
-mission="$build/bin/mission"
-command -v hyperfine >/dev/null || "$root/scripts/install-deps.sh" --with-bench-tools
-
-scratch=$(mktemp -d)
-export MISSION_RUNTIME_DIR="$scratch/run" MISSION_STATE_DIR="$scratch/state" NO_COLOR=1
-unset MISSION_SOCKET
-trap '"$mission" daemon stop >/dev/null 2>&1 || true; rm -rf "$scratch"' EXIT
-"$mission" daemon start >/dev/null
-pid=$("$mission" --json daemon status | sed -n 's/.*"pid": \([0-9]*\).*/\1/p')
+. "$root/tests/bench/bench_daemon.sh"
+start_bench_daemon mission_marker_bench
 now_ms() { date +%s%3N; }
 field() { sed -n "s/.*\"$1\": \\([0-9]*\\).*/\\1/p" | head -n 1; }
 
@@ -48,10 +40,6 @@ log_id=$("$mission" --json exec list --limit 1 | sed -n 's/.*"id": "\(ae-[a-z0-9
 log_lines=$("$mission" --json exec logs "$log_id" --limit 1 | field lastLine)
 hyperfine --style basic -N --warmup 10 --runs 200 --export-json "$scratch/logs.json" \
   "$mission --no-autostart exec logs $log_id --limit 100" /bin/true >/dev/null 2>&1
-median_ms() {
-  sed -n 's/.*"median": *\([0-9.e-]*\).*/\1/p' "$scratch/logs.json" | sed -n "${1}p" |
-    awk '{printf "%.2f", $1 * 1000}'
-}
 
 echo "== $executions finished executions" >&2
 i=0
@@ -69,6 +57,6 @@ cat <<REPORT
 |------|--------|----------|
 | marker scanning, output without markers (MarkerReader, 64 KiB chunks) | >= 1 GB/s | $scan |
 | valid markers validated, committed and acknowledged, end to end | >= 50,000/s | $rate/s ($recorded markers in $elapsed ms, from mission run --detach to the end) |
-| mission exec logs ID --limit 100 on a 1 GiB log ($log_lines lines), median of 200 | <= 10 ms | $(median_ms 1) ms (/bin/true: $(median_ms 2) ms) |
+| mission exec logs ID --limit 100 on a 1 GiB log ($log_lines lines), median of 200 | <= 10 ms | $(median_ms "$scratch/logs.json" 1) ms (/bin/true: $(median_ms "$scratch/logs.json" 2) ms) |
 | missiond RSS with $total executions, $executions of them finished just now | <= 32 MiB | $((rss_kib / 1024)).$(( (rss_kib % 1024) * 10 / 1024 )) MiB |
 REPORT

@@ -11,25 +11,14 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
 runs=${BENCH_RUNS:-300}
 
-cmake --build "$build" --target mission missiond >/dev/null
-mission="$build/bin/mission"
-command -v hyperfine >/dev/null || "$root/scripts/install-deps.sh" --with-bench-tools
-
-scratch=$(mktemp -d)
-export MISSION_RUNTIME_DIR="$scratch/run" MISSION_STATE_DIR="$scratch/state" NO_COLOR=1
-unset MISSION_SOCKET
-trap '"$mission" daemon stop >/dev/null 2>&1 || true; rm -rf "$scratch"' EXIT
-"$mission" daemon start >/dev/null
+. "$root/tests/bench/bench_daemon.sh"
+start_bench_daemon
 
 hyperfine --style basic -N --warmup 20 --runs "$runs" --export-json "$scratch/launch.json" \
   "$mission --no-autostart run --adapter generic -- true" true >&2
 
-median_ms() {
-  sed -n 's/.*"median": *\([0-9.e-]*\).*/\1/p' "$scratch/launch.json" | sed -n "${1}p" |
-    awk '{printf "%.2f", $1 * 1000}'
-}
-launch=$(median_ms 1)
-direct=$(median_ms 2)
+launch=$(median_ms "$scratch/launch.json" 1)
+direct=$(median_ms "$scratch/launch.json" 2)
 overhead=$(echo "$launch $direct" | awk '{printf "%.2f", $1 - $2}')
 verdict=$(echo "$overhead" | awk '{print ($1 <= 10) ? "met" : "MISSED"}')
 
