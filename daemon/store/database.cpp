@@ -52,7 +52,7 @@ Statement& Statement::bind(int index, std::int64_t value) {
   return *this;
 }
 
-Statement& Statement::bind_double(int index, double value) {
+Statement& Statement::bind(int index, double value) {
   if (sqlite3_bind_double(stmt_, index, value) != SQLITE_OK) fail(db_, "bind");
   return *this;
 }

@@ -29,7 +29,7 @@ class Statement {
   Statement& bind(int index, std::string_view text);
   Statement& bind(int index, std::int64_t value);
   Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
-  Statement& bind_double(int index, double value);
+  Statement& bind(int index, double value);
   Statement& bind_null(int index);
   Statement& bind_blob(int index, const void* data, std::size_t size);
   template <class T>

@@ -68,12 +68,7 @@ void JournalRepository::insert(const MilestoneRow& row) {
       "INSERT INTO milestones (id, task_id, execution_id, message, progress, metadata, "
       "created_at) VALUES (?,?,?,?,?,?,?)");
   s.bind(1, row.id).bind(2, row.task_id).bind(3, row.execution_id).bind(4, row.message);
-  s.bind(6, row.metadata).bind(7, row.created_at);
-  if (row.progress) {
-    s.bind_double(5, *row.progress);
-  } else {
-    s.bind_null(5);
-  }
+  s.bind(5, row.progress).bind(6, row.metadata).bind(7, row.created_at);
   s.run();
 }
 
