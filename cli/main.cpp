@@ -24,6 +24,13 @@ int report_error(const CliContext& context, const mission::MissionError& error) 
              : mission::cli::kExitFailure;
 }
 
+bool named_on_line(std::string_view name, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (name == argv[i]) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -40,7 +47,11 @@ int main(int argc, char** argv) {
     CLI::App* command = app.add_subcommand(spec.name, spec.summary);
     // Global options may follow the subcommand: `mission status --json`.
     command->fallthrough();
-    spec.define(*command, context);
+    // Only a command named on the line gets its options and actions: each
+    // one built costs allocations on every run, and a one-request command
+    // such as `mission status` is meant to take a few milliseconds. A word
+    // that merely equals a command's name only builds one command more.
+    if (named_on_line(spec.name, argc, argv)) spec.define(*command, context);
   }
 
   try {
