@@ -291,6 +291,7 @@ TEST_CASE("the seed's mission flow records phases, tasks, exact change sets and 
 
 TEST_CASE("a start_task sent just before the client closes its stdin is still answered") {
   Instance instance;
+  DaemonProcess daemon(instance);
   fs::path repo = make_repo(instance);
   Agent agent(instance, repo);
   std::string mission_id = agent.ok("start_mission", {{"name", "m"}, {"objective", "o"}})["mission_id"];
