@@ -16,25 +16,24 @@ std::string describe_tracking(const std::string& type, const nlohmann::json& eve
   const std::string change = type.substr(type.find(':') + 1);
   if (noun == "task") {
     const nlohmann::json task = event.value("task", nlohmann::json::object());
-    std::string line = "task " + task.value("task_id", "") + " " +
+    std::string line = "task " + task.value("taskId", "") + " " +
                        (change == "created" ? "started" : task.value("status", "")) + ": " +
                        task.value("name", "");
-    if (task.contains("files_changed")) {
-      const nlohmann::json& changes = task.at("files_changed");
-      line += " (+" + std::to_string(changes.value("added", nlohmann::json::array()).size()) + " ~" +
-              std::to_string(changes.value("modified", nlohmann::json::array()).size()) + " -" +
-              std::to_string(changes.value("deleted", nlohmann::json::array()).size()) + ")";
+    if (task.contains("filesChanged")) {
+      const nlohmann::json counts = task.at("filesChanged").value("counts", nlohmann::json::object());
+      line += " (+" + std::to_string(counts.value("added", 0)) + " ~" +
+              std::to_string(counts.value("modified", 0)) + " -" + std::to_string(counts.value("deleted", 0)) + ")";
     }
     return line;
   }
   if (noun == "phase") {
     const nlohmann::json phase = event.value("phase", nlohmann::json::object());
-    return "phase " + std::to_string(phase.value("phase_number", 0)) + " of " +
-           event.value("mission_id", "") + " " + (change == "created" ? "started" : phase.value("status", "")) +
+    return "phase " + std::to_string(phase.value("phaseNumber", 0)) + " of " +
+           event.value("missionId", "") + " " + (change == "created" ? "started" : phase.value("status", "")) +
            ": " + phase.value("name", "");
   }
   const nlohmann::json mission = event.value("mission", nlohmann::json::object());
-  return noun + " " + mission.value("mission_id", "") + " " +
+  return noun + " " + mission.value("missionId", "") + " " +
          (change == "created" ? "started" : mission.value("status", "")) + ": " + mission.value("name", "");
 }
 

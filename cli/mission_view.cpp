@@ -14,33 +14,37 @@ Tone status_tone(const std::string& status) {
   return Tone::plain;
 }
 
+// How many paths of `kind` a change set has: its counts (the lists hold only
+// the first paths of a large one).
 std::size_t count(const nlohmann::json& changes, const char* kind) {
-  return changes.is_object() && changes.contains(kind) ? changes.at(kind).size() : 0;
+  if (!changes.is_object()) return 0;
+  if (changes.contains("counts")) return changes.at("counts").value(kind, std::size_t{0});
+  return changes.contains(kind) ? changes.at(kind).size() : 0;
 }
 
 // "+2 ~3 -1": added, modified, deleted; "-" before the task completed.
 std::string change_counts(const nlohmann::json& task) {
-  if (!task.contains("files_changed")) return "-";
-  const nlohmann::json& changes = task.at("files_changed");
+  if (!task.contains("filesChanged")) return "-";
+  const nlohmann::json& changes = task.at("filesChanged");
   return "+" + std::to_string(count(changes, "added")) + " ~" +
          std::to_string(count(changes, "modified")) + " -" + std::to_string(count(changes, "deleted"));
 }
 
 std::string scope_word(const nlohmann::json& task) {
   if (!task.contains("verification")) return "-";
-  return task.at("verification").value("scope_match", true) ? "ok" : "OUTSIDE";
+  return task.at("verification").value("scopeMatch", true) ? "ok" : "OUTSIDE";
 }
 
 std::string phase_text(const nlohmann::json& mission) {
-  std::string text = std::to_string(mission.value("current_phase", 1));
-  if (mission.contains("total_phases")) text += "/" + mission.at("total_phases").dump();
+  std::string text = std::to_string(mission.value("currentPhase", 1));
+  if (mission.contains("totalPhases")) text += "/" + mission.at("totalPhases").dump();
   return mission.value("kind", "") == "workflow" ? "-" : text;
 }
 
 std::string seconds_text(const nlohmann::json& item) {
-  if (!item.contains("duration_seconds")) return "running";
+  if (!item.contains("durationSeconds")) return "running";
   // Whole seconds: a task of a few hundred milliseconds is "<1s", not "0ms".
-  std::int64_t seconds = item.at("duration_seconds").get<std::int64_t>();
+  std::int64_t seconds = item.at("durationSeconds").get<std::int64_t>();
   return seconds == 0 ? "<1s" : human_duration(seconds * 1000);
 }
 
@@ -50,6 +54,9 @@ void markdown_files(std::string& out, const nlohmann::json& changes) {
     for (const auto& path : changes.value(kind, nlohmann::json::array())) {
       line += (line.empty() ? "" : ", ") + std::string("`") + mark + path.get<std::string>() + "`";
     }
+  }
+  if (changes.value("truncated", false)) {
+    line += " and " + std::to_string(changes.value("total", 0)) + " in all (mission tasks MISSION --task ID lists them)";
   }
   out += "  - Files: " + (line.empty() ? std::string("none") : line) + "\n";
 }
@@ -71,12 +78,12 @@ void print_mission_table(const nlohmann::json& missions) {
     std::string task_text = std::to_string(tasks.value("completed", 0)) + "/" +
                             std::to_string(tasks.value("total", 0)) +
                             (tasks.value("failed", 0) > 0 ? " !" + std::to_string(tasks.value("failed", 0)) : "");
-    std::string line = padded(mission.value("mission_id", ""), 14);
+    std::string line = padded(mission.value("missionId", ""), 14);
     line += styled(padded(status, 13), status_tone(status));
     line += padded(phase_text(mission), 7);
     line += padded(task_text, 10);
-    line += padded(std::to_string(mission.value("open_blockers", 0)), 9);
-    line += padded(table_time(mission.value("updated_at", nlohmann::json())), 13);
+    line += padded(std::to_string(mission.value("openBlockers", 0)), 9);
+    line += padded(table_time(mission.value("updatedAt", nlohmann::json())), 13);
     line += fit(mission.value("name", ""), kOutputColumns - 66);
     std::printf("%s\n", line.c_str());
   }
@@ -92,10 +99,10 @@ void print_task_table(const nlohmann::json& tasks) {
   for (const auto& task : tasks) {
     const std::string status = task.value("status", "");
     std::string name = task.value("name", "");
-    if (task.contains("parent_task_id")) name = "  " + name;  // a subtask, under its parent
-    std::string line = padded(task.value("task_id", ""), 14);
+    if (task.contains("parentTaskId")) name = "  " + name;  // a subtask, under its parent
+    std::string line = padded(task.value("taskId", ""), 14);
     line += styled(padded(status, 16), status_tone(status));
-    line += padded(task.contains("phase_number") ? task.at("phase_number").dump() : "-", 6);
+    line += padded(task.contains("phaseNumber") ? task.at("phaseNumber").dump() : "-", 6);
     line += padded(change_counts(task), 13);
     std::string scope = scope_word(task);
     line += styled(padded(scope, 8), scope == "OUTSIDE" ? Tone::bad : Tone::plain);
@@ -104,10 +111,26 @@ void print_task_table(const nlohmann::json& tasks) {
   }
 }
 
+void print_change_list(const nlohmann::json& changes) {
+  if (changes.empty()) {
+    std::printf("no changed files\n");
+    return;
+  }
+  for (const auto& change : changes) {
+    const std::string kind = change.value("change", "");
+    const char* mark = kind == "added" ? "+" : kind == "deleted" ? "-" : kind == "renamed" ? ">" : "~";
+    std::string text = std::string(mark) + " ";
+    if (change.contains("oldPath")) text += change.at("oldPath").get<std::string>() + " -> ";
+    text += change.value("path", "");
+    if (!change.value("inScope", true)) text += "  " + styled("(outside areas)", Tone::bad);
+    std::printf("%s\n", text.c_str());
+  }
+}
+
 void print_mission(const nlohmann::json& detail) {
   const nlohmann::json& mission = detail.at("mission");
   const std::string status = mission.value("status", "");
-  std::printf("%s  %s  %s\n", styled(mission.value("mission_id", ""), Tone::bold).c_str(),
+  std::printf("%s  %s  %s\n", styled(mission.value("missionId", ""), Tone::bold).c_str(),
               styled(status, status_tone(status)).c_str(), mission.value("name", "").c_str());
   std::vector<std::pair<std::string, std::string>> fields{{"kind", mission.value("kind", "")}};
   for (const char* key : {"objective", "scope", "constraints", "summary"}) {
@@ -115,17 +138,17 @@ void print_mission(const nlohmann::json& detail) {
   }
   if (mission.value("kind", "") == "mission") fields.push_back({"phase", phase_text(mission)});
   fields.push_back({"cwd", mission.value("cwd", "")});
-  fields.push_back({"execution", mission.value("agent_execution_id", "-")});
-  fields.push_back({"created", short_time(mission.value("created_at", nlohmann::json()))});
-  if (mission.contains("completed_at")) fields.push_back({"completed", short_time(mission.at("completed_at"))});
+  fields.push_back({"execution", mission.value("agentExecutionId", "-")});
+  fields.push_back({"created", short_time(mission.value("createdAt", nlohmann::json()))});
+  if (mission.contains("completedAt")) fields.push_back({"completed", short_time(mission.at("completedAt"))});
   print_fields(fields);
   const nlohmann::json phases = detail.value("phases", nlohmann::json::array());
   if (!phases.empty()) {
     std::printf("%s\n", styled("Phases", Tone::bold).c_str());
     for (const auto& phase : phases) {
-      std::printf("  %s\n", fit(std::to_string(phase.value("phase_number", 0)) + ". " +
+      std::printf("  %s\n", fit(std::to_string(phase.value("phaseNumber", 0)) + ". " +
                                     phase.value("name", "") + "  " + phase.value("status", "") + ", " +
-                                    std::to_string(phase.value("tasks_count", 0)) + " task(s)",
+                                    std::to_string(phase.value("tasksCount", 0)) + " task(s)",
                                 kOutputColumns - 2)
                                 .c_str());
     }
@@ -134,15 +157,15 @@ void print_mission(const nlohmann::json& detail) {
   print_task_table(detail.value("tasks", nlohmann::json::array()));
   std::size_t open = 0;
   for (const auto& issue : detail.value("issues", nlohmann::json::array())) {
-    if (!issue.value("requires_human_review", false) || issue.contains("resolved_at")) continue;
+    if (!issue.value("requiresHumanReview", false) || issue.contains("resolvedAt")) continue;
     if (open++ == 0) std::printf("%s\n", styled("Open blockers", Tone::bold).c_str());
     std::printf("  %s\n", fit(issue.value("id", "") + "  " + issue.value("description", ""), kOutputColumns - 2).c_str());
   }
 }
 
 void print_context(const nlohmann::json& context) {
-  std::printf("%s  %s  %s\n", styled(context.value("mission_id", ""), Tone::bold).c_str(),
-              context.value("mission_status", "").c_str(), context.value("mission_name", "").c_str());
+  std::printf("%s  %s  %s\n", styled(context.value("missionId", ""), Tone::bold).c_str(),
+              context.value("missionStatus", "").c_str(), context.value("missionName", "").c_str());
   auto section = [&](const char* key, const char* title, auto line_of) {
     if (!context.contains(key)) return;
     std::printf("%s\n", styled(title, Tone::bold).c_str());
@@ -152,19 +175,19 @@ void print_context(const nlohmann::json& context) {
       std::printf("  (%s older not shown)\n", context.at("omitted").at(key).dump().c_str());
     }
   };
-  section("phase_summary", "Phases", [](const nlohmann::json& p) {
-    return std::to_string(p.value("phase_number", 0)) + ". " + p.value("name", "") + "  " +
-           p.value("status", "") + ", " + std::to_string(p.value("tasks_count", 0)) + " task(s)";
+  section("phaseSummary", "Phases", [](const nlohmann::json& p) {
+    return std::to_string(p.value("phaseNumber", 0)) + ". " + p.value("name", "") + "  " +
+           p.value("status", "") + ", " + std::to_string(p.value("tasksCount", 0)) + " task(s)";
   });
   section("tasks", "Tasks", [](const nlohmann::json& t) {
-    return t.value("task_id", "") + "  " + t.value("status", "") + "  " + t.value("name", "");
+    return t.value("taskId", "") + "  " + t.value("status", "") + "  " + t.value("name", "");
   });
   section("decisions", "Decisions", [](const nlohmann::json& d) {
     return d.value("question", "") + " -> " + d.value("chosen", "") + " (" + d.value("reasoning", "") + ")";
   });
   section("milestones", "Milestones", [](const nlohmann::json& m) {
     std::string progress = m.contains("progress") ? " [" + std::to_string(m.at("progress").get<int>()) + "%]" : "";
-    return short_time(m.value("created_at", nlohmann::json())).substr(11) + "  " + m.value("message", "") + progress;
+    return short_time(m.value("createdAt", nlohmann::json())).substr(11) + "  " + m.value("message", "") + progress;
   });
   section("blockers", "Blockers", [](const nlohmann::json& b) {
     return b.value("id", "") + "  " + b.value("description", "");
@@ -176,7 +199,7 @@ std::string mission_report_markdown(const nlohmann::json& detail) {
   const nlohmann::json tasks = detail.value("tasks", nlohmann::json::array());
   std::string out = "## " + std::string(mission.value("kind", "") == "workflow" ? "Workflow" : "Mission") +
                     ": " + mission.value("name", "") + "\n\n";
-  out += "- Id: `" + mission.value("mission_id", "") + "`\n";
+  out += "- Id: `" + mission.value("missionId", "") + "`\n";
   out += "- Status: **" + mission.value("status", "") + "**\n";
   if (mission.contains("objective")) out += "- Objective: " + mission.at("objective").get<std::string>() + "\n";
   const nlohmann::json counts = mission.value("tasks", nlohmann::json::object());
@@ -185,7 +208,7 @@ std::string mission_report_markdown(const nlohmann::json& detail) {
   if (mission.contains("summary")) out += "\n" + mission.at("summary").get<std::string>() + "\n";
 
   auto task_block = [&](const nlohmann::json& task) {
-    std::string block = "- **" + task.value("name", "") + "** (`" + task.value("task_id", "") + "`): " +
+    std::string block = "- **" + task.value("name", "") + "** (`" + task.value("taskId", "") + "`): " +
                         task.value("status", "") + ", " + seconds_text(task) + "\n";
     if (task.contains("outcome")) {
       block += "  - Outcome: " + task.at("outcome").value("summary", "") + "\n";
@@ -193,24 +216,24 @@ std::string mission_report_markdown(const nlohmann::json& detail) {
         block += "  - Limitation: " + item.get<std::string>() + "\n";
       }
     }
-    if (task.contains("files_changed")) markdown_files(block, task.at("files_changed"));
-    if (task.contains("verification") && !task.at("verification").value("scope_match", true)) {
+    if (task.contains("filesChanged")) markdown_files(block, task.at("filesChanged"));
+    if (task.contains("verification") && !task.at("verification").value("scopeMatch", true)) {
       block += "  - Scope: outside the declared areas: " +
-               joined(task.at("verification").value("unexpected_files", nlohmann::json::array()), ", ") + "\n";
+               joined(task.at("verification").value("unexpectedFiles", nlohmann::json::array()), ", ") + "\n";
     }
     return block;
   };
   const nlohmann::json phases = detail.value("phases", nlohmann::json::array());
   for (const auto& phase : phases) {
-    out += "\n### Phase " + std::to_string(phase.value("phase_number", 0)) + ": " + phase.value("name", "") +
+    out += "\n### Phase " + std::to_string(phase.value("phaseNumber", 0)) + ": " + phase.value("name", "") +
            " (" + phase.value("status", "") + ")\n\n";
     for (const auto& task : tasks) {
-      if (task.value("phase_number", 0) == phase.value("phase_number", -1)) out += task_block(task);
+      if (task.value("phaseNumber", 0) == phase.value("phaseNumber", -1)) out += task_block(task);
     }
   }
   std::string loose;
   for (const auto& task : tasks) {
-    if (!task.contains("phase_number")) loose += task_block(task);
+    if (!task.contains("phaseNumber")) loose += task_block(task);
   }
   if (!loose.empty()) out += "\n### Tasks\n\n" + loose;
 
@@ -224,7 +247,7 @@ std::string mission_report_markdown(const nlohmann::json& detail) {
   }
   std::string blockers;
   for (const auto& issue : detail.value("issues", nlohmann::json::array())) {
-    if (issue.value("requires_human_review", false) && !issue.contains("resolved_at")) {
+    if (issue.value("requiresHumanReview", false) && !issue.contains("resolvedAt")) {
       blockers += "- `" + issue.value("id", "") + "` " + issue.value("description", "") + " (" +
                   issue.value("resolution", "") + ")\n";
     }
@@ -250,7 +273,7 @@ void print_check(const nlohmann::json& result) {
   for (const auto& mission : missions) {
     const bool ok = mission.value("ok", false);
     std::printf("%s  %s  %s\n", styled(ok ? "ok  " : "FAIL", ok ? Tone::good : Tone::bad).c_str(),
-                mission.value("mission_id", "").c_str(), mission.value("name", "").c_str());
+                mission.value("missionId", "").c_str(), mission.value("name", "").c_str());
     for (const auto& problem : mission.value("problems", nlohmann::json::array())) {
       std::printf("  %s\n", problem.value("message", "").c_str());
     }

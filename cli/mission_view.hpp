@@ -12,6 +12,9 @@ void print_mission_table(const nlohmann::json& missions);
 // `detail` is a mission.get result.
 void print_mission(const nlohmann::json& detail);
 void print_task_table(const nlohmann::json& tasks);
+// One line per changed path ("+ path", "~ path", "- path", "> old -> new"),
+// marking those outside the task's areas.
+void print_change_list(const nlohmann::json& changes);
 // `context` is a mission.context (get_context) result.
 void print_context(const nlohmann::json& context);
 // A summary of a mission.get result ready to paste into a pull request.

@@ -48,4 +48,7 @@ void print_fields(const std::vector<std::pair<std::string, std::string>>& fields
 // "3m 12s", "2h 5m", "450ms": a short human duration.
 std::string human_duration(std::int64_t milliseconds);
 
+// "512 B", "3.2 KiB", "1.5 GiB": a short human size.
+std::string human_bytes(std::uint64_t bytes);
+
 }  // namespace mission::cli

@@ -6,11 +6,11 @@
 #include <fstream>
 
 #include "daemon/rpc/control_session.hpp"
-#include "daemon/execution/agent_execution.hpp"
 #include "daemon/store/execution_repository.hpp"
-#include "daemon/store/mcp_session_repository.hpp"
 #include "daemon/store/idempotency_repository.hpp"
+#include "daemon/store/mcp_session_repository.hpp"
 #include "daemon/store/migrations.hpp"
+#include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
 
@@ -26,26 +26,24 @@ std::string read_pid_file(const std::filesystem::path& path) {
 
 }  // namespace
 
-Daemon::Daemon(RuntimePaths paths, tracking::IdempotencySettings idempotency)
-    : paths_(std::move(paths)), idempotency_(idempotency) {
-  uv_loop_init(&loop_);
-  uv_timer_init(&loop_, &stop_timer_);
-  stop_timer_.data = this;
-  uv_idle_init(&loop_, &shutdown_idle_);
-  shutdown_idle_.data = this;
+Daemon::Daemon(RuntimePaths paths, DaemonSettings settings)
+    : paths_(std::move(paths)), settings_(settings), loop_(std::make_unique<uv_loop_t>()) {
+  uv_loop_init(loop_.get());
 }
 
 Daemon::~Daemon() {
   listener_.reset();
-  prune_timer_.reset();
+  maintenance_timer_.reset();
+  stop_timer_.reset();
+  shutdown_soon_.reset();
   sigterm_.reset();
   sigint_.reset();
-  for (auto* handle : {reinterpret_cast<uv_handle_t*>(&stop_timer_),
-                       reinterpret_cast<uv_handle_t*>(&shutdown_idle_)}) {
-    if (!uv_is_closing(handle)) uv_close(handle, nullptr);
-  }
-  uv_run(&loop_, UV_RUN_NOWAIT);
-  uv_loop_close(&loop_);
+  launcher_.reset();
+  control_services_.reset();
+  mcp_services_.reset();
+  // Let the close callbacks of every handle run before the loop goes.
+  while (uv_loop_close(loop_.get()) == UV_EBUSY) uv_run(loop_.get(), UV_RUN_ONCE);
+  database_.reset();
 }
 
 std::int64_t Daemon::uptime_ms() const {
@@ -53,6 +51,8 @@ std::int64_t Daemon::uptime_ms() const {
                                                                started_at_)
       .count();
 }
+
+std::size_t Daemon::connection_count() const { return listener_ ? listener_->connection_count() : 0; }
 
 void Daemon::take_locks() {
   runtime_lock_ = FileLock::try_acquire(paths_.daemon_lock());
@@ -89,28 +89,42 @@ void Daemon::write_pid_file() {
   wrote_pid_file_ = true;
 }
 
+void Daemon::open_store() {
+  database_ = std::make_unique<store::Database>(paths_.database());
+  store::migrate(*database_);
+  // No MCP session survives a restart of the daemon that served it, and no
+  // launched process is ours any more: its output has nobody to read it.
+  const std::int64_t now = unix_ms_now();
+  store::Transaction transaction(*database_);
+  store::McpSessionRepository(*database_).detach_all(now);
+  store::ExecutionRepository(*database_).mark_launched_lost(active_execution_states(), now);
+  // A request_id still in progress named work that died with the last
+  // daemon; its retry must run again.
+  store::IdempotencyRepository(*database_).remove_in_progress();
+  transaction.commit();
+  // Launch configs a previous daemon left (it crashed, or stopped while its
+  // agents ran): their executions are lost, their tokens must not linger.
+  std::error_code no_leftovers;
+  std::filesystem::remove_all(paths_.launch_dir(), no_leftovers);
+}
+
 void Daemon::start() {
   started_at_ = std::chrono::steady_clock::now();
   ensure_private_dir(paths_.runtime_dir, getuid());
   ensure_dir(paths_.state_dir);
   take_locks();
+  open_store();
 
-  database_ = std::make_unique<store::Database>(paths_.database());
-  store::migrate(*database_);
-  // No MCP session survives a restart of the daemon that served it, and no
-  // launched process is ours any more: its output has nobody to read it.
-  const std::int64_t now = execution::unix_ms_now();
-  store::McpSessionRepository(*database_).detach_all(now);
-  store::ExecutionRepository(*database_).mark_launched_lost(execution::active_states(), now);
-  // Launch configs a previous daemon left (it crashed, or stopped while its
-  // agents ran): their executions are lost, their tokens must not linger.
-  std::error_code no_leftovers;
-  std::filesystem::remove_all(paths_.launch_dir(), no_leftovers);
-  // A request_id still in progress named work that died with the last
-  // daemon; its retry must run again.
-  store::IdempotencyRepository(*database_).remove_in_progress();
-  prune_timer_ = std::make_unique<loop::Timer>(&loop_, [this] { prune_idempotency_records(); });
-  prune_idempotency_records();
+  uv_loop_t* loop = loop_.get();
+  launcher_ = std::make_unique<execution::Launcher>(
+      execution::RunnerServices{loop, *database_, events_, paths_.logs_dir()});
+  mcp_services_ = std::make_unique<mcp::SessionServices>(
+      mcp::SessionServices{*database_, events_, loop, settings_.idempotency});
+  control_services_ = std::make_unique<ControlServices>(
+      ControlServices{*database_, events_, *launcher_, paths_, settings_.idempotency,
+                      settings_.retention, *this, *mcp_services_});
+  maintenance_timer_ = std::make_unique<loop::Timer>(loop, [this] { maintain(); });
+  maintain();
 
   if (paths_.socket.string().size() > max_socket_path_length()) {
     throw MissionError(ErrorCode::invalid_argument,
@@ -123,8 +137,8 @@ void Daemon::start() {
   std::error_code ignored;
   std::filesystem::remove(paths_.socket, ignored);
 
-  listener_ = std::make_unique<loop::Listener>(&loop_, [this](loop::Connection& connection) {
-    return std::make_unique<ControlSession>(*this, connection);
+  listener_ = std::make_unique<loop::Listener>(loop, [this](loop::Connection& connection) {
+    return std::make_unique<ControlSession>(*control_services_, connection);
   });
   if (int rc = listener_->listen(paths_.socket); rc != 0) {
     throw MissionError(ErrorCode::internal,
@@ -136,37 +150,27 @@ void Daemon::start() {
   auto on_signal = [this](int signum) {
     request_shutdown(signum == SIGTERM ? "SIGTERM" : "SIGINT");
   };
-  sigterm_ = std::make_unique<loop::SignalWatcher>(&loop_, SIGTERM, on_signal);
-  sigint_ = std::make_unique<loop::SignalWatcher>(&loop_, SIGINT, on_signal);
+  sigterm_ = std::make_unique<loop::SignalWatcher>(loop, SIGTERM, on_signal);
+  sigint_ = std::make_unique<loop::SignalWatcher>(loop, SIGINT, on_signal);
   std::fprintf(stderr, "missiond: listening on %s (pid %d)\n", paths_.socket.c_str(),
                static_cast<int>(getpid()));
 }
 
-void Daemon::run() { uv_run(&loop_, UV_RUN_DEFAULT); }
+void Daemon::run() { uv_run(loop_.get(), UV_RUN_DEFAULT); }
 
-void Daemon::launch(const std::string& execution_id, const std::string& cwd,
-                    const std::vector<std::string>& command, const std::vector<std::string>& env,
-                    bool reads_markers, adapters::LaunchFiles files) {
-  auto runner = std::make_unique<execution::ExecutionRunner>(*this, execution_id, cwd, command, env,
-                                                             reads_markers, std::move(files));
-  runners_[execution_id] = std::move(runner);
-}
-
-execution::ExecutionRunner* Daemon::runner(const std::string& execution_id) {
-  auto found = runners_.find(execution_id);
-  return found == runners_.end() ? nullptr : found->second.get();
-}
-
-void Daemon::runner_finished(const std::string& execution_id) { runners_.erase(execution_id); }
-
-void Daemon::prune_idempotency_records() {
-  if (!has_database()) return;
+void Daemon::maintain() {
+  const std::int64_t now = unix_ms_now();
   try {
-    tracking::prune_idempotency_records(*database_, execution::unix_ms_now());
+    store::IdempotencyRepository(*database_).prune(now);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "missiond: pruning request_id records failed: %s\n", e.what());
   }
-  prune_timer_->start(static_cast<int>(limits::kIdempotencyPruneIntervalMs));
+  try {
+    execution::sweep(*database_, paths_, settings_.retention, now, false);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "missiond: the retention sweep failed: %s\n", e.what());
+  }
+  maintenance_timer_->start(static_cast<int>(limits::kIdempotencyPruneIntervalMs));
 }
 
 void Daemon::request_shutdown(const char* reason) {
@@ -179,43 +183,33 @@ void Daemon::request_shutdown(const char* reason) {
   // Requests are answered synchronously, so every one in flight already has
   // its reply queued; closing waits for those bytes to reach the peer.
   listener_->on_idle = [this] { finish_shutdown(); };
-  uv_timer_start(&stop_timer_, on_stop_timeout, limits::kStopTimeoutMs, 0);
+  stop_timer_ = std::make_unique<loop::Timer>(loop_.get(), [this] {
+    std::fprintf(stderr, "missiond: peers did not read their replies in time; closing anyway\n");
+    listener_->abort_connections();
+    // The aborted connections release themselves on the next loop turn and
+    // on_idle finishes then.
+    if (listener_->connection_count() == 0) finish_shutdown();
+  });
+  stop_timer_->start(limits::kStopTimeoutMs);
   listener_->close_connections();
 }
 
 void Daemon::schedule_shutdown(const char* reason) {
-  scheduled_reason_ = reason;
-  uv_idle_start(&shutdown_idle_, on_scheduled_shutdown);
-}
-
-void Daemon::on_scheduled_shutdown(uv_idle_t* idle) {
-  auto* self = static_cast<Daemon*>(idle->data);
-  uv_idle_stop(idle);
-  self->request_shutdown(self->scheduled_reason_);
-}
-
-void Daemon::on_stop_timeout(uv_timer_t* timer) {
-  auto* self = static_cast<Daemon*>(timer->data);
-  std::fprintf(stderr, "missiond: peers did not read their replies in time; closing anyway\n");
-  self->listener_->abort_connections();
-  // The aborted connections release themselves on the next loop turn and
-  // on_idle finishes then, so their close handlers still find the store.
-  if (self->listener_->connection_count() == 0) self->finish_shutdown();
+  // A zero timer fires on the next loop turn, after this request's reply
+  // has been queued.
+  shutdown_soon_ = std::make_unique<loop::Timer>(loop_.get(), [this, reason] { request_shutdown(reason); });
+  shutdown_soon_->start(0);
 }
 
 void Daemon::finish_shutdown() {
   if (finished_) return;
   finished_ = true;
-  uv_timer_stop(&stop_timer_);
-  uv_close(reinterpret_cast<uv_handle_t*>(&stop_timer_), nullptr);
-  uv_idle_stop(&shutdown_idle_);
-  uv_close(reinterpret_cast<uv_handle_t*>(&shutdown_idle_), nullptr);
+  if (stop_timer_) stop_timer_->stop();
   sigterm_->close();
   sigint_->close();
-  prune_timer_->stop();
+  maintenance_timer_->stop();
   // The agents run on; a restarted daemon marks their executions lost.
-  runners_.clear();
-  database_.reset();
+  launcher_->release_all();
   if (wrote_pid_file_) {
     std::error_code ignored;
     std::filesystem::remove(paths_.pid_file(), ignored);

@@ -1,21 +1,25 @@
 #pragma once
 // The daemon process: runtime files, the store, the listener and the signal
-// watchers, owned by one object on the loop thread. Start-up either completes
-// or throws a MissionError that names the problem and its fix.
+// watchers, owned by one object on the loop thread. It builds the services
+// the modules use (the store, the event bus, the launcher, the loop and the
+// settings) and hands each module only the ones it needs. Start-up either
+// completes or throws a MissionError that names the problem and its fix.
 
 #include <uv.h>
 
 #include <chrono>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 
-#include "daemon/execution/execution_runner.hpp"
+#include "daemon/events/event_bus.hpp"
+#include "daemon/execution/launcher.hpp"
+#include "daemon/execution/retention.hpp"
 #include "daemon/loop/listener.hpp"
 #include "daemon/loop/signal_watcher.hpp"
 #include "daemon/loop/timer.hpp"
-#include "daemon/rpc/event_bus.hpp"
+#include "daemon/mcp/session_services.hpp"
+#include "daemon/rpc/method_context.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/tracking/idempotency.hpp"
 #include "shared/file_lock.hpp"
@@ -23,10 +27,15 @@
 
 namespace mission::daemon {
 
-class Daemon {
+struct DaemonSettings {
+  tracking::IdempotencySettings idempotency;
+  execution::RetentionSettings retention;
+};
+
+class Daemon : public DaemonControl {
  public:
-  explicit Daemon(RuntimePaths paths, tracking::IdempotencySettings idempotency = {});
-  ~Daemon();
+  explicit Daemon(RuntimePaths paths, DaemonSettings settings = {});
+  ~Daemon() override;
   Daemon(const Daemon&) = delete;
   Daemon& operator=(const Daemon&) = delete;
 
@@ -34,60 +43,45 @@ class Daemon {
   // migrates the database, and listens on the socket.
   void start();
 
-  // Runs the loop until a shutdown completes.
+  // Runs the loop until a shutdown completes, then closes the store.
   void run();
 
   // Begins a graceful shutdown: stop accepting, let every connection flush
-  // its replies, then close the store. Safe to call more than once.
+  // its replies, then stop. Safe to call more than once.
   void request_shutdown(const char* reason);
 
-  // request_shutdown on the next loop turn, after the current request's
-  // reply has been queued.
-  void schedule_shutdown(const char* reason);
-
-  const RuntimePaths& paths() const { return paths_; }
-  uv_loop_t* loop() { return &loop_; }
-  EventBus& events() { return events_; }
-
-  // Starts a launched execution's process (see ExecutionRunner).
-  void launch(const std::string& execution_id, const std::string& cwd,
-              const std::vector<std::string>& command, const std::vector<std::string>& env,
-              bool reads_markers, adapters::LaunchFiles files = {});
-  // The runner of a live launched execution, or nullptr.
-  execution::ExecutionRunner* runner(const std::string& execution_id);
-  // Called by a runner whose process has ended; frees it.
-  void runner_finished(const std::string& execution_id);
-  store::Database& database() { return *database_; }
-  const tracking::IdempotencySettings& idempotency_settings() const { return idempotency_; }
-  // False once shutdown has closed the store.
-  bool has_database() const { return database_ != nullptr; }
-  std::size_t connection_count() const { return listener_->connection_count(); }
-  std::int64_t uptime_ms() const;
-  bool shutting_down() const { return shutting_down_; }
+  // DaemonControl, for daemon.status and daemon.stop.
+  std::int64_t uptime_ms() const override;
+  std::size_t connection_count() const override;
+  void schedule_shutdown(const char* reason) override;
 
  private:
   void take_locks();
   void write_pid_file();
+  void open_store();
   void finish_shutdown();
-  void prune_idempotency_records();
-  static void on_stop_timeout(uv_timer_t* timer);
-  static void on_scheduled_shutdown(uv_idle_t* idle);
+  void maintain();  // the request_id prune and the retention sweep
 
   RuntimePaths paths_;
-  tracking::IdempotencySettings idempotency_;
-  uv_loop_t loop_{};
+  DaemonSettings settings_;
+  // Heap-owned so that the handles inside outlive this object until their
+  // close callbacks (see loop/timer.cpp).
+  std::unique_ptr<uv_loop_t> loop_;
   std::optional<FileLock> runtime_lock_;
   std::optional<FileLock> state_lock_;
+  // The store lives until the loop has ended: thread-pool work that
+  // finishes during shutdown still records its result.
   std::unique_ptr<store::Database> database_;
-  std::map<std::string, std::unique_ptr<execution::ExecutionRunner>> runners_;
-  EventBus events_;
+  events::EventBus events_;
+  std::unique_ptr<execution::Launcher> launcher_;
+  std::unique_ptr<mcp::SessionServices> mcp_services_;
+  std::unique_ptr<ControlServices> control_services_;
   std::unique_ptr<loop::Listener> listener_;
   std::unique_ptr<loop::SignalWatcher> sigterm_;
   std::unique_ptr<loop::SignalWatcher> sigint_;
-  std::unique_ptr<loop::Timer> prune_timer_;
-  uv_timer_t stop_timer_{};
-  uv_idle_t shutdown_idle_{};
-  const char* scheduled_reason_ = nullptr;
+  std::unique_ptr<loop::Timer> maintenance_timer_;
+  std::unique_ptr<loop::Timer> stop_timer_;
+  std::unique_ptr<loop::Timer> shutdown_soon_;
   bool shutting_down_ = false;
   bool finished_ = false;
   bool wrote_pid_file_ = false;

@@ -53,15 +53,36 @@ int main(int argc, char** argv) {
   std::int64_t idempotency_ttl_s = mission::limits::kIdempotencyTtlMs / 1000;
   std::int64_t idempotency_pending_ttl_s = mission::limits::kIdempotencyPendingTtlMs / 1000;
   app.add_option("--idempotency-ttl", idempotency_ttl_s,
-                 "Keep a completed request_id's result this long (default 7 days)")
+                 "Keep a completed request_id's result this long; 0 keeps it (default 7 days)")
       ->type_name("SECONDS")
       ->envname("MISSION_IDEMPOTENCY_TTL")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--idempotency-pending-ttl", idempotency_pending_ttl_s,
-                 "Hold a request_id whose call is still running this long (default 1 hour)")
+                 "Hold a request_id whose call is still running this long; 0: never stale "
+                 "(default 1 hour)")
       ->type_name("SECONDS")
       ->envname("MISSION_IDEMPOTENCY_PENDING_TTL")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::NonNegativeNumber);
+  std::int64_t log_retention_s = mission::limits::kFinalLogRetentionMs / 1000;
+  std::int64_t execution_retention_s = mission::limits::kFinalExecutionRetentionMs / 1000;
+  std::uint64_t daemon_log_max = mission::limits::kDaemonLogMaxBytes;
+  app.add_option("--log-retention", log_retention_s,
+                 "Delete an ended execution's output log this long after it ended; 0 keeps "
+                 "logs (default 30 days)")
+      ->type_name("SECONDS")
+      ->envname("MISSION_LOG_RETENTION")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--execution-retention", execution_retention_s,
+                 "Delete an ended execution with its observations this long after it ended; 0 "
+                 "keeps them (default 90 days)")
+      ->type_name("SECONDS")
+      ->envname("MISSION_EXECUTION_RETENTION")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--daemon-log-max", daemon_log_max,
+                 "Move missiond.log to missiond.log.1 past this size; 0 never (default 16 MiB)")
+      ->type_name("BYTES")
+      ->envname("MISSION_DAEMON_LOG_MAX")
+      ->check(CLI::NonNegativeNumber);
   app.set_version_flag("--version", std::string(mission::kVersion));
   CLI11_PARSE(app, argc, argv);
 
@@ -71,10 +92,11 @@ int main(int argc, char** argv) {
   raise_open_file_limit();
 
   try {
-    mission::daemon::tracking::IdempotencySettings idempotency{idempotency_ttl_s * 1000,
-                                                                 idempotency_pending_ttl_s * 1000};
+    mission::daemon::DaemonSettings settings;
+    settings.idempotency = {idempotency_ttl_s * 1000, idempotency_pending_ttl_s * 1000};
+    settings.retention = {log_retention_s * 1000, execution_retention_s * 1000, daemon_log_max};
     mission::daemon::Daemon daemon(
-        mission::resolve_runtime_paths(mission::process_env(), getuid(), socket), idempotency);
+        mission::resolve_runtime_paths(mission::process_env(), getuid(), socket), settings);
     daemon.start();
     report_readiness(ready_fd, "ready");
     daemon.run();

@@ -38,6 +38,21 @@ inline constexpr std::size_t kToolsListPageSize = 100;
 // Executions `mission exec list` asks for when no --limit is given.
 inline constexpr std::size_t kDefaultExecutionListLimit = 50;
 
+// Most items one page of any list may hold (executions, observations,
+// missions, tasks, changed files, get_context lists), whatever `limit`
+// asks for; the rest follow through the page's cursor.
+inline constexpr std::size_t kMaxPageItems = 500;
+
+// Largest reply the daemon sends on the control API or as one MCP result,
+// below kMaxFrameBytes so that a reply always fits the peer's frame limit.
+// Lists stop adding items before a page would grow past it and say where
+// to go on; any other reply over it is answered payload_too_large.
+inline constexpr std::size_t kMaxReplyBytes = 768 * 1024;
+
+// MCP sessions of one execution shown in its JSON (the newest ones); the
+// total is given beside them.
+inline constexpr std::size_t kMaxSessionsShown = 20;
+
 // After an agent exits, how long the daemon waits for the end of its output
 // before it stops reading: a background process it left behind may keep the
 // pipes open for ever.
@@ -92,13 +107,31 @@ inline constexpr std::size_t kMaxLogPageBytes = 128 * 1024;
 inline constexpr std::int64_t kIdempotencyTtlMs = std::int64_t{7} * 24 * 3600 * 1000;
 inline constexpr std::int64_t kIdempotencyPendingTtlMs = std::int64_t{3600} * 1000;
 
-// How often missiond deletes expired request_id records (also at start-up).
+// How often missiond deletes expired request_id records and sweeps what
+// it keeps by the retention settings below (also at start-up).
 inline constexpr std::uint64_t kIdempotencyPruneIntervalMs = 10 * 60 * 1000;
+
+// Retention (missiond --log-retention, --execution-retention,
+// --daemon-log-max; `mission gc` sweeps at once). The output log of an
+// execution that ended more than 30 days ago is deleted; the execution
+// itself, with its observations and MCP sessions, after 90 days (the
+// missions and tasks it tracked stay). missiond.log is moved to
+// missiond.log.1 once past 16 MiB.
+inline constexpr std::int64_t kFinalLogRetentionMs = std::int64_t{30} * 24 * 3600 * 1000;
+inline constexpr std::int64_t kFinalExecutionRetentionMs = std::int64_t{90} * 24 * 3600 * 1000;
+inline constexpr std::uint64_t kDaemonLogMaxBytes = std::uint64_t{16} * 1024 * 1024;
 
 // Most items of each kind (tasks, decisions, milestones, blockers) one
 // get_context answer carries: the newest ones; the answer says how many
 // were left out, and its filters narrow it.
 inline constexpr std::size_t kMaxContextItems = 50;
+
+// Changed paths one task shows wherever it is shown (the complete_task
+// result, task lists, get_context): the first ones, with the counts of
+// all. The whole change set pages through the task_changes tool and
+// `mission tasks MISSION --task TASK`. The same bound applies to the paths
+// a scope check lists as unexpected.
+inline constexpr std::size_t kMaxChangedPathsShown = 50;
 
 // Most missions `mission missions list` shows by default.
 inline constexpr std::size_t kDefaultMissionListLimit = 50;

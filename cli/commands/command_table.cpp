@@ -19,6 +19,7 @@ std::span<const CommandSpec> commands() {
       {"report", "Summarise a mission for a pull request (Markdown)", define_report_command},
       {"check", "CI gate: fail on failed tasks, open blockers, scope", define_check_command},
       {"resolve", "Mark a blocker issue as reviewed by a person", define_resolve_command},
+      {"gc", "Free what the retention settings no longer keep (--dry-run)", define_gc_command},
   };
   return kCommands;
 }

@@ -32,5 +32,6 @@ void define_context_command(CLI::App& command, CliContext& context);
 void define_report_command(CLI::App& command, CliContext& context);
 void define_check_command(CLI::App& command, CliContext& context);
 void define_resolve_command(CLI::App& command, CliContext& context);
+void define_gc_command(CLI::App& command, CliContext& context);
 
 }  // namespace mission::cli

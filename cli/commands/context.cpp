@@ -18,7 +18,7 @@ struct ContextOptions {
 };
 
 int run_context(const CliContext& context, const ContextOptions& options) {
-  nlohmann::json params = {{"mission_id", options.id}, {"include", options.include}};
+  nlohmann::json params = {{"missionId", options.id}, {"include", options.include}};
   nlohmann::json filter = nlohmann::json::object();
   if (options.phase) filter["phase"] = *options.phase;
   if (!options.agent.empty()) filter["agent"] = options.agent;

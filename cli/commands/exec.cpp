@@ -8,9 +8,11 @@
 #include "cli/event_view.hpp"
 #include "cli/execution_view.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/list_pages.hpp"
 #include "cli/log_follower.hpp"
 #include "cli/output.hpp"
 #include "shared/limits.hpp"
+#include "shared/vocabulary.hpp"
 
 namespace mission::cli {
 namespace {
@@ -19,6 +21,7 @@ struct ExecOptions {
   // list
   std::string state;
   std::size_t limit = limits::kDefaultExecutionListLimit;
+  std::optional<std::int64_t> list_cursor;
   // show
   std::string id;
   // create
@@ -40,11 +43,16 @@ struct ExecOptions {
 int run_list(const CliContext& context, const ExecOptions& options) {
   nlohmann::json params = {{"limit", options.limit}};
   if (!options.state.empty()) params["state"] = options.state;
+  if (options.list_cursor) params["cursor"] = *options.list_cursor;
   nlohmann::json result = context.connect().client.call("execution.list", params);
   if (context.options.json) {
     print_json(result);
   } else {
     print_execution_table(result.value("executions", nlohmann::json::array()));
+    if (result.contains("nextCursor")) {
+      std::fprintf(stderr, "(older executions: mission exec list --cursor %s)\n",
+                   result.at("nextCursor").dump().c_str());
+    }
   }
   return kExitOk;
 }
@@ -127,12 +135,13 @@ int run_logs(const CliContext& context, const ExecOptions& options) {
 }
 
 int run_signals(const CliContext& context, const ExecOptions& options) {
-  nlohmann::json result =
-      context.connect().client.call("execution.observations", {{"id", options.id}});
+  DaemonConnection connection = context.connect();
+  nlohmann::json observations =
+      fetch_all(connection.client, "execution.observations", {{"id", options.id}}, "observations");
   if (context.options.json) {
-    print_json(result);
+    print_json({{"observations", observations}});
   } else {
-    print_observation_table(result.value("observations", nlohmann::json::array()));
+    print_observation_table(observations);
   }
   return kExitOk;
 }
@@ -167,13 +176,16 @@ void define_exec_command(CLI::App& command, CliContext& context) {
 
   CLI::App* list = add_action(command, "list", "List agent executions, newest first", context,
                               options, run_list);
+  std::vector<std::string> states;
+  for (const auto& entry : vocabulary<ExecutionState>()) states.emplace_back(entry.name);
   list->add_option("--state", options->state, "Only executions in this state")
-      ->check(CLI::IsMember({"created", "launching", "running", "awaiting_input", "blocked",
-                             "completed", "failed", "cancelled", "lost"}))
+      ->check(CLI::IsMember(states))
       ->type_name("STATE");
-  list->add_option("--limit", options->limit, "At most this many (default 50)")
+  list->add_option("--limit", options->limit, "At most this many (default 50, at most 500)")
       ->check(CLI::Range(1, 10000))
       ->type_name("N");
+  list->add_option("--cursor", options->list_cursor, "Older ones: the cursor a list printed")
+      ->type_name("CURSOR");
 
   CLI::App* show = add_action(command, "show", "Show one execution and its MCP sessions",
                               context, options, run_show);

@@ -3,6 +3,7 @@
 
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/list_pages.hpp"
 #include "cli/mission_view.hpp"
 #include "cli/output.hpp"
 #include "shared/limits.hpp"
@@ -30,7 +31,11 @@ int run_list(const CliContext& context, const MissionsOptions& options) {
 }
 
 int run_show(const CliContext& context, const MissionsOptions& options) {
-  nlohmann::json detail = context.connect().client.call("mission.get", {{"id", options.id}});
+  DaemonConnection connection = context.connect();
+  DaemonClient& client = connection.client;
+  nlohmann::json detail = client.call("mission.get", {{"id", options.id}});
+  detail["tasks"] = fetch_all(client, "mission.tasks", {{"id", options.id}}, "tasks");
+  detail["issues"] = fetch_all(client, "mission.journal", {{"id", options.id}, {"kind", "issues"}}, "entries");
   if (context.options.json) {
     print_json(detail);
   } else {

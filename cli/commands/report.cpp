@@ -6,6 +6,7 @@
 
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/list_pages.hpp"
 #include "cli/mission_view.hpp"
 #include "cli/output.hpp"
 
@@ -27,7 +28,13 @@ void define_report_command(CLI::App& command, CliContext& context) {
       ->type_name("FORMAT");
   command.callback([&context, options] {
     context.action = [&context, options] {
-      nlohmann::json detail = context.connect().client.call("mission.get", {{"id", options->id}});
+      DaemonConnection connection = context.connect();
+      DaemonClient& client = connection.client;
+      nlohmann::json detail = client.call("mission.get", {{"id", options->id}});
+      detail["tasks"] = fetch_all(client, "mission.tasks", {{"id", options->id}}, "tasks");
+      for (const char* kind : {"decisions", "issues", "milestones"}) {
+        detail[kind] = fetch_all(client, "mission.journal", {{"id", options->id}, {"kind", kind}}, "entries");
+      }
       if (context.options.json || options->format == "json") {
         print_json(detail);
       } else {

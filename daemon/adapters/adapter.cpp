@@ -7,28 +7,28 @@
 
 namespace mission::daemon::adapters {
 
-bool supports(const AgentAdapter& adapter, std::string_view delivery) {
+bool supports(const AgentAdapter& adapter, Delivery delivery) {
   const auto& deliveries = adapter.capabilities.deliveries;
   return std::find(deliveries.begin(), deliveries.end(), delivery) != deliveries.end();
 }
 
-std::string select_delivery(const AgentAdapter& adapter,
-                            const std::optional<std::string>& requested, LaunchMode mode) {
+Delivery select_delivery(const AgentAdapter& adapter, std::optional<Delivery> requested,
+                         LaunchMode mode) {
   if (!requested) {
-    return std::string(mode == LaunchMode::attached ? adapter.capabilities.preferred_attached
-                                                    : adapter.capabilities.preferred_detached);
+    return mode == LaunchMode::attached ? adapter.capabilities.preferred_attached
+                                        : adapter.capabilities.preferred_detached;
   }
   if (supports(adapter, *requested)) return *requested;
   nlohmann::json supported = nlohmann::json::array();
   std::string listed;
-  for (std::string_view delivery : adapter.capabilities.deliveries) {
+  for (Delivery delivery : adapter.capabilities.deliveries) {
     supported.push_back(delivery);
-    listed += (listed.empty() ? "" : " or ") + std::string(delivery);
+    listed += (listed.empty() ? "" : " or ") + std::string(name_of(delivery));
   }
   throw MissionError(
       ErrorCode::invalid_argument,
-      std::string(adapter.name) + " does not support " + *requested + " delivery; it supports " +
-          listed,
+      std::string(adapter.name) + " does not support " + std::string(name_of(*requested)) +
+          " delivery; it supports " + listed,
       "pass --delivery " + listed + ", or leave it out for the adapter's preferred one",
       {{"adapter", adapter.name}, {"requested", *requested}, {"supported", supported}});
 }

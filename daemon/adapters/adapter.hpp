@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "daemon/adapters/launch_files.hpp"
+#include "shared/vocabulary.hpp"
 
 namespace mission::daemon::adapters {
 
@@ -38,9 +39,9 @@ struct Provisioning {
 };
 
 struct Capabilities {
-  std::span<const std::string_view> deliveries;  // supported: stdout-marker, mcp-tool
-  std::string_view preferred_attached;           // chosen when none is asked for
-  std::string_view preferred_detached;
+  std::span<const Delivery> deliveries;  // supported
+  Delivery preferred_attached;           // chosen when none is asked for
+  Delivery preferred_detached;
   Provisioning provisioning;
 };
 
@@ -65,7 +66,7 @@ inline constexpr std::string_view kServerName = "mission";
 
 struct LaunchRequest {
   std::string execution_id;
-  std::string delivery;                    // the selected one
+  Delivery delivery = Delivery::stdout_marker;  // the selected one
   std::string binary;                      // the provider's executable (unused by generic)
   std::vector<std::string> arguments;      // the user's words after --
   std::map<std::string, std::string> env;  // the agent's environment before the plan applies
@@ -105,13 +106,13 @@ struct AgentAdapter {
 };
 
 // Whether `adapter` supports `delivery`.
-bool supports(const AgentAdapter& adapter, std::string_view delivery);
+bool supports(const AgentAdapter& adapter, Delivery delivery);
 
 // The delivery one launch uses: `requested` when given, which the adapter
 // must support (else invalid_argument naming the ones it does), otherwise
 // its preferred delivery for `mode`.
-std::string select_delivery(const AgentAdapter& adapter,
-                            const std::optional<std::string>& requested, LaunchMode mode);
+Delivery select_delivery(const AgentAdapter& adapter, std::optional<Delivery> requested,
+                         LaunchMode mode);
 
 // MISSION_<NAME>_BIN, upper case with '-' as '_': the variable that names
 // an adapter's executable instead of PATH.

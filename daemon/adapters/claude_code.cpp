@@ -6,12 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include "daemon/adapters/adapter.hpp"
-#include "daemon/execution/agent_execution.hpp"
+#include "shared/vocabulary.hpp"
 
 namespace mission::daemon::adapters {
 namespace {
 
-constexpr std::string_view kDeliveries[] = {execution::kDeliveryMcp, execution::kDeliveryMarker};
+constexpr Delivery kDeliveries[] = {Delivery::mcp_tool, Delivery::stdout_marker};
 
 nlohmann::ordered_json server_entry(const BridgeEntry& bridge) {
   nlohmann::ordered_json env = nlohmann::ordered_json::object();
@@ -29,7 +29,7 @@ LaunchPlan prepare(const LaunchRequest& request) {
   LaunchPlan plan{{request.binary}, {}, {}, LaunchFiles(request.files_dir)};
   // --mcp-config and --allowedTools take several values: the `=` form ends
   // each at one, so a prompt among the user's words is never taken for one.
-  if (request.delivery == execution::kDeliveryMcp) {
+  if (request.delivery == Delivery::mcp_tool) {
     auto file = plan.files.write("claude-mcp.json", config_text(require_bridge(request)));
     plan.argv.push_back("--mcp-config=" + file.string());
     if (!request.keep_mcp_servers) plan.argv.push_back("--strict-mcp-config");
@@ -61,7 +61,7 @@ extern const AgentAdapter kClaudeCodeAdapter;
 const AgentAdapter kClaudeCodeAdapter = {
     "claude-code",
     "claude",
-    {kDeliveries, execution::kDeliveryMcp, execution::kDeliveryMcp, {true, true, true}},
+    {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}},
     prepare,
     manual,
 };

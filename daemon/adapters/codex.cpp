@@ -7,12 +7,12 @@
 #include <cstdio>
 
 #include "daemon/adapters/adapter.hpp"
-#include "daemon/execution/agent_execution.hpp"
+#include "shared/vocabulary.hpp"
 
 namespace mission::daemon::adapters {
 namespace {
 
-constexpr std::string_view kDeliveries[] = {execution::kDeliveryMcp, execution::kDeliveryMarker};
+constexpr Delivery kDeliveries[] = {Delivery::mcp_tool, Delivery::stdout_marker};
 
 // A TOML basic string: quotes, backslashes and control characters escaped.
 std::string toml_string(std::string_view text) {
@@ -91,7 +91,7 @@ TomlFields server_fields(const BridgeEntry& bridge, const TomlStyle& style) {
 LaunchPlan prepare(const LaunchRequest& request) {
   LaunchPlan plan{{request.binary}, {}, {}, LaunchFiles(request.files_dir)};
   std::string value;
-  if (request.delivery == execution::kDeliveryMcp) {
+  if (request.delivery == Delivery::mcp_tool) {
     value = "mcp_servers." + std::string(kServerName) + "=" +
             toml_inline_table(server_fields(require_bridge(request), kCompact), kCompact);
   } else {
@@ -117,7 +117,7 @@ extern const AgentAdapter kCodexAdapter;
 const AgentAdapter kCodexAdapter = {
     "codex",
     "codex",
-    {kDeliveries, execution::kDeliveryMcp, execution::kDeliveryMcp, {true, true, true}},
+    {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}},
     prepare,
     manual,
 };

@@ -8,12 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "daemon/adapters/adapter.hpp"
-#include "daemon/execution/agent_execution.hpp"
+#include "shared/vocabulary.hpp"
 
 namespace mission::daemon::adapters {
 namespace {
 
-constexpr std::string_view kDeliveries[] = {execution::kDeliveryMcp};
+constexpr Delivery kDeliveries[] = {Delivery::mcp_tool};
 
 std::string config_text(const BridgeEntry& bridge) {
   nlohmann::ordered_json env = nlohmann::ordered_json::object();
@@ -51,7 +51,7 @@ extern const AgentAdapter kCopilotAdapter;
 const AgentAdapter kCopilotAdapter = {
     "copilot",
     "copilot",
-    {kDeliveries, execution::kDeliveryMcp, execution::kDeliveryMcp, {true, true, true}},
+    {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}},
     prepare,
     manual,
 };

@@ -7,13 +7,13 @@
 #include <nlohmann/json.hpp>
 
 #include "daemon/adapters/adapter.hpp"
-#include "daemon/execution/agent_execution.hpp"
+#include "shared/vocabulary.hpp"
 #include "shared/error_code.hpp"
 
 namespace mission::daemon::adapters {
 namespace {
 
-constexpr std::string_view kDeliveries[] = {execution::kDeliveryMarker, execution::kDeliveryMcp};
+constexpr Delivery kDeliveries[] = {Delivery::stdout_marker, Delivery::mcp_tool};
 
 LaunchPlan prepare(const LaunchRequest& request) {
   if (request.arguments.empty()) {
@@ -38,7 +38,7 @@ extern const AgentAdapter kGenericAdapter;
 const AgentAdapter kGenericAdapter = {
     "generic",
     "",
-    {kDeliveries, execution::kDeliveryMarker, execution::kDeliveryMarker, {false, true, false}},
+    {kDeliveries, Delivery::stdout_marker, Delivery::stdout_marker, {false, true, false}},
     prepare,
     manual,
 };

@@ -6,13 +6,13 @@
 #include <nlohmann/json.hpp>
 
 #include "daemon/adapters/adapter.hpp"
-#include "daemon/execution/agent_execution.hpp"
+#include "shared/vocabulary.hpp"
 #include "shared/error_code.hpp"
 
 namespace mission::daemon::adapters {
 namespace {
 
-constexpr std::string_view kDeliveries[] = {execution::kDeliveryMcp};
+constexpr Delivery kDeliveries[] = {Delivery::mcp_tool};
 
 std::string config_text(const BridgeEntry& bridge) {
   nlohmann::ordered_json environment = nlohmann::ordered_json::object();
@@ -58,7 +58,7 @@ extern const AgentAdapter kOpenCodeAdapter;
 const AgentAdapter kOpenCodeAdapter = {
     "opencode",
     "opencode",
-    {kDeliveries, execution::kDeliveryMcp, execution::kDeliveryMcp, {true, true, true}},
+    {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}},
     prepare,
     manual,
 };

@@ -4,12 +4,12 @@
 // --append-system-prompt reads a file when given a path).
 
 #include "daemon/adapters/adapter.hpp"
-#include "daemon/execution/agent_execution.hpp"
+#include "shared/vocabulary.hpp"
 
 namespace mission::daemon::adapters {
 namespace {
 
-constexpr std::string_view kDeliveries[] = {execution::kDeliveryMarker};
+constexpr Delivery kDeliveries[] = {Delivery::stdout_marker};
 
 LaunchPlan prepare(const LaunchRequest& request) {
   LaunchPlan plan{{request.binary}, {}, {}, LaunchFiles(request.files_dir)};
@@ -29,7 +29,7 @@ extern const AgentAdapter kPiAdapter;
 const AgentAdapter kPiAdapter = {
     "pi",
     "pi",
-    {kDeliveries, execution::kDeliveryMarker, execution::kDeliveryMarker, {false, false, false}},
+    {kDeliveries, Delivery::stdout_marker, Delivery::stdout_marker, {false, false, false}},
     prepare,
     nullptr,
 };

@@ -8,17 +8,18 @@
 
 #include "daemon/store/database.hpp"
 #include "daemon/store/execution_repository.hpp"
+#include "shared/vocabulary.hpp"
 
 namespace mission::daemon::execution {
 
 struct CreateSpec {
-  std::string kind;      // launched, external or attached
+  ExecutionKind kind = ExecutionKind::external;
   std::string adapter = "generic";
-  std::string delivery;  // stdout-marker or mcp-tool
-  std::string cwd;       // absolute
+  Delivery delivery = Delivery::stdout_marker;
+  std::string cwd;  // absolute, an existing directory
   std::vector<std::string> command;
-  std::vector<std::string> toolsets;  // empty: the default toolsets
-  std::string state = "created";
+  std::vector<Toolset> toolsets;  // empty: the default toolsets
+  ExecutionState state = ExecutionState::created;
 };
 
 struct CreatedExecution {
@@ -32,7 +33,7 @@ class AgentExecutionRegistry {
  public:
   explicit AgentExecutionRegistry(store::Database& db) : db_(db) {}
 
-  // Validates the spec (delivery, toolsets, cwd) and records a new execution.
+  // Checks the spec's cwd and records a new execution.
   CreatedExecution create(const CreateSpec& spec);
 
   // The execution, or MissionError not_found.
@@ -44,11 +45,21 @@ class AgentExecutionRegistry {
 
   // Called when the last MCP session of an `attached` execution ends: it
   // ends too, completed or failed after a matching claim, else lost. One
-  // that made no tool call at all (a probe) is removed instead.
-  void end_attached(const std::string& id);
+  // that made no tool call at all (a probe) is removed instead. Returns
+  // whether the execution still exists.
+  bool end_attached(const std::string& id);
+
+  // Ends an execution nothing of ours runs for (created or external) as
+  // cancelled; false if it was already final.
+  bool cancel_unowned(const std::string& id);
 
  private:
   store::Database& db_;
 };
+
+// Throws invalid_argument unless `cwd` is an absolute path of an existing
+// directory with no NUL byte: every execution's snapshots and launches
+// happen there.
+void check_working_directory(const std::string& cwd);
 
 }  // namespace mission::daemon::execution

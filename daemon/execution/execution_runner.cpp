@@ -4,13 +4,12 @@
 
 #include <cstdio>
 
-#include "daemon/daemon.hpp"
-#include "daemon/execution/agent_execution.hpp"
 #include "daemon/execution/execution_events.hpp"
 #include "daemon/execution/observation_ledger.hpp"
 #include "daemon/execution/observation_policy.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/observation_repository.hpp"
+#include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
 #include "shared/schema_registry.hpp"
@@ -28,43 +27,18 @@ store::ExecutionRow require_row(store::Database& db, const std::string& id) {
 
 }  // namespace
 
-ExecutionRunner::ExecutionRunner(Daemon& daemon, const std::string& execution_id,
-                                 const std::string& cwd, const std::vector<std::string>& command,
-                                 const std::vector<std::string>& env, bool reads_markers,
-                                 adapters::LaunchFiles files)
-    : daemon_(daemon),
-      execution_id_(execution_id),
-      files_(std::move(files)),
-      log_(daemon.paths().state_dir / "logs", execution_id),
-      kill_timer_(daemon.loop(), [this] {
-        if (child_ != nullptr) child_->signal_group(SIGKILL);
-      }) {
-  if (reads_markers) markers_.emplace();
-  loop::ChildProcess::Callbacks callbacks;
-  callbacks.on_output = [this](char stream, std::string_view bytes) { on_output(stream, bytes); };
-  callbacks.on_exit = [this](const loop::ChildProcess::Exit& exit) { on_exit(exit); };
-  int error = 0;
-  child_ = loop::ChildProcess::spawn(daemon.loop(), {command, env, cwd}, std::move(callbacks), error);
-
-  store::Database& db = daemon.database();
-  store::ExecutionRow row = require_row(db, execution_id);
-  row.updated_at = unix_ms_now();
-  if (child_ == nullptr) {
-    std::string reason = "cannot start '" + command.front() + "': " + uv_strerror(error);
-    log_.append('e', "[mission: " + reason + "]\n");
-    log_.close();
-    row.state = std::string(kFailed);
-    row.ended_at = row.updated_at;
-    store::ExecutionRepository(db).update(row);
-    throw MissionError(ErrorCode::invalid_argument, reason,
-                       error == UV_ENOENT ? "check the command name and PATH"
-                                          : "check the command and the working directory",
-                       {{"agentExecutionId", execution_id}});
-  }
-  row.state = std::string(kRunning);
-  row.pid = child_->pid();
-  row.started_at = row.updated_at;
-  store::ExecutionRepository(db).update(row);
+ExecutionRunner::ExecutionRunner(RunnerServices& services, LaunchSpec& spec,
+                                 std::function<void(const std::string&)> on_finished)
+    : services_(services),
+      execution_id_(spec.execution_id),
+      files_(std::move(spec.files)),
+      log_(services.logs_dir, spec.execution_id),
+      kill_timer_(services.loop,
+                  [this] {
+                    if (child_ != nullptr) child_->signal_group(SIGKILL);
+                  }),
+      on_finished_(std::move(on_finished)) {
+  if (spec.reads_markers) markers_.emplace();
 }
 
 ExecutionRunner::~ExecutionRunner() {
@@ -72,6 +46,58 @@ ExecutionRunner::~ExecutionRunner() {
   // marks it lost, since nobody can read its output any more.
   if (child_ != nullptr) child_->release();
   log_.close();
+}
+
+void ExecutionRunner::fail_start(const std::string& reason) {
+  files_.remove();
+  log_.append('e', "[mission: " + reason + "]\n");
+  log_.close();
+  store::Database& db = services_.db;
+  events::EventBatch batch(services_.events);
+  store::Transaction transaction(db);
+  store::ExecutionRow row = require_row(db, execution_id_);
+  row.state = ExecutionState::failed;
+  row.ended_at = row.updated_at = unix_ms_now();
+  store::ExecutionRepository(db).update(row);
+  add_execution_event(batch, db, kExecutionUpdated, execution_id_);
+  transaction.commit();
+  batch.publish_to(services_.events);
+}
+
+void ExecutionRunner::start(const LaunchSpec& spec) {
+  loop::ChildProcess::Callbacks callbacks;
+  callbacks.on_output = [this](char stream, std::string_view bytes) { on_output(stream, bytes); };
+  callbacks.on_exit = [this](const loop::ChildProcess::Exit& exit) { on_exit(exit); };
+  int error = 0;
+  child_ = loop::ChildProcess::spawn(services_.loop, {spec.argv, spec.env, spec.cwd},
+                                     std::move(callbacks), error);
+  if (child_ == nullptr) {
+    std::string reason = "cannot start '" + spec.argv.front() + "': " + uv_strerror(error);
+    fail_start(reason);
+    throw MissionError(ErrorCode::invalid_argument, reason,
+                       error == UV_ENOENT ? "check the command name and PATH"
+                                          : "check the command and the working directory",
+                       {{"agentExecutionId", execution_id_}});
+  }
+  try {
+    store::Database& db = services_.db;
+    events::EventBatch batch(services_.events);
+    store::Transaction transaction(db);
+    store::ExecutionRow row = require_row(db, execution_id_);
+    row.state = ExecutionState::running;
+    row.pid = child_->pid();
+    row.started_at = row.updated_at = unix_ms_now();
+    store::ExecutionRepository(db).update(row);
+    add_execution_event(batch, db, kExecutionUpdated, execution_id_);
+    transaction.commit();
+    batch.publish_to(services_.events);
+  } catch (...) {
+    // Nothing records this process as running, so it must not run on: it
+    // is killed, and its end is recorded if the store takes it by then.
+    stop_requested_ = true;
+    child_->signal_group(SIGKILL);
+    throw;
+  }
 }
 
 void ExecutionRunner::stop(bool force) {
@@ -97,10 +123,12 @@ void ExecutionRunner::handle_markers() {
   if (pending_markers_.empty()) return;
   // The markers of one read commit together: one transaction instead of one
   // per marker, and none is recorded before the ones printed before it.
-  store::Transaction transaction(daemon_.database());
+  store::Database& db = services_.db;
+  events::EventBatch batch(services_.events);
+  store::Transaction transaction(db);
   for (const MarkerLine& line : pending_markers_) {
     try {
-      handle_marker(line);
+      handle_marker(line, batch);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "missiond: %s: marker on line %llu: %s\n", execution_id_.c_str(),
                    static_cast<unsigned long long>(line.line_number), e.what());
@@ -108,22 +136,18 @@ void ExecutionRunner::handle_markers() {
   }
   pending_markers_.clear();
   transaction.commit();
-  bool state_may_change = false;
-  for (const nlohmann::json& ack : acks_) {
-    publish_observation(daemon_, execution_id_, ack);
-    state_may_change = state_may_change || ack.value("status", "") == "accepted";
-  }
-  acks_.clear();
-  if (state_may_change) publish_execution(daemon_, "execution.updated", execution_id_);
+  batch.publish_to(services_.events);
 }
 
-void ExecutionRunner::handle_marker(const MarkerLine& line) {
-  ObservationLedger ledger(daemon_.database());
+void ExecutionRunner::handle_marker(const MarkerLine& line, events::EventBatch& batch) {
+  store::Database& db = services_.db;
+  ObservationLedger ledger(db);
   const std::string key = "marker-line-" + std::to_string(line.line_number);
   auto reject = [&](const std::string& reason) {
-    acks_.push_back(ledger.record_diagnostic(execution_id_, "stdout-marker", key, reason,
-                                             {{"line", line.line_number},
-                                              {"excerpt", line.json.substr(0, kExcerptBytes)}}));
+    nlohmann::json ack = ledger.record_diagnostic(
+        execution_id_, "stdout-marker", key, reason,
+        {{"line", line.line_number}, {"excerpt", line.json.substr(0, kExcerptBytes)}});
+    add_signal_events(batch, db, execution_id_, ack);
   };
   if (line.kind == MarkerLine::Kind::oversized) {
     reject("marker line exceeds " + std::to_string(limits::kMaxMarkerBytes) + " bytes");
@@ -145,14 +169,16 @@ void ExecutionRunner::handle_marker(const MarkerLine& line) {
     return;
   }
   const nlohmann::json& signal = marker.at("signal");
-  const std::string schema = "signals/" + signal.at("type").get<std::string>();
-  if (auto violations = schemas.validate(schema, signal); !violations.empty()) {
-    reject("invalid " + signal.at("type").get<std::string>() + " signal: " + describe(violations));
+  const std::string type_name = signal.at("type").get<std::string>();
+  if (auto violations = schemas.validate("signals/" + type_name, signal); !violations.empty()) {
+    reject("invalid " + type_name + " signal: " + describe(violations));
     return;
   }
   try {
-    acks_.push_back(ledger.record(
-        {execution_id_, "stdout-marker", marker.at("eventId").get<std::string>(), signal}));
+    nlohmann::json ack = ledger.record({execution_id_, "stdout-marker",
+                                        marker.at("eventId").get<std::string>(),
+                                        require_name<SignalType>(type_name, "signal type"), signal});
+    add_signal_events(batch, db, execution_id_, ack);
   } catch (const MissionError& e) {
     reject(e.what());
   }
@@ -164,29 +190,42 @@ void ExecutionRunner::on_exit(const loop::ChildProcess::Exit& exit) {
   // Before the final state is published: whoever sees it may rely on the
   // config (and the token in it) being gone.
   files_.remove();
-  if (markers_) {
-    markers_->finish(pending_markers_);
-    handle_markers();
+  try {
+    if (markers_) {
+      markers_->finish(pending_markers_);
+      handle_markers();
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "missiond: %s: recording its last markers failed: %s\n",
+                 execution_id_.c_str(), e.what());
   }
   log_.close();
 
-  store::Database& db = daemon_.database();
-  store::Transaction transaction(db);
-  store::ExecutionRow row = require_row(db, execution_id_);
-  auto claim = store::ObservationRepository(db).last_claim_kind(execution_id_);
-  std::string_view final_state =
-      final_state_after_exit(exit.status, exit.signal, stop_requested_, claim);
-  row.state = std::string(final_state);
-  row.exit_code = exit.signal == 0 ? std::optional<std::int64_t>(exit.status) : std::nullopt;
-  row.exit_signal = exit.signal != 0 ? std::optional<std::int64_t>(exit.signal) : std::nullopt;
-  row.ended_at = row.updated_at = unix_ms_now();
-  store::ExecutionRepository(db).update(row);
-  ObservationLedger(db).promote_claims(execution_id_, final_state);
-  transaction.commit();
-  publish_execution(daemon_, "execution.updated", execution_id_);
-  // Last: this frees the runner, so the id is copied out of it first.
+  try {
+    store::Database& db = services_.db;
+    events::EventBatch batch(services_.events);
+    store::Transaction transaction(db);
+    store::ExecutionRow row = require_row(db, execution_id_);
+    ExecutionState final_state =
+        final_state_after_exit(exit.status, exit.signal, stop_requested_,
+                               store::ObservationRepository(db).last_claim(execution_id_));
+    row.state = final_state;
+    row.exit_code = exit.signal == 0 ? std::optional<std::int64_t>(exit.status) : std::nullopt;
+    row.exit_signal = exit.signal != 0 ? std::optional<std::int64_t>(exit.signal) : std::nullopt;
+    row.ended_at = row.updated_at = unix_ms_now();
+    store::ExecutionRepository(db).update(row);
+    ObservationLedger(db).promote_claims(execution_id_, final_state);
+    add_execution_event(batch, db, kExecutionUpdated, execution_id_);
+    transaction.commit();
+    batch.publish_to(services_.events);
+  } catch (const std::exception& e) {
+    // Still active in the store: a restarted daemon marks it lost.
+    std::fprintf(stderr, "missiond: %s: recording its end failed: %s\n", execution_id_.c_str(),
+                 e.what());
+  }
+  // Last: this may free the runner, so the id is copied out of it first.
   const std::string id = execution_id_;
-  daemon_.runner_finished(id);
+  on_finished_(id);
 }
 
 }  // namespace mission::daemon::execution

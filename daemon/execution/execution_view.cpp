@@ -1,9 +1,10 @@
 #include "daemon/execution/execution_view.hpp"
 
-#include "daemon/execution/agent_execution.hpp"
+#include <map>
+
 #include "daemon/execution/protocol_descriptor.hpp"
 #include "daemon/store/mcp_session_repository.hpp"
-#include "daemon/store/observation_repository.hpp"
+#include "shared/limits.hpp"
 #include "shared/time_format.hpp"
 
 namespace mission::daemon::execution {
@@ -27,6 +28,47 @@ nlohmann::json session_json(const store::McpSessionRow& session) {
   return out;
 }
 
+// What each execution of a list needs beside its row.
+struct Extras {
+  std::int64_t observations = 0;
+  std::optional<store::ObservationRow> waiting_on;
+  std::vector<store::McpSessionRow> sessions;  // newest kMaxSessionsShown, oldest first
+  std::int64_t session_count = 0;
+};
+
+nlohmann::json render(const store::ExecutionRow& row, Extras extras) {
+  nlohmann::json descriptor = nlohmann::json::parse(row.descriptor, nullptr, false);
+  nlohmann::json command = nlohmann::json::parse(row.command, nullptr, false);
+  nlohmann::json out = {{"id", row.id},
+                        {"kind", row.kind},
+                        {"adapter", row.adapter},
+                        {"delivery", row.delivery},
+                        {"state", row.state},
+                        {"cwd", row.cwd},
+                        {"command", command.is_discarded() ? nlohmann::json::array() : command},
+                        {"toolsets", descriptor_toolsets(descriptor)},
+                        {"createdAt", format_utc_iso8601(row.created_at)},
+                        {"updatedAt", format_utc_iso8601(row.updated_at)},
+                        {"observations", extras.observations}};
+  if (row.pid) out["pid"] = *row.pid;
+  if (row.exit_code) out["exitCode"] = *row.exit_code;
+  if (row.exit_signal) out["exitSignal"] = *row.exit_signal;
+  put_optional_time(out, "startedAt", row.started_at);
+  put_optional_time(out, "endedAt", row.ended_at);
+  // What a waiting execution waits on, so a person who looks after the
+  // question was asked still sees it.
+  if (extras.waiting_on) out["waitingOn"] = observation_json(*extras.waiting_on);
+  nlohmann::json sessions = nlohmann::json::array();
+  for (const auto& session : extras.sessions) sessions.push_back(session_json(session));
+  out["mcpSessions"] = std::move(sessions);
+  out["mcpSessionCount"] = extras.session_count;
+  return out;
+}
+
+bool is_waiting(const store::ExecutionRow& row) {
+  return row.state == ExecutionState::awaiting_input || row.state == ExecutionState::blocked;
+}
+
 }  // namespace
 
 nlohmann::json observation_json(const store::ObservationRow& row) {
@@ -43,38 +85,54 @@ nlohmann::json observation_json(const store::ObservationRow& row) {
 }
 
 nlohmann::json execution_json(store::Database& db, const store::ExecutionRow& row) {
-  nlohmann::json descriptor = nlohmann::json::parse(row.descriptor, nullptr, false);
-  nlohmann::json command = nlohmann::json::parse(row.command, nullptr, false);
-  nlohmann::json out = {{"id", row.id},
-                        {"kind", row.kind},
-                        {"adapter", row.adapter},
-                        {"delivery", row.delivery},
-                        {"state", row.state},
-                        {"cwd", row.cwd},
-                        {"command", command.is_discarded() ? nlohmann::json::array() : command},
-                        {"toolsets", descriptor_toolsets(descriptor)},
-                        {"createdAt", format_utc_iso8601(row.created_at)},
-                        {"updatedAt", format_utc_iso8601(row.updated_at)}};
-  if (row.pid) out["pid"] = *row.pid;
-  if (row.exit_code) out["exitCode"] = *row.exit_code;
-  if (row.exit_signal) out["exitSignal"] = *row.exit_signal;
-  put_optional_time(out, "startedAt", row.started_at);
-  put_optional_time(out, "endedAt", row.ended_at);
-  store::ObservationRepository observations(db);
-  out["observations"] = observations.count(row.id);
-  // What a waiting execution waits on, so a person who looks after the
-  // question was asked still sees it.
-  if (row.state == kAwaitingInput || row.state == kBlocked) {
-    if (auto signal = observations.last_accepted(row.id, "needs_input", "blocked")) {
-      out["waitingOn"] = observation_json(*signal);
+  return executions_json(db, std::span(&row, 1)).at(0);
+}
+
+nlohmann::json executions_json(store::Database& db, std::span<const store::ExecutionRow> rows) {
+  std::map<std::string, Extras> extras;
+  if (!rows.empty()) {
+    nlohmann::json ids = nlohmann::json::array();
+    for (const auto& row : rows) ids.push_back(row.id);
+    const std::string id_list = ids.dump();
+    // One pass over each table for the whole page (json_each expands the
+    // id list), instead of a few queries per execution.
+    auto counts = db.prepare(
+        "SELECT o.execution_id, count(*) FROM observations o WHERE o.execution_id IN "
+        "(SELECT value FROM json_each(?1)) GROUP BY o.execution_id");
+    counts.bind(1, id_list);
+    while (counts.step()) extras[counts.text(0)].observations = counts.integer(1);
+
+    auto sessions = db.prepare(
+        "SELECT id, execution_id, client_name, client_version, protocol_version, attached_at, "
+        "detached_at, calls, tool_lists, total FROM ("
+        "  SELECT s.*, row_number() OVER (PARTITION BY execution_id ORDER BY id DESC) AS newest,"
+        "         count(*) OVER (PARTITION BY execution_id) AS total"
+        "  FROM mcp_sessions s WHERE execution_id IN (SELECT value FROM json_each(?1))"
+        ") WHERE newest <= ?2 ORDER BY id");
+    sessions.bind(1, id_list).bind(2, static_cast<std::int64_t>(limits::kMaxSessionsShown));
+    while (sessions.step()) {
+      store::McpSessionRow session;
+      session.id = sessions.integer(0);
+      session.execution_id = sessions.text(1);
+      session.client_name = sessions.optional_text(2);
+      session.client_version = sessions.optional_text(3);
+      session.protocol_version = sessions.optional_text(4);
+      session.attached_at = sessions.integer(5);
+      session.detached_at = sessions.optional_integer(6);
+      session.calls = sessions.integer(7);
+      session.tool_lists = sessions.integer(8);
+      Extras& entry = extras[session.execution_id];
+      entry.session_count = sessions.integer(9);
+      entry.sessions.push_back(std::move(session));
+    }
+    store::ObservationRepository observations(db);
+    for (const auto& row : rows) {
+      if (is_waiting(row)) extras[row.id].waiting_on = observations.waiting_on(row.id);
     }
   }
-  nlohmann::json sessions = nlohmann::json::array();
-  for (const auto& session : store::McpSessionRepository(db).list_for_execution(row.id)) {
-    sessions.push_back(session_json(session));
-  }
-  out["mcpSessions"] = std::move(sessions);
-  return out;
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& row : rows) list.push_back(render(row, std::move(extras[row.id])));
+  return list;
 }
 
 }  // namespace mission::daemon::execution

@@ -1,15 +1,16 @@
 #include "daemon/execution/observation_ledger.hpp"
 
-#include "daemon/execution/agent_execution.hpp"
 #include "daemon/execution/observation_policy.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/observation_repository.hpp"
+#include "shared/clock.hpp"
 #include "shared/error_code.hpp"
+#include "shared/record_id.hpp"
 
 namespace mission::daemon::execution {
 namespace {
 
-nlohmann::json ack(std::string_view status, const std::string& execution_id,
+nlohmann::json ack(ObservationStatus status, const std::string& execution_id,
                    const std::string& event_id, std::int64_t observation_id) {
   return {{"status", status},
           {"agentExecutionId", execution_id},
@@ -20,17 +21,16 @@ nlohmann::json ack(std::string_view status, const std::string& execution_id,
 }  // namespace
 
 nlohmann::json ObservationLedger::record(const SignalObservation& observation) {
-  const std::string signal_type = observation.signal.at("type").get<std::string>();
   store::ExecutionRepository executions(db_);
   store::ObservationRepository observations(db_);
   store::Transaction transaction(db_);
 
   if (observation.event_id) {
     if (auto existing = observations.find(observation.execution_id, *observation.event_id)) {
-      nlohmann::json reply =
-          ack("duplicate", observation.execution_id, existing->event_id, existing->id);
-      reply["reason"] = "eventId already recorded as " + existing->kind + " (" + existing->status +
-                        "); nothing was done again";
+      nlohmann::json reply = ack(ObservationStatus::duplicate, observation.execution_id,
+                                 existing->event_id, existing->id);
+      reply["reason"] = "eventId already recorded as " + existing->kind + " (" +
+                        std::string(name_of(existing->status)) + "); nothing was done again";
       return reply;
     }
   }
@@ -40,40 +40,37 @@ nlohmann::json ObservationLedger::record(const SignalObservation& observation) {
                        "agent execution '" + observation.execution_id + "' does not exist",
                        "check the id with 'mission exec list'");
   }
-  if (is_final_state(execution->state) && !accepted_after_final(signal_type)) {
+  if (is_final(execution->state) && !accepted_after_final(observation.type)) {
     throw MissionError(ErrorCode::execution_final,
-                       "agent execution '" + execution->id + "' is " + execution->state +
+                       "agent execution '" + execution->id + "' is " +
+                           std::string(name_of(execution->state)) +
                            "; only message signals are accepted now",
                        "use message to add a note; start a new execution for new work",
                        {{"state", execution->state}});
   }
 
-  std::int64_t now = unix_ms_now();
+  const std::int64_t now = unix_ms_now();
   store::ObservationRow row;
   row.execution_id = execution->id;
   row.event_id = observation.event_id.value_or(new_event_id());
   row.origin = observation.origin;
-  row.kind = signal_type;
-  row.payload = observation.signal.dump();
-  row.status = std::string(ack_status_for_signal(signal_type));
+  row.kind = std::string(name_of(observation.type));
+  row.payload = observation.payload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  row.status = ack_status_for_signal(observation.type);
   row.created_at = now;
   auto id = observations.insert_unique(row);
   if (!id) {
     // Only a generated id can collide here, and only by astronomical chance.
     throw MissionError(ErrorCode::internal, "generated eventId collided; retry the call");
   }
-  if (auto next = state_after_signal(execution->state, signal_type)) {
-    execution->state = std::string(*next);
+  if (auto next = state_after_signal(execution->state, observation.type)) {
+    execution->state = *next;
     execution->updated_at = now;
     executions.update(*execution);
   }
   transaction.commit();
   return ack(row.status, row.execution_id, row.event_id, *id);
 }
-
-}  // namespace mission::daemon::execution
-
-namespace mission::daemon::execution {
 
 nlohmann::json ObservationLedger::record_diagnostic(const std::string& execution_id,
                                                     const std::string& origin,
@@ -84,13 +81,14 @@ nlohmann::json ObservationLedger::record_diagnostic(const std::string& execution
   row.execution_id = execution_id;
   row.event_id = key;
   row.origin = origin;
-  row.kind = "diagnostic";
-  row.payload = details.dump();
-  row.status = "rejected";
+  row.kind = std::string(store::kDiagnosticKind);
+  // An agent's bytes may be anything: invalid UTF-8 is kept as U+FFFD.
+  row.payload = details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  row.status = ObservationStatus::rejected;
   row.reason = reason;
   row.created_at = unix_ms_now();
   auto id = store::ObservationRepository(db_).insert_unique(row);
-  nlohmann::json reply = {{"status", id ? "rejected" : "duplicate"},
+  nlohmann::json reply = {{"status", id ? ObservationStatus::rejected : ObservationStatus::duplicate},
                           {"agentExecutionId", execution_id},
                           {"eventId", key},
                           {"reason", reason}};
@@ -98,17 +96,18 @@ nlohmann::json ObservationLedger::record_diagnostic(const std::string& execution
   return reply;
 }
 
-void ObservationLedger::promote_claims(const std::string& execution_id,
-                                       std::string_view final_state) {
-  std::string_view claim = final_state == kCompleted ? "completed_claim"
-                           : final_state == kFailed  ? "failed_claim"
-                                                     : "";
-  if (claim.empty()) return;
-  auto s = db_.prepare(
-      "UPDATE observations SET status = 'promoted' WHERE execution_id = ?1 AND kind = ?2 AND "
-      "status = 'recorded-only'");
-  s.bind(1, execution_id).bind(2, claim);
-  s.run();
+void ObservationLedger::promote_claims(const std::string& execution_id, ExecutionState final_state) {
+  if (auto claim = claim_borne_out_by(final_state)) {
+    store::ObservationRepository(db_).promote(execution_id, *claim);
+  }
+}
+
+bool ack_is_news(const nlohmann::json& ack) {
+  return ack.contains("eventId") && ack.value("status", "") != name_of(ObservationStatus::duplicate);
+}
+
+bool ack_may_change_state(const nlohmann::json& ack) {
+  return ack.value("status", "") == name_of(ObservationStatus::accepted);
 }
 
 }  // namespace mission::daemon::execution

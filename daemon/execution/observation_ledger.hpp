@@ -8,6 +8,7 @@
 #include <string>
 
 #include "daemon/store/database.hpp"
+#include "shared/vocabulary.hpp"
 
 namespace mission::daemon::execution {
 
@@ -15,7 +16,8 @@ struct SignalObservation {
   std::string execution_id;
   std::string origin;                   // mcp-tool or stdout-marker
   std::optional<std::string> event_id;  // generated when absent
-  nlohmann::json signal;                // {type, ...}, already schema-valid
+  SignalType type = SignalType::progress;
+  nlohmann::json payload;               // the signal {type, ...}, already schema-valid
 };
 
 class ObservationLedger {
@@ -25,7 +27,8 @@ class ObservationLedger {
   // Records `observation` and returns its acknowledgement
   // {status, agentExecutionId, eventId, observationId?, reason?}. A known
   // eventId is answered `duplicate` with no second effect. Throws
-  // MissionError not_found or execution_final.
+  // MissionError not_found or execution_final. Runs in its own transaction
+  // (a savepoint inside the caller's).
   nlohmann::json record(const SignalObservation& observation);
 
   // Records what the daemon noticed on a delivery path (a malformed or
@@ -39,10 +42,16 @@ class ObservationLedger {
   // Marks the claim observations that the final state bears out (a
   // completed_claim of a completed execution, a failed_claim of a failed
   // one) as promoted.
-  void promote_claims(const std::string& execution_id, std::string_view final_state);
+  void promote_claims(const std::string& execution_id, ExecutionState final_state);
 
  private:
   store::Database& db_;
 };
+
+// Whether an acknowledgement says the signal changed something worth
+// publishing (not a duplicate).
+bool ack_is_news(const nlohmann::json& ack);
+// Whether it may have changed the execution's state.
+bool ack_may_change_state(const nlohmann::json& ack);
 
 }  // namespace mission::daemon::execution

@@ -1,34 +1,45 @@
 #include "daemon/execution/observation_policy.hpp"
 
-#include "daemon/execution/agent_execution.hpp"
-
 namespace mission::daemon::execution {
 
-std::optional<std::string_view> state_after_signal(std::string_view current,
-                                                   std::string_view signal) {
-  if (is_final_state(current)) return std::nullopt;
-  std::optional<std::string_view> next;
-  if (signal == "progress") next = kRunning;
-  if (signal == "needs_input") next = kAwaitingInput;
-  if (signal == "blocked") next = kBlocked;
+std::optional<ExecutionState> state_after_signal(ExecutionState current, SignalType signal) {
+  if (is_final(current)) return std::nullopt;
+  std::optional<ExecutionState> next;
+  if (signal == SignalType::progress) next = ExecutionState::running;
+  if (signal == SignalType::needs_input) next = ExecutionState::awaiting_input;
+  if (signal == SignalType::blocked) next = ExecutionState::blocked;
   if (next && *next == current) return std::nullopt;
   return next;
 }
 
-std::string_view ack_status_for_signal(std::string_view signal) {
-  if (signal == "progress" || signal == "needs_input" || signal == "blocked") return "accepted";
-  return "recorded-only";
+ObservationStatus ack_status_for_signal(SignalType signal) {
+  if (signal == SignalType::progress || signal == SignalType::needs_input ||
+      signal == SignalType::blocked) {
+    return ObservationStatus::accepted;
+  }
+  return ObservationStatus::recorded_only;
 }
 
-bool accepted_after_final(std::string_view signal) { return signal == "message"; }
+bool accepted_after_final(SignalType signal) { return signal == SignalType::message; }
 
-std::string_view final_state_after_exit(std::int64_t exit_status, int term_signal,
-                                        bool stop_requested,
-                                        const std::optional<std::string>& last_claim) {
-  if (stop_requested) return kCancelled;
-  if (exit_status != 0 || term_signal != 0) return kFailed;
-  if (last_claim && *last_claim == "failed_claim") return kFailed;
-  return kCompleted;
+ExecutionState final_state_after_exit(std::int64_t exit_status, int term_signal, bool stop_requested,
+                                      std::optional<SignalType> last_claim) {
+  if (stop_requested) return ExecutionState::cancelled;
+  if (exit_status != 0 || term_signal != 0) return ExecutionState::failed;
+  if (last_claim == SignalType::failed_claim) return ExecutionState::failed;
+  return ExecutionState::completed;
+}
+
+ExecutionState final_state_after_session(std::optional<SignalType> last_claim) {
+  if (!last_claim) return ExecutionState::lost;
+  return *last_claim == SignalType::completed_claim ? ExecutionState::completed
+                                                    : ExecutionState::failed;
+}
+
+std::optional<SignalType> claim_borne_out_by(ExecutionState final_state) {
+  if (final_state == ExecutionState::completed) return SignalType::completed_claim;
+  if (final_state == ExecutionState::failed) return SignalType::failed_claim;
+  return std::nullopt;
 }
 
 }  // namespace mission::daemon::execution

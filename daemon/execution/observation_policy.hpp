@@ -4,22 +4,21 @@
 
 #include <cstdint>
 #include <optional>
-#include <string>
-#include <string_view>
+
+#include "shared/vocabulary.hpp"
 
 namespace mission::daemon::execution {
 
 // The state a signal moves a live execution to, or nullopt to leave it.
 // Claims never finish an execution: the daemon decides that from the exit.
-std::optional<std::string_view> state_after_signal(std::string_view current,
-                                                   std::string_view signal);
+std::optional<ExecutionState> state_after_signal(ExecutionState current, SignalType signal);
 
 // The acknowledgement status of a newly recorded signal: `accepted` when it
 // may change state, `recorded-only` for claims and messages.
-std::string_view ack_status_for_signal(std::string_view signal);
+ObservationStatus ack_status_for_signal(SignalType signal);
 
 // Whether `signal` may still be recorded once the execution is final.
-bool accepted_after_final(std::string_view signal);
+bool accepted_after_final(SignalType signal);
 
 // The final state of a launched execution whose process has ended: the
 // daemon decides from how it ended, whether a stop was asked for, and the
@@ -28,8 +27,15 @@ bool accepted_after_final(std::string_view signal);
 //   exit 0, last claim failed_claim     -> failed
 //   exit 0 otherwise                    -> completed
 //   non-zero exit or killed by a signal -> failed
-std::string_view final_state_after_exit(std::int64_t exit_status, int term_signal,
-                                        bool stop_requested,
-                                        const std::optional<std::string>& last_claim);
+ExecutionState final_state_after_exit(std::int64_t exit_status, int term_signal, bool stop_requested,
+                                      std::optional<SignalType> last_claim);
+
+// The final state of an attached execution whose last session ended: its
+// last claim decides, and without one it is lost.
+ExecutionState final_state_after_session(std::optional<SignalType> last_claim);
+
+// The claim signal a final state bears out (completed_claim for completed,
+// failed_claim for failed), or nullopt.
+std::optional<SignalType> claim_borne_out_by(ExecutionState final_state);
 
 }  // namespace mission::daemon::execution

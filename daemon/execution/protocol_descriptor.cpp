@@ -1,24 +1,22 @@
 #include "daemon/execution/protocol_descriptor.hpp"
 
-#include "daemon/execution/agent_execution.hpp"
-
 namespace mission::daemon::execution {
 
 std::span<const SignalDescriptor> signal_descriptors() {
   static constexpr SignalDescriptor kSignals[] = {
-      {"progress", "Progress", "progress"},
-      {"needs_input", "Needs input", "input-request"},
-      {"blocked", "Blocked", "input-request"},
-      {"ready_for_verification", "Ready for verification", "claim"},
-      {"completed_claim", "Claims completion", "claim"},
-      {"failed_claim", "Claims failure", "claim"},
-      {"message", "Message", "audit-message"},
+      {SignalType::progress, "Progress", "progress"},
+      {SignalType::needs_input, "Needs input", "input-request"},
+      {SignalType::blocked, "Blocked", "input-request"},
+      {SignalType::ready_for_verification, "Ready for verification", "claim"},
+      {SignalType::completed_claim, "Claims completion", "claim"},
+      {SignalType::failed_claim, "Claims failure", "claim"},
+      {SignalType::message, "Message", "audit-message"},
   };
   return kSignals;
 }
 
-const std::vector<std::string>& default_toolsets() {
-  static const std::vector<std::string> kDefault{"signals", "tracking"};
+std::span<const Toolset> default_toolsets() {
+  static constexpr Toolset kDefault[] = {Toolset::signals, Toolset::tracking};
   return kDefault;
 }
 
@@ -27,7 +25,7 @@ nlohmann::json build_protocol_descriptor(const DescriptorSpec& spec) {
   for (const SignalDescriptor& signal : signal_descriptors()) {
     signals.push_back({{"type", signal.type},
                        {"label", signal.label},
-                       {"payloadSchemaKey", "signals/" + std::string(signal.type)},
+                       {"payloadSchemaKey", "signals/" + std::string(name_of(signal.type))},
                        {"deliveries", {spec.delivery}},
                        {"policy", signal.policy}});
   }
@@ -36,20 +34,37 @@ nlohmann::json build_protocol_descriptor(const DescriptorSpec& spec) {
                                {"scope", {{"cwd", spec.cwd}}},
                                {"signals", std::move(signals)},
                                {"toolsets", spec.toolsets}};
-  if (spec.delivery == kDeliveryMcp) {
+  if (spec.delivery == Delivery::mcp_tool) {
     descriptor["mcp"] = {{"serverName", "mission"}, {"exposure", "session-scoped"},
                          {"publicApi", false}};
   }
   return descriptor;
 }
 
-std::vector<std::string> descriptor_toolsets(const nlohmann::json& descriptor) {
-  std::vector<std::string> toolsets;
+std::vector<Toolset> descriptor_toolsets(const nlohmann::json& descriptor) {
+  std::vector<Toolset> toolsets;
   if (!descriptor.is_object() || !descriptor.contains("toolsets")) return toolsets;
   for (const auto& name : descriptor.at("toolsets")) {
-    if (name.is_string()) toolsets.push_back(name.get<std::string>());
+    if (!name.is_string()) continue;
+    if (auto toolset = parse_name<Toolset>(name.get_ref<const std::string&>())) {
+      toolsets.push_back(*toolset);
+    }
   }
   return toolsets;
+}
+
+bool offers_signal_over_mcp(const nlohmann::json& descriptor, SignalType signal) {
+  if (!descriptor.is_object() || !descriptor.contains("signals")) return false;
+  const std::string_view wanted = name_of(signal);
+  const std::string_view mcp = name_of(Delivery::mcp_tool);
+  for (const auto& entry : descriptor.at("signals")) {
+    if (!entry.is_object() || entry.value("type", "") != wanted) continue;
+    if (!entry.contains("deliveries")) return false;
+    for (const auto& delivery : entry.at("deliveries")) {
+      if (delivery.is_string() && delivery.get_ref<const std::string&>() == mcp) return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace mission::daemon::execution

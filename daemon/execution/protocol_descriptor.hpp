@@ -8,10 +8,12 @@
 #include <string_view>
 #include <vector>
 
+#include "shared/vocabulary.hpp"
+
 namespace mission::daemon::execution {
 
 struct SignalDescriptor {
-  std::string_view type;     // also the MCP tool name and the marker signal type
+  SignalType type;           // its name is also the MCP tool's and the marker's type
   std::string_view label;
   std::string_view policy;   // progress, claim, input-request, audit-message
 };
@@ -20,20 +22,24 @@ struct SignalDescriptor {
 std::span<const SignalDescriptor> signal_descriptors();
 
 // Toolsets an execution gets when none are asked for.
-const std::vector<std::string>& default_toolsets();
+std::span<const Toolset> default_toolsets();
 
 struct DescriptorSpec {
   std::string execution_id;
   std::string cwd;
-  std::string delivery;               // stdout-marker or mcp-tool
-  std::vector<std::string> toolsets;  // already checked against the catalog
+  Delivery delivery = Delivery::stdout_marker;
+  std::vector<Toolset> toolsets;
 };
 
 // {version, owner, scope, signals[{type,label,payloadSchemaKey,deliveries,
 // policy}], toolsets, mcp?}; `mcp` only when the delivery is mcp-tool.
 nlohmann::json build_protocol_descriptor(const DescriptorSpec& spec);
 
-// The toolsets a stored descriptor enables (empty if it has none).
-std::vector<std::string> descriptor_toolsets(const nlohmann::json& descriptor);
+// The toolsets a stored descriptor enables (empty if it has none); names
+// this missiond does not know are skipped.
+std::vector<Toolset> descriptor_toolsets(const nlohmann::json& descriptor);
+
+// Whether the descriptor offers `signal` over mcp-tool delivery.
+bool offers_signal_over_mcp(const nlohmann::json& descriptor, SignalType signal);
 
 }  // namespace mission::daemon::execution

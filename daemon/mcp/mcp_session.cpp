@@ -3,15 +3,14 @@
 #include <array>
 #include <cstdio>
 
-#include "daemon/daemon.hpp"
-#include "daemon/execution/execution_registry.hpp"
-#include "daemon/execution/agent_execution.hpp"
 #include "daemon/execution/execution_events.hpp"
-#include "daemon/mcp/protocol_versions.hpp"
+#include "daemon/execution/execution_registry.hpp"
 #include "daemon/loop/work_queue.hpp"
+#include "daemon/mcp/protocol_versions.hpp"
 #include "daemon/mcp/tool_call.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/store/mcp_session_repository.hpp"
+#include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/jsonrpc.hpp"
 #include "shared/limits.hpp"
@@ -104,24 +103,27 @@ std::string text_field(const nlohmann::json& object, const char* key) {
   return object.at(key).get<std::string>();
 }
 
-// Publishes what a committed call produced: its tracking events, and for a
-// signal its observation and the execution it updated.
-void publish_tool_events(Daemon& daemon, ToolContext& context, const nlohmann::json& result) {
-  for (auto& event : context.events) daemon.events().publish(std::move(event));
-  context.events.clear();
-  const nlohmann::json& ack = result.at("structuredContent");
-  if (!result.value("isError", false) && ack.contains("eventId")) {
-    execution::publish_observation(daemon, context.execution_id, ack);
-    if (ack.value("status", "") == "accepted") {
-      execution::publish_execution(daemon, "execution.updated", context.execution_id);
-    }
-  }
+// The line for `response`, or a payload_too_large error in its place when
+// it would pass the reply budget (the peer's frame limit is near it).
+std::string bounded_line(const nlohmann::json& response) {
+  std::string line = jsonrpc::to_line(response);
+  if (line.size() <= limits::kMaxReplyBytes) return line;
+  const nlohmann::json id = response.is_object() && response.contains("id") ? response.at("id") : nlohmann::json();
+  return jsonrpc::to_line(jsonrpc::error(
+      id, MissionError(ErrorCode::payload_too_large,
+                       "the reply would be " + std::to_string(line.size()) + " bytes, over the " +
+                           std::to_string(limits::kMaxReplyBytes) + "-byte reply limit",
+                       "ask for less: a smaller limit, or page with the cursor",
+                       {{"limit", limits::kMaxReplyBytes}})));
 }
 
 }  // namespace
 
-McpSession::McpSession(Daemon& daemon, loop::Connection& connection, AttachedExecution attached)
-    : daemon_(daemon), connection_(connection), attached_(std::move(attached)) {}
+void McpSession::write_reply(const nlohmann::json& response) { connection_.write(bounded_line(response)); }
+
+McpSession::McpSession(SessionServices& services, loop::Connection& connection,
+                       AttachedExecution attached)
+    : services_(services), connection_(connection), attached_(std::move(attached)) {}
 
 void McpSession::handle_frame(const Frame& frame) {
   nlohmann::json response;
@@ -151,7 +153,7 @@ void McpSession::handle_frame(const Frame& frame) {
       response = handle_message(message);
     }
   }
-  if (!response.is_null()) connection_.write(jsonrpc::to_line(response));
+  if (!response.is_null()) write_reply(response);
 }
 
 nlohmann::json McpSession::handle_message(const nlohmann::json& message) {
@@ -246,7 +248,7 @@ void McpSession::note_modern_client(const nlohmann::json& meta, std::string_view
   if (client_recorded_) return;
   client_recorded_ = true;
   nlohmann::json info = meta.contains(kMetaClientInfo) ? meta.at(kMetaClientInfo) : nlohmann::json();
-  store::McpSessionRepository(daemon_.database())
+  store::McpSessionRepository(services_.db)
       .set_client(attached_.session_id, text_field(info, "name"), text_field(info, "version"),
                   std::string(version));
 }
@@ -264,7 +266,7 @@ nlohmann::json McpSession::initialize(const Request& request) {
   }
   std::string_view version = negotiate_legacy(requested);
   nlohmann::json client = params.contains("clientInfo") ? params.at("clientInfo") : nlohmann::json();
-  store::McpSessionRepository(daemon_.database())
+  store::McpSessionRepository(services_.db)
       .set_client(attached_.session_id, text_field(client, "name"), text_field(client, "version"),
                   std::string(version));
   client_recorded_ = true;
@@ -295,28 +297,30 @@ nlohmann::json McpSession::list_tools(const Request& request) {
     cursor = &params.at("cursor").get_ref<const std::string&>();
   }
   nlohmann::json page = attached_.view.page(cursor, limits::kToolsListPageSize);
-  store::McpSessionRepository(daemon_.database()).count_tool_list(attached_.session_id);
+  store::McpSessionRepository(services_.db).count_tool_list(attached_.session_id);
   return page;
-}
-
-ToolContext McpSession::tool_context() {
-  return ToolContext{daemon_.database(), attached_.execution_id, attached_.session_id,
-                     daemon_.idempotency_settings(), !in_batch_, {}};
 }
 
 nlohmann::json McpSession::call_tool(const Request& request) {
   // The call is counted in the tool's own transaction: one commit per call.
-  store::Transaction transaction(daemon_.database());
-  store::McpSessionRepository(daemon_.database()).count_call(attached_.session_id);
-  ToolContext context = tool_context();
+  events::EventBatch batch(services_.events);
+  store::Transaction transaction(services_.db);
+  store::McpSessionRepository(services_.db).count_call(attached_.session_id);
+  ToolContext context{services_.db, attached_.execution_id, attached_.session_id,
+                      services_.idempotency, batch};
   try {
     ToolOutcome outcome = mcp::call_tool(context, attached_.view, *request.params);
+    if (outcome.deferred && in_batch_) {
+      // Every reply of a batch goes in one array, so nothing in it can
+      // reply later: the work runs here, blocking the loop.
+      outcome = run_deferred_inline(context, *outcome.deferred);
+    }
     transaction.commit();
     if (outcome.deferred) {
       reply_later(std::move(*outcome.deferred));
       return nullptr;
     }
-    publish_tool_events(daemon_, context, outcome.result);
+    batch.publish_to(services_.events);
     return outcome.result;
   } catch (const MissionError&) {
     transaction.commit();  // a refused call was still a call
@@ -327,37 +331,35 @@ nlohmann::json McpSession::call_tool(const Request& request) {
 void McpSession::reply_later(DeferredWork deferred) {
   struct Job {
     DeferredWork deferred;
-    nlohmann::json work_result;
     std::optional<MissionError> error;
   };
-  auto job = std::make_shared<Job>(Job{std::move(deferred), nullptr, std::nullopt});
+  auto job = std::make_shared<Job>(Job{std::move(deferred), std::nullopt});
   reply_deferred_ = true;
   ++deferred_in_flight_;
   std::weak_ptr<int> alive = alive_;
   loop::queue_work(
-      daemon_.loop(),
+      services_.loop,
       [job] {
         try {
-          job->work_result = job->deferred.work();
+          job->deferred.work();
         } catch (const MissionError& e) {
           job->error = e;
         } catch (const std::exception& e) {
           job->error = MissionError(ErrorCode::internal, e.what(), "retry; report it if it persists");
         }
       },
-      [this, job, alive, id = current_id_, modern = current_modern_, daemon = &daemon_,
+      [this, job, alive, id = current_id_, modern = current_modern_, services = &services_,
        execution_id = attached_.execution_id, session_id = attached_.session_id] {
-        if (!daemon->has_database()) return;  // finished after shutdown closed the store
         // The call is finished and recorded even if its session has gone:
         // a client that retries with the same request_id gets this result.
-        ToolContext context{daemon->database(), execution_id, session_id,
-                            daemon->idempotency_settings(), true, {}};
-        nlohmann::json result = finish_deferred(context, job->deferred, std::move(job->work_result),
-                                                job->error ? &*job->error : nullptr);
-        publish_tool_events(*daemon, context, result);
+        events::EventBatch batch(services->events);
+        ToolContext context{services->db, execution_id, session_id, services->idempotency, batch};
+        nlohmann::json result =
+            finish_deferred(context, job->deferred, job->error ? &*job->error : nullptr);
+        batch.publish_to(services->events);
         if (alive.expired()) return;  // `this` is gone with the session
         if (modern) result["resultType"] = "complete";
-        connection_.write(jsonrpc::to_line(jsonrpc::result(id, std::move(result))));
+        write_reply(jsonrpc::result(id, std::move(result)));
         if (--deferred_in_flight_ == 0 && client_done_) connection_.close();
       });
 }
@@ -379,15 +381,22 @@ nlohmann::json McpSession::set_log_level(const Request& request) {
 }
 
 void McpSession::on_closed() {
-  if (!daemon_.has_database()) return;  // closed during shutdown, after the store
   try {
-    store::McpSessionRepository sessions(daemon_.database());
-    sessions.detach(attached_.session_id, execution::unix_ms_now());
-    if (attached_.kind == execution::kKindAttached &&
+    events::EventBatch batch(services_.events);
+    store::Transaction transaction(services_.db);
+    store::McpSessionRepository sessions(services_.db);
+    sessions.detach(attached_.session_id, unix_ms_now());
+    bool still_there = true;
+    if (attached_.kind == ExecutionKind::attached &&
         sessions.count_attached(attached_.execution_id) == 0) {
-      execution::AgentExecutionRegistry(daemon_.database()).end_attached(attached_.execution_id);
+      still_there = execution::AgentExecutionRegistry(services_.db).end_attached(attached_.execution_id);
     }
-    execution::publish_execution(daemon_, "execution.updated", attached_.execution_id);
+    if (still_there) {
+      execution::add_execution_event(batch, services_.db, execution::kExecutionUpdated,
+                                     attached_.execution_id);
+    }
+    transaction.commit();
+    batch.publish_to(services_.events);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "missiond: recording the end of MCP session %lld failed: %s\n",
                  static_cast<long long>(attached_.session_id), e.what());

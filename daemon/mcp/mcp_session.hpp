@@ -9,26 +9,23 @@
 #include <string>
 
 #include "daemon/loop/connection.hpp"
+#include "daemon/mcp/session_services.hpp"
 #include "daemon/mcp/tool_catalog.hpp"
-#include "daemon/mcp/toolsets.hpp"
+#include "daemon/mcp/tool_table.hpp"
 #include "shared/framing.hpp"
-
-namespace mission::daemon {
-class Daemon;
-}
 
 namespace mission::daemon::mcp {
 
 struct AttachedExecution {
   std::string execution_id;
-  std::string kind;         // executions.kind: attached executions end with their session
+  ExecutionKind kind;       // attached executions end with their session
   CatalogView view;         // the tools this session may list and call
   std::int64_t session_id;  // mcp_sessions.id
 };
 
 class McpSession {
  public:
-  McpSession(Daemon& daemon, loop::Connection& connection, AttachedExecution attached);
+  McpSession(SessionServices& services, loop::Connection& connection, AttachedExecution attached);
 
   void handle_frame(const Frame& frame);
   // The client sent its last request (EOF). The connection closes once
@@ -55,12 +52,12 @@ class McpSession {
  private:
   nlohmann::json handle_message(const nlohmann::json& message);
   void note_modern_client(const nlohmann::json& meta, std::string_view version);
-  ToolContext tool_context();
+  void write_reply(const nlohmann::json& response);
   // Runs a tool's deferred work in the thread pool and answers the current
   // request when it is done.
   void reply_later(DeferredWork deferred);
 
-  Daemon& daemon_;
+  SessionServices& services_;
   loop::Connection& connection_;
   AttachedExecution attached_;
   bool initialize_answered_ = false;

@@ -1,8 +1,10 @@
 #include "daemon/mcp/tool_call.hpp"
 
 #include <cstdio>
+#include <memory>
 
 #include "daemon/store/database.hpp"
+#include "daemon/tracking/idempotency.hpp"
 #include "shared/error_code.hpp"
 #include "shared/schema_registry.hpp"
 
@@ -21,25 +23,46 @@ std::string names_of(const CatalogView& view) {
 const ToolDefinition& find_tool(const CatalogView& view, const std::string& name) {
   if (const ToolDefinition* tool = view.find(name)) return *tool;
   if (const ToolDefinition* known = ToolCatalog::builtin().find(name)) {
+    const std::string toolset(name_of(known->toolset));
     throw MissionError(ErrorCode::unsupported_tool,
-                       "tool '" + name + "' is not offered to this execution (toolset " +
-                           known->toolset + " is not enabled)",
+                       "tool '" + name + "' is not offered to this execution (toolset " + toolset +
+                           " is not enabled)",
                        "call one of the tools from tools/list: " + names_of(view),
-                       {{"tool", name}, {"toolset", known->toolset}});
+                       {{"tool", name}, {"toolset", toolset}});
   }
   throw MissionError(ErrorCode::unsupported_tool, "unknown tool '" + name + "'",
                      "call one of the tools from tools/list: " + names_of(view), {{"tool", name}});
 }
 
-}  // namespace
-
-nlohmann::json tool_result(const nlohmann::json& structured, bool is_error) {
-  return {{"content", {{{"type", "text"}, {"text", structured.dump()}}}},
-          {"structuredContent", structured},
-          {"isError", is_error}};
+// A tool that targets one of several kinds of record takes exactly one
+// (the UX seed); naming two is ambiguous_target, before any other check.
+void check_single_target(const ToolDefinition& tool, const nlohmann::json& arguments) {
+  std::vector<std::string> given;
+  for (const auto& field : tool.targets) {
+    if (arguments.contains(field)) given.push_back(field);
+  }
+  if (given.size() <= 1) return;
+  std::string listed;
+  for (const auto& field : given) listed += (listed.empty() ? "" : " and ") + field;
+  throw MissionError(ErrorCode::ambiguous_target,
+                     tool.name + " got " + listed + "; it takes exactly one of them",
+                     "keep the one that names where the work belongs and drop the others",
+                     {{"given", given}, {"one_of", tool.targets}});
 }
 
-namespace {
+void validate(const ToolDefinition& tool, const nlohmann::json& arguments) {
+  auto violations = SchemaRegistry::embedded().validate(tool.input_schema_id, arguments);
+  if (violations.empty()) return;
+  nlohmann::json details = nlohmann::json::array();
+  for (const auto& violation : violations) {
+    details.push_back({{"path", violation.path}, {"message", violation.message}});
+  }
+  throw MissionError(ErrorCode::invalid_argument,
+                     "invalid arguments for " + tool.name + ": " + describe(violations),
+                     "fix the fields named in details.violations; the inputSchema in tools/list "
+                     "lists every field",
+                     {{"violations", std::move(details)}});
+}
 
 // A tool's failure as a result: its own MissionError, or internal.
 nlohmann::json tool_error_result(const std::string& tool, const std::exception& error) {
@@ -52,7 +75,31 @@ nlohmann::json tool_error_result(const std::string& tool, const std::exception& 
       true);
 }
 
+// request_id around a deferred call: held while the work runs, so a retry
+// meanwhile is told to wait rather than starting the same work twice.
+void hold_key_while_deferred(std::shared_ptr<tracking::IdempotencyKey> key, ToolContext& context,
+                             DeferredWork& deferred) {
+  key->reserve(context.db, context.idempotency);
+  deferred.finish = [key, finish = std::move(deferred.finish)](ToolContext& finishing) {
+    nlohmann::json result = finish(finishing);
+    key->complete(finishing.db, finishing.idempotency, result);
+    return result;
+  };
+  deferred.abandon = [key, abandon = std::move(deferred.abandon)](ToolContext& abandoning) {
+    if (abandon) abandon(abandoning);
+    key->release(abandoning.db);
+  };
+}
+
 }  // namespace
+
+nlohmann::json tool_result(const nlohmann::json& structured, bool is_error) {
+  return {{"content",
+           {{{"type", "text"},
+             {"text", structured.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)}}}},
+          {"structuredContent", structured},
+          {"isError", is_error}};
+}
 
 ToolOutcome call_tool(ToolContext& context, const CatalogView& view, const nlohmann::json& params) {
   if (!params.is_object() || !params.contains("name") || !params.at("name").is_string()) {
@@ -60,51 +107,53 @@ ToolOutcome call_tool(ToolContext& context, const CatalogView& view, const nlohm
                        "send {\"name\": <tool>, \"arguments\": {...}}");
   }
   static const nlohmann::json kNoArguments = nlohmann::json::object();
-  const nlohmann::json& arguments = params.contains("arguments") ? params.at("arguments") : kNoArguments;
-  if (!arguments.is_object() && !arguments.is_null()) {
+  const nlohmann::json& given = params.contains("arguments") ? params.at("arguments") : kNoArguments;
+  if (!given.is_object() && !given.is_null()) {
     throw MissionError(ErrorCode::invalid_argument, "tools/call params.arguments must be an object",
                        "send the tool's arguments as a JSON object");
   }
   const ToolDefinition& tool = find_tool(view, params.at("name").get<std::string>());
-  const nlohmann::json& input = arguments.is_null() ? kNoArguments : arguments;
+  const nlohmann::json& arguments = given.is_null() ? kNoArguments : given;
+  const ToolRow& row = *tool.row;
   try {
-    auto violations = SchemaRegistry::embedded().validate(tool.input_schema_id, input);
-    if (!violations.empty()) {
-      nlohmann::json details = nlohmann::json::array();
-      for (const auto& violation : violations) {
-        details.push_back({{"path", violation.path}, {"message", violation.message}});
-      }
-      throw MissionError(ErrorCode::invalid_argument,
-                         "invalid arguments for " + tool.name + ": " + describe(violations),
-                         "fix the fields named in details.violations; the inputSchema in "
-                         "tools/list lists every field",
-                         {{"violations", std::move(details)}});
-    }
-    ToolHandler handler = toolset_handler(tool.toolset);
-    if (handler == nullptr) {
-      throw MissionError(ErrorCode::internal, "toolset '" + tool.toolset + "' has no handler");
+    check_single_target(tool, arguments);
+    validate(tool, arguments);
+    std::shared_ptr<tracking::IdempotencyKey> key;
+    if (row.writes && arguments.contains("request_id")) {
+      key = std::make_shared<tracking::IdempotencyKey>(
+          context.execution_id, arguments.at("request_id").get<std::string>(), tool.name, arguments);
+      if (auto replayed = key->replay(context.db)) return tool_result(*replayed, false);
     }
     // A failing tool leaves nothing behind: its writes share one savepoint.
-    store::Transaction savepoint(context.db);
-    ToolOutcome outcome = handler(context, tool, input);
-    savepoint.commit();
-    if (!outcome.deferred) return tool_result(outcome.result, false);
-    if (context.can_defer) return outcome;
-    return run_deferred_inline(context, *outcome.deferred);
+    std::optional<store::Transaction> savepoint;
+    if (row.writes) savepoint.emplace(context.db);
+    ToolOutcome outcome = row.invoke(context, arguments);
+    if (!outcome.deferred) {
+      if (key) key->complete(context.db, context.idempotency, outcome.result);
+      if (savepoint) savepoint->commit();
+      return tool_result(outcome.result, false);
+    }
+    if (key) hold_key_while_deferred(key, context, *outcome.deferred);
+    if (savepoint) savepoint->commit();
+    return outcome;
   } catch (const std::exception& e) {
-    context.events.clear();
+    context.events.discard();
     return tool_error_result(tool.name, e);
   }
 }
 
 nlohmann::json finish_deferred(ToolContext& context, DeferredWork& deferred,
-                               nlohmann::json work_result, const MissionError* work_error) {
+                               const MissionError* work_error) {
   auto abandon = [&] {
-    context.events.clear();
+    context.events.discard();
     if (!deferred.abandon) return;
-    store::Transaction transaction(context.db);
-    deferred.abandon(context);
-    transaction.commit();
+    try {
+      store::Transaction transaction(context.db);
+      deferred.abandon(context);
+      transaction.commit();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "missiond: releasing a failed tool call failed: %s\n", e.what());
+    }
   };
   if (work_error != nullptr) {
     abandon();
@@ -112,7 +161,7 @@ nlohmann::json finish_deferred(ToolContext& context, DeferredWork& deferred,
   }
   try {
     store::Transaction transaction(context.db);
-    nlohmann::json result = deferred.finish(context, std::move(work_result));
+    nlohmann::json result = deferred.finish(context);
     transaction.commit();
     return tool_result(result, false);
   } catch (const std::exception& e) {
@@ -123,13 +172,13 @@ nlohmann::json finish_deferred(ToolContext& context, DeferredWork& deferred,
 
 nlohmann::json run_deferred_inline(ToolContext& context, DeferredWork& deferred) {
   try {
-    nlohmann::json work_result = deferred.work();
-    return finish_deferred(context, deferred, std::move(work_result), nullptr);
+    deferred.work();
+    return finish_deferred(context, deferred, nullptr);
   } catch (const MissionError& e) {
-    return finish_deferred(context, deferred, nullptr, &e);
+    return finish_deferred(context, deferred, &e);
   } catch (const std::exception& e) {
     MissionError error(ErrorCode::internal, e.what(), "retry; report it if it persists");
-    return finish_deferred(context, deferred, nullptr, &error);
+    return finish_deferred(context, deferred, &error);
   }
 }
 

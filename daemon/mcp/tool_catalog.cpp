@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
+
+#include "daemon/execution/protocol_descriptor.hpp"
 
 #include "shared/error_code.hpp"
 #include "shared/schema_registry.hpp"
@@ -58,18 +61,6 @@ nlohmann::json published_annotations(const nlohmann::json& annotations) {
   return out;
 }
 
-bool signal_offered_over_mcp(const nlohmann::json& descriptor, std::string_view signal) {
-  if (!descriptor.is_object() || !descriptor.contains("signals")) return false;
-  for (const auto& entry : descriptor.at("signals")) {
-    if (!entry.is_object() || entry.value("type", "") != signal) continue;
-    if (!entry.contains("deliveries")) return false;
-    for (const auto& delivery : entry.at("deliveries")) {
-      if (delivery == "mcp-tool") return true;
-    }
-  }
-  return false;
-}
-
 }  // namespace
 
 nlohmann::json compact_schema(const nlohmann::json& schema) {
@@ -78,8 +69,31 @@ nlohmann::json compact_schema(const nlohmann::json& schema) {
   return out;
 }
 
+namespace {
+
+// An answer's value lists say nothing the caller needs to make its call:
+// an enum of strings is published as a string (the full schema, which
+// keeps it, is what the tests check answers against).
+nlohmann::json values_as_types(nlohmann::json node) {
+  if (node.is_array()) {
+    for (auto& item : node) item = values_as_types(std::move(item));
+    return node;
+  }
+  if (!node.is_object()) return node;
+  if (node.contains("enum") && node.at("enum").is_array() && !node.at("enum").empty() &&
+      std::all_of(node.at("enum").begin(), node.at("enum").end(),
+                  [](const nlohmann::json& value) { return value.is_string(); })) {
+    node.erase("enum");
+    node["type"] = "string";
+  }
+  for (auto& [key, value] : node.items()) value = values_as_types(std::move(value));
+  return node;
+}
+
+}  // namespace
+
 nlohmann::json compact_output_schema(const nlohmann::json& schema) {
-  nlohmann::json out = compact_schema(schema);
+  nlohmann::json out = values_as_types(compact_schema(schema));
   // A tool error is a result whose structuredContent is the error payload
   // {code, message, ...}, and MCP clients check every structuredContent
   // against the outputSchema; so the published one requires nothing.
@@ -97,8 +111,18 @@ ToolCatalog::ToolCatalog() {
     const nlohmann::json& meta = input.at("x-mission");
     ToolDefinition tool;
     tool.name = name;
-    tool.toolset = meta.at("toolset").get<std::string>();
-    tool.signal = meta.value("signal", "");
+    const std::string toolset_name = meta.at("toolset").get<std::string>();
+    Toolset table_toolset{};
+    tool.row = find_tool_row(name, &table_toolset);
+    if (tool.row == nullptr || name_of(table_toolset) != toolset_name) {
+      throw std::logic_error("schemas/tools/" + name + " names toolset " + toolset_name +
+                             " but no row of that toolset's table runs it");
+    }
+    tool.toolset = table_toolset;
+    if (meta.contains("signal")) {
+      tool.signal = require_name<SignalType>(meta.at("signal").get<std::string>(), "signal");
+    }
+    if (meta.contains("targets")) tool.targets = meta.at("targets").get<std::vector<std::string>>();
     tool.input_schema_id = id;
     tool.output_schema_id = "tools/" + name + std::string(kOutputSuffix);
     tool.listing = {{"name", name},
@@ -108,6 +132,14 @@ ToolCatalog::ToolCatalog() {
                     {"outputSchema", compact_output_schema(registry.resolved(tool.output_schema_id))},
                     {"annotations", published_annotations(meta.at("annotations"))}};
     tools_.push_back(std::move(tool));
+  }
+  for (const ToolsetTable& table : toolset_tables()) {
+    for (const ToolRow& row : table.tools) {
+      if (find(row.name) == nullptr) {
+        throw std::logic_error("tool " + std::string(row.name) + " has a row but no schemas/tools/" +
+                               std::string(row.name) + ".input.json");
+      }
+    }
   }
 }
 
@@ -123,18 +155,12 @@ const ToolDefinition* ToolCatalog::find(std::string_view name) const {
   return nullptr;
 }
 
-std::vector<std::string> ToolCatalog::toolsets() const {
-  std::set<std::string> names;
-  for (const auto& tool : tools_) names.insert(tool.toolset);
-  return {names.begin(), names.end()};
-}
-
-CatalogView ToolCatalog::view(const std::vector<std::string>& toolsets,
+CatalogView ToolCatalog::view(const std::vector<Toolset>& toolsets,
                               const nlohmann::json& descriptor) const {
   std::vector<const ToolDefinition*> selected;
   for (const auto& tool : tools_) {
     if (std::find(toolsets.begin(), toolsets.end(), tool.toolset) == toolsets.end()) continue;
-    if (!tool.signal.empty() && !signal_offered_over_mcp(descriptor, tool.signal)) continue;
+    if (tool.signal && !execution::offers_signal_over_mcp(descriptor, *tool.signal)) continue;
     selected.push_back(&tool);
   }
   return CatalogView(std::move(selected));

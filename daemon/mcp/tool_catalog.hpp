@@ -1,22 +1,32 @@
 #pragma once
-// The MCP tools mission can offer, read from schemas/tools/ (one input and one
-// output schema per tool, the input's "x-mission" naming its toolset), and the
-// subset one session may see. There is no hand-kept list of tools.
+// The MCP tools mission can offer: each schema pair in schemas/tools/ (the
+// input's "x-mission" naming its toolset) joined with its row in the
+// toolset tables (tool_table.hpp), and the subset one session may see. A
+// schema without a row, or a row without a schema, is refused when the
+// catalog is built.
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "daemon/mcp/tool_table.hpp"
+#include "shared/vocabulary.hpp"
 
 namespace mission::daemon::mcp {
 
 struct ToolDefinition {
   std::string name;
-  std::string toolset;
-  std::string signal;             // the signal type for signal tools, else empty
-  std::string input_schema_id;    // e.g. "tools/progress.input"
+  Toolset toolset = Toolset::signals;
+  std::optional<SignalType> signal;  // for signal tools
+  std::string input_schema_id;       // e.g. "tools/progress.input"
   std::string output_schema_id;
-  nlohmann::json listing;         // the tools/list entry, compacted
+  // Fields naming alternative targets, of which a call takes exactly one
+  // (x-mission "targets"), e.g. mission_id, workflow_id, parent_task_id.
+  std::vector<std::string> targets;
+  const ToolRow* row = nullptr;  // how it runs
+  nlohmann::json listing;        // the tools/list entry, compacted
 };
 
 // The tools one session may list and call, in catalog order.
@@ -43,12 +53,9 @@ class ToolCatalog {
 
   const std::vector<ToolDefinition>& tools() const { return tools_; }
   const ToolDefinition* find(std::string_view name) const;
-  // Every toolset name that has at least one tool, sorted.
-  std::vector<std::string> toolsets() const;
-
   // The tools of `toolsets`; of the signal tools, only those whose signal
   // descriptor in `descriptor` lists mcp-tool among its deliveries.
-  CatalogView view(const std::vector<std::string>& toolsets, const nlohmann::json& descriptor) const;
+  CatalogView view(const std::vector<Toolset>& toolsets, const nlohmann::json& descriptor) const;
 
  private:
   ToolCatalog();
@@ -63,8 +70,9 @@ class ToolCatalog {
 // required fields and the root additionalProperties stay.
 nlohmann::json compact_schema(const nlohmann::json& schema);
 
-// compact_schema, and without the root "required": an error result's
-// structuredContent (the error payload) must conform to it too.
+// compact_schema, without the root "required" (an error result's
+// structuredContent, the error payload, must conform to it too), and with
+// string enums published as strings.
 nlohmann::json compact_output_schema(const nlohmann::json& schema);
 
 }  // namespace mission::daemon::mcp

@@ -1,52 +1,45 @@
-// The tracking and legacy toolsets: missions, workflows, phases, tasks,
-// decisions, issues, milestones (daemon/tracking/). Mutating tools honour
-// request_id; start_task and complete_task hand their git work to the
-// thread pool.
+// The tracking, legacy and inspect toolsets: missions, workflows, phases,
+// tasks, decisions, issues, milestones and change sets (daemon/tracking/).
+// This file decodes each tool's validated arguments into its typed request
+// (daemon/tracking/requests.hpp) and lists the rows; start_task and
+// complete_task hand their git work to the thread pool.
 
 #include <memory>
-#include <string_view>
 
 #include "daemon/git/change_set.hpp"
-#include "daemon/mcp/toolsets.hpp"
-#include "daemon/tracking/idempotency.hpp"
+#include "daemon/mcp/tool_table.hpp"
+#include "daemon/mcp/tracking_decoders.hpp"
 #include "daemon/tracking/tracker.hpp"
-#include "shared/error_code.hpp"
 
 namespace mission::daemon::mcp {
 namespace {
 
 using tracking::Caller;
 
-using ImmediateTool = nlohmann::json (*)(Caller&, const nlohmann::json&);
+Caller caller_of(ToolContext& context) { return {context.db, context.execution_id, context.events}; }
 
-constexpr struct {
-  std::string_view name;
-  ImmediateTool run;
-} kImmediateTools[] = {
-    {"start_mission", tracking::start_mission},
-    {"start_workflow", tracking::start_workflow},
-    {"complete_mission", tracking::complete_mission},
-    {"log_decision", tracking::log_decision},
-    {"log_issue", tracking::log_issue},
-    {"log_milestone", tracking::log_milestone},
-};
+template <class Request, nlohmann::json (*Function)(Caller&, const Request&)>
+nlohmann::json tracked(ToolContext& context, const Request& request) {
+  Caller caller = caller_of(context);
+  return Function(caller, request);
+}
 
-DeferredWork start_task(Caller& caller, const nlohmann::json& args) {
-  auto plan = std::make_shared<tracking::TaskStart>(tracking::plan_task_start(caller, args));
+DeferredWork start_task(ToolContext& context, const tracking::StartTaskRequest& request) {
+  Caller caller = caller_of(context);
+  auto plan = std::make_shared<const tracking::TaskStart>(tracking::plan_task_start(caller, request));
   auto snapshot = std::make_shared<git::Snapshot>();
-  return {[plan, snapshot] {
-            *snapshot = git::take_snapshot(plan->cwd);
-            return nlohmann::json();
-          },
-          [plan, snapshot](ToolContext& context, nlohmann::json) {
-            Caller caller{context.db, context.execution_id, context.events};
+  return {[plan, snapshot] { *snapshot = git::take_snapshot(plan->cwd); },
+          [plan, snapshot](ToolContext& finishing) {
+            Caller caller = caller_of(finishing);
             return tracking::finish_task_start(caller, *plan, *snapshot);
           },
           nullptr};
 }
 
-DeferredWork complete_task(Caller& caller, const nlohmann::json& args) {
-  auto plan = std::make_shared<tracking::TaskCompletion>(tracking::plan_task_completion(caller, args));
+DeferredWork complete_task(ToolContext& context, const tracking::CompleteTaskRequest& request) {
+  Caller caller = caller_of(context);
+  auto plan = std::make_shared<const tracking::TaskCompletion>(
+      tracking::plan_task_completion(caller, request));
   struct Found {
     git::ChangeSet changes;
     git::ScopeVerification verification;
@@ -55,53 +48,59 @@ DeferredWork complete_task(Caller& caller, const nlohmann::json& args) {
   return {[plan, found] {
             found->changes = git::compute_change_set(plan->snapshot);
             found->verification = git::verify_scope(found->changes, plan->areas);
-            return nlohmann::json();
           },
-          [plan, found](ToolContext& context, nlohmann::json) {
-            Caller caller{context.db, context.execution_id, context.events};
+          [plan, found](ToolContext& finishing) {
+            Caller caller = caller_of(finishing);
             return tracking::finish_task_completion(caller, *plan, found->changes, found->verification);
           },
           nullptr};
 }
 
-ToolOutcome run_tool(ToolContext& context, const ToolDefinition& tool, const nlohmann::json& args) {
-  Caller caller{context.db, context.execution_id, context.events};
-  if (tool.name == "get_context") return tracking::mission_context(context.db, args);
-  if (tool.name == "start_task") return start_task(caller, args);
-  if (tool.name == "complete_task") return complete_task(caller, args);
-  for (const auto& entry : kImmediateTools) {
-    if (entry.name == tool.name) return entry.run(caller, args);
-  }
-  throw MissionError(ErrorCode::internal, "tracking tool '" + tool.name + "' has no handler");
+nlohmann::json get_context(ToolContext& context, const tracking::GetContextRequest& request) {
+  return tracking::mission_context(context.db, request, tracking::KeyStyle::snake);
+}
+
+nlohmann::json task_changes(ToolContext& context, const tracking::TaskChangesRequest& request) {
+  return tracking::task_changes(context.db, request, tracking::KeyStyle::snake);
 }
 
 }  // namespace
 
-ToolOutcome call_tracking_tool(ToolContext& context, const ToolDefinition& tool,
-                               const nlohmann::json& arguments) {
-  auto it = arguments.find("request_id");
-  if (it == arguments.end()) return run_tool(context, tool, arguments);
-
-  auto key = std::make_shared<tracking::IdempotencyKey>(it->get<std::string>(), tool.name, arguments,
-                                                        context.execution_id);
-  if (auto replayed = key->replay(context.db)) return *replayed;
-  ToolOutcome outcome = run_tool(context, tool, arguments);
-  if (!outcome.deferred) {
-    key->complete(context.db, context.idempotency, outcome.result);
-    return outcome;
-  }
-  // The key is held while the work runs, so a retry meanwhile is told to
-  // wait rather than starting the same work twice.
-  key->reserve(context.db, context.idempotency);
-  DeferredWork& deferred = *outcome.deferred;
-  deferred.finish = [key, finish = std::move(deferred.finish)](ToolContext& context,
-                                                               nlohmann::json work_result) {
-    nlohmann::json result = finish(context, std::move(work_result));
-    key->complete(context.db, context.idempotency, result);
-    return result;
+std::span<const ToolRow> tracking_tools() {
+  using namespace tracking;
+  static constexpr ToolRow kTools[] = {
+      {"start_mission", ToolMode::immediate, true,
+       immediate<StartMissionRequest, tracked<StartMissionRequest, start_mission>>},
+      {"complete_mission", ToolMode::immediate, true,
+       immediate<CompleteMissionRequest, tracked<CompleteMissionRequest, complete_mission>>},
+      {"get_context", ToolMode::immediate, false, immediate<GetContextRequest, get_context>},
+      {"start_task", ToolMode::deferred, true, deferred<StartTaskRequest, start_task>},
+      {"complete_task", ToolMode::deferred, true, deferred<CompleteTaskRequest, complete_task>},
+      {"log_decision", ToolMode::immediate, true,
+       immediate<LogDecisionRequest, tracked<LogDecisionRequest, log_decision>>},
+      {"log_issue", ToolMode::immediate, true,
+       immediate<LogIssueRequest, tracked<LogIssueRequest, log_issue>>},
+      {"log_milestone", ToolMode::immediate, true,
+       immediate<LogMilestoneRequest, tracked<LogMilestoneRequest, log_milestone>>},
   };
-  deferred.abandon = [key](ToolContext& context) { key->release(context.db); };
-  return outcome;
+  return kTools;
+}
+
+std::span<const ToolRow> legacy_tools() {
+  using namespace tracking;
+  static constexpr ToolRow kTools[] = {
+      {"start_workflow", ToolMode::immediate, true,
+       immediate<StartWorkflowRequest, tracked<StartWorkflowRequest, start_workflow>>},
+  };
+  return kTools;
+}
+
+std::span<const ToolRow> inspect_tools() {
+  static constexpr ToolRow kTools[] = {
+      {"task_changes", ToolMode::immediate, false,
+       immediate<tracking::TaskChangesRequest, task_changes>},
+  };
+  return kTools;
 }
 
 }  // namespace mission::daemon::mcp

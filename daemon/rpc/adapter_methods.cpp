@@ -2,9 +2,8 @@
 
 #include "daemon/adapters/adapter_table.hpp"
 #include "daemon/adapters/bridge.hpp"
-#include "daemon/daemon.hpp"
-#include "daemon/execution/agent_execution.hpp"
 #include "daemon/execution/execution_registry.hpp"
+#include "shared/vocabulary.hpp"
 
 namespace mission::daemon {
 namespace {
@@ -12,7 +11,7 @@ namespace {
 nlohmann::json adapter_json(const adapters::AgentAdapter& adapter) {
   const adapters::Capabilities& capabilities = adapter.capabilities;
   nlohmann::json deliveries = nlohmann::json::array();
-  for (std::string_view delivery : capabilities.deliveries) deliveries.push_back(delivery);
+  for (Delivery delivery : capabilities.deliveries) deliveries.push_back(delivery);
   nlohmann::json json = {
       {"name", adapter.name},
       {"deliveries", std::move(deliveries)},
@@ -61,22 +60,22 @@ nlohmann::json handle_adapter_config(MethodContext& context, const AdapterConfig
   }
   if (!request.execution_id.empty()) {
     store::ExecutionRow row =
-        execution::AgentExecutionRegistry(context.daemon.database()).require(request.execution_id);
-    if (row.delivery != execution::kDeliveryMcp) {
+        execution::AgentExecutionRegistry(context.services.db).require(request.execution_id);
+    if (row.delivery != Delivery::mcp_tool) {
       throw MissionError(ErrorCode::invalid_argument,
-                         "agent execution '" + row.id + "' uses " + row.delivery +
+                         "agent execution '" + row.id + "' uses " + std::string(name_of(row.delivery)) +
                              " delivery and has no MCP access",
                          "create one with 'mission exec create --delivery mcp-tool', or leave "
                          "out --agent-execution");
     }
-    if (execution::is_final_state(row.state)) {
+    if (is_final(row.state)) {
       throw MissionError(ErrorCode::execution_final,
-                         "agent execution '" + row.id + "' is " + row.state,
+                         "agent execution '" + row.id + "' is " + std::string(name_of(row.state)),
                          "create a new one with 'mission exec create'", {{"state", row.state}});
     }
   }
   adapters::BridgeEntry bridge = adapters::bridge_entry(
-      adapters::mission_binary(), context.daemon.paths().socket, request.execution_id);
+      adapters::mission_binary(), context.services.paths.socket, request.execution_id);
   // Never the token: the agent gets it in its own environment.
   bridge.token_from_env = !request.execution_id.empty();
   adapters::ManualConfig config = adapter.manual_config(bridge);

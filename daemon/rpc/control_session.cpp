@@ -1,14 +1,13 @@
 #include "daemon/rpc/control_session.hpp"
 
-#include "daemon/daemon.hpp"
 #include "daemon/rpc/dispatcher.hpp"
 #include "shared/jsonrpc.hpp"
 #include "shared/limits.hpp"
 
 namespace mission::daemon {
 
-ControlSession::ControlSession(Daemon& daemon, loop::Connection& connection)
-    : daemon_(daemon), connection_(connection), framer_(limits::kMaxFrameBytes) {}
+ControlSession::ControlSession(ControlServices& services, loop::Connection& connection)
+    : services_(services), connection_(connection), framer_(limits::kMaxFrameBytes) {}
 
 void ControlSession::greet(ClientInfo client) {
   greeted_ = true;
@@ -31,7 +30,7 @@ void ControlSession::on_eof(loop::Connection& connection) {
 }
 
 void ControlSession::on_closed(loop::Connection& connection) {
-  daemon_.events().unsubscribe(connection);
+  services_.events.unsubscribe(connection);
   if (mcp_) mcp_->on_closed();
 }
 
@@ -56,9 +55,8 @@ void ControlSession::handle_frame(const Frame& frame) {
                               "send one complete JSON object per line"))));
     return;
   }
-  MethodContext context{daemon_, *this};
-  nlohmann::json response = dispatch(context, message);
-  if (!response.is_null()) connection_.write(jsonrpc::to_line(response));
+  std::string reply = dispatch(services_, *this, message);
+  if (!reply.empty()) connection_.write(reply);
 }
 
 }  // namespace mission::daemon

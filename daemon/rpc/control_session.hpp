@@ -9,11 +9,10 @@
 
 #include "daemon/loop/connection.hpp"
 #include "daemon/mcp/mcp_session.hpp"
+#include "daemon/rpc/method_context.hpp"
 #include "shared/framing.hpp"
 
 namespace mission::daemon {
-
-class Daemon;
 
 struct ClientInfo {
   std::string name;
@@ -22,7 +21,7 @@ struct ClientInfo {
 
 class ControlSession : public loop::ConnectionDelegate {
  public:
-  ControlSession(Daemon& daemon, loop::Connection& connection);
+  ControlSession(ControlServices& services, loop::Connection& connection);
 
   void on_data(loop::Connection& connection, std::string_view bytes) override;
   // An MCP session may still owe replies to deferred tool calls.
@@ -41,7 +40,7 @@ class ControlSession : public loop::ConnectionDelegate {
  private:
   void handle_frame(const Frame& frame);
 
-  Daemon& daemon_;
+  ControlServices& services_;
   loop::Connection& connection_;
   LineFramer framer_;
   bool greeted_ = false;

@@ -2,9 +2,10 @@
 
 #include <unistd.h>
 
-#include "daemon/daemon.hpp"
-#include "daemon/execution/agent_execution.hpp"
+#include "daemon/execution/retention.hpp"
 #include "daemon/rpc/control_session.hpp"
+#include "daemon/store/idempotency_repository.hpp"
+#include "shared/clock.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/migrations.hpp"
 #include "shared/control_protocol.hpp"
@@ -37,29 +38,48 @@ nlohmann::json handle_hello(MethodContext& context, const HelloRequest& request)
 }
 
 nlohmann::json handle_daemon_status(MethodContext& context, const EmptyRequest&) {
-  Daemon& daemon = context.daemon;
-  store::ExecutionRepository executions(daemon.database());
-  const RuntimePaths& paths = daemon.paths();
+  ControlServices& services = context.services;
+  store::ExecutionRepository executions(services.db);
+  const RuntimePaths& paths = services.paths;
   return {{"running", true},
           {"pid", getpid()},
           {"version", kVersion},
           {"protocol", kControlProtocolVersion},
-          {"uptimeMs", daemon.uptime_ms()},
+          {"uptimeMs", services.daemon.uptime_ms()},
           {"socket", paths.socket.string()},
           {"runtimeDir", paths.runtime_dir.string()},
           {"stateDir", paths.state_dir.string()},
           {"database", paths.database().string()},
-          {"schemaVersion", store::schema_version(daemon.database())},
-          {"connections", daemon.connection_count()},
+          {"schemaVersion", store::schema_version(services.db)},
+          {"connections", services.daemon.connection_count()},
           {"executions",
            {{"total", executions.count()},
-            {"active", executions.count_in_states(execution::active_states())}}}};
+            {"active", executions.count_in_states(active_execution_states())},
+            {"running", services.launcher.running()}}}};
 }
 
 nlohmann::json handle_daemon_stop(MethodContext& context, const EmptyRequest&) {
   // Deferred so this reply is queued before the connections are closed.
-  context.daemon.schedule_shutdown("daemon.stop");
+  context.services.daemon.schedule_shutdown("daemon.stop");
   return {{"stopping", true}, {"pid", getpid()}};
+}
+
+void from_json(const nlohmann::json& j, GcRequest& request) { request.dry_run = j.value("dryRun", false); }
+
+nlohmann::json handle_daemon_gc(MethodContext& context, const GcRequest& request) {
+  ControlServices& services = context.services;
+  const std::int64_t now = unix_ms_now();
+  store::IdempotencyRepository records(services.db);
+  const std::int64_t request_ids = request.dry_run ? records.count_expired(now) : records.prune(now);
+  execution::SweepReport report =
+      execution::sweep(services.db, services.paths, services.retention, now, request.dry_run);
+  return {{"dryRun", request.dry_run},
+          {"executionsRemoved", report.executions_removed},
+          {"observationsRemoved", report.observations_removed},
+          {"logsRemoved", report.logs_removed},
+          {"logBytesFreed", report.log_bytes_freed},
+          {"daemonLogBytesRotated", report.daemon_log_bytes_rotated},
+          {"requestIdsRemoved", request_ids}};
 }
 
 }  // namespace mission::daemon

@@ -23,4 +23,13 @@ nlohmann::json handle_hello(MethodContext& context, const HelloRequest& request)
 nlohmann::json handle_daemon_status(MethodContext& context, const EmptyRequest& request);
 nlohmann::json handle_daemon_stop(MethodContext& context, const EmptyRequest& request);
 
+struct GcRequest {
+  bool dry_run = false;
+};
+void from_json(const nlohmann::json& j, GcRequest& request);
+
+// daemon.gc: the retention sweep and the request_id prune, now; says what
+// was (or, dry, would be) freed.
+nlohmann::json handle_daemon_gc(MethodContext& context, const GcRequest& request);
+
 }  // namespace mission::daemon

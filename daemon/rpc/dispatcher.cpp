@@ -4,6 +4,7 @@
 
 #include "daemon/rpc/control_session.hpp"
 #include "shared/jsonrpc.hpp"
+#include "shared/limits.hpp"
 #include "shared/schema_registry.hpp"
 
 namespace mission::daemon {
@@ -17,7 +18,7 @@ const MethodEntry* find_method(std::string_view name) {
 }
 
 // Validates the envelope and returns the method entry, or throws.
-const MethodEntry& admit(MethodContext& context, const nlohmann::json& message) {
+const MethodEntry& admit(const ControlSession& session, const nlohmann::json& message) {
   if (!message.is_object() || !message.contains("jsonrpc") || message.at("jsonrpc") != "2.0" ||
       !message.contains("method") || !message.at("method").is_string()) {
     throw MissionError(ErrorCode::invalid_request,
@@ -37,7 +38,7 @@ const MethodEntry& admit(MethodContext& context, const nlohmann::json& message) 
                        "use one of the methods listed in details.available",
                        {{"method", name}, {"available", available}});
   }
-  if (!entry->before_hello && !context.session.greeted()) {
+  if (!entry->before_hello && !session.greeted()) {
     throw MissionError(ErrorCode::handshake_required,
                        "'" + name + "' was sent before the handshake",
                        "send hello {\"protocol\":1,\"client\":{\"name\":...}} first");
@@ -45,13 +46,24 @@ const MethodEntry& admit(MethodContext& context, const nlohmann::json& message) 
   return *entry;
 }
 
+nlohmann::json run(const MethodEntry& entry, MethodContext& context, const nlohmann::json& params) {
+  if (entry.access != Access::write) return entry.handler(context, params);
+  store::Transaction transaction(context.services.db);
+  nlohmann::json result = entry.handler(context, params);
+  transaction.commit();
+  return result;
+}
+
 }  // namespace
 
-nlohmann::json dispatch(MethodContext& context, const nlohmann::json& message) {
+std::string dispatch(ControlServices& services, ControlSession& session,
+                     const nlohmann::json& message) {
   nlohmann::json id = message.is_object() && message.contains("id") ? message.at("id") : nlohmann::json();
-  bool notification = message.is_object() && !message.contains("id");
+  const bool notification = message.is_object() && !message.contains("id");
+  MethodContext context(services, session);
+  nlohmann::json response;
   try {
-    const MethodEntry& entry = admit(context, message);
+    const MethodEntry& entry = admit(session, message);
     static const nlohmann::json kNoParams = nlohmann::json::object();
     const nlohmann::json& params = message.contains("params") ? message.at("params") : kNoParams;
     auto violations = SchemaRegistry::embedded().validate(entry.params_schema, params);
@@ -60,22 +72,38 @@ nlohmann::json dispatch(MethodContext& context, const nlohmann::json& message) {
                          "invalid params for '" + std::string(entry.name) + "': " + describe(violations),
                          "see schemas/" + std::string(entry.params_schema) + ".json");
     }
-    nlohmann::json result = entry.handler(context, params);
-    if (notification) return nullptr;
-    return jsonrpc::result(id, std::move(result));
+    nlohmann::json result = run(entry, context, params);
+    // Committed (or read-only): what it did may now be heard of.
+    context.events.publish_to(services.events);
+    if (notification) return {};
+    response = jsonrpc::result(id, std::move(result));
   } catch (const MissionError& e) {
-    return notification ? nlohmann::json() : jsonrpc::error(id, e);
+    context.events.discard();
+    if (notification) return {};
+    response = jsonrpc::error(id, e);
   } catch (const nlohmann::json::exception& e) {
     // A typed request failed to decode although its schema passed: a bug in
     // the schema or the struct, not the caller's fault.
+    context.events.discard();
     std::fprintf(stderr, "missiond: decoding request failed: %s\n", e.what());
-    return notification ? nlohmann::json()
-                        : jsonrpc::error(id, MissionError(ErrorCode::internal, e.what()));
+    if (notification) return {};
+    response = jsonrpc::error(id, MissionError(ErrorCode::internal, e.what()));
   } catch (const std::exception& e) {
+    context.events.discard();
     std::fprintf(stderr, "missiond: request failed: %s\n", e.what());
-    return notification ? nlohmann::json()
-                        : jsonrpc::error(id, MissionError(ErrorCode::internal, e.what()));
+    if (notification) return {};
+    response = jsonrpc::error(id, MissionError(ErrorCode::internal, e.what()));
   }
+  std::string line = jsonrpc::to_line(response);
+  if (line.size() > limits::kMaxReplyBytes) {
+    line = jsonrpc::to_line(jsonrpc::error(
+        id, MissionError(ErrorCode::payload_too_large,
+                         "the reply would be " + std::to_string(line.size()) + " bytes, over the " +
+                             std::to_string(limits::kMaxReplyBytes) + "-byte reply limit",
+                         "ask for less: a smaller limit, or page with the cursor",
+                         {{"limit", limits::kMaxReplyBytes}})));
+  }
+  return line;
 }
 
 }  // namespace mission::daemon

@@ -1,37 +1,41 @@
 #pragma once
 // The one gate every control-API request passes: handshake check, method
-// lookup in the one table, params validation against schemas/, then the
-// handler with a typed request. Errors of any kind become JSON-RPC errors.
+// lookup in the one table, params validation against schemas/, decoding into
+// the method's typed request, the transaction of a method that writes, and
+// the reply budget. Errors of any kind become JSON-RPC errors.
 
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string_view>
 
+#include "daemon/rpc/method_context.hpp"
 #include "shared/error_code.hpp"
 
 namespace mission::daemon {
 
-class Daemon;
-class ControlSession;
-
-// What a handler may touch: the daemon's state and the calling session.
-struct MethodContext {
-  Daemon& daemon;
-  ControlSession& session;
+// How a method uses the store.
+enum class Access {
+  read,   // reads only
+  write,  // writes: the dispatcher runs it in one transaction, events after the commit
+  // manages its own transactions: it must commit before an effect outside
+  // the store (execution.launch spawns a process only once its row is
+  // committed)
+  self,
 };
 
-using MethodHandler = std::function<nlohmann::json(MethodContext&, const nlohmann::json& params)>;
+using MethodHandler = nlohmann::json (*)(MethodContext&, const nlohmann::json& params);
 
 struct MethodEntry {
   std::string_view name;
   std::string_view params_schema;  // schema id under schemas/, e.g. "control/hello.params"
   bool before_hello;               // callable before the handshake (only hello itself)
+  Access access;
   MethodHandler handler;
 };
 
-// Wraps a handler taking a typed request struct (decoded with from_json after
-// validation) so the table holds one handler type.
+// Decodes the validated params into `Request` (its from_json) and calls
+// `Handler`, so the table holds one handler type and handlers never read
+// raw JSON.
 template <class Request, nlohmann::json (*Handler)(MethodContext&, const Request&)>
 nlohmann::json typed(MethodContext& context, const nlohmann::json& params) {
   return Handler(context, params.get<Request>());
@@ -40,8 +44,10 @@ nlohmann::json typed(MethodContext& context, const nlohmann::json& params) {
 // The control-API method table (rpc/method_table.cpp).
 std::span<const MethodEntry> control_methods();
 
-// Handles one decoded JSON-RPC message and returns the response to send, or
-// null for a notification. Never throws.
-nlohmann::json dispatch(MethodContext& context, const nlohmann::json& message);
+// Handles one decoded JSON-RPC message and returns the response line to
+// send (empty for a notification). A result larger than kMaxReplyBytes is
+// answered payload_too_large instead. Never throws.
+std::string dispatch(ControlServices& services, ControlSession& session,
+                     const nlohmann::json& message);
 
 }  // namespace mission::daemon

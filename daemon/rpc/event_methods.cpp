@@ -1,6 +1,5 @@
 #include "daemon/rpc/event_methods.hpp"
 
-#include "daemon/daemon.hpp"
 #include "daemon/execution/execution_registry.hpp"
 #include "daemon/rpc/control_session.hpp"
 
@@ -14,9 +13,9 @@ void from_json(const nlohmann::json& j, EventsSubscribeRequest& request) {
 
 nlohmann::json handle_events_subscribe(MethodContext& context, const EventsSubscribeRequest& request) {
   if (request.execution_id) {
-    execution::AgentExecutionRegistry(context.daemon.database()).require(*request.execution_id);
+    execution::AgentExecutionRegistry(context.services.db).require(*request.execution_id);
   }
-  context.daemon.events().subscribe(context.session.connection(), request.execution_id);
+  context.services.events.subscribe(context.session.connection(), request.execution_id);
   nlohmann::json result = {{"subscribed", true}};
   if (request.execution_id) result["agentExecutionId"] = *request.execution_id;
   return result;

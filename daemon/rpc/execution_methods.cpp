@@ -1,7 +1,5 @@
 #include "daemon/rpc/execution_methods.hpp"
 
-#include "daemon/daemon.hpp"
-#include "daemon/execution/agent_execution.hpp"
 #include "daemon/execution/execution_events.hpp"
 #include "daemon/execution/execution_registry.hpp"
 #include "daemon/execution/execution_view.hpp"
@@ -9,25 +7,39 @@
 
 namespace mission::daemon {
 
-execution::CreateSpec decode_create_spec(const nlohmann::json& j, std::string_view default_delivery) {
+std::vector<Toolset> decode_toolsets(const nlohmann::json& names) {
+  std::vector<Toolset> toolsets;
+  for (const auto& name : names) {
+    const std::string text = name.get<std::string>();
+    auto toolset = parse_name<Toolset>(text);
+    if (!toolset) {
+      throw MissionError(ErrorCode::invalid_argument, "unknown toolset '" + text + "'",
+                         "use toolsets among " + names_list<Toolset>(), {{"toolset", text}});
+    }
+    toolsets.push_back(*toolset);
+  }
+  return toolsets;
+}
+
+execution::CreateSpec decode_create_spec(const nlohmann::json& j, Delivery default_delivery) {
   execution::CreateSpec spec;
   spec.adapter = j.value("adapter", "generic");
-  spec.delivery = j.value("delivery", std::string(default_delivery));
+  spec.delivery = j.contains("delivery") ? j.at("delivery").get<Delivery>() : default_delivery;
   spec.cwd = j.at("cwd").get<std::string>();
   spec.command = j.value("command", std::vector<std::string>{});
-  spec.toolsets = j.value("toolsets", std::vector<std::string>{});
+  if (j.contains("toolsets")) spec.toolsets = decode_toolsets(j.at("toolsets"));
   return spec;
 }
 
 void from_json(const nlohmann::json& j, ExecutionCreateRequest& request) {
   // The schema requires delivery here.
-  request.spec = decode_create_spec(j, "");
-  request.spec.kind = std::string(execution::kKindExternal);
+  request.spec = decode_create_spec(j, Delivery::stdout_marker);
+  request.spec.kind = ExecutionKind::external;
 }
 
 void from_json(const nlohmann::json& j, ExecutionListRequest& request) {
-  if (j.contains("state")) request.state = j.at("state").get<std::string>();
-  request.limit = j.value("limit", limits::kDefaultExecutionListLimit);
+  if (j.contains("state")) request.state = j.at("state").get<ExecutionState>();
+  request.page = decode_list_params(j);
 }
 
 void from_json(const nlohmann::json& j, ExecutionIdRequest& request) {
@@ -35,25 +47,26 @@ void from_json(const nlohmann::json& j, ExecutionIdRequest& request) {
 }
 
 nlohmann::json handle_execution_create(MethodContext& context, const ExecutionCreateRequest& request) {
-  auto created = execution::AgentExecutionRegistry(context.daemon.database()).create(request.spec);
-  execution::publish_execution(context.daemon, "execution.created", created.row.id);
-  nlohmann::json result = {{"execution", execution::execution_json(context.daemon.database(), created.row)}};
+  store::Database& db = context.services.db;
+  auto created = execution::AgentExecutionRegistry(db).create(request.spec);
+  execution::add_execution_event(context.events, db, execution::kExecutionCreated, created.row.id);
+  nlohmann::json result = {{"execution", execution::execution_json(db, created.row)}};
   if (created.token) result["token"] = *created.token;
   return result;
 }
 
 nlohmann::json handle_execution_list(MethodContext& context, const ExecutionListRequest& request) {
-  store::Database& db = context.daemon.database();
-  store::ExecutionRepository executions(db);
-  auto rows = request.state ? executions.list_in_state(*request.state, request.limit)
-                            : executions.list(request.limit);
-  nlohmann::json list = nlohmann::json::array();
-  for (const auto& row : rows) list.push_back(execution::execution_json(db, row));
-  return {{"executions", std::move(list)}};
+  store::Database& db = context.services.db;
+  store::PageRequest wanted = page_request(request.page, limits::kDefaultExecutionListLimit);
+  auto page = store::ExecutionRepository(db).page(request.state, wanted);
+  nlohmann::json out = nlohmann::json::object();
+  put_page(out, "executions", execution::executions_json(db, page.rows), page.positions, page.more,
+           wanted);
+  return out;
 }
 
 nlohmann::json handle_execution_get(MethodContext& context, const ExecutionIdRequest& request) {
-  store::Database& db = context.daemon.database();
+  store::Database& db = context.services.db;
   auto row = execution::AgentExecutionRegistry(db).require(request.id);
   return {{"execution", execution::execution_json(db, row)}};
 }

@@ -9,13 +9,18 @@
 
 #include "daemon/execution/execution_registry.hpp"
 #include "daemon/rpc/dispatcher.hpp"
+#include "daemon/rpc/paging.hpp"
 
 namespace mission::daemon {
 
 // The fields execution.create and execution.launch share (adapter,
 // delivery, cwd, command, toolsets), decoded into a CreateSpec; the handler
-// sets the kind and the initial state.
-execution::CreateSpec decode_create_spec(const nlohmann::json& j, std::string_view default_delivery);
+// sets the kind and the initial state. Unknown toolsets are refused with
+// the valid names.
+execution::CreateSpec decode_create_spec(const nlohmann::json& j, Delivery default_delivery);
+
+// Toolset names, each checked against the vocabulary.
+std::vector<Toolset> decode_toolsets(const nlohmann::json& names);
 
 struct ExecutionCreateRequest {
   execution::CreateSpec spec;
@@ -23,8 +28,8 @@ struct ExecutionCreateRequest {
 void from_json(const nlohmann::json& j, ExecutionCreateRequest& request);
 
 struct ExecutionListRequest {
-  std::optional<std::string> state;
-  std::size_t limit = 0;
+  std::optional<ExecutionState> state;
+  ListParams page;
 };
 void from_json(const nlohmann::json& j, ExecutionListRequest& request);
 

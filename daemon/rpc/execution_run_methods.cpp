@@ -2,22 +2,22 @@
 
 #include "daemon/adapters/adapter_table.hpp"
 #include "daemon/adapters/bridge.hpp"
-#include "daemon/daemon.hpp"
-#include "daemon/execution/agent_execution.hpp"
 #include "daemon/execution/execution_events.hpp"
 #include "daemon/execution/execution_log.hpp"
 #include "daemon/execution/execution_registry.hpp"
 #include "daemon/execution/execution_view.hpp"
 #include "daemon/execution/marker_instructions.hpp"
 #include "daemon/store/observation_repository.hpp"
+#include "shared/clock.hpp"
+#include "shared/limits.hpp"
 
 namespace mission::daemon {
 
 void from_json(const nlohmann::json& j, ExecutionLaunchRequest& request) {
-  request.spec = decode_create_spec(j, execution::kDeliveryMarker);
-  request.spec.kind = std::string(execution::kKindLaunched);
-  request.spec.state = std::string(execution::kLaunching);
-  if (j.contains("delivery")) request.delivery = j.at("delivery").get<std::string>();
+  request.spec = decode_create_spec(j, Delivery::stdout_marker);
+  request.spec.kind = ExecutionKind::launched;
+  request.spec.state = ExecutionState::launching;
+  if (j.contains("delivery")) request.delivery = j.at("delivery").get<Delivery>();
   request.env = j.value("env", std::map<std::string, std::string>{});
   if (j.contains("bin")) request.bin = j.at("bin").get<std::string>();
   request.detach = j.value("detach", false);
@@ -38,8 +38,7 @@ void from_json(const nlohmann::json& j, ExecutionLogsRequest& request) {
 
 void from_json(const nlohmann::json& j, ExecutionObservationsRequest& request) {
   request.id = j.at("id").get<std::string>();
-  request.after = j.value("after", std::int64_t{0});
-  request.limit = j.value("limit", std::size_t{1000});
+  request.page = decode_list_params(j);
 }
 
 namespace {
@@ -66,11 +65,11 @@ std::string provider_binary(const adapters::AgentAdapter& adapter,
 
 // The environment the daemon gives every launched agent: the caller's,
 // plus its execution's id, the socket and, for mcp-tool, its token.
-std::map<std::string, std::string> agent_environment(Daemon& daemon,
+std::map<std::string, std::string> agent_environment(const RuntimePaths& paths,
                                                      const execution::CreatedExecution& created,
                                                      std::map<std::string, std::string> env) {
   env["MISSION_AGENT_EXECUTION_ID"] = created.row.id;
-  env["MISSION_SOCKET"] = daemon.paths().socket.string();
+  env["MISSION_SOCKET"] = paths.socket.string();
   if (created.token) {
     env["MISSION_MCP_TOKEN"] = *created.token;
   } else {
@@ -81,7 +80,7 @@ std::map<std::string, std::string> agent_environment(Daemon& daemon,
 
 // Asks the adapter for the launch of `created`. Throws MissionError when it
 // cannot be provisioned; the caller fails the launch, with no fallback.
-adapters::LaunchPlan prepare_launch(Daemon& daemon, const adapters::AgentAdapter& adapter,
+adapters::LaunchPlan prepare_launch(const RuntimePaths& paths, const adapters::AgentAdapter& adapter,
                                     const execution::CreatedExecution& created,
                                     const ExecutionLaunchRequest& request, const std::string& binary,
                                     const std::map<std::string, std::string>& env) {
@@ -92,14 +91,13 @@ adapters::LaunchPlan prepare_launch(Daemon& daemon, const adapters::AgentAdapter
   launch.binary = binary;
   launch.arguments = request.spec.command;
   launch.env = env;
-  launch.files_dir = daemon.paths().launch_dir() / row.id;
+  launch.files_dir = paths.launch_dir() / row.id;
   launch.keep_mcp_servers = request.keep_mcp_servers;
-  if (row.delivery == execution::kDeliveryMcp &&
-      adapter.capabilities.provisioning.requires_runtime_config) {
-    launch.bridge = adapters::bridge_entry(adapters::mission_binary(), daemon.paths().socket, row.id);
+  if (row.delivery == Delivery::mcp_tool && adapter.capabilities.provisioning.requires_runtime_config) {
+    launch.bridge = adapters::bridge_entry(adapters::mission_binary(), paths.socket, row.id);
     launch.bridge->token = created.token.value_or("");
   }
-  if (row.delivery == execution::kDeliveryMarker) {
+  if (row.delivery == Delivery::stdout_marker) {
     launch.marker_instructions = [&row] {
       return execution::marker_instructions(row.id, nlohmann::json::parse(row.descriptor));
     };
@@ -109,21 +107,27 @@ adapters::LaunchPlan prepare_launch(Daemon& daemon, const adapters::AgentAdapter
 
 // A launch that never got its process: it fails here, with the reason as
 // the last line of its log, as a spawn failure does.
-void fail_unstarted(Daemon& daemon, const std::string& id, const std::string& reason) {
-  execution::ExecutionLogWriter log(daemon.paths().logs_dir(), id);
+void fail_unstarted(MethodContext& context, const std::string& id, const std::string& reason) {
+  store::Database& db = context.services.db;
+  execution::ExecutionLogWriter log(context.services.paths.logs_dir(), id);
   log.append('e', "[mission: " + reason + "]\n");
   log.close();
-  store::ExecutionRow row = execution::AgentExecutionRegistry(daemon.database()).require(id);
-  row.state = std::string(execution::kFailed);
-  row.ended_at = row.updated_at = execution::unix_ms_now();
-  store::ExecutionRepository(daemon.database()).update(row);
-  execution::publish_execution(daemon, "execution.created", id);
+  store::Transaction transaction(db);
+  store::ExecutionRow row = execution::AgentExecutionRegistry(db).require(id);
+  row.state = ExecutionState::failed;
+  row.ended_at = row.updated_at = unix_ms_now();
+  store::ExecutionRepository(db).update(row);
+  execution::add_execution_event(context.events, db, execution::kExecutionCreated, id);
+  transaction.commit();
+  // Published here: the launch's error discards what the call would publish.
+  context.events.publish_to(context.services.events);
 }
 
 }  // namespace
 
 nlohmann::json handle_execution_launch(MethodContext& context, const ExecutionLaunchRequest& request) {
-  Daemon& daemon = context.daemon;
+  ControlServices& services = context.services;
+  store::Database& db = services.db;
   const adapters::AgentAdapter& adapter = adapters::require_adapter(request.spec.adapter);
   execution::CreateSpec spec = request.spec;
   // Selected before anything exists: an unsupported delivery creates nothing.
@@ -137,33 +141,44 @@ nlohmann::json handle_execution_launch(MethodContext& context, const ExecutionLa
   }
   // Recorded as asked for; replaced by the full argv once it is prepared.
   if (!binary.empty()) spec.command.insert(spec.command.begin(), binary);
-  execution::AgentExecutionRegistry registry(daemon.database());
-  const auto created = registry.create(spec);
-  const std::string& id = created.row.id;
 
-  std::map<std::string, std::string> env = agent_environment(daemon, created, request.env);
+  // The row is committed before anything runs: a process the store does
+  // not know of would be nobody's.
+  execution::AgentExecutionRegistry registry(db);
+  std::optional<execution::CreatedExecution> created;
+  {
+    store::Transaction transaction(db);
+    created = registry.create(spec);
+    transaction.commit();
+  }
+  const std::string& id = created->row.id;
+
+  std::map<std::string, std::string> env = agent_environment(services.paths, *created, request.env);
   adapters::LaunchPlan plan;
   try {
-    plan = prepare_launch(daemon, adapter, created, request, binary, env);
+    plan = prepare_launch(services.paths, adapter, *created, request, binary, env);
   } catch (const MissionError& e) {
-    fail_unstarted(daemon, id, std::string(adapter.name) + ": " + e.what());
+    fail_unstarted(context, id, std::string(adapter.name) + ": " + e.what());
     throw;
   }
   for (const auto& name : plan.env_unset) env.erase(name);
   for (const auto& [name, value] : plan.env_set) env[name] = value;
-  std::vector<std::string> environment;
-  for (const auto& [name, value] : env) environment.push_back(name + "=" + value);
+  execution::LaunchSpec launch{id, spec.cwd, plan.argv, {}, spec.delivery == Delivery::stdout_marker,
+                               std::move(plan.files)};
+  for (const auto& [name, value] : env) launch.env.push_back(name + "=" + value);
 
   // The command the execution shows is the one that runs. It holds no
   // secret: tokens travel in the environment or the 0600 config only.
   if (plan.argv != spec.command) {
-    store::ExecutionRepository(daemon.database()).set_command(id, nlohmann::json(plan.argv).dump());
+    store::ExecutionRepository(db).set_command(
+        id, nlohmann::json(plan.argv).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   }
+  // Heard of before the runner reports it running.
+  execution::add_execution_event(context.events, db, execution::kExecutionCreated, id);
+  context.events.publish_to(services.events);
   try {
-    daemon.launch(id, spec.cwd, plan.argv, environment, spec.delivery == execution::kDeliveryMarker,
-                  std::move(plan.files));
+    services.launcher.launch(std::move(launch));
   } catch (const MissionError& e) {
-    execution::publish_execution(daemon, "execution.created", id);
     if (adapter.binary.empty()) throw;
     // The adapter chose the binary, so the user may not know which one ran.
     throw MissionError(e.code(), e.what(),
@@ -172,34 +187,31 @@ nlohmann::json handle_execution_launch(MethodContext& context, const ExecutionLa
                            " ('mission adapters list' shows what is found)",
                        e.details());
   }
-  execution::publish_execution(daemon, "execution.created", id);
-  return {{"execution", execution::execution_json(daemon.database(), registry.require(id))}};
+  return {{"execution", execution::execution_json(db, registry.require(id))}};
 }
 
 nlohmann::json handle_execution_stop(MethodContext& context, const ExecutionStopRequest& request) {
-  Daemon& daemon = context.daemon;
-  execution::AgentExecutionRegistry registry(daemon.database());
+  store::Database& db = context.services.db;
+  execution::AgentExecutionRegistry registry(db);
   store::ExecutionRow row = registry.require(request.id);
-  if (execution::is_final_state(row.state)) {
-    return {{"stopping", false}, {"execution", execution::execution_json(daemon.database(), row)}};
+  if (is_final(row.state)) {
+    return {{"stopping", false}, {"execution", execution::execution_json(db, row)}};
   }
-  if (auto* runner = daemon.runner(request.id)) {
-    runner->stop(request.force);
-    return {{"stopping", true}, {"execution", execution::execution_json(daemon.database(), row)}};
+  if (context.services.launcher.stop(request.id, request.force)) {
+    return {{"stopping", true}, {"execution", execution::execution_json(db, row)}};
   }
   // Nothing of ours runs for it (created or external): it ends here.
-  row.state = std::string(execution::kCancelled);
-  row.ended_at = row.updated_at = execution::unix_ms_now();
-  store::ExecutionRepository(daemon.database()).update(row);
-  execution::publish_execution(daemon, "execution.updated", row.id);
-  return {{"stopping", false}, {"execution", execution::execution_json(daemon.database(), row)}};
+  store::Transaction transaction(db);
+  registry.cancel_unowned(request.id);
+  execution::add_execution_event(context.events, db, execution::kExecutionUpdated, request.id);
+  transaction.commit();
+  return {{"stopping", false}, {"execution", execution::execution_json(db, registry.require(request.id))}};
 }
 
 nlohmann::json handle_execution_logs(MethodContext& context, const ExecutionLogsRequest& request) {
-  Daemon& daemon = context.daemon;
-  store::ExecutionRow row = execution::AgentExecutionRegistry(daemon.database()).require(request.id);
-  execution::LogPage page = execution::read_execution_log(
-      daemon.paths().state_dir / "logs", request.id, {request.after, request.cursor, request.limit});
+  store::ExecutionRow row = execution::AgentExecutionRegistry(context.services.db).require(request.id);
+  execution::LogPage page = execution::read_execution_log(context.services.paths.logs_dir(), request.id,
+                                                          {request.after, request.cursor, request.limit});
   nlohmann::json lines = nlohmann::json::array();
   for (const auto& line : page.lines) {
     lines.push_back({{"n", line.number},
@@ -209,7 +221,7 @@ nlohmann::json handle_execution_logs(MethodContext& context, const ExecutionLogs
   nlohmann::json result = {{"lines", std::move(lines)},
                            {"lastLine", page.last_line},
                            {"state", row.state},
-                           {"final", execution::is_final_state(row.state)}};
+                           {"final", is_final(row.state)}};
   if (page.next_cursor) result["nextCursor"] = *page.next_cursor;
   // So a follower learns how the agent ended without asking again.
   if (row.exit_code) result["exitCode"] = *row.exit_code;
@@ -219,17 +231,22 @@ nlohmann::json handle_execution_logs(MethodContext& context, const ExecutionLogs
 
 nlohmann::json handle_execution_observations(MethodContext& context,
                                              const ExecutionObservationsRequest& request) {
-  store::Database& db = context.daemon.database();
+  store::Database& db = context.services.db;
   execution::AgentExecutionRegistry(db).require(request.id);
+  // A ledger reads oldest first: without cursor or after it starts at the beginning.
+  ListParams params = request.page;
+  if (!params.cursor && !params.after) params.after = 0;
+  store::PageRequest wanted = page_request(params, limits::kMaxPageItems);
+  auto page = store::ObservationRepository(db).page(request.id, wanted);
   nlohmann::json observations = nlohmann::json::array();
-  for (const auto& row : store::ObservationRepository(db).list(request.id, request.after, request.limit)) {
-    observations.push_back(execution::observation_json(row));
-  }
-  return {{"observations", std::move(observations)}};
+  for (const auto& row : page.rows) observations.push_back(execution::observation_json(row));
+  nlohmann::json out = nlohmann::json::object();
+  put_page(out, "observations", std::move(observations), page.positions, page.more, wanted);
+  return out;
 }
 
 nlohmann::json handle_execution_instructions(MethodContext& context, const ExecutionIdRequest& request) {
-  store::ExecutionRow row = execution::AgentExecutionRegistry(context.daemon.database()).require(request.id);
+  store::ExecutionRow row = execution::AgentExecutionRegistry(context.services.db).require(request.id);
   nlohmann::json descriptor = nlohmann::json::parse(row.descriptor, nullptr, false);
   return {{"agentExecutionId", row.id},
           {"delivery", row.delivery},

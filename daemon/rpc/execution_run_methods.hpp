@@ -3,20 +3,22 @@
 // execution.launch, execution.stop, execution.logs, execution.observations,
 // execution.instructions.
 
+#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-#include <vector>
 
+#include "daemon/execution/execution_registry.hpp"
 #include "daemon/rpc/dispatcher.hpp"
 #include "daemon/rpc/execution_methods.hpp"
+#include "daemon/rpc/paging.hpp"
 
 namespace mission::daemon {
 
 struct ExecutionLaunchRequest {
   execution::CreateSpec spec;  // spec.command: the user's words (the whole argv for generic)
-  std::optional<std::string> delivery;  // none: the adapter's preferred one for the mode
+  std::optional<Delivery> delivery;  // none: the adapter's preferred one for the mode
   std::map<std::string, std::string> env;
   std::optional<std::string> bin;  // the provider's executable instead of MISSION_<A>_BIN or PATH
   bool detach = false;             // the launch mode: nobody follows the output
@@ -40,8 +42,7 @@ void from_json(const nlohmann::json& j, ExecutionLogsRequest& request);
 
 struct ExecutionObservationsRequest {
   std::string id;
-  std::int64_t after = 0;
-  std::size_t limit = 1000;
+  ListParams page;
 };
 void from_json(const nlohmann::json& j, ExecutionObservationsRequest& request);
 

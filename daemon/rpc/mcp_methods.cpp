@@ -1,13 +1,13 @@
 #include "daemon/rpc/mcp_methods.hpp"
 
-#include "daemon/daemon.hpp"
-#include "daemon/execution/agent_execution.hpp"
 #include "daemon/execution/execution_events.hpp"
 #include "daemon/execution/execution_registry.hpp"
 #include "daemon/execution/protocol_descriptor.hpp"
 #include "daemon/mcp/mcp_session.hpp"
 #include "daemon/rpc/control_session.hpp"
+#include "daemon/rpc/execution_methods.hpp"
 #include "daemon/store/mcp_session_repository.hpp"
+#include "shared/clock.hpp"
 
 namespace mission::daemon {
 
@@ -17,7 +17,10 @@ void from_json(const nlohmann::json& j, McpAttachRequest& request) {
   }
   request.token = j.value("token", "");
   request.cwd = j.at("cwd").get<std::string>();
-  request.toolsets = j.value("toolsets", std::vector<std::string>{});
+  if (j.contains("toolsets")) {
+    request.toolsets = decode_toolsets(j.at("toolsets"));
+    request.toolsets_given = !request.toolsets.empty();
+  }
 }
 
 nlohmann::json handle_mcp_attach(MethodContext& context, const McpAttachRequest& request) {
@@ -25,11 +28,11 @@ nlohmann::json handle_mcp_attach(MethodContext& context, const McpAttachRequest&
     throw MissionError(ErrorCode::invalid_request, "this connection is already an MCP session",
                        "open a new connection for another session");
   }
-  store::Database& db = context.daemon.database();
+  store::Database& db = context.services.db;
   execution::AgentExecutionRegistry registry(db);
   store::ExecutionRow row;
   if (request.execution_id) {
-    if (!request.toolsets.empty()) {
+    if (request.toolsets_given) {
       throw MissionError(ErrorCode::invalid_argument,
                          "toolsets are fixed when an execution is created",
                          "attach without toolsets, or attach without an id to create one");
@@ -37,26 +40,26 @@ nlohmann::json handle_mcp_attach(MethodContext& context, const McpAttachRequest&
     row = registry.authorize_mcp(*request.execution_id, request.token);
   } else {
     execution::CreateSpec spec;
-    spec.kind = std::string(execution::kKindAttached);
-    spec.delivery = std::string(execution::kDeliveryMcp);
+    spec.kind = ExecutionKind::attached;
+    spec.delivery = Delivery::mcp_tool;
     spec.cwd = request.cwd;
     spec.toolsets = request.toolsets;
-    spec.state = std::string(execution::kRunning);
+    spec.state = ExecutionState::running;
     row = registry.create(spec).row;
     row.started_at = row.created_at;
     store::ExecutionRepository(db).update(row);
   }
 
   nlohmann::json descriptor = nlohmann::json::parse(row.descriptor);
-  std::vector<std::string> toolsets = execution::descriptor_toolsets(descriptor);
-  std::int64_t session_id = store::McpSessionRepository(db).insert(row.id, execution::unix_ms_now());
+  std::vector<Toolset> toolsets = execution::descriptor_toolsets(descriptor);
+  std::int64_t session_id = store::McpSessionRepository(db).insert(row.id, unix_ms_now());
   context.session.become_mcp(std::make_unique<mcp::McpSession>(
-      context.daemon, context.session.connection(),
-      mcp::AttachedExecution{row.id, row.kind,
-                             mcp::ToolCatalog::builtin().view(toolsets, descriptor), session_id}));
-  execution::publish_execution(context.daemon,
-                               request.execution_id ? "execution.updated" : "execution.created",
-                               row.id);
+      context.services.mcp, context.session.connection(),
+      mcp::AttachedExecution{row.id, row.kind, mcp::ToolCatalog::builtin().view(toolsets, descriptor),
+                             session_id}));
+  execution::add_execution_event(
+      context.events, db,
+      request.execution_id ? execution::kExecutionUpdated : execution::kExecutionCreated, row.id);
   return {{"agentExecutionId", row.id},
           {"sessionId", session_id},
           {"state", row.state},

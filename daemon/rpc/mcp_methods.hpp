@@ -15,7 +15,8 @@ struct McpAttachRequest {
   std::optional<std::string> execution_id;
   std::string token;
   std::string cwd;
-  std::vector<std::string> toolsets;
+  std::vector<Toolset> toolsets;
+  bool toolsets_given = false;
 };
 void from_json(const nlohmann::json& j, McpAttachRequest& request);
 

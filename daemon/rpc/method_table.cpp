@@ -1,5 +1,6 @@
 // The one table of control-API methods. A method exists when it is listed
-// here with its params schema; the dispatcher validates before any handler.
+// here with its params schema and how it uses the store; the dispatcher
+// validates, decodes and opens the transaction before any handler.
 
 #include "daemon/rpc/adapter_methods.hpp"
 #include "daemon/rpc/daemon_methods.hpp"
@@ -13,42 +14,53 @@
 namespace mission::daemon {
 
 std::span<const MethodEntry> control_methods() {
+  using enum Access;
   static const MethodEntry kMethods[] = {
-      {"hello", "control/hello.params", true, typed<HelloRequest, handle_hello>},
-      {"daemon.status", "control/empty.params", false,
+      {"hello", "control/hello.params", true, read, typed<HelloRequest, handle_hello>},
+      {"daemon.status", "control/empty.params", false, read,
        typed<EmptyRequest, handle_daemon_status>},
-      {"daemon.stop", "control/empty.params", false, typed<EmptyRequest, handle_daemon_stop>},
-      {"adapter.list", "control/empty.params", false, typed<EmptyRequest, handle_adapter_list>},
-      {"adapter.config", "control/adapter.config.params", false,
+      {"daemon.stop", "control/empty.params", false, read, typed<EmptyRequest, handle_daemon_stop>},
+      // Files go after the commit, so it manages its own transaction.
+      {"daemon.gc", "control/daemon.gc.params", false, self, typed<GcRequest, handle_daemon_gc>},
+      {"adapter.list", "control/empty.params", false, read, typed<EmptyRequest, handle_adapter_list>},
+      {"adapter.config", "control/adapter.config.params", false, read,
        typed<AdapterConfigRequest, handle_adapter_config>},
-      {"execution.create", "control/execution.create.params", false,
+      {"execution.create", "control/execution.create.params", false, write,
        typed<ExecutionCreateRequest, handle_execution_create>},
-      {"execution.list", "control/execution.list.params", false,
+      {"execution.list", "control/execution.list.params", false, read,
        typed<ExecutionListRequest, handle_execution_list>},
-      {"execution.get", "control/execution.get.params", false,
+      {"execution.get", "control/execution.get.params", false, read,
        typed<ExecutionIdRequest, handle_execution_get>},
-      {"execution.launch", "control/execution.launch.params", false,
+      // The row commits before the process starts.
+      {"execution.launch", "control/execution.launch.params", false, self,
        typed<ExecutionLaunchRequest, handle_execution_launch>},
-      {"execution.stop", "control/execution.stop.params", false,
+      {"execution.stop", "control/execution.stop.params", false, self,
        typed<ExecutionStopRequest, handle_execution_stop>},
-      {"execution.logs", "control/execution.logs.params", false,
+      {"execution.logs", "control/execution.logs.params", false, read,
        typed<ExecutionLogsRequest, handle_execution_logs>},
-      {"execution.observations", "control/execution.observations.params", false,
+      {"execution.observations", "control/execution.observations.params", false, read,
        typed<ExecutionObservationsRequest, handle_execution_observations>},
-      {"execution.instructions", "control/execution.instructions.params", false,
+      {"execution.instructions", "control/execution.instructions.params", false, read,
        typed<ExecutionIdRequest, handle_execution_instructions>},
-      {"events.subscribe", "control/events.subscribe.params", false,
+      {"events.subscribe", "control/events.subscribe.params", false, read,
        typed<EventsSubscribeRequest, handle_events_subscribe>},
-      {"mcp.attach", "control/mcp.attach.params", false, typed<McpAttachRequest, handle_mcp_attach>},
-      {"mission.list", "control/mission.list.params", false,
+      {"mcp.attach", "control/mcp.attach.params", false, write,
+       typed<McpAttachRequest, handle_mcp_attach>},
+      {"mission.list", "control/mission.list.params", false, read,
        typed<MissionListRequest, handle_mission_list>},
-      {"mission.get", "control/mission.get.params", false,
+      {"mission.get", "control/mission.get.params", false, read,
        typed<MissionIdRequest, handle_mission_get>},
-      // The same arguments and schema as the get_context tool.
-      {"mission.context", "tools/get_context.input", false, handle_mission_context},
-      {"mission.check", "control/mission.check.params", false,
+      {"mission.tasks", "control/mission.tasks.params", false, read,
+       typed<MissionPageRequest, handle_mission_tasks>},
+      {"mission.journal", "control/mission.journal.params", false, read,
+       typed<MissionPageRequest, handle_mission_journal>},
+      {"mission.context", "control/mission.context.params", false, read,
+       typed<MissionContextRequest, handle_mission_context>},
+      {"mission.check", "control/mission.check.params", false, read,
        typed<MissionCheckRequest, handle_mission_check>},
-      {"issue.resolve", "control/issue.resolve.params", false,
+      {"task.changes", "control/task.changes.params", false, read,
+       typed<TaskChangesMethodRequest, handle_task_changes>},
+      {"issue.resolve", "control/issue.resolve.params", false, write,
        typed<IssueResolveRequest, handle_issue_resolve>},
   };
   return kMethods;

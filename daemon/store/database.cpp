@@ -99,6 +99,14 @@ std::string Statement::text(int column) const {
               : std::string();
 }
 
+void Statement::throw_unknown_name(int column, const std::string& value) const {
+  const char* name = sqlite3_column_name(stmt_, column);
+  throw MissionError(ErrorCode::internal,
+                     std::string("database: column ") + (name ? name : "?") + " holds '" + value +
+                         "', which this missiond does not know",
+                     "the database was written by another version; run the missiond that wrote it");
+}
+
 std::optional<std::int64_t> Statement::optional_integer(int column) const {
   if (is_null(column)) return std::nullopt;
   return integer(column);

@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "shared/vocabulary.hpp"
+
 namespace mission::store {
 
 class Statement {
@@ -36,6 +38,11 @@ class Statement {
   Statement& bind(int index, const std::optional<T>& value) {
     return value ? bind(index, *value) : bind_null(index);
   }
+  // A vocabulary value is stored by its name (shared/vocabulary.hpp).
+  template <Vocabulary Enum>
+  Statement& bind(int index, Enum value) {
+    return bind(index, name_of(value));
+  }
 
   // Advances; true while a row is available.
   bool step();
@@ -50,8 +57,17 @@ class Statement {
   std::optional<std::int64_t> optional_integer(int column) const;
   std::optional<std::string> optional_text(int column) const;
   std::string blob(int column) const;
+  // A vocabulary column; a name outside the vocabulary throws internal.
+  template <Vocabulary Enum>
+  Enum name(int column) const {
+    std::string text_value = text(column);
+    if (auto value = parse_name<Enum>(text_value)) return *value;
+    throw_unknown_name(column, text_value);
+  }
 
  private:
+  [[noreturn]] void throw_unknown_name(int column, const std::string& value) const;
+
   sqlite3* db_;
   sqlite3_stmt* stmt_ = nullptr;
   bool borrowed_ = false;

@@ -11,11 +11,11 @@ ExecutionRow read_row(const Statement& s) {
   ExecutionRow row;
   row.id = s.text(0);
   row.adapter = s.text(1);
-  row.delivery = s.text(2);
+  row.delivery = s.name<Delivery>(2);
   row.descriptor = s.text(3);
   row.cwd = s.text(4);
   row.command = s.text(5);
-  row.state = s.text(6);
+  row.state = s.name<ExecutionState>(6);
   row.pid = s.optional_integer(7);
   row.exit_code = s.optional_integer(8);
   row.exit_signal = s.optional_integer(9);
@@ -24,7 +24,7 @@ ExecutionRow read_row(const Statement& s) {
   row.started_at = s.optional_integer(12);
   row.ended_at = s.optional_integer(13);
   row.updated_at = s.integer(14);
-  row.kind = s.text(15);
+  row.kind = s.name<ExecutionKind>(15);
   return row;
 }
 
@@ -68,13 +68,13 @@ std::optional<ExecutionRow> ExecutionRepository::find(const std::string& id) {
   return read_row(s);
 }
 
-int ExecutionRepository::mark_launched_lost(const std::vector<std::string>& states,
+int ExecutionRepository::mark_launched_lost(std::span<const ExecutionState> states,
                                             std::int64_t now) {
   auto s = db_.prepare(
       "UPDATE executions SET state = 'lost', ended_at = ?2, updated_at = ?2 "
       "WHERE kind = 'launched' AND state = ?1");
   int total = 0;
-  for (const auto& state : states) {
+  for (ExecutionState state : states) {
     s.reset();
     s.bind(1, state).bind(2, now);
     s.run();
@@ -89,30 +89,29 @@ void ExecutionRepository::remove(const std::string& id) {
   s.run();
 }
 
-std::vector<ExecutionRow> ExecutionRepository::list(std::size_t limit) {
+Page<ExecutionRow> ExecutionRepository::page(std::optional<ExecutionState> state,
+                                             const PageRequest& request) {
   auto s = db_.prepare(std::string("SELECT ") + kColumns +
-                       " FROM executions ORDER BY created_at DESC, id DESC LIMIT ?1");
-  s.bind(1, static_cast<std::int64_t>(limit));
-  std::vector<ExecutionRow> rows;
-  while (s.step()) rows.push_back(read_row(s));
-  return rows;
+                       ", rowid FROM executions WHERE (?1 IS NULL OR state = ?1)" +
+                       page_clause(request, "rowid", 2, 3));
+  s.bind(1, state).bind(2, page_position(request));
+  s.bind(3, static_cast<std::int64_t>(request.limit) + 1);
+  Page<ExecutionRow> page;
+  while (s.step()) {
+    if (page.rows.size() == request.limit) {
+      page.more = true;
+      break;
+    }
+    page.rows.push_back(read_row(s));
+    page.positions.push_back(s.integer(16));
+  }
+  return page;
 }
 
-std::vector<ExecutionRow> ExecutionRepository::list_in_state(const std::string& state,
-                                                             std::size_t limit) {
-  auto s = db_.prepare(std::string("SELECT ") + kColumns +
-                       " FROM executions WHERE state = ?1 ORDER BY created_at DESC, id DESC "
-                       "LIMIT ?2");
-  s.bind(1, state).bind(2, static_cast<std::int64_t>(limit));
-  std::vector<ExecutionRow> rows;
-  while (s.step()) rows.push_back(read_row(s));
-  return rows;
-}
-
-std::vector<ExecutionRow> ExecutionRepository::list_in_states(const std::vector<std::string>& states) {
+std::vector<ExecutionRow> ExecutionRepository::list_in_states(std::span<const ExecutionState> states) {
   std::vector<ExecutionRow> rows;
   auto s = db_.prepare(std::string("SELECT ") + kColumns + " FROM executions WHERE state = ?1");
-  for (const auto& state : states) {
+  for (ExecutionState state : states) {
     s.reset();
     s.bind(1, state);
     while (s.step()) rows.push_back(read_row(s));
@@ -120,10 +119,10 @@ std::vector<ExecutionRow> ExecutionRepository::list_in_states(const std::vector<
   return rows;
 }
 
-std::int64_t ExecutionRepository::count_in_states(const std::vector<std::string>& states) {
+std::int64_t ExecutionRepository::count_in_states(std::span<const ExecutionState> states) {
   std::int64_t total = 0;
   auto s = db_.prepare("SELECT count(*) FROM executions WHERE state = ?1");
-  for (const auto& state : states) {
+  for (ExecutionState state : states) {
     s.reset();
     s.bind(1, state);
     s.step();

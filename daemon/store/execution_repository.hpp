@@ -3,21 +3,24 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "daemon/store/database.hpp"
+#include "daemon/store/page.hpp"
+#include "shared/vocabulary.hpp"
 
 namespace mission::store {
 
 struct ExecutionRow {
   std::string id;
   std::string adapter;
-  std::string delivery;
+  Delivery delivery = Delivery::stdout_marker;
   std::string descriptor;  // JSON
   std::string cwd;
   std::string command;     // JSON array
-  std::string state;
+  ExecutionState state = ExecutionState::created;
   std::optional<std::int64_t> pid;
   std::optional<std::int64_t> exit_code;
   std::optional<std::int64_t> exit_signal;
@@ -26,7 +29,7 @@ struct ExecutionRow {
   std::optional<std::int64_t> started_at;
   std::optional<std::int64_t> ended_at;
   std::int64_t updated_at = 0;
-  std::string kind = "launched";  // launched, external or attached (migration 2)
+  ExecutionKind kind = ExecutionKind::launched;
 };
 
 class ExecutionRepository {
@@ -42,15 +45,14 @@ class ExecutionRepository {
   std::optional<ExecutionRow> find(const std::string& id);
   // Marks every launched execution still in one of `states` lost (its
   // process belonged to a daemon that is gone); returns how many.
-  int mark_launched_lost(const std::vector<std::string>& states, std::int64_t now);
+  int mark_launched_lost(std::span<const ExecutionState> states, std::int64_t now);
   // Deletes the execution with its observations and MCP sessions.
   void remove(const std::string& id);
-  // Newest first; at most `limit` rows.
-  std::vector<ExecutionRow> list(std::size_t limit);
-  // Newest first, only in `state`; at most `limit` rows.
-  std::vector<ExecutionRow> list_in_state(const std::string& state, std::size_t limit);
-  std::vector<ExecutionRow> list_in_states(const std::vector<std::string>& states);
-  std::int64_t count_in_states(const std::vector<std::string>& states);
+  // One page of executions, all or only those in `state` (see page.hpp);
+  // positions are rowids, in creation order.
+  Page<ExecutionRow> page(std::optional<ExecutionState> state, const PageRequest& request);
+  std::vector<ExecutionRow> list_in_states(std::span<const ExecutionState> states);
+  std::int64_t count_in_states(std::span<const ExecutionState> states);
   std::int64_t count();
 
  private:

@@ -3,10 +3,63 @@
 namespace mission::store {
 namespace {
 
-// Rows of one mission: each journal table joins its task for the mission.
-std::string select_for_mission(const char* table, const char* columns) {
-  return std::string("SELECT ") + columns + " FROM " + table +
-         " x JOIN tasks t ON t.id = x.task_id WHERE t.mission_id = ? ORDER BY x.created_at, x.rowid";
+// A page of one mission's rows of a journal table: each joins its task for
+// the mission and the filter. ?1 mission, ?2 phase, ?3 agent, ?4 since,
+// ?5 position, ?6 limit.
+std::string select_page(const char* table, const char* columns, const PageRequest& request,
+                        const char* extra = "") {
+  return std::string("SELECT ") + columns + ", x.rowid FROM " + table +
+         " x JOIN tasks t ON t.id = x.task_id LEFT JOIN phases p ON p.id = t.phase_id "
+         "WHERE t.mission_id = ?1 AND (?2 IS NULL OR p.number = ?2) AND "
+         "(?3 IS NULL OR t.agent_name = ?3) AND (?4 IS NULL OR x.created_at >= ?4)" +
+         extra + page_clause(request, "x.rowid", 5, 6);
+}
+
+void bind_page(Statement& s, const std::string& mission_id, const RecordFilter& filter,
+               const PageRequest& request) {
+  s.bind(1, mission_id).bind(2, filter.phase).bind(3, filter.agent).bind(4, filter.since_ms);
+  s.bind(5, page_position(request)).bind(6, static_cast<std::int64_t>(request.limit) + 1);
+}
+
+template <class Row, class Read>
+Page<Row> read_page(Statement& s, const PageRequest& request, int position_column, Read read) {
+  Page<Row> page;
+  while (s.step()) {
+    if (page.rows.size() == request.limit) {
+      page.more = true;
+      break;
+    }
+    page.rows.push_back(read(s));
+    page.positions.push_back(s.integer(position_column));
+  }
+  return page;
+}
+
+DecisionRow read_decision(const Statement& s) {
+  DecisionRow row;
+  row.id = s.text(0);
+  row.task_id = s.text(1);
+  row.execution_id = s.optional_text(2);
+  row.category = s.text(3);
+  row.question = s.text(4);
+  row.options_considered = s.optional_text(5);
+  row.chosen = s.text(6);
+  row.reasoning = s.text(7);
+  row.trade_offs = s.optional_text(8);
+  row.created_at = s.integer(9);
+  return row;
+}
+
+MilestoneRow read_milestone(const Statement& s) {
+  MilestoneRow row;
+  row.id = s.text(0);
+  row.task_id = s.text(1);
+  row.execution_id = s.optional_text(2);
+  row.message = s.text(3);
+  if (!s.is_null(4)) row.progress = s.real(4);
+  row.metadata = s.optional_text(5);
+  row.created_at = s.integer(6);
+  return row;
 }
 
 constexpr const char* kIssueColumns =
@@ -72,55 +125,44 @@ void JournalRepository::insert(const MilestoneRow& row) {
   s.run();
 }
 
-std::vector<DecisionRow> JournalRepository::decisions(const std::string& mission_id) {
-  auto s = db_.prepare(select_for_mission(
-      "decisions", "x.id, x.task_id, x.execution_id, x.category, x.question, "
-                   "x.options_considered, x.chosen, x.reasoning, x.trade_offs, x.created_at"));
-  s.bind(1, mission_id);
-  std::vector<DecisionRow> rows;
-  while (s.step()) {
-    DecisionRow row;
-    row.id = s.text(0);
-    row.task_id = s.text(1);
-    row.execution_id = s.optional_text(2);
-    row.category = s.text(3);
-    row.question = s.text(4);
-    row.options_considered = s.optional_text(5);
-    row.chosen = s.text(6);
-    row.reasoning = s.text(7);
-    row.trade_offs = s.optional_text(8);
-    row.created_at = s.integer(9);
-    rows.push_back(std::move(row));
-  }
-  return rows;
+Page<DecisionRow> JournalRepository::decisions(const std::string& mission_id,
+                                               const RecordFilter& filter,
+                                               const PageRequest& request) {
+  auto s = db_.prepare(select_page(
+      "decisions",
+      "x.id, x.task_id, x.execution_id, x.category, x.question, x.options_considered, x.chosen, "
+      "x.reasoning, x.trade_offs, x.created_at",
+      request));
+  bind_page(s, mission_id, filter, request);
+  return read_page<DecisionRow>(s, request, 10, read_decision);
 }
 
-std::vector<IssueRow> JournalRepository::issues(const std::string& mission_id) {
-  auto s = db_.prepare(select_for_mission("issues", kIssueColumns));
-  s.bind(1, mission_id);
-  std::vector<IssueRow> rows;
-  while (s.step()) rows.push_back(read_issue(s));
-  return rows;
+Page<IssueRow> JournalRepository::issues(const std::string& mission_id, const RecordFilter& filter,
+                                         const PageRequest& request, bool open_blockers_only) {
+  auto s = db_.prepare(select_page(
+      "issues", kIssueColumns, request,
+      open_blockers_only ? " AND x.requires_human_review = 1 AND x.resolved_at IS NULL" : ""));
+  bind_page(s, mission_id, filter, request);
+  return read_page<IssueRow>(s, request, 10, read_issue);
 }
 
-std::vector<MilestoneRow> JournalRepository::milestones(const std::string& mission_id) {
-  auto s = db_.prepare(select_for_mission(
-      "milestones",
-      "x.id, x.task_id, x.execution_id, x.message, x.progress, x.metadata, x.created_at"));
+Page<MilestoneRow> JournalRepository::milestones(const std::string& mission_id,
+                                                 const RecordFilter& filter,
+                                                 const PageRequest& request) {
+  auto s = db_.prepare(select_page(
+      "milestones", "x.id, x.task_id, x.execution_id, x.message, x.progress, x.metadata, x.created_at",
+      request));
+  bind_page(s, mission_id, filter, request);
+  return read_page<MilestoneRow>(s, request, 7, read_milestone);
+}
+
+std::int64_t JournalRepository::count_open_blockers(const std::string& mission_id) {
+  auto s = db_.prepare(
+      "SELECT count(*) FROM issues x JOIN tasks t ON t.id = x.task_id WHERE t.mission_id = ? AND "
+      "x.requires_human_review = 1 AND x.resolved_at IS NULL");
   s.bind(1, mission_id);
-  std::vector<MilestoneRow> rows;
-  while (s.step()) {
-    MilestoneRow row;
-    row.id = s.text(0);
-    row.task_id = s.text(1);
-    row.execution_id = s.optional_text(2);
-    row.message = s.text(3);
-    if (!s.is_null(4)) row.progress = s.real(4);
-    row.metadata = s.optional_text(5);
-    row.created_at = s.integer(6);
-    rows.push_back(std::move(row));
-  }
-  return rows;
+  s.step();
+  return s.integer(0);
 }
 
 std::optional<IssueRow> JournalRepository::find_issue(const std::string& id) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "daemon/store/database.hpp"
+#include "daemon/store/page.hpp"
 
 namespace mission::store {
 
@@ -55,9 +56,16 @@ class JournalRepository {
   void insert(const IssueRow& row);
   void insert(const MilestoneRow& row);
 
-  std::vector<DecisionRow> decisions(const std::string& mission_id);
-  std::vector<IssueRow> issues(const std::string& mission_id);
-  std::vector<MilestoneRow> milestones(const std::string& mission_id);
+  // Pages of one mission's entries (positions: rowids, in creation order).
+  Page<DecisionRow> decisions(const std::string& mission_id, const RecordFilter& filter,
+                              const PageRequest& request);
+  // `open_blockers_only` keeps the issues that need a person and are not resolved.
+  Page<IssueRow> issues(const std::string& mission_id, const RecordFilter& filter,
+                        const PageRequest& request, bool open_blockers_only = false);
+  Page<MilestoneRow> milestones(const std::string& mission_id, const RecordFilter& filter,
+                                const PageRequest& request);
+  // Open blockers of the mission: issues needing human review, not resolved.
+  std::int64_t count_open_blockers(const std::string& mission_id);
 
   std::optional<IssueRow> find_issue(const std::string& id);
   // The mission an issue's task belongs to, or nullopt.

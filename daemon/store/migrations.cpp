@@ -9,7 +9,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 3> kMigrations{
+constexpr std::array<const char*, 4> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -184,6 +184,144 @@ CREATE TABLE idempotency_records (
 );
 CREATE INDEX idempotency_by_expiry ON idempotency_records(expires_at);
 )sql",
+    // 4: one vocabulary in the store, and lists that page. executions gets
+    // a CHECK on its state; missions gain pending and blocked, phases
+    // pending and failed (tables rebuilt, rowids kept: they are the page
+    // positions). task_changes holds each path a completed task changed,
+    // so change sets are counted and paged in SQL. request_id records
+    // belong to the execution that made them. Indexes on every foreign key
+    // and on what lists order by.
+    R"sql(
+CREATE TABLE executions_new (
+  id            TEXT PRIMARY KEY,
+  adapter       TEXT NOT NULL,
+  delivery      TEXT NOT NULL CHECK (delivery IN ('stdout-marker', 'mcp-tool')),
+  descriptor    TEXT NOT NULL,
+  cwd           TEXT NOT NULL,
+  command       TEXT NOT NULL,
+  state         TEXT NOT NULL CHECK (state IN ('created', 'launching', 'running',
+                  'awaiting_input', 'blocked', 'completed', 'failed', 'cancelled', 'lost')),
+  pid           INTEGER,
+  exit_code     INTEGER,
+  exit_signal   INTEGER,
+  token_sha256  BLOB,
+  created_at    INTEGER NOT NULL,
+  started_at    INTEGER,
+  ended_at      INTEGER,
+  updated_at    INTEGER NOT NULL,
+  kind          TEXT NOT NULL DEFAULT 'launched' CHECK (kind IN ('launched', 'external', 'attached'))
+);
+INSERT INTO executions_new (rowid, id, adapter, delivery, descriptor, cwd, command, state, pid,
+  exit_code, exit_signal, token_sha256, created_at, started_at, ended_at, updated_at, kind)
+  SELECT rowid, id, adapter, delivery, descriptor, cwd, command, state, pid, exit_code,
+  exit_signal, token_sha256, created_at, started_at, ended_at, updated_at, kind FROM executions;
+DROP TABLE executions;
+ALTER TABLE executions_new RENAME TO executions;
+CREATE INDEX executions_by_state ON executions(state);
+CREATE INDEX executions_by_ended ON executions(ended_at) WHERE ended_at IS NOT NULL;
+
+CREATE TABLE missions_new (
+  id             TEXT PRIMARY KEY,
+  kind           TEXT NOT NULL CHECK (kind IN ('mission', 'workflow')),
+  execution_id   TEXT REFERENCES executions(id) ON DELETE SET NULL,
+  cwd            TEXT NOT NULL,
+  name           TEXT NOT NULL,
+  objective      TEXT,
+  description    TEXT,
+  profile        TEXT,
+  scope          TEXT,
+  constraints    TEXT,
+  plan           TEXT,
+  total_phases   INTEGER,
+  current_phase  INTEGER NOT NULL DEFAULT 1,
+  status         TEXT NOT NULL CHECK (status IN ('pending', 'in_progress', 'blocked',
+                   'completed', 'failed', 'partial')),
+  summary        TEXT,
+  achievements   TEXT,
+  limitations    TEXT,
+  created_at     INTEGER NOT NULL,
+  completed_at   INTEGER,
+  updated_at     INTEGER NOT NULL
+);
+INSERT INTO missions_new (rowid, id, kind, execution_id, cwd, name, objective, description,
+  profile, scope, constraints, plan, total_phases, current_phase, status, summary, achievements,
+  limitations, created_at, completed_at, updated_at)
+  SELECT rowid, id, kind, execution_id, cwd, name, objective, description, profile, scope,
+  constraints, plan, total_phases, current_phase, status, summary, achievements, limitations,
+  created_at, completed_at, updated_at FROM missions;
+DROP TABLE missions;
+ALTER TABLE missions_new RENAME TO missions;
+CREATE INDEX missions_by_created ON missions(created_at);
+CREATE INDEX missions_by_execution ON missions(execution_id);
+
+CREATE TABLE phases_new (
+  id             TEXT PRIMARY KEY,
+  mission_id     TEXT NOT NULL REFERENCES missions(id) ON DELETE CASCADE,
+  number         INTEGER NOT NULL,
+  name           TEXT,
+  status         TEXT NOT NULL CHECK (status IN ('pending', 'in_progress', 'completed', 'failed')),
+  execution_id   TEXT REFERENCES executions(id) ON DELETE SET NULL,
+  created_at     INTEGER NOT NULL,
+  completed_at   INTEGER,
+  UNIQUE (mission_id, number)
+);
+INSERT INTO phases_new (rowid, id, mission_id, number, name, status, execution_id, created_at,
+  completed_at)
+  SELECT rowid, id, mission_id, number, name, status, execution_id, created_at, completed_at
+  FROM phases;
+DROP TABLE phases;
+ALTER TABLE phases_new RENAME TO phases;
+CREATE INDEX phases_by_execution ON phases(execution_id);
+
+CREATE TABLE task_changes (
+  id        INTEGER PRIMARY KEY,        -- the page position
+  task_id   TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  change    TEXT NOT NULL CHECK (change IN ('added', 'modified', 'deleted', 'renamed')),
+  path      TEXT NOT NULL,
+  old_path  TEXT,                       -- renamed: where it came from
+  in_scope  INTEGER NOT NULL DEFAULT 1  -- 0: outside the task's areas
+);
+CREATE INDEX task_changes_by_task ON task_changes(task_id, id);
+INSERT INTO task_changes (task_id, change, path)
+  SELECT t.id, k.change, p.value FROM tasks t,
+    (SELECT 'added' AS change UNION ALL SELECT 'modified' UNION ALL SELECT 'deleted') k,
+    json_each(t.files_changed, '$.' || k.change) p
+  WHERE t.files_changed IS NOT NULL AND json_valid(t.files_changed);
+INSERT INTO task_changes (task_id, change, path, old_path)
+  SELECT t.id, 'renamed', json_extract(p.value, '$.to'), json_extract(p.value, '$.from')
+  FROM tasks t, json_each(t.files_changed, '$.renamed') p
+  WHERE t.files_changed IS NOT NULL AND json_valid(t.files_changed);
+UPDATE task_changes SET in_scope = 0 WHERE EXISTS (
+  SELECT 1 FROM tasks t, json_each(t.verification, '$.unexpected_files') u
+  WHERE t.id = task_changes.task_id AND json_valid(t.verification) AND u.value = task_changes.path);
+
+CREATE INDEX tasks_by_phase ON tasks(phase_id);
+CREATE INDEX tasks_by_parent ON tasks(parent_task_id);
+CREATE INDEX tasks_by_execution ON tasks(execution_id);
+CREATE INDEX decisions_by_execution ON decisions(execution_id);
+CREATE INDEX issues_by_execution ON issues(execution_id);
+CREATE INDEX milestones_by_execution ON milestones(execution_id);
+CREATE INDEX observations_by_kind ON observations(execution_id, kind, id);
+
+CREATE TABLE idempotency_records_new (
+  execution_id    TEXT NOT NULL,
+  request_id      TEXT NOT NULL,
+  tool            TEXT NOT NULL,
+  payload_sha256  BLOB NOT NULL,
+  state           TEXT NOT NULL CHECK (state IN ('in_progress', 'completed')),
+  result          TEXT,
+  created_at      INTEGER NOT NULL,
+  expires_at      INTEGER NOT NULL,
+  PRIMARY KEY (execution_id, request_id)
+);
+INSERT INTO idempotency_records_new (execution_id, request_id, tool, payload_sha256, state,
+  result, created_at, expires_at)
+  SELECT coalesce(execution_id, ''), request_id, tool, payload_sha256, state, result,
+  created_at, expires_at FROM idempotency_records;
+DROP TABLE idempotency_records;
+ALTER TABLE idempotency_records_new RENAME TO idempotency_records;
+CREATE INDEX idempotency_by_expiry ON idempotency_records(expires_at);
+)sql",
 };
 
 }  // namespace
@@ -205,12 +343,31 @@ void migrate(Database& db) {
                            std::to_string(latest_schema_version()) + ")",
                        "run the newer missiond, or point MISSION_STATE_DIR elsewhere");
   }
-  for (int version = current + 1; version <= latest_schema_version(); ++version) {
-    Transaction transaction(db);
-    db.exec(kMigrations[static_cast<std::size_t>(version - 1)]);
-    db.exec("PRAGMA user_version = " + std::to_string(version));
-    transaction.commit();
+  if (current == latest_schema_version()) return;
+  // A migration may rebuild a table that others reference; with foreign
+  // keys on, dropping the old one would cascade. They are off while
+  // migrating (the pragma is a no-op inside a transaction) and the result
+  // is checked before each commit.
+  db.exec("PRAGMA foreign_keys = OFF");
+  try {
+    for (int version = current + 1; version <= latest_schema_version(); ++version) {
+      Transaction transaction(db);
+      db.exec(kMigrations[static_cast<std::size_t>(version - 1)]);
+      auto violations = db.prepare("PRAGMA foreign_key_check");
+      if (violations.step()) {
+        throw MissionError(ErrorCode::internal,
+                           "migration " + std::to_string(version) + " of " + db.path().string() +
+                               " left a broken reference in table " + violations.text(0),
+                           "restore the database from a backup, or report it");
+      }
+      db.exec("PRAGMA user_version = " + std::to_string(version));
+      transaction.commit();
+    }
+  } catch (...) {
+    db.exec("PRAGMA foreign_keys = ON");
+    throw;
   }
+  db.exec("PRAGMA foreign_keys = ON");
 }
 
 }  // namespace mission::store

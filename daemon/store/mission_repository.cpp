@@ -1,5 +1,7 @@
 #include "daemon/store/mission_repository.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace mission::store {
 namespace {
 
@@ -11,7 +13,7 @@ constexpr const char* kMissionColumns =
 MissionRow read_mission(const Statement& s) {
   MissionRow row;
   row.id = s.text(0);
-  row.kind = s.text(1);
+  row.kind = s.name<MissionKind>(1);
   row.execution_id = s.optional_text(2);
   row.cwd = s.text(3);
   row.name = s.text(4);
@@ -23,7 +25,7 @@ MissionRow read_mission(const Statement& s) {
   row.plan = s.optional_text(10);
   row.total_phases = s.optional_integer(11);
   row.current_phase = s.integer(12);
-  row.status = s.text(13);
+  row.status = s.name<MissionStatus>(13);
   row.summary = s.optional_text(14);
   row.achievements = s.optional_text(15);
   row.limitations = s.optional_text(16);
@@ -42,7 +44,7 @@ PhaseRow read_phase(const Statement& s) {
   row.mission_id = s.text(1);
   row.number = s.integer(2);
   row.name = s.optional_text(3);
-  row.status = s.text(4);
+  row.status = s.name<PhaseStatus>(4);
   row.execution_id = s.optional_text(5);
   row.created_at = s.integer(6);
   row.completed_at = s.optional_integer(7);
@@ -84,17 +86,61 @@ std::optional<MissionRow> MissionRepository::find(const std::string& id) {
   return read_mission(s);
 }
 
-std::vector<MissionRow> MissionRepository::list(std::size_t limit,
-                                                const std::optional<std::string>& cwd_prefix) {
-  // A prefix on a path boundary: the directory itself or anything below it.
-  auto s = db_.prepare(std::string("SELECT ") + kMissionColumns +
-                       " FROM missions WHERE ?1 IS NULL OR cwd = ?1 OR substr(cwd, 1, "
-                       "length(rtrim(?1, '/')) + 1) = rtrim(?1, '/') || '/' "
-                       "ORDER BY created_at DESC, rowid DESC LIMIT ?2");
-  s.bind(1, cwd_prefix).bind(2, static_cast<std::int64_t>(limit));
-  std::vector<MissionRow> rows;
-  while (s.step()) rows.push_back(read_mission(s));
-  return rows;
+namespace {
+
+// A prefix on a path boundary: the directory itself or anything below it.
+constexpr const char* kInCwd =
+    "(?1 IS NULL OR cwd = ?1 OR substr(cwd, 1, length(rtrim(?1, '/')) + 1) = rtrim(?1, '/') || '/')";
+
+}  // namespace
+
+Page<MissionRow> MissionRepository::page(const std::optional<std::string>& cwd_prefix,
+                                         const PageRequest& request) {
+  auto s = db_.prepare(std::string("SELECT ") + kMissionColumns + ", rowid FROM missions WHERE " +
+                       kInCwd + page_clause(request, "rowid", 2, 3));
+  s.bind(1, cwd_prefix).bind(2, page_position(request));
+  s.bind(3, static_cast<std::int64_t>(request.limit) + 1);
+  Page<MissionRow> page;
+  while (s.step()) {
+    if (page.rows.size() == request.limit) {
+      page.more = true;
+      break;
+    }
+    page.rows.push_back(read_mission(s));
+    page.positions.push_back(s.integer(20));
+  }
+  return page;
+}
+
+std::map<std::string, MissionCounts> MissionRepository::counts(std::span<const std::string> ids) {
+  std::map<std::string, MissionCounts> counts;
+  if (ids.empty()) return counts;
+  const std::string id_list = nlohmann::json(std::vector<std::string>(ids.begin(), ids.end())).dump();
+  auto tasks = db_.prepare(
+      "SELECT mission_id, count(*), sum(status = 'in_progress'), sum(status = 'failed') FROM tasks "
+      "WHERE mission_id IN (SELECT value FROM json_each(?1)) GROUP BY mission_id");
+  tasks.bind(1, id_list);
+  while (tasks.step()) {
+    MissionCounts& entry = counts[tasks.text(0)];
+    entry.tasks = tasks.integer(1);
+    entry.in_progress = tasks.integer(2);
+    entry.failed = tasks.integer(3);
+  }
+  auto blockers = db_.prepare(
+      "SELECT t.mission_id, count(*) FROM issues x JOIN tasks t ON t.id = x.task_id WHERE "
+      "t.mission_id IN (SELECT value FROM json_each(?1)) AND x.requires_human_review = 1 AND "
+      "x.resolved_at IS NULL GROUP BY t.mission_id");
+  blockers.bind(1, id_list);
+  while (blockers.step()) counts[blockers.text(0)].open_blockers = blockers.integer(1);
+  return counts;
+}
+
+std::vector<std::string> MissionRepository::ids(const std::optional<std::string>& cwd_prefix) {
+  auto s = db_.prepare(std::string("SELECT id FROM missions WHERE ") + kInCwd + " ORDER BY rowid");
+  s.bind(1, cwd_prefix);
+  std::vector<std::string> ids;
+  while (s.step()) ids.push_back(s.text(0));
+  return ids;
 }
 
 void MissionRepository::complete(const MissionRow& row) {
@@ -117,6 +163,25 @@ void MissionRepository::set_current_phase(const std::string& id, std::int64_t ph
       .bind(1, phase)
       .bind(2, now)
       .bind(3, id)
+      .run();
+}
+
+void MissionRepository::set_status(const std::string& id, MissionStatus status, std::int64_t now) {
+  db_.prepare("UPDATE missions SET status = ?, updated_at = ? WHERE id = ?")
+      .bind(1, status)
+      .bind(2, now)
+      .bind(3, id)
+      .run();
+}
+
+void MissionRepository::extend_phases(const std::string& id, std::int64_t phases, std::int64_t now) {
+  db_.prepare(
+         "UPDATE missions SET total_phases = ?, updated_at = ? WHERE id = ? AND "
+         "(total_phases IS NULL OR total_phases < ?)")
+      .bind(1, phases)
+      .bind(2, now)
+      .bind(3, id)
+      .bind(4, phases)
       .run();
 }
 
@@ -153,10 +218,22 @@ std::optional<PhaseRow> MissionRepository::find_phase_by_id(const std::string& i
   return read_phase(s);
 }
 
-void MissionRepository::complete_phase(const std::string& id, std::int64_t now) {
-  db_.prepare("UPDATE phases SET status = 'completed', completed_at = ? WHERE id = ?")
-      .bind(1, now)
-      .bind(2, id)
+void MissionRepository::end_phase(const std::string& id, PhaseStatus status, std::int64_t now) {
+  db_.prepare("UPDATE phases SET status = ?, completed_at = ? WHERE id = ?")
+      .bind(1, status)
+      .bind(2, now)
+      .bind(3, id)
+      .run();
+}
+
+void MissionRepository::end_open_phases(const std::string& mission_id, PhaseStatus status,
+                                        std::int64_t now) {
+  db_.prepare(
+         "UPDATE phases SET status = ?, completed_at = ? WHERE mission_id = ? AND status IN "
+         "('pending', 'in_progress')")
+      .bind(1, status)
+      .bind(2, now)
+      .bind(3, mission_id)
       .run();
 }
 

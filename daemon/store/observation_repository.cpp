@@ -14,7 +14,7 @@ ObservationRow read_row(const Statement& s) {
   row.origin = s.text(3);
   row.kind = s.text(4);
   row.payload = s.text(5);
-  row.status = s.text(6);
+  row.status = s.name<ObservationStatus>(6);
   row.reason = s.optional_text(7);
   row.created_at = s.integer(8);
   return row;
@@ -37,47 +37,61 @@ std::optional<std::int64_t> ObservationRepository::insert_unique(const Observati
 std::optional<ObservationRow> ObservationRepository::find(const std::string& execution_id,
                                                           const std::string& event_id) {
   auto s = db_.cached(std::string("SELECT ") + kColumns +
-                       " FROM observations WHERE execution_id = ?1 AND event_id = ?2");
+                      " FROM observations WHERE execution_id = ?1 AND event_id = ?2");
   s.bind(1, execution_id).bind(2, event_id);
   if (!s.step()) return std::nullopt;
   return read_row(s);
 }
 
-std::vector<ObservationRow> ObservationRepository::list(const std::string& execution_id,
-                                                        std::int64_t after_id, std::size_t limit) {
-  auto s = db_.prepare(std::string("SELECT ") + kColumns +
-                       " FROM observations WHERE execution_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3");
-  s.bind(1, execution_id).bind(2, after_id).bind(3, static_cast<std::int64_t>(limit));
-  std::vector<ObservationRow> rows;
-  while (s.step()) rows.push_back(read_row(s));
-  return rows;
+Page<ObservationRow> ObservationRepository::page(const std::string& execution_id,
+                                                 const PageRequest& request) {
+  auto s = db_.prepare(std::string("SELECT ") + kColumns + " FROM observations WHERE execution_id = ?1" +
+                       page_clause(request, "id", 2, 3));
+  s.bind(1, execution_id).bind(2, page_position(request));
+  s.bind(3, static_cast<std::int64_t>(request.limit) + 1);
+  Page<ObservationRow> page;
+  while (s.step()) {
+    if (page.rows.size() == request.limit) {
+      page.more = true;
+      break;
+    }
+    page.rows.push_back(read_row(s));
+    page.positions.push_back(page.rows.back().id);
+  }
+  return page;
 }
 
 std::int64_t ObservationRepository::count(const std::string& execution_id) {
-  auto s = db_.prepare("SELECT count(*) FROM observations WHERE execution_id = ?1");
+  auto s = db_.cached("SELECT count(*) FROM observations WHERE execution_id = ?1");
   s.bind(1, execution_id);
   s.step();
   return s.integer(0);
 }
 
-std::optional<std::string> ObservationRepository::last_claim_kind(const std::string& execution_id) {
-  auto s = db_.prepare(
+std::optional<SignalType> ObservationRepository::last_claim(const std::string& execution_id) {
+  auto s = db_.cached(
       "SELECT kind FROM observations WHERE execution_id = ?1 AND kind IN ('completed_claim', "
       "'failed_claim') ORDER BY id DESC LIMIT 1");
   s.bind(1, execution_id);
   if (!s.step()) return std::nullopt;
-  return s.text(0);
+  return s.name<SignalType>(0);
 }
 
-std::optional<ObservationRow> ObservationRepository::last_accepted(const std::string& execution_id,
-                                                                   const std::string& kind_a,
-                                                                   const std::string& kind_b) {
+std::optional<ObservationRow> ObservationRepository::waiting_on(const std::string& execution_id) {
   auto s = db_.cached(std::string("SELECT ") + kColumns +
-                      " FROM observations WHERE execution_id = ?1 AND kind IN (?2, ?3) AND "
-                      "status = 'accepted' ORDER BY id DESC LIMIT 1");
-  s.bind(1, execution_id).bind(2, kind_a).bind(3, kind_b);
+                      " FROM observations WHERE execution_id = ?1 AND kind IN ('needs_input', "
+                      "'blocked') AND status = 'accepted' ORDER BY id DESC LIMIT 1");
+  s.bind(1, execution_id);
   if (!s.step()) return std::nullopt;
   return read_row(s);
+}
+
+void ObservationRepository::promote(const std::string& execution_id, SignalType kind) {
+  auto s = db_.cached(
+      "UPDATE observations SET status = 'promoted' WHERE execution_id = ?1 AND kind = ?2 AND "
+      "status = 'recorded-only'");
+  s.bind(1, execution_id).bind(2, kind);
+  s.run();
 }
 
 std::int64_t ObservationRepository::count_all() {

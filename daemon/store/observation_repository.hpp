@@ -8,17 +8,23 @@
 #include <vector>
 
 #include "daemon/store/database.hpp"
+#include "daemon/store/page.hpp"
+#include "shared/vocabulary.hpp"
 
 namespace mission::store {
 
+// An observation's kind: a signal type's name, or this for what the daemon
+// noticed on a delivery path (a malformed marker, say).
+inline constexpr std::string_view kDiagnosticKind = "diagnostic";
+
 struct ObservationRow {
-  std::int64_t id = 0;
+  std::int64_t id = 0;  // also its position in pages
   std::string execution_id;
   std::string event_id;
-  std::string origin;
-  std::string kind;
+  std::string origin;  // mcp-tool, stdout-marker or daemon
+  std::string kind;    // a signal type, or kDiagnosticKind
   std::string payload;  // JSON
-  std::string status;
+  ObservationStatus status = ObservationStatus::accepted;
   std::optional<std::string> reason;
   std::int64_t created_at = 0;
 };
@@ -31,15 +37,15 @@ class ObservationRepository {
   // is already recorded.
   std::optional<std::int64_t> insert_unique(const ObservationRow& row);
   std::optional<ObservationRow> find(const std::string& execution_id, const std::string& event_id);
-  // Oldest first, ids greater than `after_id`, at most `limit`.
-  std::vector<ObservationRow> list(const std::string& execution_id, std::int64_t after_id,
-                                   std::size_t limit);
+  // One page of the execution's observations (see page.hpp).
+  Page<ObservationRow> page(const std::string& execution_id, const PageRequest& request);
   std::int64_t count(const std::string& execution_id);
-  // The kind of the execution's latest completed_claim or failed_claim.
-  std::optional<std::string> last_claim_kind(const std::string& execution_id);
-  // The newest accepted observation of one of `kinds` (needs_input, blocked).
-  std::optional<ObservationRow> last_accepted(const std::string& execution_id,
-                                              const std::string& kind_a, const std::string& kind_b);
+  // The execution's latest completed_claim or failed_claim.
+  std::optional<SignalType> last_claim(const std::string& execution_id);
+  // The newest accepted needs_input or blocked observation.
+  std::optional<ObservationRow> waiting_on(const std::string& execution_id);
+  // Marks the execution's recorded-only observations of `kind` promoted.
+  void promote(const std::string& execution_id, SignalType kind);
   std::int64_t count_all();
 
  private:

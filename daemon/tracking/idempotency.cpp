@@ -1,29 +1,38 @@
 #include "daemon/tracking/idempotency.hpp"
 
-#include "daemon/execution/agent_execution.hpp"
 #include "daemon/store/idempotency_repository.hpp"
+#include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/sha256.hpp"
 
 namespace mission::daemon::tracking {
+namespace {
 
-IdempotencyKey::IdempotencyKey(std::string request_id, std::string tool,
-                               const nlohmann::json& arguments, std::string execution_id)
-    : request_id_(std::move(request_id)), tool_(std::move(tool)),
-      execution_id_(std::move(execution_id)) {
+std::int64_t expiry(std::int64_t now, std::int64_t ttl_ms) {
+  return ttl_ms == 0 ? store::kNeverExpires : now + ttl_ms;
+}
+
+}  // namespace
+
+IdempotencyKey::IdempotencyKey(std::string execution_id, std::string request_id, std::string tool,
+                               const nlohmann::json& arguments)
+    : execution_id_(std::move(execution_id)),
+      request_id_(std::move(request_id)),
+      tool_(std::move(tool)) {
   nlohmann::json payload = arguments;
   payload.erase("request_id");
   // nlohmann::json keeps object keys sorted, so equal payloads dump equal.
-  Sha256Digest digest = sha256(tool_ + "\n" + payload.dump());
+  Sha256Digest digest =
+      sha256(tool_ + "\n" + payload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   digest_.assign(reinterpret_cast<const char*>(digest.data()), digest.size());
 }
 
 std::optional<nlohmann::json> IdempotencyKey::replay(store::Database& db) const {
   store::IdempotencyRepository records(db);
-  auto row = records.find(request_id_);
+  auto row = records.find(execution_id_, request_id_);
   if (!row) return std::nullopt;
-  if (row->expires_at <= execution::unix_ms_now()) {
-    records.remove(request_id_);  // expired: the key is free again
+  if (row->expires_at <= unix_ms_now()) {
+    records.remove(execution_id_, request_id_);  // expired: the key is free again
     return std::nullopt;
   }
   if (row->tool != tool_ || row->payload_sha256 != digest_) {
@@ -34,7 +43,7 @@ std::optional<nlohmann::json> IdempotencyKey::replay(store::Database& db) const 
                        "exact same call",
                        {{"request_id", request_id_}, {"tool", row->tool}});
   }
-  if (row->state == "in_progress") {
+  if (!row->completed) {
     throw MissionError(ErrorCode::idempotency_in_progress,
                        "the first call with request_id '" + request_id_ + "' is still running",
                        "retry the same call in a moment to get its result",
@@ -44,20 +53,23 @@ std::optional<nlohmann::json> IdempotencyKey::replay(store::Database& db) const 
 }
 
 void IdempotencyKey::reserve(store::Database& db, const IdempotencySettings& settings) const {
-  std::int64_t now = execution::unix_ms_now();
-  store::IdempotencyRepository(db).put({request_id_, tool_, digest_, "in_progress", std::nullopt,
-                                        execution_id_, now, now + settings.in_progress_ttl_ms});
+  const std::int64_t now = unix_ms_now();
+  store::IdempotencyRepository(db).put({execution_id_, request_id_, tool_, digest_, false,
+                                        std::nullopt, now,
+                                        expiry(now, settings.in_progress_ttl_ms)});
 }
 
 void IdempotencyKey::complete(store::Database& db, const IdempotencySettings& settings,
                               const nlohmann::json& result) const {
-  std::int64_t now = execution::unix_ms_now();
-  store::IdempotencyRepository(db).put({request_id_, tool_, digest_, "completed", result.dump(),
-                                        execution_id_, now, now + settings.completed_ttl_ms});
+  const std::int64_t now = unix_ms_now();
+  store::IdempotencyRepository(db).put(
+      {execution_id_, request_id_, tool_, digest_, true,
+       result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), now,
+       expiry(now, settings.completed_ttl_ms)});
 }
 
 void IdempotencyKey::release(store::Database& db) const {
-  store::IdempotencyRepository(db).remove(request_id_);
+  store::IdempotencyRepository(db).remove(execution_id_, request_id_);
 }
 
 int prune_idempotency_records(store::Database& db, std::int64_t now_ms) {

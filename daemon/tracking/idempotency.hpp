@@ -1,13 +1,11 @@
 #pragma once
-// request_id on mutating tracking tools (DESIGN.md section 5): the same key
-// with the same payload answers the first result again without a second
-// effect; the same key with another payload is idempotency_conflict; a key
-// whose first call is still running is idempotency_in_progress. Records
-// expire (completed after IdempotencySettings::completed_ttl_ms, in progress
-// after in_progress_ttl_ms) and are pruned.
-//
-// Keys are global to the daemon, not per execution: an agent that
-// reconnects through a new attached execution must still find its key.
+// request_id on mutating tools (DESIGN.md section 5): the same key with the
+// same payload answers the first result again without a second effect; the
+// same key with another payload is idempotency_conflict; a key whose first
+// call is still running is idempotency_in_progress. Keys belong to the
+// execution that sent them: another execution's same key is another call.
+// Records expire (completed after IdempotencySettings::completed_ttl_ms, in
+// progress after in_progress_ttl_ms; 0 keeps them) and are pruned.
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -20,15 +18,15 @@
 namespace mission::daemon::tracking {
 
 struct IdempotencySettings {
-  std::int64_t completed_ttl_ms = limits::kIdempotencyTtlMs;
-  std::int64_t in_progress_ttl_ms = limits::kIdempotencyPendingTtlMs;
+  std::int64_t completed_ttl_ms = limits::kIdempotencyTtlMs;      // 0: kept until removed
+  std::int64_t in_progress_ttl_ms = limits::kIdempotencyPendingTtlMs;  // 0: never stale
 };
 
 class IdempotencyKey {
  public:
   // `arguments` may carry request_id; it is not part of the payload.
-  IdempotencyKey(std::string request_id, std::string tool, const nlohmann::json& arguments,
-                 std::string execution_id);
+  IdempotencyKey(std::string execution_id, std::string request_id, std::string tool,
+                 const nlohmann::json& arguments);
 
   // The stored result of the same call made before, or nullopt when this
   // call should run. Throws idempotency_conflict or idempotency_in_progress.
@@ -41,13 +39,11 @@ class IdempotencyKey {
   // Forgets a reservation whose call failed, so the key can run again.
   void release(store::Database& db) const;
 
-  const std::string& request_id() const { return request_id_; }
-
  private:
+  std::string execution_id_;
   std::string request_id_;
   std::string tool_;
   std::string digest_;  // SHA-256 of the tool name and the payload
-  std::string execution_id_;
 };
 
 // Deletes expired records; returns how many.

@@ -17,8 +17,10 @@ struct CheckRules {
   bool allow_scope = false;     // scope mismatches do not
 };
 
-// {ok, missions: [{mission_id, name, status, ok, problems: [{kind, ...,
-// message}], warnings: [...]}]} for the missions named.
+// {ok, missions: [{missionId, name, kind, status, ok, problems: [{kind, ...,
+// message, relaxed}], warnings: [...], problemsOmitted?}], passedOmitted?}
+// for the missions named (camelCase: a control-API answer). Lists are
+// bounded; what does not fit is counted.
 nlohmann::json check_missions(store::Database& db, const std::vector<std::string>& mission_ids,
                               const CheckRules& rules);
 

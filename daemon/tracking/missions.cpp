@@ -1,14 +1,14 @@
 // start_mission, start_workflow and complete_mission.
 
-#include <set>
-
-#include "daemon/execution/agent_execution.hpp"
 #include "daemon/store/journal_repository.hpp"
 #include "daemon/tracking/tracker.hpp"
 #include "daemon/tracking/tracker_support.hpp"
 #include "daemon/tracking/tracking_events.hpp"
 #include "daemon/tracking/tracking_view.hpp"
+#include "shared/clock.hpp"
 #include "shared/error_code.hpp"
+#include "shared/limits.hpp"
+#include "shared/record_id.hpp"
 #include "shared/time_format.hpp"
 
 namespace mission::daemon::tracking {
@@ -21,88 +21,139 @@ std::int64_t phases_of_profile(const std::string& profile) {
   return 3;
 }
 
-store::MissionRow new_record(Caller& caller, std::string kind, std::string_view prefix,
-                             const nlohmann::json& args) {
+std::string json_text(const nlohmann::json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+store::MissionRow new_record(Caller& caller, MissionKind kind, std::string_view prefix,
+                             const std::string& name) {
   store::MissionRow row;
-  row.id = execution::new_random_id(prefix, 10);
-  row.kind = std::move(kind);
+  row.id = new_random_id(prefix, 10);
+  row.kind = kind;
   row.execution_id = caller.execution_id;
   row.cwd = execution_cwd(caller.db, caller.execution_id);
-  row.name = args.at("name").get<std::string>();
-  row.description = text_arg(args, "description");
-  row.status = "in_progress";
-  row.created_at = row.updated_at = execution::unix_ms_now();
+  row.name = name;
+  row.status = MissionStatus::in_progress;
+  row.created_at = row.updated_at = unix_ms_now();
   return row;
 }
 
-// Distinct paths in the change sets of `tasks`.
-std::size_t files_changed(const std::vector<store::TaskRow>& tasks) {
-  std::set<std::string> paths;
-  for (const auto& task : tasks) {
-    if (!task.files_changed) continue;
-    nlohmann::json changes = nlohmann::json::parse(*task.files_changed, nullptr, false);
-    for (const char* kind : {"added", "modified", "deleted"}) {
-      for (const auto& path : changes.value(kind, nlohmann::json::array())) {
-        paths.insert(path.get<std::string>());
-      }
-    }
+// What a finished mission's unfinished parts become.
+TaskStatus closing_task_status(MissionStatus status) {
+  if (status == MissionStatus::completed) return TaskStatus::success;
+  if (status == MissionStatus::partial) return TaskStatus::partial_success;
+  return TaskStatus::failed;
+}
+
+PhaseStatus closing_phase_status(MissionStatus status) {
+  return status == MissionStatus::completed ? PhaseStatus::completed : PhaseStatus::failed;
+}
+
+void refuse_open_tasks(store::Database& db, const store::MissionRow& mission) {
+  auto open = store::TaskRepository(db).open_tasks(mission.id, limits::kMaxChangedPathsShown);
+  if (open.empty()) return;
+  nlohmann::json tasks = nlohmann::json::array();
+  std::string names;
+  for (const auto& task : open) {
+    tasks.push_back({{"task_id", task.id}, {"name", task.name}});
+    names += (names.empty() ? "" : ", ") + task.id + " '" + task.name + "'";
   }
-  return paths.size();
+  const std::int64_t count = store::TaskRepository(db).status_counts(mission.id).in_progress;
+  throw MissionError(ErrorCode::invalid_argument,
+                     std::string(name_of(mission.kind)) + " " + mission.id + " still has " +
+                         std::to_string(count) + " task(s) in progress: " + names,
+                     "complete_task each of them first, or pass open_tasks: \"close\" to end them "
+                     "with the mission's status",
+                     {{"open_tasks", std::move(tasks)}, {"count", count}});
 }
 
 }  // namespace
 
-nlohmann::json start_mission(Caller& caller, const nlohmann::json& args) {
-  store::MissionRow row = new_record(caller, "mission", "ms-", args);
-  row.objective = text_arg(args, "objective");
-  row.profile = text_arg(args, "profile").value_or("standard");
-  row.scope = text_arg(args, "scope");
-  row.constraints = text_arg(args, "constraints");
-  row.total_phases = args.contains("total_phases") ? args.at("total_phases").get<std::int64_t>()
-                                                   : phases_of_profile(*row.profile);
+nlohmann::json start_mission(Caller& caller, const StartMissionRequest& request) {
+  store::MissionRow row = new_record(caller, MissionKind::mission, "ms-", request.name);
+  row.objective = request.objective;
+  row.description = request.description;
+  row.profile = request.profile.value_or("standard");
+  row.scope = request.scope;
+  row.constraints = request.constraints;
+  row.total_phases = request.total_phases.value_or(phases_of_profile(*row.profile));
   store::MissionRepository(caller.db).insert(row);
-  caller.events.push_back(mission_event(caller.db, "created", row.id, caller.execution_id));
+  add_mission_event(caller.events, caller.db, "created", row.id, caller.execution_id);
   return {{"mission_id", row.id},
           {"profile", *row.profile},
           {"total_phases", *row.total_phases},
           {"created_at", format_utc_iso8601(row.created_at)}};
 }
 
-nlohmann::json start_workflow(Caller& caller, const nlohmann::json& args) {
-  store::MissionRow row = new_record(caller, "workflow", "wf-", args);
-  row.plan = json_arg(args, "plan");
+nlohmann::json start_workflow(Caller& caller, const StartWorkflowRequest& request) {
+  store::MissionRow row = new_record(caller, MissionKind::workflow, "wf-", request.name);
+  row.description = request.description;
+  if (!request.plan.empty()) {
+    nlohmann::json plan = nlohmann::json::array();
+    for (const PlanStep& step : request.plan) plan.push_back({{"step", step.step}, {"goal", step.goal}});
+    row.plan = json_text(plan);
+  }
   store::MissionRepository(caller.db).insert(row);
-  caller.events.push_back(mission_event(caller.db, "created", row.id, caller.execution_id));
+  add_mission_event(caller.events, caller.db, "created", row.id, caller.execution_id);
   return {{"workflow_id", row.id}, {"created_at", format_utc_iso8601(row.created_at)}};
 }
 
-nlohmann::json complete_mission(Caller& caller, const nlohmann::json& args) {
-  store::MissionRow row = require_mission(caller.db, args.at("mission_id").get<std::string>(),
-                                          "mission_id");
+nlohmann::json complete_mission(Caller& caller, const CompleteMissionRequest& request) {
+  store::MissionRow row = require_mission(caller.db, request.mission_id, "mission_id");
   require_open(row);
-  row.status = args.at("status").get<std::string>();
-  row.summary = args.at("summary").get<std::string>();
-  row.achievements = json_arg(args, "achievements").value_or("[]");
-  row.limitations = json_arg(args, "limitations").value_or("[]");
-  row.completed_at = row.updated_at = execution::unix_ms_now();
+  const std::int64_t now = unix_ms_now();
+  store::TaskRepository tasks(caller.db);
   store::MissionRepository missions(caller.db);
+  std::int64_t closed_tasks = 0;
+  if (request.close_open_tasks) {
+    closed_tasks = tasks.close_open_tasks(row.id, closing_task_status(request.status), now);
+  } else {
+    refuse_open_tasks(caller.db, row);
+  }
+  missions.end_open_phases(row.id, closing_phase_status(request.status), now);
+
+  row.status = request.status;
+  row.summary = request.summary;
+  row.achievements = json_text(request.achievements);
+  row.limitations = json_text(request.limitations);
+  row.completed_at = row.updated_at = now;
   missions.complete(row);
 
-  auto tasks = store::TaskRepository(caller.db).list_for_mission(row.id);
-  std::int64_t seconds = duration_seconds(row.created_at, *row.completed_at);
-  nlohmann::json metrics = {{"total_phases", missions.phases(row.id).size()},
-                            {"total_tasks", tasks.size()},
+  std::int64_t phases_completed = 0;
+  for (const auto& phase : missions.phases(row.id)) {
+    phases_completed += phase.status == PhaseStatus::completed ? 1 : 0;
+  }
+  const std::int64_t seconds = duration_seconds(row.created_at, now);
+  nlohmann::json metrics = {{"total_phases", row.total_phases.value_or(phases_completed)},
+                            {"phases_completed", phases_completed},
+                            {"total_tasks", tasks.status_counts(row.id).total},
                             {"total_duration_seconds", seconds},
                             {"total_duration_minutes", seconds / 60},
-                            {"files_changed", files_changed(tasks)}};
-  caller.events.push_back(mission_event(caller.db, "updated", row.id, caller.execution_id));
-  return {{"mission_id", row.id},
-          {"status", row.status},
-          {"summary", *row.summary},
-          {"achievements", nlohmann::json::parse(*row.achievements)},
-          {"limitations", nlohmann::json::parse(*row.limitations)},
-          {"metrics", std::move(metrics)},
-          {"completed_at", format_utc_iso8601(*row.completed_at)}};
+                            {"files_changed", tasks.distinct_changed_paths(row.id)}};
+  add_mission_event(caller.events, caller.db, "updated", row.id, caller.execution_id);
+  nlohmann::json out = {{"mission_id", row.id},
+                        {"status", row.status},
+                        {"summary", *row.summary},
+                        {"achievements", request.achievements},
+                        {"limitations", request.limitations},
+                        {"metrics", std::move(metrics)},
+                        {"completed_at", format_utc_iso8601(now)}};
+  if (closed_tasks > 0) out["tasks_closed"] = closed_tasks;
+  return out;
+}
+
+void after_blocker_resolved(Caller& caller, const std::string& mission_id) {
+  store::MissionRepository missions(caller.db);
+  auto mission = missions.find(mission_id);
+  if (!mission) return;
+  const std::int64_t now = unix_ms_now();
+  if (mission->status == MissionStatus::blocked &&
+      store::JournalRepository(caller.db).count_open_blockers(mission_id) == 0) {
+    missions.set_status(mission_id, MissionStatus::in_progress, now);
+  } else {
+    missions.touch(mission_id, now);
+  }
+  add_mission_event(caller.events, caller.db, "updated", mission_id, caller.execution_id);
 }
 
 }  // namespace mission::daemon::tracking

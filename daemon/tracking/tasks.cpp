@@ -3,122 +3,194 @@
 // loop, where everything is checked again: another call may have changed
 // the mission or the task meanwhile.
 
-#include "daemon/execution/agent_execution.hpp"
+#include <set>
+
+#include "daemon/store/journal_repository.hpp"
 #include "daemon/tracking/tracker.hpp"
 #include "daemon/tracking/tracker_support.hpp"
 #include "daemon/tracking/tracking_events.hpp"
 #include "daemon/tracking/tracking_view.hpp"
+#include "shared/clock.hpp"
 #include "shared/error_code.hpp"
+#include "shared/limits.hpp"
+#include "shared/record_id.hpp"
 #include "shared/time_format.hpp"
 
 namespace mission::daemon::tracking {
 namespace {
 
-// The mission a start_task belongs to: named by mission_id or workflow_id,
-// or inherited from parent_task_id.
-store::MissionRow resolve_mission(Caller& caller, const nlohmann::json& args) {
-  auto mission_id = text_arg(args, "mission_id");
-  auto workflow_id = text_arg(args, "workflow_id");
-  if (mission_id && workflow_id) {
-    throw MissionError(ErrorCode::invalid_argument, "start_task takes mission_id or workflow_id, not both",
-                       "pass mission_id for a mission, workflow_id for a legacy workflow");
+const char* target_field(TaskTarget::Kind kind) {
+  switch (kind) {
+    case TaskTarget::Kind::mission: return "mission_id";
+    case TaskTarget::Kind::workflow: return "workflow_id";
+    case TaskTarget::Kind::parent_task: return "parent_task_id";
   }
-  if (mission_id || workflow_id) {
-    const char* field = mission_id ? "mission_id" : "workflow_id";
-    store::MissionRow row = require_mission(caller.db, mission_id ? *mission_id : *workflow_id, field);
-    const char* expected = mission_id ? "mission" : "workflow";
-    if (row.kind != expected) {
-      throw MissionError(ErrorCode::invalid_argument,
-                         row.id + " is a " + row.kind + ", not a " + expected,
-                         std::string("pass it as ") + (row.kind == "mission" ? "mission_id" : "workflow_id"),
-                         {{"field", field}, {"id", row.id}});
-    }
-    return row;
-  }
-  if (auto parent = text_arg(args, "parent_task_id")) {
-    return require_mission(caller.db, require_task(caller.db, *parent).mission_id, "mission_id");
-  }
-  throw MissionError(ErrorCode::invalid_argument, "start_task needs mission_id (or workflow_id)",
-                     "call start_mission first and pass its mission_id");
+  return "mission_id";
 }
 
-void check_parent(Caller& caller, const nlohmann::json& args, const store::MissionRow& mission) {
-  auto parent = text_arg(args, "parent_task_id");
-  if (!parent) return;
-  store::TaskRow row = require_task(caller.db, *parent);
-  if (row.mission_id != mission.id) {
-    throw MissionError(ErrorCode::invalid_argument,
-                       "parent task " + row.id + " belongs to " + row.mission_id + ", not " + mission.id,
-                       "start a subtask in its parent's mission", {{"field", "parent_task_id"}});
+// The mission a start_task belongs to: named by mission_id or workflow_id,
+// or inherited from parent_task_id.
+store::MissionRow resolve_mission(Caller& caller, const TaskTarget& target) {
+  if (target.kind == TaskTarget::Kind::parent_task) {
+    return require_mission(caller.db, require_task(caller.db, target.id).mission_id, "mission_id");
   }
+  const char* field = target_field(target.kind);
+  store::MissionRow row = require_mission(caller.db, target.id, field);
+  const MissionKind expected =
+      target.kind == TaskTarget::Kind::mission ? MissionKind::mission : MissionKind::workflow;
+  if (row.kind != expected) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       row.id + " is a " + std::string(name_of(row.kind)) + ", not a " +
+                           std::string(name_of(expected)),
+                       std::string("pass it as ") +
+                           (row.kind == MissionKind::mission ? "mission_id" : "workflow_id"),
+                       {{"field", field}, {"id", row.id}});
+  }
+  return row;
 }
 
 std::vector<std::string> areas_of(const store::TaskRow& row) {
   std::vector<std::string> areas;
   nlohmann::json parsed = nlohmann::json::parse(row.areas, nullptr, false);
   if (parsed.is_array()) {
-    for (const auto& area : parsed) areas.push_back(area.get<std::string>());
+    for (const auto& area : parsed) {
+      if (area.is_string()) areas.push_back(area.get<std::string>());
+    }
   }
   return areas;
 }
 
+void require_in_progress(const store::TaskRow& task, const char* what) {
+  if (task.status == TaskStatus::in_progress) return;
+  throw MissionError(ErrorCode::invalid_argument,
+                     "task " + task.id + " " + what + " (" + std::string(name_of(task.status)) + ")",
+                     "start a new task with start_task for more work; get_context shows its result",
+                     {{"task_id", task.id}, {"status", task.status}});
+}
+
+// A phase that has ended takes no new task.
+void require_open_phase(const store::PhaseRow& phase) {
+  if (phase.status != PhaseStatus::completed && phase.status != PhaseStatus::failed) return;
+  throw MissionError(ErrorCode::invalid_argument,
+                     "phase " + std::to_string(phase.number) + " is already " +
+                         std::string(name_of(phase.status)),
+                     "start the task in a later phase (pass phase)",
+                     {{"field", "phase"}, {"phase", phase.number}});
+}
+
+std::string json_text(const nlohmann::json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// The rows of a change set, each marked in or out of the task's areas.
+std::vector<store::ChangeRow> change_rows(const git::ChangeSet& changes,
+                                          const git::ScopeVerification& verification) {
+  std::set<std::string> unexpected(verification.unexpected_files.begin(),
+                                   verification.unexpected_files.end());
+  std::vector<store::ChangeRow> rows;
+  auto add = [&](const char* kind, const std::vector<std::string>& paths) {
+    for (const auto& path : paths) rows.push_back({kind, path, std::nullopt, unexpected.count(path) == 0});
+  };
+  add("added", changes.added);
+  add("modified", changes.modified);
+  add("deleted", changes.deleted);
+  for (const auto& rename : changes.renamed) {
+    rows.push_back({"renamed", rename.to, rename.from, unexpected.count(rename.to) == 0});
+  }
+  return rows;
+}
+
+// The stored and answered scope check: bounded, with the count of all.
+nlohmann::json verification_json(const git::ScopeVerification& verification) {
+  nlohmann::json unexpected = nlohmann::json::array();
+  for (const auto& path : verification.unexpected_files) {
+    if (unexpected.size() == limits::kMaxChangedPathsShown) break;
+    unexpected.push_back(path);
+  }
+  nlohmann::json warnings = nlohmann::json::array();
+  for (const auto& warning : verification.warnings) {
+    if (warnings.size() == limits::kMaxChangedPathsShown) break;
+    warnings.push_back(warning);
+  }
+  return {{"scope_match", verification.scope_match},
+          {"unexpected_files", std::move(unexpected)},
+          {"unexpected_count", verification.unexpected_files.size()},
+          {"warnings", std::move(warnings)}};
+}
+
 }  // namespace
 
-TaskStart plan_task_start(Caller& caller, const nlohmann::json& args) {
-  store::MissionRow mission = resolve_mission(caller, args);
+TaskStart plan_task_start(Caller& caller, const StartTaskRequest& request) {
+  store::MissionRow mission = resolve_mission(caller, request.target);
   require_open(mission);
-  check_parent(caller, args, mission);
-  TaskStart plan{args, mission.id, mission.kind, std::nullopt, execution_cwd(caller.db, caller.execution_id)};
-  if (mission.kind == "workflow") {
-    if (args.contains("phase") || args.contains("phase_name")) {
+  if (request.parent_task_id) {
+    store::TaskRow parent = require_task(caller.db, *request.parent_task_id);
+    if (parent.mission_id != mission.id) {
+      throw MissionError(ErrorCode::invalid_argument,
+                         "parent task " + parent.id + " belongs to " + parent.mission_id + ", not " +
+                             mission.id,
+                         "start a subtask in its parent's mission", {{"field", "parent_task_id"}});
+    }
+  }
+  TaskStart plan{request, mission.id, mission.kind, std::nullopt,
+                 execution_cwd(caller.db, caller.execution_id)};
+  if (mission.kind == MissionKind::workflow) {
+    if (request.phase || request.phase_name) {
       throw MissionError(ErrorCode::invalid_argument, "workflow " + mission.id + " has no phases",
                          "leave out phase and phase_name, or use a mission (start_mission)",
                          {{"field", "phase"}});
     }
   } else {
-    plan.phase_number = args.contains("phase") ? args.at("phase").get<std::int64_t>()
-                                               : mission.current_phase;
+    plan.phase_number = request.phase.value_or(mission.current_phase);
+    if (auto phase = store::MissionRepository(caller.db).find_phase(mission.id, *plan.phase_number)) {
+      require_open_phase(*phase);
+    }
   }
   return plan;
 }
 
 nlohmann::json finish_task_start(Caller& caller, const TaskStart& plan, const git::Snapshot& snapshot) {
+  const StartTaskRequest& request = plan.request;
   store::MissionRow mission = require_mission(caller.db, plan.mission_id, "mission_id");
   require_open(mission);
-  check_parent(caller, plan.args, mission);
-  const std::int64_t now = execution::unix_ms_now();
+  const std::int64_t now = unix_ms_now();
   store::MissionRepository missions(caller.db);
 
   std::optional<store::PhaseRow> phase;
   bool phase_created = false;
   if (plan.phase_number) {
     phase = missions.find_phase(mission.id, *plan.phase_number);
-    if (!phase) {
-      phase = store::PhaseRow{execution::new_random_id("ph-", 10),
+    if (phase) {
+      require_open_phase(*phase);
+    } else {
+      // The seed: a phase is created by its first task. A number past
+      // total_phases extends the plan (mission-mcp(7), PHASES).
+      phase = store::PhaseRow{new_random_id("ph-", 10),
                               mission.id,
                               *plan.phase_number,
-                              text_arg(plan.args, "phase_name").value_or("Phase " + std::to_string(*plan.phase_number)),
-                              "in_progress",
+                              request.phase_name.value_or("Phase " + std::to_string(*plan.phase_number)),
+                              PhaseStatus::in_progress,
                               caller.execution_id,
                               now,
                               std::nullopt};
       missions.insert_phase(*phase);
+      missions.extend_phases(mission.id, *plan.phase_number, now);
       phase_created = true;
     }
   }
 
   store::TaskRow task;
-  task.id = execution::new_random_id("tk-", 10);
+  task.id = new_random_id("tk-", 10);
   task.mission_id = mission.id;
   if (phase) task.phase_id = phase->id;
-  task.parent_task_id = text_arg(plan.args, "parent_task_id");
+  task.parent_task_id = request.parent_task_id;
   task.execution_id = caller.execution_id;
-  task.caller_type = text_arg(plan.args, "caller_type");
-  task.agent_name = text_arg(plan.args, "agent_name");
-  task.name = plan.args.at("name").get<std::string>();
-  task.goal = plan.args.at("goal").get<std::string>();
-  task.areas = plan.args.value("areas", nlohmann::json::array()).dump();
-  task.status = "in_progress";
+  task.caller_type = request.caller_type;
+  task.agent_name = request.agent_name;
+  task.name = request.name;
+  task.goal = request.goal;
+  task.areas = json_text(request.areas);
+  task.status = TaskStatus::in_progress;
   task.snapshot_type = snapshot.type;
   task.snapshot_id = snapshot.id;
   task.snapshot_root = snapshot.root;
@@ -126,8 +198,8 @@ nlohmann::json finish_task_start(Caller& caller, const TaskStart& plan, const gi
   store::TaskRepository(caller.db).insert(task, snapshot.data);
   missions.touch(mission.id, now);
 
-  if (phase_created) caller.events.push_back(phase_event(caller.db, "created", phase->id, caller.execution_id));
-  caller.events.push_back(task_event(caller.db, "created", task.id, caller.execution_id));
+  if (phase_created) add_phase_event(caller.events, caller.db, "created", phase->id, caller.execution_id);
+  add_task_event(caller.events, caller.db, "created", task.id, caller.execution_id);
 
   nlohmann::json out = {{"task_id", task.id},
                         {"snapshot_id", snapshot.id},
@@ -135,7 +207,7 @@ nlohmann::json finish_task_start(Caller& caller, const TaskStart& plan, const gi
                         {"started_at", format_utc_iso8601(now)},
                         {"caller_type", task.caller_type ? nlohmann::json(*task.caller_type) : nlohmann::json()},
                         {"agent_name", task.agent_name ? nlohmann::json(*task.agent_name) : nlohmann::json()}};
-  out[mission.kind == "workflow" ? "workflow_id" : "mission_id"] = mission.id;
+  out[mission.kind == MissionKind::workflow ? "workflow_id" : "mission_id"] = mission.id;
   if (phase) {
     out["phase_id"] = phase->id;
     out["phase_number"] = phase->number;
@@ -144,55 +216,80 @@ nlohmann::json finish_task_start(Caller& caller, const TaskStart& plan, const gi
   return out;
 }
 
-TaskCompletion plan_task_completion(Caller& caller, const nlohmann::json& args) {
-  store::TaskRow task = require_task(caller.db, args.at("task_id").get<std::string>());
-  if (task.status != "in_progress") {
+TaskCompletion plan_task_completion(Caller& caller, const CompleteTaskRequest& request) {
+  store::TaskRow task = require_task(caller.db, request.task_id);
+  require_in_progress(task, "is already completed");
+  if (request.phase_complete && !task.phase_id) {
     throw MissionError(ErrorCode::invalid_argument,
-                       "task " + task.id + " is already completed (" + task.status + ")",
-                       "start a new task with start_task for more work",
-                       {{"task_id", task.id}, {"status", task.status}});
+                       "task " + task.id + " belongs to workflow " + task.mission_id +
+                           ", which has no phases to complete",
+                       "leave out phase_complete for workflow tasks",
+                       {{"field", "phase_complete"}, {"task_id", task.id}});
   }
   git::Snapshot snapshot{task.snapshot_type, task.snapshot_id, task.snapshot_root,
                          store::TaskRepository(caller.db).snapshot_data(task.id)};
-  return {args, task.id, std::move(snapshot), areas_of(task)};
+  return {request, std::move(snapshot), areas_of(task)};
 }
 
 nlohmann::json finish_task_completion(Caller& caller, const TaskCompletion& plan,
                                       const git::ChangeSet& changes,
                                       const git::ScopeVerification& verification) {
-  store::TaskRow task = require_task(caller.db, plan.task_id);
-  if (task.status != "in_progress") {
-    throw MissionError(ErrorCode::invalid_argument,
-                       "task " + task.id + " was completed meanwhile (" + task.status + ")",
-                       "get_context shows its result", {{"task_id", task.id}, {"status", task.status}});
-  }
-  const std::int64_t now = execution::unix_ms_now();
-  nlohmann::json files_changed = git::to_json(changes);
-  nlohmann::json checked = git::to_json(verification);
-  task.status = plan.args.at("status").get<std::string>();
-  task.outcome = plan.args.at("outcome").dump();
-  task.metadata = json_arg(plan.args, "metadata");
-  task.files_changed = files_changed.dump();
-  task.verification = checked.dump();
+  const CompleteTaskRequest& request = plan.request;
+  store::TaskRow task = require_task(caller.db, request.task_id);
+  require_in_progress(task, "was completed meanwhile");
+  const std::int64_t now = unix_ms_now();
+  store::TaskRepository tasks(caller.db);
+  nlohmann::json checked = verification_json(verification);
+  task.status = request.status;
+  task.outcome = request.outcome.json;
+  task.metadata = request.metadata_json;
+  task.verification = json_text(checked);
   task.completed_at = now;
-  store::TaskRepository(caller.db).complete(task);
-  caller.events.push_back(task_event(caller.db, "updated", task.id, caller.execution_id));
-
-  nlohmann::json out = {{"task_id", task.id},
-                        {"status", task.status},
-                        {"duration_seconds", duration_seconds(task.started_at, now)},
-                        {"files_changed", std::move(files_changed)},
-                        {"verification", std::move(checked)}};
+  tasks.complete(task);
+  std::vector<store::ChangeRow> rows = change_rows(changes, verification);
+  tasks.record_changes(task.id, rows);
 
   store::MissionRepository missions(caller.db);
   store::MissionRow mission = require_mission(caller.db, task.mission_id, "mission_id");
-  bool mission_changed = mission.kind == "workflow";  // a workflow changes with its tasks
+  if (request.outcome.manual_review_needed) {
+    // The seed's manual_review_needed holds the work for a person: it is a
+    // blocker like a log_issue that requires human review.
+    store::IssueRow issue;
+    issue.id = new_random_id("is-", 10);
+    issue.task_id = task.id;
+    issue.execution_id = caller.execution_id;
+    issue.type = "manual_review";
+    issue.description = request.outcome.manual_review_reason.value_or(request.outcome.summary);
+    issue.resolution = "waiting for a person's review (mission resolve " + issue.id + ")";
+    issue.requires_human_review = true;
+    issue.created_at = now;
+    store::JournalRepository(caller.db).insert(issue);
+    mark_blocked(caller.db, caller.events, mission, caller.execution_id);
+  }
+  add_task_event(caller.events, caller.db, "updated", task.id, caller.execution_id);
+
+  TaskChanges shown;
+  for (const auto& row : rows) {
+    if (row.change == "added") ++shown.counts.added;
+    if (row.change == "modified") ++shown.counts.modified;
+    if (row.change == "deleted") ++shown.counts.deleted;
+    if (row.change == "renamed") ++shown.counts.renamed;
+    if (shown.first.size() < limits::kMaxChangedPathsShown) shown.first.push_back(row);
+  }
+  nlohmann::json out = {{"task_id", task.id},
+                        {"status", task.status},
+                        {"duration_seconds", duration_seconds(task.started_at, now)},
+                        {"files_changed", files_changed_json(shown, KeyStyle::snake)},
+                        {"verification", std::move(checked)}};
+  if (request.outcome.manual_review_needed) out["blocked_for_review"] = true;
+
+  bool mission_changed = mission.kind == MissionKind::workflow;  // a workflow changes with its tasks
   if (task.phase_id) {
     auto phase = missions.find_phase_by_id(*task.phase_id);
-    if (plan.args.value("phase_complete", false) && phase->status != "completed") {
-      missions.complete_phase(phase->id, now);
-      phase->status = "completed";
-      caller.events.push_back(phase_event(caller.db, "updated", phase->id, caller.execution_id));
+    if (request.phase_complete && phase->status == PhaseStatus::in_progress) {
+      missions.end_phase(phase->id, PhaseStatus::completed, now);
+      phase->status = PhaseStatus::completed;
+      add_phase_event(caller.events, caller.db, "updated", phase->id, caller.execution_id);
       if (mission.current_phase <= phase->number) {
         missions.set_current_phase(mission.id, phase->number + 1, now);
         mission_changed = true;
@@ -202,9 +299,24 @@ nlohmann::json finish_task_completion(Caller& caller, const TaskCompletion& plan
     out["phase_number"] = phase->number;
   }
   missions.touch(mission.id, now);
-  if (mission_changed) {
-    caller.events.push_back(mission_event(caller.db, "updated", mission.id, caller.execution_id));
-  }
+  if (mission_changed) add_mission_event(caller.events, caller.db, "updated", mission.id, caller.execution_id);
+  return out;
+}
+
+nlohmann::json task_changes(store::Database& db, const TaskChangesRequest& request, KeyStyle style) {
+  store::TaskRow task = require_task(db, request.task_id);
+  store::PageRequest page_request;
+  page_request.after = request.cursor;  // a change set reads oldest first: its cursor moves forward
+  page_request.limit = request.limit == 0 ? limits::kMaxPageItems
+                                          : std::min(request.limit, limits::kMaxPageItems);
+  auto page = store::TaskRepository(db).changes(task.id, page_request);
+  nlohmann::json changes = nlohmann::json::array();
+  for (const auto& change : page.rows) changes.push_back(change_json(change, style));
+  auto counts = store::TaskRepository(db).change_counts(std::span(&task.id, 1))[task.id];
+  nlohmann::json out = {{key(style, "task_id"), task.id},
+                        {key(style, "total"), counts.total()},
+                        {key(style, "changes"), std::move(changes)}};
+  if (page.more) out[key(style, "next_cursor")] = std::to_string(page.positions.back());
   return out;
 }
 

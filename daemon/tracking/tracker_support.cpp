@@ -1,19 +1,11 @@
 #include "daemon/tracking/tracker_support.hpp"
 
 #include "daemon/store/execution_repository.hpp"
+#include "daemon/tracking/tracking_events.hpp"
+#include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 
 namespace mission::daemon::tracking {
-
-std::optional<std::string> text_arg(const nlohmann::json& args, const char* key) {
-  if (!args.contains(key) || !args.at(key).is_string()) return std::nullopt;
-  return args.at(key).get<std::string>();
-}
-
-std::optional<std::string> json_arg(const nlohmann::json& args, const char* key) {
-  if (!args.contains(key) || args.at(key).is_null()) return std::nullopt;
-  return args.at(key).dump();
-}
 
 store::MissionRow require_mission(store::Database& db, const std::string& id, const char* field) {
   auto row = store::MissionRepository(db).find(id);
@@ -36,11 +28,12 @@ store::TaskRow require_task(store::Database& db, const std::string& id) {
 }
 
 void require_open(const store::MissionRow& mission) {
-  if (mission.status == "in_progress") return;
+  if (!is_final(mission.status)) return;
+  const std::string kind(name_of(mission.kind));
   throw MissionError(ErrorCode::invalid_argument,
-                     mission.kind + " " + mission.id + " is already " + mission.status,
-                     mission.kind == "workflow" ? "start a new workflow with start_workflow"
-                                                : "start a new mission with start_mission",
+                     kind + " " + mission.id + " is already " + std::string(name_of(mission.status)),
+                     mission.kind == MissionKind::workflow ? "start a new workflow with start_workflow"
+                                                           : "start a new mission with start_mission",
                      {{"id", mission.id}, {"status", mission.status}});
 }
 
@@ -51,6 +44,13 @@ std::string execution_cwd(store::Database& db, const std::string& execution_id) 
                        "reconnect with mission mcp connect");
   }
   return row->cwd;
+}
+
+void mark_blocked(store::Database& db, events::EventBatch& events, const store::MissionRow& mission,
+                  const std::string& execution_id) {
+  if (mission.status != MissionStatus::in_progress && mission.status != MissionStatus::pending) return;
+  store::MissionRepository(db).set_status(mission.id, MissionStatus::blocked, unix_ms_now());
+  add_mission_event(events, db, "updated", mission.id, execution_id);
 }
 
 }  // namespace mission::daemon::tracking

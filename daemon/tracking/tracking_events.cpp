@@ -15,37 +15,37 @@ nlohmann::json event(std::string type, const std::string& execution_id) {
 
 }  // namespace
 
-nlohmann::json mission_event(store::Database& db, std::string_view change,
-                             const std::string& mission_id, const std::string& execution_id) {
+void add_mission_event(events::EventBatch& batch, store::Database& db, std::string_view change,
+                       const std::string& mission_id, const std::string& execution_id) {
+  if (!batch.wanted()) return;
   auto row = store::MissionRepository(db).find(mission_id);
-  if (!row) return nullptr;
-  nlohmann::json out = event(row->kind + ":" + std::string(change), execution_id);
-  out["mission"] = mission_json(*row);
-  return out;
+  if (!row) return;
+  nlohmann::json out = event(std::string(name_of(row->kind)) + ":" + std::string(change), execution_id);
+  out["mission"] = mission_json(*row, KeyStyle::camel);
+  batch.add(std::move(out));
 }
 
-nlohmann::json phase_event(store::Database& db, std::string_view change,
-                           const std::string& phase_id, const std::string& execution_id) {
-  store::MissionRepository missions(db);
-  auto row = missions.find_phase_by_id(phase_id);
-  if (!row) return nullptr;
-  std::size_t tasks = 0;
-  for (const auto& task : store::TaskRepository(db).list_for_mission(row->mission_id)) {
-    if (task.phase_id == row->id) ++tasks;
-  }
+void add_phase_event(events::EventBatch& batch, store::Database& db, std::string_view change,
+                     const std::string& phase_id, const std::string& execution_id) {
+  if (!batch.wanted()) return;
+  auto row = store::MissionRepository(db).find_phase_by_id(phase_id);
+  if (!row) return;
+  auto counts = store::TaskRepository(db).tasks_per_phase(row->mission_id);
   nlohmann::json out = event("phase:" + std::string(change), execution_id);
-  out["mission_id"] = row->mission_id;
-  out["phase"] = phase_json(*row, tasks);
-  return out;
+  out["missionId"] = row->mission_id;
+  out["phase"] = phase_json(*row, counts.count(row->id) ? counts.at(row->id) : 0, KeyStyle::camel);
+  batch.add(std::move(out));
 }
 
-nlohmann::json task_event(store::Database& db, std::string_view change, const std::string& task_id,
-                          const std::string& execution_id) {
+void add_task_event(events::EventBatch& batch, store::Database& db, std::string_view change,
+                    const std::string& task_id, const std::string& execution_id) {
+  if (!batch.wanted()) return;
   auto row = store::TaskRepository(db).find(task_id);
-  if (!row) return nullptr;
+  if (!row) return;
+  auto changes = load_task_changes(db, std::span(&row->id, 1));
   nlohmann::json out = event("task:" + std::string(change), execution_id);
-  out["task"] = task_json(*row);
-  return out;
+  out["task"] = task_json(*row, changes[row->id], KeyStyle::camel);
+  batch.add(std::move(out));
 }
 
 }  // namespace mission::daemon::tracking

@@ -2,21 +2,23 @@
 // The live events of tracking, named as in the seed: mission:created,
 // mission:updated, phase:created, phase:updated, task:created,
 // task:updated, and workflow:created / workflow:updated for legacy
-// workflows. Each carries the caller's agentExecutionId and the record.
+// workflows. Each carries the caller's agentExecutionId and the record, in
+// the control API's camelCase.
 
-#include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
+#include "daemon/events/event_sink.hpp"
 #include "daemon/store/database.hpp"
 
 namespace mission::daemon::tracking {
 
-// `change` is "created" or "updated"; the event is read from the store.
-nlohmann::json mission_event(store::Database& db, std::string_view change,
-                             const std::string& mission_id, const std::string& execution_id);
-nlohmann::json phase_event(store::Database& db, std::string_view change,
-                           const std::string& phase_id, const std::string& execution_id);
-nlohmann::json task_event(store::Database& db, std::string_view change, const std::string& task_id,
-                          const std::string& execution_id);
+// `change` is "created" or "updated"; the record is read from the store.
+void add_mission_event(events::EventBatch& batch, store::Database& db, std::string_view change,
+                       const std::string& mission_id, const std::string& execution_id);
+void add_phase_event(events::EventBatch& batch, store::Database& db, std::string_view change,
+                     const std::string& phase_id, const std::string& execution_id);
+void add_task_event(events::EventBatch& batch, store::Database& db, std::string_view change,
+                    const std::string& task_id, const std::string& execution_id);
 
 }  // namespace mission::daemon::tracking

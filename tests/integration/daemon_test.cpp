@@ -183,7 +183,7 @@ TEST_CASE("after kill -9 a restarted daemon finds the database intact") {
       // A second writer through WAL while the daemon runs, as a later
       // issue's execution.create would write.
       mission::store::Database db(instance.state_dir() / "mission.db");
-      mission::store::ExecutionRepository(db).insert(sample_execution("exec-survivor", "completed"));
+      mission::store::ExecutionRepository(db).insert(sample_execution("exec-survivor", mission::ExecutionState::completed));
     }
     daemon.signal(SIGKILL);
     REQUIRE(daemon.wait_exit(5s) == 128 + SIGKILL);

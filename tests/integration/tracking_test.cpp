@@ -264,7 +264,9 @@ TEST_CASE("the seed's mission flow records phases, tasks, exact change sets and 
                                                 {"summary", "Middleware done, refresh deferred"},
                                                 {"achievements", strings({"JWT auth"})},
                                                 {"limitations", strings({"Refresh deferred"})}});
-  CHECK(finished["metrics"]["total_phases"] == 2);
+  // The plan's phases (standard: 3), and how many of them completed.
+  CHECK(finished["metrics"]["total_phases"] == 3);
+  CHECK(finished["metrics"]["phases_completed"] == 1);
   CHECK(finished["metrics"]["total_tasks"] == 2);
   CHECK(finished["metrics"]["files_changed"] == 4);
   CHECK(agent.error_code("start_task", {{"mission_id", mission_id}, {"name", "late"}, {"goal", "x"}}) ==
@@ -276,7 +278,7 @@ TEST_CASE("the seed's mission flow records phases, tasks, exact change sets and 
   CHECK(listed["missions"][0]["status"] == "partial");
   CHECK(listed["missions"][0]["tasks"]["total"] == 2);
   json tasks = mission_json(instance, {"tasks", mission_id});
-  CHECK(tasks["tasks"][1]["parent_task_id"] == task_id);
+  CHECK(tasks["tasks"][1]["parentTaskId"] == task_id);
   ProcessResult report = run_mission(instance, {"report", mission_id});
   CHECK(report.exit_code == 0);
   for (const char* expected : {"## Mission: Auth System", "### Phase 1: Setup (completed)", "`+src/auth/jwt.ts`",
@@ -302,7 +304,7 @@ TEST_CASE("a start_task sent just before the client closes its stdin is still an
   json tasks = mission_json(instance, {"tasks", mission_id});
   INFO(tasks.dump());
   REQUIRE(tasks["tasks"].size() == 1);
-  CHECK(tasks["tasks"][0]["task_id"] == task_id);
+  CHECK(tasks["tasks"][0]["taskId"] == task_id);
 }
 
 TEST_CASE("request_id replays the first result, refuses another payload, and expires") {

@@ -7,16 +7,16 @@
 
 namespace mission::test {
 
-inline store::ExecutionRow sample_execution(std::string id, std::string state,
-                                            std::string delivery = "stdout-marker") {
+inline store::ExecutionRow sample_execution(std::string id, ExecutionState state,
+                                            Delivery delivery = Delivery::stdout_marker) {
   store::ExecutionRow row;
   row.id = std::move(id);
   row.adapter = "generic";
-  row.delivery = std::move(delivery);
+  row.delivery = delivery;
   row.descriptor = "{}";
   row.cwd = "/";
   row.command = "[]";
-  row.state = std::move(state);
+  row.state = state;
   row.created_at = row.updated_at = 1;
   return row;
 }

@@ -32,7 +32,7 @@ struct Launch {
 
   Launch(std::string_view delivery, std::string binary, Strings arguments) {
     request.execution_id = kId;
-    request.delivery = std::string(delivery);
+    request.delivery = mission::require_name<mission::Delivery>(delivery, "delivery");
     request.binary = std::move(binary);
     request.arguments = std::move(arguments);
     request.env = {{"PATH", "/usr/bin:/bin"},
@@ -40,7 +40,7 @@ struct Launch {
                    {"MISSION_AGENT_EXECUTION_ID", kId},
                    {"MISSION_SOCKET", kSocket}};
     request.files_dir = dir();
-    if (delivery == "mcp-tool") {
+    if (request.delivery == mission::Delivery::mcp_tool) {
       request.bridge = BridgeEntry{
           kMission, {"mcp", "connect", "--agent-execution", kId}, kSocket, kToken, false};
     } else {
@@ -91,13 +91,13 @@ TEST_CASE("the table has one adapter per provider, and each declares what it sup
 
   const AgentAdapter& claude = require_adapter("claude-code");
   CHECK(claude.binary == "claude");
-  CHECK(supports(claude, "mcp-tool"));
-  CHECK(supports(claude, "stdout-marker"));
+  CHECK(supports(claude, mission::Delivery::mcp_tool));
+  CHECK(supports(claude, mission::Delivery::stdout_marker));
   CHECK(claude.capabilities.provisioning.requires_runtime_config);
   CHECK(claude.capabilities.provisioning.supports_stdio_bridge);
 
   const AgentAdapter& pi = require_adapter("pi");
-  CHECK_FALSE(supports(pi, "mcp-tool"));
+  CHECK_FALSE(supports(pi, mission::Delivery::mcp_tool));
   CHECK_FALSE(pi.capabilities.provisioning.supports_stdio_bridge);
   CHECK(pi.manual_config == nullptr);
 
@@ -121,25 +121,25 @@ TEST_CASE("delivery: the preferred one per launch mode, a supported request, nev
   for (const char* name : {"claude-code", "codex", "copilot", "opencode"}) {
     INFO(name);
     const AgentAdapter& adapter = require_adapter(name);
-    CHECK(select_delivery(adapter, std::nullopt, LaunchMode::attached) == "mcp-tool");
-    CHECK(select_delivery(adapter, std::nullopt, LaunchMode::detached) == "mcp-tool");
+    CHECK(select_delivery(adapter, std::nullopt, LaunchMode::attached) == mission::Delivery::mcp_tool);
+    CHECK(select_delivery(adapter, std::nullopt, LaunchMode::detached) == mission::Delivery::mcp_tool);
   }
   for (const char* name : {"pi", "generic"}) {
     INFO(name);
     const AgentAdapter& adapter = require_adapter(name);
-    CHECK(select_delivery(adapter, std::nullopt, LaunchMode::attached) == "stdout-marker");
-    CHECK(select_delivery(adapter, std::nullopt, LaunchMode::detached) == "stdout-marker");
+    CHECK(select_delivery(adapter, std::nullopt, LaunchMode::attached) == mission::Delivery::stdout_marker);
+    CHECK(select_delivery(adapter, std::nullopt, LaunchMode::detached) == mission::Delivery::stdout_marker);
   }
   // An MCP-capable provider can still be launched with markers.
-  CHECK(select_delivery(require_adapter("claude-code"), std::string("stdout-marker"),
-                        LaunchMode::attached) == "stdout-marker");
-  CHECK(select_delivery(require_adapter("generic"), std::string("mcp-tool"),
-                        LaunchMode::detached) == "mcp-tool");
+  CHECK(select_delivery(require_adapter("claude-code"), mission::Delivery::stdout_marker,
+                        LaunchMode::attached) == mission::Delivery::stdout_marker);
+  CHECK(select_delivery(require_adapter("generic"), mission::Delivery::mcp_tool,
+                        LaunchMode::detached) == mission::Delivery::mcp_tool);
   for (auto [name, requested] : {std::pair{"pi", "mcp-tool"}, std::pair{"copilot", "stdout-marker"},
                                  std::pair{"opencode", "stdout-marker"}}) {
     INFO(name);
     try {
-      select_delivery(require_adapter(name), std::string(requested), LaunchMode::attached);
+      select_delivery(require_adapter(name), mission::require_name<mission::Delivery>(requested, "delivery"), LaunchMode::attached);
       FAIL("an unsupported delivery was selected");
     } catch (const MissionError& e) {
       CHECK(e.code() == ErrorCode::invalid_argument);

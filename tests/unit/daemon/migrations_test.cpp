@@ -45,14 +45,14 @@ TEST_CASE("migrating twice changes nothing and keeps the data") {
   {
     Database db(temp.file());
     migrate(db);
-    ExecutionRepository(db).insert(mission::test::sample_execution("e1", "created"));
+    ExecutionRepository(db).insert(mission::test::sample_execution("e1", mission::ExecutionState::created));
   }
   Database db(temp.file());
   migrate(db);
   CHECK(schema_version(db) == latest_schema_version());
   auto found = ExecutionRepository(db).find("e1");
   REQUIRE(found);
-  CHECK(found->state == "created");
+  CHECK(found->state == mission::ExecutionState::created);
 }
 
 TEST_CASE("a database from a newer mission is refused") {
@@ -66,8 +66,8 @@ TEST_CASE("the observation ledger accepts an eventId once per execution") {
   TempDb temp;
   Database db(temp.file());
   migrate(db);
-  ExecutionRepository(db).insert(mission::test::sample_execution("e1", "running", "mcp-tool"));
-  ExecutionRepository(db).insert(mission::test::sample_execution("e2", "running", "mcp-tool"));
+  ExecutionRepository(db).insert(mission::test::sample_execution("e1", mission::ExecutionState::running, mission::Delivery::mcp_tool));
+  ExecutionRepository(db).insert(mission::test::sample_execution("e2", mission::ExecutionState::running, mission::Delivery::mcp_tool));
 
   ObservationRepository ledger(db);
   ObservationRow row;
@@ -76,7 +76,7 @@ TEST_CASE("the observation ledger accepts an eventId once per execution") {
   row.origin = "mcp";
   row.kind = "progress";
   row.payload = R"({"summary":"x"})";
-  row.status = "accepted";
+  row.status = mission::ObservationStatus::accepted;
   auto first = ledger.insert_unique(row);
   REQUIRE(first);
   CHECK(!ledger.insert_unique(row));

@@ -22,14 +22,15 @@ struct Ledger {
   Database db{dir.path() / "mission.db"};
   Ledger() {
     migrate(db);
-    ExecutionRepository(db).insert(mission::test::sample_execution("ae-1", "running", "mcp-tool"));
+    ExecutionRepository(db).insert(mission::test::sample_execution("ae-1", mission::ExecutionState::running, mission::Delivery::mcp_tool));
   }
   json record(const std::string& type, std::optional<std::string> event_id, json fields = {}) {
     json signal = fields.is_null() ? json::object() : fields;
     signal["type"] = type;
-    return ObservationLedger(db).record({"ae-1", "mcp-tool", std::move(event_id), signal});
+    return ObservationLedger(db).record(
+        {"ae-1", "mcp-tool", std::move(event_id), mission::require_name<mission::SignalType>(type, "signal"), signal});
   }
-  std::string state() { return ExecutionRepository(db).find("ae-1")->state; }
+  std::string state() { return std::string(mission::name_of(ExecutionRepository(db).find("ae-1")->state)); }
 };
 
 }  // namespace
@@ -68,7 +69,7 @@ TEST_CASE("claims are recorded but never finish an execution") {
 TEST_CASE("a final execution takes only messages, and unknown executions are not_found") {
   Ledger ledger;
   auto row = *ExecutionRepository(ledger.db).find("ae-1");
-  row.state = "cancelled";
+  row.state = mission::ExecutionState::cancelled;
   ExecutionRepository(ledger.db).update(row);
   try {
     ledger.record("progress", "late", {{"summary", "more"}});
@@ -82,7 +83,7 @@ TEST_CASE("a final execution takes only messages, and unknown executions are not
   CHECK(ObservationRepository(ledger.db).find("ae-1", "late") == std::nullopt);
 
   try {
-    ObservationLedger(ledger.db).record({"ae-none", "mcp-tool", "x", {{"type", "progress"}, {"summary", "s"}}});
+    ObservationLedger(ledger.db).record({"ae-none", "mcp-tool", "x", mission::SignalType::progress, {{"type", "progress"}, {"summary", "s"}}});
     FAIL("expected not_found");
   } catch (const mission::MissionError& e) {
     CHECK(e.code() == mission::ErrorCode::not_found);
@@ -92,9 +93,9 @@ TEST_CASE("a final execution takes only messages, and unknown executions are not
 TEST_CASE("an eventId is one signal whatever delivered it") {
   Ledger ledger;
   json by_marker = ObservationLedger(ledger.db).record(
-      {"ae-1", "stdout-marker", "shared", {{"type", "progress"}, {"summary", "from a marker"}}});
+      {"ae-1", "stdout-marker", "shared", mission::SignalType::progress, {{"type", "progress"}, {"summary", "from a marker"}}});
   json by_tool = ObservationLedger(ledger.db).record(
-      {"ae-1", "mcp-tool", "shared", {{"type", "progress"}, {"summary", "from a tool"}}});
+      {"ae-1", "mcp-tool", "shared", mission::SignalType::progress, {{"type", "progress"}, {"summary", "from a tool"}}});
   CHECK(by_marker["status"] == "accepted");
   CHECK(by_tool["status"] == "duplicate");
   CHECK(ObservationRepository(ledger.db).find("ae-1", "shared")->origin == "stdout-marker");

@@ -13,9 +13,11 @@ using nlohmann::json;
 
 namespace {
 
-json descriptor_for(const std::string& delivery) {
-  return execution::build_protocol_descriptor({"ae-test", "/work", delivery, {"signals"}});
+json descriptor_for(mission::Delivery delivery) {
+  return execution::build_protocol_descriptor({"ae-test", "/tmp", delivery, {mission::Toolset::signals}});
 }
+
+const std::vector<mission::Toolset> kSignals{mission::Toolset::signals};
 
 std::vector<std::string> names(const mcp::CatalogView& view) {
   std::vector<std::string> out;
@@ -28,39 +30,38 @@ std::vector<std::string> names(const mcp::CatalogView& view) {
 TEST_CASE("the catalog has one tool per signal, each with both schemas") {
   const auto& catalog = mcp::ToolCatalog::builtin();
   for (const auto& signal : execution::signal_descriptors()) {
-    INFO(signal.type);
-    const mcp::ToolDefinition* tool = catalog.find(signal.type);
+    INFO(mission::name_of(signal.type));
+    const mcp::ToolDefinition* tool = catalog.find(mission::name_of(signal.type));
     REQUIRE(tool != nullptr);
-    CHECK(tool->toolset == "signals");
+    CHECK(tool->toolset == mission::Toolset::signals);
     CHECK(tool->signal == signal.type);
     CHECK(mission::SchemaRegistry::embedded().contains(tool->output_schema_id));
   }
-  CHECK(catalog.toolsets() == std::vector<std::string>{"legacy", "signals", "tracking"});
 }
 
 TEST_CASE("a session sees only the tools its descriptor offers over MCP") {
   const auto& catalog = mcp::ToolCatalog::builtin();
-  auto mcp_view = catalog.view({"signals"}, descriptor_for("mcp-tool"));
+  auto mcp_view = catalog.view(kSignals, descriptor_for(mission::Delivery::mcp_tool));
   CHECK(mcp_view.tools().size() == 7);
   CHECK(mcp_view.find("progress") != nullptr);
 
   // A stdout-marker execution's signals are not deliverable as tools.
-  CHECK(catalog.view({"signals"}, descriptor_for("stdout-marker")).tools().empty());
+  CHECK(catalog.view(kSignals, descriptor_for(mission::Delivery::stdout_marker)).tools().empty());
   // Nor are the tools of a toolset the execution did not enable.
-  CHECK(catalog.view({}, descriptor_for("mcp-tool")).tools().empty());
+  CHECK(catalog.view({}, descriptor_for(mission::Delivery::mcp_tool)).tools().empty());
 
   // One signal dropped from the descriptor drops its tool, and only it.
-  json descriptor = descriptor_for("mcp-tool");
+  json descriptor = descriptor_for(mission::Delivery::mcp_tool);
   for (auto& signal : descriptor["signals"]) {
     if (signal["type"] == "blocked") signal["deliveries"] = json::array({"stdout-marker"});
   }
-  auto partial = catalog.view({"signals"}, descriptor);
+  auto partial = catalog.view(kSignals, descriptor);
   CHECK(partial.find("blocked") == nullptr);
   CHECK(partial.tools().size() == 6);
 }
 
 TEST_CASE("tools/list pages follow nextCursor to the end, and bad cursors are refused") {
-  auto view = mcp::ToolCatalog::builtin().view({"signals"}, descriptor_for("mcp-tool"));
+  auto view = mcp::ToolCatalog::builtin().view(kSignals, descriptor_for(mission::Delivery::mcp_tool));
   std::vector<std::string> seen;
   std::string cursor;
   const std::string* next = nullptr;
@@ -99,8 +100,8 @@ TEST_CASE("published tools keep the contract and drop prose and bounds") {
 }
 
 TEST_CASE("the default catalog stays under 800 bytes a tool in tools/list") {
-  auto view = mcp::ToolCatalog::builtin().view(execution::default_toolsets(),
-                                                descriptor_for("mcp-tool"));
+  auto view = mcp::ToolCatalog::builtin().view({execution::default_toolsets().begin(), execution::default_toolsets().end()},
+                                                descriptor_for(mission::Delivery::mcp_tool));
   std::size_t total = 0;
   for (const auto* tool : view.tools()) total += tool->listing.dump().size();
   REQUIRE(view.tools().size() == 15);  // 7 signals and 8 tracking tools

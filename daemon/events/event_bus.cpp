@@ -1,11 +1,11 @@
-#include "daemon/rpc/event_bus.hpp"
+#include "daemon/events/event_bus.hpp"
 
-#include "daemon/execution/agent_execution.hpp"
+#include "shared/clock.hpp"
 #include "shared/jsonrpc.hpp"
 #include "shared/limits.hpp"
 #include "shared/time_format.hpp"
 
-namespace mission::daemon {
+namespace mission::daemon::events {
 
 void EventBus::subscribe(loop::Connection& connection, std::optional<std::string> execution_id) {
   subscribers_[&connection] = std::move(execution_id);
@@ -15,7 +15,7 @@ void EventBus::unsubscribe(loop::Connection& connection) { subscribers_.erase(&c
 
 void EventBus::publish(nlohmann::json event) {
   if (subscribers_.empty()) return;
-  event["at"] = format_utc_iso8601(execution::unix_ms_now());
+  event["at"] = format_utc_iso8601(unix_ms_now());
   const std::string execution_id = event.value("agentExecutionId", "");
   const std::string line = jsonrpc::to_line(jsonrpc::notification("event", std::move(event)));
   for (const auto& [connection, filter] : subscribers_) {
@@ -29,4 +29,4 @@ void EventBus::publish(nlohmann::json event) {
   }
 }
 
-}  // namespace mission::daemon
+}  // namespace mission::daemon::events

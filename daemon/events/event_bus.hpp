@@ -9,23 +9,24 @@
 #include <string>
 #include <unordered_map>
 
+#include "daemon/events/event_sink.hpp"
 #include "daemon/loop/connection.hpp"
 
-namespace mission::daemon {
+namespace mission::daemon::events {
 
-class EventBus {
+class EventBus : public EventSink {
  public:
   // `connection` receives every event, or only those of `execution_id`.
   void subscribe(loop::Connection& connection, std::optional<std::string> execution_id);
   void unsubscribe(loop::Connection& connection);
-  bool has_subscribers() const { return !subscribers_.empty(); }
 
-  // Sends `event` (which must carry "type" and may carry
-  // "agentExecutionId") to every matching subscriber.
-  void publish(nlohmann::json event);
+  bool has_subscribers() const override { return !subscribers_.empty(); }
+  // Sends `event` to every matching subscriber, stamped with "at". A
+  // subscriber that has stopped reading is dropped, not buffered for.
+  void publish(nlohmann::json event) override;
 
  private:
   std::unordered_map<loop::Connection*, std::optional<std::string>> subscribers_;
 };
 
-}  // namespace mission::daemon
+}  // namespace mission::daemon::events

@@ -1,0 +1,68 @@
+#pragma once
+// The launched executions whose processes this daemon owns: it starts them,
+// stops them, and forgets each once its process has ended and its final
+// state is recorded. The one service through which anything launches.
+
+#include <uv.h>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "daemon/adapters/launch_files.hpp"
+#include "daemon/events/event_sink.hpp"
+#include "daemon/store/database.hpp"
+
+namespace mission::daemon::execution {
+
+class ExecutionRunner;
+
+// What a runner needs of the daemon, and nothing more.
+struct RunnerServices {
+  uv_loop_t* loop;
+  store::Database& db;
+  events::EventSink& events;
+  std::filesystem::path logs_dir;
+};
+
+struct LaunchSpec {
+  std::string execution_id;  // committed, in state launching
+  std::string cwd;
+  std::vector<std::string> argv;
+  std::vector<std::string> env;  // NAME=VALUE, the whole environment
+  bool reads_markers = false;    // stdout-marker delivery
+  adapters::LaunchFiles files;   // removed when the process ends
+};
+
+class Launcher {
+ public:
+  explicit Launcher(RunnerServices services);
+  ~Launcher();
+  Launcher(const Launcher&) = delete;
+  Launcher& operator=(const Launcher&) = delete;
+
+  // Spawns the execution's process and marks it running. When the spawn
+  // fails the execution is failed (the reason ends its log) and
+  // MissionError is thrown. Call outside any transaction: the process must
+  // not start before its row is committed.
+  void launch(LaunchSpec spec);
+
+  // SIGTERM to the process group, SIGKILL after the grace period (at once
+  // with `force`). False when no process of ours runs for it.
+  bool stop(const std::string& execution_id, bool force);
+
+  bool owns(const std::string& execution_id) const { return runners_.count(execution_id) != 0; }
+  std::size_t running() const { return runners_.size(); }
+
+  // The daemon stops: the agents run on, unread (a restarted daemon marks
+  // their executions lost), and their launch files are removed.
+  void release_all();
+
+ private:
+  RunnerServices services_;
+  std::map<std::string, std::unique_ptr<ExecutionRunner>> runners_;
+};
+
+}  // namespace mission::daemon::execution

@@ -1,0 +1,50 @@
+#pragma once
+// What a control-API method may touch: the services the daemon builds for
+// the control API, the calling session, and the events the call produces
+// (published by the dispatcher once the call has committed).
+
+#include <cstdint>
+
+#include "daemon/events/event_bus.hpp"
+#include "daemon/execution/launcher.hpp"
+#include "daemon/execution/retention.hpp"
+#include "daemon/mcp/session_services.hpp"
+#include "daemon/store/database.hpp"
+#include "daemon/tracking/idempotency.hpp"
+#include "shared/runtime_paths.hpp"
+
+namespace mission::daemon {
+
+class ControlSession;
+
+// The daemon itself, as its methods see it: how it is, and how to stop it.
+class DaemonControl {
+ public:
+  virtual ~DaemonControl() = default;
+  virtual std::int64_t uptime_ms() const = 0;
+  virtual std::size_t connection_count() const = 0;
+  // Stops the daemon on the next loop turn, after the current reply is queued.
+  virtual void schedule_shutdown(const char* reason) = 0;
+};
+
+struct ControlServices {
+  store::Database& db;
+  events::EventBus& events;
+  execution::Launcher& launcher;
+  const RuntimePaths& paths;
+  const tracking::IdempotencySettings& idempotency;
+  const execution::RetentionSettings& retention;
+  DaemonControl& daemon;
+  mcp::SessionServices& mcp;  // handed to the sessions mcp.attach opens
+};
+
+struct MethodContext {
+  MethodContext(ControlServices& services_in, ControlSession& session_in)
+      : services(services_in), session(session_in), events(services_in.events) {}
+
+  ControlServices& services;
+  ControlSession& session;
+  events::EventBatch events;
+};
+
+}  // namespace mission::daemon

@@ -1,0 +1,79 @@
+#include "shared/vocabulary.hpp"
+
+#include <array>
+
+namespace mission {
+
+#define MISSION_VOCABULARY(Enum, ...)                                   \
+  template <>                                                           \
+  std::span<const VocabularyEntry<Enum>> vocabulary<Enum>() {           \
+    static constexpr VocabularyEntry<Enum> kTable[] = {__VA_ARGS__};    \
+    return kTable;                                                      \
+  }
+
+MISSION_VOCABULARY(ExecutionState, {ExecutionState::created, "created"},
+                   {ExecutionState::launching, "launching"}, {ExecutionState::running, "running"},
+                   {ExecutionState::awaiting_input, "awaiting_input"},
+                   {ExecutionState::blocked, "blocked"}, {ExecutionState::completed, "completed"},
+                   {ExecutionState::failed, "failed"}, {ExecutionState::cancelled, "cancelled"},
+                   {ExecutionState::lost, "lost"})
+
+MISSION_VOCABULARY(ExecutionKind, {ExecutionKind::launched, "launched"},
+                   {ExecutionKind::external, "external"}, {ExecutionKind::attached, "attached"})
+
+MISSION_VOCABULARY(Delivery, {Delivery::stdout_marker, "stdout-marker"},
+                   {Delivery::mcp_tool, "mcp-tool"})
+
+MISSION_VOCABULARY(Toolset, {Toolset::signals, "signals"}, {Toolset::tracking, "tracking"},
+                   {Toolset::legacy, "legacy"}, {Toolset::inspect, "inspect"})
+
+MISSION_VOCABULARY(SignalType, {SignalType::progress, "progress"},
+                   {SignalType::needs_input, "needs_input"}, {SignalType::blocked, "blocked"},
+                   {SignalType::ready_for_verification, "ready_for_verification"},
+                   {SignalType::completed_claim, "completed_claim"},
+                   {SignalType::failed_claim, "failed_claim"}, {SignalType::message, "message"})
+
+MISSION_VOCABULARY(ObservationStatus, {ObservationStatus::accepted, "accepted"},
+                   {ObservationStatus::duplicate, "duplicate"},
+                   {ObservationStatus::rejected, "rejected"},
+                   {ObservationStatus::recorded_only, "recorded-only"},
+                   {ObservationStatus::promoted, "promoted"})
+
+MISSION_VOCABULARY(MissionKind, {MissionKind::mission, "mission"},
+                   {MissionKind::workflow, "workflow"})
+
+MISSION_VOCABULARY(MissionStatus, {MissionStatus::pending, "pending"},
+                   {MissionStatus::in_progress, "in_progress"},
+                   {MissionStatus::blocked, "blocked"}, {MissionStatus::completed, "completed"},
+                   {MissionStatus::failed, "failed"}, {MissionStatus::partial, "partial"})
+
+MISSION_VOCABULARY(PhaseStatus, {PhaseStatus::pending, "pending"},
+                   {PhaseStatus::in_progress, "in_progress"},
+                   {PhaseStatus::completed, "completed"}, {PhaseStatus::failed, "failed"})
+
+MISSION_VOCABULARY(TaskStatus, {TaskStatus::in_progress, "in_progress"},
+                   {TaskStatus::success, "success"},
+                   {TaskStatus::partial_success, "partial_success"}, {TaskStatus::failed, "failed"})
+
+#undef MISSION_VOCABULARY
+
+bool is_final(ExecutionState state) {
+  return state == ExecutionState::completed || state == ExecutionState::failed ||
+         state == ExecutionState::cancelled || state == ExecutionState::lost;
+}
+
+std::span<const ExecutionState> active_execution_states() {
+  static constexpr ExecutionState kActive[] = {ExecutionState::created, ExecutionState::launching,
+                                               ExecutionState::running, ExecutionState::awaiting_input,
+                                               ExecutionState::blocked};
+  return kActive;
+}
+
+bool is_final(MissionStatus status) {
+  return status == MissionStatus::completed || status == MissionStatus::failed ||
+         status == MissionStatus::partial;
+}
+
+bool is_final(TaskStatus status) { return status != TaskStatus::in_progress; }
+
+}  // namespace mission
