@@ -11,7 +11,7 @@ _mission() {
   local states="created launching running awaiting_input blocked completed failed cancelled lost"
   local adapters="claude-code codex copilot opencode pi generic"
   # Options that take a value: the next word is that value, not a command.
-  local valued="--socket --state --limit --adapter --bin --delivery --cwd --toolsets --agent-execution --env --after --cursor --include --phase --agent --since --format --mission --note"
+  local valued="--socket --state --limit --adapter --bin --delivery --cwd --toolsets --agent-execution --env --after --cursor --include --phase --agent --since --format --mission --note --task"
   # The value of --env K=V, split at "=" by readline (COMP_WORDBREAKS): free.
   if [[ $cur == = && ${words[cword-2]} == --env ]] ||
      [[ $prev == = && ${words[cword-3]} == --env ]]; then
@@ -62,7 +62,7 @@ _mission() {
     return
   fi
   case $command in
-    "") COMPREPLY=($(compgen -W "status daemon run adapters exec watch mcp missions tasks context report check resolve $globals" -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W "status daemon run adapters exec watch mcp missions tasks context report check resolve gc $globals" -- "$cur")) ;;
     watch) COMPREPLY=($(compgen -W "--execution $globals" -- "$cur")) ;;
     daemon)
       if [[ -z $action ]]; then
@@ -81,7 +81,7 @@ _mission() {
     exec)
       case $action in
         "") COMPREPLY=($(compgen -W "list show create stop logs signals instructions $globals" -- "$cur")) ;;
-        list) COMPREPLY=($(compgen -W "--state --limit $globals" -- "$cur")) ;;
+        list) COMPREPLY=($(compgen -W "--state --limit --cursor $globals" -- "$cur")) ;;
         create)
           COMPREPLY=($(compgen -W "--adapter --delivery --cwd --toolsets --print-token -- $globals" -- "$cur")) ;;
         stop) COMPREPLY=($(compgen -W "--force $globals" -- "$cur")) ;;
@@ -106,6 +106,8 @@ _mission() {
     report) COMPREPLY=($(compgen -W "--format $globals" -- "$cur")) ;;
     check) COMPREPLY=($(compgen -W "--mission --cwd --allow-failed --allow-blockers --allow-scope $globals" -- "$cur")) ;;
     resolve) COMPREPLY=($(compgen -W "--note $globals" -- "$cur")) ;;
+    tasks) COMPREPLY=($(compgen -W "--task $globals" -- "$cur")) ;;
+    gc) COMPREPLY=($(compgen -W "--dry-run $globals" -- "$cur")) ;;
     *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;
   esac
 }

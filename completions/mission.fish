@@ -20,6 +20,7 @@ complete -c mission -n __fish_use_subcommand -a context -d "Show a mission's con
 complete -c mission -n __fish_use_subcommand -a report -d 'Summarise a mission for a pull request (Markdown)'
 complete -c mission -n __fish_use_subcommand -a check -d 'CI gate: fail on failed tasks, open blockers, scope'
 complete -c mission -n __fish_use_subcommand -a resolve -d 'Mark a blocker issue as reviewed by a person'
+complete -c mission -n __fish_use_subcommand -a gc -d 'Free what the retention settings no longer keep'
 complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a start -d 'Start missiond in the background'
 complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a stop -d 'Stop missiond gracefully'
 complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a status -d 'Show whether missiond runs'
@@ -74,7 +75,7 @@ complete -c mission -n $run -l adapter -x -a $adapters -d 'Agent adapter (defaul
 complete -c mission -n $run -l bin -r -F -d "The adapter's executable"
 complete -c mission -n $run -l delivery -x -a 'stdout-marker mcp-tool' -d "Signal delivery (default: the adapter's preferred)"
 complete -c mission -n $run -l keep-mcp-servers -d "Keep the agent's own MCP servers beside mission's"
-complete -c mission -n $run -l toolsets -x -a '(__mission_list_items signals tracking legacy)' -d 'MCP toolsets, comma-separated'
+complete -c mission -n $run -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect)' -d 'MCP toolsets, comma-separated'
 complete -c mission -n $run -l cwd -x -a '(__fish_complete_directories)' -d 'Working directory'
 complete -c mission -n $run -l env -x -a '(set -xn | string replace -r \'$\' =)' -d 'Set K=V in the agent environment (repeatable)'
 complete -c mission -n $run -l detach -d 'Print the execution id and return at once'
@@ -91,10 +92,11 @@ complete -c mission -n "__fish_seen_subcommand_from exec; and not __fish_seen_su
 complete -c mission -n "__fish_seen_subcommand_from exec; and not __fish_seen_subcommand_from $exec_actions" -a instructions -d 'Print what to tell a stdout-marker agent'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from list' -l state -x -a 'created launching running awaiting_input blocked completed failed cancelled lost' -d 'Only executions in this state'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from list' -l limit -x -d 'At most this many (default 50)'
+complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from list' -l cursor -x -d 'Older ones: the cursor a list printed'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l adapter -x -d 'Agent adapter (default generic)'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l delivery -x -a 'mcp-tool stdout-marker' -d 'Signal delivery (default mcp-tool)'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l cwd -x -a '(__fish_complete_directories)' -d 'Working directory'
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l toolsets -x -a '(__mission_list_items signals tracking legacy)' -d 'MCP toolsets, comma-separated'
+complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect)' -d 'MCP toolsets, comma-separated'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l print-token -d 'Also print the MCP session token (a secret)'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create; and not __mission_no_dashdash' -a '(__fish_complete_subcommand --commandline (__mission_after_dashdash))'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from stop' -l force -d 'SIGKILL at once'
@@ -112,7 +114,7 @@ complete -c mission -n '__fish_seen_subcommand_from mcp; and not __fish_seen_sub
 complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from config' -l adapter -x -a $adapters -d 'The agent'
 complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from config' -l agent-execution -x -d 'For this execution (token from the agent environment)'
 complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from connect' -l agent-execution -x -d 'Attach to this execution (token from $MISSION_MCP_TOKEN)'
-complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from connect' -l toolsets -x -a '(__mission_list_items signals tracking legacy)' -d 'Toolsets of the execution created without --agent-execution'
+complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from connect' -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect)' -d 'Toolsets of the execution created without --agent-execution'
 
 # mission missions list|show, tasks, context, report, check, resolve
 complete -c mission -n '__mission_command_is missions; and not __fish_seen_subcommand_from list show' -a list -d 'List missions and workflows, newest first'
@@ -132,3 +134,5 @@ complete -c mission -n '__mission_command_is check' -l allow-failed -d 'Failed t
 complete -c mission -n '__mission_command_is check' -l allow-blockers -d 'Open blockers do not fail the check'
 complete -c mission -n '__mission_command_is check' -l allow-scope -d 'Changes outside areas do not fail the check'
 complete -c mission -n '__mission_command_is resolve' -l note -x -d 'What the review concluded'
+complete -c mission -n '__mission_command_is tasks' -l task -x -d 'List every path this task changed'
+complete -c mission -n '__mission_command_is gc' -s n -l dry-run -d 'Only say what would be freed'

@@ -16,7 +16,7 @@ run_suite() {
   cmake -S "$root" -B "$build" -G Ninja "$@" >/dev/null
   cmake --build "$build" -j "$jobs"
   echo "== $(basename "$build"): tests" >&2
-  (cd "$build" && ctest -j "$jobs" --output-on-failure --timeout 120)
+  (cd "$build" && ctest -j "$jobs" --output-on-failure --no-tests=error --timeout 120)
 }
 
 run_suite "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -93,9 +94,12 @@ SweepReport sweep(store::Database& db, const RuntimePaths& paths, const Retentio
     report.executions_removed = static_cast<std::int64_t>(executions.size());
     if (!dry_run) transaction.commit();
   }
-  // After the commit: a log outlives its row for a moment, never the reverse.
-  for (const auto& id : logs) remove_logs(paths, id, dry_run, report);
-  for (const auto& id : executions) remove_logs(paths, id, dry_run, report);
+  // After the commit: a log outlives its row for a moment, never the
+  // reverse. Every execution removed is also past the log retention or
+  // not; either way its log goes, once.
+  std::set<std::string> with_logs(logs.begin(), logs.end());
+  with_logs.insert(executions.begin(), executions.end());
+  for (const auto& id : with_logs) remove_logs(paths, id, dry_run, report);
   rotate_daemon_log(paths, settings.daemon_log_bytes, dry_run, report);
   return report;
 }

@@ -306,7 +306,8 @@ nlohmann::json finish_task_completion(Caller& caller, const TaskCompletion& plan
 nlohmann::json task_changes(store::Database& db, const TaskChangesRequest& request, KeyStyle style) {
   store::TaskRow task = require_task(db, request.task_id);
   store::PageRequest page_request;
-  page_request.after = request.cursor;  // a change set reads oldest first: its cursor moves forward
+  // A change set reads in its own order, so its cursor moves forward.
+  page_request.after = request.cursor.value_or(0);
   page_request.limit = request.limit == 0 ? limits::kMaxPageItems
                                           : std::min(request.limit, limits::kMaxPageItems);
   auto page = store::TaskRepository(db).changes(task.id, page_request);

@@ -298,7 +298,7 @@ TEST_CASE("exec show says what a waiting execution waits on") {
   CHECK_FALSE(execution.contains("waitingOn"));
 }
 
-TEST_CASE("an mcp-tool execution ignores stdout markers; its MCP calls are the signals") {
+TEST_CASE("an mcp-tool execution ignores stdout markers: its MCP calls are the signals") {
   Instance instance;
   DaemonProcess daemon(instance);
   std::string script =

@@ -2,6 +2,8 @@
 // must meet (DESIGN.md section 5), and agree with the signal schemas.
 
 #include <catch2/catch.hpp>
+#include <cctype>
+#include <set>
 
 #include "shared/schema_registry.hpp"
 
@@ -63,5 +65,58 @@ TEST_CASE("signal tools take exactly the signal's fields plus an optional eventI
     signal_required.erase(std::remove(signal_required.begin(), signal_required.end(), "type"),
                           signal_required.end());
     CHECK(input.at("required") == signal_required);
+  }
+}
+
+namespace {
+
+// The text of one section of a templated description, e.g. "Required:"
+// up to the next section.
+std::string section_of(const std::string& description, const std::string& section,
+                       const std::string& next) {
+  auto start = description.find(section);
+  if (start == std::string::npos) return {};
+  start += section.size();
+  auto end = description.find(next, start);
+  return description.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+// Whether `field` appears in `text` as a whole word (not inside a longer name).
+bool names_field(const std::string& text, const std::string& field) {
+  auto is_name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (auto at = text.find(field); at != std::string::npos; at = text.find(field, at + 1)) {
+    bool starts = at == 0 || !is_name_char(text[at - 1]);
+    bool ends = at + field.size() == text.size() || !is_name_char(text[at + field.size()]);
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("every tool's description names each field of its schema, required ones under Required") {
+  SchemaRegistry& registry = SchemaRegistry::embedded();
+  for (const auto& name : tool_names(registry)) {
+    INFO(name);
+    const json& input = registry.resolved("tools/" + name + ".input");
+    const std::string description = input.at("description");
+    const std::string required = section_of(description, "Required:", "Optional:");
+    const std::string optional = section_of(description, "Optional:", "Next:");
+    std::set<std::string> must_list;
+    for (const auto& field : input.value("required", json::array())) must_list.insert(field);
+    // A oneOf of targets: each alternative belongs under Required too.
+    for (const auto& branch : input.value("oneOf", json::array())) {
+      for (const auto& field : branch.value("required", json::array())) must_list.insert(field);
+    }
+    for (const auto& [field, schema] : input.at("properties").items()) {
+      INFO(field);
+      if (must_list.count(field)) {
+        CHECK(names_field(required, field));
+        CHECK_FALSE(names_field(optional, field));
+      } else {
+        CHECK(names_field(optional, field));
+        CHECK_FALSE(names_field(required, field));
+      }
+    }
   }
 }
