@@ -19,6 +19,7 @@ constexpr std::array kErrorTable{
     ErrorInfo{ErrorCode::invalid_argument, "invalid_argument", -32602, false},
     ErrorInfo{ErrorCode::not_found, "not_found", kServerError, false},
     ErrorInfo{ErrorCode::unauthorized, "unauthorized", kServerError, false},
+    ErrorInfo{ErrorCode::forbidden, "forbidden", kServerError, false},
     ErrorInfo{ErrorCode::execution_final, "execution_final", kServerError, false},
     ErrorInfo{ErrorCode::unsupported_tool, "unsupported_tool", -32601, false},
     ErrorInfo{ErrorCode::payload_too_large, "payload_too_large", kServerError, false},

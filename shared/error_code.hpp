@@ -14,6 +14,7 @@ enum class ErrorCode {
   invalid_argument,
   not_found,
   unauthorized,
+  forbidden,
   execution_final,
   unsupported_tool,
   payload_too_large,

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "daemon/store/database.hpp"
+#include "daemon/store/execution_repository.hpp"
 #include "daemon/tracking/idempotency.hpp"
 #include "shared/error_code.hpp"
 #include "shared/schema_registry.hpp"
@@ -64,6 +65,21 @@ void validate(const ToolDefinition& tool, const nlohmann::json& arguments) {
                      {{"violations", std::move(details)}});
 }
 
+// A session outlives its execution's end only to be told so: once the
+// execution is final, its tools change nothing (signal tools say so
+// themselves, since a message is still taken then).
+void require_live_execution(ToolContext& context, const ToolDefinition& tool) {
+  if (tool.toolset == Toolset::signals || !tool.row->writes) return;
+  auto execution = store::ExecutionRepository(context.db).find(context.execution_id);
+  if (execution && !is_final(execution->state)) return;
+  const std::string state = execution ? std::string(name_of(execution->state)) : "gone";
+  throw MissionError(ErrorCode::execution_final,
+                     "agent execution " + context.execution_id + " is " + state + "; " + tool.name +
+                         " changes nothing for it any more",
+                     "a new execution starts new work; message still records a note",
+                     {{"state", state}});
+}
+
 // A tool's failure as a result: its own MissionError, or internal.
 nlohmann::json tool_error_result(const std::string& tool, const std::exception& error) {
   if (const auto* mission_error = dynamic_cast<const MissionError*>(&error)) {
@@ -118,6 +134,7 @@ ToolOutcome call_tool(ToolContext& context, const CatalogView& view, const nlohm
   try {
     check_single_target(tool, arguments);
     validate(tool, arguments);
+    require_live_execution(context, tool);
     std::shared_ptr<tracking::IdempotencyKey> key;
     if (row.writes && arguments.contains("request_id")) {
       key = std::make_shared<tracking::IdempotencyKey>(

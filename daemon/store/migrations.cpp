@@ -9,7 +9,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 4> kMigrations{
+constexpr std::array<const char*, 5> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -321,6 +321,23 @@ INSERT INTO idempotency_records_new (execution_id, request_id, tool, payload_sha
 DROP TABLE idempotency_records;
 ALTER TABLE idempotency_records_new RENAME TO idempotency_records;
 CREATE INDEX idempotency_by_expiry ON idempotency_records(expires_at);
+)sql",
+    // 5: who else may change a tracked record. Its owner is the execution
+    // that created it (missions.execution_id, tasks.execution_id); a grant
+    // lets one more execution change a mission (and its tasks) or one task.
+    R"sql(
+CREATE TABLE grants (
+  id            INTEGER PRIMARY KEY,
+  execution_id  TEXT NOT NULL REFERENCES executions(id) ON DELETE CASCADE,
+  mission_id    TEXT REFERENCES missions(id) ON DELETE CASCADE,
+  task_id       TEXT REFERENCES tasks(id) ON DELETE CASCADE,
+  granted_by    TEXT,                 -- the execution, or NULL for a person or the daemon
+  created_at    INTEGER NOT NULL,
+  CHECK ((mission_id IS NULL) != (task_id IS NULL))
+);
+CREATE INDEX grants_by_execution ON grants(execution_id);
+CREATE INDEX grants_by_mission ON grants(mission_id);
+CREATE INDEX grants_by_task ON grants(task_id);
 )sql",
 };
 

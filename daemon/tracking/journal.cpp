@@ -4,6 +4,7 @@
 // blocked.
 
 #include "daemon/store/journal_repository.hpp"
+#include "daemon/tracking/authorization.hpp"
 #include "daemon/tracking/tracker.hpp"
 #include "daemon/tracking/tracker_support.hpp"
 #include "shared/clock.hpp"
@@ -17,6 +18,7 @@ namespace {
 // activity.
 store::TaskRow task_for_entry(Caller& caller, const std::string& task_id, std::int64_t now) {
   store::TaskRow task = require_task(caller.db, task_id);
+  require_task_writer(caller.db, caller.execution_id, task);
   store::MissionRepository(caller.db).touch(task.mission_id, now);
   return task;
 }

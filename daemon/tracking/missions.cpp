@@ -1,6 +1,7 @@
 // start_mission, start_workflow and complete_mission.
 
 #include "daemon/store/journal_repository.hpp"
+#include "daemon/tracking/authorization.hpp"
 #include "daemon/tracking/tracker.hpp"
 #include "daemon/tracking/tracker_support.hpp"
 #include "daemon/tracking/tracking_events.hpp"
@@ -100,6 +101,7 @@ nlohmann::json start_workflow(Caller& caller, const StartWorkflowRequest& reques
 
 nlohmann::json complete_mission(Caller& caller, const CompleteMissionRequest& request) {
   store::MissionRow row = require_mission(caller.db, request.mission_id, "mission_id");
+  require_mission_writer(caller.db, caller.execution_id, row);
   require_open(row);
   const std::int64_t now = unix_ms_now();
   store::TaskRepository tasks(caller.db);

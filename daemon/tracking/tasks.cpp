@@ -6,6 +6,7 @@
 #include <set>
 
 #include "daemon/store/journal_repository.hpp"
+#include "daemon/tracking/authorization.hpp"
 #include "daemon/tracking/tracker.hpp"
 #include "daemon/tracking/tracker_support.hpp"
 #include "daemon/tracking/tracking_events.hpp"
@@ -120,18 +121,27 @@ nlohmann::json verification_json(const git::ScopeVerification& verification) {
 
 }  // namespace
 
+// A task is added by whoever may change its mission, a subtask by whoever
+// may change its parent.
+void check_may_start(Caller& caller, const StartTaskRequest& request, const store::MissionRow& mission) {
+  if (!request.parent_task_id) {
+    require_mission_writer(caller.db, caller.execution_id, mission);
+    return;
+  }
+  store::TaskRow parent = require_task(caller.db, *request.parent_task_id);
+  if (parent.mission_id != mission.id) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "parent task " + parent.id + " belongs to " + parent.mission_id + ", not " +
+                           mission.id,
+                       "start a subtask in its parent's mission", {{"field", "parent_task_id"}});
+  }
+  require_task_writer(caller.db, caller.execution_id, parent);
+}
+
 TaskStart plan_task_start(Caller& caller, const StartTaskRequest& request) {
   store::MissionRow mission = resolve_mission(caller, request.target);
   require_open(mission);
-  if (request.parent_task_id) {
-    store::TaskRow parent = require_task(caller.db, *request.parent_task_id);
-    if (parent.mission_id != mission.id) {
-      throw MissionError(ErrorCode::invalid_argument,
-                         "parent task " + parent.id + " belongs to " + parent.mission_id + ", not " +
-                             mission.id,
-                         "start a subtask in its parent's mission", {{"field", "parent_task_id"}});
-    }
-  }
+  check_may_start(caller, request, mission);
   TaskStart plan{request, mission.id, mission.kind, std::nullopt,
                  execution_cwd(caller.db, caller.execution_id)};
   if (mission.kind == MissionKind::workflow) {
@@ -153,6 +163,7 @@ nlohmann::json finish_task_start(Caller& caller, const TaskStart& plan, const gi
   const StartTaskRequest& request = plan.request;
   store::MissionRow mission = require_mission(caller.db, plan.mission_id, "mission_id");
   require_open(mission);
+  check_may_start(caller, request, mission);
   const std::int64_t now = unix_ms_now();
   store::MissionRepository missions(caller.db);
 
@@ -218,6 +229,7 @@ nlohmann::json finish_task_start(Caller& caller, const TaskStart& plan, const gi
 
 TaskCompletion plan_task_completion(Caller& caller, const CompleteTaskRequest& request) {
   store::TaskRow task = require_task(caller.db, request.task_id);
+  require_task_writer(caller.db, caller.execution_id, task);
   require_in_progress(task, "is already completed");
   if (request.phase_complete && !task.phase_id) {
     throw MissionError(ErrorCode::invalid_argument,
@@ -236,6 +248,7 @@ nlohmann::json finish_task_completion(Caller& caller, const TaskCompletion& plan
                                       const git::ScopeVerification& verification) {
   const CompleteTaskRequest& request = plan.request;
   store::TaskRow task = require_task(caller.db, request.task_id);
+  require_task_writer(caller.db, caller.execution_id, task);
   require_in_progress(task, "was completed meanwhile");
   const std::int64_t now = unix_ms_now();
   store::TaskRepository tasks(caller.db);
