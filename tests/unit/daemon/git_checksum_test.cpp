@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -203,8 +204,10 @@ TEST_CASE("checksum walk: a file over the read limit is compared by its stat dat
   auto hash_of_data = [&](std::uint64_t max_hashed_bytes) {
     int root_fd = ::open(tree.root().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     REQUIRE(root_fd >= 0);
-    auto files = checksum::walk_tree(root_fd, tree.root(), 100);
-    checksum::hash_files(root_fd, files, max_hashed_bytes);
+    std::atomic<std::uint64_t> never_cancelled{0};
+    SnapshotControl control(never_cancelled, tree.root());
+    auto files = checksum::walk_tree(root_fd, tree.root(), 100, control);
+    checksum::hash_files(root_fd, files, control, max_hashed_bytes);
     ::close(root_fd);
     for (const auto& file : files) {
       if (file.path == "data.bin") return file.hash;
