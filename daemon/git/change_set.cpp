@@ -2,13 +2,47 @@
 
 #include <sys/stat.h>
 
+#include <atomic>
+
 #include "daemon/git/checksum_snapshot.hpp"
 #include "daemon/git/git_backend.hpp"
+#include "daemon/git/watch_ticket.hpp"
 #include "shared/error_code.hpp"
 
 namespace mission::daemon::git {
+namespace {
 
-Snapshot take_snapshot(const std::string& cwd) {
+std::atomic<std::uint64_t>& cancel_generation() {
+  static std::atomic<std::uint64_t> generation{0};
+  return generation;
+}
+
+// Tells the watcher the work is over, however it ended.
+class TicketDone {
+ public:
+  explicit TicketDone(WatchTicket* ticket) : ticket_(ticket) {}
+  ~TicketDone() {
+    if (ticket_ == nullptr) return;
+    ticket_->report.succeeded = succeeded_;
+    if (ticket_->on_done) ticket_->on_done();
+  }
+  TicketDone(const TicketDone&) = delete;
+  TicketDone& operator=(const TicketDone&) = delete;
+  void succeeded() { succeeded_ = true; }
+
+ private:
+  WatchTicket* ticket_;
+  bool succeeded_ = false;
+};
+
+}  // namespace
+
+void cancel_running_snapshots() {
+  cancel_generation().fetch_add(1, std::memory_order_relaxed);
+}
+
+Snapshot take_snapshot(const std::string& cwd, WatchTicket* watch) {
+  TicketDone done(watch);
   if (cwd.empty() || cwd.front() != '/') {
     throw MissionError(ErrorCode::invalid_argument, "working directory \"" + cwd + "\" is not absolute",
                        "pass an absolute directory");
@@ -18,13 +52,31 @@ Snapshot take_snapshot(const std::string& cwd) {
     throw MissionError(ErrorCode::not_found, "directory " + cwd + " does not exist",
                        "pass the task's existing working directory");
   }
-  if (auto snapshot = git_backend().take_snapshot(cwd)) return std::move(*snapshot);
-  return take_checksum_snapshot(cwd);
+  SnapshotControl control(cancel_generation(), cwd);
+  GitWork work{control, watch};
+  if (auto snapshot = git_backend().take_snapshot(cwd, work)) {
+    done.succeeded();
+    return std::move(*snapshot);
+  }
+  Snapshot snapshot = take_checksum_snapshot(cwd, control);
+  done.succeeded();
+  return snapshot;
 }
 
-ChangeSet compute_change_set(const Snapshot& start) {
-  if (start.type == "git") return git_backend().compute_change_set(start);
-  if (start.type == "checksum") return compute_checksum_change_set(start);
+ChangeSet compute_change_set(const Snapshot& start, WatchTicket* watch) {
+  TicketDone done(watch);
+  SnapshotControl control(cancel_generation(), start.root);
+  if (start.type == "git") {
+    GitWork work{control, watch};
+    ChangeSet changes = git_backend().compute_change_set(start, work);
+    done.succeeded();
+    return changes;
+  }
+  if (start.type == "checksum") {
+    ChangeSet changes = compute_checksum_change_set(start, control);
+    done.succeeded();
+    return changes;
+  }
   throw MissionError(ErrorCode::invalid_argument, "unknown snapshot type \"" + start.type + "\"",
                      "start the task again to take a new snapshot");
 }
