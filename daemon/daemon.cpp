@@ -5,12 +5,14 @@
 #include <cstdio>
 #include <fstream>
 
-#include "daemon/rpc/control_session.hpp"
 #include "daemon/execution/agent_execution.hpp"
+#include "daemon/git/change_set.hpp"
+#include "daemon/rpc/control_session.hpp"
 #include "daemon/store/execution_repository.hpp"
-#include "daemon/store/mcp_session_repository.hpp"
 #include "daemon/store/idempotency_repository.hpp"
+#include "daemon/store/mcp_session_repository.hpp"
 #include "daemon/store/migrations.hpp"
+#include "daemon/store/task_repository.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
 
@@ -26,8 +28,9 @@ std::string read_pid_file(const std::filesystem::path& path) {
 
 }  // namespace
 
-Daemon::Daemon(RuntimePaths paths, tracking::IdempotencySettings idempotency)
-    : paths_(std::move(paths)), idempotency_(idempotency) {
+Daemon::Daemon(RuntimePaths paths, tracking::IdempotencySettings idempotency,
+               git::TreeWatchSettings tree_watching)
+    : paths_(std::move(paths)), idempotency_(idempotency), tree_watching_(tree_watching) {
   uv_loop_init(&loop_);
   uv_timer_init(&loop_, &stop_timer_);
   stop_timer_.data = this;
@@ -38,6 +41,7 @@ Daemon::Daemon(RuntimePaths paths, tracking::IdempotencySettings idempotency)
 Daemon::~Daemon() {
   listener_.reset();
   prune_timer_.reset();
+  tree_watches_.reset();
   sigterm_.reset();
   sigint_.reset();
   for (auto* handle : {reinterpret_cast<uv_handle_t*>(&stop_timer_),
@@ -111,6 +115,10 @@ void Daemon::start() {
   store::IdempotencyRepository(*database_).remove_in_progress();
   prune_timer_ = std::make_unique<loop::Timer>(&loop_, [this] { prune_idempotency_records(); });
   prune_idempotency_records();
+  tree_watches_ = std::make_unique<git::TreeWatchService>(
+      &loop_, tree_watching_, [this](const std::string& root) {
+        return has_database() && store::TaskRepository(*database_).has_in_progress(root);
+      });
 
   if (paths_.socket.string().size() > max_socket_path_length()) {
     throw MissionError(ErrorCode::invalid_argument,
@@ -173,6 +181,10 @@ void Daemon::request_shutdown(const char* reason) {
   if (shutting_down_) return;
   shutting_down_ = true;
   std::fprintf(stderr, "missiond: shutting down (%s)\n", reason);
+  // Snapshots running in the thread pool end now, with shutting_down: the
+  // loop would otherwise wait for them, however long their tree takes.
+  git::cancel_running_snapshots();
+  tree_watches_->stop();
   listener_->stop_accepting();
   std::error_code ignored;
   std::filesystem::remove(paths_.socket, ignored);

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "daemon/execution/execution_runner.hpp"
+#include "daemon/git/tree_watch_service.hpp"
 #include "daemon/loop/listener.hpp"
 #include "daemon/loop/signal_watcher.hpp"
 #include "daemon/loop/timer.hpp"
@@ -25,7 +26,8 @@ namespace mission::daemon {
 
 class Daemon {
  public:
-  explicit Daemon(RuntimePaths paths, tracking::IdempotencySettings idempotency = {});
+  explicit Daemon(RuntimePaths paths, tracking::IdempotencySettings idempotency = {},
+                  git::TreeWatchSettings tree_watching = {});
   ~Daemon();
   Daemon(const Daemon&) = delete;
   Daemon& operator=(const Daemon&) = delete;
@@ -59,6 +61,8 @@ class Daemon {
   void runner_finished(const std::string& execution_id);
   store::Database& database() { return *database_; }
   const tracking::IdempotencySettings& idempotency_settings() const { return idempotency_; }
+  // The watched git trees (exists once start() has run).
+  git::TreeWatchService& tree_watches() { return *tree_watches_; }
   // False once shutdown has closed the store.
   bool has_database() const { return database_ != nullptr; }
   std::size_t connection_count() const { return listener_->connection_count(); }
@@ -75,6 +79,7 @@ class Daemon {
 
   RuntimePaths paths_;
   tracking::IdempotencySettings idempotency_;
+  git::TreeWatchSettings tree_watching_;
   uv_loop_t loop_{};
   std::optional<FileLock> runtime_lock_;
   std::optional<FileLock> state_lock_;
@@ -85,6 +90,7 @@ class Daemon {
   std::unique_ptr<loop::SignalWatcher> sigterm_;
   std::unique_ptr<loop::SignalWatcher> sigint_;
   std::unique_ptr<loop::Timer> prune_timer_;
+  std::unique_ptr<git::TreeWatchService> tree_watches_;
   uv_timer_t stop_timer_{};
   uv_idle_t shutdown_idle_{};
   const char* scheduled_reason_ = nullptr;

@@ -62,6 +62,11 @@ int main(int argc, char** argv) {
       ->type_name("SECONDS")
       ->envname("MISSION_IDEMPOTENCY_PENDING_TTL")
       ->check(CLI::PositiveNumber);
+  mission::daemon::git::TreeWatchSettings tree_watching;
+  app.add_flag("--watch-trees", tree_watching.watch_new_trees,
+               "Watch the git trees tasks start in (inotify), so later snapshots look only at what "
+               "changed")
+      ->envname("MISSION_WATCH_TREES");
   app.set_version_flag("--version", std::string(mission::kVersion));
   CLI11_PARSE(app, argc, argv);
 
@@ -74,7 +79,8 @@ int main(int argc, char** argv) {
     mission::daemon::tracking::IdempotencySettings idempotency{idempotency_ttl_s * 1000,
                                                                  idempotency_pending_ttl_s * 1000};
     mission::daemon::Daemon daemon(
-        mission::resolve_runtime_paths(mission::process_env(), getuid(), socket), idempotency);
+        mission::resolve_runtime_paths(mission::process_env(), getuid(), socket), idempotency,
+        tree_watching);
     daemon.start();
     report_readiness(ready_fd, "ready");
     daemon.run();

@@ -474,8 +474,7 @@ DirtySet current_dirty_set(git_repository* repo, const std::string& root, const 
     if (update_watched_state(pass, *previous, full_because)) {
       stats.watched_pass = true;
       ticket->report.watches = watching.adder->take_added();
-      if (watching.adder->failed())
-        ticket->report.unwatched_reason = "it " + watching.adder->failure();
+      if (watching.adder->failed()) ticket->report.unwatched_reason = watching.adder->failure();
       previous->epoch = request->new_epoch;
       DirtySet dirty = previous->dirty;
       std::size_t cost = previous->cost();
@@ -505,7 +504,7 @@ DirtySet current_dirty_set(git_repository* repo, const std::string& root, const 
                        watch.second) != work_tree.missing_dirs.end();
     });
     report.complete = !watching.adder->failed();
-    if (watching.adder->failed()) report.unwatched_reason = "it " + watching.adder->failure();
+    if (watching.adder->failed()) report.unwatched_reason = watching.adder->failure();
     learned->watched = report.complete;
     learned->epoch = request->new_epoch;
     learned->index = index_stamp(index->file_stat());
@@ -515,8 +514,13 @@ DirtySet current_dirty_set(git_repository* repo, const std::string& root, const 
     learned->dirty = dirty;
   }
   if (owns_memo) {
-    std::size_t cost = learned->cost();
-    memo_store().put(root, std::move(learned), cost);
+    // A watched tree's state is renewed only with its watcher's token: a
+    // snapshot without one puts the state back as it found it (what it
+    // holds is checked by stat data, so it stays true).
+    bool keep_previous = previous && previous->watched && !watching.holds_token;
+    std::unique_ptr<GitTreeMemo> kept = keep_previous ? std::move(previous) : std::move(learned);
+    std::size_t cost = kept->cost();
+    memo_store().put(root, std::move(kept), cost);
   }
   return dirty;
 }

@@ -15,6 +15,10 @@
 #include "daemon/store/database.hpp"
 #include "daemon/tracking/idempotency.hpp"
 
+namespace mission::daemon::git {
+class TreeWatchService;
+}
+
 namespace mission::daemon::mcp {
 
 // What a tool may touch: the store and the identity of its caller, which the
@@ -30,6 +34,8 @@ struct ToolContext {
   // Events ({type, ...}) the call produced, published by the session once
   // its transaction has committed.
   std::vector<nlohmann::json> events;
+  // The daemon's watched trees, for snapshots and change sets; may be null.
+  git::TreeWatchService* trees = nullptr;
 };
 
 // Long work a tool hands to the thread pool (a git snapshot or diff).

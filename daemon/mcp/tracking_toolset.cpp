@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "daemon/git/change_set.hpp"
+#include "daemon/git/tree_watch_service.hpp"
 #include "daemon/mcp/toolsets.hpp"
 #include "daemon/tracking/idempotency.hpp"
 #include "daemon/tracking/tracker.hpp"
@@ -31,11 +32,18 @@ constexpr struct {
     {"log_milestone", tracking::log_milestone},
 };
 
-DeferredWork start_task(Caller& caller, const nlohmann::json& args) {
+// Taken on the loop before the work is queued: what the tree's watcher
+// knows changed up to this call (null when no watcher service).
+std::shared_ptr<git::WatchTicket> watch_ticket(ToolContext& context, const std::string& directory) {
+  return context.trees != nullptr ? context.trees->ticket_for(directory) : nullptr;
+}
+
+DeferredWork start_task(ToolContext& context, Caller& caller, const nlohmann::json& args) {
   auto plan = std::make_shared<tracking::TaskStart>(tracking::plan_task_start(caller, args));
   auto snapshot = std::make_shared<git::Snapshot>();
-  return {[plan, snapshot] {
-            *snapshot = git::take_snapshot(plan->cwd);
+  auto ticket = watch_ticket(context, plan->cwd);
+  return {[plan, snapshot, ticket] {
+            *snapshot = git::take_snapshot(plan->cwd, ticket.get());
             return nlohmann::json();
           },
           [plan, snapshot](ToolContext& context, nlohmann::json) {
@@ -45,21 +53,25 @@ DeferredWork start_task(Caller& caller, const nlohmann::json& args) {
           nullptr};
 }
 
-DeferredWork complete_task(Caller& caller, const nlohmann::json& args) {
+DeferredWork complete_task(ToolContext& context, Caller& caller, const nlohmann::json& args) {
   auto plan = std::make_shared<tracking::TaskCompletion>(tracking::plan_task_completion(caller, args));
   struct Found {
     git::ChangeSet changes;
     git::ScopeVerification verification;
   };
   auto found = std::make_shared<Found>();
-  return {[plan, found] {
-            found->changes = git::compute_change_set(plan->snapshot);
+  auto ticket = watch_ticket(context, plan->snapshot.root);
+  return {[plan, found, ticket] {
+            found->changes = git::compute_change_set(plan->snapshot, ticket.get());
             found->verification = git::verify_scope(found->changes, plan->areas);
             return nlohmann::json();
           },
           [plan, found](ToolContext& context, nlohmann::json) {
             Caller caller{context.db, context.execution_id, context.events};
-            return tracking::finish_task_completion(caller, *plan, found->changes, found->verification);
+            nlohmann::json result = tracking::finish_task_completion(caller, *plan, found->changes,
+                                                                     found->verification);
+            if (context.trees != nullptr) context.trees->task_ended(plan->snapshot.root);
+            return result;
           },
           nullptr};
 }
@@ -67,8 +79,8 @@ DeferredWork complete_task(Caller& caller, const nlohmann::json& args) {
 ToolOutcome run_tool(ToolContext& context, const ToolDefinition& tool, const nlohmann::json& args) {
   Caller caller{context.db, context.execution_id, context.events};
   if (tool.name == "get_context") return tracking::mission_context(context.db, args);
-  if (tool.name == "start_task") return start_task(caller, args);
-  if (tool.name == "complete_task") return complete_task(caller, args);
+  if (tool.name == "start_task") return start_task(context, caller, args);
+  if (tool.name == "complete_task") return complete_task(context, caller, args);
   for (const auto& entry : kImmediateTools) {
     if (entry.name == tool.name) return entry.run(caller, args);
   }

@@ -53,7 +53,8 @@ nlohmann::json handle_daemon_status(MethodContext& context, const EmptyRequest&)
           {"connections", daemon.connection_count()},
           {"executions",
            {{"total", executions.count()},
-            {"active", executions.count_in_states(execution::active_states())}}}};
+            {"active", executions.count_in_states(execution::active_states())}}},
+          {"watchedTrees", daemon.tree_watches().status()}};
 }
 
 nlohmann::json handle_daemon_stop(MethodContext& context, const EmptyRequest&) {

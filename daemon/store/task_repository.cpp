@@ -96,4 +96,11 @@ std::vector<TaskRow> TaskRepository::list_for_mission(const std::string& mission
   return rows;
 }
 
+bool TaskRepository::has_in_progress(const std::string& snapshot_root) {
+  auto s =
+      db_.prepare("SELECT 1 FROM tasks WHERE status = 'in_progress' AND snapshot_root = ? LIMIT 1");
+  s.bind(1, snapshot_root);
+  return s.step();
+}
+
 }  // namespace mission::store

@@ -48,6 +48,8 @@ class TaskRepository {
   void complete(const TaskRow& row);
   // Oldest first.
   std::vector<TaskRow> list_for_mission(const std::string& mission_id);
+  // Whether a task in progress took its snapshot of the tree at `root`.
+  bool has_in_progress(const std::string& snapshot_root);
 
  private:
   Database& db_;
