@@ -95,6 +95,7 @@ struct GitTreeMemo {
   IndexStamp index;
   std::string head_commit;
   std::string ignore_sources;  // stat data of the global ignore files
+  std::vector<std::string> attribute_files;  // the index's .gitattributes paths
   StagedMap staged;
   DirtySet dirty;
 
