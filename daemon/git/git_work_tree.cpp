@@ -25,8 +25,8 @@ constexpr std::uint32_t kGitlinkMode = 0160000;
 constexpr std::uint32_t kNoParent = 0xffffffff;
 // Files up to this size are read into memory and hashed there (after the
 // repository's filters); larger ones are left to libgit2, which streams
-// them.
-constexpr std::size_t kMaxBufferedHashBytes = 64 * 1024 * 1024;
+// them when no filter applies.
+constexpr std::size_t kMaxBufferedHashBytes = 8 * 1024 * 1024;
 // Directories a stat-pass thread takes at a time.
 constexpr std::size_t kDirectoryBatch = 4;
 

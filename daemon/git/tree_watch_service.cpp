@@ -136,11 +136,18 @@ void TreeWatchService::finish(WatchTicket& ticket) {
     adopt(ticket);
     return;
   }
-  auto found = ticket.request.root.empty() ? watchers_.end() : watchers_.find(ticket.request.root);
-  if (found != watchers_.end()) found->second->finish(ticket.request, report);
-  if (report.used && !report.unwatched_reason.empty()) {
-    unwatch(report.root.empty() ? ticket.request.root : report.root, report.unwatched_reason);
+  const WatchRequest& request = ticket.request;
+  if (request.root.empty()) {  // a tree not watched, which stays so
+    if (report.used && !report.unwatched_reason.empty())
+      remember_refusal(report.root, report.unwatched_reason);
+    return;
   }
+  auto found = watchers_.find(request.root);
+  // A watcher dropped and made again meanwhile is not the one that asked.
+  if (found == watchers_.end() || found->second->serial() != request.watcher) return;
+  found->second->finish(request, report);
+  if (report.used && !report.unwatched_reason.empty())
+    unwatch(request.root, report.unwatched_reason);
 }
 
 void TreeWatchService::adopt(WatchTicket& ticket) {

@@ -38,7 +38,7 @@ bool same_or_under(const std::string& path, const std::string& dir) {
 
 TreeWatcher::TreeWatcher(uv_loop_t* loop, std::string root, int inotify_fd,
                          const WatchReport& first, std::uint64_t epoch)
-    : handle_(new Handle), root_(std::move(root)), epoch_(epoch) {
+    : handle_(new Handle), root_(std::move(root)), serial_(epoch), epoch_(epoch) {
   handle_->fd = inotify_fd;
   handle_->owner = this;
   handle_->poll.data = handle_;
@@ -116,8 +116,14 @@ void TreeWatcher::handle_event(int wd, std::uint32_t mask, std::string_view name
   if (found == paths_.end()) {
     // A watch the snapshot running now added and has not reported yet; any
     // other is one already dropped.
-    if (token_out_ && (mask & IN_IGNORED) == 0)
+    if (token_out_ && (mask & IN_IGNORED) == 0) {
+      if (unresolved_.size() >= limits::kMaxWatchedChangedPaths) {
+        need_full();
+        unresolved_.clear();
+        return;
+      }
       unresolved_.push_back({wd, mask, std::string(name)});
+    }
     return;
   }
   if ((mask & IN_IGNORED) != 0) {  // the directory is gone: its parent's watch said so
@@ -167,6 +173,7 @@ void TreeWatcher::need_full() {
 WatchRequest TreeWatcher::request(std::uint64_t new_epoch, std::size_t watch_budget) {
   WatchRequest request;
   request.root = root_;
+  request.watcher = serial_;
   request.inotify_fd = handle_->fd;
   request.new_epoch = new_epoch;
   request.watch_budget = watch_budget;

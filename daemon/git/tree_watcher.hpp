@@ -35,6 +35,8 @@ class TreeWatcher {
   TreeWatcher& operator=(const TreeWatcher&) = delete;
 
   const std::string& root() const { return root_; }
+  // Tells this watcher apart from an earlier one of the same tree.
+  std::uint64_t serial() const { return serial_; }
   std::size_t watch_count() const { return paths_.size(); }
   bool busy() const { return token_out_; }
   std::size_t changed_count() const { return changed_.size(); }
@@ -62,6 +64,7 @@ class TreeWatcher {
   struct Handle;  // the poll handle and the fd, freed in the close callback
   Handle* handle_;
   std::string root_;
+  std::uint64_t serial_;
   std::unordered_map<int, std::string> paths_;  // watch descriptor -> directory, relative
   std::unordered_set<int> stale_;               // watches of moved directories
   std::unordered_map<std::string, std::uint64_t> changed_;  // path -> sequence of its latest event

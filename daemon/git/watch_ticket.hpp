@@ -34,6 +34,8 @@ struct WatchRequest {
   // `changed` is not known to be complete (first snapshot, lost events, a
   // directory moved): the snapshot must look at the whole tree.
   bool full = true;
+  // The watcher that made the request (the loop's own bookkeeping).
+  std::uint64_t watcher = 0;
   // The remembered state this request builds on, and the one it leaves.
   std::uint64_t base_epoch = 0;
   std::uint64_t new_epoch = 0;
