@@ -42,6 +42,16 @@ void cancel_running_snapshots() {
 }
 
 Snapshot take_snapshot(const std::string& cwd, WatchTicket* watch) {
+  SnapshotControl control(cancel_generation(), cwd);
+  return take_snapshot(cwd, watch, control);
+}
+
+ChangeSet compute_change_set(const Snapshot& start, WatchTicket* watch) {
+  SnapshotControl control(cancel_generation(), start.root);
+  return compute_change_set(start, watch, control);
+}
+
+Snapshot take_snapshot(const std::string& cwd, WatchTicket* watch, SnapshotControl& control) {
   TicketDone done(watch);
   if (cwd.empty() || cwd.front() != '/') {
     throw MissionError(ErrorCode::invalid_argument, "working directory \"" + cwd + "\" is not absolute",
@@ -52,7 +62,6 @@ Snapshot take_snapshot(const std::string& cwd, WatchTicket* watch) {
     throw MissionError(ErrorCode::not_found, "directory " + cwd + " does not exist",
                        "pass the task's existing working directory");
   }
-  SnapshotControl control(cancel_generation(), cwd);
   GitWork work{control, watch};
   if (auto snapshot = git_backend().take_snapshot(cwd, work)) {
     done.succeeded();
@@ -63,9 +72,8 @@ Snapshot take_snapshot(const std::string& cwd, WatchTicket* watch) {
   return snapshot;
 }
 
-ChangeSet compute_change_set(const Snapshot& start, WatchTicket* watch) {
+ChangeSet compute_change_set(const Snapshot& start, WatchTicket* watch, SnapshotControl& control) {
   TicketDone done(watch);
-  SnapshotControl control(cancel_generation(), start.root);
   if (start.type == "git") {
     GitWork work{control, watch};
     ChangeSet changes = git_backend().compute_change_set(start, work);

@@ -61,6 +61,12 @@ Snapshot take_snapshot(const std::string& cwd, WatchTicket* watch = nullptr);
 // plus invalid_argument for a snapshot whose type or data is not ours.
 ChangeSet compute_change_set(const Snapshot& start, WatchTicket* watch = nullptr);
 
+class SnapshotControl;
+// The same, with bounds, cancellation and start time of the caller's own
+// (snapshot_control.hpp) rather than the daemon's.
+Snapshot take_snapshot(const std::string& cwd, WatchTicket* watch, SnapshotControl& control);
+ChangeSet compute_change_set(const Snapshot& start, WatchTicket* watch, SnapshotControl& control);
+
 // Cancels every snapshot and change set running now: each fails soon with
 // shutting_down. Later calls run normally. Any thread.
 void cancel_running_snapshots();

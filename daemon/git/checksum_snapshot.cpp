@@ -78,12 +78,6 @@ std::string hash_hex(std::uint64_t hash) {
   return buffer;
 }
 
-std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 std::string serialize(std::int64_t taken_ns, const std::vector<FileEntry>& files) {
   std::string data;
   data.reserve(64 + files.size() * 72);
@@ -207,7 +201,7 @@ TreeState read_tree(int root_fd, const std::string& root, std::size_t max_files,
                     std::vector<const FileEntry*>* start_of) {
   TreeState state;
   // Taken before the walk: anything that changes from here on is newer.
-  state.taken_ns = now_ns();
+  state.taken_ns = control.started_ns();
   state.files = checksum::walk_tree(root_fd, root, max_files, control);
   if (start != nullptr) {
     start_of->assign(state.files.size(), nullptr);

@@ -457,7 +457,7 @@ DirtySet current_dirty_set(git_repository* repo, const std::string& root, const 
   SnapshotStats& stats = ticket != nullptr ? ticket->report.stats : ignored_stats;
   stats = {};
   Settings settings = read_settings(repo);
-  std::int64_t started_ns = wall_clock_ns();
+  std::int64_t started_ns = control.started_ns();
 
   int root_fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (root_fd < 0) {

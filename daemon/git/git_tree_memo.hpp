@@ -83,8 +83,9 @@ inline IndexStamp index_stamp(const struct stat& st) {
 struct GitTreeMemo {
   // Wall-clock time the snapshot that wrote this began. A file or directory
   // whose mtime or ctime was not older than this by kRacyWindowNs may have
-  // changed again within one timestamp tick: it is not remembered, so what
-  // is remembered holds while the stat data is the same.
+  // changed again within one timestamp tick, its stat data unmoved: it is
+  // not remembered, so what is remembered holds while the stat data is the
+  // same.
   std::int64_t taken_ns = 0;
   std::unordered_map<std::string, LearnedFile> files;
   std::unordered_map<std::string, DirListing> listings;

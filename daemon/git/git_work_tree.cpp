@@ -51,12 +51,12 @@ std::string join(const std::string& dir, std::string_view name) {
   return path;
 }
 
-// Whether a later change could leave this mtime as it is: a change sets
-// the mtime to the time it happens, which differs from an mtime older than
-// the snapshot by more than a timestamp tick. (The ctime, also compared,
-// catches an mtime set back by hand.)
-bool racy_since(std::int64_t mtime_ns, std::int64_t taken_ns) {
-  return mtime_ns >= taken_ns - kRacyWindowNs;
+// Whether a change within the same timestamp tick could leave this stat
+// data as it is: a write sets mtime and ctime to the time it happens; a
+// tool that puts the mtime back (tar, rsync -t, cp -p) still moves the
+// ctime, unless within the same tick.
+bool racy_since(std::int64_t mtime_ns, std::int64_t ctime_ns, std::int64_t taken_ns) {
+  return mtime_ns >= taken_ns - kRacyWindowNs || ctime_ns >= taken_ns - kRacyWindowNs;
 }
 
 unsigned char dirent_type(const struct stat& st) {
@@ -350,7 +350,7 @@ void scan_directory(PassContext& context, ScanDir& dir) {
 // timestamp tick could leave its mtime as it is.
 void remember_listing(GitTreeMemo& learned, const std::string& path, const struct stat& st,
                       std::uint64_t tracked_names, const Names& others) {
-  if (racy_since(stat_ns(st.st_mtim), learned.taken_ns)) return;
+  if (racy_since(stat_ns(st.st_mtim), stat_ns(st.st_ctim), learned.taken_ns)) return;
   if (learned.listings.size() >= limits::kMaxRememberedFilesPerTree) return;
   learned.listings[path] = {static_cast<std::uint64_t>(st.st_ino), stat_ns(st.st_mtim),
                             stat_ns(st.st_ctim), tracked_names, others};
@@ -382,12 +382,6 @@ void add_untracked(git_repository* repo, const std::string& root, const std::str
 }
 
 }  // namespace
-
-std::int64_t wall_clock_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 bool trusted_file_system(int root_fd) {
   return file_system_kind(root_fd) == FileSystemKind::local;
@@ -461,7 +455,7 @@ FileState work_tree_file_state(git_repository* repo, const std::string& root,
   }
   ++stats.files_hashed;
   FileState state = hash_from_disk(repo, root, relative, st, control);
-  if (state.present() && !racy_since(key.mtime_ns, learned.taken_ns) &&
+  if (state.present() && !racy_since(key.mtime_ns, key.ctime_ns, learned.taken_ns) &&
       learned.files.size() < limits::kMaxRememberedFilesPerTree) {
     learned.files[relative] = {key, state};
   }

@@ -113,6 +113,4 @@ bool is_ignored(git_repository* repo, const std::string& relative);
 // The file system of the tree trusts directory mtimes and inotify.
 bool trusted_file_system(int root_fd);
 
-std::int64_t wall_clock_ns();
-
 }  // namespace mission::daemon::git

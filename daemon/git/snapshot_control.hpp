@@ -24,14 +24,19 @@ class SnapshotControl {
  public:
   // Cancelled once `cancel_generation` moves past its value now (see
   // cancel_running_snapshots in change_set.hpp). `tree` names the tree in
-  // messages.
+  // messages. `started_ns` is the wall-clock time the snapshot counts as
+  // its start, against which files are racy (0: now); tests move it.
   SnapshotControl(const std::atomic<std::uint64_t>& cancel_generation, std::string tree,
-                  SnapshotLimits limits = {})
+                  SnapshotLimits limits = {}, std::int64_t started_ns = 0)
       : generation_(&cancel_generation),
         started_generation_(cancel_generation.load(std::memory_order_relaxed)),
         tree_(std::move(tree)),
         limits_(limits),
-        deadline_(std::chrono::steady_clock::now() + limits.max_duration) {}
+        deadline_(std::chrono::steady_clock::now() + limits.max_duration),
+        started_ns_(started_ns != 0 ? started_ns
+                                    : std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::system_clock::now().time_since_epoch())
+                                          .count()) {}
   SnapshotControl(const SnapshotControl&) = delete;
   SnapshotControl& operator=(const SnapshotControl&) = delete;
 
@@ -73,6 +78,7 @@ class SnapshotControl {
   }
 
   std::uint64_t bytes_read() const { return read_.load(std::memory_order_relaxed); }
+  std::int64_t started_ns() const { return started_ns_; }
   const std::string& tree() const { return tree_; }
   void set_tree(std::string tree) { tree_ = std::move(tree); }
 
@@ -82,6 +88,7 @@ class SnapshotControl {
   std::string tree_;
   SnapshotLimits limits_;
   std::chrono::steady_clock::time_point deadline_;
+  std::int64_t started_ns_;
   std::atomic<std::uint64_t> read_{0};
 };
 
