@@ -19,32 +19,54 @@ bool is_under(std::string_view path, std::string_view dir) {
   return path.size() > dir.size() && path[dir.size()] == '/' && path.substr(0, dir.size()) == dir;
 }
 
-bool is_same_or_under(std::string_view path, std::string_view dir) {
-  return path == dir || is_under(path, dir);
-}
-
 std::string_view last_name(std::string_view path) {
   auto slash = path.rfind('/');
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-// The changed paths, sorted, without those under another changed path.
-std::vector<std::string> outermost(std::vector<std::string> paths) {
-  std::sort(paths.begin(), paths.end());
-  paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
-  std::vector<std::string> kept;
-  for (auto& path : paths) {
-    bool covered = std::any_of(kept.begin(), kept.end(),
-                               [&](const std::string& dir) { return is_under(path, dir); });
-    if (!covered) kept.push_back(std::move(path));
+// A changed path inside a .git directory stands for the directory that
+// holds it: a repository created or removed there (the root's own .git is
+// covered by the index and HEAD checks). "" when nothing is left.
+std::string outside_git_dirs(const std::string& path) {
+  std::size_t start = 0;
+  for (;;) {
+    std::size_t slash = path.find('/', start);
+    std::string_view name =
+        std::string_view(path).substr(start, slash == std::string::npos ? slash : slash - start);
+    if (name == ".git") return start == 0 ? std::string() : path.substr(0, start - 1);
+    if (slash == std::string::npos) return path;
+    start = slash + 1;
   }
-  return kept;
 }
 
+// The changed paths, sorted, without those under another changed path.
+std::vector<std::string> outermost(const std::vector<std::string>& changed) {
+  std::set<std::string> paths;
+  for (const auto& path : changed) {
+    std::string kept = outside_git_dirs(path);
+    if (!kept.empty()) paths.insert(std::move(kept));  // else inside the root's .git
+  }
+  std::vector<std::string> result;
+  for (const auto& path : paths) {
+    bool covered = false;
+    for (auto slash = path.find('/'); slash != std::string::npos && !covered;
+         slash = path.find('/', slash + 1)) {
+      covered = paths.count(path.substr(0, slash)) != 0;
+    }
+    if (!covered) result.push_back(path);
+  }
+  return result;
+}
+
+// Adds the keys of `map` that are `path` or below it. Below is not right
+// after `path` in the map's order ("a-b" and "a.c" sort between "a" and
+// "a/"), so the two are looked up apart.
 template <typename Map>
 void keys_under(const Map& map, const std::string& path, std::set<std::string>& out) {
-  for (auto it = map.lower_bound(path); it != map.end() && is_same_or_under(it->first, path);
-       ++it) {
+  if (map.count(path) != 0) out.insert(path);
+  const std::string below = path + "/";
+  for (auto it = map.lower_bound(below);
+       it != map.end() && it->first.compare(0, below.size(), below) == 0; ++it) {
     out.insert(it->first);
   }
 }
@@ -111,7 +133,7 @@ class WatchedUpdate {
   }
 
   bool tracked_below(const std::string& dir) const {
-    auto staged = memo_.staged.lower_bound(dir);
+    auto staged = memo_.staged.lower_bound(dir + "/");
     if (staged != memo_.staged.end() && is_under(staged->first, dir)) return true;
     bool found = false;
     git_tree_entry* entry = nullptr;

@@ -165,6 +165,15 @@ TEST_CASE("watched tree: every kind of change gives what a snapshot of the whole
   repo.write("vendor/nested/code.c", "int nested;\n");
   repo.write("vendor/notes.txt", "notes\n");
   tree.check_same_as_full(true);
+  repo.write("later/code.c", "int later;\n");  // untracked, watched, then a repository
+  tree.check_same_as_full(true);
+  repo.git("init -q later");
+  tree.check_same_as_full(true);
+  repo.write("a-b.txt", "sorts between a and a/\n");  // neighbours in path order
+  repo.write("a/inner.txt", "inner\n");
+  tree.check_same_as_full(true);
+  fs::remove_all(repo.root() / "a");
+  tree.check_same_as_full(true);
 
   // What the watcher cannot vouch for makes a full pass, as exact.
   repo.git("add docs/new.md");  // the index changed
@@ -183,11 +192,12 @@ TEST_CASE("watched tree: every kind of change gives what a snapshot of the whole
   repo.write("library/deep/two.c", "int two = 2;\n");  // watched again where it is now
   tree.check_same_as_full(true);
 
-  check_changes(tree.changes_since(start), {{".gitignore", "docs/new.md", "library/deep/two.c",
-                                             "link", "src/helpers.c", "vendor/notes.txt"},
-                                            {"README.md"},
-                                            {"docs/guide.md", "src/util.c"},
-                                            {{"src/util.c", "src/helpers.c"}}});
+  check_changes(tree.changes_since(start),
+                {{".gitignore", "a-b.txt", "docs/new.md", "library/deep/two.c", "link",
+                  "src/helpers.c", "vendor/notes.txt"},
+                 {"README.md"},
+                 {"docs/guide.md", "src/util.c"},
+                 {{"src/util.c", "src/helpers.c"}}});
 }
 
 TEST_CASE("watched tree: lost events make the next snapshot a full one") {
