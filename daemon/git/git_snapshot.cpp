@@ -414,7 +414,7 @@ Watching start_watching(WatchTicket* ticket, const std::string& root, const Sett
     watching.adder = std::make_unique<WatchAdder>(request.inotify_fd, root, request.watch_budget);
     return watching;
   }
-  if (!request.watch_new_trees && !settings.watch) return watching;
+  if (!request.may_start || (!request.watch_new_trees && !settings.watch)) return watching;
   report.used = true;
   if (!request.refused.empty()) {
     report.unwatched_reason = request.refused;

@@ -90,17 +90,22 @@ std::size_t TreeWatchService::budget_for(const TreeWatcher* watcher) const {
   return std::min(left, limits::kMaxWatchesPerTree);
 }
 
-std::shared_ptr<WatchTicket> TreeWatchService::ticket_for(const std::string& directory) {
+std::shared_ptr<WatchTicket> TreeWatchService::ticket_for(const std::string& directory,
+                                                          bool may_start) {
   collect_finished();
   auto ticket = std::make_shared<WatchTicket>();
   std::uint64_t epoch = ++epochs_;
   if (TreeWatcher* watcher = stopped_ ? nullptr : watcher_holding(directory)) {
     watcher->drain();
     ticket->request = watcher->request(epoch, budget_for(watcher));
+    // A repository nested in the watched tree is a tree of its own.
+    ticket->request.watch_new_trees = settings_.watch_new_trees;
+    ticket->request.may_start = may_start;
   } else {
     WatchRequest& request = ticket->request;
     request.new_epoch = epoch;
     request.watch_new_trees = settings_.watch_new_trees && !stopped_;
+    request.may_start = may_start && !stopped_;
     request.watch_budget = budget_for(nullptr);
     if (stopped_) {
       request.refused = "the daemon is stopping";

@@ -46,7 +46,10 @@ class TreeWatchService {
 
   // The ticket to give the snapshot or change set of the tree holding the
   // absolute directory `directory` (a task's cwd, or a snapshot's root).
-  std::shared_ptr<WatchTicket> ticket_for(const std::string& directory);
+  // `may_start` lets the work start watching a tree not watched yet: true
+  // for a task's first snapshot, false for its change set (the task ends
+  // with it, and its watches would end at once).
+  std::shared_ptr<WatchTicket> ticket_for(const std::string& directory, bool may_start = true);
 
   // A task of the tree at `root` has ended: its watches end if no task in
   // progress needs the tree any more (checked on the next loop turn, once

@@ -43,8 +43,11 @@ struct WatchRequest {
   // of base_epoch began; each stands for itself and everything under it.
   std::vector<std::string> changed;
   // Start watching a git tree not watched yet (missiond --watch-trees); a
-  // repository can also ask for it with `git config mission.watchTrees true`.
+  // repository can also ask for it with `git config mission.watchTrees
+  // true`. Neither applies when `may_start` is false (a task's last
+  // snapshot: its watches would end with it).
   bool watch_new_trees = false;
+  bool may_start = true;
   // Most inotify watches this tree may hold, or why no tree may be watched
   // now (the daemon watches as many as it may).
   std::size_t watch_budget = 0;

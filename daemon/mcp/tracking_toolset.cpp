@@ -34,14 +34,15 @@ constexpr struct {
 
 // Taken on the loop before the work is queued: what the tree's watcher
 // knows changed up to this call (null when no watcher service).
-std::shared_ptr<git::WatchTicket> watch_ticket(ToolContext& context, const std::string& directory) {
-  return context.trees != nullptr ? context.trees->ticket_for(directory) : nullptr;
+std::shared_ptr<git::WatchTicket> watch_ticket(ToolContext& context, const std::string& directory,
+                                               bool first_snapshot) {
+  return context.trees != nullptr ? context.trees->ticket_for(directory, first_snapshot) : nullptr;
 }
 
 DeferredWork start_task(ToolContext& context, Caller& caller, const nlohmann::json& args) {
   auto plan = std::make_shared<tracking::TaskStart>(tracking::plan_task_start(caller, args));
   auto snapshot = std::make_shared<git::Snapshot>();
-  auto ticket = watch_ticket(context, plan->cwd);
+  auto ticket = watch_ticket(context, plan->cwd, true);
   return {[plan, snapshot, ticket] {
             *snapshot = git::take_snapshot(plan->cwd, ticket.get());
             return nlohmann::json();
@@ -60,7 +61,7 @@ DeferredWork complete_task(ToolContext& context, Caller& caller, const nlohmann:
     git::ScopeVerification verification;
   };
   auto found = std::make_shared<Found>();
-  auto ticket = watch_ticket(context, plan->snapshot.root);
+  auto ticket = watch_ticket(context, plan->snapshot.root, false);
   return {[plan, found, ticket] {
             found->changes = git::compute_change_set(plan->snapshot, ticket.get());
             found->verification = git::verify_scope(found->changes, plan->areas);
