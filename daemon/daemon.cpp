@@ -5,12 +5,12 @@
 #include <cstdio>
 #include <fstream>
 
+#include "daemon/rpc/control_session.hpp"
 #include "daemon/execution/agent_execution.hpp"
 #include "daemon/git/change_set.hpp"
-#include "daemon/rpc/control_session.hpp"
 #include "daemon/store/execution_repository.hpp"
-#include "daemon/store/idempotency_repository.hpp"
 #include "daemon/store/mcp_session_repository.hpp"
+#include "daemon/store/idempotency_repository.hpp"
 #include "daemon/store/migrations.hpp"
 #include "daemon/store/task_repository.hpp"
 #include "shared/error_code.hpp"

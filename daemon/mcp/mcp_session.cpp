@@ -300,13 +300,8 @@ nlohmann::json McpSession::list_tools(const Request& request) {
 }
 
 ToolContext McpSession::tool_context() {
-  return ToolContext{daemon_.database(),
-                     attached_.execution_id,
-                     attached_.session_id,
-                     daemon_.idempotency_settings(),
-                     !in_batch_,
-                     {},
-                     &daemon_.tree_watches()};
+  return ToolContext{daemon_.database(), attached_.execution_id, attached_.session_id,
+                     daemon_.idempotency_settings(), !in_batch_, {}, &daemon_.tree_watches()};
 }
 
 nlohmann::json McpSession::call_tool(const Request& request) {
@@ -355,13 +350,8 @@ void McpSession::reply_later(DeferredWork deferred) {
         if (!daemon->has_database()) return;  // finished after shutdown closed the store
         // The call is finished and recorded even if its session has gone:
         // a client that retries with the same request_id gets this result.
-        ToolContext context{daemon->database(),
-                            execution_id,
-                            session_id,
-                            daemon->idempotency_settings(),
-                            true,
-                            {},
-                            &daemon->tree_watches()};
+        ToolContext context{daemon->database(), execution_id, session_id,
+                            daemon->idempotency_settings(), true, {}, &daemon->tree_watches()};
         nlohmann::json result = finish_deferred(context, job->deferred, std::move(job->work_result),
                                                 job->error ? &*job->error : nullptr);
         publish_tool_events(*daemon, context, result);

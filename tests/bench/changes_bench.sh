@@ -55,6 +55,9 @@ for total in $sizes; do
   mkdir "$repo"
   "$driver" make-tree "$repo" "$dirs" "$files"
   git -C "$repo" init -q -b main
+  # No gc --auto packing objects in the background while the timings run.
+  git -C "$repo" config gc.auto 0
+  git -C "$repo" config maintenance.auto false
   git -C "$repo" -c user.name=bench -c user.email=bench@example.com add -A
   git -C "$repo" -c user.name=bench -c user.email=bench@example.com commit -q -m tree
   sleep 1  # nothing racily clean after the refresh below
