@@ -12,6 +12,23 @@ nlohmann::json daemon_view(const nlohmann::json& status) {
   return view;
 }
 
+namespace {
+
+// "2 watched, 5,120 inotify watches" and the like, from daemon.status's
+// watchedTrees.
+std::string trees_summary(const nlohmann::json& trees) {
+  std::size_t watched = 0;
+  for (const auto& tree : trees.value("trees", nlohmann::json::array())) {
+    if (tree.value("watched", false)) ++watched;
+  }
+  std::string summary = std::to_string(watched) + " watched, " +
+                        std::to_string(trees.value("watches", std::size_t{0})) + " inotify watches";
+  if (!trees.value("enabled", false)) summary += " (missiond --watch-trees is off)";
+  return summary;
+}
+
+}  // namespace
+
 void print_daemon_status(const nlohmann::json& status) {
   std::string headline = "missiond " + status.value("version", "?") + " " +
                          styled("running", Tone::good) + " (pid " +
@@ -28,6 +45,18 @@ void print_daemon_status(const nlohmann::json& status) {
                          std::to_string(executions.value("active", 0)) + " active"},
       {"clients", std::to_string(status.value("connections", 0)) + " connected"},
   });
+  if (!status.contains("watchedTrees")) return;
+  const nlohmann::json& trees = status.at("watchedTrees");
+  print_fields({{"trees", trees_summary(trees)}});
+  for (const auto& tree : trees.value("trees", nlohmann::json::array())) {
+    std::string root = tree.value("root", "");
+    if (tree.value("watched", false)) {
+      std::printf("  watched %s (%zu watches)\n", root.c_str(),
+                  tree.value("watches", std::size_t{0}));
+    } else {
+      std::printf("  not watched %s: %s\n", root.c_str(), tree.value("reason", "").c_str());
+    }
+  }
 }
 
 }  // namespace mission::cli

@@ -5,11 +5,13 @@
 #include <cstdio>
 #include <fstream>
 
+#include "daemon/git/change_set.hpp"
 #include "daemon/rpc/control_session.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/idempotency_repository.hpp"
 #include "daemon/store/mcp_session_repository.hpp"
 #include "daemon/store/migrations.hpp"
+#include "daemon/store/task_repository.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
@@ -39,6 +41,7 @@ Daemon::~Daemon() {
   sigterm_.reset();
   sigint_.reset();
   launcher_.reset();
+  tree_watches_.reset();
   control_services_.reset();
   mcp_services_.reset();
   // Let the close callbacks of every handle run before the loop goes.
@@ -118,11 +121,15 @@ void Daemon::start() {
   uv_loop_t* loop = loop_.get();
   launcher_ = std::make_unique<execution::Launcher>(
       execution::RunnerServices{loop, *database_, events_, paths_.logs_dir()});
+  tree_watches_ = std::make_unique<git::TreeWatchService>(
+      loop, settings_.tree_watching, [this](const std::string& root) {
+        return store::TaskRepository(*database_).has_in_progress(root);
+      });
   mcp_services_ = std::make_unique<mcp::SessionServices>(
-      mcp::SessionServices{*database_, events_, loop, settings_.idempotency});
+      mcp::SessionServices{*database_, events_, loop, settings_.idempotency, tree_watches_.get()});
   control_services_ = std::make_unique<ControlServices>(
       ControlServices{*database_, events_, *launcher_, paths_, settings_.idempotency,
-                      settings_.retention, *this, *mcp_services_});
+                      settings_.retention, *this, *mcp_services_, *tree_watches_});
   maintenance_timer_ = std::make_unique<loop::Timer>(loop, [this] { maintain(); });
   maintain();
 
@@ -177,6 +184,10 @@ void Daemon::request_shutdown(const char* reason) {
   if (shutting_down_) return;
   shutting_down_ = true;
   std::fprintf(stderr, "missiond: shutting down (%s)\n", reason);
+  // Snapshots running in the thread pool end now, with shutting_down: the
+  // loop would otherwise wait for them, however long their tree takes.
+  git::cancel_running_snapshots();
+  tree_watches_->stop();
   listener_->stop_accepting();
   std::error_code ignored;
   std::filesystem::remove(paths_.socket, ignored);

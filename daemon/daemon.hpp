@@ -15,6 +15,7 @@
 #include "daemon/events/event_bus.hpp"
 #include "daemon/execution/launcher.hpp"
 #include "daemon/execution/retention.hpp"
+#include "daemon/git/tree_watch_service.hpp"
 #include "daemon/loop/listener.hpp"
 #include "daemon/loop/signal_watcher.hpp"
 #include "daemon/loop/timer.hpp"
@@ -30,6 +31,7 @@ namespace mission::daemon {
 struct DaemonSettings {
   tracking::IdempotencySettings idempotency;
   execution::RetentionSettings retention;
+  git::TreeWatchSettings tree_watching;
 };
 
 class Daemon : public DaemonControl {
@@ -74,6 +76,7 @@ class Daemon : public DaemonControl {
   std::unique_ptr<store::Database> database_;
   events::EventBus events_;
   std::unique_ptr<execution::Launcher> launcher_;
+  std::unique_ptr<git::TreeWatchService> tree_watches_;
   std::unique_ptr<mcp::SessionServices> mcp_services_;
   std::unique_ptr<ControlServices> control_services_;
   std::unique_ptr<loop::Listener> listener_;

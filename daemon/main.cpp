@@ -83,6 +83,11 @@ int main(int argc, char** argv) {
       ->type_name("BYTES")
       ->envname("MISSION_DAEMON_LOG_MAX")
       ->check(CLI::NonNegativeNumber);
+  bool watch_trees = false;
+  app.add_flag("--watch-trees", watch_trees,
+               "Watch the git trees tasks start in (inotify), so later snapshots look only at what "
+               "changed")
+      ->envname("MISSION_WATCH_TREES");
   app.set_version_flag("--version", std::string(mission::kVersion));
   CLI11_PARSE(app, argc, argv);
 
@@ -95,6 +100,7 @@ int main(int argc, char** argv) {
     mission::daemon::DaemonSettings settings;
     settings.idempotency = {idempotency_ttl_s * 1000, idempotency_pending_ttl_s * 1000};
     settings.retention = {log_retention_s * 1000, execution_retention_s * 1000, daemon_log_max};
+    settings.tree_watching.watch_new_trees = watch_trees;
     mission::daemon::Daemon daemon(
         mission::resolve_runtime_paths(mission::process_env(), getuid(), socket), settings);
     daemon.start();

@@ -148,4 +148,45 @@ inline constexpr std::size_t kMaxChecksumFiles = 200000;
 // time start_task and complete_task spend hashing outside git.
 inline constexpr std::uint64_t kMaxChecksumHashedFileBytes = std::uint64_t{64} * 1024 * 1024;
 
+// Most bytes one snapshot or change set reads (files hashed, in git or
+// checksum trees) and the longest it may run. Past either it fails with
+// payload_too_large instead of holding a thread-pool thread for ever: a
+// tree of endless or slow files, or simply too much to read for one task.
+inline constexpr std::uint64_t kMaxSnapshotReadBytes = std::uint64_t{4} * 1024 * 1024 * 1024;
+inline constexpr std::int64_t kMaxSnapshotMs = 120 * 1000;
+
+// Worker threads of one snapshot's stat pass (and of hashing in checksum
+// trees): as many as the machine has cores, at most this many. Past a few
+// threads the file system's locks, not the cores, set the pace.
+inline constexpr unsigned kMaxSnapshotThreads = 8;
+
+// What the daemon keeps in memory from the latest snapshot of each tree, so
+// the next one reads again only what changed: the latest snapshots of at
+// most this many trees, and for each git tree at most this many files whose
+// content was hashed (beyond that they are hashed again each time).
+// Checksum trees keep their latest snapshot's data while the total stays
+// under kMaxChecksumMemoBytes.
+inline constexpr std::size_t kMaxRememberedTrees = 8;
+inline constexpr std::size_t kMaxRememberedFilesPerTree = 100000;
+inline constexpr std::size_t kMaxChecksumMemoBytes = 16 * 1024 * 1024;
+
+// Watched trees (missiond --watch-trees, or `git config mission.watchTrees
+// true` in a repository): one inotify watch per directory. A tree that needs
+// more than kMaxWatchesPerTree, or more than its share of the user's limit
+// (this fraction of /proc/sys/fs/inotify/max_user_watches, less what the
+// daemon already holds), is not watched: its snapshots stay full ones and
+// `mission status` says why. At most kMaxWatchedTrees trees at once.
+inline constexpr std::size_t kMaxWatchesPerTree = 65536;
+inline constexpr unsigned kWatchShareOfUserLimitPercent = 50;
+inline constexpr std::size_t kMaxWatchedTrees = 16;
+
+// Changed paths a watched tree remembers between two snapshots, and paths
+// one watched snapshot looks at; past either the next snapshot is a full
+// one (a checkout or a build that rewrote many files).
+inline constexpr std::size_t kMaxWatchedChangedPaths = 20000;
+
+// How often the daemon looks for watched trees no task in progress uses
+// any more, to drop their watches (also right after a task completes).
+inline constexpr int kWatchIdleCheckMs = 60 * 1000;
+
 }  // namespace mission::limits

@@ -15,8 +15,13 @@
 // follows the rule in scope_rule.hpp.
 //
 // Everything here blocks on the file system: call it off the event loop. The
-// functions keep no state, are safe to call from several threads at once,
-// and open their own repository handle on each call.
+// functions are safe to call from several threads at once and open their
+// own repository handle on each call. What a snapshot learns about a tree
+// (stat data, hashes, directory listings) is kept in memory for the next
+// snapshot of the same tree, within limits::kMaxRememberedTrees; it only
+// ever saves work, never changes a result. Each call is bounded by
+// limits::kMaxSnapshotReadBytes and limits::kMaxSnapshotMs, and can be
+// cancelled by cancel_running_snapshots().
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -40,15 +45,31 @@ struct ChangeSet {
   std::vector<Rename> renamed;                        // exact-content renames, sorted by `to`; their paths ALSO appear in deleted (from) and added (to)
 };
 
+struct WatchTicket;
+
 // Snapshot of the tree containing `cwd` (an absolute directory): git when
 // `cwd` is inside a git work tree, else a checksum snapshot rooted at `cwd`.
-// Throws MissionError: git_error (libgit2 failure), not_found (cwd missing),
-// payload_too_large (checksum tree over limits::kMaxChecksumFiles).
-Snapshot take_snapshot(const std::string& cwd);
+// `watch`, from the tree's watcher on the loop (tree_watch_service.hpp), lets
+// a watched tree be looked at only where it changed; without it the whole
+// tree is looked at. Throws MissionError: git_error (libgit2 failure),
+// not_found (cwd missing), invalid_argument (cwd on a pseudo file system),
+// payload_too_large (checksum tree over limits::kMaxChecksumFiles, or over
+// the read or time bound), shutting_down (cancelled).
+Snapshot take_snapshot(const std::string& cwd, WatchTicket* watch = nullptr);
 
 // What changed between `start` and the tree as it is now. Same exceptions,
 // plus invalid_argument for a snapshot whose type or data is not ours.
-ChangeSet compute_change_set(const Snapshot& start);
+ChangeSet compute_change_set(const Snapshot& start, WatchTicket* watch = nullptr);
+
+class SnapshotControl;
+// The same, with bounds, cancellation and start time of the caller's own
+// (snapshot_control.hpp) rather than the daemon's.
+Snapshot take_snapshot(const std::string& cwd, WatchTicket* watch, SnapshotControl& control);
+ChangeSet compute_change_set(const Snapshot& start, WatchTicket* watch, SnapshotControl& control);
+
+// Cancels every snapshot and change set running now: each fails soon with
+// shutting_down. Later calls run normally. Any thread.
+void cancel_running_snapshots();
 
 struct ScopeVerification {
   bool scope_match;

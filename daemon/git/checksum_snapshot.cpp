@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -12,6 +13,8 @@
 #include "daemon/git/checksum_walk.hpp"
 #include "daemon/git/content_hash.hpp"
 #include "daemon/git/file_state.hpp"
+#include "daemon/git/file_system_kind.hpp"
+#include "daemon/git/memo_store.hpp"
 #include "daemon/git/snapshot_text.hpp"
 #include "shared/error_code.hpp"
 
@@ -35,14 +38,24 @@ class RootDirectory {
  public:
   explicit RootDirectory(const std::string& root) {
     fd_ = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd_ >= 0) return;
-    if (errno == ENOENT || errno == ENOTDIR) {
-      throw MissionError(ErrorCode::not_found, "directory " + root + " does not exist",
-                         "pass the task's existing working directory");
+    if (fd_ < 0) {
+      if (errno == ENOENT || errno == ENOTDIR) {
+        throw MissionError(ErrorCode::not_found, "directory " + root + " does not exist",
+                           "pass the task's existing working directory");
+      }
+      throw MissionError(ErrorCode::invalid_argument,
+                         "cannot read directory " + root + ": " + std::strerror(errno),
+                         "check the directory's permissions");
     }
-    throw MissionError(ErrorCode::invalid_argument,
-                       "cannot read directory " + root + ": " + std::strerror(errno),
-                       "check the directory's permissions");
+    if (file_system_kind(fd_) == FileSystemKind::pseudo) {
+      std::string kind = file_system_name(fd_);
+      ::close(fd_);
+      throw MissionError(ErrorCode::invalid_argument,
+                         root + " is on a " + kind +
+                             " pseudo file system, whose files are generated as they are read: "
+                             "there is nothing to snapshot",
+                         "start the task from a directory of a real file system");
+    }
   }
   ~RootDirectory() { ::close(fd_); }
   RootDirectory(const RootDirectory&) = delete;
@@ -63,12 +76,6 @@ std::string hash_hex(std::uint64_t hash) {
   char buffer[17];
   std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(hash));
   return buffer;
-}
-
-std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 std::string serialize(std::int64_t taken_ns, const std::vector<FileEntry>& files) {
@@ -113,6 +120,14 @@ struct ParsedSnapshot {
   std::vector<FileEntry> files;
 };
 
+// The data of each tree's latest snapshot (a start snapshot or the state a
+// comparison saw), so that the next snapshot of the same tree reads again
+// only the files whose stat data moved.
+MemoStore<std::string>& memo_store() {
+  static MemoStore<std::string> store(limits::kMaxRememberedTrees, limits::kMaxChecksumMemoBytes);
+  return store;
+}
+
 ParsedSnapshot parse(const std::string& data) {
   text::Reader reader(data);
   ParsedSnapshot parsed;
@@ -153,46 +168,102 @@ FileState state_of(const FileEntry& entry, std::string_view unreadable_tag) {
   return {entry.mode, hash_hex(entry.hash)};
 }
 
+// Gives each walked file not hashed yet the hash `earlier` recorded for it,
+// when its stat data is the same and was not racy then. Both lists are
+// sorted by path. When `matches` is given, matches[j] points to the entry of
+// earlier that has now[j]'s path (or stays null).
+void reuse_hashes(const ParsedSnapshot& earlier, std::vector<FileEntry>& now,
+                  std::vector<const FileEntry*>* matches = nullptr) {
+  std::int64_t racy_from = earlier.taken_ns - kRacyWindowNs;
+  std::size_t i = 0;
+  for (std::size_t j = 0; j < now.size(); ++j) {
+    while (i < earlier.files.size() && earlier.files[i].path < now[j].path) ++i;
+    if (i == earlier.files.size() || earlier.files[i].path != now[j].path) continue;
+    const FileEntry& before = earlier.files[i];
+    if (matches != nullptr) (*matches)[j] = &before;
+    bool racy = before.mtime_ns >= racy_from || before.ctime_ns >= racy_from;
+    if (!now[j].hashed && !racy && same_stat(before, now[j])) {
+      now[j].hash = before.hash;
+      now[j].hashed = true;
+    }
+  }
+}
+
+// The tree's state now: every file walked and hashed, reusing what the
+// tree's previous snapshot learned. Remembers the result for the next one.
+struct TreeState {
+  std::int64_t taken_ns = 0;
+  std::vector<FileEntry> files;
+};
+
+TreeState read_tree(int root_fd, const std::string& root, std::size_t max_files,
+                    SnapshotControl& control, const ParsedSnapshot* start,
+                    std::vector<const FileEntry*>* start_of) {
+  TreeState state;
+  // Taken before the walk: anything that changes from here on is newer.
+  state.taken_ns = control.started_ns();
+  state.files = checksum::walk_tree(root_fd, root, max_files, control);
+  if (start != nullptr) {
+    start_of->assign(state.files.size(), nullptr);
+    reuse_hashes(*start, state.files, start_of);
+  }
+  if (std::unique_ptr<std::string> memo = memo_store().take(root)) {
+    try {
+      reuse_hashes(parse(*memo), state.files);
+    } catch (const MissionError&) {
+      // A memo this daemon wrote is never corrupt; if it were, hashing
+      // everything is still right.
+    }
+  }
+  checksum::hash_files(root_fd, state.files, control);
+  return state;
+}
+
+void remember(const std::string& root, std::string data) {
+  std::size_t cost = data.size();
+  memo_store().put(root, std::make_unique<std::string>(std::move(data)), cost);
+}
+
+std::atomic<std::uint64_t>& no_cancellation() {
+  static std::atomic<std::uint64_t> never{0};
+  return never;
+}
+
 }  // namespace
 
 Snapshot take_checksum_snapshot(const std::string& cwd, std::size_t max_files) {
+  SnapshotControl control(no_cancellation(), cwd);
+  return take_checksum_snapshot(cwd, control, max_files);
+}
+
+Snapshot take_checksum_snapshot(const std::string& cwd, SnapshotControl& control,
+                                std::size_t max_files) {
   std::string root = normalized_root(cwd);
   RootDirectory directory(root);
-  // Taken before the walk: anything that changes from here on is newer.
-  std::int64_t taken_ns = now_ns();
-  auto files = checksum::walk_tree(directory.fd(), root, max_files);
-  checksum::hash_files(directory.fd(), files);
+  TreeState state = read_tree(directory.fd(), root, max_files, control, nullptr, nullptr);
   Snapshot snapshot;
   snapshot.type = "checksum";
   snapshot.root = root;
-  snapshot.data = serialize(taken_ns, files);
+  snapshot.data = serialize(state.taken_ns, state.files);
   snapshot.id = hash_hex(content_hash(snapshot.data));
+  remember(root, snapshot.data);
   return snapshot;
 }
 
 ChangeSet compute_checksum_change_set(const Snapshot& start, std::size_t max_files) {
+  SnapshotControl control(no_cancellation(), start.root);
+  return compute_checksum_change_set(start, control, max_files);
+}
+
+ChangeSet compute_checksum_change_set(const Snapshot& start, SnapshotControl& control,
+                                      std::size_t max_files) {
   ParsedSnapshot parsed = parse(start.data);
   RootDirectory directory(start.root);
-  auto now = checksum::walk_tree(directory.fd(), start.root, max_files);
-
-  // Both lists are sorted by path: one merge pass finds each file's start.
-  std::int64_t racy_from = parsed.taken_ns - kRacyWindowNs;
-  std::vector<const FileEntry*> start_of(now.size(), nullptr);
-  {
-    std::size_t i = 0;
-    for (std::size_t j = 0; j < now.size(); ++j) {
-      while (i < parsed.files.size() && parsed.files[i].path < now[j].path) ++i;
-      if (i == parsed.files.size() || parsed.files[i].path != now[j].path) continue;
-      const FileEntry& before = parsed.files[i];
-      start_of[j] = &before;
-      bool racy = before.mtime_ns >= racy_from || before.ctime_ns >= racy_from;
-      if (!now[j].hashed && !racy && same_stat(before, now[j])) {
-        now[j].hash = before.hash;
-        now[j].hashed = true;
-      }
-    }
-  }
-  checksum::hash_files(directory.fd(), now);
+  // Each file's start entry is found by one merge pass over the two sorted
+  // lists; an unchanged, non-racy one gives its hash.
+  std::vector<const FileEntry*> start_of;
+  TreeState state = read_tree(directory.fd(), start.root, max_files, control, &parsed, &start_of);
+  std::vector<FileEntry>& now = state.files;
 
   std::vector<PathStates> changed;
   std::vector<bool> seen(parsed.files.size(), false);
@@ -213,6 +284,7 @@ ChangeSet compute_checksum_change_set(const Snapshot& start, std::size_t max_fil
   for (std::size_t i = 0; i < parsed.files.size(); ++i) {
     if (!seen[i]) changed.push_back({parsed.files[i].path, state_of(parsed.files[i], "unreadable at start"), {}});
   }
+  remember(start.root, serialize(state.taken_ns, now));
   return build_change_set(changed, hash_hex(content_hash("")));
 }
 

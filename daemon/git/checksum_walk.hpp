@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "daemon/git/snapshot_control.hpp"
 #include "shared/limits.hpp"
 
 namespace mission::daemon::git::checksum {
@@ -38,17 +39,23 @@ struct FileEntry {
 };
 
 // Every regular file and symlink under the directory `root_fd`, sorted by
-// path, with its stat data. Symlinks are never followed: each is recorded
-// with its target, hashed here. Directories that cannot be opened are
-// skipped. Throws MissionError payload_too_large past `max_files` files
-// (`root` names the tree in the message).
-std::vector<FileEntry> walk_tree(int root_fd, const std::string& root, std::size_t max_files);
+// path, with its stat data, read on snapshot_threads() threads. Symlinks are
+// never followed: each is recorded with its target, hashed here. Sockets,
+// FIFOs and devices are left out, and so are directories that cannot be
+// opened and mounts of pseudo file systems (/proc, /sys, ...) met inside
+// the tree. Throws MissionError payload_too_large past `max_files` files
+// (`root` names the tree in the message), and what `control` throws.
+std::vector<FileEntry> walk_tree(int root_fd, const std::string& root, std::size_t max_files,
+                                 SnapshotControl& control);
 
 // Hashes the content of every entry not yet hashed, on a few threads. A file
-// gone since the walk gets mode kModeAbsent; an unreadable one kUnreadable.
-// A file over `max_hashed_bytes` is not read: its hash is one of its stat
-// data from the walk (size, mtime, inode).
-void hash_files(int root_fd, std::vector<FileEntry>& entries,
+// gone since the walk (or no longer a regular file) gets mode kModeAbsent;
+// an unreadable one kUnreadable. At most the size the walk saw is read: a
+// file that grew since has new stat data, and is read again next time. A
+// file over `max_hashed_bytes` is not read: its hash is one of its stat data
+// from the walk (size, mtime, inode). The bytes read count against
+// `control`'s budget.
+void hash_files(int root_fd, std::vector<FileEntry>& entries, SnapshotControl& control,
                 std::uint64_t max_hashed_bytes = limits::kMaxChecksumHashedFileBytes);
 
 }  // namespace mission::daemon::git::checksum

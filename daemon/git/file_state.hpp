@@ -17,6 +17,13 @@ inline constexpr std::uint32_t kModeFile = 0100644;
 inline constexpr std::uint32_t kModeExecutable = 0100755;
 inline constexpr std::uint32_t kModeSymlink = 0120000;
 
+// How close to a snapshot's start a file's (or directory's) mtime or ctime
+// may be before its stat data no longer proves it unchanged since: it may
+// have changed again within one timestamp tick. File-system timestamps
+// advance in ticks of a few milliseconds (and network file systems' clocks
+// drift), so a generous window costs only re-reading recently changed files.
+inline constexpr std::int64_t kRacyWindowNs = 2'000'000'000;
+
 // A path's state: absent (mode kModeAbsent), or a mode and a content id (a
 // blob oid in hex for git, a content hash in hex for checksum snapshots).
 struct FileState {

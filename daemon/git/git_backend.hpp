@@ -9,17 +9,26 @@
 #include <string>
 
 #include "daemon/git/change_set.hpp"
+#include "daemon/git/snapshot_control.hpp"
+#include "daemon/git/watch_ticket.hpp"
 
 namespace mission::daemon::git {
+
+// What one call gives the module: its bounds and cancellation, and the
+// watcher's ticket when the tree is (or may become) watched.
+struct GitWork {
+  SnapshotControl& control;
+  WatchTicket* watch = nullptr;
+};
 
 // What the module offers. Both may throw MissionError, as the functions in
 // change_set.hpp document.
 struct GitBackend {
   // A snapshot of the git work tree holding `cwd` (an existing absolute
   // directory); nullopt when there is none, or only a bare repository.
-  std::optional<Snapshot> (*take_snapshot)(const std::string& cwd);
+  std::optional<Snapshot> (*take_snapshot)(const std::string& cwd, GitWork& work);
   // `start` is a git snapshot.
-  ChangeSet (*compute_change_set)(const Snapshot& start);
+  ChangeSet (*compute_change_set)(const Snapshot& start, GitWork& work);
 };
 
 // The name the module exports, an extern "C" function returning the

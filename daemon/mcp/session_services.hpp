@@ -4,6 +4,7 @@
 #include <uv.h>
 
 #include "daemon/events/event_sink.hpp"
+#include "daemon/git/tree_watch_service.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/tracking/idempotency.hpp"
 
@@ -14,6 +15,7 @@ struct SessionServices {
   events::EventSink& events;
   uv_loop_t* loop;  // for the thread-pool work of deferred tools
   const tracking::IdempotencySettings& idempotency;
+  git::TreeWatchService* trees;  // the watched trees, for snapshots; may be null
 };
 
 }  // namespace mission::daemon::mcp

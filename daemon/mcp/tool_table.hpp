@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "daemon/events/event_sink.hpp"
+#include "daemon/git/tree_watch_service.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/tracking/idempotency.hpp"
 #include "shared/vocabulary.hpp"
@@ -31,6 +32,8 @@ struct ToolContext {
   const tracking::IdempotencySettings& idempotency;
   // The events the call produces, published once its transaction commits.
   events::EventBatch& events;
+  // The daemon's watched trees, for snapshots and change sets; may be null.
+  git::TreeWatchService* trees = nullptr;
 };
 
 // Long work a tool hands to the thread pool (a git snapshot or diff). The

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "daemon/git/change_set.hpp"
+#include "daemon/git/tree_watch_service.hpp"
 #include "daemon/mcp/tool_table.hpp"
 #include "daemon/mcp/tracking_decoders.hpp"
 #include "daemon/tracking/tracker.hpp"
@@ -24,11 +25,19 @@ nlohmann::json tracked(ToolContext& context, const Request& request) {
   return Function(caller, request);
 }
 
+// Taken on the loop before the work is queued: what the tree's watcher
+// knows changed up to this call (null when no watcher service).
+std::shared_ptr<git::WatchTicket> watch_ticket(ToolContext& context, const std::string& directory,
+                                               bool first_snapshot) {
+  return context.trees != nullptr ? context.trees->ticket_for(directory, first_snapshot) : nullptr;
+}
+
 DeferredWork start_task(ToolContext& context, const tracking::StartTaskRequest& request) {
   Caller caller = caller_of(context);
   auto plan = std::make_shared<const tracking::TaskStart>(tracking::plan_task_start(caller, request));
   auto snapshot = std::make_shared<git::Snapshot>();
-  return {[plan, snapshot] { *snapshot = git::take_snapshot(plan->cwd); },
+  auto ticket = watch_ticket(context, plan->cwd, true);
+  return {[plan, snapshot, ticket] { *snapshot = git::take_snapshot(plan->cwd, ticket.get()); },
           [plan, snapshot](ToolContext& finishing) {
             Caller caller = caller_of(finishing);
             return tracking::finish_task_start(caller, *plan, *snapshot);
@@ -45,13 +54,17 @@ DeferredWork complete_task(ToolContext& context, const tracking::CompleteTaskReq
     git::ScopeVerification verification;
   };
   auto found = std::make_shared<Found>();
-  return {[plan, found] {
-            found->changes = git::compute_change_set(plan->snapshot);
+  auto ticket = watch_ticket(context, plan->snapshot.root, false);
+  return {[plan, found, ticket] {
+            found->changes = git::compute_change_set(plan->snapshot, ticket.get());
             found->verification = git::verify_scope(found->changes, plan->areas);
           },
           [plan, found](ToolContext& finishing) {
             Caller caller = caller_of(finishing);
-            return tracking::finish_task_completion(caller, *plan, found->changes, found->verification);
+            nlohmann::json result =
+                tracking::finish_task_completion(caller, *plan, found->changes, found->verification);
+            if (finishing.trees != nullptr) finishing.trees->task_ended(plan->snapshot.root);
+            return result;
           },
           nullptr};
 }

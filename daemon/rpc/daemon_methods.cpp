@@ -55,7 +55,8 @@ nlohmann::json handle_daemon_status(MethodContext& context, const EmptyRequest&)
           {"executions",
            {{"total", executions.count()},
             {"active", executions.count_in_states(active_execution_states())},
-            {"running", services.launcher.running()}}}};
+            {"running", services.launcher.running()}}},
+          {"watchedTrees", services.trees.status()}};
 }
 
 nlohmann::json handle_daemon_stop(MethodContext& context, const EmptyRequest&) {

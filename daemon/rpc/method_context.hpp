@@ -8,6 +8,7 @@
 #include "daemon/events/event_bus.hpp"
 #include "daemon/execution/launcher.hpp"
 #include "daemon/execution/retention.hpp"
+#include "daemon/git/tree_watch_service.hpp"
 #include "daemon/mcp/session_services.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/tracking/idempotency.hpp"
@@ -36,6 +37,7 @@ struct ControlServices {
   const execution::RetentionSettings& retention;
   DaemonControl& daemon;
   mcp::SessionServices& mcp;  // handed to the sessions mcp.attach opens
+  git::TreeWatchService& trees;
 };
 
 struct MethodContext {

@@ -215,6 +215,12 @@ int TaskRepository::close_open_tasks(const std::string& mission_id, TaskStatus s
   return db_.changes();
 }
 
+bool TaskRepository::has_in_progress(const std::string& snapshot_root) {
+  auto s = db_.cached("SELECT 1 FROM tasks WHERE status = 'in_progress' AND snapshot_root = ?1 LIMIT 1");
+  s.bind(1, snapshot_root);
+  return s.step();
+}
+
 std::int64_t TaskRepository::distinct_changed_paths(const std::string& mission_id) {
   auto s = db_.prepare(
       "SELECT count(DISTINCT c.path) FROM task_changes c JOIN tasks t ON t.id = c.task_id "

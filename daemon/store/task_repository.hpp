@@ -97,6 +97,8 @@ class TaskRepository {
   std::vector<TaskRow> open_tasks(const std::string& mission_id, std::size_t limit);
   // Ends every task of the mission still in progress as `status`.
   int close_open_tasks(const std::string& mission_id, TaskStatus status, std::int64_t now);
+  // Whether a task in progress took its snapshot of the tree at `root`.
+  bool has_in_progress(const std::string& snapshot_root);
   // Distinct paths the mission's tasks changed.
   std::int64_t distinct_changed_paths(const std::string& mission_id);
 

@@ -304,3 +304,30 @@ TEST_CASE("an idempotency TTL of 0 keeps request ids instead of failing to start
   DaemonProcess daemon(instance, {"--idempotency-ttl", "0", "--idempotency-pending-ttl", "0"});
   CHECK(daemon.ready());
 }
+
+TEST_CASE("without its git module the daemon still tracks tasks outside git, and says why inside") {
+  Instance instance;
+  // A missiond with no lib/mission beside it.
+  const fs::path bin = instance.root.path() / "bare" / "bin";
+  fs::create_directories(bin);
+  fs::copy_file(MISSIOND_PATH, bin / "missiond");
+  DaemonProcess daemon(instance, {}, (bin / "missiond").string());
+  REQUIRE(daemon.ready());
+  fs::path plain = instance.root.path() / "plain";
+  fs::create_directories(plain);
+  Agent outside(instance, plain);
+  std::string mission_id = outside.ok("start_mission", {{"name", "m"}, {"objective", "o"}})["mission_id"];
+  json started = outside.ok("start_task", {{"mission_id", mission_id}, {"name", "t"}, {"goal", "g"}});
+  CHECK(started["snapshot_type"] == "checksum");
+  write_file(plain / "new.txt", "x\n");
+  json done = outside.ok("complete_task", {{"task_id", started["task_id"]}, {"status", "success"},
+                                           {"outcome", {{"summary", "ok"}}}});
+  CHECK(done["files_changed"]["added"] == strings({"new.txt"}));
+
+  fs::path repo = make_repo(instance);
+  Agent inside(instance, repo);
+  std::string other = inside.ok("start_mission", {{"name", "m"}, {"objective", "o"}})["mission_id"];
+  json refused = inside.call("start_task", {{"mission_id", other}, {"name", "t"}, {"goal", "g"}});
+  REQUIRE(refused["isError"] == true);
+  CHECK(refused["structuredContent"]["message"].get<std::string>().find("libmission_git.so") != std::string::npos);
+}

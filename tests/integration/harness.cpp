@@ -130,13 +130,14 @@ ProcessResult run_mission(const Instance& instance, const std::vector<std::strin
   return run_process(argv, instance.env());
 }
 
-DaemonProcess::DaemonProcess(const Instance& instance, std::vector<std::string> extra_args) {
+DaemonProcess::DaemonProcess(const Instance& instance, std::vector<std::string> extra_args,
+                             std::string binary) {
   int ready_pipe[2];
   REQUIRE(::pipe2(ready_pipe, O_CLOEXEC) == 0);
   stderr_path_ = instance.root.path() / ("missiond-" + std::to_string(::getpid()) + "-" +
                                          std::to_string(reinterpret_cast<std::uintptr_t>(this)) +
                                          ".stderr");
-  std::vector<std::string> args{MISSIOND_PATH, "--ready-fd", std::to_string(ready_pipe[1])};
+  std::vector<std::string> args{std::move(binary), "--ready-fd", std::to_string(ready_pipe[1])};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   std::vector<std::string> environment = make_environment(instance.env());
   auto c_args = c_strings(args);

@@ -51,7 +51,8 @@ ProcessResult run_mission(const Instance& instance, const std::vector<std::strin
 // A missiond started in the foreground with a readiness pipe.
 class DaemonProcess {
  public:
-  explicit DaemonProcess(const Instance& instance, std::vector<std::string> extra_args = {});
+  explicit DaemonProcess(const Instance& instance, std::vector<std::string> extra_args = {},
+                         std::string binary = MISSIOND_PATH);
   ~DaemonProcess();  // SIGKILLs the daemon if it is still running
   DaemonProcess(const DaemonProcess&) = delete;
   DaemonProcess& operator=(const DaemonProcess&) = delete;

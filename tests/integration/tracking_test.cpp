@@ -2,7 +2,10 @@
 // daemon, a real git repository (or plain directory) in a temp dir changed
 // between calls, and the CLI reading back what was recorded.
 
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -305,4 +308,88 @@ TEST_CASE("the default catalog offers signals and tracking within 12 KB") {
   CHECK(tools.size() == 15);
   CHECK(tools.dump().size() <= 12 * 1024);
   for (const auto& tool : tools) CHECK(tool["name"] != "start_workflow");
+}
+
+TEST_CASE("start_task in a directory of /proc fails at once, and the daemon still stops") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  // The daemon's own /proc entry: pagemap says 0 bytes and streams gigabytes.
+  Agent agent(instance, "/proc/self");
+  json mission = agent.ok("start_mission", {{"name", "Special tree"}, {"objective", "Never hang"}});
+  auto started = std::chrono::steady_clock::now();
+  json result = agent.call("start_task",
+                           {{"mission_id", mission["mission_id"]}, {"name", "t"}, {"goal", "g"}});
+  CHECK(std::chrono::steady_clock::now() - started < 5s);
+  REQUIRE(result["isError"] == true);
+  CHECK(result["structuredContent"]["code"] == "invalid_argument");
+  CHECK(result["structuredContent"]["message"].get<std::string>().find("proc") !=
+        std::string::npos);
+  ProcessResult stop = run_mission(instance, {"daemon", "stop"});
+  CHECK(stop.exit_code == 0);
+  // Exited, through its orderly shutdown. (Its status is not checked: under
+  // LeakSanitizer, libgit2's never freed TLS state makes it 1.)
+  CHECK(daemon.wait_exit(5s).has_value());
+  CHECK(daemon.stderr_text().find("missiond: stopped") != std::string::npos);
+}
+
+TEST_CASE("FIFOs in the tree are neither read nor counted, in git and outside it") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  fs::path repo = make_repo(instance);
+  fs::path plain = instance.root.path() / "plain";
+  write_file(plain / "notes.txt", "notes\n");
+  for (const fs::path& dir : {repo, plain}) {
+    INFO(dir);
+    REQUIRE(::mkfifo((dir / "pipe").c_str(), 0600) == 0);
+    Agent agent(instance, dir);
+    json mission = agent.ok("start_mission", {{"name", "Pipes"}, {"objective", "Skip them"}});
+    json task = agent.ok("start_task",
+                         {{"mission_id", mission["mission_id"]}, {"name", "t"}, {"goal", "g"}});
+    write_file(dir / "added.txt", "added\n");
+    REQUIRE(::mkfifo((dir / "another-pipe").c_str(), 0600) == 0);
+    json done = agent.ok(
+        "complete_task",
+        {{"task_id", task["task_id"]}, {"status", "success"}, {"outcome", {{"summary", "done"}}}});
+    CHECK(done["files_changed"]["added"] == strings({"added.txt"}));
+    CHECK(done["files_changed"]["modified"].empty());
+  }
+}
+
+TEST_CASE("with --watch-trees a task's tree is watched while the task runs") {
+  Instance instance;
+  DaemonProcess daemon(instance, {"--watch-trees"});
+  REQUIRE(daemon.ready());
+  fs::path repo = make_repo(instance);
+  Agent agent(instance, repo / "src");
+  json mission =
+      agent.ok("start_mission", {{"name", "Watched"}, {"objective", "Look only at changes"}});
+  json task =
+      agent.ok("start_task", {{"mission_id", mission["mission_id"]}, {"name", "t"}, {"goal", "g"}});
+
+  json status = mission_json(instance, {"status"})["daemon"]["watchedTrees"];
+  CHECK(status["enabled"] == true);
+  REQUIRE(status["trees"].size() == 1);
+  CHECK(fs::equivalent(status["trees"][0]["root"].get<std::string>(), repo));
+  CHECK(status["trees"][0]["watched"] == true);
+  CHECK(status["trees"][0]["watches"] == 3);  // the root, src and src/auth
+  ProcessResult text = run_mission(instance, {"status"});
+  CHECK(text.out.find("watched") != std::string::npos);
+
+  write_file(repo / "src/auth/login.ts", "export const login = 3;\n");
+  write_file(repo / "src/new/module.ts", "export const module = 1;\n");
+  fs::remove(repo / "README.md");
+  json done = agent.ok(
+      "complete_task",
+      {{"task_id", task["task_id"]}, {"status", "success"}, {"outcome", {{"summary", "done"}}}});
+  CHECK(done["files_changed"]["added"] == strings({"src/new/module.ts"}));
+  CHECK(done["files_changed"]["modified"] == strings({"src/auth/login.ts"}));
+  CHECK(done["files_changed"]["deleted"] == strings({"README.md"}));
+
+  // No task in progress needs the tree any more: its watches ended on the
+  // loop turn after the reply.
+  json after = mission_json(instance, {"status"})["daemon"]["watchedTrees"];
+  CHECK(after["watches"] == 0);
+  CHECK(after["trees"].empty());
 }

@@ -13,20 +13,20 @@ cd "$root"
 layers='
 shared 0
 daemon/loop 1
-daemon/store 1
-daemon/git 1
-daemon/events 2
-daemon/adapters 2
-daemon/terminal 3
-daemon/execution 4
-daemon/tracking 5
-daemon/planning 5
-daemon/coordination 6
-daemon/workspaces 6
-daemon/runs 7
-daemon/mcp 8
-daemon/rpc 9
-daemon 10
+daemon/store 2
+daemon/git 2
+daemon/events 3
+daemon/adapters 3
+daemon/terminal 4
+daemon/execution 5
+daemon/tracking 6
+daemon/planning 6
+daemon/coordination 7
+daemon/workspaces 7
+daemon/runs 8
+daemon/mcp 9
+daemon/rpc 10
+daemon 11
 cli 1
 '
 

@@ -20,6 +20,7 @@
 #include "daemon/git/change_set.hpp"
 #include "shared/error_code.hpp"
 #include "support/change_set_checks.hpp"
+#include "support/git_repo.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace mission::daemon::git;
@@ -29,67 +30,8 @@ using mission::test::check_changes;
 using mission::test::error_code_of;
 using mission::test::ExpectedChanges;
 using mission::test::Paths;
+using mission::test::Repo;
 namespace fs = std::filesystem;
-
-namespace {
-
-// A repository in a temp dir, driven by the git CLI with no user or system
-// config, and libgit2 kept away from the user's config too.
-class Repo {
- public:
-  explicit Repo(bool with_first_commit = true) {
-    fs::create_directories(root_);
-    git_libgit2_init();
-    for (auto level : {GIT_CONFIG_LEVEL_SYSTEM, GIT_CONFIG_LEVEL_XDG, GIT_CONFIG_LEVEL_GLOBAL}) {
-      git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, level, home_.c_str());
-    }
-    git("init -q -b main");
-    git("config user.name Tester");
-    git("config user.email tester@example.com");
-    git("config commit.gpgsign false");
-    if (with_first_commit) {
-      write("README.md", "readme\n");
-      write("src/app.c", "int main(void) { return 0; }\n");
-      write("src/util.c", "int util(void) { return 1; }\n");
-      write("docs/guide.md", "guide\n");
-      git("add -A");
-      git("commit -q -m first");
-    }
-  }
-  ~Repo() { git_libgit2_shutdown(); }
-
-  const fs::path& root() const { return root_; }
-
-  void git(const std::string& args) const {
-    std::string command = "cd '" + root_.string() + "' && env HOME='" + home_ +
-                          "' GIT_CONFIG_NOSYSTEM=1 GIT_EDITOR=true GIT_SEQUENCE_EDITOR=true "
-                          "GIT_TERMINAL_PROMPT=0 timeout 60 git " +
-                          args + " >/dev/null 2>&1";
-    INFO(command);
-    REQUIRE(std::system(command.c_str()) == 0);
-  }
-
-  void write(const std::string& path, const std::string& content) const {
-    fs::path full = root_ / path;
-    fs::create_directories(full.parent_path());
-    std::ofstream out(full, std::ios::binary | std::ios::trunc);
-    out << content;
-    REQUIRE(out.good());
-  }
-
-  void remove(const std::string& path) const { REQUIRE(fs::remove(root_ / path)); }
-
-  Snapshot snapshot(const std::string& subdir = "") const {
-    return take_snapshot((subdir.empty() ? root_ : root_ / subdir).string());
-  }
-
- private:
-  mission::test::TempDir dir_;
-  std::string home_ = dir_.path().string();
-  fs::path root_ = dir_.path() / "repo";
-};
-
-}  // namespace
 
 TEST_CASE("git change set: a snapshot records HEAD, the work tree root and type git") {
   Repo repo;

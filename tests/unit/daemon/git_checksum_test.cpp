@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -203,8 +205,10 @@ TEST_CASE("checksum walk: a file over the read limit is compared by its stat dat
   auto hash_of_data = [&](std::uint64_t max_hashed_bytes) {
     int root_fd = ::open(tree.root().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     REQUIRE(root_fd >= 0);
-    auto files = checksum::walk_tree(root_fd, tree.root(), 100);
-    checksum::hash_files(root_fd, files, max_hashed_bytes);
+    std::atomic<std::uint64_t> never_cancelled{0};
+    SnapshotControl control(never_cancelled, tree.root());
+    auto files = checksum::walk_tree(root_fd, tree.root(), 100, control);
+    checksum::hash_files(root_fd, files, control, max_hashed_bytes);
     ::close(root_fd);
     for (const auto& file : files) {
       if (file.path == "data.bin") return file.hash;
@@ -264,4 +268,62 @@ TEST_CASE("checksum change set: missing directories and corrupt data") {
   CHECK(error_code_of([&] { compute_change_set(corrupt); }) == ErrorCode::invalid_argument);
   corrupt.data = "mission-checksum-snapshot 1 10\nzz 100644 1 1 = 1 1 x\n";
   CHECK(error_code_of([&] { compute_change_set(corrupt); }) == ErrorCode::invalid_argument);
+}
+
+TEST_CASE(
+    "checksum change set: the next snapshot of a tree reads only the files whose stat data moved") {
+  Tree tree;
+  std::atomic<std::uint64_t> never_cancelled{0};
+  struct timespec now;
+  REQUIRE(::clock_gettime(CLOCK_REALTIME, &now) == 0);
+  // Taken as if an hour from now: nothing the test wrote is racy.
+  const std::int64_t later = (static_cast<std::int64_t>(now.tv_sec) + 3600) * 1000000000;
+  auto bytes_read = [&](const std::function<void(SnapshotControl&)>& snapshot) {
+    SnapshotControl control(never_cancelled, tree.root(), {}, later);
+    snapshot(control);
+    return control.bytes_read();
+  };
+  const std::uint64_t all = 7 + 29 + 29 + 6;  // the four files of the tree
+  Snapshot start;
+  CHECK(bytes_read([&](SnapshotControl& c) { start = take_checksum_snapshot(tree.root(), c); }) ==
+        all);
+  CHECK(bytes_read([&](SnapshotControl& c) { take_checksum_snapshot(tree.root(), c); }) == 0);
+  tree.write("src/app.c", "int main(void) { return 42; }\n");
+  ChangeSet changes;
+  CHECK(bytes_read([&](SnapshotControl& c) { changes = compute_checksum_change_set(start, c); }) ==
+        30);
+  check_changes(changes, {{}, {"src/app.c"}, {}});
+  CHECK(bytes_read([&](SnapshotControl& c) { changes = compute_checksum_change_set(start, c); }) ==
+        0);
+  check_changes(changes, {{}, {"src/app.c"}, {}});
+}
+
+TEST_CASE("snapshot bounds: bytes read, time, and cancellation") {
+  Tree tree;
+  std::atomic<std::uint64_t> generation{0};
+  SnapshotControl small(generation, tree.root(), {std::chrono::milliseconds(60000), 10});
+  CHECK(error_code_of([&] { take_checksum_snapshot(tree.root(), small); }) ==
+        ErrorCode::payload_too_large);
+  SnapshotControl no_time(generation, tree.root(), {std::chrono::milliseconds(-1), 1 << 20});
+  CHECK(error_code_of([&] { take_checksum_snapshot(tree.root(), no_time); }) ==
+        ErrorCode::payload_too_large);
+  // Cancelled while it runs: the generation moved after the control began.
+  SnapshotControl running(generation, tree.root());
+  generation.fetch_add(1);
+  CHECK(error_code_of([&] { take_checksum_snapshot(tree.root(), running); }) ==
+        ErrorCode::shutting_down);
+  // A control made after the cancellation runs normally.
+  SnapshotControl after(generation, tree.root());
+  CHECK_NOTHROW(take_checksum_snapshot(tree.root(), after));
+}
+
+TEST_CASE("checksum change set: FIFOs are never opened, /proc is refused") {
+  Tree tree;
+  REQUIRE(::mkfifo(tree.path("pipe").c_str(), 0600) == 0);
+  Snapshot start = take_checksum_snapshot(tree.root());
+  CHECK(start.data.find("pipe") == std::string::npos);
+  REQUIRE(::mkfifo(tree.path("src/other-pipe").c_str(), 0600) == 0);
+  tree.write("notes.txt", "notes\n");
+  check_changes(compute_checksum_change_set(start), {{"notes.txt"}, {}, {}});
+  CHECK(error_code_of([] { take_checksum_snapshot("/proc/self"); }) == ErrorCode::invalid_argument);
 }
