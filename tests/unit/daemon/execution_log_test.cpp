@@ -263,7 +263,11 @@ TEST_CASE("pages: newest, cursor back to the start, after", "[log]") {
 TEST_CASE("a page stays within its byte budget and holds at least one line", "[log]") {
   Log log;
   ExecutionLogWriter writer(log.logs, kId);
-  for (int i = 0; i < 10; ++i) writer.append('o', std::string(60000, 'a' + i) + "\n");
+  for (int i = 0; i < 10; ++i) {
+    std::string line(60000, static_cast<char>('a' + i));
+    line.push_back('\n');
+    writer.append('o', line);
+  }
   LogPage newest = log.read();
   CHECK(numbers(newest) == range(9, 10));
   CHECK(newest.next_cursor == 9u);
