@@ -114,7 +114,7 @@ TEST_CASE("an agent without message tools learns of an answer in its next tool r
   }
 }
 
-TEST_CASE("a marker agent launched with --stdin-answers reads the answer on its stdin; others keep /dev/null") {
+TEST_CASE("a marker agent launched with --stdin-answers reads the answer on its stdin, others keep /dev/null") {
   Instance instance;
   DaemonProcess daemon(instance);
   std::string script =
