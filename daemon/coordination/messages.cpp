@@ -64,7 +64,7 @@ std::optional<std::string> live_recipient(store::Database& db, const std::string
   auto execution = store::ExecutionRepository(db).find(recipient_id);
   if (!execution) {
     throw MissionError(ErrorCode::not_found, "no agent execution '" + recipient_id + "'",
-                       "agent_list names the agents; \"person\" reaches the people at the shell",
+                       "agent_list (mission agents, mission exec list) names them; \"person\" reaches the people at the shell",
                        {{"recipient_id", recipient_id}});
   }
   if (is_final(execution->state)) {

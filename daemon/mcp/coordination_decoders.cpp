@@ -20,10 +20,23 @@ std::optional<Enum> name(const nlohmann::json& j, const char* key) {
   return j.at(key).get<Enum>();
 }
 
+// A list of vocabulary names; one outside it is invalid_argument naming
+// the field and the names it takes (some schemas leave the enum out to
+// keep the catalog small).
 template <class Enum>
 std::vector<Enum> names(const nlohmann::json& j, const char* key) {
   if (!j.contains(key) || j.at(key).is_null()) return {};
-  return j.at(key).get<std::vector<Enum>>();
+  std::vector<Enum> out;
+  for (const auto& item : j.at(key)) {
+    auto value = item.is_string() ? parse_name<Enum>(item.get<std::string>()) : std::nullopt;
+    if (!value) {
+      throw MissionError(ErrorCode::invalid_argument,
+                         std::string(key) + " " + item.dump() + " is not one mission knows",
+                         "use " + names_list<Enum>(), {{"field", key}});
+    }
+    out.push_back(*value);
+  }
+  return out;
 }
 
 // A document the agent gave, kept as its JSON text.
@@ -102,7 +115,20 @@ void from_json(const nlohmann::json& j, MessageSendRequest& request) {
 void from_json(const nlohmann::json& j, MessageBroadcastRequest& request) {
   request.sender_id = text(j, "sender_id");
   if (j.contains("recipient_filter")) {
+    // Checked here rather than published in the schema: the catalog stays small.
     const nlohmann::json& filter = j.at("recipient_filter");
+    for (const auto& [key, value] : filter.items()) {
+      const bool known = (key == "role" && value.is_string() && parse_name<AgentRole>(value.get<std::string>())) ||
+                         (key == "status" && value.is_string() &&
+                          (value == "online" || value == "busy")) ||
+                         (key == "runtime" && value.is_string() && !value.get<std::string>().empty());
+      if (!known) {
+        throw MissionError(ErrorCode::invalid_argument,
+                           "recipient_filter." + key + " " + value.dump() + " is not a filter mission knows",
+                           "filter on role (coordinator or worker), status (online or busy) or runtime",
+                           {{"field", "recipient_filter." + key}});
+      }
+    }
     request.role = name<AgentRole>(filter, "role");
     request.status = name<AgentStatus>(filter, "status");
     request.runtime = text(filter, "runtime");
