@@ -77,7 +77,7 @@ void print_execution(const nlohmann::json& execution) {
     fields.push_back({"waiting on", observation_text(execution.at("waitingOn"))});
   }
   if (execution.contains("agentName")) fields.push_back({"agent", execution.value("agentName", "")});
-  fields.push_back({"unread messages", std::to_string(execution.value("unreadMessages", 0))});
+  fields.push_back({"messages", std::to_string(execution.value("unreadMessages", 0)) + " unread"});
   print_fields(fields);
   const nlohmann::json sessions = execution.value("mcpSessions", nlohmann::json::array());
   std::printf("%s\n", styled("MCP sessions", Tone::bold).c_str());

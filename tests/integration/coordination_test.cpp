@@ -208,5 +208,5 @@ TEST_CASE("agents and messages survive the daemon's death") {
   CHECK(agents[0]["capabilities"] == json::array({"go"}));
   ProcessResult shown = run_mission(instance, {"exec", "show", id});
   CHECK(shown.out.find("durable") != std::string::npos);
-  CHECK(shown.out.find("unread messages") != std::string::npos);
+  CHECK(shown.out.find("1 unread") != std::string::npos);
 }
