@@ -3,7 +3,6 @@
 // agents wait on; a message to an agent; the answer to its open question;
 // the registered agents.
 
-#include <pwd.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -18,14 +17,16 @@
 namespace mission::cli {
 namespace {
 
-// Who is at the shell: the login name of this uid (the daemon only talks
-// to this uid anyway).
+// Who is at the shell: the login name the environment gives (the daemon
+// only talks to this uid anyway). Not getpwuid: the CLI is linked
+// statically, and NSS lookups need glibc's shared modules at run time
+// (docs/adr/0002-static-cli.md).
 std::string person_name() {
-  if (const passwd* entry = ::getpwuid(::getuid()); entry != nullptr && entry->pw_name != nullptr) {
-    return entry->pw_name;
+  for (const char* name : {"USER", "LOGNAME"}) {
+    const char* value = std::getenv(name);
+    if (value != nullptr && *value != '\0') return value;
   }
-  const char* user = std::getenv("USER");
-  return user != nullptr && *user != '\0' ? user : "person";
+  return "uid " + std::to_string(::getuid());
 }
 
 std::string text_of(const nlohmann::json& body) {
