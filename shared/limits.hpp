@@ -35,6 +35,10 @@ inline constexpr std::size_t kBridgeBufferBytes = 4 * 1024 * 1024;
 // than any catalog today, so clients that never page still see every tool.
 inline constexpr std::size_t kToolsListPageSize = 100;
 
+// Most the CLI reads from one git command (`mission check --from-notes`
+// reading notes): past it, the range of commits is too wide to judge.
+inline constexpr std::size_t kMaxGitOutputBytes = 64 * 1024 * 1024;
+
 // Executions `mission exec list` asks for when no --limit is given.
 inline constexpr std::size_t kDefaultExecutionListLimit = 50;
 

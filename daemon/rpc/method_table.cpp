@@ -59,6 +59,8 @@ std::span<const MethodEntry> control_methods() {
        typed<MissionContextRequest, handle_mission_context>},
       {"mission.check", "control/mission.check.params", false, read,
        typed<MissionCheckRequest, handle_mission_check>},
+      {"mission.export", "control/mission.export.params", false, read,
+       typed<MissionIdRequest, handle_mission_export>},
       {"task.changes", "control/task.changes.params", false, read,
        typed<TaskChangesMethodRequest, handle_task_changes>},
       {"issue.resolve", "control/issue.resolve.params", false, write,
