@@ -24,13 +24,20 @@ class ChildProcess {
     std::vector<std::string> argv;  // argv[0] is looked up in PATH of `env`
     std::vector<std::string> env;   // NAME=VALUE, the child's whole environment
     std::string cwd;
+    // A pseudo-terminal instead of pipes (daemon/terminal/pseudo_terminal.*):
+    // the child opens `terminal_path` as its stdin, stdout and stderr, which
+    // makes it its controlling terminal, and its output is read from
+    // `terminal_master`, which the ChildProcess then owns and closes.
+    std::string terminal_path;
+    int terminal_master = -1;
   };
   struct Exit {
     std::int64_t status = 0;  // exit code; 0 when killed by a signal
     int signal = 0;           // the terminating signal, or 0
   };
   struct Callbacks {
-    // Output as it arrives; `stream` is 'o' (stdout) or 'e' (stderr).
+    // Output as it arrives; `stream` is 'o' (stdout, or the terminal) or 'e'
+    // (stderr).
     std::function<void(char stream, std::string_view bytes)> on_output;
     // Called once, after the child has exited and both pipes reached EOF;
     // the ChildProcess is freed right after it returns.
@@ -38,11 +45,17 @@ class ChildProcess {
   };
 
   // Spawns; nullptr (and a negative uv code in `error`) if that fails. The
-  // child's stdin is /dev/null.
+  // child's stdin is /dev/null, or the terminal.
   static ChildProcess* spawn(uv_loop_t* loop, const Options& options, Callbacks callbacks,
                              int& error);
 
   pid_t pid() const { return pid_; }
+  bool on_terminal() const { return terminal_; }
+  // Queues bytes for the child's terminal, as if typed; ignored without one
+  // or once the child has exited.
+  void write_terminal(std::string_view bytes);
+  // Sets the terminal's size; the kernel tells the child with SIGWINCH.
+  void resize_terminal(unsigned short rows, unsigned short columns);
   // Sends `signum` to the child's whole process group; 0 or a negative errno.
   int signal_group(int signum) const;
   // The owner is going away (the daemon stops): drop the callbacks and
@@ -83,6 +96,8 @@ class ChildProcess {
   int open_pipes_ = 2;
   int open_handles_ = 0;
   bool finished_ = false;
+  bool terminal_ = false;
+  int terminal_fd_ = -1;
 };
 
 }  // namespace mission::loop

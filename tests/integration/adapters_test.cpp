@@ -426,3 +426,16 @@ TEST_CASE("adapters list finds binaries in PATH or MISSION_<A>_BIN and bounds --
   CHECK(table.out.find("claude-code  claude    9.9.9 (Fake Claude)") != std::string::npos);
   CHECK(table.out.find("codex        codex     not found") != std::string::npos);
 }
+
+TEST_CASE("mcp config --add-json gives the claude mcp add-json command with the same entry") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  ProcessResult plain = run_mission(instance, {"mcp", "config", "--adapter", "claude-code"});
+  ProcessResult add = run_mission(instance, {"mcp", "config", "--adapter", "claude-code", "--add-json"});
+  REQUIRE(add.exit_code == 0);
+  const std::string prefix = "claude mcp add-json mission '";
+  REQUIRE(add.out.rfind(prefix, 0) == 0);
+  const std::string entry = add.out.substr(prefix.size(), add.out.rfind('\'') - prefix.size());
+  CHECK(json::parse(entry) == json::parse(plain.out)["mcpServers"]["mission"]);
+  CHECK(run_mission(instance, {"mcp", "config", "--adapter", "codex", "--add-json"}).exit_code == 1);
+}
