@@ -311,11 +311,12 @@ TEST_CASE("unknown adapters, unsupported deliveries and misplaced --bin create n
            {{"--adapter", "aider", "--", "hi"},
             "unknown adapter 'aider'\n  hint: use one of claude-code, codex, copilot, opencode, pi, generic"},
            {{"--bin", "/bin/true", "--", "true"}, "the generic adapter takes no --bin"},
-           {{"--adapter", "generic"}, "the generic adapter needs a command"},
+           // A usage error (exit 2), refused before the daemon is asked.
+           {{"--adapter", "generic"}, "no command to run"},
        }) {
     ProcessResult result = f.run(c.args);
     INFO(result.err);
-    CHECK(result.exit_code == 1);
+    CHECK(result.exit_code == (c.says == "no command to run" ? 2 : 1));
     CHECK(result.err.find(c.says) != std::string::npos);
   }
   CHECK(json::parse(run_mission(f.instance, {"--json", "exec", "list"}).out)["executions"].empty());

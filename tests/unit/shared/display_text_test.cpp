@@ -106,7 +106,7 @@ TEST_CASE("wrap keeps paragraph breaks") {
 
 #include "shared/time_format.hpp"
 
-TEST_CASE("--since takes relative times and refuses impossible dates") {
+TEST_CASE("since: relative times and dates, impossible ones refused") {
   const std::int64_t now = *mission::parse_iso8601("2026-11-25T12:00:00Z");
   CHECK(mission::parse_since("2h", now) == now - 2 * 3600 * 1000);
   CHECK(mission::parse_since("90s", now) == now - 90 * 1000);
