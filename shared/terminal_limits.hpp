@@ -18,10 +18,14 @@ inline constexpr std::size_t kMaxViewerBacklogBytes = 4 * 1024 * 1024;
 inline constexpr std::size_t kMaxTerminalViewers = 16;
 inline constexpr std::size_t kMaxTerminalInputBytes = 64 * 1024;
 // The screen model (libvterm) reads a few MB/s, far below what an agent can
-// write: output arriving in reads of at most kScreenEagerBytes goes into it
-// at once; a burst waits, and of a burst only the last kScreenBacklogBytes
-// (from a line start) are kept for it, which is what a screen can show.
-inline constexpr std::size_t kScreenEagerBytes = 16 * 1024;
+// write: while an agent writes at most kScreenEagerBytes in a window of
+// kScreenWindowMs its output goes into the model at once (so the model can
+// answer the agent's queries); past that the output waits, and only its
+// last kScreenBacklogBytes (from a line start) are kept for the model, which
+// is what a screen can show. The model catches up when a viewer attaches
+// and in the next quiet window.
+inline constexpr std::size_t kScreenEagerBytes = 32 * 1024;
+inline constexpr int kScreenWindowMs = 200;
 inline constexpr std::size_t kScreenBacklogBytes = 64 * 1024;
 
 }  // namespace mission::limits

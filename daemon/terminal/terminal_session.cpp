@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
 #include "shared/terminal_limits.hpp"
@@ -62,8 +63,13 @@ void TerminalSession::on_output(std::string_view bytes) {
   // Viewers get every byte at once; the model may lag.
   pending_.append(bytes);
   for (Viewer* viewer : viewers_) send_to(*viewer, bytes);
-  if (bytes.size() <= limits::kScreenEagerBytes &&
-      pending_.size() <= limits::kScreenEagerBytes + limits::kScreenBacklogBytes) {
+  const std::int64_t now = unix_ms_now();
+  if (now - window_start_ms_ >= limits::kScreenWindowMs) {
+    window_start_ms_ = now;
+    window_bytes_ = 0;
+  }
+  window_bytes_ += bytes.size();
+  if (window_bytes_ <= limits::kScreenEagerBytes) {
     catch_up();
     return;
   }

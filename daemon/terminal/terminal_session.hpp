@@ -5,6 +5,7 @@
 // processes: the runner gives it the agent's side, the control API the
 // viewers' side. Loop thread only.
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -86,6 +87,10 @@ class TerminalSession {
 
   Screen screen_;
   std::string pending_;  // output not yet in the screen model
+  // Output in the current window of kScreenWindowMs: past kScreenEagerBytes
+  // it waits for the model.
+  std::int64_t window_start_ms_ = 0;
+  std::size_t window_bytes_ = 0;
   AgentSide agent_;
   std::vector<Viewer*> viewers_;
 };
