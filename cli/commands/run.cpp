@@ -32,6 +32,7 @@ struct RunOptions {
   bool keep_mcp_servers = false;
   bool tty = false;
   bool no_tty = false;
+  bool stdin_answers = false;
   std::vector<std::string> command;
 };
 
@@ -74,7 +75,8 @@ int run_agent(const CliContext& context, const RunOptions& options) {
   }
   // From a terminal the agent gets one too, owned by the daemon, and this
   // process attaches to it; elsewhere its output is streamed as lines.
-  const bool tty = options.tty || (!options.no_tty && !context.options.json && on_terminal());
+  const bool tty = options.tty || (!options.no_tty && !options.stdin_answers && !context.options.json &&
+                                   on_terminal());
   nlohmann::json params = {{"adapter", options.adapter},
                            {"cwd", CliContext::working_directory(options.cwd)},
                            {"command", options.command},
@@ -89,6 +91,7 @@ int run_agent(const CliContext& context, const RunOptions& options) {
     unsigned short columns = 0;
     if (window_size(rows, columns)) params["terminal"] = {{"rows", rows}, {"columns", columns}};
   }
+  if (options.stdin_answers) params["stdinAnswers"] = true;
   if (!options.bin.empty()) {
     // A path is taken from here, not from the daemon's directory; a bare
     // name is looked up in the agent's PATH.
@@ -178,6 +181,8 @@ void define_run_command(CLI::App& command, CliContext& context) {
   command.add_flag("--no-tty", options->no_tty, "Stream the output as lines even on a terminal");
   command.add_flag("--keep-mcp-servers", options->keep_mcp_servers,
                    "Keep the agent's own MCP servers beside mission's");
+  command.add_flag("--stdin-answers", options->stdin_answers,
+                   "Write answers and messages to the command's stdin, one line each (generic adapter)");
   command
       .add_option("command", options->command,
                   "After --: the command (generic), or the arguments the adapter adds its flags to")

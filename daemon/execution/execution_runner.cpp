@@ -98,6 +98,7 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
             }});
   }
   int error = 0;
+  options.stdin_pipe = spec.stdin_lines;
   child_ = loop::ChildProcess::spawn(services_.loop, options, std::move(callbacks), error);
   if (child_ == nullptr) {
     terminal_.reset();
@@ -127,6 +128,16 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
     child_->signal_group(SIGKILL);
     throw;
   }
+}
+
+bool ExecutionRunner::deliver_inbound(const std::string& line) {
+  if (child_ == nullptr) return false;
+  // On a terminal the line is typed, Enter after it, as a person would.
+  if (terminal_) {
+    terminal_->type(line, true);
+    return true;
+  }
+  return child_->write_stdin(line + "\n") == 0;
 }
 
 void ExecutionRunner::stop(bool force) {

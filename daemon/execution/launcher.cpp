@@ -43,6 +43,11 @@ bool Launcher::type_into(const std::string& execution_id, std::string_view text,
   return true;
 }
 
+bool Launcher::deliver_inbound(const std::string& execution_id, const std::string& line) {
+  auto found = runners_.find(execution_id);
+  return found != runners_.end() && found->second->deliver_inbound(line);
+}
+
 void Launcher::release_all() { runners_.clear(); }
 
 }  // namespace mission::daemon::execution

@@ -40,6 +40,7 @@ struct LaunchSpec {
   bool on_terminal = false;
   unsigned short rows = 0;
   unsigned short columns = 0;
+  bool stdin_lines = false;      // a pipe on stdin for inbound lines (ADR 17)
 };
 
 class Launcher {
@@ -66,6 +67,13 @@ class Launcher {
   // is false: how answers and messages reach an agent on a terminal. False
   // when it runs on no terminal of this daemon.
   bool type_into(const std::string& execution_id, std::string_view text, bool enter);
+
+  // The one seam through which the inbound channel (ADR 17) reaches a
+  // launched process: `line` (no newline inside) goes to the execution's
+  // stdin pipe. False when no process of ours takes lines (it was not
+  // launched with --stdin-answers, or has ended). A runner with a
+  // pseudo-terminal would type it there instead.
+  bool deliver_inbound(const std::string& execution_id, const std::string& line);
 
   bool owns(const std::string& execution_id) const { return runners_.count(execution_id) != 0; }
   std::size_t running() const { return runners_.size(); }

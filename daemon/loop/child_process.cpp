@@ -96,6 +96,16 @@ ChildProcess* ChildProcess::spawn(uv_loop_t* loop, const Options& options, Callb
     }
   }
 
+  int in[2] = {-1, -1};
+  const bool stdin_pipe = options.stdin_pipe && !terminal;
+  if (stdin_pipe) {
+    if (int rc = uv_pipe(in, 0, 0); rc != 0) {
+      for (int fd : {out[0], out[1], err[0], err[1]}) ::close(fd);
+      error = rc;
+      return nullptr;
+    }
+  }
+
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   if (terminal) {
@@ -106,7 +116,11 @@ ChildProcess* ChildProcess::spawn(uv_loop_t* loop, const Options& options, Callb
     posix_spawn_file_actions_adddup2(&actions, STDIN_FILENO, STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, STDIN_FILENO, STDERR_FILENO);
   } else {
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    if (stdin_pipe) {
+      posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
+    } else {
+      posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    }
     posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
   }
@@ -135,6 +149,7 @@ ChildProcess* ChildProcess::spawn(uv_loop_t* loop, const Options& options, Callb
     ::close(out[1]);
     ::close(err[1]);
   }
+  if (stdin_pipe) ::close(in[0]);
   if (rc != 0) {
     if (terminal) {
       ::close(options.terminal_master);
@@ -142,6 +157,7 @@ ChildProcess* ChildProcess::spawn(uv_loop_t* loop, const Options& options, Callb
       ::close(out[0]);
       ::close(err[0]);
     }
+    if (stdin_pipe) ::close(in[1]);
     error = -rc;
     return nullptr;
   }
@@ -169,6 +185,13 @@ ChildProcess* ChildProcess::spawn(uv_loop_t* loop, const Options& options, Callb
                               reinterpret_cast<uv_handle_t*>(&child->drain_timer_),
                               reinterpret_cast<uv_handle_t*>(&child->reap_timer_)}) {
     handle->data = child;
+  }
+  if (stdin_pipe) {
+    uv_pipe_init(loop, &child->in_, 0);
+    uv_pipe_open(&child->in_, in[1]);
+    child->in_.data = child;
+    child->has_stdin_ = true;
+    ++child->open_handles_;
   }
   child->pidfd_ = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
   if (child->pidfd_ >= 0 && uv_poll_init(loop, &child->exit_poll_, child->pidfd_) == 0) {
@@ -210,6 +233,20 @@ void ChildProcess::resize_terminal(unsigned short rows, unsigned short columns) 
   size.ws_row = rows;
   size.ws_col = columns;
   ::ioctl(terminal_fd_, TIOCSWINSZ, &size);
+}
+
+int ChildProcess::write_stdin(std::string bytes) {
+  if (!has_stdin_ || exited_ || finished_) return UV_EPIPE;
+  struct Write {
+    uv_write_t request;
+    std::string bytes;
+  };
+  auto* write = new Write{{}, std::move(bytes)};
+  uv_buf_t buffer = uv_buf_init(write->bytes.data(), static_cast<unsigned>(write->bytes.size()));
+  int rc = uv_write(&write->request, reinterpret_cast<uv_stream_t*>(&in_), &buffer, 1,
+                    [](uv_write_t* request, int) { delete reinterpret_cast<Write*>(request); });
+  if (rc != 0) delete write;
+  return rc;
 }
 
 int ChildProcess::signal_group(int signum) const {
@@ -296,6 +333,7 @@ void ChildProcess::close_all() {
                                     reinterpret_cast<uv_handle_t*>(&drain_timer_),
                                     reinterpret_cast<uv_handle_t*>(&reap_timer_)};
   if (exit_poll_.data == this) handles.push_back(reinterpret_cast<uv_handle_t*>(&exit_poll_));
+  if (has_stdin_) handles.push_back(reinterpret_cast<uv_handle_t*>(&in_));
   for (uv_handle_t* handle : handles) {
     if (!uv_is_closing(handle)) uv_close(handle, on_close);
   }

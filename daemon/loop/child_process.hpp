@@ -30,6 +30,8 @@ class ChildProcess {
     // `terminal_master`, which the ChildProcess then owns and closes.
     std::string terminal_path;
     int terminal_master = -1;
+    // A pipe on the child's stdin that write_stdin feeds; else /dev/null.
+    bool stdin_pipe = false;
   };
   struct Exit {
     std::int64_t status = 0;  // exit code; 0 when killed by a signal
@@ -45,7 +47,7 @@ class ChildProcess {
   };
 
   // Spawns; nullptr (and a negative uv code in `error`) if that fails. The
-  // child's stdin is /dev/null, or the terminal.
+  // child's stdin is /dev/null, a pipe with options.stdin_pipe, or the terminal.
   static ChildProcess* spawn(uv_loop_t* loop, const Options& options, Callbacks callbacks,
                              int& error);
 
@@ -56,6 +58,9 @@ class ChildProcess {
   void write_terminal(std::string_view bytes);
   // Sets the terminal's size; the kernel tells the child with SIGWINCH.
   void resize_terminal(unsigned short rows, unsigned short columns);
+  // Queues `bytes` for the child's stdin pipe; 0, or UV_EPIPE when it has
+  // none or has exited. A write the child never reads fails quietly.
+  int write_stdin(std::string bytes);
   // Sends `signum` to the child's whole process group; 0 or a negative errno.
   int signal_group(int signum) const;
   // The owner is going away (the daemon stops): drop the callbacks and
@@ -89,6 +94,8 @@ class ChildProcess {
   uv_timer_t drain_timer_{};
   uv_pipe_t out_{};
   uv_pipe_t err_{};
+  uv_pipe_t in_{};
+  bool has_stdin_ = false;
   Callbacks callbacks_;
   pid_t pid_ = 0;
   Exit exit_;

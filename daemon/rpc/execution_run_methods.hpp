@@ -27,6 +27,7 @@ struct ExecutionLaunchRequest {
   bool terminal = false;
   unsigned short rows = 0;
   unsigned short columns = 0;
+  bool stdin_answers = false;  // answers and messages as stdin lines (ADR 17)
 };
 void from_json(const nlohmann::json& j, ExecutionLaunchRequest& request);
 
