@@ -35,6 +35,10 @@ class DaemonClient {
   // as long as it takes. Throws daemon_unavailable when the daemon goes.
   nlohmann::json read_event();
 
+  // Whether a whole line is already read and waiting (poll on fd() would
+  // not say so).
+  bool has_buffered_line() const { return buffer_.find('\n') != std::string::npos; }
+
   // The daemon's pid, from the handshake.
   long daemon_pid();
 

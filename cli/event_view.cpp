@@ -76,12 +76,21 @@ bool event_is_final(const nlohmann::json& event) {
 }
 
 std::string event_line(const nlohmann::json& event) {
-  std::string at = event.value("at", "");
-  std::string line = (at.size() >= 19 ? at.substr(11, 8) : at) + "  " +
+  std::string line = clock_time(event.value("at", nlohmann::json())) + "  " +
                      event.value("agentExecutionId", "") + "  ";
   const std::string type = event.value("type", "");
   if (type == "observation.recorded") {
-    line += observation_text(event.value("observation", nlohmann::json::object()));
+    const nlohmann::json observation = event.value("observation", nlohmann::json::object());
+    // A question is wrapped, never cut: the person must read all of it.
+    if (observation.value("kind", "") == "needs_input") {
+      const std::size_t indent = line.size();
+      std::string text;
+      for (const auto& part : wrapped(line + observation_text(observation), output_columns(), indent)) {
+        text += (text.empty() ? "" : "\n") + part;
+      }
+      return styled(text, Tone::attention);
+    }
+    line += observation_text(observation);
   } else if (type == "message.created") {
     line += message_text(event.value("message", nlohmann::json::object()));
   } else if (type.find(':') != std::string::npos) {
@@ -93,7 +102,7 @@ std::string event_line(const nlohmann::json& event) {
     if (execution.contains("exitCode")) line += " (exit " + execution.at("exitCode").dump() + ")";
     if (execution.contains("exitSignal")) line += " (signal " + execution.at("exitSignal").dump() + ")";
   }
-  return fit(line, kOutputColumns);
+  return fit(line, output_columns());
 }
 
 }  // namespace mission::cli

@@ -13,6 +13,7 @@ Tone state_tone(const std::string& state) {
   if (state == "completed") return Tone::good;
   if (state == "failed" || state == "lost" || state == "blocked") return Tone::bad;
   if (state == "cancelled") return Tone::dim;
+  if (state == "awaiting_input") return Tone::attention;
   return Tone::plain;
 }
 
@@ -37,8 +38,8 @@ void print_execution_table(const nlohmann::json& executions) {
     return;
   }
   // 14 + 15 + 12 + 14 + 13 = 68 columns, and the MCP clients in the rest.
-  std::printf("%s\n", styled("ID            STATE          ADAPTER     DELIVERY      CREATED UTC  "
-                             "MCP CLIENTS",
+  std::printf("%s\n", styled(std::string("ID            STATE          ADAPTER     DELIVERY      CREATED ") +
+                                 (utc_times() ? "UTC  " : "     ") + "MCP CLIENTS",
                              Tone::dim)
                           .c_str());
   for (const auto& execution : executions) {
@@ -49,7 +50,7 @@ void print_execution_table(const nlohmann::json& executions) {
     line += padded(execution.value("delivery", ""), 14);
     line += padded(table_time(execution.value("createdAt", nlohmann::json())), 13);
     line += fit(session_clients(execution.value("mcpSessions", nlohmann::json::array())),
-                kOutputColumns - 68);
+                output_columns() - 68);
     std::printf("%s\n", line.c_str());
   }
 }
@@ -58,7 +59,7 @@ void print_execution(const nlohmann::json& execution) {
   const std::string state = execution.value("state", "");
   std::printf("%s  %s\n", styled(execution.value("id", ""), Tone::bold).c_str(),
               styled(state, state_tone(state)).c_str());
-  std::vector<std::pair<std::string, std::string>> fields{
+  std::vector<Field> fields{
       {"kind", execution.value("kind", "")},
       {"adapter", execution.value("adapter", "")},
       {"delivery", execution.value("delivery", "")},
@@ -74,7 +75,7 @@ void print_execution(const nlohmann::json& execution) {
     fields.push_back({"exit code", std::to_string(execution.at("exitCode").get<int>())});
   }
   if (execution.contains("waitingOn")) {
-    fields.push_back({"waiting on", observation_text(execution.at("waitingOn"))});
+    fields.push_back({"waiting on", observation_text(execution.at("waitingOn")), true});
   }
   if (execution.contains("agentName")) fields.push_back({"agent", execution.value("agentName", "")});
   fields.push_back({"messages", std::to_string(execution.value("unreadMessages", 0)) + " unread"});
@@ -88,12 +89,12 @@ void print_execution(const nlohmann::json& execution) {
     std::string who = (name.empty() ? "(no initialize yet)" : name) +
                       (client.value("version", "").empty() ? "" : " " + client.value("version", ""));
     std::string line = "  #" + std::to_string(session.value("id", 0)) + " " + fit(who, 24) + "  " +
-                       session.value("protocolVersion", "") + "  " +
+                       safe(session.value("protocolVersion", "")) + "  " +
                        std::to_string(session.value("calls", 0)) + " calls, " +
                        std::to_string(session.value("toolLists", 0)) + " tools/list  " +
                        (session.value("attached", false)
                             ? styled("attached", Tone::good)
-                            : "left " + short_time(session.value("detachedAt", nlohmann::json())).substr(11));
+                            : "left " + clock_time(session.value("detachedAt", nlohmann::json())));
     std::printf("%s\n", line.c_str());
   }
 }
@@ -119,7 +120,7 @@ void print_observation_table(const nlohmann::json& observations) {
     line += padded(observation.value("kind", ""), 23);
     line += styled(padded(status, 14), status == "rejected" ? Tone::bad : Tone::plain);
     line += padded(origin, 8);
-    line += fit(what, kOutputColumns - 51);
+    line += fit(what, output_columns() - 51);
     std::printf("%s\n", line.c_str());
   }
 }

@@ -5,12 +5,13 @@
 #include <cstdio>
 #include <thread>
 
+#include "shared/display_text.hpp"
 #include "shared/limits.hpp"
 
 namespace mission::cli {
 
 std::uint64_t print_log_lines(const nlohmann::json& page, bool json_lines,
-                              std::uint64_t last_printed) {
+                              std::uint64_t last_printed, bool raw) {
   for (const auto& line : page.value("lines", nlohmann::json::array())) {
     std::uint64_t number = line.value("n", std::uint64_t{0});
     if (number <= last_printed) continue;
@@ -19,7 +20,7 @@ std::uint64_t print_log_lines(const nlohmann::json& page, bool json_lines,
       std::printf("%s\n", line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
       continue;
     }
-    std::string text = line.value("text", "");
+    std::string text = raw ? line.value("text", "") : text::neutralised(line.value("text", ""));
     text.push_back('\n');
     std::FILE* sink = line.value("stream", "") == "stderr" ? stderr : stdout;
     std::fwrite(text.data(), 1, text.size(), sink);
@@ -30,7 +31,7 @@ std::uint64_t print_log_lines(const nlohmann::json& page, bool json_lines,
 
 nlohmann::json follow_log(DaemonClient& client, const std::string& execution_id,
                           std::uint64_t after, bool json_lines,
-                          const std::function<void()>& between_polls) {
+                          const std::function<void()>& between_polls, bool raw) {
   // Waits of a quarter of the time followed so far: a quick agent is seen
   // ending within a millisecond or so, a long one costs a request every
   // kFollowPollMs.
@@ -40,7 +41,7 @@ nlohmann::json follow_log(DaemonClient& client, const std::string& execution_id,
         "execution.logs",
         {{"id", execution_id}, {"after", after}, {"limit", limits::kFollowPageLines}});
     const std::size_t count = page.value("lines", nlohmann::json::array()).size();
-    after = print_log_lines(page, json_lines, after);
+    after = print_log_lines(page, json_lines, after, raw);
     // A full page means more is waiting; a final execution with a short
     // page has nothing left to say.
     if (count >= limits::kFollowPageLines) continue;

@@ -2,7 +2,11 @@
 // command, and turns every failure into a message and a documented exit code.
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 #include "cli/cli_context.hpp"
 #include "cli/commands/command_table.hpp"
@@ -31,6 +35,58 @@ bool named_on_line(std::string_view name, int argc, char** argv) {
   return false;
 }
 
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The command word of the line, skipping global options (and --socket's
+// value); empty when there is none.
+std::string_view command_word(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string_view word = argv[i];
+    if (word == "--socket") {
+      ++i;
+      continue;
+    }
+    if (word.empty() || word.front() == '-') continue;
+    return word;
+  }
+  return {};
+}
+
+// A mistyped command gets a suggestion instead of CLI11's generic error;
+// nullopt when the word is a command (or there is none).
+std::optional<int> refuse_unknown_command(int argc, char** argv) {
+  const std::string_view word = command_word(argc, argv);
+  if (word.empty()) return std::nullopt;
+  std::string_view best;
+  std::size_t best_distance = 3;  // at most two edits away
+  for (const auto& spec : mission::cli::commands()) {
+    if (word == spec.name) return std::nullopt;
+    const std::size_t distance = edit_distance(word, spec.name);
+    const bool prefix = std::string_view(spec.name).rfind(word, 0) == 0;
+    if (distance < best_distance || (prefix && best.empty())) {
+      best = spec.name;
+      best_distance = prefix ? 0 : distance;
+    }
+  }
+  std::fprintf(stderr, "mission: unknown command '%.*s'", static_cast<int>(word.size()), word.data());
+  if (!best.empty()) std::fprintf(stderr, "; did you mean '%.*s'?", static_cast<int>(best.size()), best.data());
+  std::fprintf(stderr, "\n  hint: mission --help lists the commands\n");
+  return mission::cli::kExitUsage;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -40,6 +96,8 @@ int main(int argc, char** argv) {
   app.add_flag("--json", context.options.json, "Print one JSON document on stdout");
   app.add_option("--socket", context.options.socket, "Daemon socket (or $MISSION_SOCKET)")
       ->type_name("PATH");
+  bool utc = false;
+  app.add_flag("--utc", utc, "Show times in UTC instead of local time");
   app.add_flag("--no-autostart", context.options.no_autostart,
                "Exit 3 instead of starting the daemon");
   app.require_subcommand(1);
@@ -54,6 +112,7 @@ int main(int argc, char** argv) {
     if (named_on_line(spec.name, argc, argv)) spec.define(*command, context);
   }
 
+  if (auto refused = refuse_unknown_command(argc, argv)) return *refused;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -61,6 +120,7 @@ int main(int argc, char** argv) {
     return code == 0 ? mission::cli::kExitOk : mission::cli::kExitUsage;
   }
 
+  mission::cli::set_utc_times(utc);
   try {
     return context.action ? context.action() : mission::cli::kExitUsage;
   } catch (const mission::MissionError& e) {

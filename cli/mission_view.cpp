@@ -69,7 +69,8 @@ void print_mission_table(const nlohmann::json& missions) {
     return;
   }
   // 14 + 13 + 7 + 10 + 9 + 13 = 66 columns, and the name in the rest.
-  std::printf("%s\n", styled("ID            STATUS       PHASE  TASKS     BLOCKERS UPDATED UTC  NAME",
+  std::printf("%s\n", styled(std::string("ID            STATUS       PHASE  TASKS     BLOCKERS UPDATED ") +
+                                 (utc_times() ? "UTC  " : "     ") + "NAME",
                              Tone::dim)
                           .c_str());
   for (const auto& mission : missions) {
@@ -84,7 +85,7 @@ void print_mission_table(const nlohmann::json& missions) {
     line += padded(task_text, 10);
     line += padded(std::to_string(mission.value("openBlockers", 0)), 9);
     line += padded(table_time(mission.value("updatedAt", nlohmann::json())), 13);
-    line += fit(mission.value("name", ""), kOutputColumns - 66);
+    line += fit(mission.value("name", ""), output_columns() - 66);
     std::printf("%s\n", line.c_str());
   }
 }
@@ -106,7 +107,7 @@ void print_task_table(const nlohmann::json& tasks) {
     line += padded(change_counts(task), 13);
     std::string scope = scope_word(task);
     line += styled(padded(scope, 8), scope == "OUTSIDE" ? Tone::bad : Tone::plain);
-    line += fit(name, kOutputColumns - 57);
+    line += fit(name, output_columns() - 57);
     std::printf("%s\n", line.c_str());
   }
 }
@@ -122,6 +123,7 @@ void print_change_list(const nlohmann::json& changes) {
     std::string text = std::string(mark) + " ";
     if (change.contains("oldPath")) text += change.at("oldPath").get<std::string>() + " -> ";
     text += change.value("path", "");
+    text = safe(text);
     if (!change.value("inScope", true)) text += "  " + styled("(outside areas)", Tone::bad);
     std::printf("%s\n", text.c_str());
   }
@@ -132,7 +134,7 @@ void print_mission(const nlohmann::json& detail) {
   const std::string status = mission.value("status", "");
   std::printf("%s  %s  %s\n", styled(mission.value("missionId", ""), Tone::bold).c_str(),
               styled(status, status_tone(status)).c_str(), mission.value("name", "").c_str());
-  std::vector<std::pair<std::string, std::string>> fields{{"kind", mission.value("kind", "")}};
+  std::vector<Field> fields{{"kind", mission.value("kind", "")}};
   for (const char* key : {"objective", "scope", "constraints", "summary"}) {
     if (mission.contains(key)) fields.push_back({key, mission.at(key).get<std::string>()});
   }
@@ -149,7 +151,7 @@ void print_mission(const nlohmann::json& detail) {
       std::printf("  %s\n", fit(std::to_string(phase.value("phaseNumber", 0)) + ". " +
                                     phase.value("name", "") + "  " + phase.value("status", "") + ", " +
                                     std::to_string(phase.value("tasksCount", 0)) + " task(s)",
-                                kOutputColumns - 2)
+                                output_columns() - 2)
                                 .c_str());
     }
   }
@@ -159,7 +161,7 @@ void print_mission(const nlohmann::json& detail) {
   for (const auto& issue : detail.value("issues", nlohmann::json::array())) {
     if (!issue.value("requiresHumanReview", false) || issue.contains("resolvedAt")) continue;
     if (open++ == 0) std::printf("%s\n", styled("Open blockers", Tone::bold).c_str());
-    std::printf("  %s\n", fit(issue.value("id", "") + "  " + issue.value("description", ""), kOutputColumns - 2).c_str());
+    std::printf("  %s\n", fit(issue.value("id", "") + "  " + issue.value("description", ""), output_columns() - 2).c_str());
   }
 }
 
@@ -170,7 +172,7 @@ void print_context(const nlohmann::json& context) {
     if (!context.contains(key)) return;
     std::printf("%s\n", styled(title, Tone::bold).c_str());
     if (context.at(key).empty()) std::printf("  none\n");
-    for (const auto& item : context.at(key)) std::printf("  %s\n", fit(line_of(item), kOutputColumns - 2).c_str());
+    for (const auto& item : context.at(key)) std::printf("  %s\n", fit(line_of(item), output_columns() - 2).c_str());
     if (context.contains("omitted") && context.at("omitted").contains(key)) {
       std::printf("  (%s older not shown)\n", context.at("omitted").at(key).dump().c_str());
     }
@@ -273,12 +275,15 @@ void print_check(const nlohmann::json& result) {
   for (const auto& mission : missions) {
     const bool ok = mission.value("ok", false);
     std::printf("%s  %s  %s\n", styled(ok ? "ok  " : "FAIL", ok ? Tone::good : Tone::bad).c_str(),
-                mission.value("missionId", "").c_str(), mission.value("name", "").c_str());
+                safe(mission.value("missionId", "")).c_str(), safe(mission.value("name", "")).c_str());
     for (const auto& problem : mission.value("problems", nlohmann::json::array())) {
-      std::printf("  %s\n", problem.value("message", "").c_str());
+      for (const auto& line : wrapped(problem.value("message", ""), output_columns() - 2, 2)) {
+        std::printf("  %s\n", line.c_str());
+      }
     }
     for (const auto& warning : mission.value("warnings", nlohmann::json::array())) {
-      std::printf("  %s %s\n", styled("warning:", Tone::dim).c_str(), warning.value("message", "").c_str());
+      std::printf("  %s %s\n", styled("warning:", Tone::dim).c_str(),
+                  safe(warning.value("message", "")).c_str());
     }
   }
 }

@@ -1,9 +1,15 @@
 #include "cli/output.hpp"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
+
+#include "shared/display_text.hpp"
+#include "shared/time_format.hpp"
 
 namespace mission::cli {
 
@@ -22,6 +28,31 @@ bool color_enabled() {
   return enabled;
 }
 
+std::size_t output_columns() {
+  static const std::size_t columns = [] {
+    for (int fd : {STDOUT_FILENO, STDERR_FILENO}) {
+      struct winsize size {};
+      if (::ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return std::size_t{size.ws_col};
+    }
+    if (const char* text = std::getenv("COLUMNS"); text != nullptr) {
+      char* end = nullptr;
+      long value = std::strtol(text, &end, 10);
+      if (end != text && *end == '\0' && value > 0 && value < 10000) return static_cast<std::size_t>(value);
+    }
+    return kDefaultColumns;
+  }();
+  return std::max(columns, kMinimumColumns);
+}
+
+std::string safe(std::string_view text) { return text::neutralised(text); }
+
+std::vector<std::string> wrapped(std::string_view text, std::size_t width, std::size_t indent) {
+  const std::size_t room = width > indent + 10 ? width - indent : 10;
+  std::vector<std::string> lines = text::wrap(text::neutralised(text, text::Newlines::keep), room);
+  for (std::size_t i = 1; i < lines.size(); ++i) lines[i].insert(0, indent, ' ');
+  return lines;
+}
+
 std::string styled(std::string_view text, Tone tone) {
   if (tone == Tone::plain || !color_enabled()) return std::string(text);
   const char* code = "";
@@ -30,30 +61,34 @@ std::string styled(std::string_view text, Tone tone) {
     case Tone::dim: code = "\x1b[2m"; break;
     case Tone::good: code = "\x1b[32m"; break;
     case Tone::bad: code = "\x1b[31m"; break;
+    case Tone::attention: code = "\x1b[1;33m"; break;
     case Tone::plain: break;
   }
   return code + std::string(text) + "\x1b[0m";
 }
 
 std::string fit(std::string_view text, std::size_t width) {
-  if (text.size() <= width) return std::string(text);
-  if (width <= 3) return std::string(text.substr(0, width));
-  std::size_t keep = width - 3;
-  std::size_t head = keep / 3;
-  std::size_t tail = keep - head;
-  return std::string(text.substr(0, head)) + "..." + std::string(text.substr(text.size() - tail));
+  return text::elide_middle(text::neutralised(text), width);
 }
 
-void print_fields(const std::vector<std::pair<std::string, std::string>>& fields) {
+void print_fields(const std::vector<Field>& fields) {
   std::size_t key_width = 0;
-  for (const auto& field : fields) key_width = std::max(key_width, field.first.size());
+  for (const auto& field : fields) key_width = std::max(key_width, field.key.size());
   const std::size_t indent = 2;
   const std::size_t gap = 2;
-  for (const auto& [key, value] : fields) {
-    std::size_t room = kOutputColumns - indent - key_width - gap;
+  for (const auto& [key, value, wrap] : fields) {
+    std::size_t room = output_columns() - indent - key_width - gap;
     std::string line(indent, ' ');
     line += styled(key, Tone::dim);
     line.append(key_width - key.size() + gap, ' ');
+    if (wrap) {
+      const std::size_t value_indent = indent + key_width + gap;
+      for (const auto& part : wrapped(value, output_columns(), value_indent)) {
+        std::printf("%s%s\n", line.c_str(), part.c_str());
+        line.clear();
+      }
+      continue;
+    }
     line += fit(value, room);
     std::printf("%s\n", line.c_str());
   }
@@ -61,7 +96,7 @@ void print_fields(const std::vector<std::pair<std::string, std::string>>& fields
 
 std::string padded(const std::string& text, std::size_t width) {
   std::string out = fit(text, width);
-  out.append(width - out.size(), ' ');
+  out.append(width - std::min(width, text::display_width(out)), ' ');
   return out;
 }
 
@@ -75,11 +110,39 @@ std::string joined(const nlohmann::json& array, const char* separator) {
   return out;
 }
 
+namespace {
+
+bool g_utc_times = false;
+
+// "YYYY-MM-DD HH:MM:SS" of a wire timestamp, in the zone shown; the input
+// itself when it is not one.
+std::string display_time(const std::string& text) {
+  std::optional<std::int64_t> ms = parse_iso8601(text);
+  if (!ms) return text;
+  std::time_t seconds = static_cast<std::time_t>(*ms / 1000);
+  struct tm parts {};
+  if (g_utc_times ? gmtime_r(&seconds, &parts) == nullptr : localtime_r(&seconds, &parts) == nullptr) {
+    return text;
+  }
+  char out[32];
+  std::strftime(out, sizeof out, "%Y-%m-%d %H:%M:%S", &parts);
+  return out;
+}
+
+}  // namespace
+
+void set_utc_times(bool utc) { g_utc_times = utc; }
+bool utc_times() { return g_utc_times; }
+const char* time_zone_label() { return g_utc_times ? "UTC" : ""; }
+
 std::string short_time(const nlohmann::json& value) {
   if (!value.is_string()) return "-";
-  std::string text = value.get<std::string>();
-  if (text.size() >= 19) text = text.substr(0, 10) + " " + text.substr(11, 8);
-  return text;
+  return display_time(value.get<std::string>());
+}
+
+std::string clock_time(const nlohmann::json& value) {
+  std::string text = short_time(value);
+  return text.size() >= 19 ? text.substr(11, 8) : text;
 }
 
 std::string table_time(const nlohmann::json& value) {

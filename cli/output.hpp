@@ -1,6 +1,8 @@
 #pragma once
-// Terminal output: JSON documents for --json, and human text that fits
-// 80 columns and uses colour only on a terminal without NO_COLOR.
+// Terminal output: JSON documents for --json, and human text that fits the
+// terminal's width and uses colour only on a terminal without NO_COLOR. Text
+// that came from an agent goes through fit, padded, safe or wrapped, which
+// neutralise control characters and escape sequences.
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -10,8 +12,21 @@
 
 namespace mission::cli {
 
-// Width human output is laid out for.
-inline constexpr std::size_t kOutputColumns = 80;
+// Width human output is laid out for when nothing says otherwise.
+inline constexpr std::size_t kDefaultColumns = 80;
+// Narrowest layout: tables below this would lose their last column.
+inline constexpr std::size_t kMinimumColumns = 60;
+
+// Width human output is laid out for: the terminal's (TIOCGWINSZ on stdout,
+// then stderr), else $COLUMNS, else 80; never below kMinimumColumns.
+std::size_t output_columns();
+
+// `text` neutralised (shared/display_text.hpp): safe to print as one line.
+std::string safe(std::string_view text);
+
+// `text` neutralised and wrapped to `width` columns; the lines after the
+// first are indented by `indent` spaces (included in `width`).
+std::vector<std::string> wrapped(std::string_view text, std::size_t width, std::size_t indent);
 
 // One JSON document on stdout.
 void print_json(const nlohmann::json& document);
@@ -19,31 +34,51 @@ void print_json(const nlohmann::json& document);
 // Whether stdout gets ANSI colour: a terminal, and NO_COLOR unset or empty.
 bool color_enabled();
 
-enum class Tone { plain, bold, dim, good, bad };
+enum class Tone { plain, bold, dim, good, bad, attention };
 
 // `text` wrapped in the escape codes for `tone` when colour is enabled.
 std::string styled(std::string_view text, Tone tone);
 
-// `text` shortened to `width` columns by eliding its middle with "...",
-// which keeps both the start and the file name of a long path readable.
+// `text` neutralised and shortened to `width` display columns by eliding its
+// middle with "...", which keeps both the start and the file name of a long
+// path readable.
 std::string fit(std::string_view text, std::size_t width);
 
-// `text` fitted to `width` columns and padded with spaces to exactly that.
+// `text` fitted to `width` columns and padded with spaces to exactly that
+// many display columns.
 std::string padded(const std::string& text, std::size_t width);
 
 // The items of a JSON array joined by `separator` (strings as they are,
 // anything else as JSON).
 std::string joined(const nlohmann::json& array, const char* separator);
 
-// "2026-11-23T10:04:05.123Z" -> "2026-11-23 10:04:05" (UTC, as stored); "-"
-// for a missing time.
+// Times are shown in local time unless --utc asked for UTC.
+void set_utc_times(bool utc);
+bool utc_times();
+
+// "2026-11-23T10:04:05.123Z" -> "2026-11-23 11:04:05" in local time (or
+// UTC with --utc); "-" for a missing time.
 std::string short_time(const nlohmann::json& value);
 
-// "2026-11-23T10:04:05.123Z" -> "11-23 10:04", for tables.
+// "2026-11-23T10:04:05.123Z" -> "11-23 11:04", for tables.
 std::string table_time(const nlohmann::json& value);
 
-// Prints "  key  value" lines with aligned values, each fitted to 80 columns.
-void print_fields(const std::vector<std::pair<std::string, std::string>>& fields);
+// "10:04:05" of an event, in local time unless --utc.
+std::string clock_time(const nlohmann::json& value);
+
+// "UTC" or "" for table headers: what zone table_time shows.
+const char* time_zone_label();
+
+
+struct Field {
+  std::string key;
+  std::string value;
+  bool wrap = false;  // wrapped over several lines (prose), else fitted to one
+};
+
+// Prints "  key  value" lines with aligned values, each fitted to the
+// output width or wrapped.
+void print_fields(const std::vector<Field>& fields);
 
 // "3m 12s", "2h 5m", "450ms": a short human duration.
 std::string human_duration(std::int64_t milliseconds);

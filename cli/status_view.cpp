@@ -49,12 +49,12 @@ void print_daemon_status(const nlohmann::json& status) {
   const nlohmann::json& trees = status.at("watchedTrees");
   print_fields({{"trees", trees_summary(trees)}});
   for (const auto& tree : trees.value("trees", nlohmann::json::array())) {
-    std::string root = tree.value("root", "");
+    std::string root = safe(tree.value("root", ""));
     if (tree.value("watched", false)) {
       std::printf("  watched %s (%zu watches)\n", root.c_str(),
                   tree.value("watches", std::size_t{0}));
     } else {
-      std::printf("  not watched %s: %s\n", root.c_str(), tree.value("reason", "").c_str());
+      std::printf("  not watched %s: %s\n", root.c_str(), safe(tree.value("reason", "")).c_str());
     }
   }
 }

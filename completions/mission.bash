@@ -7,7 +7,7 @@ _mission() {
     words=("${COMP_WORDS[@]}")
     cword=$COMP_CWORD
   }
-  local globals="--json --socket --no-autostart --help --version"
+  local globals="--json --socket --no-autostart --utc --help --version"
   local states="created launching running awaiting_input blocked completed failed cancelled lost"
   local adapters="claude-code codex copilot opencode pi generic"
   # Options that take a value: the next word is that value, not a command.
@@ -41,7 +41,7 @@ _mission() {
         compopt -o nospace 2>/dev/null || true
       fi
       return ;;
-    --limit | --agent-execution | --after | --cursor | --phase | --agent | --since | --mission | --note) return ;;
+    --limit | --agent-execution | --execution | --after | --cursor | --phase | --agent | --since | --mission | --note) return ;;
   esac
   local i command="" action="" dashdash=0
   for ((i = 1; i < cword; i++)); do
@@ -54,16 +54,19 @@ _mission() {
   done
   # After `mission run ... --` or `mission exec create ... --`: the agent's
   # command, then its arguments.
+  # Not every command on PATH for an empty word: a few thousand names help
+  # nobody.
   if ((dashdash == 1)); then
-    COMPREPLY=($(compgen -c -- "$cur"))
+    [[ -n $cur ]] && COMPREPLY=($(compgen -c -- "$cur"))
     return
   elif ((dashdash > 1)); then
     COMPREPLY=($(compgen -f -- "$cur"))
     return
   fi
   case $command in
-    "") COMPREPLY=($(compgen -W "status daemon run adapters exec watch mcp missions tasks context report check export resolve inbox send answer agents gc $globals" -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W "status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents gc $globals" -- "$cur")) ;;
     watch) COMPREPLY=($(compgen -W "--execution $globals" -- "$cur")) ;;
+    attach) COMPREPLY=($(compgen -W "--read-only -r $globals" -- "$cur")) ;;
     daemon)
       if [[ -z $action ]]; then
         COMPREPLY=($(compgen -W "start stop status run $globals" -- "$cur"))
@@ -71,7 +74,7 @@ _mission() {
         COMPREPLY=($(compgen -W "$globals" -- "$cur"))
       fi ;;
     run)
-      COMPREPLY=($(compgen -W "--adapter --bin --delivery --toolsets --cwd --env --detach --keep-mcp-servers --stdin-answers -- $globals" -- "$cur")) ;;
+      COMPREPLY=($(compgen -W "--adapter --bin --delivery --toolsets --cwd --env --detach --tty --no-tty --keep-mcp-servers --stdin-answers -- $globals" -- "$cur")) ;;
     adapters)
       if [[ -z $action ]]; then
         COMPREPLY=($(compgen -W "list $globals" -- "$cur"))
@@ -86,7 +89,7 @@ _mission() {
           COMPREPLY=($(compgen -W "--adapter --delivery --cwd --toolsets --print-token -- $globals" -- "$cur")) ;;
         stop) COMPREPLY=($(compgen -W "--force $globals" -- "$cur")) ;;
         show) COMPREPLY=($(compgen -W "--follow -f $globals" -- "$cur")) ;;
-        logs) COMPREPLY=($(compgen -W "--follow -f --after --cursor --limit $globals" -- "$cur")) ;;
+        logs) COMPREPLY=($(compgen -W "--follow -f --raw --after --cursor --limit $globals" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;
       esac ;;
     mcp)

@@ -10,6 +10,8 @@ complete -c mission -n __fish_use_subcommand -a daemon -d 'Start, stop, inspect 
 complete -c mission -n __fish_use_subcommand -a run -d 'Launch an agent command and follow it'
 complete -c mission -n __fish_use_subcommand -a adapters -d 'List the agent adapters, their binaries and deliveries'
 complete -c mission -n __fish_use_subcommand -a exec -d 'List, show, stop and follow agent executions'
+complete -c mission -n __fish_use_subcommand -a attach -d "Attach to an agent's terminal (Ctrl-] detaches)"
+complete -c mission -n '__fish_seen_subcommand_from attach' -s r -l read-only -d 'Watch only'
 complete -c mission -n __fish_use_subcommand -a watch -d "Print executions' events as they happen"
 complete -c mission -n '__fish_seen_subcommand_from watch' -l execution -r -d "Only this execution's events"
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from show' -s f -l follow -d 'Then print its events until it ends'

@@ -16,4 +16,10 @@ std::string format_utc_iso8601(std::int64_t unix_ms);
 // offset like "+01:00", or nothing for UTC); nullopt if it is not one.
 std::optional<std::int64_t> parse_iso8601(std::string_view text);
 
+// A time as a person gives it for --since, relative to `now_ms`: "90s",
+// "15m", "2h", "3d", "1w" (each optionally followed by " ago"), "today" or
+// "yesterday" (local midnight), "now", or an ISO 8601 date or time. nullopt
+// for anything else, an impossible date included.
+std::optional<std::int64_t> parse_since(std::string_view text, std::int64_t now_ms);
+
 }  // namespace mission

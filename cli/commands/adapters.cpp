@@ -76,7 +76,7 @@ void print_adapter_table(const nlohmann::json& adapters) {
       }
       line += styled(padded(fit(version, 27), 28), tone);
     }
-    line += fit(deliveries_text(adapter), kOutputColumns - 51);
+    line += fit(deliveries_text(adapter), output_columns() - 51);
     std::printf("%s\n", line.c_str());
   }
   std::printf(

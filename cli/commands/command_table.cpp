@@ -11,6 +11,7 @@ std::span<const CommandSpec> commands() {
       {"adapters", "List the agent adapters, their binaries and deliveries",
        define_adapters_command},
       {"exec", "List, show, stop and follow agent executions", define_exec_command},
+      {"attach", "Attach to an agent's terminal (Ctrl-] detaches)", define_attach_command},
       {"watch", "Print executions' events as they happen", define_watch_command},
       {"mcp", "Connect an MCP client to mission (stdio bridge)", define_mcp_command},
       {"missions", "List and show the missions agents recorded", define_missions_command},

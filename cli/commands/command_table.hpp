@@ -22,6 +22,7 @@ std::span<const CommandSpec> commands();
 void define_status_command(CLI::App& command, CliContext& context);
 void define_daemon_command(CLI::App& command, CliContext& context);
 void define_exec_command(CLI::App& command, CliContext& context);
+void define_attach_command(CLI::App& command, CliContext& context);
 void define_mcp_command(CLI::App& command, CliContext& context);
 void define_run_command(CLI::App& command, CliContext& context);
 void define_adapters_command(CLI::App& command, CliContext& context);

@@ -5,6 +5,9 @@
 #include "cli/exit_codes.hpp"
 #include "cli/mission_view.hpp"
 #include "cli/output.hpp"
+#include "shared/clock.hpp"
+#include "shared/error_code.hpp"
+#include "shared/time_format.hpp"
 
 namespace mission::cli {
 namespace {
@@ -22,7 +25,14 @@ int run_context(const CliContext& context, const ContextOptions& options) {
   nlohmann::json filter = nlohmann::json::object();
   if (options.phase) filter["phase"] = *options.phase;
   if (!options.agent.empty()) filter["agent"] = options.agent;
-  if (!options.since.empty()) filter["since"] = options.since;
+  if (!options.since.empty()) {
+    std::optional<std::int64_t> since = parse_since(options.since, unix_ms_now());
+    if (!since) {
+      throw MissionError(ErrorCode::invalid_argument, "cannot read --since '" + options.since + "'",
+                         "give 2h, 30m, 3d, 1w, today, yesterday or a real date such as 2026-11-23");
+    }
+    filter["since"] = format_utc_iso8601(*since);
+  }
   if (!filter.empty()) params["filter"] = filter;
   nlohmann::json result = context.connect().client.call("mission.context", params);
   if (context.options.json) {
@@ -44,7 +54,7 @@ void define_context_command(CLI::App& command, CliContext& context) {
       ->type_name("LIST");
   command.add_option("--phase", options->phase, "Only this phase")->check(CLI::Range(1, 100))->type_name("N");
   command.add_option("--agent", options->agent, "Only tasks of this agent_name")->type_name("NAME");
-  command.add_option("--since", options->since, "Only items since this ISO 8601 time")->type_name("TIME");
+  command.add_option("--since", options->since, "Only items since then: 2h, 3d, yesterday or an ISO 8601 time")->type_name("TIME");
   command.callback([&context, options] {
     context.action = [&context, options] { return run_context(context, *options); };
   });

@@ -85,7 +85,7 @@ int run_daemon_status(const CliContext& context) {
       print_json({{"running", false}, {"socket", socket}});
     } else {
       std::printf("missiond is %s on %s\n", styled("not running", Tone::bad).c_str(),
-                  fit(socket, kOutputColumns - 26).c_str());
+                  fit(socket, output_columns() - 26).c_str());
     }
     return kExitDaemonUnavailable;
   }

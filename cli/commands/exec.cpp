@@ -35,6 +35,7 @@ struct ExecOptions {
   bool force = false;
   // logs
   bool follow = false;
+  bool raw = false;
   std::optional<std::uint64_t> after;
   std::optional<std::uint64_t> cursor;
   std::size_t log_limit = 100;
@@ -125,12 +126,15 @@ int run_logs(const CliContext& context, const ExecOptions& options) {
     print_json(page);
     return kExitOk;
   }
-  std::uint64_t last = print_log_lines(page, context.options.json, options.after.value_or(0));
+  std::uint64_t last =
+      print_log_lines(page, context.options.json, options.after.value_or(0), options.raw);
   if (!options.follow && page.contains("nextCursor") && !context.options.json) {
     std::fprintf(stderr, "(older lines: --cursor %llu)\n",
                  static_cast<unsigned long long>(page.at("nextCursor").get<std::uint64_t>()));
   }
-  if (options.follow) follow_log(connection.client, options.id, last, context.options.json, {});
+  if (options.follow) {
+    follow_log(connection.client, options.id, last, context.options.json, {}, options.raw);
+  }
   return kExitOk;
 }
 
@@ -220,6 +224,8 @@ void define_exec_command(CLI::App& command, CliContext& context) {
                               context, options, run_logs);
   logs->add_option("id", options->id, "Execution id")->required()->type_name("ID");
   logs->add_flag("--follow,-f", options->follow, "Keep printing new output until it ends");
+  logs->add_flag("--raw", options->raw,
+                 "The output's bytes as the agent wrote them, escape sequences included");
   logs->add_option("--after", options->after, "Only lines after line number N")->type_name("N");
   logs->add_option("--cursor", options->cursor, "Page back: the lines before line C")
       ->type_name("C");

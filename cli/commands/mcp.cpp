@@ -27,6 +27,7 @@ struct ConnectOptions {
 struct ConfigOptions {
   std::string adapter;
   std::string execution_id;
+  bool add_json = false;
 };
 
 std::string current_directory() {
@@ -84,7 +85,21 @@ int print_config(const CliContext& context, const ConfigOptions& options) {
   if (::isatty(STDERR_FILENO) == 1) {
     std::fprintf(stderr, "# for %s\n", config.value("target", "").c_str());
   }
-  const std::string text = config.value("text", "");
+  std::string text = config.value("text", "");
+  if (options.add_json) {
+    // `claude mcp add-json NAME JSON` takes the server's entry alone.
+    nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
+    if (parsed.is_discarded() || !parsed.contains("mcpServers")) {
+      throw MissionError(ErrorCode::invalid_argument, "--add-json is for the claude-code adapter",
+                         "drop --add-json, or use --adapter claude-code");
+    }
+    std::string entry = parsed.at("mcpServers").at("mission").dump();
+    std::string quoted;
+    for (char c : entry) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    text = "claude mcp add-json mission '" + quoted + "'\n";
+  } else if (options.adapter == "claude-code" && ::isatty(STDERR_FILENO) == 1) {
+    std::fprintf(stderr, "# or run: mission mcp config --adapter claude-code --add-json | sh\n");
+  }
   std::fwrite(text.data(), 1, text.size(), stdout);
   return kExitOk;
 }
@@ -126,6 +141,8 @@ void define_mcp_command(CLI::App& command, CliContext& context) {
                      "For this execution (the agent supplies $MISSION_MCP_TOKEN); without it, "
                      "each session makes its own")
       ->type_name("ID");
+  config->add_flag("--add-json", config_options->add_json,
+                   "claude-code: print the `claude mcp add-json` command that adds it instead");
   config->fallthrough();
   config->callback([&context, config_options] {
     context.action = [&context, config_options] { return print_config(context, *config_options); };

@@ -14,6 +14,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/log_follower.hpp"
 #include "cli/output.hpp"
+#include "cli/terminal_attach.hpp"
 
 extern char** environ;
 
@@ -29,6 +30,8 @@ struct RunOptions {
   std::vector<std::string> env;
   bool detach = false;
   bool keep_mcp_servers = false;
+  bool tty = false;
+  bool no_tty = false;
   bool stdin_answers = false;
   std::vector<std::string> command;
 };
@@ -64,6 +67,16 @@ int exit_status_of(const nlohmann::json& ended) {
 }
 
 int run_agent(const CliContext& context, const RunOptions& options) {
+  if (options.command.empty() && options.adapter == "generic") {
+    std::fprintf(stderr,
+                 "mission run: no command to run\n"
+                 "  usage: mission run [OPTIONS] -- CMD ARGS...  (or --adapter NAME)\n");
+    return kExitUsage;
+  }
+  // From a terminal the agent gets one too, owned by the daemon, and this
+  // process attaches to it; elsewhere its output is streamed as lines.
+  const bool tty = options.tty || (!options.no_tty && !options.stdin_answers && !context.options.json &&
+                                   on_terminal());
   nlohmann::json params = {{"adapter", options.adapter},
                            {"cwd", CliContext::working_directory(options.cwd)},
                            {"command", options.command},
@@ -72,6 +85,12 @@ int run_agent(const CliContext& context, const RunOptions& options) {
   if (!options.delivery.empty()) params["delivery"] = options.delivery;
   if (!options.toolsets.empty()) params["toolsets"] = options.toolsets;
   if (options.keep_mcp_servers) params["keepMcpServers"] = true;
+  if (tty) {
+    params["terminal"] = nlohmann::json::object();
+    unsigned short rows = 0;
+    unsigned short columns = 0;
+    if (window_size(rows, columns)) params["terminal"] = {{"rows", rows}, {"columns", columns}};
+  }
   if (options.stdin_answers) params["stdinAnswers"] = true;
   if (!options.bin.empty()) {
     // A path is taken from here, not from the daemon's directory; a bare
@@ -91,6 +110,14 @@ int run_agent(const CliContext& context, const RunOptions& options) {
       std::printf("%s\n", id.c_str());
     }
     return kExitOk;
+  }
+  if (tty) {
+    if (::isatty(STDIN_FILENO) == 1) {
+      std::fprintf(stderr, "[mission: %s on a terminal; %s detaches, it runs on]\r\n", id.c_str(),
+                   kDetachKeyName);
+    }
+    std::optional<DaemonClient> events = context.connect_if_running();
+    return attach_terminal(connection.client, id, false, events ? &*events : nullptr);
   }
 
   // Ctrl-C stops the execution (SIGTERM, then SIGKILL after the grace
@@ -149,6 +176,9 @@ void define_run_command(CLI::App& command, CliContext& context) {
                    : std::string();
       });
   command.add_flag("--detach", options->detach, "Print the execution id and return at once");
+  command.add_flag("--tty", options->tty,
+                   "Run the agent on a terminal of the daemon's even when not on one (mission attach)");
+  command.add_flag("--no-tty", options->no_tty, "Stream the output as lines even on a terminal");
   command.add_flag("--keep-mcp-servers", options->keep_mcp_servers,
                    "Keep the agent's own MCP servers beside mission's");
   command.add_flag("--stdin-answers", options->stdin_answers,

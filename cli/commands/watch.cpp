@@ -1,28 +1,109 @@
 // mission watch: the daemon's events as they happen, one line each for a
-// person, or one JSON object per line with --json.
+// person, or one JSON object per line with --json. With --notify (or
+// MISSION_NOTIFY_CMD) a command runs whenever an execution needs input, is
+// blocked or ends.
+
+#include <spawn.h>
+#include <sys/wait.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <algorithm>
+#include <map>
+#include <optional>
 
 #include "cli/commands/command_table.hpp"
 #include "cli/event_view.hpp"
 #include "cli/exit_codes.hpp"
+
+extern char** environ;
 
 namespace mission::cli {
 namespace {
 
 struct WatchOptions {
   std::string execution_id;
+  std::string notify;
 };
 
+bool is_final_state(const std::string& state) {
+  return state == "completed" || state == "failed" || state == "cancelled" || state == "lost";
+}
+
+// What a notification says of `event`: needs_input, blocked or ended, with
+// the question or reason; nothing for events that call for no one.
+std::optional<std::map<std::string, std::string>> notification_of(const nlohmann::json& event) {
+  const std::string type = event.value("type", "");
+  std::map<std::string, std::string> env;
+  env["MISSION_EXECUTION_ID"] = event.value("agentExecutionId", "");
+  if (type == "observation.recorded") {
+    const nlohmann::json observation = event.value("observation", nlohmann::json::object());
+    const std::string kind = observation.value("kind", "");
+    if (kind != "needs_input" && kind != "blocked") return std::nullopt;
+    const nlohmann::json payload = observation.value("payload", nlohmann::json::object());
+    env["MISSION_EVENT"] = kind;
+    env["MISSION_QUESTION"] = payload.is_object() ? payload.value("question", payload.value("reason", "")) : "";
+    env["MISSION_MESSAGE"] = observation_text(observation);
+    return env;
+  }
+  if (!event.contains("execution")) return std::nullopt;
+  const nlohmann::json execution = event.at("execution");
+  const std::string state = execution.value("state", "");
+  if (!is_final_state(state)) return std::nullopt;
+  env["MISSION_EVENT"] = "ended";
+  env["MISSION_STATE"] = state;
+  env["MISSION_EXECUTION_NAME"] = execution.value("name", execution.value("adapter", ""));
+  env["MISSION_MESSAGE"] = env["MISSION_EXECUTION_ID"] + " " + state;
+  return env;
+}
+
+// Runs `command` with /bin/sh and the notification in its environment;
+// waits for it so that notifications do not pile up.
+void notify(const std::string& command, const std::map<std::string, std::string>& values) {
+  std::vector<std::string> entries;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    std::string text = *entry;
+    if (values.count(text.substr(0, text.find('='))) == 0) entries.push_back(std::move(text));
+  }
+  for (const auto& [name, value] : values) entries.push_back(name + "=" + value);
+  std::vector<char*> envp;
+  for (auto& entry : entries) envp.push_back(entry.data());
+  envp.push_back(nullptr);
+  const char* argv[] = {"sh", "-c", command.c_str(), nullptr};
+  pid_t pid = 0;
+  if (::posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char* const*>(argv), envp.data()) != 0) {
+    std::fprintf(stderr, "mission: cannot run the notify command\n");
+    return;
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+}
+
 int run_watch(const CliContext& context, const WatchOptions& options) {
+  std::string notify_command = options.notify;
+  if (notify_command.empty()) {
+    if (const char* variable = std::getenv("MISSION_NOTIFY_CMD"); variable != nullptr) notify_command = variable;
+  }
   DaemonConnection connection = context.connect();
   nlohmann::json params = nlohmann::json::object();
   if (!options.execution_id.empty()) params["agentExecutionId"] = options.execution_id;
   connection.client.call("events.subscribe", params);
+  std::string last_line;
   for (;;) {
     nlohmann::json event = connection.client.read_event();
-    std::printf("%s\n", context.options.json ? event.dump().c_str() : event_line(event).c_str());
+    if (context.options.json) {
+      std::printf("%s\n", event.dump().c_str());
+    } else {
+      // The same line twice in a row, but for its time, says nothing new.
+      std::string line = event_line(event);
+      const std::string what = line.substr(std::min<std::size_t>(line.size(), 10));
+      if (what != last_line) std::printf("%s\n", line.c_str());
+      last_line = what;
+    }
     std::fflush(stdout);
+    if (!notify_command.empty()) {
+      if (auto values = notification_of(event)) notify(notify_command, *values);
+    }
   }
 }
 
@@ -32,6 +113,11 @@ void define_watch_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<WatchOptions>();
   command.add_option("--execution", options->execution_id, "Only this execution's events")
       ->type_name("ID");
+  command
+      .add_option("--notify", options->notify,
+                  "Run CMD (with sh) when an execution needs input, is blocked or ends; "
+                  "default $MISSION_NOTIFY_CMD")
+      ->type_name("CMD");
   command.callback([&context, options] {
     context.action = [&context, options] { return run_watch(context, *options); };
   });

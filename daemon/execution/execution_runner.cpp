@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "daemon/execution/execution_events.hpp"
@@ -9,9 +10,11 @@
 #include "daemon/execution/observation_policy.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/observation_repository.hpp"
+#include "daemon/terminal/pseudo_terminal.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
+#include "shared/terminal_limits.hpp"
 #include "shared/schema_registry.hpp"
 
 namespace mission::daemon::execution {
@@ -68,10 +71,37 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
   loop::ChildProcess::Callbacks callbacks;
   callbacks.on_output = [this](char stream, std::string_view bytes) { on_output(stream, bytes); };
   callbacks.on_exit = [this](const loop::ChildProcess::Exit& exit) { on_exit(exit); };
+  loop::ChildProcess::Options options{spec.argv, spec.env, spec.cwd, {}, -1};
+  if (spec.on_terminal) {
+    const unsigned short rows = spec.rows > 0 ? spec.rows : limits::kDefaultTerminalRows;
+    const unsigned short columns = spec.columns > 0 ? spec.columns : limits::kDefaultTerminalColumns;
+    try {
+      terminal::PseudoTerminal pty = terminal::open_pseudo_terminal(rows, columns);
+      options.terminal_master = pty.master;
+      options.terminal_path = pty.path;
+    } catch (const MissionError& e) {
+      fail_start(e.what());
+      throw;
+    }
+    // Programs on a terminal look at TERM to know what they may draw.
+    const bool has_term = std::any_of(options.env.begin(), options.env.end(),
+                                      [](const std::string& entry) { return entry.rfind("TERM=", 0) == 0; });
+    if (!has_term) options.env.push_back("TERM=xterm-256color");
+    terminal_ = std::make_unique<terminal::TerminalSession>(
+        rows, columns,
+        terminal::TerminalSession::AgentSide{
+            [this](std::string_view bytes) {
+              if (child_ != nullptr) child_->write_terminal(bytes);
+            },
+            [this](unsigned short new_rows, unsigned short new_columns) {
+              if (child_ != nullptr) child_->resize_terminal(new_rows, new_columns);
+            }});
+  }
   int error = 0;
-  child_ = loop::ChildProcess::spawn(services_.loop, {spec.argv, spec.env, spec.cwd, spec.stdin_lines},
-                                     std::move(callbacks), error);
+  options.stdin_pipe = spec.stdin_lines;
+  child_ = loop::ChildProcess::spawn(services_.loop, options, std::move(callbacks), error);
   if (child_ == nullptr) {
+    terminal_.reset();
     std::string reason = "cannot start '" + spec.argv.front() + "': " + uv_strerror(error);
     fail_start(reason);
     throw MissionError(ErrorCode::invalid_argument, reason,
@@ -101,7 +131,13 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
 }
 
 bool ExecutionRunner::deliver_inbound(const std::string& line) {
-  return child_ != nullptr && child_->write_stdin(line + "\n") == 0;
+  if (child_ == nullptr) return false;
+  // On a terminal the line is typed, Enter after it, as a person would.
+  if (terminal_) {
+    terminal_->type(line, true);
+    return true;
+  }
+  return child_->write_stdin(line + "\n") == 0;
 }
 
 void ExecutionRunner::stop(bool force) {
@@ -117,6 +153,7 @@ void ExecutionRunner::stop(bool force) {
 
 void ExecutionRunner::on_output(char stream, std::string_view bytes) {
   log_.append(stream, bytes);
+  if (terminal_) terminal_->on_output(bytes);
   // Markers count on stdout only, and only for stdout-marker delivery.
   if (stream != 'o' || !markers_) return;
   markers_->feed(bytes, pending_markers_);
@@ -222,11 +259,18 @@ void ExecutionRunner::on_exit(const loop::ChildProcess::Exit& exit) {
     add_execution_event(batch, db, kExecutionUpdated, execution_id_);
     transaction.commit();
     batch.publish_to(services_.events);
+    if (terminal_) {
+      nlohmann::json status = {{"state", row.state}};
+      if (row.exit_code) status["exitCode"] = *row.exit_code;
+      if (row.exit_signal) status["exitSignal"] = *row.exit_signal;
+      terminal_->end(status.dump());
+    }
   } catch (const std::exception& e) {
     // Still active in the store: a restarted daemon marks it lost.
     std::fprintf(stderr, "missiond: %s: recording its end failed: %s\n", execution_id_.c_str(),
                  e.what());
   }
+  if (terminal_) terminal_->end(R"({"state":"lost"})");
   // Last: this may free the runner, so the id is copied out of it first.
   const std::string id = execution_id_;
   on_finished_(id);

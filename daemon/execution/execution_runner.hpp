@@ -5,6 +5,7 @@
 // Owned by the Launcher.
 
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -14,6 +15,7 @@
 #include "daemon/execution/launcher.hpp"
 #include "daemon/loop/child_process.hpp"
 #include "daemon/loop/timer.hpp"
+#include "daemon/terminal/terminal_session.hpp"
 #include "shared/marker_reader.hpp"
 
 namespace mission::daemon::execution {
@@ -45,6 +47,8 @@ class ExecutionRunner {
 
   // Whether a process of this runner is alive.
   bool running() const { return child_ != nullptr; }
+  // Its terminal while it runs on one, else nullptr.
+  terminal::TerminalSession* terminal() const { return terminal_.get(); }
   const std::string& execution_id() const { return execution_id_; }
 
  private:
@@ -61,6 +65,7 @@ class ExecutionRunner {
   std::optional<MarkerReader> markers_;
   std::vector<MarkerLine> pending_markers_;
   loop::ChildProcess* child_ = nullptr;
+  std::unique_ptr<terminal::TerminalSession> terminal_;
   loop::Timer kill_timer_;
   bool stop_requested_ = false;
   std::function<void(const std::string&)> on_finished_;

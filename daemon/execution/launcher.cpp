@@ -31,6 +31,18 @@ bool Launcher::stop(const std::string& execution_id, bool force) {
   return true;
 }
 
+terminal::TerminalSession* Launcher::terminal(const std::string& execution_id) const {
+  auto found = runners_.find(execution_id);
+  return found == runners_.end() ? nullptr : found->second->terminal();
+}
+
+bool Launcher::type_into(const std::string& execution_id, std::string_view text, bool enter) {
+  terminal::TerminalSession* session = terminal(execution_id);
+  if (session == nullptr) return false;
+  session->type(text, enter);
+  return true;
+}
+
 bool Launcher::deliver_inbound(const std::string& execution_id, const std::string& line) {
   auto found = runners_.find(execution_id);
   return found != runners_.end() && found->second->deliver_inbound(line);

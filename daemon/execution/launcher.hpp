@@ -14,6 +14,7 @@
 #include "daemon/adapters/launch_files.hpp"
 #include "daemon/events/event_sink.hpp"
 #include "daemon/store/database.hpp"
+#include "daemon/terminal/terminal_session.hpp"
 
 namespace mission::daemon::execution {
 
@@ -34,6 +35,11 @@ struct LaunchSpec {
   std::vector<std::string> env;  // NAME=VALUE, the whole environment
   bool reads_markers = false;    // stdout-marker delivery
   adapters::LaunchFiles files;   // removed when the process ends
+  // On a pseudo-terminal the daemon owns, of this size (rows, columns), in
+  // place of pipes; viewers attach to it (daemon/terminal/).
+  bool on_terminal = false;
+  unsigned short rows = 0;
+  unsigned short columns = 0;
   bool stdin_lines = false;      // a pipe on stdin for inbound lines (ADR 17)
 };
 
@@ -53,6 +59,14 @@ class Launcher {
   // SIGTERM to the process group, SIGKILL after the grace period (at once
   // with `force`). False when no process of ours runs for it.
   bool stop(const std::string& execution_id, bool force);
+
+  // The terminal of a running execution launched on one; nullptr otherwise.
+  terminal::TerminalSession* terminal(const std::string& execution_id) const;
+
+  // Types `text` into the execution's terminal, then Enter unless `enter`
+  // is false: how answers and messages reach an agent on a terminal. False
+  // when it runs on no terminal of this daemon.
+  bool type_into(const std::string& execution_id, std::string_view text, bool enter);
 
   // The one seam through which the inbound channel (ADR 17) reaches a
   // launched process: `line` (no newline inside) goes to the execution's

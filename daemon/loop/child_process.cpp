@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -78,22 +79,26 @@ ChildProcess* ChildProcess::spawn(uv_loop_t* loop, const Options& options, Callb
     error = rc;
     return nullptr;
   }
+  const bool terminal = options.terminal_master >= 0;
   // Blocking for the child, which writes; our ends go non-blocking below.
   int out[2] = {-1, -1};
   int err[2] = {-1, -1};
-  if (int rc = uv_pipe(out, 0, 0); rc != 0) {
-    error = rc;
-    return nullptr;
-  }
-  if (int rc = uv_pipe(err, 0, 0); rc != 0) {
-    ::close(out[0]);
-    ::close(out[1]);
-    error = rc;
-    return nullptr;
+  if (!terminal) {
+    if (int rc = uv_pipe(out, 0, 0); rc != 0) {
+      error = rc;
+      return nullptr;
+    }
+    if (int rc = uv_pipe(err, 0, 0); rc != 0) {
+      ::close(out[0]);
+      ::close(out[1]);
+      error = rc;
+      return nullptr;
+    }
   }
 
   int in[2] = {-1, -1};
-  if (options.stdin_pipe) {
+  const bool stdin_pipe = options.stdin_pipe && !terminal;
+  if (stdin_pipe) {
     if (int rc = uv_pipe(in, 0, 0); rc != 0) {
       for (int fd : {out[0], out[1], err[0], err[1]}) ::close(fd);
       error = rc;
@@ -103,13 +108,22 @@ ChildProcess* ChildProcess::spawn(uv_loop_t* loop, const Options& options, Callb
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  if (options.stdin_pipe) {
-    posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
+  if (terminal) {
+    // glibc's posix_spawn runs setsid before the file actions, so this open
+    // in a session leader without a terminal makes the pty its controlling
+    // terminal: Ctrl-C there reaches the agent's foreground job.
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, options.terminal_path.c_str(), O_RDWR, 0);
+    posix_spawn_file_actions_adddup2(&actions, STDIN_FILENO, STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, STDIN_FILENO, STDERR_FILENO);
   } else {
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    if (stdin_pipe) {
+      posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
+    } else {
+      posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    }
+    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
   }
-  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
   if (!options.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, options.cwd.c_str());
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
@@ -131,13 +145,19 @@ ChildProcess* ChildProcess::spawn(uv_loop_t* loop, const Options& options, Callb
   int rc = ::posix_spawn(&pid, program.c_str(), &actions, &attributes, argv.data(), env.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
-  ::close(out[1]);
-  ::close(err[1]);
-  if (options.stdin_pipe) ::close(in[0]);
+  if (!terminal) {
+    ::close(out[1]);
+    ::close(err[1]);
+  }
+  if (stdin_pipe) ::close(in[0]);
   if (rc != 0) {
-    ::close(out[0]);
-    ::close(err[0]);
-    if (options.stdin_pipe) ::close(in[1]);
+    if (terminal) {
+      ::close(options.terminal_master);
+    } else {
+      ::close(out[0]);
+      ::close(err[0]);
+    }
+    if (stdin_pipe) ::close(in[1]);
     error = -rc;
     return nullptr;
   }
@@ -147,8 +167,16 @@ ChildProcess* ChildProcess::spawn(uv_loop_t* loop, const Options& options, Callb
   child->pid_ = pid;
   uv_pipe_init(loop, &child->out_, 0);
   uv_pipe_init(loop, &child->err_, 0);
-  uv_pipe_open(&child->out_, out[0]);
-  uv_pipe_open(&child->err_, err[0]);
+  if (terminal) {
+    // Read (and written) like a pipe; the end of the child's side reads as EIO.
+    child->terminal_ = true;
+    child->terminal_fd_ = options.terminal_master;
+    uv_pipe_open(&child->out_, options.terminal_master);
+    child->open_pipes_ = 1;
+  } else {
+    uv_pipe_open(&child->out_, out[0]);
+    uv_pipe_open(&child->err_, err[0]);
+  }
   uv_timer_init(loop, &child->drain_timer_);
   uv_timer_init(loop, &child->reap_timer_);
   child->open_handles_ = 4;
@@ -158,7 +186,7 @@ ChildProcess* ChildProcess::spawn(uv_loop_t* loop, const Options& options, Callb
                               reinterpret_cast<uv_handle_t*>(&child->reap_timer_)}) {
     handle->data = child;
   }
-  if (options.stdin_pipe) {
+  if (stdin_pipe) {
     uv_pipe_init(loop, &child->in_, 0);
     uv_pipe_open(&child->in_, in[1]);
     child->in_.data = child;
@@ -173,10 +201,38 @@ ChildProcess* ChildProcess::spawn(uv_loop_t* loop, const Options& options, Callb
   } else {
     uv_timer_start(&child->reap_timer_, on_reap_timer, kReapPollMs, kReapPollMs);
   }
-  for (uv_pipe_t* pipe : {&child->out_, &child->err_}) {
-    uv_read_start(reinterpret_cast<uv_stream_t*>(pipe), on_alloc, on_read);
-  }
+  uv_read_start(reinterpret_cast<uv_stream_t*>(&child->out_), on_alloc, on_read);
+  if (!terminal) uv_read_start(reinterpret_cast<uv_stream_t*>(&child->err_), on_alloc, on_read);
   return child;
+}
+
+namespace {
+
+struct TerminalWrite {
+  uv_write_t request{};
+  std::string bytes;
+};
+
+}  // namespace
+
+void ChildProcess::write_terminal(std::string_view bytes) {
+  if (!terminal_ || finished_ || bytes.empty() || uv_is_closing(reinterpret_cast<uv_handle_t*>(&out_))) {
+    return;
+  }
+  auto* write = new TerminalWrite{{}, std::string(bytes)};
+  write->request.data = write;
+  uv_buf_t buffer = uv_buf_init(write->bytes.data(), static_cast<unsigned>(write->bytes.size()));
+  int rc = uv_write(&write->request, reinterpret_cast<uv_stream_t*>(&out_), &buffer, 1,
+                    [](uv_write_t* request, int) { delete static_cast<TerminalWrite*>(request->data); });
+  if (rc != 0) delete write;
+}
+
+void ChildProcess::resize_terminal(unsigned short rows, unsigned short columns) {
+  if (!terminal_ || finished_ || rows == 0 || columns == 0) return;
+  struct winsize size {};
+  size.ws_row = rows;
+  size.ws_col = columns;
+  ::ioctl(terminal_fd_, TIOCSWINSZ, &size);
 }
 
 int ChildProcess::write_stdin(std::string bytes) {

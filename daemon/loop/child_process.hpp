@@ -24,6 +24,12 @@ class ChildProcess {
     std::vector<std::string> argv;  // argv[0] is looked up in PATH of `env`
     std::vector<std::string> env;   // NAME=VALUE, the child's whole environment
     std::string cwd;
+    // A pseudo-terminal instead of pipes (daemon/terminal/pseudo_terminal.*):
+    // the child opens `terminal_path` as its stdin, stdout and stderr, which
+    // makes it its controlling terminal, and its output is read from
+    // `terminal_master`, which the ChildProcess then owns and closes.
+    std::string terminal_path;
+    int terminal_master = -1;
     // A pipe on the child's stdin that write_stdin feeds; else /dev/null.
     bool stdin_pipe = false;
   };
@@ -32,7 +38,8 @@ class ChildProcess {
     int signal = 0;           // the terminating signal, or 0
   };
   struct Callbacks {
-    // Output as it arrives; `stream` is 'o' (stdout) or 'e' (stderr).
+    // Output as it arrives; `stream` is 'o' (stdout, or the terminal) or 'e'
+    // (stderr).
     std::function<void(char stream, std::string_view bytes)> on_output;
     // Called once, after the child has exited and both pipes reached EOF;
     // the ChildProcess is freed right after it returns.
@@ -40,11 +47,17 @@ class ChildProcess {
   };
 
   // Spawns; nullptr (and a negative uv code in `error`) if that fails. The
-  // child's stdin is /dev/null unless options.stdin_pipe.
+  // child's stdin is /dev/null, a pipe with options.stdin_pipe, or the terminal.
   static ChildProcess* spawn(uv_loop_t* loop, const Options& options, Callbacks callbacks,
                              int& error);
 
   pid_t pid() const { return pid_; }
+  bool on_terminal() const { return terminal_; }
+  // Queues bytes for the child's terminal, as if typed; ignored without one
+  // or once the child has exited.
+  void write_terminal(std::string_view bytes);
+  // Sets the terminal's size; the kernel tells the child with SIGWINCH.
+  void resize_terminal(unsigned short rows, unsigned short columns);
   // Queues `bytes` for the child's stdin pipe; 0, or UV_EPIPE when it has
   // none or has exited. A write the child never reads fails quietly.
   int write_stdin(std::string bytes);
@@ -90,6 +103,8 @@ class ChildProcess {
   int open_pipes_ = 2;
   int open_handles_ = 0;
   bool finished_ = false;
+  bool terminal_ = false;
+  int terminal_fd_ = -1;
 };
 
 }  // namespace mission::loop

@@ -1,5 +1,7 @@
 #include "daemon/rpc/control_session.hpp"
 
+#include <utility>
+
 #include "daemon/rpc/dispatcher.hpp"
 #include "shared/jsonrpc.hpp"
 #include "shared/limits.hpp"
@@ -14,10 +16,23 @@ void ControlSession::greet(ClientInfo client) {
   client_ = std::move(client);
 }
 
+void ControlSession::become_terminal(std::unique_ptr<terminal::Viewer> viewer,
+                                     std::function<void(std::string_view)> on_bytes) {
+  viewer_ = std::move(viewer);
+  viewer_bytes_ = std::move(on_bytes);
+}
+
 void ControlSession::on_data(loop::Connection& connection, std::string_view bytes) {
+  if (viewer_) {
+    viewer_bytes_(bytes);
+    return;
+  }
   for (const Frame& frame : framer_.feed(bytes)) {
     if (connection.closing()) return;
     handle_frame(frame);
+    // The client sends no frames before the attach reply, so nothing after
+    // it in this read belongs to the line protocol.
+    if (viewer_) return;
   }
 }
 
@@ -31,6 +46,7 @@ void ControlSession::on_eof(loop::Connection& connection) {
 
 void ControlSession::on_closed(loop::Connection& connection) {
   services_.events.unsubscribe(connection);
+  viewer_.reset();  // detaches from the terminal
   if (mcp_) mcp_->on_closed();
 }
 
@@ -57,6 +73,7 @@ void ControlSession::handle_frame(const Frame& frame) {
   }
   std::string reply = dispatch(services_, *this, message);
   if (!reply.empty()) connection_.write(reply);
+  if (after_reply_) std::exchange(after_reply_, {})();
 }
 
 }  // namespace mission::daemon

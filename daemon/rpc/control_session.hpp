@@ -4,12 +4,14 @@
 // After mcp.attach the same connection carries MCP, and frames go to the
 // McpSession instead.
 
+#include <functional>
 #include <memory>
 #include <string>
 
 #include "daemon/loop/connection.hpp"
 #include "daemon/mcp/mcp_session.hpp"
 #include "daemon/rpc/method_context.hpp"
+#include "daemon/terminal/terminal_session.hpp"
 #include "shared/framing.hpp"
 
 namespace mission::daemon {
@@ -37,6 +39,14 @@ class ControlSession : public loop::ConnectionDelegate {
   void become_mcp(std::unique_ptr<mcp::McpSession> session) { mcp_ = std::move(session); }
   bool is_mcp() const { return mcp_ != nullptr; }
 
+  // From the next bytes on, this connection carries terminal frames to and
+  // from `viewer` (terminal.attach).
+  void become_terminal(std::unique_ptr<terminal::Viewer> viewer, std::function<void(std::string_view)> on_bytes);
+  bool is_terminal() const { return viewer_ != nullptr; }
+
+  // Runs `action` once the reply to the current request is queued.
+  void after_reply(std::function<void()> action) { after_reply_ = std::move(action); }
+
  private:
   void handle_frame(const Frame& frame);
 
@@ -46,6 +56,9 @@ class ControlSession : public loop::ConnectionDelegate {
   bool greeted_ = false;
   ClientInfo client_;
   std::unique_ptr<mcp::McpSession> mcp_;
+  std::unique_ptr<terminal::Viewer> viewer_;
+  std::function<void(std::string_view)> viewer_bytes_;
+  std::function<void()> after_reply_;
 };
 
 }  // namespace mission::daemon

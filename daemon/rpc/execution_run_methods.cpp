@@ -22,6 +22,12 @@ void from_json(const nlohmann::json& j, ExecutionLaunchRequest& request) {
   if (j.contains("bin")) request.bin = j.at("bin").get<std::string>();
   request.detach = j.value("detach", false);
   request.keep_mcp_servers = j.value("keepMcpServers", false);
+  if (j.contains("terminal")) {
+    const nlohmann::json& terminal = j.at("terminal");
+    request.terminal = true;
+    request.rows = terminal.value("rows", static_cast<unsigned short>(0));
+    request.columns = terminal.value("columns", static_cast<unsigned short>(0));
+  }
   request.stdin_answers = j.value("stdinAnswers", false);
 }
 
@@ -174,6 +180,9 @@ nlohmann::json handle_execution_launch(MethodContext& context, const ExecutionLa
   execution::LaunchSpec launch{id, spec.cwd, plan.argv, {}, spec.delivery == Delivery::stdout_marker,
                                std::move(plan.files), request.stdin_answers};
   for (const auto& [name, value] : env) launch.env.push_back(name + "=" + value);
+  launch.on_terminal = request.terminal;
+  launch.rows = request.rows;
+  launch.columns = request.columns;
 
   // The command the execution shows is the one that runs. It holds no
   // secret: tokens travel in the environment or the 0600 config only.

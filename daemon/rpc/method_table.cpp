@@ -11,6 +11,7 @@
 #include "daemon/rpc/execution_run_methods.hpp"
 #include "daemon/rpc/mcp_methods.hpp"
 #include "daemon/rpc/mission_methods.hpp"
+#include "daemon/rpc/terminal_methods.hpp"
 
 namespace mission::daemon {
 
@@ -47,6 +48,10 @@ std::span<const MethodEntry> control_methods() {
        typed<EventsSubscribeRequest, handle_events_subscribe>},
       {"mcp.attach", "control/mcp.attach.params", false, write,
        typed<McpAttachRequest, handle_mcp_attach>},
+      {"terminal.attach", "control/terminal.attach.params", false, read,
+       typed<TerminalAttachRequest, handle_terminal_attach>},
+      {"terminal.input", "control/terminal.input.params", false, read,
+       typed<TerminalInputRequest, handle_terminal_input>},
       {"mission.list", "control/mission.list.params", false, read,
        typed<MissionListRequest, handle_mission_list>},
       {"mission.get", "control/mission.get.params", false, read,

@@ -20,7 +20,7 @@ expect() {
   local got; got=$(complete_words "$@")
   [[ $got == "$want" ]] || { echo "$* -> '$got', expected '$want'"; exit 1; }
 }
-[[ $(subcommands mission '') == "status daemon run adapters exec watch mcp missions tasks context report check export resolve inbox send answer agents gc" ]] || { echo "mission '' -> $(subcommands mission '')"; exit 1; }
+[[ $(subcommands mission '') == "status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents gc" ]] || { echo "mission '' -> $(subcommands mission '')"; exit 1; }
 expect "--choice" mission answer --ch
 expect "--stdin-answers" mission run --stdin
 [[ $(subcommands mission exec '') == "list show create stop logs signals instructions" ]] || { echo "exec '' -> $(subcommands mission exec '')"; exit 1; }
@@ -86,3 +86,9 @@ expect "--mission" mission check --m
 expect "--note" mission resolve is-1 --not
 expect "signals,tracking" mission exec create --toolsets signals,t
 expect "tasks,milestones,phase_summary tasks,milestones,decisions tasks,milestones,blockers" mission context --include tasks,milestones,
+# An option that takes an execution id offers no options in its place, and
+# an empty word after -- is not every command on PATH.
+expect "" mission watch --execution ''
+expect "" mission run -- ''
+expect "--read-only" mission attach --re
+expect "--raw" mission exec logs --ra

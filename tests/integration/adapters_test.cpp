@@ -311,11 +311,12 @@ TEST_CASE("unknown adapters, unsupported deliveries and misplaced --bin create n
            {{"--adapter", "aider", "--", "hi"},
             "unknown adapter 'aider'\n  hint: use one of claude-code, codex, copilot, opencode, pi, generic"},
            {{"--bin", "/bin/true", "--", "true"}, "the generic adapter takes no --bin"},
-           {{"--adapter", "generic"}, "the generic adapter needs a command"},
+           // A usage error (exit 2), refused before the daemon is asked.
+           {{"--adapter", "generic"}, "no command to run"},
        }) {
     ProcessResult result = f.run(c.args);
     INFO(result.err);
-    CHECK(result.exit_code == 1);
+    CHECK(result.exit_code == (c.says == "no command to run" ? 2 : 1));
     CHECK(result.err.find(c.says) != std::string::npos);
   }
   CHECK(json::parse(run_mission(f.instance, {"--json", "exec", "list"}).out)["executions"].empty());
@@ -425,4 +426,17 @@ TEST_CASE("adapters list finds binaries in PATH or MISSION_<A>_BIN and bounds --
   REQUIRE(table.exit_code == 0);
   CHECK(table.out.find("claude-code  claude    9.9.9 (Fake Claude)") != std::string::npos);
   CHECK(table.out.find("codex        codex     not found") != std::string::npos);
+}
+
+TEST_CASE("mcp config --add-json gives the claude mcp add-json command with the same entry") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  ProcessResult plain = run_mission(instance, {"mcp", "config", "--adapter", "claude-code"});
+  ProcessResult add = run_mission(instance, {"mcp", "config", "--adapter", "claude-code", "--add-json"});
+  REQUIRE(add.exit_code == 0);
+  const std::string prefix = "claude mcp add-json mission '";
+  REQUIRE(add.out.rfind(prefix, 0) == 0);
+  const std::string entry = add.out.substr(prefix.size(), add.out.rfind('\'') - prefix.size());
+  CHECK(json::parse(entry) == json::parse(plain.out)["mcpServers"]["mission"]);
+  CHECK(run_mission(instance, {"mcp", "config", "--adapter", "codex", "--add-json"}).exit_code == 1);
 }

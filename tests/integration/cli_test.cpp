@@ -160,3 +160,55 @@ TEST_CASE("mission daemon run stays in the foreground until SIGTERM") {
   CHECK(result.exit_code == 0);
   CHECK(result.err.find("stopped") != std::string::npos);
 }
+
+TEST_CASE("a mistyped command says what was meant, and run without a command is a usage error") {
+  Instance instance;
+  ProcessResult typo = run_mission(instance, {"--no-autostart", "stauts"});
+  CHECK(typo.exit_code == 2);
+  CHECK(typo.err.find("did you mean 'status'?") != std::string::npos);
+  ProcessResult prefix = run_mission(instance, {"--no-autostart", "miss"});
+  CHECK(prefix.err.find("did you mean 'missions'?") != std::string::npos);
+  ProcessResult run = run_mission(instance, {"--no-autostart", "run"});
+  CHECK(run.exit_code == 2);
+  CHECK(run.err.find("no command to run") != std::string::npos);
+}
+
+TEST_CASE("what an agent says reaches the terminal with its escape sequences neutralised") {
+  Instance instance;
+  StopDaemonAtExit stop{instance};
+  // A progress summary that would retitle the terminal and clear it, a
+  // question in Japanese longer than a line, and raw escapes in the output.
+  const std::string script =
+      "m() { printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"%s\",\"signal\":%s}\\n' "
+      "\"$MISSION_AGENT_EXECUTION_ID\" \"$1\" \"$2\"; };"
+      "m e1 '{\"type\":\"progress\",\"summary\":\"\\u001b]0;pwned\\u0007done \\u001b[2Jhalf\"}';"
+      "printf '\\033]0;title\\007plain \\033[31mred\\033[0m text\\n'";
+  ProcessResult run = run_mission(instance, {"run", "--", "sh", "-c", script});
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.out.find('\x1b') == std::string::npos);
+  CHECK(run.out.find("plain red text") != std::string::npos);
+  json list = json::parse(run_mission(instance, {"--json", "exec", "list"}).out);
+  const std::string id = list.at("executions").at(0).at("id");
+  ProcessResult signals = run_mission(instance, {"exec", "signals", id});
+  CHECK(signals.out.find('\x1b') == std::string::npos);
+  CHECK(signals.out.find('\x07') == std::string::npos);
+  CHECK(signals.out.find("done half") != std::string::npos);
+  ProcessResult raw = run_mission(instance, {"exec", "logs", "--raw", id});
+  CHECK(raw.out.find("\x1b[31mred") != std::string::npos);
+}
+
+TEST_CASE("human output takes the width COLUMNS gives when not on a terminal") {
+  Instance instance;
+  StopDaemonAtExit stop{instance};
+  const std::string word(100, 'x');
+  ProcessResult run = run_mission(instance, {"run", "--detach", "--", "echo", word});
+  REQUIRE(run.exit_code == 0);
+  const std::string id = run.out.substr(0, run.out.find('\n'));
+  std::map<std::string, std::string> env = instance.env();
+  env["COLUMNS"] = "200";
+  ProcessResult wide = run_process({MISSION_PATH, "exec", "show", id}, env);
+  CHECK(wide.out.find("echo " + word) != std::string::npos);
+  ProcessResult narrow = run_mission(instance, {"exec", "show", id});
+  CHECK(narrow.out.find("echo " + word) == std::string::npos);
+  CHECK(narrow.out.find("...") != std::string::npos);
+}

@@ -1,0 +1,213 @@
+#include "cli/terminal_attach.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+
+#include "cli/exit_codes.hpp"
+#include "shared/error_code.hpp"
+#include "shared/terminal_frames.hpp"
+
+namespace mission::cli {
+namespace {
+
+int g_winch_pipe[2] = {-1, -1};
+
+void on_winch(int) {
+  const int saved = errno;
+  const char byte = 'w';
+  [[maybe_unused]] auto ignored = ::write(g_winch_pipe[1], &byte, 1);
+  errno = saved;
+}
+
+void write_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN) {
+        pollfd p{fd, POLLOUT, 0};
+        ::poll(&p, 1, -1);
+        continue;
+      }
+      throw MissionError(ErrorCode::daemon_unavailable, std::string("write failed: ") + std::strerror(errno));
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+// The person's terminal in raw mode for as long as this lives, then as it
+// was, with the modes a full-screen agent may have left on turned off.
+class RawTerminal {
+ public:
+  RawTerminal() {
+    if (::tcgetattr(STDIN_FILENO, &saved_) != 0) return;
+    termios raw = saved_;
+    ::cfmakeraw(&raw);
+    if (::tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0) active_ = true;
+  }
+  ~RawTerminal() {
+    // Normal screen, visible cursor, no mouse or bracketed paste, plain
+    // cursor keys and keypad, attributes reset.
+    static constexpr std::string_view kRestore =
+        "\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?1l\x1b>\x1b[?25h";
+    try {
+      if (alternate_) write_all(STDOUT_FILENO, "\x1b[?1049l");
+      write_all(STDOUT_FILENO, kRestore);
+    } catch (...) {
+    }
+    if (active_) ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_);
+  }
+  RawTerminal(const RawTerminal&) = delete;
+  RawTerminal& operator=(const RawTerminal&) = delete;
+
+  // Follows the alternate screen in the agent's output, to leave it on exit.
+  void saw_output(std::string_view bytes) {
+    for (std::size_t at = bytes.find("\x1b[?1049"); at != std::string_view::npos;
+         at = bytes.find("\x1b[?1049", at + 1)) {
+      if (at + 7 < bytes.size()) alternate_ = bytes[at + 7] == 'h';
+    }
+  }
+
+ private:
+  termios saved_{};
+  bool active_ = false;
+  bool alternate_ = false;
+};
+
+int exit_status_of(const nlohmann::json& ended) {
+  if (ended.value("state", "") == "cancelled") return 130;
+  if (ended.contains("exitCode")) return ended.at("exitCode").get<int>();
+  if (ended.contains("exitSignal")) return 128 + ended.at("exitSignal").get<int>();
+  return kExitFailure;
+}
+
+}  // namespace
+
+bool window_size(unsigned short& rows, unsigned short& columns) {
+  struct winsize size {};
+  for (int fd : {STDIN_FILENO, STDOUT_FILENO}) {
+    if (::ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_row > 0 && size.ws_col > 0) {
+      rows = size.ws_row;
+      columns = size.ws_col;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool on_terminal() { return ::isatty(STDIN_FILENO) == 1 && ::isatty(STDOUT_FILENO) == 1; }
+
+int attach_terminal(DaemonClient& client, const std::string& id, bool read_only,
+                    DaemonClient* events) {
+  if (events != nullptr) events->call("events.subscribe", {{"agentExecutionId", id}});
+  nlohmann::json params = {{"id", id}, {"readOnly", read_only}};
+  unsigned short rows = 0;
+  unsigned short columns = 0;
+  if (window_size(rows, columns)) params["size"] = {{"rows", rows}, {"columns", columns}};
+  client.call("terminal.attach", params);
+  const int socket = client.fd();
+  terminal_frames::Decoder decoder;
+  decoder.feed(client.take_buffered());
+
+  if (g_winch_pipe[0] < 0 && ::pipe2(g_winch_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+    throw MissionError(ErrorCode::internal, std::string("pipe: ") + std::strerror(errno));
+  }
+  struct sigaction action {};
+  action.sa_handler = on_winch;
+  action.sa_flags = SA_RESTART;
+  ::sigaction(SIGWINCH, &action, nullptr);
+
+  const bool interactive = ::isatty(STDIN_FILENO) == 1;
+  std::optional<RawTerminal> raw;
+  if (interactive) raw.emplace();
+  auto finish = [&](const std::string& message) {
+    raw.reset();
+    if (!message.empty()) std::fprintf(stderr, "%s\n", message.c_str());
+  };
+
+  char buffer[64 * 1024];
+  bool stdin_open = true;
+  for (;;) {
+    while (auto frame = decoder.next()) {
+      if (frame->type == terminal_frames::kOutput) {
+        if (raw) raw->saw_output(frame->payload);
+        write_all(STDOUT_FILENO, frame->payload);
+      } else if (frame->type == terminal_frames::kNotice) {
+        write_all(STDERR_FILENO, "\r\n[mission: " + frame->payload + "]\r\n");
+      } else if (frame->type == terminal_frames::kEnded) {
+        nlohmann::json ended = nlohmann::json::parse(frame->payload, nullptr, false);
+        if (ended.is_discarded()) ended = nlohmann::json::object();
+        finish("[mission: " + id + " " + ended.value("state", "ended") + "]");
+        return exit_status_of(ended);
+      }
+    }
+    pollfd fds[4] = {{socket, POLLIN, 0},
+                     {g_winch_pipe[0], POLLIN, 0},
+                     {stdin_open ? STDIN_FILENO : -1, POLLIN, 0},
+                     {events != nullptr ? events->fd() : -1, POLLIN, 0}};
+    if (::poll(fds, 4, -1) < 0) {
+      if (errno == EINTR) continue;
+      throw MissionError(ErrorCode::internal, std::string("poll: ") + std::strerror(errno));
+    }
+    if (events != nullptr && (fds[3].revents & (POLLIN | POLLHUP | POLLERR))) {
+      try {
+        do {
+          const nlohmann::json event = events->read_event();
+          const nlohmann::json observation = event.value("observation", nlohmann::json::object());
+          if (observation.value("kind", "") == "needs_input") write_all(STDOUT_FILENO, "\a");
+        } while (events->has_buffered_line());
+      } catch (const MissionError&) {
+        events = nullptr;  // the terminal connection says what became of the daemon
+      }
+    }
+    if (fds[1].revents & POLLIN) {
+      char drain[64];
+      while (::read(g_winch_pipe[0], drain, sizeof drain) > 0) {
+      }
+      if (!read_only && window_size(rows, columns)) {
+        write_all(socket, terminal_frames::encode_resize(rows, columns));
+      }
+    }
+    if (fds[2].revents & (POLLIN | POLLHUP | POLLERR)) {
+      ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        // The person's terminal closed: the agent runs on, detached.
+        finish("");
+        return kExitOk;
+      }
+      {
+        std::string_view typed(buffer, static_cast<std::size_t>(n));
+        const std::size_t detach = interactive ? typed.find(kDetachKey) : std::string_view::npos;
+        if (detach != 0 && !read_only) {
+          write_all(socket, terminal_frames::encode(terminal_frames::kInput, typed.substr(0, detach)));
+        }
+        if (detach != std::string_view::npos) {
+          finish("[mission: detached from " + id + "; it runs on. Back with: mission attach " + id + "]");
+          return kExitOk;
+        }
+      }
+    }
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      ssize_t n = ::read(socket, buffer, sizeof buffer);
+      if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+      if (n <= 0) {
+        finish("");
+        throw MissionError(ErrorCode::daemon_unavailable, "missiond closed the terminal of " + id,
+                           "see mission exec show " + id + "; the daemon may have stopped");
+      }
+      decoder.feed(std::string_view(buffer, static_cast<std::size_t>(n)));
+    }
+  }
+}
+
+}  // namespace mission::cli

@@ -1,0 +1,149 @@
+#include "daemon/terminal/terminal_session.hpp"
+
+#include <algorithm>
+
+#include "shared/clock.hpp"
+#include "shared/error_code.hpp"
+#include "shared/limits.hpp"
+#include "shared/terminal_limits.hpp"
+
+namespace mission::daemon::terminal {
+
+Viewer::~Viewer() {
+  if (session_ != nullptr) session_->detach(*this);
+}
+
+TerminalSession::TerminalSession(unsigned short rows, unsigned short columns, AgentSide agent)
+    : screen_(rows, columns), agent_(std::move(agent)) {
+  // Programs ask the terminal where the cursor is or what it is, and some
+  // wait for the answer. A typing viewer's own terminal answers; with none
+  // attached the screen model does, so a detached agent never hangs.
+  screen_.on_reply([this](std::string_view reply) {
+    if (!has_typist() && agent_.write) agent_.write(reply);
+  });
+}
+
+TerminalSession::~TerminalSession() {
+  for (Viewer* viewer : viewers_) viewer->session_ = nullptr;
+}
+
+bool TerminalSession::has_typist() const {
+  return std::any_of(viewers_.begin(), viewers_.end(), [](const Viewer* v) { return v->types_; });
+}
+
+void TerminalSession::send_to(Viewer& viewer, std::string_view bytes) {
+  // A viewer that does not keep up stops getting output instead of holding
+  // the agent or the daemon's memory; once its queue drains it gets the
+  // whole screen again, which says everything the dropped bytes did.
+  if (viewer.backlog() > limits::kMaxViewerBacklogBytes) {
+    viewer.behind_ = true;
+    return;
+  }
+  if (viewer.behind_) {
+    viewer.behind_ = false;
+    catch_up();
+    viewer.send_output(screen_.repaint());
+    return;
+  }
+  viewer.send_output(bytes);
+}
+
+void TerminalSession::catch_up() {
+  if (pending_.empty()) return;
+  screen_.feed(pending_);
+  pending_.clear();
+}
+
+const Screen& TerminalSession::screen() {
+  catch_up();
+  return screen_;
+}
+
+void TerminalSession::on_output(std::string_view bytes) {
+  // Viewers get every byte at once; the model may lag.
+  pending_.append(bytes);
+  for (Viewer* viewer : viewers_) send_to(*viewer, bytes);
+  const std::int64_t now = unix_ms_now();
+  if (now - window_start_ms_ >= limits::kScreenWindowMs) {
+    window_start_ms_ = now;
+    window_bytes_ = 0;
+  }
+  window_bytes_ += bytes.size();
+  if (window_bytes_ <= limits::kScreenEagerBytes) {
+    catch_up();
+    return;
+  }
+  if (pending_.size() > limits::kScreenBacklogBytes) {
+    // Of a burst, its end from a line start: what a screen shows of it.
+    std::size_t keep_from = pending_.size() - limits::kScreenBacklogBytes;
+    const std::size_t line = pending_.find('\n', keep_from);
+    if (line != std::string::npos && line + 1 < pending_.size()) keep_from = line + 1;
+    pending_.erase(0, keep_from);
+  }
+}
+
+void TerminalSession::attach(Viewer& viewer, bool types, unsigned short rows, unsigned short columns) {
+  if (viewer.session_ == this) return;
+  if (viewers_.size() >= limits::kMaxTerminalViewers) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "this terminal has " + std::to_string(limits::kMaxTerminalViewers) +
+                           " viewers already",
+                       "detach another viewer first");
+  }
+  viewer.session_ = this;
+  viewer.types_ = false;
+  viewers_.push_back(&viewer);
+  if (types) {
+    for (Viewer* other : viewers_) {
+      if (other->types_) {
+        other->types_ = false;
+        other->send_notice("another viewer took the keyboard; this one only watches now");
+      }
+    }
+    viewer.types_ = true;
+    catch_up();
+    if (rows > 0 && columns > 0 && (rows != screen_.rows() || columns != screen_.columns())) {
+      screen_.resize(rows, columns);
+      if (agent_.resize) agent_.resize(rows, columns);
+    }
+  }
+  catch_up();
+  viewer.send_output(screen_.repaint());
+}
+
+void TerminalSession::detach(Viewer& viewer) {
+  viewers_.erase(std::remove(viewers_.begin(), viewers_.end(), &viewer), viewers_.end());
+  viewer.session_ = nullptr;
+  viewer.types_ = false;
+}
+
+void TerminalSession::input(Viewer& viewer, std::string_view bytes) {
+  if (viewer.session_ != this || !viewer.types_ || !agent_.write) return;
+  agent_.write(bytes);
+}
+
+void TerminalSession::resize(Viewer& viewer, unsigned short rows, unsigned short columns) {
+  if (viewer.session_ != this || !viewer.types_ || rows == 0 || columns == 0) return;
+  if (rows == screen_.rows() && columns == screen_.columns()) return;
+  catch_up();
+  screen_.resize(rows, columns);
+  if (agent_.resize) agent_.resize(rows, columns);
+}
+
+void TerminalSession::type(std::string_view text, bool enter) {
+  if (!agent_.write) return;
+  agent_.write(text);
+  if (enter) agent_.write("\r");
+}
+
+void TerminalSession::end(const std::string& status) {
+  std::vector<Viewer*> viewers;
+  viewers.swap(viewers_);
+  for (Viewer* viewer : viewers) {
+    viewer->session_ = nullptr;
+    viewer->types_ = false;
+    viewer->send_end(status);
+  }
+}
+
+}  // namespace mission::daemon::terminal

@@ -1,0 +1,98 @@
+#pragma once
+// One agent's terminal as the daemon owns it: the screen model, the viewers
+// attached to it (several watch, one types, the way tmux shares a pane), and
+// where typed bytes and size changes go. Knows nothing of sockets or
+// processes: the runner gives it the agent's side, the control API the
+// viewers' side. Loop thread only.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "daemon/terminal/screen.hpp"
+
+namespace mission::daemon::terminal {
+
+class TerminalSession;
+
+// One attached viewer, implemented by the control API over its connection.
+class Viewer {
+ public:
+  virtual ~Viewer();
+  // Bytes for the viewer's terminal.
+  virtual void send_output(std::string_view bytes) = 0;
+  // A line for the person (e.g. another viewer took the keyboard).
+  virtual void send_notice(std::string_view text) = 0;
+  // The agent ended; `status` is a JSON object. Sent last.
+  virtual void send_end(const std::string& status) = 0;
+  // Bytes queued to the viewer and not written yet.
+  virtual std::size_t backlog() const = 0;
+
+  TerminalSession* session() const { return session_; }
+
+ private:
+  friend class TerminalSession;
+  TerminalSession* session_ = nullptr;
+  bool behind_ = false;  // output was dropped: repaint once it has caught up
+  bool types_ = false;
+};
+
+class TerminalSession {
+ public:
+  // What reaches the agent: typed bytes, and the terminal's size.
+  struct AgentSide {
+    std::function<void(std::string_view)> write;
+    std::function<void(unsigned short rows, unsigned short columns)> resize;
+  };
+
+  TerminalSession(unsigned short rows, unsigned short columns, AgentSide agent);
+  // Viewers still attached are detached (their connections see the end first).
+  ~TerminalSession();
+  TerminalSession(const TerminalSession&) = delete;
+  TerminalSession& operator=(const TerminalSession&) = delete;
+
+  // The agent's output: into the screen model and to every viewer.
+  void on_output(std::string_view bytes);
+
+  // Attaches `viewer`, which gets a repaint of the current screen. With
+  // `types` it takes the keyboard (the one typing before only watches
+  // from now on) and the terminal takes its size. Throws MissionError when
+  // kMaxTerminalViewers are attached.
+  void attach(Viewer& viewer, bool types, unsigned short rows, unsigned short columns);
+  void detach(Viewer& viewer);
+
+  // Keystrokes and a new size from `viewer`; ignored unless it types.
+  void input(Viewer& viewer, std::string_view bytes);
+  void resize(Viewer& viewer, unsigned short rows, unsigned short columns);
+
+  // Types `text` as if at the keyboard, then Enter (a carriage return)
+  // unless `enter` is false: answers and messages for the agent.
+  void type(std::string_view text, bool enter);
+
+  // The agent ended: every viewer gets `status` and is detached.
+  void end(const std::string& status);
+
+  // The screen model, brought up to date with the output first.
+  const Screen& screen();
+  std::size_t viewers() const { return viewers_.size(); }
+  bool has_typist() const;
+
+ private:
+  void send_to(Viewer& viewer, std::string_view bytes);
+  // Feeds the output that waits for the screen model into it.
+  void catch_up();
+
+  Screen screen_;
+  std::string pending_;  // output not yet in the screen model
+  // Output in the current window of kScreenWindowMs: past kScreenEagerBytes
+  // it waits for the model.
+  std::int64_t window_start_ms_ = 0;
+  std::size_t window_bytes_ = 0;
+  AgentSide agent_;
+  std::vector<Viewer*> viewers_;
+};
+
+}  // namespace mission::daemon::terminal

@@ -1,0 +1,31 @@
+#pragma once
+// Limits of the terminals the daemon owns (daemon/terminal/, docs/adr/0014),
+// apart from shared/limits.hpp so that changing one rebuilds only the
+// terminal code. Documented in mission(1), LIMITS.
+
+#include <cstddef>
+
+namespace mission::limits {
+
+// Agents on a terminal the daemon owns (`mission run` from a terminal,
+// `mission attach`). The terminal's size when the launch gives none; bytes a
+// viewer may have queued before it stops getting output (it gets a repaint
+// of the screen once it has caught up); viewers of one terminal; bytes one
+// terminal.input may type.
+inline constexpr unsigned short kDefaultTerminalRows = 24;
+inline constexpr unsigned short kDefaultTerminalColumns = 80;
+inline constexpr std::size_t kMaxViewerBacklogBytes = 4 * 1024 * 1024;
+inline constexpr std::size_t kMaxTerminalViewers = 16;
+inline constexpr std::size_t kMaxTerminalInputBytes = 64 * 1024;
+// The screen model (libvterm) reads a few MB/s, far below what an agent can
+// write: while an agent writes at most kScreenEagerBytes in a window of
+// kScreenWindowMs its output goes into the model at once (so the model can
+// answer the agent's queries); past that the output waits, and only its
+// last kScreenBacklogBytes (from a line start) are kept for the model, which
+// is what a screen can show. The model catches up when a viewer attaches
+// and in the next quiet window.
+inline constexpr std::size_t kScreenEagerBytes = 32 * 1024;
+inline constexpr int kScreenWindowMs = 200;
+inline constexpr std::size_t kScreenBacklogBytes = 64 * 1024;
+
+}  // namespace mission::limits

@@ -1,0 +1,299 @@
+// Agents on a terminal the daemon owns, driven as a person would: `mission
+// run` and `mission attach` each on a pseudo-terminal this test opens, what
+// they draw read back through a screen model, keys typed into the pty.
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <functional>
+#include <regex>
+#include <thread>
+
+#include "daemon/terminal/screen.hpp"
+#include "integration/harness.hpp"
+
+using namespace mission::test;
+using nlohmann::json;
+
+namespace {
+
+// A full-screen program: the alternate screen, a title drawn at row 3, each
+// line typed echoed on row 4, its size on row 5 whenever it changes.
+const char* kFakeTui = R"sh(printf '\033[?1049h\033[2J\033[3;5HFAKE-TUI ready'
+trap 'printf "\033[5;1Hsize %s\033[K" "$(stty size)"' WINCH
+while true; do
+  IFS= read -r line || exit 0
+  printf '\033[4;1Hgot: %s\033[K' "$line"
+done)sh";
+
+// One process on a pseudo-terminal of the test's, what it drew kept in a
+// screen model of the same size.
+class PtyChild {
+ public:
+  PtyChild(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+           unsigned short rows = 24, unsigned short columns = 80)
+      : screen_(rows, columns) {
+    master_ = ::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    REQUIRE(master_ >= 0);
+    REQUIRE(::grantpt(master_) == 0);
+    REQUIRE(::unlockpt(master_) == 0);
+    std::string slave_path = ::ptsname(master_);
+    set_size(rows, columns);
+    std::vector<std::string> environment = make_environment(env);
+    pid_ = ::fork();
+    REQUIRE(pid_ >= 0);
+    if (pid_ == 0) {
+      ::setsid();
+      int slave = ::open(slave_path.c_str(), O_RDWR);
+      ::ioctl(slave, TIOCSCTTY, 0);
+      for (int fd = 0; fd < 3; ++fd) ::dup2(slave, fd);
+      std::vector<char*> args;
+      for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+      args.push_back(nullptr);
+      std::vector<char*> envp;
+      for (const auto& entry : environment) envp.push_back(const_cast<char*>(entry.c_str()));
+      envp.push_back(nullptr);
+      ::execve(args[0], args.data(), envp.data());
+      ::_exit(127);
+    }
+  }
+  ~PtyChild() {
+    if (!exited_) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+    ::close(master_);
+  }
+
+  void set_size(unsigned short rows, unsigned short columns) {
+    struct winsize size {};
+    size.ws_row = rows;
+    size.ws_col = columns;
+    ::ioctl(master_, TIOCSWINSZ, &size);
+    screen_.resize(rows, columns);
+  }
+
+  void type(std::string_view keys) { REQUIRE(::write(master_, keys.data(), keys.size()) == static_cast<ssize_t>(keys.size())); }
+
+  // Reads until `done` holds for the screen's text, or fails after `timeout`.
+  void wait_for(const std::function<bool(const std::string&)>& done, std::chrono::milliseconds timeout = 10s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!done(screen_.text())) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        FAIL("timed out; the screen shows:\n" << screen_.text() << "\nraw output: " << raw_);
+      }
+      pump(50);
+    }
+  }
+  // Whether `text` shows within `timeout`, without failing.
+  bool shows_within(const std::string& text, std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (screen_.text().find(text) == std::string::npos) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      pump(20);
+    }
+    return true;
+  }
+  void wait_for_text(const std::string& text) {
+    wait_for([&](const std::string& screen) { return screen.find(text) != std::string::npos; });
+  }
+
+  // The exit code once the process has ended (its output drained).
+  int wait_exit(std::chrono::milliseconds timeout = 10s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+      pump(20);
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        exited_ = true;
+        pump(50);
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      }
+      if (std::chrono::steady_clock::now() > deadline) FAIL("the process did not exit; screen:\n" << screen_.text());
+    }
+  }
+
+  const std::string& raw() const { return raw_; }
+  const mission::daemon::terminal::Screen& screen() const { return screen_; }
+  // Row `row` (0-based) of the screen.
+  std::string row(int row) const {
+    std::string text = screen_.text() + "\n";
+    std::size_t start = 0;
+    for (int i = 0; i < row; ++i) {
+      start = text.find('\n', start);
+      if (start == std::string::npos) return {};
+      ++start;
+    }
+    return text.substr(start, text.find('\n', start) - start);
+  }
+
+ private:
+  void pump(int timeout_ms) {
+    pollfd p{master_, POLLIN, 0};
+    if (::poll(&p, 1, timeout_ms) <= 0) return;
+    char buffer[65536];
+    ssize_t n = ::read(master_, buffer, sizeof buffer);
+    if (n > 0) {
+      raw_.append(buffer, static_cast<std::size_t>(n));
+      screen_.feed(std::string_view(buffer, static_cast<std::size_t>(n)));
+    }
+  }
+
+  int master_ = -1;
+  pid_t pid_ = -1;
+  bool exited_ = false;
+  std::string raw_;
+  mission::daemon::terminal::Screen screen_;
+};
+
+std::vector<std::string> mission_argv(std::vector<std::string> args) {
+  args.insert(args.begin(), MISSION_PATH);
+  return args;
+}
+
+std::string execution_id_in(const std::string& output) {
+  std::smatch match;
+  REQUIRE(std::regex_search(output, match, std::regex("mission: (ae-[0-9a-z-]+) on a terminal")));
+  return match[1];
+}
+
+}  // namespace
+
+TEST_CASE("a full-screen agent is drawn, detached, re-attached with its screen, resized and typed into") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+
+  std::string id;
+  {
+    PtyChild run(mission_argv({"run", "--", "bash", "-c", kFakeTui}), instance.env());
+    run.wait_for_text("FAKE-TUI ready");
+    CHECK(run.row(2).find("    FAKE-TUI ready") == 0);
+    id = execution_id_in(run.raw());
+    // Typed through the attached mission run: the agent's tty echoes, it answers.
+    run.type("first\r");
+    run.wait_for_text("got: first");
+    run.type("\x1d");  // Ctrl-]: detach
+    CHECK(run.wait_exit() == 0);
+    CHECK(run.raw().find("detached from " + id) != std::string::npos);
+  }
+  // Detached, it runs on.
+  json shown = json::parse(run_mission(instance, {"--json", "exec", "show", id}).out);
+  CHECK(shown.at("state") == "running");
+
+  PtyChild attach(mission_argv({"attach", id}), instance.env(), 24, 80);
+  // The screen as it is now, from the daemon's model: title and last answer.
+  attach.wait_for_text("got: first");
+  CHECK(attach.row(2).find("    FAKE-TUI ready") == 0);
+  CHECK(attach.row(3) == "got: first");
+
+  // A new size reaches the agent as SIGWINCH with the size set. bash runs
+  // the trap once its read returns, so Enter is pressed until it shows.
+  attach.set_size(30, 100);
+  bool resized = false;
+  for (int i = 0; i < 50 && !resized; ++i) {
+    attach.type("\r");
+    resized = attach.shows_within("size 30 100", 200ms);
+  }
+  CHECK(resized);
+
+  // terminal.input types into it as if at its keyboard, Enter included.
+  RawClient client(instance.socket());
+  client.hello();
+  json typed = client.call("terminal.input", {{"id", id}, {"text", "from the api"}});
+  REQUIRE(typed.contains("result"));
+  attach.wait_for_text("got: from the api");
+  // Without Enter the text waits on the agent's line.
+  client.call("terminal.input", {{"id", id}, {"text", "partial"}, {"enter", false}});
+  client.call("terminal.input", {{"id", id}, {"text", " done"}});
+  attach.wait_for_text("got: partial done");
+
+  // A second viewer watches the same screen.
+  PtyChild watcher(mission_argv({"attach", "--read-only", id}), instance.env(), 30, 100);
+  watcher.wait_for_text("got: partial done");
+
+  // Ctrl-C reaches the agent, not mission: bash dies of SIGINT.
+  attach.type("\x03");
+  const int status = attach.wait_exit();
+  CHECK(status == 130);
+  CHECK(watcher.wait_exit() == 130);
+
+  // The log keeps the output; exec logs gives it as text without escapes.
+  ProcessResult logs = run_mission(instance, {"exec", "logs", id});
+  CHECK(logs.out.find("FAKE-TUI ready") != std::string::npos);
+  CHECK(logs.out.find('\x1b') == std::string::npos);
+  ProcessResult raw = run_mission(instance, {"exec", "logs", "--raw", id});
+  CHECK(raw.out.find("\x1b[?1049h") != std::string::npos);
+}
+
+TEST_CASE("an execution on no terminal cannot be attached to, and its error says why") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  ProcessResult run = run_mission(instance, {"run", "--detach", "--", "sleep", "5"});
+  REQUIRE(run.exit_code == 0);
+  const std::string id = run.out.substr(0, run.out.find('\n'));
+  ProcessResult attach = run_mission(instance, {"attach", id});
+  CHECK(attach.exit_code == 1);
+  CHECK(attach.err.find("does not run on a terminal") != std::string::npos);
+  run_mission(instance, {"exec", "stop", "--force", id});
+}
+
+TEST_CASE("stdout markers are still read from a terminal's stream") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  ProcessResult run = run_mission(
+      instance,
+      {"run", "--tty", "--detach", "--", "sh", "-c",
+       "printf '\\033[1mworking\\033[0m\\n'; "
+       "printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"e1\","
+       "\"signal\":{\"type\":\"progress\",\"summary\":\"half way\"}}\\n' \"$MISSION_AGENT_EXECUTION_ID\"; "
+       "sleep 0.3"});
+  REQUIRE(run.exit_code == 0);
+  const std::string id = run.out.substr(0, run.out.find('\n'));
+  json observations;
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (std::chrono::steady_clock::now() < deadline) {
+    observations = json::parse(run_mission(instance, {"--json", "exec", "signals", id}).out).at("observations");
+    if (!observations.empty()) break;
+    std::this_thread::sleep_for(50ms);
+  }
+  REQUIRE(observations.size() == 1);
+  CHECK(observations.at(0).at("kind") == "progress");
+}
+
+TEST_CASE("mission watch --notify runs the command when an execution needs input and when it ends") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  const fs::path sink = instance.root.path() / "notified";
+  PtyChild watch(mission_argv({"watch", "--notify",
+                               "printf '%s %s %s\\n' \"$MISSION_EVENT\" \"$MISSION_EXECUTION_ID\" "
+                               "\"$MISSION_QUESTION\" >> " + sink.string()}),
+                 instance.env());
+  std::this_thread::sleep_for(300ms);  // subscribed
+  const std::string script =
+      "printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"q1\","
+      "\"signal\":{\"type\":\"needs_input\",\"question\":\"Migrate now?\",\"choices\":[\"yes\",\"no\"]}}\\n' "
+      "\"$MISSION_AGENT_EXECUTION_ID\"";
+  ProcessResult run = run_mission(instance, {"run", "--", "sh", "-c", script});
+  REQUIRE(run.exit_code == 0);
+  std::string notified;
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (std::chrono::steady_clock::now() < deadline) {
+    notified = fs::exists(sink) ? read_file(sink) : "";
+    if (notified.find("ended") != std::string::npos) break;
+    std::this_thread::sleep_for(50ms);
+  }
+  CHECK(notified.find("needs_input ae-") != std::string::npos);
+  CHECK(notified.find("Migrate now?") != std::string::npos);
+  CHECK(notified.find("ended ae-") != std::string::npos);
+}

@@ -1,0 +1,142 @@
+#include <catch2/catch.hpp>
+
+#include "daemon/terminal/screen.hpp"
+#include "daemon/terminal/terminal_session.hpp"
+#include "shared/terminal_frames.hpp"
+
+using mission::daemon::terminal::Screen;
+using mission::daemon::terminal::TerminalSession;
+using mission::daemon::terminal::Viewer;
+
+namespace {
+
+class RecordingViewer : public Viewer {
+ public:
+  void send_output(std::string_view bytes) override { output += bytes; }
+  void send_notice(std::string_view text) override { notices += std::string(text) + "\n"; }
+  void send_end(const std::string& status) override { ended = status; }
+  std::size_t backlog() const override { return queued; }
+  std::string output;
+  std::string notices;
+  std::string ended;
+  std::size_t queued = 0;
+};
+
+}  // namespace
+
+TEST_CASE("a repaint draws the same screen on a fresh terminal") {
+  Screen agent(10, 40);
+  agent.feed("\x1b[?1049h\x1b[2J\x1b[3;5H\x1b[1;31mred title\x1b[0m\r\n日本語 and 🚀\x1b[6;2Hcursor");
+  Screen viewer(10, 40);
+  viewer.feed("old junk on the viewer's screen\r\nmore");
+  viewer.feed(agent.repaint());
+  CHECK(viewer.text() == agent.text());
+  CHECK(agent.text().find("    red title") != std::string::npos);
+  CHECK(agent.repaint().find("\x1b[?1049h") == 0);
+  // Wide characters take their two cells once, not twice.
+  CHECK(agent.text().find("日本語 and 🚀") != std::string::npos);
+}
+
+TEST_CASE("the screen model answers the agent's queries only where told to") {
+  Screen screen(24, 80);
+  std::string replies;
+  screen.on_reply([&](std::string_view bytes) { replies += bytes; });
+  screen.feed("\x1b[5;7H\x1b[6n");
+  CHECK(replies == "\x1b[5;7R");
+}
+
+TEST_CASE("viewers: one types and sets the size, the others watch") {
+  std::string typed;
+  unsigned short rows = 0;
+  unsigned short columns = 0;
+  TerminalSession session(24, 80, {[&](std::string_view bytes) { typed += bytes; },
+                                   [&](unsigned short r, unsigned short c) {
+                                     rows = r;
+                                     columns = c;
+                                   }});
+  session.on_output("hello");
+  RecordingViewer first;
+  session.attach(first, true, 30, 100);
+  CHECK(rows == 30);
+  CHECK(columns == 100);
+  CHECK(first.output.find("hello") != std::string::npos);  // the repaint
+  RecordingViewer second;
+  session.attach(second, false, 10, 10);
+  CHECK(rows == 30);  // a watcher does not resize
+  session.input(first, "a");
+  session.input(second, "b");
+  CHECK(typed == "a");
+  session.type("answer", true);
+  CHECK(typed == "aanswer\r");
+  // A viewer that takes the keyboard leaves the other watching.
+  RecordingViewer third;
+  session.attach(third, true, 0, 0);
+  CHECK(first.notices.find("took the keyboard") != std::string::npos);
+  session.input(first, "x");
+  CHECK(typed == "aanswer\r");
+  session.end(R"({"state":"completed"})");
+  CHECK(second.ended == R"({"state":"completed"})");
+  CHECK(session.viewers() == 0);
+}
+
+TEST_CASE("a viewer that falls behind gets a repaint instead of the bytes it missed") {
+  TerminalSession session(5, 20, {});
+  RecordingViewer slow;
+  session.attach(slow, false, 0, 0);
+  slow.output.clear();
+  slow.queued = 100 * 1024 * 1024;
+  session.on_output("missed");
+  CHECK(slow.output.empty());
+  slow.queued = 0;
+  session.on_output(" then");
+  CHECK(slow.output.find("\x1b[2J") != std::string::npos);
+  CHECK(slow.output.find("missed then") != std::string::npos);
+}
+
+TEST_CASE("a viewer that goes away detaches itself") {
+  TerminalSession session(5, 20, {});
+  {
+    RecordingViewer gone;
+    session.attach(gone, true, 0, 0);
+    CHECK(session.viewers() == 1);
+  }
+  CHECK(session.viewers() == 0);
+  CHECK_FALSE(session.has_typist());
+}
+
+TEST_CASE("terminal frames survive arbitrary chunking") {
+  using namespace mission::terminal_frames;
+  std::string stream = encode(kOutput, "abc") + encode_resize(30, 100) + encode(kInput, std::string(70000, 'x'));
+  Decoder decoder;
+  std::vector<Frame> frames;
+  for (std::size_t at = 0; at < stream.size(); at += 7) {
+    decoder.feed(std::string_view(stream).substr(at, 7));
+    while (auto frame = decoder.next()) frames.push_back(*frame);
+  }
+  REQUIRE(frames.size() == 3);
+  CHECK(frames[0].payload == "abc");
+  unsigned short rows = 0;
+  unsigned short columns = 0;
+  REQUIRE(decode_resize(frames[1].payload, rows, columns));
+  CHECK(rows == 30);
+  CHECK(columns == 100);
+  CHECK(frames[2].payload.size() == 70000);
+  Decoder hostile;
+  hostile.feed(std::string("o\xff\xff\xff\xff", 5));
+  CHECK_THROWS_AS(hostile.next(), std::length_error);
+}
+
+TEST_CASE("a burst of output shows its last lines without feeding all of it to the model") {
+  TerminalSession session(5, 40, {});
+  std::string burst;
+  for (int i = 0; i < 200000; ++i) burst += "line " + std::to_string(i) + "\r\n";
+  for (std::size_t at = 0; at < burst.size(); at += 65536) {
+    session.on_output(std::string_view(burst).substr(at, 65536));
+  }
+  const std::string text = session.screen().text();
+  CHECK(text.find("line 199999") != std::string::npos);
+  CHECK(text.find("line 199996") != std::string::npos);
+  RecordingViewer late;
+  session.attach(late, false, 0, 0);
+  CHECK(late.output.find("line 199999") != std::string::npos);
+}
