@@ -9,6 +9,7 @@
 #include "daemon/execution/observation_policy.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/observation_repository.hpp"
+#include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
@@ -146,14 +147,18 @@ void ExecutionRunner::handle_marker(const MarkerLine& line, events::EventBatch& 
   auto reject = [&](const std::string& reason) {
     nlohmann::json ack = ledger.record_diagnostic(
         execution_id_, "stdout-marker", key, reason,
-        {{"line", line.line_number}, {"excerpt", line.json.substr(0, kExcerptBytes)}});
+        {{"line", line.line_number}, {"excerpt", valid_utf8_excerpt(line.json, kExcerptBytes)}});
     add_signal_events(batch, db, execution_id_, ack);
   };
   if (line.kind == MarkerLine::Kind::oversized) {
     reject("marker line exceeds " + std::to_string(limits::kMaxMarkerBytes) + " bytes");
     return;
   }
-  nlohmann::json marker = nlohmann::json::parse(line.json, nullptr, false);
+  if (json_too_deep(line.json)) {
+    reject(json_too_deep_error().what());
+    return;
+  }
+  nlohmann::json marker = parse_json_or_discarded(line.json);
   if (marker.is_discarded()) {
     reject("marker is not valid JSON");
     return;

@@ -71,6 +71,30 @@ void Listener::on_connection(uv_stream_t* server, int status) {
   }
 }
 
+std::size_t Listener::open_connections() const {
+  std::size_t open = 0;
+  for (const Connection* connection : connections_) open += connection->closing() ? 0 : 1;
+  return open;
+}
+
+bool Listener::make_room(const Connection* arriving) {
+  // The oldest connection that never completed its handshake goes: a flood
+  // of idle connections must not lock real clients out.
+  Connection* oldest = nullptr;
+  for (Connection* held : connections_) {
+    if (held == arriving || held->closing() || held->delegate() == nullptr ||
+        !held->delegate()->evictable()) {
+      continue;
+    }
+    if (oldest == nullptr || held->id() < oldest->id()) oldest = held;
+  }
+  if (oldest == nullptr) return false;
+  ++evicted_;
+  oldest->write(refusal_);
+  oldest->abort();
+  return true;
+}
+
 void Listener::accept_one() {
   int error = 0;
   Connection* connection = Connection::accept(reinterpret_cast<uv_stream_t*>(&server_), error);
@@ -91,6 +115,18 @@ void Listener::accept_one() {
     connection->close();
     return;
   }
+  if (open_connections() > max_connections_ && !make_room(connection)) {
+    ++refused_;
+    if (!warned_full_) {
+      warned_full_ = true;  // once per episode: a flood must not flood the log
+      std::fprintf(stderr, "missiond: refusing connections: %zu open, the limit\n", max_connections_);
+    }
+    connection->start(std::make_unique<RefusedDelegate>());
+    connection->write(refusal_);
+    connection->close();
+    return;
+  }
+  warned_full_ = false;
   connection->start(factory_(*connection));
 }
 

@@ -7,12 +7,20 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <string>
 #include <unordered_set>
 #include <vector>
 
 #include "daemon/loop/connection.hpp"
+#include "shared/limits.hpp"
 
 namespace mission::loop {
+
+// missiond --max-connections and --hello-timeout.
+struct ConnectionSettings {
+  std::size_t max_connections = limits::kMaxConnections;
+  int hello_timeout_ms = limits::kHelloTimeoutMs;
+};
 
 class Listener {
  public:
@@ -37,8 +45,16 @@ class Listener {
   // Closes every connection now, dropping unsent bytes.
   void abort_connections();
 
+  // At most `max` connections at once; one more is sent `refusal` (one
+  // protocol line saying why) and closed.
+  void limit_connections(std::size_t max, std::string refusal) {
+    max_connections_ = max;
+    refusal_ = std::move(refusal);
+  }
+
   std::size_t connection_count() const { return connections_.size(); }
   std::size_t refused_count() const { return refused_; }
+  std::size_t evicted_count() const { return evicted_; }
 
   // Called whenever the last connection is released (used by shutdown).
   std::function<void()> on_idle;
@@ -46,6 +62,8 @@ class Listener {
  private:
   static void on_connection(uv_stream_t* server, int status);
   void accept_one();
+  std::size_t open_connections() const;
+  bool make_room(const Connection* arriving);
 
   uv_loop_t* loop_;
   DelegateFactory factory_;
@@ -53,6 +71,10 @@ class Listener {
   bool listening_ = false;
   bool closed_ = false;
   std::size_t refused_ = 0;
+  std::size_t evicted_ = 0;
+  std::size_t max_connections_ = static_cast<std::size_t>(-1);
+  std::string refusal_;
+  bool warned_full_ = false;
   std::unordered_set<Connection*> connections_;
 };
 

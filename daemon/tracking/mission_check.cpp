@@ -5,6 +5,7 @@
 #include "daemon/store/task_repository.hpp"
 #include "daemon/tracking/tracker_support.hpp"
 #include "daemon/tracking/tracking_view.hpp"
+#include "shared/bounded_json.hpp"
 #include "shared/limits.hpp"
 
 namespace mission::daemon::tracking {
@@ -62,7 +63,7 @@ void check_task(const store::TaskRow& task, const CheckRules& rules, Findings& f
     findings.warn(problem("open_task", fields, label + " was never completed", true));
   }
   if (!task.verification) return;
-  nlohmann::json verification = nlohmann::json::parse(*task.verification, nullptr, false);
+  nlohmann::json verification = parse_json_or_discarded(*task.verification);
   if (!verification.is_object() || verification.value("scope_match", true)) return;
   nlohmann::json files = verification.value("unexpected_files", nlohmann::json::array());
   const std::int64_t count = verification.value("unexpected_count", static_cast<std::int64_t>(files.size()));
