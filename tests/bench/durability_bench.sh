@@ -5,7 +5,8 @@
 # dir's file system. Prints calls/s, p50/p99 per call and, when strace is
 # installed, the fdatasync/fsync calls per 1,000 acknowledgements.
 # Usage: tests/bench/durability_bench.sh [BUILD_DIR]   (default: build)
-# Knobs: BENCH_CALLS (5000), BENCH_STATE_PARENT (a dir on the disk to
+# Knobs: BENCH_CALLS (5000), BENCH_STRACE (1: count syncs; 0: time without
+#        strace slowing the daemon), BENCH_STATE_PARENT (a dir on the disk to
 #        measure; default: a temp dir under $TMPDIR).
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -34,7 +35,7 @@ for mode in normal full; do
   mkdir -p "$MISSION_RUNTIME_DIR" "$MISSION_STATE_DIR"
   chmod 700 "$MISSION_RUNTIME_DIR"
   tracer=""
-  if command -v strace >/dev/null 2>&1; then
+  if [ "${BENCH_STRACE:-1}" = 1 ] && command -v strace >/dev/null 2>&1; then
     tracer="strace -f -c -e trace=fdatasync,fsync -o $scratch/$mode.strace"
   fi
   $tracer "$missiond" --synchronous "$mode" 2>"$scratch/$mode.log" &
