@@ -112,7 +112,7 @@ inline constexpr int kAdapterVersionTimeoutMs = 5000;
 inline constexpr std::size_t kMaxMarkerBytes = 64 * 1024;
 
 // Largest per-execution output log (`<state dir>/logs/<id>.log`, the lines'
-// text and their newlines; the line index beside it is not counted). Output
+// text and their newlines, plus its line index `<id>.idx`, 16 bytes a line). Output
 // past it is dropped after one last stderr line saying so.
 inline constexpr std::uint64_t kMaxExecutionLogBytes = std::uint64_t{1} << 30;
 
