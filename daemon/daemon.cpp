@@ -163,14 +163,10 @@ void Daemon::start() {
                                             settings_.connections.hello_timeout_ms);
   });
   listener_->limit_connections(
-      settings_.connections.max_connections,
-      jsonrpc::to_line(jsonrpc::error(
-          nullptr,
-          MissionError(ErrorCode::daemon_unavailable,
-                       "the daemon already holds " +
-                           std::to_string(settings_.connections.max_connections) +
-                           " connections, its limit",
-                       "close idle clients, or start missiond with a larger --max-connections"))));
+      settings_.connections.max_connections, [](const std::string& why, const std::string& hint) {
+        return jsonrpc::to_line(
+            jsonrpc::error(nullptr, MissionError(ErrorCode::daemon_unavailable, why, hint)));
+      });
   if (int rc = listener_->listen(paths_.socket); rc != 0) {
     throw MissionError(ErrorCode::internal,
                        "cannot listen on " + paths_.socket.string() + ": " + uv_strerror(rc),

@@ -64,6 +64,10 @@ class Connection {
   void abort() { close_handle(); }
 
   bool closing() const { return closing_; }
+  // The socket's descriptor; 0 or a negative uv code.
+  int fileno(uv_os_fd_t& fd) const {
+    return uv_fileno(reinterpret_cast<const uv_handle_t*>(&pipe_), &fd);
+  }
   std::uint64_t id() const { return id_; }
   const PeerCredentials& peer() const { return peer_; }
   std::size_t queued_bytes() const { return queued_bytes_; }

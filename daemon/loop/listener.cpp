@@ -1,5 +1,6 @@
 #include "daemon/loop/listener.hpp"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -90,9 +91,33 @@ bool Listener::make_room(const Connection* arriving) {
   }
   if (oldest == nullptr) return false;
   ++evicted_;
-  oldest->write(refusal_);
+  oldest->write(refusal("closed to make room: the daemon holds its most connections",
+                        "send hello as soon as you connect"));
   oldest->abort();
   return true;
+}
+
+std::string Listener::refusal(const std::string& why, const std::string& hint) const {
+  return refusal_ ? refusal_(why, hint) : std::string();
+}
+
+std::string Listener::descriptors_short(Connection& connection) {
+  uv_os_fd_t fd = -1;
+  rlimit limit{};
+  if (connection.fileno(fd) != 0 || ::getrlimit(RLIMIT_NOFILE, &limit) != 0 ||
+      limit.rlim_cur == RLIM_INFINITY ||
+      static_cast<rlim_t>(fd) + kReservedFds < limit.rlim_cur) {
+    warned_fds_ = false;
+    return {};
+  }
+  std::string why = "out of file descriptors: fd " + std::to_string(fd) + " of a limit of " +
+                    std::to_string(limit.rlim_cur) + ", the last " + std::to_string(kReservedFds) +
+                    " kept for the database, logs and agents";
+  if (!warned_fds_) {
+    warned_fds_ = true;  // once per episode
+    std::fprintf(stderr, "missiond: refusing connections: %s (too many open files)\n", why.c_str());
+  }
+  return why;
 }
 
 void Listener::accept_one() {
@@ -115,6 +140,14 @@ void Listener::accept_one() {
     connection->close();
     return;
   }
+  if (std::string why = descriptors_short(*connection); !why.empty()) {
+    ++refused_;
+    connection->start(std::make_unique<RefusedDelegate>());
+    connection->write(refusal(why, "close idle clients, or raise the open-file limit (ulimit -n) "
+                                   "of missiond"));
+    connection->close();
+    return;
+  }
   if (open_connections() > max_connections_ && !make_room(connection)) {
     ++refused_;
     if (!warned_full_) {
@@ -122,7 +155,9 @@ void Listener::accept_one() {
       std::fprintf(stderr, "missiond: refusing connections: %zu open, the limit\n", max_connections_);
     }
     connection->start(std::make_unique<RefusedDelegate>());
-    connection->write(refusal_);
+    connection->write(refusal("the daemon already holds " + std::to_string(max_connections_) +
+                                  " connections, its limit",
+                              "close idle clients, or start missiond with a larger --max-connections"));
     connection->close();
     return;
   }

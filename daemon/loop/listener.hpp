@@ -45,12 +45,19 @@ class Listener {
   // Closes every connection now, dropping unsent bytes.
   void abort_connections();
 
-  // At most `max` connections at once; one more is sent `refusal` (one
-  // protocol line saying why) and closed.
-  void limit_connections(std::size_t max, std::string refusal) {
+  // Formats the one protocol line a refused connection is sent: what went
+  // wrong and what to do.
+  using RefusalFormatter = std::function<std::string(const std::string& why, const std::string& hint)>;
+
+  // At most `max` connections at once; one more is refused with a line
+  // from `refusal` and closed. So is one arriving when fewer than
+  // kReservedFds file descriptors are left below RLIMIT_NOFILE, kept for
+  // the database, logs and agents.
+  void limit_connections(std::size_t max, RefusalFormatter refusal) {
     max_connections_ = max;
     refusal_ = std::move(refusal);
   }
+  static constexpr int kReservedFds = 32;
 
   std::size_t connection_count() const { return connections_.size(); }
   std::size_t refused_count() const { return refused_; }
@@ -64,6 +71,9 @@ class Listener {
   void accept_one();
   std::size_t open_connections() const;
   bool make_room(const Connection* arriving);
+  std::string refusal(const std::string& why, const std::string& hint) const;
+  // Why `connection` cannot be served for lack of descriptors, or empty.
+  std::string descriptors_short(Connection& connection);
 
   uv_loop_t* loop_;
   DelegateFactory factory_;
@@ -73,8 +83,9 @@ class Listener {
   std::size_t refused_ = 0;
   std::size_t evicted_ = 0;
   std::size_t max_connections_ = static_cast<std::size_t>(-1);
-  std::string refusal_;
+  RefusalFormatter refusal_;
   bool warned_full_ = false;
+  bool warned_fds_ = false;
   std::unordered_set<Connection*> connections_;
 };
 

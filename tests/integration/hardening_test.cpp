@@ -5,6 +5,8 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -369,4 +371,40 @@ TEST_CASE("a connection that never completes hello is closed after the hello tim
   quick.hello();
   std::this_thread::sleep_for(600ms);
   CHECK(quick.call("daemon.status").contains("result"));
+}
+
+TEST_CASE("out of file descriptors the daemon logs it, refuses, and recovers when they come back") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  // Lower missiond's own limit, as a system short of descriptors would.
+  rlimit low{48, 48};
+  REQUIRE(::prlimit(daemon.pid(), RLIMIT_NOFILE, &low, nullptr) == 0);
+  std::vector<std::unique_ptr<RawClient>> clients;
+  bool starved = false;
+  for (int i = 0; i < 80 && !starved; ++i) {
+    auto client = std::make_unique<RawClient>(instance.socket());
+    if (!client->connected()) break;
+    client->send(request_line(1, "hello", {{"protocol", 1}, {"client", {{"name", "fd"}}}}));
+    std::optional<json> reply = client->read();
+    if (!reply || !reply->contains("result")) starved = true;
+    clients.push_back(std::move(client));
+  }
+  CHECK(starved);
+  CHECK(process_alive(daemon.pid()));
+  clients.clear();
+  // Descriptors are back: a new client is served.
+  bool served = false;
+  for (int attempt = 0; attempt < 50 && !served; ++attempt) {
+    RawClient client(instance.socket());
+    client.send(request_line(1, "hello", {{"protocol", 1}, {"client", {{"name", "after"}}}}));
+    std::optional<json> reply = client.read();
+    served = reply && reply->contains("result");
+    if (!served) std::this_thread::sleep_for(20ms);
+  }
+  CHECK(served);
+  daemon.signal(SIGTERM);
+  REQUIRE(daemon.wait_exit() == 0);
+  INFO(daemon.stderr_text());
+  CHECK(daemon.stderr_text().find("too many open files") != std::string::npos);
 }
