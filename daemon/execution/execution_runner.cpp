@@ -1,6 +1,7 @@
 #include "daemon/execution/execution_runner.hpp"
 
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <cstdio>
 
@@ -73,11 +74,19 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
   child_ = loop::ChildProcess::spawn(services_.loop, {spec.argv, spec.env, spec.cwd},
                                      std::move(callbacks), error);
   if (child_ == nullptr) {
-    std::string reason = "cannot start '" + spec.argv.front() + "': " + uv_strerror(error);
+    // posix_spawn reports a working directory it cannot enter as ENOENT
+    // too: name the directory, not PATH, when that is what is missing.
+    struct stat cwd_stat {};
+    const bool cwd_gone = !spec.cwd.empty() &&
+                          (::stat(spec.cwd.c_str(), &cwd_stat) != 0 || !S_ISDIR(cwd_stat.st_mode));
+    std::string reason = cwd_gone ? "cannot start '" + spec.argv.front() + "': the working directory " +
+                                        spec.cwd + " is gone"
+                                  : "cannot start '" + spec.argv.front() + "': " + uv_strerror(error);
     fail_start(reason);
     throw MissionError(ErrorCode::invalid_argument, reason,
-                       error == UV_ENOENT ? "check the command name and PATH"
-                                          : "check the command and the working directory",
+                       cwd_gone            ? "create the directory again, or launch from another one"
+                       : error == UV_ENOENT ? "check the command name and PATH"
+                                            : "check the command and the working directory",
                        {{"agentExecutionId", execution_id_}});
   }
   try {

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -407,4 +408,83 @@ TEST_CASE("out of file descriptors the daemon logs it, refuses, and recovers whe
   REQUIRE(daemon.wait_exit() == 0);
   INFO(daemon.stderr_text());
   CHECK(daemon.stderr_text().find("too many open files") != std::string::npos);
+}
+
+namespace {
+
+// A small tmpfs mounted for the test's life (needs root; without it the
+// test says so and checks nothing).
+class TinyDisk {
+ public:
+  TinyDisk(const fs::path& where, const char* size) : where_(where) {
+    fs::create_directories(where);
+    mounted_ = ::mount("tmpfs", where.c_str(), "tmpfs", 0, (std::string("size=") + size).c_str()) == 0;
+  }
+  ~TinyDisk() {
+    if (mounted_) ::umount2(where_.c_str(), MNT_DETACH);
+  }
+  bool mounted() const { return mounted_; }
+  // Fills the file system up with `filler`; its size.
+  std::size_t fill(const fs::path& filler) {
+    std::ofstream out(filler, std::ios::binary);
+    std::string block(4096, 'f');
+    std::size_t written = 0;
+    while (out.write(block.data(), static_cast<std::streamsize>(block.size()))) {
+      out.flush();
+      if (!out) break;
+      written += block.size();
+    }
+    return written;
+  }
+
+ private:
+  fs::path where_;
+  bool mounted_ = false;
+};
+
+std::string reply_hint(const json& reply) {
+  if (reply.contains("error")) return reply["error"]["data"].value("hint", "");
+  if (reply.contains("result") && reply["result"].value("isError", false)) {
+    return reply["result"]["structuredContent"].value("hint", "");
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("a full disk is reported as a full disk, nothing acknowledged is lost, and it recovers") {
+  Instance instance;
+  TinyDisk disk(instance.state_dir(), "4m");
+  if (!disk.mounted()) {
+    WARN("cannot mount a tmpfs (not root): the disk-full test checks nothing here");
+    return;
+  }
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  fs::path cwd = instance.root.path() / "work";
+  fs::create_directories(cwd);
+  Agent agent(instance, cwd);
+  agent.ok("progress", {{"summary", "before"}, {"eventId", "before"}});
+
+  const fs::path filler = instance.state_dir() / "filler";
+  disk.fill(filler);
+  std::string hint;
+  int n = 0;
+  for (; n < 300 && hint.empty(); ++n) {
+    json reply = agent.bridge().request(1000 + n, "tools/call",
+                                        {{"name", "progress"},
+                                         {"arguments", {{"summary", std::string(2000, 's')}, {"eventId", "full-" + std::to_string(n)}}}});
+    hint = reply_hint(reply);
+  }
+  INFO(hint);
+  CHECK(hint.find("full") != std::string::npos);
+  CHECK(hint.find("no transaction") == std::string::npos);
+  CHECK(process_alive(daemon.pid()));
+
+  fs::remove(filler);
+  agent.ok("progress", {{"summary", "after"}, {"eventId", "after"}});
+  json signals = mission_json(instance, {"exec", "signals", agent.execution_id()});
+  std::string text = signals.dump();
+  CHECK(text.find("\"before\"") != std::string::npos);
+  CHECK(text.find("\"after\"") != std::string::npos);
 }
