@@ -25,7 +25,8 @@ MISSION_VOCABULARY(Delivery, {Delivery::stdout_marker, "stdout-marker"},
                    {Delivery::mcp_tool, "mcp-tool"})
 
 MISSION_VOCABULARY(Toolset, {Toolset::signals, "signals"}, {Toolset::tracking, "tracking"},
-                   {Toolset::legacy, "legacy"}, {Toolset::inspect, "inspect"})
+                   {Toolset::legacy, "legacy"}, {Toolset::inspect, "inspect"},
+                   {Toolset::coordination, "coordination"})
 
 MISSION_VOCABULARY(SignalType, {SignalType::progress, "progress"},
                    {SignalType::needs_input, "needs_input"}, {SignalType::blocked, "blocked"},
@@ -54,6 +55,18 @@ MISSION_VOCABULARY(PhaseStatus, {PhaseStatus::pending, "pending"},
 MISSION_VOCABULARY(TaskStatus, {TaskStatus::in_progress, "in_progress"},
                    {TaskStatus::success, "success"},
                    {TaskStatus::partial_success, "partial_success"}, {TaskStatus::failed, "failed"})
+
+MISSION_VOCABULARY(AgentRole, {AgentRole::coordinator, "coordinator"}, {AgentRole::worker, "worker"})
+
+MISSION_VOCABULARY(AgentStatus, {AgentStatus::online, "online"}, {AgentStatus::busy, "busy"},
+                   {AgentStatus::offline, "offline"})
+
+MISSION_VOCABULARY(MessageType, {MessageType::task_assignment, "task_assignment"},
+                   {MessageType::status_update, "status_update"}, {MessageType::query, "query"},
+                   {MessageType::response, "response"}, {MessageType::notification, "notification"})
+
+MISSION_VOCABULARY(MessagePriority, {MessagePriority::low, "low"}, {MessagePriority::normal, "normal"},
+                   {MessagePriority::high, "high"}, {MessagePriority::urgent, "urgent"})
 
 #undef MISSION_VOCABULARY
 
