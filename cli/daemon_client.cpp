@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "shared/bounded_json.hpp"
 #include "shared/control_protocol.hpp"
 #include "shared/error_code.hpp"
 #include "shared/jsonrpc.hpp"
@@ -130,7 +131,7 @@ nlohmann::json DaemonClient::call(std::string_view method, const nlohmann::json&
 
 nlohmann::json DaemonClient::read_event() {
   for (;;) {
-    nlohmann::json message = nlohmann::json::parse(read_line_within(-1), nullptr, false);
+    nlohmann::json message = parse_json_or_discarded(read_line_within(-1));
     if (message.is_discarded() || !message.is_object()) throw lost_daemon("unreadable event");
     if (message.value("method", "") == "event") {
       return message.value("params", nlohmann::json::object());
@@ -140,7 +141,7 @@ nlohmann::json DaemonClient::read_event() {
 
 nlohmann::json DaemonClient::read_reply(std::int64_t id) {
   for (;;) {
-    nlohmann::json reply = nlohmann::json::parse(read_line(), nullptr, false);
+    nlohmann::json reply = parse_json_or_discarded(read_line());
     if (reply.is_discarded() || !reply.is_object()) throw lost_daemon("unreadable reply");
     // Replies to other ids (none are expected) and notifications are skipped.
     if (!reply.contains("id") || reply.at("id") != id) continue;

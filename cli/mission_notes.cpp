@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/git_command.hpp"
+#include "shared/bounded_json.hpp"
 #include "shared/error_code.hpp"
 #include "shared/mission_record.hpp"
 
@@ -56,7 +57,7 @@ std::string resolve_commit(const std::string& dir, const std::string& revision) 
 
 std::vector<nlohmann::json> parse_records(const std::string& text, const std::string& source) {
   std::vector<nlohmann::json> records;
-  nlohmann::json whole = nlohmann::json::parse(text, nullptr, false);
+  nlohmann::json whole = parse_json_or_discarded(text);
   if (!whole.is_discarded()) {
     require_mission_record(whole);
     records.push_back(std::move(whole));
@@ -65,7 +66,7 @@ std::vector<nlohmann::json> parse_records(const std::string& text, const std::st
   std::size_t number = 0;
   for (const auto& line : lines_of(text)) {
     ++number;
-    nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
+    nlohmann::json record = parse_json_or_discarded(line);
     if (record.is_discarded()) {
       throw MissionError(ErrorCode::invalid_argument,
                          source + ": record " + std::to_string(number) + " is not JSON",
@@ -83,7 +84,7 @@ void write_record_note(const std::string& dir, const std::string& commit, const 
   GitResult existing = run_git(dir, {"notes", kNotesOption, "show", commit});
   if (existing.exit_code == 0) {
     for (const auto& line : lines_of(existing.out)) {
-      nlohmann::json other = nlohmann::json::parse(line, nullptr, false);
+      nlohmann::json other = parse_json_or_discarded(line);
       // A line that is not another mission's record is this mission's old
       // one, or not ours to keep: the note is mission's own.
       try {

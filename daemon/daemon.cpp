@@ -14,6 +14,7 @@
 #include "daemon/store/task_repository.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
+#include "shared/jsonrpc.hpp"
 #include "shared/limits.hpp"
 
 namespace mission::daemon {
@@ -94,7 +95,15 @@ void Daemon::write_pid_file() {
 }
 
 void Daemon::open_store() {
+  for (const char* suffix : {"", "-wal", "-shm"}) {
+    std::filesystem::path file = paths_.database();
+    file += suffix;
+    if (std::string note = ensure_private_file(file, getuid(), *suffix == '\0'); !note.empty()) {
+      std::fprintf(stderr, "missiond: %s\n", note.c_str());
+    }
+  }
   database_ = std::make_unique<store::Database>(paths_.database());
+  if (settings_.synchronous == "full") database_->exec("PRAGMA synchronous=FULL;");
   store::migrate(*database_);
   // No MCP session survives a restart of the daemon that served it, and no
   // launched process is ours any more: its output has nobody to read it.
@@ -114,8 +123,13 @@ void Daemon::open_store() {
 
 void Daemon::start() {
   started_at_ = std::chrono::steady_clock::now();
+  // Files other users could read would give away every mission, signal and
+  // agent command line: the state dir is 0700 and the database 0600.
+  if (!paths_.runtime_dir_note.empty()) std::fprintf(stderr, "missiond: %s\n", paths_.runtime_dir_note.c_str());
+  if (std::string note = ensure_state_dir(paths_.state_dir, getuid()); !note.empty()) {
+    std::fprintf(stderr, "missiond: %s\n", note.c_str());
+  }
   ensure_private_dir(paths_.runtime_dir, getuid());
-  ensure_dir(paths_.state_dir);
   take_locks();
   open_store();
 
@@ -147,8 +161,14 @@ void Daemon::start() {
   std::filesystem::remove(paths_.socket, ignored);
 
   listener_ = std::make_unique<loop::Listener>(loop, [this](loop::Connection& connection) {
-    return std::make_unique<ControlSession>(*control_services_, connection);
+    return std::make_unique<ControlSession>(*control_services_, connection,
+                                            settings_.connections.hello_timeout_ms);
   });
+  listener_->limit_connections(
+      settings_.connections.max_connections, [](const std::string& why, const std::string& hint) {
+        return jsonrpc::to_line(
+            jsonrpc::error(nullptr, MissionError(ErrorCode::daemon_unavailable, why, hint)));
+      });
   if (int rc = listener_->listen(paths_.socket); rc != 0) {
     throw MissionError(ErrorCode::internal,
                        "cannot listen on " + paths_.socket.string() + ": " + uv_strerror(rc),

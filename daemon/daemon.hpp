@@ -33,6 +33,12 @@ struct DaemonSettings {
   tracking::IdempotencySettings idempotency;
   execution::RetentionSettings retention;
   git::TreeWatchSettings tree_watching;
+  loop::ConnectionSettings connections;
+  // missiond --synchronous: SQLite's synchronous setting. "normal": an
+  // acknowledged write survives a crash of the daemon, and a power loss may
+  // take the last commits; "full": it survives a power loss too, at one
+  // fsync per commit.
+  std::string synchronous = "normal";
 };
 
 class Daemon : public DaemonControl {

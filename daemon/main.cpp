@@ -88,6 +88,27 @@ int main(int argc, char** argv) {
                "Watch the git trees tasks start in (inotify), so later snapshots look only at what "
                "changed")
       ->envname("MISSION_WATCH_TREES");
+  std::size_t max_connections = mission::limits::kMaxConnections;
+  int hello_timeout_ms = mission::limits::kHelloTimeoutMs;
+  app.add_option("--max-connections", max_connections,
+                 "Hold at most this many connections; one more is refused with the reason "
+                 "(default 256)")
+      ->type_name("N")
+      ->envname("MISSION_MAX_CONNECTIONS")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--hello-timeout", hello_timeout_ms,
+                 "Close a connection that has not sent hello within this many milliseconds "
+                 "(default 10000)")
+      ->type_name("MS")
+      ->envname("MISSION_HELLO_TIMEOUT")
+      ->check(CLI::PositiveNumber);
+  std::string synchronous = "normal";
+  app.add_option("--synchronous", synchronous,
+                 "normal: acknowledged writes survive a daemon crash; full: a power loss too, at "
+                 "one fsync per commit (default normal)")
+      ->type_name("MODE")
+      ->envname("MISSION_SYNCHRONOUS")
+      ->check(CLI::IsMember({"normal", "full"}));
   app.set_version_flag("--version", std::string(mission::kVersion));
   CLI11_PARSE(app, argc, argv);
 
@@ -101,6 +122,8 @@ int main(int argc, char** argv) {
     settings.idempotency = {idempotency_ttl_s * 1000, idempotency_pending_ttl_s * 1000};
     settings.retention = {log_retention_s * 1000, execution_retention_s * 1000, daemon_log_max};
     settings.tree_watching.watch_new_trees = watch_trees;
+    settings.connections = {max_connections, hello_timeout_ms};
+    settings.synchronous = synchronous;
     mission::daemon::Daemon daemon(
         mission::resolve_runtime_paths(mission::process_env(), getuid(), socket), settings);
     daemon.start();

@@ -14,6 +14,10 @@ command -v npm >/dev/null 2>&1 || packages="$packages npm"
 if [ "${1:-}" = "--with-bench-tools" ]; then
   packages="$packages hyperfine"
 fi
+# The fuzz targets (tests/fuzz, scripts/fuzz.sh) need clang and libFuzzer.
+if [ "${1:-}" = "--with-fuzz" ]; then
+  packages="$packages clang libclang-rt-dev"
+fi
 
 missing=""
 for package in $packages; do

@@ -25,6 +25,11 @@ class LineFramer {
   // Blank lines are skipped.
   std::vector<Frame> feed(std::string_view bytes);
 
+  // Changes the limit for lines not yet complete.
+  void set_max_frame_bytes(std::size_t max_frame_bytes) { max_frame_bytes_ = max_frame_bytes; }
+
+  std::size_t max_frame_bytes() const { return max_frame_bytes_; }
+
   // Bytes of an unfinished line currently held.
   std::size_t pending_bytes() const { return partial_.size(); }
 

@@ -1,5 +1,7 @@
 #include "shared/jsonrpc.hpp"
 
+#include <cstdint>
+
 namespace mission::jsonrpc {
 
 nlohmann::json request(const nlohmann::json& id, std::string_view method, nlohmann::json params) {
@@ -25,6 +27,23 @@ std::string to_line(const nlohmann::json& message) {
   std::string line = message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   line.push_back('\n');
   return line;
+}
+
+bool valid_id(const nlohmann::json& id) {
+  constexpr std::int64_t kMaxExactInteger = (std::int64_t{1} << 53) - 1;
+  if (id.is_null() || id.is_string()) return true;
+  if (id.is_number_unsigned()) return id.get<std::uint64_t>() <= static_cast<std::uint64_t>(kMaxExactInteger);
+  if (id.is_number_integer()) {
+    const auto value = id.get<std::int64_t>();
+    return value >= -kMaxExactInteger && value <= kMaxExactInteger;
+  }
+  return false;
+}
+
+MissionError invalid_id_error() {
+  return MissionError(ErrorCode::invalid_request,
+                      "id must be a string or an integer between -(2^53 - 1) and 2^53 - 1",
+                      "number requests 1, 2, 3, ... or use string ids");
 }
 
 bool is_request(const nlohmann::json& message) {

@@ -23,6 +23,12 @@ nlohmann::json error(const nlohmann::json& id, const MissionError& err);
 // connection.
 std::string to_line(const nlohmann::json& message);
 
+// Whether `id` is one a reply can carry back exactly: a string, null, or an
+// integer of at most 2^53 - 1 in magnitude (what every JSON reader keeps
+// exactly). Anything else is refused with invalid_id_error().
+bool valid_id(const nlohmann::json& id);
+MissionError invalid_id_error();
+
 // Whether `message` is a request (has a method and an id).
 bool is_request(const nlohmann::json& message);
 

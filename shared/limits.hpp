@@ -11,9 +11,36 @@ namespace mission::limits {
 // larger frame is answered with payload_too_large and the connection goes on.
 inline constexpr std::size_t kMaxFrameBytes = 1024 * 1024;
 
+// Deepest nesting of arrays and objects the daemon accepts in any JSON it
+// reads: control and MCP frames, markers, and JSON stored in the database.
+// Checked by a scan without recursion before the (recursive) parser runs; a
+// deeper message is answered invalid_request and the connection goes on.
+inline constexpr std::size_t kMaxJsonDepth = 128;
+
 // Bytes queued for writing on one connection before the daemon stops reading
 // from it until the peer drains its socket (backpressure).
 inline constexpr std::size_t kMaxQueuedWriteBytes = 8 * 1024 * 1024;
+
+// Connections the daemon holds open at once (missiond --max-connections);
+// each agent's MCP bridge and each running CLI command hold one. When one
+// more arrives, the oldest connection that has not completed hello is
+// closed to make room; if every connection has, the new one is answered
+// daemon_unavailable with the reason and closed.
+inline constexpr std::size_t kMaxConnections = 256;
+
+// Largest frame before hello: a hello is small, and a connection flood
+// holds at most this much per connection.
+inline constexpr std::size_t kMaxHelloFrameBytes = 256 * 1024;
+
+// How long a new connection has to complete hello (or mcp.attach's hello)
+// before the daemon closes it (missiond --hello-timeout).
+inline constexpr int kHelloTimeoutMs = 10000;
+
+// Messages one MCP batch (a JSON array) may hold; a longer batch is refused
+// whole with invalid_request. The replies of a batch go in one line, so
+// once they pass kMaxReplyBytes the remaining requests are not run: each
+// is answered payload_too_large, to be sent again on its own.
+inline constexpr std::size_t kMaxBatchMessages = 100;
 
 // How long the CLI waits for an auto-started daemon to report readiness.
 inline constexpr int kAutostartTimeoutMs = 5000;
@@ -89,7 +116,7 @@ inline constexpr int kAdapterVersionTimeoutMs = 5000;
 inline constexpr std::size_t kMaxMarkerBytes = 64 * 1024;
 
 // Largest per-execution output log (`<state dir>/logs/<id>.log`, the lines'
-// text and their newlines; the line index beside it is not counted). Output
+// text and their newlines, plus its line index `<id>.idx`, 16 bytes a line). Output
 // past it is dropped after one last stderr line saying so.
 inline constexpr std::uint64_t kMaxExecutionLogBytes = std::uint64_t{1} << 30;
 

@@ -1,7 +1,9 @@
 #include "shared/runtime_paths.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
@@ -27,8 +29,6 @@ RuntimePaths resolve_runtime_paths(const EnvLookup& env, unsigned uid,
     paths.runtime_dir = *dir;
   } else if (auto xdg = env("XDG_RUNTIME_DIR")) {
     paths.runtime_dir = fs::path(*xdg) / "mission";
-  } else {
-    paths.runtime_dir = fs::path(env("TMPDIR").value_or("/tmp")) / ("mission-" + std::to_string(uid));
   }
 
   if (auto dir = env("MISSION_STATE_DIR")) {
@@ -37,6 +37,23 @@ RuntimePaths resolve_runtime_paths(const EnvLookup& env, unsigned uid,
     paths.state_dir = fs::path(*xdg) / "mission";
   } else {
     paths.state_dir = fs::path(env("HOME").value_or("/")) / ".local" / "state" / "mission";
+  }
+
+  if (paths.runtime_dir.empty()) {
+    // A shared /tmp: another user may have made this name first, to keep
+    // mission from starting or to listen in. Then the state dir (in the
+    // user's home) holds the runtime files; CLI and daemon agree on it.
+    fs::path shared_tmp = fs::path(env("TMPDIR").value_or("/tmp")) / ("mission-" + std::to_string(uid));
+    struct stat st {};
+    if (lstat(shared_tmp.c_str(), &st) == 0) {
+      if (auto problem = private_dir_problem(shared_tmp, uid)) {
+        paths.runtime_dir = paths.state_dir / "run";
+        paths.runtime_dir_note = "the runtime dir " + shared_tmp.string() + " is not safe (" + *problem +
+                                 "); using " + paths.runtime_dir.string() +
+                                 " instead. Set XDG_RUNTIME_DIR or MISSION_RUNTIME_DIR to choose";
+      }
+    }
+    if (paths.runtime_dir.empty()) paths.runtime_dir = shared_tmp;
   }
 
   if (socket_override) {
@@ -77,6 +94,62 @@ void ensure_dir(const fs::path& dir) {
                        "cannot create directory " + dir.string() + ": " + ec.message(),
                        "check that the parent directory exists and is writable");
   }
+}
+
+std::string ensure_state_dir(const fs::path& dir, unsigned uid) {
+  if (!dir.parent_path().empty()) ensure_dir(dir.parent_path());
+  if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    throw MissionError(ErrorCode::unsafe_runtime_dir,
+                       "cannot create state dir " + dir.string() + ": " + std::strerror(errno),
+                       "set MISSION_STATE_DIR to a writable directory");
+  }
+  struct stat st {};
+  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != uid) {
+    throw MissionError(ErrorCode::unsafe_runtime_dir,
+                       "unsafe state dir " + dir.string() + ": " +
+                           (S_ISDIR(st.st_mode) ? "it is owned by uid " + std::to_string(st.st_uid)
+                                                : std::string("it is not a directory")),
+                       "set MISSION_STATE_DIR to a directory of your own", {{"path", dir.string()}});
+  }
+  if ((st.st_mode & 077) == 0) return {};
+  if (chmod(dir.c_str(), st.st_mode & 0700) != 0) {
+    throw MissionError(ErrorCode::unsafe_runtime_dir,
+                       "cannot make the state dir " + dir.string() + " private: " + std::strerror(errno),
+                       "run `chmod 700 " + dir.string() + "`", {{"path", dir.string()}});
+  }
+  char mode[8];
+  std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+  return "the state dir " + dir.string() + " was mode " + mode + "; it is 0700 now";
+}
+
+std::string ensure_private_file(const fs::path& file, unsigned uid, bool create) {
+  struct stat st {};
+  if (lstat(file.c_str(), &st) != 0) {
+    if (errno != ENOENT || !create) return {};
+    int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) {
+      throw MissionError(ErrorCode::internal, "cannot create " + file.string() + ": " + std::strerror(errno),
+                         "check the state dir's permissions and free space");
+    }
+    ::close(fd);
+    return {};
+  }
+  if (!S_ISREG(st.st_mode) || st.st_uid != uid) {
+    throw MissionError(ErrorCode::unsafe_runtime_dir,
+                       "unsafe file " + file.string() + ": " +
+                           (S_ISREG(st.st_mode) ? "it is owned by uid " + std::to_string(st.st_uid)
+                                                : std::string("it is not a regular file")),
+                       "move it away; mission keeps its database private", {{"path", file.string()}});
+  }
+  if ((st.st_mode & 077) == 0) return {};
+  if (chmod(file.c_str(), st.st_mode & 0600) != 0) {
+    throw MissionError(ErrorCode::unsafe_runtime_dir,
+                       "cannot make " + file.string() + " private: " + std::strerror(errno),
+                       "run `chmod 600 " + file.string() + "`", {{"path", file.string()}});
+  }
+  char mode[8];
+  std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+  return file.string() + " was mode " + mode + "; it is 0600 now";
 }
 
 void ensure_private_dir(const fs::path& dir, unsigned uid) {

@@ -17,6 +17,9 @@ struct RuntimePaths {
   std::filesystem::path runtime_dir;
   std::filesystem::path state_dir;
   std::filesystem::path socket;  // defaults to runtime_dir/daemon.sock
+  // Set when the default runtime dir under /tmp was taken by another user
+  // and the alternative is used: what happened, for the daemon's log.
+  std::string runtime_dir_note;
 
   std::filesystem::path pid_file() const { return runtime_dir / "daemon.pid"; }
   std::filesystem::path daemon_lock() const { return runtime_dir / "daemon.lock"; }
@@ -29,7 +32,9 @@ struct RuntimePaths {
 };
 
 // Resolves DESIGN.md §3: MISSION_RUNTIME_DIR, else $XDG_RUNTIME_DIR/mission,
-// else ${TMPDIR:-/tmp}/mission-<uid>; MISSION_STATE_DIR, else
+// else ${TMPDIR:-/tmp}/mission-<uid> unless that exists and is not a private
+// directory of `uid` (another user may create it first), in which case
+// <state dir>/run; MISSION_STATE_DIR, else
 // $XDG_STATE_HOME/mission, else ~/.local/state/mission. The socket is
 // `socket_override` (from --socket), else $MISSION_SOCKET, else
 // runtime_dir/daemon.sock.
@@ -44,9 +49,20 @@ std::optional<std::string> private_dir_problem(const std::filesystem::path& dir,
 // Throws MissionError(unsafe_runtime_dir) naming the dir and the fix.
 void ensure_private_dir(const std::filesystem::path& dir, unsigned uid);
 
-// Creates `dir` and parents (0700) without the ownership check, for the
-// state dir, which may legitimately live on a shared file system.
+// Creates `dir` and parents (0700) without the ownership check.
 void ensure_dir(const std::filesystem::path& dir);
+
+// The state dir: created 0700 if missing. An existing one must belong to
+// `uid`; group and other access is removed (earlier versions made it 0755).
+// Throws MissionError(unsafe_runtime_dir) otherwise. Returns what it
+// changed, for the log, or an empty string.
+std::string ensure_state_dir(const std::filesystem::path& dir, unsigned uid);
+
+// Makes `file` (the database, its -wal and -shm) mode 0600, creating the
+// first empty with that mode if it is missing, so that SQLite, which gives
+// its -wal and -shm the database's mode, never makes them readable by
+// others. Returns what it changed, or an empty string.
+std::string ensure_private_file(const std::filesystem::path& file, unsigned uid, bool create);
 
 // Longest socket path a sockaddr_un can hold on this system.
 std::size_t max_socket_path_length();

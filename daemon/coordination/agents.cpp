@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "daemon/coordination/coordination.hpp"
+#include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
@@ -55,7 +56,7 @@ AgentStatus effective_status(const store::AgentRow& row, std::int64_t now) {
 
 nlohmann::json agent_json(const store::AgentRow& row, std::int64_t now, KeyStyle style) {
   auto key = [style](const char* snake) { return tracking::key(style, snake); };
-  nlohmann::json capabilities = nlohmann::json::parse(row.capabilities, nullptr, false);
+  nlohmann::json capabilities = parse_json_or_discarded(row.capabilities);
   nlohmann::json out = {{"id", row.execution_id},
                         {"name", row.name.value_or("")},
                         {"runtime", row.runtime.value_or("")},
@@ -67,7 +68,7 @@ nlohmann::json agent_json(const store::AgentRow& row, std::int64_t now, KeyStyle
   if (row.task_id) out[key("current_task_id")] = *row.task_id;
   if (row.workspace) out[key("workspace_path")] = *row.workspace;
   if (row.metadata) {
-    nlohmann::json metadata = nlohmann::json::parse(*row.metadata, nullptr, false);
+    nlohmann::json metadata = parse_json_or_discarded(*row.metadata);
     if (!metadata.is_discarded()) out["metadata"] = metadata;
   }
   put_time(out, style, "registered_at", row.registered_at);

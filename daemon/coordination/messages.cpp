@@ -8,6 +8,7 @@
 #include "daemon/execution/execution_events.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/observation_repository.hpp"
+#include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
@@ -132,7 +133,7 @@ std::string sender_label(store::Database& db, const store::MessageRow& row) {
 }
 
 std::string body_text(const store::MessageRow& row) {
-  nlohmann::json body = nlohmann::json::parse(row.body, nullptr, false);
+  nlohmann::json body = parse_json_or_discarded(row.body);
   if (body.is_string()) return body.get<std::string>();
   return row.body;
 }
@@ -161,7 +162,7 @@ std::int64_t total(const std::map<std::string, std::int64_t>& counts) {
 
 nlohmann::json message_json(const store::MessageRow& row, std::int64_t now, KeyStyle style) {
   auto key = [style](const char* snake) { return tracking::key(style, snake); };
-  nlohmann::json body = nlohmann::json::parse(row.body, nullptr, false);
+  nlohmann::json body = parse_json_or_discarded(row.body);
   std::string status = "unread";
   if (row.archived_at) {
     status = "archived";
@@ -403,7 +404,7 @@ nlohmann::json person_answer(store::Database& db, events::EventBatch& events, Pe
                        "mission send " + message.execution_id + " TEXT sends it a message instead",
                        {{"state", target->state}});
   }
-  nlohmann::json payload = nlohmann::json::parse(question->payload, nullptr, false);
+  nlohmann::json payload = parse_json_or_discarded(question->payload);
   if (choice) {
     nlohmann::json choices = payload.is_object() && payload.contains("choices") ? payload.at("choices")
                                                                                 : nlohmann::json::array();
@@ -450,7 +451,7 @@ nlohmann::json open_questions(store::Database& db) {
   for (const auto& execution : store::ExecutionRepository(db).list_in_states(kWaiting)) {
     auto question = store::ObservationRepository(db).waiting_on(execution.id);
     if (!question || question->kind != "needs_input") continue;
-    nlohmann::json payload = nlohmann::json::parse(question->payload, nullptr, false);
+    nlohmann::json payload = parse_json_or_discarded(question->payload);
     if (!payload.is_object()) payload = nlohmann::json::object();
     nlohmann::json item = {{"agentExecutionId", execution.id},
                            {"observationId", question->id},

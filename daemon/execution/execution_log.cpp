@@ -289,8 +289,11 @@ void ExecutionLogWriter::take_line(char stream, std::string_view text, bool cont
     dropped_ += raw_bytes;
     return;
   }
-  // Room is kept for the notice, so the log never grows past the bound.
-  if (log_size_ + text.size() + 1 + notice_.size() + 1 > max_log_bytes_) {
+  // Room is kept for the notice, so the log never grows past the bound. The
+  // bound covers the index too: a flood of empty lines costs 16 bytes of
+  // index for each byte of text.
+  const std::uint64_t stored = log_size_ + lines_ * kLogIndexRecordBytes;
+  if (stored + text.size() + 1 + notice_.size() + 1 + 2 * kLogIndexRecordBytes > max_log_bytes_) {
     full_ = true;
     dropped_ += raw_bytes;
     push_record('e', notice_, 0);

@@ -17,8 +17,9 @@
 //              14  u16  zero
 // The writer appends to <id>.log before <id>.idx, so every record a reader
 // sees points at text already written; a reader ignores a partial last
-// record. <id>.log holds at most limits::kMaxExecutionLogBytes: the last
-// line that fits is followed by one stderr line saying output was dropped.
+// record. <id>.log and <id>.idx together hold at most
+// limits::kMaxExecutionLogBytes: the last line that fits is followed by one
+// stderr line saying output was dropped.
 
 #include <cstdint>
 #include <filesystem>

@@ -1,6 +1,7 @@
 #include "daemon/execution/execution_runner.hpp"
 
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/observation_repository.hpp"
 #include "daemon/terminal/pseudo_terminal.hpp"
+#include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
@@ -102,11 +104,19 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
   child_ = loop::ChildProcess::spawn(services_.loop, options, std::move(callbacks), error);
   if (child_ == nullptr) {
     terminal_.reset();
-    std::string reason = "cannot start '" + spec.argv.front() + "': " + uv_strerror(error);
+    // posix_spawn reports a working directory it cannot enter as ENOENT
+    // too: name the directory, not PATH, when that is what is missing.
+    struct stat cwd_stat {};
+    const bool cwd_gone = !spec.cwd.empty() &&
+                          (::stat(spec.cwd.c_str(), &cwd_stat) != 0 || !S_ISDIR(cwd_stat.st_mode));
+    std::string reason = cwd_gone ? "cannot start '" + spec.argv.front() + "': the working directory " +
+                                        spec.cwd + " is gone"
+                                  : "cannot start '" + spec.argv.front() + "': " + uv_strerror(error);
     fail_start(reason);
     throw MissionError(ErrorCode::invalid_argument, reason,
-                       error == UV_ENOENT ? "check the command name and PATH"
-                                          : "check the command and the working directory",
+                       cwd_gone            ? "create the directory again, or launch from another one"
+                       : error == UV_ENOENT ? "check the command name and PATH"
+                                            : "check the command and the working directory",
                        {{"agentExecutionId", execution_id_}});
   }
   try {
@@ -187,14 +197,18 @@ void ExecutionRunner::handle_marker(const MarkerLine& line, events::EventBatch& 
   auto reject = [&](const std::string& reason) {
     nlohmann::json ack = ledger.record_diagnostic(
         execution_id_, "stdout-marker", key, reason,
-        {{"line", line.line_number}, {"excerpt", line.json.substr(0, kExcerptBytes)}});
+        {{"line", line.line_number}, {"excerpt", valid_utf8_excerpt(line.json, kExcerptBytes)}});
     add_signal_events(batch, db, execution_id_, ack);
   };
   if (line.kind == MarkerLine::Kind::oversized) {
     reject("marker line exceeds " + std::to_string(limits::kMaxMarkerBytes) + " bytes");
     return;
   }
-  nlohmann::json marker = nlohmann::json::parse(line.json, nullptr, false);
+  if (json_too_deep(line.json)) {
+    reject(json_too_deep_error().what());
+    return;
+  }
+  nlohmann::json marker = parse_json_or_discarded(line.json);
   if (marker.is_discarded()) {
     reject("marker is not valid JSON");
     return;

@@ -5,6 +5,7 @@
 #include "daemon/execution/protocol_descriptor.hpp"
 #include "daemon/store/mcp_session_repository.hpp"
 #include "daemon/store/message_repository.hpp"
+#include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
 #include "shared/limits.hpp"
 #include "shared/time_format.hpp"
@@ -41,8 +42,8 @@ struct Extras {
 };
 
 nlohmann::json render(const store::ExecutionRow& row, Extras extras) {
-  nlohmann::json descriptor = nlohmann::json::parse(row.descriptor, nullptr, false);
-  nlohmann::json command = nlohmann::json::parse(row.command, nullptr, false);
+  nlohmann::json descriptor = parse_json_or_discarded(row.descriptor);
+  nlohmann::json command = parse_json_or_discarded(row.command);
   nlohmann::json out = {{"id", row.id},
                         {"kind", row.kind},
                         {"adapter", row.adapter},
@@ -78,7 +79,7 @@ bool is_waiting(const store::ExecutionRow& row) {
 }  // namespace
 
 nlohmann::json observation_json(const store::ObservationRow& row) {
-  nlohmann::json payload = nlohmann::json::parse(row.payload, nullptr, false);
+  nlohmann::json payload = parse_json_or_discarded(row.payload);
   nlohmann::json out = {{"id", row.id},
                         {"eventId", row.event_id},
                         {"origin", row.origin},

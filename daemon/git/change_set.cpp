@@ -70,6 +70,11 @@ ChangeSet compute_change_set(const Snapshot& start, WatchTicket* watch) {
 
 Snapshot take_snapshot(const std::string& cwd, WatchTicket* watch, SnapshotControl& control) {
   TicketDone done(watch);
+  if (cwd.find('\0') != std::string::npos) {
+    // The system calls would see only the part before it: another directory.
+    throw MissionError(ErrorCode::invalid_argument, "the working directory contains a NUL byte",
+                       "pass the path of an existing directory");
+  }
   if (cwd.empty() || cwd.front() != '/') {
     throw MissionError(ErrorCode::invalid_argument, "working directory \"" + cwd + "\" is not absolute",
                        "pass an absolute directory");

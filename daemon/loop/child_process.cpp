@@ -11,6 +11,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "shared/limits.hpp"
 
@@ -254,7 +255,55 @@ int ChildProcess::signal_group(int signum) const {
   return ::kill(-pid_, signum) == 0 ? 0 : -errno;
 }
 
+namespace {
+
+// Hands `fd`, the read end of an agent's pipe, to a `cat` of its own that
+// reads it to EOF and drops what it reads: the daemon is going away, and an
+// agent writing to a pipe nobody reads would die of SIGPIPE at its next
+// line (ADR 0004: a daemon restart does not kill agents).
+void hand_over_to_drainer(int fd) {
+  // The flag belongs to the pipe, shared with the drainer, which must block.
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fd, STDIN_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t none;
+  sigset_t all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setsigdefault(&attributes, &all);
+  posix_spawnattr_setflags(&attributes,
+                           POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  char program[] = "/bin/cat";
+  char* argv[] = {program, nullptr};
+  char* envp[] = {nullptr};
+  pid_t pid = 0;
+  int rc = ::posix_spawn(&pid, program, &actions, &attributes, argv, envp);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  if (rc != 0) {
+    std::fprintf(stderr, "missiond: cannot keep an agent's output pipe open (%s): it may die of "
+                 "SIGPIPE at its next line\n", std::strerror(rc));
+  }
+  // The drainer is not reaped: the daemon is exiting, and init adopts it.
+}
+
+}  // namespace
+
 void ChildProcess::release() {
+  if (!exited_) {
+    for (uv_pipe_t* pipe : {&out_, &err_}) {
+      uv_os_fd_t fd = -1;
+      if (uv_fileno(reinterpret_cast<uv_handle_t*>(pipe), &fd) == 0 && fd >= 0) {
+        hand_over_to_drainer(fd);
+      }
+    }
+  }
   callbacks_ = {};
   finished_ = true;
   for (uv_pipe_t* pipe : {&out_, &err_}) uv_read_stop(reinterpret_cast<uv_stream_t*>(pipe));

@@ -65,7 +65,7 @@ void Connection::start(std::unique_ptr<ConnectionDelegate> delegate) {
 
 void Connection::update_reading() {
   if (handle_closed_) return;
-  bool want = !eof_ && !closing_ && queued_bytes_ < limits::kMaxQueuedWriteBytes;
+  bool want = !eof_ && !closing_ && !held_ && queued_bytes_ < limits::kMaxQueuedWriteBytes;
   if (want && !reading_) {
     reading_ = uv_read_start(reinterpret_cast<uv_stream_t*>(&pipe_), on_alloc, on_read) == 0;
   } else if (!want && reading_) {
@@ -152,9 +152,22 @@ void Connection::on_write(uv_write_t* req, int status) {
   }
   if (self->closing_ && self->queued_bytes_ == 0) {
     self->close_handle();
-  } else {
-    self->update_reading();
+    return;
   }
+  try {
+    if (!self->closing_ && self->delegate_ && self->queued_bytes_ < limits::kMaxQueuedWriteBytes) {
+      self->delegate_->on_writable(*self);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "missiond: connection %llu: %s\n",
+                 static_cast<unsigned long long>(self->id_), e.what());
+    self->close_handle();
+    return;
+  } catch (...) {
+    self->close_handle();
+    return;
+  }
+  self->update_reading();
 }
 
 void Connection::on_close(uv_handle_t* handle) {

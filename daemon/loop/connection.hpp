@@ -24,6 +24,12 @@ class ConnectionDelegate {
   // The peer closed its side; the default closes ours once writes are flushed.
   virtual void on_eof(Connection& connection);
   virtual void on_closed(Connection& connection) { (void)connection; }
+  // Queued bytes were written and fewer than limits::kMaxQueuedWriteBytes
+  // remain: a delegate that held frames back may go on with them.
+  virtual void on_writable(Connection& connection) { (void)connection; }
+  // Whether the listener may close this connection to make room for a new
+  // one when it holds its most (a connection that never said hello).
+  virtual bool evictable() const { return false; }
 };
 
 class Connection {
@@ -43,6 +49,14 @@ class Connection {
   // Queues bytes for the peer. Ignored once the connection is closing.
   void write(std::string_view bytes);
 
+  // While held, nothing more is read from the peer (the delegate has frames
+  // it has not handled yet). Reading also stops on its own while more than
+  // limits::kMaxQueuedWriteBytes wait to be written.
+  void hold_reading(bool held) {
+    held_ = held;
+    update_reading();
+  }
+
   // Closes after the queued bytes are written.
   void close();
 
@@ -50,6 +64,10 @@ class Connection {
   void abort() { close_handle(); }
 
   bool closing() const { return closing_; }
+  // The socket's descriptor; 0 or a negative uv code.
+  int fileno(uv_os_fd_t& fd) const {
+    return uv_fileno(reinterpret_cast<const uv_handle_t*>(&pipe_), &fd);
+  }
   std::uint64_t id() const { return id_; }
   const PeerCredentials& peer() const { return peer_; }
   std::size_t queued_bytes() const { return queued_bytes_; }
@@ -77,6 +95,7 @@ class Connection {
   std::uint64_t id_;
   std::size_t queued_bytes_ = 0;
   bool reading_ = false;
+  bool held_ = false;
   bool eof_ = false;
   bool closing_ = false;       // close requested; no more writes accepted
   bool handle_closed_ = false; // uv_close called

@@ -1,5 +1,6 @@
 #include "daemon/loop/listener.hpp"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -71,6 +72,54 @@ void Listener::on_connection(uv_stream_t* server, int status) {
   }
 }
 
+std::size_t Listener::open_connections() const {
+  std::size_t open = 0;
+  for (const Connection* connection : connections_) open += connection->closing() ? 0 : 1;
+  return open;
+}
+
+bool Listener::make_room(const Connection* arriving) {
+  // The oldest connection that never completed its handshake goes: a flood
+  // of idle connections must not lock real clients out.
+  Connection* oldest = nullptr;
+  for (Connection* held : connections_) {
+    if (held == arriving || held->closing() || held->delegate() == nullptr ||
+        !held->delegate()->evictable()) {
+      continue;
+    }
+    if (oldest == nullptr || held->id() < oldest->id()) oldest = held;
+  }
+  if (oldest == nullptr) return false;
+  ++evicted_;
+  oldest->write(refusal("closed to make room: the daemon holds its most connections",
+                        "send hello as soon as you connect"));
+  oldest->abort();
+  return true;
+}
+
+std::string Listener::refusal(const std::string& why, const std::string& hint) const {
+  return refusal_ ? refusal_(why, hint) : std::string();
+}
+
+std::string Listener::descriptors_short(Connection& connection) {
+  uv_os_fd_t fd = -1;
+  rlimit limit{};
+  if (connection.fileno(fd) != 0 || ::getrlimit(RLIMIT_NOFILE, &limit) != 0 ||
+      limit.rlim_cur == RLIM_INFINITY ||
+      static_cast<rlim_t>(fd) + kReservedFds < limit.rlim_cur) {
+    warned_fds_ = false;
+    return {};
+  }
+  std::string why = "out of file descriptors: fd " + std::to_string(fd) + " of a limit of " +
+                    std::to_string(limit.rlim_cur) + ", the last " + std::to_string(kReservedFds) +
+                    " kept for the database, logs and agents";
+  if (!warned_fds_) {
+    warned_fds_ = true;  // once per episode
+    std::fprintf(stderr, "missiond: refusing connections: %s (too many open files)\n", why.c_str());
+  }
+  return why;
+}
+
 void Listener::accept_one() {
   int error = 0;
   Connection* connection = Connection::accept(reinterpret_cast<uv_stream_t*>(&server_), error);
@@ -91,6 +140,28 @@ void Listener::accept_one() {
     connection->close();
     return;
   }
+  if (std::string why = descriptors_short(*connection); !why.empty()) {
+    ++refused_;
+    connection->start(std::make_unique<RefusedDelegate>());
+    connection->write(refusal(why, "close idle clients, or raise the open-file limit (ulimit -n) "
+                                   "of missiond"));
+    connection->close();
+    return;
+  }
+  if (open_connections() > max_connections_ && !make_room(connection)) {
+    ++refused_;
+    if (!warned_full_) {
+      warned_full_ = true;  // once per episode: a flood must not flood the log
+      std::fprintf(stderr, "missiond: refusing connections: %zu open, the limit\n", max_connections_);
+    }
+    connection->start(std::make_unique<RefusedDelegate>());
+    connection->write(refusal("the daemon already holds " + std::to_string(max_connections_) +
+                                  " connections, its limit",
+                              "close idle clients, or start missiond with a larger --max-connections"));
+    connection->close();
+    return;
+  }
+  warned_full_ = false;
   connection->start(factory_(*connection));
 }
 

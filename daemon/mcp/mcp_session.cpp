@@ -11,6 +11,7 @@
 #include "daemon/mcp/tool_call.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/store/mcp_session_repository.hpp"
+#include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/jsonrpc.hpp"
@@ -196,21 +197,24 @@ void McpSession::handle_frame(const Frame& frame) {
                               "message exceeds " + std::to_string(limits::kMaxFrameBytes) + " bytes",
                               "send smaller arguments; large content belongs in files",
                               {{"limit", limits::kMaxFrameBytes}}));
+  } else if (json_too_deep(frame.text)) {
+    // Refused before the recursive parser sees it: its nesting could
+    // exhaust the stack.
+    response = jsonrpc::error(nullptr, json_too_deep_error());
   } else {
     nlohmann::json message = nlohmann::json::parse(frame.text, nullptr, false);
     if (message.is_discarded()) {
       response = jsonrpc::error(nullptr, MissionError(ErrorCode::parse_error, "invalid JSON",
                                                       "send one JSON-RPC message per line"));
+    } else if (message.is_array() && message.size() > limits::kMaxBatchMessages) {
+      response = jsonrpc::error(
+          nullptr, MissionError(ErrorCode::invalid_request,
+                                "a batch of " + std::to_string(message.size()) + " messages; at most " +
+                                    std::to_string(limits::kMaxBatchMessages) + " are accepted",
+                                "send smaller batches, or one message per line",
+                                {{"limit", limits::kMaxBatchMessages}}));
     } else if (message.is_array() && !message.empty()) {
-      // JSON-RPC batches (allowed by 2025-03-26): answer every request in one array.
-      // Every reply goes in one array, so nothing in a batch may reply later.
-      response = nlohmann::json::array();
-      in_batch_ = true;
-      for (const auto& item : message) {
-        nlohmann::json reply = handle_message(item);
-        if (!reply.is_null()) response.push_back(std::move(reply));
-      }
-      in_batch_ = false;
+      response = handle_batch(message);
       if (response.empty()) return;
     } else {
       response = handle_message(message);
@@ -219,8 +223,41 @@ void McpSession::handle_frame(const Frame& frame) {
   if (!response.is_null()) write_reply(response);
 }
 
+nlohmann::json McpSession::handle_batch(const nlohmann::json& batch) {
+  // JSON-RPC batches (allowed by 2025-03-26): answer every request in one array.
+  // Every reply goes in one array, so nothing in a batch may reply later.
+  // The array is one line, so its size is bounded: a request met once the
+  // replies so far fill the budget is not run, and is told so. The budget
+  // leaves room for those short answers.
+  constexpr std::size_t kShortReplyBytes = 512;
+  const std::size_t budget = limits::kMaxReplyBytes - limits::kMaxBatchMessages * kShortReplyBytes;
+  nlohmann::json response = nlohmann::json::array();
+  std::size_t total = 0;
+  in_batch_ = true;
+  for (const auto& item : batch) {
+    if (total >= budget) {
+      const bool request = item.is_object() && item.contains("id") && item.contains("method");
+      if (!request) continue;
+      const nlohmann::json& id = item.at("id");
+      response.push_back(jsonrpc::error(
+          jsonrpc::valid_id(id) ? id : nlohmann::json(),
+          MissionError(ErrorCode::payload_too_large,
+                       "not run: the batch's replies reached the " +
+                           std::to_string(limits::kMaxReplyBytes) + "-byte reply limit",
+                       "send this request again, on its own or in a smaller batch")));
+      continue;
+    }
+    nlohmann::json reply = handle_message(item);
+    if (reply.is_null()) continue;
+    total += jsonrpc::to_line(reply).size();
+    response.push_back(std::move(reply));
+  }
+  in_batch_ = false;
+  return response;
+}
+
 nlohmann::json McpSession::handle_message(const nlohmann::json& message) {
-  if (!message.is_object() || message.value("jsonrpc", "") != "2.0") {
+  if (!message.is_object() || !message.contains("jsonrpc") || message.at("jsonrpc") != "2.0") {
     return jsonrpc::error(nullptr, MissionError(ErrorCode::invalid_request,
                                                 "not a JSON-RPC 2.0 message",
                                                 "send {\"jsonrpc\":\"2.0\",...} objects"));
@@ -228,6 +265,7 @@ nlohmann::json McpSession::handle_message(const nlohmann::json& message) {
   if (!message.contains("method")) return nullptr;  // a response; we never ask, so drop it
   const bool notification = !message.contains("id");
   const nlohmann::json id = notification ? nlohmann::json() : message.at("id");
+  if (!jsonrpc::valid_id(id)) return jsonrpc::error(nullptr, jsonrpc::invalid_id_error());
   if (!message.at("method").is_string()) {
     if (notification) return nullptr;
     return jsonrpc::error(id, MissionError(ErrorCode::invalid_request, "method must be a string",

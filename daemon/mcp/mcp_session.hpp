@@ -62,6 +62,7 @@ class McpSession : public events::EventListener {
 
  private:
   nlohmann::json handle_message(const nlohmann::json& message);
+  nlohmann::json handle_batch(const nlohmann::json& batch);
   void note_modern_client(const nlohmann::json& meta, std::string_view version);
   void write_reply(const nlohmann::json& response);
   // Runs a tool's deferred work in the thread pool and answers the current

@@ -3,17 +3,33 @@
 #include <utility>
 
 #include "daemon/rpc/dispatcher.hpp"
+#include "shared/bounded_json.hpp"
 #include "shared/jsonrpc.hpp"
 #include "shared/limits.hpp"
 
 namespace mission::daemon {
 
-ControlSession::ControlSession(ControlServices& services, loop::Connection& connection)
-    : services_(services), connection_(connection), framer_(limits::kMaxFrameBytes) {}
+ControlSession::ControlSession(ControlServices& services, loop::Connection& connection,
+                               int hello_timeout_ms)
+    : services_(services),
+      connection_(connection),
+      framer_(limits::kMaxHelloFrameBytes),
+      hello_timer_(services.mcp.loop, [this, hello_timeout_ms] {
+        if (greeted_ || connection_.closing()) return;
+        connection_.write(jsonrpc::to_line(jsonrpc::error(
+            nullptr, MissionError(ErrorCode::handshake_required,
+                                  "no hello within " + std::to_string(hello_timeout_ms) + " ms",
+                                  "send hello as the first request when connecting"))));
+        connection_.close();
+      }) {
+  hello_timer_.start(hello_timeout_ms);
+}
 
 void ControlSession::greet(ClientInfo client) {
   greeted_ = true;
   client_ = std::move(client);
+  hello_timer_.stop();
+  framer_.set_max_frame_bytes(limits::kMaxFrameBytes);
 }
 
 void ControlSession::become_terminal(std::unique_ptr<terminal::Viewer> viewer,
@@ -22,18 +38,41 @@ void ControlSession::become_terminal(std::unique_ptr<terminal::Viewer> viewer,
   viewer_bytes_ = std::move(on_bytes);
 }
 
-void ControlSession::on_data(loop::Connection& connection, std::string_view bytes) {
+void ControlSession::on_data(loop::Connection&, std::string_view bytes) {
   if (viewer_) {
     viewer_bytes_(bytes);
     return;
   }
-  for (const Frame& frame : framer_.feed(bytes)) {
-    if (connection.closing()) return;
+  for (Frame& frame : framer_.feed(bytes)) pending_.push_back(std::move(frame));
+  pump();
+}
+
+void ControlSession::on_writable(loop::Connection&) {
+  if (!pending_.empty()) pump();
+}
+
+void ControlSession::pump() {
+  // A reply written from inside handle_frame may call back here.
+  if (pumping_) return;
+  pumping_ = true;
+  // Check the queue before each frame, not once per read: a client that
+  // pipelines requests without reading the replies gets no more than the
+  // write queue's limit (plus one reply) buffered for it.
+  while (!pending_.empty() && !connection_.closing() &&
+         connection_.queued_bytes() < limits::kMaxQueuedWriteBytes) {
+    Frame frame = std::move(pending_.front());
+    pending_.pop_front();
     handle_frame(frame);
     // The client sends no frames before the attach reply, so nothing after
-    // it in this read belongs to the line protocol.
-    if (viewer_) return;
+    // it belongs to the line protocol.
+    if (viewer_) pending_.clear();
   }
+  pumping_ = false;
+  if (connection_.closing()) {
+    pending_.clear();
+    return;
+  }
+  connection_.hold_reading(!pending_.empty());
 }
 
 void ControlSession::on_eof(loop::Connection& connection) {
@@ -59,9 +98,16 @@ void ControlSession::handle_frame(const Frame& frame) {
     // The id is unknowable without parsing a frame we refuse to hold.
     connection_.write(jsonrpc::to_line(jsonrpc::error(
         nullptr, MissionError(ErrorCode::payload_too_large,
-                              "frame exceeds " + std::to_string(limits::kMaxFrameBytes) + " bytes",
-                              "send smaller requests; large content belongs in files",
-                              {{"limit", limits::kMaxFrameBytes}}))));
+                              "frame exceeds " + std::to_string(framer_.max_frame_bytes()) + " bytes",
+                              greeted_ ? "send smaller requests; large content belongs in files"
+                                       : "send hello first: before it frames are smaller",
+                              {{"limit", framer_.max_frame_bytes()}}))));
+    return;
+  }
+  if (json_too_deep(frame.text)) {
+    // Refused before the recursive parser sees it: its nesting could
+    // exhaust the stack.
+    connection_.write(jsonrpc::to_line(jsonrpc::error(nullptr, json_too_deep_error())));
     return;
   }
   nlohmann::json message = nlohmann::json::parse(frame.text, nullptr, false);

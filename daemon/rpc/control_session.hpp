@@ -4,11 +4,13 @@
 // After mcp.attach the same connection carries MCP, and frames go to the
 // McpSession instead.
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
 
 #include "daemon/loop/connection.hpp"
+#include "daemon/loop/timer.hpp"
 #include "daemon/mcp/mcp_session.hpp"
 #include "daemon/rpc/method_context.hpp"
 #include "daemon/terminal/terminal_session.hpp"
@@ -23,9 +25,14 @@ struct ClientInfo {
 
 class ControlSession : public loop::ConnectionDelegate {
  public:
-  ControlSession(ControlServices& services, loop::Connection& connection);
+  // A connection that has not completed hello after `hello_timeout_ms` is
+  // closed.
+  ControlSession(ControlServices& services, loop::Connection& connection, int hello_timeout_ms);
 
   void on_data(loop::Connection& connection, std::string_view bytes) override;
+  // Goes on with frames held back while the peer was not reading.
+  void on_writable(loop::Connection& connection) override;
+  bool evictable() const override { return !greeted_; }
   // An MCP session may still owe replies to deferred tool calls.
   void on_eof(loop::Connection& connection) override;
   void on_closed(loop::Connection& connection) override;
@@ -49,10 +56,17 @@ class ControlSession : public loop::ConnectionDelegate {
 
  private:
   void handle_frame(const Frame& frame);
+  // Handles held frames while the peer keeps up; holds reading otherwise.
+  void pump();
 
   ControlServices& services_;
   loop::Connection& connection_;
   LineFramer framer_;
+  // Frames read but not handled yet: at most one read's worth, since
+  // reading stops while any wait.
+  std::deque<Frame> pending_;
+  bool pumping_ = false;
+  loop::Timer hello_timer_;
   bool greeted_ = false;
   ClientInfo client_;
   std::unique_ptr<mcp::McpSession> mcp_;

@@ -59,10 +59,17 @@ nlohmann::json run(const MethodEntry& entry, MethodContext& context, const nlohm
 std::string dispatch(ControlServices& services, ControlSession& session,
                      const nlohmann::json& message) {
   nlohmann::json id = message.is_object() && message.contains("id") ? message.at("id") : nlohmann::json();
-  const bool notification = message.is_object() && !message.contains("id");
+  // Only a well-formed request without an id is a notification; `{}` and
+  // other malformed messages are answered (with id null).
+  const bool notification = message.is_object() && !message.contains("id") &&
+                            message.contains("method") && message.at("method").is_string();
   MethodContext context(services, session);
   nlohmann::json response;
   try {
+    if (!jsonrpc::valid_id(id)) {
+      id = nullptr;  // it cannot be echoed exactly
+      throw jsonrpc::invalid_id_error();
+    }
     const MethodEntry& entry = admit(session, message);
     static const nlohmann::json kNoParams = nlohmann::json::object();
     const nlohmann::json& params = message.contains("params") ? message.at("params") : kNoParams;

@@ -8,6 +8,7 @@
 #include "daemon/execution/execution_view.hpp"
 #include "daemon/execution/marker_instructions.hpp"
 #include "daemon/store/observation_repository.hpp"
+#include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
 #include "shared/limits.hpp"
 
@@ -106,7 +107,7 @@ adapters::LaunchPlan prepare_launch(const RuntimePaths& paths, const adapters::A
   }
   if (row.delivery == Delivery::stdout_marker) {
     launch.marker_instructions = [&row] {
-      return execution::marker_instructions(row.id, nlohmann::json::parse(row.descriptor));
+      return execution::marker_instructions(row.id, parse_stored_json(row.descriptor, "execution descriptor"));
     };
   }
   return adapter.prepare_launch(launch);
@@ -264,7 +265,7 @@ nlohmann::json handle_execution_observations(MethodContext& context,
 
 nlohmann::json handle_execution_instructions(MethodContext& context, const ExecutionIdRequest& request) {
   store::ExecutionRow row = execution::AgentExecutionRegistry(context.services.db).require(request.id);
-  nlohmann::json descriptor = nlohmann::json::parse(row.descriptor, nullptr, false);
+  nlohmann::json descriptor = parse_json_or_discarded(row.descriptor);
   return {{"agentExecutionId", row.id},
           {"delivery", row.delivery},
           {"text", execution::marker_instructions(row.id, descriptor)}};

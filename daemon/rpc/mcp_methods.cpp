@@ -7,6 +7,7 @@
 #include "daemon/rpc/control_session.hpp"
 #include "daemon/rpc/execution_methods.hpp"
 #include "daemon/store/mcp_session_repository.hpp"
+#include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
 
 namespace mission::daemon {
@@ -50,7 +51,7 @@ nlohmann::json handle_mcp_attach(MethodContext& context, const McpAttachRequest&
     store::ExecutionRepository(db).update(row);
   }
 
-  nlohmann::json descriptor = nlohmann::json::parse(row.descriptor);
+  nlohmann::json descriptor = parse_stored_json(row.descriptor, "execution descriptor");
   std::vector<Toolset> toolsets = execution::descriptor_toolsets(descriptor);
   std::int64_t session_id = store::McpSessionRepository(db).insert(row.id, unix_ms_now());
   context.session.become_mcp(std::make_unique<mcp::McpSession>(

@@ -9,10 +9,27 @@ namespace {
 // never opens the database, but sqlite3 or a backup tool might).
 constexpr int kBusyTimeoutMs = 5000;
 
+// The hint for what SQLite reported: a full disk and an I/O error are the
+// machine's to fix, not the caller's.
+const char* hint_for(int code) {
+  switch (code & 0xff) {
+    case SQLITE_FULL:
+      return "the disk holding the state dir is full: free space there, then retry; nothing of "
+             "this call was recorded";
+    case SQLITE_IOERR:
+      return "the disk holding the state dir reported an I/O error: check it, then retry; "
+             "nothing of this call was recorded";
+    case SQLITE_READONLY:
+      return "the database cannot be written: check the state dir's permissions and mounts";
+    default:
+      return "check the state dir's disk and permissions, then retry";
+  }
+}
+
 [[noreturn]] void fail(sqlite3* db, std::string_view what) {
   throw MissionError(ErrorCode::internal,
                      std::string("database: ") + std::string(what) + ": " + sqlite3_errmsg(db),
-                     "check the state dir's disk and permissions, then retry");
+                     hint_for(sqlite3_extended_errcode(db)));
 }
 
 }  // namespace
@@ -165,7 +182,7 @@ void Database::exec(const std::string& sql) {
     std::string message = error ? error : "unknown error";
     sqlite3_free(error);
     throw MissionError(ErrorCode::internal, "database: " + message,
-                       "check the state dir's disk and permissions, then retry");
+                       hint_for(sqlite3_extended_errcode(db_)));
   }
 }
 
@@ -191,6 +208,15 @@ Transaction::~Transaction() {
 }
 
 void Transaction::commit() {
+  if (sqlite3_get_autocommit(db_.handle()) != 0) {
+    // SQLite rolled the transaction back itself after an error such as a
+    // full disk: say so, not "cannot commit - no transaction is active".
+    done_ = true;
+    throw MissionError(ErrorCode::internal,
+                       "database: the transaction was rolled back after an error (" +
+                           std::string(sqlite3_errmsg(db_.handle())) + ")",
+                       hint_for(sqlite3_extended_errcode(db_.handle())));
+  }
   db_.cached(nested_ ? "RELEASE nested" : "COMMIT").run();
   done_ = true;
 }

@@ -1,6 +1,7 @@
 #include "daemon/tracking/idempotency.hpp"
 
 #include "daemon/store/idempotency_repository.hpp"
+#include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/sha256.hpp"
@@ -49,7 +50,7 @@ std::optional<nlohmann::json> IdempotencyKey::replay(store::Database& db) const 
                        "retry the same call in a moment to get its result",
                        {{"request_id", request_id_}, {"tool", row->tool}});
   }
-  return nlohmann::json::parse(row->result.value_or("null"));
+  return parse_stored_json(row->result.value_or("null"), "idempotency result");
 }
 
 void IdempotencyKey::reserve(store::Database& db, const IdempotencySettings& settings) const {

@@ -11,6 +11,7 @@
 #include "daemon/tracking/tracker_support.hpp"
 #include "daemon/tracking/tracking_events.hpp"
 #include "daemon/tracking/tracking_view.hpp"
+#include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
@@ -52,7 +53,7 @@ store::MissionRow resolve_mission(Caller& caller, const TaskTarget& target) {
 
 std::vector<std::string> areas_of(const store::TaskRow& row) {
   std::vector<std::string> areas;
-  nlohmann::json parsed = nlohmann::json::parse(row.areas, nullptr, false);
+  nlohmann::json parsed = parse_json_or_discarded(row.areas);
   if (parsed.is_array()) {
     for (const auto& area : parsed) {
       if (area.is_string()) areas.push_back(area.get<std::string>());

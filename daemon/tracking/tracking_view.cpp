@@ -1,5 +1,6 @@
 #include "daemon/tracking/tracking_view.hpp"
 
+#include "shared/bounded_json.hpp"
 #include "shared/limits.hpp"
 #include "shared/time_format.hpp"
 
@@ -17,7 +18,7 @@ class Writer {
   }
   // A stored JSON document (an outcome, metadata), as it was given.
   void put_document(std::string_view snake_key, const std::optional<std::string>& value) {
-    if (value) put(snake_key, nlohmann::json::parse(*value, nullptr, false));
+    if (value) put(snake_key, parse_json_or_discarded(*value));
   }
   void put_time(std::string_view snake_key, const std::optional<std::int64_t>& value) {
     if (value) put(snake_key, format_utc_iso8601(*value));
@@ -138,7 +139,7 @@ nlohmann::json task_json(const store::TaskRow& row, const TaskChanges& changes, 
   w.put("name", row.name);
   w.put("goal", row.goal);
   w.put("status", row.status);
-  w.put("areas", nlohmann::json::parse(row.areas, nullptr, false));
+  w.put("areas", parse_json_or_discarded(row.areas));
   w.put("snapshot_type", row.snapshot_type);
   w.put("snapshot_id", row.snapshot_id);
   w.put("started_at", format_utc_iso8601(row.started_at));
@@ -152,7 +153,7 @@ nlohmann::json task_json(const store::TaskRow& row, const TaskChanges& changes, 
   if (row.completed_at) {
     w.put("files_changed", files_changed_json(changes, style));
     if (row.verification) {
-      nlohmann::json stored = nlohmann::json::parse(*row.verification, nullptr, false);
+      nlohmann::json stored = parse_json_or_discarded(*row.verification);
       if (stored.is_object()) {
         nlohmann::json verification = nlohmann::json::object();
         Writer v(verification, style);

@@ -364,6 +364,21 @@ TEST_CASE("the bridge exits 3 with a message when the daemon goes away") {
   CHECK(bridge.stderr_text().find("missiond closed the MCP session") != std::string::npos);
 }
 
+TEST_CASE("the bridge exits 3 when the daemon dies with a request unanswered") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  Created execution = create_execution(instance);
+  StdioProcess bridge(bridge_argv(execution.id), bridge_env(instance, execution.token));
+  initialize(bridge, "2025-06-18");
+  // Stopped, the daemon cannot answer; killed, it never will.
+  daemon.signal(SIGSTOP);
+  bridge.send(json{{"jsonrpc", "2.0"}, {"id", 7}, {"method", "tools/list"}});
+  CHECK(bridge.silent_for(200ms));
+  daemon.signal(SIGKILL);
+  CHECK(bridge.wait_exit() == 3);
+  CHECK(bridge.stderr_text().find("missiond") != std::string::npos);
+}
+
 TEST_CASE("closing stdin ends the session, and an attached execution ends with it") {
   Instance instance;
   DaemonProcess daemon(instance);

@@ -237,6 +237,21 @@ TEST_CASE("after a daemon restart a launched execution it no longer owns is lost
   if (execution.contains("pid")) ::kill(-execution["pid"].get<int>(), SIGKILL);
 }
 
+TEST_CASE("a launched agent that keeps writing outlives a daemon stop, not killed by SIGPIPE") {
+  Instance instance;
+  auto daemon = std::make_unique<DaemonProcess>(instance);
+  fs::path done = instance.root.path() / "done";
+  // Writes a line to stdout and stderr every 50 ms for a second, then
+  // leaves a file behind.
+  std::string id = detach(instance, "for i in $(seq 20); do echo out $i; echo err $i >&2; sleep 0.05; done; touch " +
+                                        done.string());
+  std::this_thread::sleep_for(200ms);
+  daemon->signal(SIGTERM);
+  REQUIRE(daemon->wait_exit() == 0);
+  for (int i = 0; i < 100 && !fs::exists(done); ++i) std::this_thread::sleep_for(50ms);
+  CHECK(fs::exists(done));
+}
+
 TEST_CASE("exec instructions tell a marker agent its id, the format and every signal") {
   Instance instance;
   DaemonProcess daemon(instance);

@@ -127,6 +127,8 @@ class Agent {
 
   json list_tools() { return bridge_->request(next_id_++, "tools/list")["result"]["tools"]; }
   const std::string& execution_id() const { return execution_id_; }
+  // The bridge itself, for raw lines.
+  StdioProcess& bridge() { return *bridge_; }
 
  private:
   std::unique_ptr<StdioProcess> start(const Instance& instance, const fs::path& cwd,

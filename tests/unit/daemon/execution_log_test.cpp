@@ -196,15 +196,31 @@ TEST_CASE("output past the size bound is dropped after one notice", "[log]") {
   writer.close();
 
   LogPage page = log.all();
-  // Four lines fit with room left for the notice; a fifth would not.
-  REQUIRE(page.lines.size() == 5);
-  for (int i = 0; i < 4; ++i) CHECK(page.lines[i].text == line);
-  CHECK(page.lines[4].text == notice);
-  CHECK(page.lines[4].stream == 'e');
-  CHECK(std::filesystem::file_size(log.logs / (kId + ".log")) == 4 * 50 + notice.size() + 1);
-  CHECK(std::filesystem::file_size(log.logs / (kId + ".log")) <= bound);
-  CHECK(writer.dropped_bytes() == given - 4 * 50);
-  CHECK(writer.line_count() == 5);
+  // Each line costs 50 bytes of text and 16 of index. Three lines fit with
+  // room left for the notice; a fourth would not.
+  REQUIRE(page.lines.size() == 4);
+  for (int i = 0; i < 3; ++i) CHECK(page.lines[i].text == line);
+  CHECK(page.lines[3].text == notice);
+  CHECK(page.lines[3].stream == 'e');
+  const auto log_bytes = std::filesystem::file_size(log.logs / (kId + ".log"));
+  const auto index_bytes = std::filesystem::file_size(log.logs / (kId + ".idx"));
+  CHECK(log_bytes == 3 * 50 + notice.size() + 1);
+  CHECK(log_bytes + index_bytes <= bound);
+  CHECK(writer.dropped_bytes() == given - 3 * 50);
+  CHECK(writer.line_count() == 4);
+}
+
+TEST_CASE("a flood of empty lines is bounded by the log cap, index included", "[log]") {
+  Log log;
+  const std::uint64_t bound = 64 * 1024;
+  ExecutionLogWriter writer(log.logs, kId, bound);
+  writer.append('o', std::string(100000, '\n'));
+  writer.close();
+  const auto log_bytes = std::filesystem::file_size(log.logs / (kId + ".log"));
+  const auto index_bytes = std::filesystem::file_size(log.logs / (kId + ".idx"));
+  CHECK(log_bytes + index_bytes <= bound);
+  CHECK(index_bytes > bound / 2);  // most of it is index: it had to be counted
+  CHECK(log.all().lines.back().text.find("log limit") != std::string::npos);
 }
 
 TEST_CASE("the bound reached in the middle of an append drops the rest of it", "[log]") {

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <map>
 
 #include "shared/error_code.hpp"
@@ -96,4 +97,58 @@ TEST_CASE("ensure_private_dir creates 0700 and refuses unsafe dirs") {
   CHECK(mission::private_dir_problem(file, uid)->find("not a directory") != std::string::npos);
 
   CHECK(mission::private_dir_problem(fresh, uid + 1)->find("owned by uid") != std::string::npos);
+}
+
+TEST_CASE("a fallback runtime dir someone else made first is passed over for the state dir") {
+  mission::test::TempDir tmp;
+  // Seen as uid 4242, a directory this process made belongs to another user.
+  const unsigned uid = 4242;
+  auto env = fake_env({{"TMPDIR", tmp.path().string()}, {"HOME", (tmp.path() / "home").string()}});
+  auto untouched = resolve_runtime_paths(env, uid);
+  CHECK(untouched.runtime_dir == tmp.path() / "mission-4242");
+  CHECK(untouched.runtime_dir_note.empty());
+
+  fs::create_directory(tmp.path() / "mission-4242");
+  auto moved = resolve_runtime_paths(env, uid);
+  CHECK(moved.runtime_dir == moved.state_dir / "run");
+  CHECK(moved.socket == moved.state_dir / "run" / "daemon.sock");
+  CHECK(moved.runtime_dir_note.find("not safe") != std::string::npos);
+  CHECK(moved.runtime_dir_note.find("owned by uid") != std::string::npos);
+  CHECK(moved.runtime_dir_note.find("XDG_RUNTIME_DIR") != std::string::npos);
+
+  // Ours and private: used as before.
+  auto own = resolve_runtime_paths(env, ::getuid());
+  fs::create_directory(own.runtime_dir);
+  fs::permissions(own.runtime_dir, fs::perms::owner_all);
+  CHECK(resolve_runtime_paths(env, ::getuid()).runtime_dir == tmp.path() / ("mission-" + std::to_string(::getuid())));
+}
+
+TEST_CASE("the state dir becomes 0700 and the database files 0600") {
+  mission::test::TempDir tmp;
+  fs::path state = tmp.path() / "state";
+  fs::create_directory(state);
+  fs::permissions(state, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                             fs::perms::others_read | fs::perms::others_exec);
+  CHECK(mission::ensure_state_dir(state, ::getuid()).find("0755") != std::string::npos);
+  struct stat st {};
+  REQUIRE(::stat(state.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0700);
+  CHECK(mission::ensure_state_dir(state, ::getuid()).empty());
+
+  fs::path db = state / "mission.db";
+  CHECK(mission::ensure_private_file(db, ::getuid(), true).empty());
+  REQUIRE(::stat(db.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0600);
+  fs::path wal = state / "mission.db-wal";
+  CHECK(mission::ensure_private_file(wal, ::getuid(), false).empty());
+  CHECK(!fs::exists(wal));  // not created
+  { std::ofstream(wal) << "x"; }
+  fs::permissions(wal, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                           fs::perms::others_read);
+  CHECK(mission::ensure_private_file(wal, ::getuid(), false).find("0644") != std::string::npos);
+  REQUIRE(::stat(wal.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0600);
+
+  // Another user's state dir is refused, not taken over.
+  CHECK_THROWS_AS(mission::ensure_state_dir(state, ::getuid() + 1), mission::MissionError);
 }
