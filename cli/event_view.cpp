@@ -61,6 +61,15 @@ std::string observation_text(const nlohmann::json& observation) {
   return kind;
 }
 
+std::string message_text(const nlohmann::json& message) {
+  const nlohmann::json body = message.value("body", nlohmann::json());
+  const std::string text = body.is_string() ? body.get<std::string>() : body.dump();
+  const std::string from = message.contains("senderName") ? message.value("senderName", "")
+                                                          : message.value("senderId", "");
+  const std::string verb = message.contains("replyToObservationId") ? "answer from " : "message from ";
+  return verb + from + " to " + message.value("recipientId", "") + ": " + text;
+}
+
 bool event_is_final(const nlohmann::json& event) {
   return event.value("type", "") != "observation.recorded" && event.contains("execution") &&
          is_final(event.at("execution").value("state", ""));
@@ -73,6 +82,8 @@ std::string event_line(const nlohmann::json& event) {
   const std::string type = event.value("type", "");
   if (type == "observation.recorded") {
     line += observation_text(event.value("observation", nlohmann::json::object()));
+  } else if (type == "message.created") {
+    line += message_text(event.value("message", nlohmann::json::object()));
   } else if (type.find(':') != std::string::npos) {
     line += describe_tracking(type, event);
   } else {

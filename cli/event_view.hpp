@@ -14,6 +14,9 @@ std::string event_line(const nlohmann::json& event);
 // "progress: tests pass", "rejected marker: ...".
 std::string observation_text(const nlohmann::json& observation);
 
+// A message as a person reads it: "answer from alice to ae-...: yes".
+std::string message_text(const nlohmann::json& message);
+
 // Whether `event` says its execution reached a final state.
 bool event_is_final(const nlohmann::json& event);
 

@@ -76,6 +76,8 @@ void print_execution(const nlohmann::json& execution) {
   if (execution.contains("waitingOn")) {
     fields.push_back({"waiting on", observation_text(execution.at("waitingOn"))});
   }
+  if (execution.contains("agentName")) fields.push_back({"agent", execution.value("agentName", "")});
+  fields.push_back({"messages", std::to_string(execution.value("unreadMessages", 0)) + " unread"});
   print_fields(fields);
   const nlohmann::json sessions = execution.value("mcpSessions", nlohmann::json::array());
   std::printf("%s\n", styled("MCP sessions", Tone::bold).c_str());

@@ -62,7 +62,7 @@ _mission() {
     return
   fi
   case $command in
-    "") COMPREPLY=($(compgen -W "status daemon run adapters exec watch mcp missions tasks context report check resolve gc $globals" -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W "status daemon run adapters exec watch mcp missions tasks context report check export resolve inbox send answer agents gc $globals" -- "$cur")) ;;
     watch) COMPREPLY=($(compgen -W "--execution $globals" -- "$cur")) ;;
     daemon)
       if [[ -z $action ]]; then
@@ -71,7 +71,7 @@ _mission() {
         COMPREPLY=($(compgen -W "$globals" -- "$cur"))
       fi ;;
     run)
-      COMPREPLY=($(compgen -W "--adapter --bin --delivery --toolsets --cwd --env --detach --keep-mcp-servers -- $globals" -- "$cur")) ;;
+      COMPREPLY=($(compgen -W "--adapter --bin --delivery --toolsets --cwd --env --detach --keep-mcp-servers --stdin-answers -- $globals" -- "$cur")) ;;
     adapters)
       if [[ -z $action ]]; then
         COMPREPLY=($(compgen -W "list $globals" -- "$cur"))
@@ -104,8 +104,13 @@ _mission() {
       esac ;;
     context) COMPREPLY=($(compgen -W "--include --phase --agent --since $globals" -- "$cur")) ;;
     report) COMPREPLY=($(compgen -W "--format $globals" -- "$cur")) ;;
-    check) COMPREPLY=($(compgen -W "--mission --cwd --allow-failed --allow-blockers --allow-scope $globals" -- "$cur")) ;;
+    check) COMPREPLY=($(compgen -W "--mission --cwd --from-notes --from --allow-failed --allow-blockers --allow-scope $globals" -- "$cur")) ;;
+    export) COMPREPLY=($(compgen -W "--output --commit --cwd $globals" -- "$cur")) ;;
     resolve) COMPREPLY=($(compgen -W "--note $globals" -- "$cur")) ;;
+    inbox) COMPREPLY=($(compgen -W "--all --limit $globals" -- "$cur")) ;;
+    send) COMPREPLY=($(compgen -W "--priority $globals" -- "$cur")) ;;
+    answer) COMPREPLY=($(compgen -W "--choice $globals" -- "$cur")) ;;
+    agents) COMPREPLY=($(compgen -W "--status $globals" -- "$cur")) ;;
     tasks) COMPREPLY=($(compgen -W "--task $globals" -- "$cur")) ;;
     gc) COMPREPLY=($(compgen -W "--dry-run $globals" -- "$cur")) ;;
     *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;

@@ -19,7 +19,12 @@ complete -c mission -n __fish_use_subcommand -a tasks -d "List a mission's tasks
 complete -c mission -n __fish_use_subcommand -a context -d "Show a mission's context as get_context gives it"
 complete -c mission -n __fish_use_subcommand -a report -d 'Summarise a mission for a pull request (Markdown)'
 complete -c mission -n __fish_use_subcommand -a check -d 'CI gate: fail on failed tasks, open blockers, scope'
+complete -c mission -n __fish_use_subcommand -a export -d 'Write a mission\'s record to git notes or a file for CI'
 complete -c mission -n __fish_use_subcommand -a resolve -d 'Mark a blocker issue as reviewed by a person'
+complete -c mission -n __fish_use_subcommand -a inbox -d 'Show the questions agents wait on and messages to you'
+complete -c mission -n __fish_use_subcommand -a send -d 'Send a message to an agent execution'
+complete -c mission -n __fish_use_subcommand -a answer -d "Answer an execution's open question"
+complete -c mission -n __fish_use_subcommand -a agents -d 'List the registered agents and whether they are alive'
 complete -c mission -n __fish_use_subcommand -a gc -d 'Free what the retention settings no longer keep'
 complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a start -d 'Start missiond in the background'
 complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a stop -d 'Stop missiond gracefully'
@@ -75,7 +80,8 @@ complete -c mission -n $run -l adapter -x -a $adapters -d 'Agent adapter (defaul
 complete -c mission -n $run -l bin -r -F -d "The adapter's executable"
 complete -c mission -n $run -l delivery -x -a 'stdout-marker mcp-tool' -d "Signal delivery (default: the adapter's preferred)"
 complete -c mission -n $run -l keep-mcp-servers -d "Keep the agent's own MCP servers beside mission's"
-complete -c mission -n $run -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect planning templates)' -d 'MCP toolsets, comma-separated'
+complete -c mission -n $run -l stdin-answers -d "Write answers and messages to the command's stdin"
+complete -c mission -n $run -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect planning templates coordination)' -d 'MCP toolsets, comma-separated'
 complete -c mission -n $run -l cwd -x -a '(__fish_complete_directories)' -d 'Working directory'
 complete -c mission -n $run -l env -x -a '(set -xn | string replace -r \'$\' =)' -d 'Set K=V in the agent environment (repeatable)'
 complete -c mission -n $run -l detach -d 'Print the execution id and return at once'
@@ -96,7 +102,7 @@ complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcom
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l adapter -x -d 'Agent adapter (default generic)'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l delivery -x -a 'mcp-tool stdout-marker' -d 'Signal delivery (default mcp-tool)'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l cwd -x -a '(__fish_complete_directories)' -d 'Working directory'
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect planning templates)' -d 'MCP toolsets, comma-separated'
+complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect planning templates coordination)' -d 'MCP toolsets, comma-separated'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l print-token -d 'Also print the MCP session token (a secret)'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create; and not __mission_no_dashdash' -a '(__fish_complete_subcommand --commandline (__mission_after_dashdash))'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from stop' -l force -d 'SIGKILL at once'
@@ -114,7 +120,7 @@ complete -c mission -n '__fish_seen_subcommand_from mcp; and not __fish_seen_sub
 complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from config' -l adapter -x -a $adapters -d 'The agent'
 complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from config' -l agent-execution -x -d 'For this execution (token from the agent environment)'
 complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from connect' -l agent-execution -x -d 'Attach to this execution (token from $MISSION_MCP_TOKEN)'
-complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from connect' -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect planning templates)' -d 'Toolsets of the execution created without --agent-execution'
+complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from connect' -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect planning templates coordination)' -d 'Toolsets of the execution created without --agent-execution'
 
 # mission missions list|show, tasks, context, report, check, resolve
 complete -c mission -n '__mission_command_is missions; and not __fish_seen_subcommand_from list show' -a list -d 'List missions and workflows, newest first'
@@ -130,9 +136,19 @@ complete -c mission -n '__mission_command_is context' -l since -x -d 'Only items
 complete -c mission -n '__mission_command_is report' -l format -x -a 'markdown json' -d 'Markdown (default) or JSON'
 complete -c mission -n '__mission_command_is check' -l mission -x -d 'Check this mission only'
 complete -c mission -n '__mission_command_is check' -l cwd -x -a '(__fish_complete_directories)' -d 'Check the missions in DIR or below'
+complete -c mission -n '__mission_command_is check' -l from-notes -x -d 'Check the records in git notes on RANGE'
+complete -c mission -n '__mission_command_is check' -l from -r -d 'Check the records in FILE'
 complete -c mission -n '__mission_command_is check' -l allow-failed -d 'Failed tasks do not fail the check'
+complete -c mission -n '__mission_command_is export' -l output -s o -r -d 'Write the record to FILE'
+complete -c mission -n '__mission_command_is export' -l commit -x -d 'Commit that carries the note'
+complete -c mission -n '__mission_command_is export' -l cwd -x -a '(__fish_complete_directories)' -d 'Repository to write the note in'
 complete -c mission -n '__mission_command_is check' -l allow-blockers -d 'Open blockers do not fail the check'
 complete -c mission -n '__mission_command_is check' -l allow-scope -d 'Changes outside areas do not fail the check'
 complete -c mission -n '__mission_command_is resolve' -l note -x -d 'What the review concluded'
+complete -c mission -n '__mission_command_is inbox' -l all -d 'Read messages too'
+complete -c mission -n '__mission_command_is inbox' -l limit -x -d 'At most N messages'
+complete -c mission -n '__mission_command_is send' -l priority -x -a 'low normal high urgent' -d 'Message priority'
+complete -c mission -n '__mission_command_is answer' -l choice -x -d "Answer with the question's Nth choice"
+complete -c mission -n '__mission_command_is agents' -l status -x -a 'online busy offline' -d 'Only agents in these states'
 complete -c mission -n '__mission_command_is tasks' -l task -x -d 'List every path this task changed'
 complete -c mission -n '__mission_command_is gc' -s n -l dry-run -d 'Only say what would be freed'

@@ -40,6 +40,7 @@ Daemon::~Daemon() {
   shutdown_soon_.reset();
   sigterm_.reset();
   sigint_.reset();
+  inbound_.reset();
   launcher_.reset();
   tree_watches_.reset();
   control_services_.reset();
@@ -121,6 +122,7 @@ void Daemon::start() {
   uv_loop_t* loop = loop_.get();
   launcher_ = std::make_unique<execution::Launcher>(
       execution::RunnerServices{loop, *database_, events_, paths_.logs_dir()});
+  inbound_ = std::make_unique<coordination::InboundDelivery>(*database_, events_, *launcher_);
   tree_watches_ = std::make_unique<git::TreeWatchService>(
       loop, settings_.tree_watching, [this](const std::string& root) {
         return store::TaskRepository(*database_).has_in_progress(root);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "daemon/coordination/inbound_delivery.hpp"
 #include "daemon/events/event_bus.hpp"
 #include "daemon/execution/launcher.hpp"
 #include "daemon/execution/retention.hpp"
@@ -76,6 +77,7 @@ class Daemon : public DaemonControl {
   std::unique_ptr<store::Database> database_;
   events::EventBus events_;
   std::unique_ptr<execution::Launcher> launcher_;
+  std::unique_ptr<coordination::InboundDelivery> inbound_;
   std::unique_ptr<git::TreeWatchService> tree_watches_;
   std::unique_ptr<planning::PlanCache> plans_ = std::make_unique<planning::PlanCache>();
   std::unique_ptr<mcp::SessionServices> mcp_services_;

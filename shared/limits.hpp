@@ -35,6 +35,10 @@ inline constexpr std::size_t kBridgeBufferBytes = 4 * 1024 * 1024;
 // than any catalog today, so clients that never page still see every tool.
 inline constexpr std::size_t kToolsListPageSize = 100;
 
+// Most the CLI reads from one git command (`mission check --from-notes`
+// reading notes): past it, the range of commits is too wide to judge.
+inline constexpr std::size_t kMaxGitOutputBytes = 64 * 1024 * 1024;
+
 // Executions `mission exec list` asks for when no --limit is given.
 inline constexpr std::size_t kDefaultExecutionListLimit = 50;
 
@@ -215,5 +219,27 @@ inline constexpr std::size_t kOutcomeSummaryBytes = 280;
 // Workflows a planning DAG cache keeps in memory (least recently used
 // dropped first).
 inline constexpr std::size_t kMaxCachedPlans = 16;
+// When an agent should beat again (agent_heartbeat's next_heartbeat_ms,
+// seed 003's 30 seconds), and how long an agent mission did not launch may
+// stay silent (no heartbeat, no MCP call) before it counts as offline.
+inline constexpr std::int64_t kAgentHeartbeatIntervalMs = 30000;
+inline constexpr std::int64_t kAgentOfflineAfterMs = 3 * kAgentHeartbeatIntervalMs;
+
+// message_wait answers as soon as a message arrives, or after its
+// timeout_ms: this by default, and never longer than the maximum, which
+// stays below the tool-call timeouts of MCP clients (60 s in the
+// TypeScript SDK and in Codex).
+inline constexpr std::int64_t kMessageWaitDefaultMs = 30000;
+inline constexpr std::int64_t kMessageWaitMaxMs = 50000;
+// Messages one message_wait answer carries; the rest follow its after_cursor.
+inline constexpr std::size_t kMaxWaitMessages = 20;
+
+// The notice of unread messages in a tool result: at most this many
+// messages, each cut to this many bytes of its text.
+inline constexpr std::size_t kMaxNoticeMessages = 5;
+inline constexpr std::size_t kNoticeBodyChars = 500;
+
+// Messages message_list and `mission inbox` give when no limit is asked for.
+inline constexpr std::size_t kDefaultMessageListLimit = 20;
 
 }  // namespace mission::limits

@@ -26,7 +26,8 @@ MISSION_VOCABULARY(Delivery, {Delivery::stdout_marker, "stdout-marker"},
 
 MISSION_VOCABULARY(Toolset, {Toolset::signals, "signals"}, {Toolset::tracking, "tracking"},
                    {Toolset::legacy, "legacy"}, {Toolset::inspect, "inspect"},
-                   {Toolset::planning, "planning"}, {Toolset::templates, "templates"})
+                   {Toolset::planning, "planning"}, {Toolset::templates, "templates"},
+                   {Toolset::coordination, "coordination"})
 
 MISSION_VOCABULARY(SignalType, {SignalType::progress, "progress"},
                    {SignalType::needs_input, "needs_input"}, {SignalType::blocked, "blocked"},
@@ -63,6 +64,18 @@ MISSION_VOCABULARY(CheckpointType, {CheckpointType::plan, "plan"},
                    {CheckpointType::progress, "progress"}, {CheckpointType::decision, "decision"},
                    {CheckpointType::error, "error"}, {CheckpointType::recovery, "recovery"},
                    {CheckpointType::complete, "complete"}, {CheckpointType::replan, "replan"})
+
+MISSION_VOCABULARY(AgentRole, {AgentRole::coordinator, "coordinator"}, {AgentRole::worker, "worker"})
+
+MISSION_VOCABULARY(AgentStatus, {AgentStatus::online, "online"}, {AgentStatus::busy, "busy"},
+                   {AgentStatus::offline, "offline"})
+
+MISSION_VOCABULARY(MessageType, {MessageType::task_assignment, "task_assignment"},
+                   {MessageType::status_update, "status_update"}, {MessageType::query, "query"},
+                   {MessageType::response, "response"}, {MessageType::notification, "notification"})
+
+MISSION_VOCABULARY(MessagePriority, {MessagePriority::low, "low"}, {MessagePriority::normal, "normal"},
+                   {MessagePriority::high, "high"}, {MessagePriority::urgent, "urgent"})
 
 #undef MISSION_VOCABULARY
 

@@ -35,7 +35,7 @@ enum class ExecutionKind { launched, external, attached };
 enum class Delivery { stdout_marker, mcp_tool };
 
 // Groups of MCP tools a session may be granted (DESIGN.md section 5).
-enum class Toolset { signals, tracking, legacy, inspect, planning, templates };
+enum class Toolset { signals, tracking, legacy, inspect, planning, templates, coordination };
 
 // The seven signals an agent sends (DESIGN.md section 6).
 enum class SignalType {
@@ -84,6 +84,19 @@ enum class TaskStatus { pending, in_progress, success, partial_success, failed, 
 // with task_replan's replan).
 enum class CheckpointType { plan, progress, decision, error, recovery, complete, replan };
 
+// An agent's part in a team (seed 003's agent role).
+enum class AgentRole { coordinator, worker };
+
+// What an agent says of itself; `offline` once it unregisters, its
+// execution ends, or (external agents) its heartbeats stop.
+enum class AgentStatus { online, busy, offline };
+
+// Seed 003's message types.
+enum class MessageType { task_assignment, status_update, query, response, notification };
+
+// Seed 003's message priorities, lowest first.
+enum class MessagePriority { low, normal, high, urgent };
+
 template <class Enum>
 struct VocabularyEntry {
   Enum value;
@@ -115,6 +128,14 @@ template <>
 std::span<const VocabularyEntry<TaskStatus>> vocabulary<TaskStatus>();
 template <>
 std::span<const VocabularyEntry<CheckpointType>> vocabulary<CheckpointType>();
+template <>
+std::span<const VocabularyEntry<AgentRole>> vocabulary<AgentRole>();
+template <>
+std::span<const VocabularyEntry<AgentStatus>> vocabulary<AgentStatus>();
+template <>
+std::span<const VocabularyEntry<MessageType>> vocabulary<MessageType>();
+template <>
+std::span<const VocabularyEntry<MessagePriority>> vocabulary<MessagePriority>();
 
 // Whether `Enum` is one of the vocabularies above: only those read and
 // write JSON by name.
@@ -142,6 +163,14 @@ template <>
 inline constexpr bool kIsVocabulary<TaskStatus> = true;
 template <>
 inline constexpr bool kIsVocabulary<CheckpointType> = true;
+template <>
+inline constexpr bool kIsVocabulary<AgentRole> = true;
+template <>
+inline constexpr bool kIsVocabulary<AgentStatus> = true;
+template <>
+inline constexpr bool kIsVocabulary<MessageType> = true;
+template <>
+inline constexpr bool kIsVocabulary<MessagePriority> = true;
 
 template <class Enum>
 concept Vocabulary = kIsVocabulary<Enum>;

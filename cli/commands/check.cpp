@@ -1,12 +1,20 @@
 // mission check: the CI gate. Exit 0 only when no task failed, no blocker is
 // open and every task stayed in its areas (each relaxed by a flag), for one
 // mission or every mission recorded in or below the current directory;
-// otherwise exit 1 and say exactly why.
+// otherwise exit 1 and say exactly why. With --from-notes or --from it
+// judges exported records (mission export) instead, with no daemon: on a
+// fresh clone in CI, the local database knows nothing.
+
+#include <fstream>
+#include <sstream>
 
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/mission_notes.hpp"
 #include "cli/mission_view.hpp"
 #include "cli/output.hpp"
+#include "shared/error_code.hpp"
+#include "shared/mission_record.hpp"
 
 namespace mission::cli {
 namespace {
@@ -14,21 +22,66 @@ namespace {
 struct CheckOptions {
   std::string mission_id;
   std::string cwd;
-  bool allow_failed = false;
-  bool allow_blockers = false;
-  bool allow_scope = false;
+  std::vector<std::string> files;  // --from
+  std::string notes_range;         // --from-notes RANGE
+  bool from_notes = false;
+  CheckRules rules;
 };
 
-int run_check(const CliContext& context, const CheckOptions& options) {
-  nlohmann::json params = {{"allowFailed", options.allow_failed},
-                           {"allowBlockers", options.allow_blockers},
-                           {"allowScope", options.allow_scope}};
-  if (!options.mission_id.empty()) {
-    params["missionId"] = options.mission_id;
-  } else {
-    params["cwd"] = CliContext::working_directory(options.cwd);
+// Records named by --from or found by --from-notes.
+std::vector<nlohmann::json> exported_records(const CheckOptions& options) {
+  std::vector<nlohmann::json> records;
+  for (const auto& file : options.files) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+      throw MissionError(ErrorCode::not_found, "cannot read " + file,
+                         "give a file written by 'mission export MISSION --output FILE'");
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    for (auto& record : parse_records(text.str(), file)) records.push_back(std::move(record));
   }
-  nlohmann::json result = context.connect().client.call("mission.check", params);
+  if (options.from_notes) {
+    const std::string range = options.notes_range.empty() ? "HEAD" : options.notes_range;
+    NotedRecords noted = read_record_notes(CliContext::working_directory(options.cwd), range);
+    if (noted.records.empty()) {
+      // A gate fails closed: no record is far more often notes never
+      // exported or never fetched than work that needs no check.
+      throw MissionError(ErrorCode::not_found,
+                         std::string("no mission records in ") + kMissionNotesRef + " on the commits of " + range,
+                         std::string("export them with 'mission export MISSION', push them with 'git push origin ") +
+                             kMissionNotesRef + "', and fetch them in CI with 'git fetch origin " +
+                             kMissionNotesRef + ":" + kMissionNotesRef + "'");
+    }
+    for (auto& record : noted.records) records.push_back(std::move(record));
+  }
+  if (!options.mission_id.empty()) {
+    std::erase_if(records, [&](const nlohmann::json& record) {
+      return record.at("mission").at("missionId") != options.mission_id;
+    });
+    if (records.empty()) {
+      throw MissionError(ErrorCode::not_found, "no exported record of mission " + options.mission_id,
+                         "export it with 'mission export " + options.mission_id + "'");
+    }
+  }
+  return records;
+}
+
+int run_check(const CliContext& context, const CheckOptions& options) {
+  nlohmann::json result;
+  if (options.from_notes || !options.files.empty()) {
+    result = check_mission_records(exported_records(options), options.rules);
+  } else {
+    nlohmann::json params = {{"allowFailed", options.rules.allow_failed},
+                             {"allowBlockers", options.rules.allow_blockers},
+                             {"allowScope", options.rules.allow_scope}};
+    if (!options.mission_id.empty()) {
+      params["missionId"] = options.mission_id;
+    } else {
+      params["cwd"] = CliContext::working_directory(options.cwd);
+    }
+    result = context.connect().client.call("mission.check", params);
+  }
   if (context.options.json) {
     print_json(result);
   } else {
@@ -42,12 +95,21 @@ int run_check(const CliContext& context, const CheckOptions& options) {
 void define_check_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<CheckOptions>();
   command.add_option("--mission", options->mission_id, "Check this mission only")->type_name("ID");
-  command.add_option("--cwd", options->cwd, "Check the missions in DIR or below (default: current)")
+  command.add_option("--cwd", options->cwd,
+                     "Check the missions in DIR or below, or the repository of --from-notes (default: current)")
       ->type_name("DIR");
-  command.add_flag("--allow-failed", options->allow_failed, "Failed tasks do not fail the check");
-  command.add_flag("--allow-blockers", options->allow_blockers, "Open blockers do not fail the check");
-  command.add_flag("--allow-scope", options->allow_scope, "Changes outside areas do not fail the check");
-  command.callback([&context, options] {
+  command.add_option("--from", options->files, "Check the records in FILE (mission export -o), no daemon")
+      ->type_name("FILE");
+  CLI::Option* notes = command
+                           .add_option("--from-notes", options->notes_range,
+                                       "Check the records in git notes on RANGE (default HEAD), no daemon")
+                           ->expected(0, 1)
+                           ->type_name("RANGE");
+  command.add_flag("--allow-failed", options->rules.allow_failed, "Failed tasks do not fail the check");
+  command.add_flag("--allow-blockers", options->rules.allow_blockers, "Open blockers do not fail the check");
+  command.add_flag("--allow-scope", options->rules.allow_scope, "Changes outside areas do not fail the check");
+  command.callback([&context, options, notes] {
+    options->from_notes = notes->count() > 0;
     context.action = [&context, options] { return run_check(context, *options); };
   });
 }

@@ -18,7 +18,13 @@ std::span<const CommandSpec> commands() {
       {"context", "Show a mission's context as get_context gives it", define_context_command},
       {"report", "Summarise a mission for a pull request (Markdown)", define_report_command},
       {"check", "CI gate: fail on failed tasks, open blockers, scope", define_check_command},
+      {"export", "Write a mission's record to git notes or a file for CI", define_export_command},
       {"resolve", "Mark a blocker issue as reviewed by a person", define_resolve_command},
+      {"inbox", "Show the questions agents wait on and messages to you", define_inbox_command},
+      {"send", "Send a message to an agent execution (EXEC TEXT)", define_send_command},
+      {"answer", "Answer an execution's open question (EXEC TEXT | --choice N)",
+       define_answer_command},
+      {"agents", "List the registered agents and whether they are alive", define_agents_command},
       {"gc", "Free what the retention settings no longer keep (--dry-run)", define_gc_command},
   };
   return kCommands;

@@ -31,7 +31,12 @@ void define_tasks_command(CLI::App& command, CliContext& context);
 void define_context_command(CLI::App& command, CliContext& context);
 void define_report_command(CLI::App& command, CliContext& context);
 void define_check_command(CLI::App& command, CliContext& context);
+void define_export_command(CLI::App& command, CliContext& context);
 void define_resolve_command(CLI::App& command, CliContext& context);
 void define_gc_command(CLI::App& command, CliContext& context);
+void define_inbox_command(CLI::App& command, CliContext& context);
+void define_send_command(CLI::App& command, CliContext& context);
+void define_answer_command(CLI::App& command, CliContext& context);
+void define_agents_command(CLI::App& command, CliContext& context);
 
 }  // namespace mission::cli

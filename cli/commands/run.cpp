@@ -29,6 +29,7 @@ struct RunOptions {
   std::vector<std::string> env;
   bool detach = false;
   bool keep_mcp_servers = false;
+  bool stdin_answers = false;
   std::vector<std::string> command;
 };
 
@@ -71,6 +72,7 @@ int run_agent(const CliContext& context, const RunOptions& options) {
   if (!options.delivery.empty()) params["delivery"] = options.delivery;
   if (!options.toolsets.empty()) params["toolsets"] = options.toolsets;
   if (options.keep_mcp_servers) params["keepMcpServers"] = true;
+  if (options.stdin_answers) params["stdinAnswers"] = true;
   if (!options.bin.empty()) {
     // A path is taken from here, not from the daemon's directory; a bare
     // name is looked up in the agent's PATH.
@@ -149,6 +151,8 @@ void define_run_command(CLI::App& command, CliContext& context) {
   command.add_flag("--detach", options->detach, "Print the execution id and return at once");
   command.add_flag("--keep-mcp-servers", options->keep_mcp_servers,
                    "Keep the agent's own MCP servers beside mission's");
+  command.add_flag("--stdin-answers", options->stdin_answers,
+                   "Write answers and messages to the command's stdin, one line each (generic adapter)");
   command
       .add_option("command", options->command,
                   "After --: the command (generic), or the arguments the adapter adds its flags to")

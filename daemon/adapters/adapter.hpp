@@ -43,6 +43,10 @@ struct Capabilities {
   Delivery preferred_attached;           // chosen when none is asked for
   Delivery preferred_detached;
   Provisioning provisioning;
+  // It can be launched with a pipe on stdin and reads answers and
+  // follow-ups there as lines (`--stdin-answers`, ADR 17). Agent CLIs that
+  // would block on an open stdin keep /dev/null.
+  bool stdin_lines = false;
 };
 
 // The stdio server entry an agent's MCP config names: the bridge

@@ -61,7 +61,7 @@ extern const AgentAdapter kClaudeCodeAdapter;
 const AgentAdapter kClaudeCodeAdapter = {
     "claude-code",
     "claude",
-    {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}},
+    {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}, false},
     prepare,
     manual,
 };

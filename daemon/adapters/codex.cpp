@@ -117,7 +117,7 @@ extern const AgentAdapter kCodexAdapter;
 const AgentAdapter kCodexAdapter = {
     "codex",
     "codex",
-    {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}},
+    {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}, false},
     prepare,
     manual,
 };

@@ -51,7 +51,7 @@ extern const AgentAdapter kCopilotAdapter;
 const AgentAdapter kCopilotAdapter = {
     "copilot",
     "copilot",
-    {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}},
+    {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}, false},
     prepare,
     manual,
 };

@@ -2,7 +2,8 @@
 // stdout-marker: the agent prints markers (its id is in
 // MISSION_AGENT_EXECUTION_ID). mcp-tool: through the environment only, the
 // agent runs `mission mcp connect --agent-execution "$MISSION_AGENT_EXECUTION_ID"`
-// with the MISSION_MCP_TOKEN and MISSION_SOCKET it was given.
+// with the MISSION_MCP_TOKEN and MISSION_SOCKET it was given. With
+// --stdin-answers the command reads answers and messages as stdin lines.
 
 #include <nlohmann/json.hpp>
 
@@ -38,7 +39,7 @@ extern const AgentAdapter kGenericAdapter;
 const AgentAdapter kGenericAdapter = {
     "generic",
     "",
-    {kDeliveries, Delivery::stdout_marker, Delivery::stdout_marker, {false, true, false}},
+    {kDeliveries, Delivery::stdout_marker, Delivery::stdout_marker, {false, true, false}, true},
     prepare,
     manual,
 };

@@ -58,7 +58,7 @@ extern const AgentAdapter kOpenCodeAdapter;
 const AgentAdapter kOpenCodeAdapter = {
     "opencode",
     "opencode",
-    {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}},
+    {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}, false},
     prepare,
     manual,
 };

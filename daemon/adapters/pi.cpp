@@ -29,7 +29,7 @@ extern const AgentAdapter kPiAdapter;
 const AgentAdapter kPiAdapter = {
     "pi",
     "pi",
-    {kDeliveries, Delivery::stdout_marker, Delivery::stdout_marker, {false, false, false}},
+    {kDeliveries, Delivery::stdout_marker, Delivery::stdout_marker, {false, false, false}, false},
     prepare,
     nullptr,
 };

@@ -1,5 +1,8 @@
 #include "daemon/events/event_bus.hpp"
 
+#include <algorithm>
+#include <cstdio>
+
 #include "shared/clock.hpp"
 #include "shared/jsonrpc.hpp"
 #include "shared/limits.hpp"
@@ -13,7 +16,34 @@ void EventBus::subscribe(loop::Connection& connection, std::optional<std::string
 
 void EventBus::unsubscribe(loop::Connection& connection) { subscribers_.erase(&connection); }
 
+void EventBus::add_listener(EventListener& listener) { listeners_.push_back(&listener); }
+
+void EventBus::remove_listener(EventListener& listener) {
+  std::erase(listeners_, &listener);
+}
+
+bool EventBus::has_listener_for(std::string_view type) const {
+  for (const EventListener* listener : listeners_) {
+    if (listener->listens_to() == type) return true;
+  }
+  return false;
+}
+
 void EventBus::publish(nlohmann::json event) {
+  if (!listeners_.empty()) {
+    const std::string type = event.value("type", "");
+    // A listener may remove itself, or others, while it runs.
+    const std::vector<EventListener*> listening = listeners_;
+    for (EventListener* listener : listening) {
+      if (listener->listens_to() != type) continue;
+      if (std::find(listeners_.begin(), listeners_.end(), listener) == listeners_.end()) continue;
+      try {
+        listener->on_event(event);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "missiond: a listener of %s failed: %s\n", type.c_str(), e.what());
+      }
+    }
+  }
   if (subscribers_.empty()) return;
   event["at"] = format_utc_iso8601(unix_ms_now());
   const std::string execution_id = event.value("agentExecutionId", "");

@@ -8,14 +8,32 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "daemon/events/event_sink.hpp"
 #include "daemon/loop/connection.hpp"
 
 namespace mission::daemon::events {
 
+// Something inside the daemon that reacts to committed events of one type
+// (ADR 17: a message_wait, the inbound delivery to a launched agent).
+// Called on the loop, after the commit, inside publish: it may write to the
+// store in its own transaction and publish again.
+class EventListener {
+ public:
+  virtual ~EventListener() = default;
+  virtual std::string_view listens_to() const = 0;
+  virtual void on_event(const nlohmann::json& event) = 0;
+};
+
 class EventBus : public EventSink {
  public:
+  // `listener` hears every event of its type until removed; it must remove
+  // itself before it is destroyed.
+  void add_listener(EventListener& listener);
+  void remove_listener(EventListener& listener);
+  bool has_listener_for(std::string_view type) const override;
+
   // `connection` receives every event, or only those of `execution_id`.
   void subscribe(loop::Connection& connection, std::optional<std::string> execution_id);
   void unsubscribe(loop::Connection& connection);
@@ -27,6 +45,7 @@ class EventBus : public EventSink {
 
  private:
   std::unordered_map<loop::Connection*, std::optional<std::string>> subscribers_;
+  std::vector<EventListener*> listeners_;
 };
 
 }  // namespace mission::daemon::events

@@ -69,7 +69,7 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
   callbacks.on_output = [this](char stream, std::string_view bytes) { on_output(stream, bytes); };
   callbacks.on_exit = [this](const loop::ChildProcess::Exit& exit) { on_exit(exit); };
   int error = 0;
-  child_ = loop::ChildProcess::spawn(services_.loop, {spec.argv, spec.env, spec.cwd},
+  child_ = loop::ChildProcess::spawn(services_.loop, {spec.argv, spec.env, spec.cwd, spec.stdin_lines},
                                      std::move(callbacks), error);
   if (child_ == nullptr) {
     std::string reason = "cannot start '" + spec.argv.front() + "': " + uv_strerror(error);
@@ -98,6 +98,10 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
     child_->signal_group(SIGKILL);
     throw;
   }
+}
+
+bool ExecutionRunner::deliver_inbound(const std::string& line) {
+  return child_ != nullptr && child_->write_stdin(line + "\n") == 0;
 }
 
 void ExecutionRunner::stop(bool force) {

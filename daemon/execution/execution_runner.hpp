@@ -39,6 +39,10 @@ class ExecutionRunner {
   // with `force`). The execution ends cancelled.
   void stop(bool force);
 
+  // Writes `line` and a newline to the process's stdin pipe; false when it
+  // has none (launched without stdin lines) or has ended.
+  bool deliver_inbound(const std::string& line);
+
   // Whether a process of this runner is alive.
   bool running() const { return child_ != nullptr; }
   const std::string& execution_id() const { return execution_id_; }

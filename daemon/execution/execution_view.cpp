@@ -4,6 +4,8 @@
 
 #include "daemon/execution/protocol_descriptor.hpp"
 #include "daemon/store/mcp_session_repository.hpp"
+#include "daemon/store/message_repository.hpp"
+#include "shared/clock.hpp"
 #include "shared/limits.hpp"
 #include "shared/time_format.hpp"
 
@@ -34,6 +36,8 @@ struct Extras {
   std::optional<store::ObservationRow> waiting_on;
   std::vector<store::McpSessionRow> sessions;  // newest kMaxSessionsShown, oldest first
   std::int64_t session_count = 0;
+  std::optional<std::string> agent_name;  // once it registered as an agent
+  std::int64_t unread_messages = 0;
 };
 
 nlohmann::json render(const store::ExecutionRow& row, Extras extras) {
@@ -62,6 +66,8 @@ nlohmann::json render(const store::ExecutionRow& row, Extras extras) {
   for (const auto& session : extras.sessions) sessions.push_back(session_json(session));
   out["mcpSessions"] = std::move(sessions);
   out["mcpSessionCount"] = extras.session_count;
+  if (extras.agent_name) out["agentName"] = *extras.agent_name;
+  out["unreadMessages"] = extras.unread_messages;
   return out;
 }
 
@@ -124,6 +130,14 @@ nlohmann::json executions_json(store::Database& db, std::span<const store::Execu
       Extras& entry = extras[session.execution_id];
       entry.session_count = sessions.integer(9);
       entry.sessions.push_back(std::move(session));
+    }
+    auto agents = db.prepare(
+        "SELECT id, agent_name FROM executions WHERE agent_name IS NOT NULL AND id IN "
+        "(SELECT value FROM json_each(?1))");
+    agents.bind(1, id_list);
+    while (agents.step()) extras[agents.text(0)].agent_name = agents.text(1);
+    for (const auto& [id, unread] : store::MessageRepository(db).unread_by_execution(id_list, unix_ms_now())) {
+      extras[id].unread_messages = unread;
     }
     store::ObservationRepository observations(db);
     for (const auto& row : rows) {

@@ -31,6 +31,11 @@ bool Launcher::stop(const std::string& execution_id, bool force) {
   return true;
 }
 
+bool Launcher::deliver_inbound(const std::string& execution_id, const std::string& line) {
+  auto found = runners_.find(execution_id);
+  return found != runners_.end() && found->second->deliver_inbound(line);
+}
+
 void Launcher::release_all() { runners_.clear(); }
 
 }  // namespace mission::daemon::execution

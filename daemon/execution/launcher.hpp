@@ -34,6 +34,7 @@ struct LaunchSpec {
   std::vector<std::string> env;  // NAME=VALUE, the whole environment
   bool reads_markers = false;    // stdout-marker delivery
   adapters::LaunchFiles files;   // removed when the process ends
+  bool stdin_lines = false;      // a pipe on stdin for inbound lines (ADR 17)
 };
 
 class Launcher {
@@ -52,6 +53,13 @@ class Launcher {
   // SIGTERM to the process group, SIGKILL after the grace period (at once
   // with `force`). False when no process of ours runs for it.
   bool stop(const std::string& execution_id, bool force);
+
+  // The one seam through which the inbound channel (ADR 17) reaches a
+  // launched process: `line` (no newline inside) goes to the execution's
+  // stdin pipe. False when no process of ours takes lines (it was not
+  // launched with --stdin-answers, or has ended). A runner with a
+  // pseudo-terminal would type it there instead.
+  bool deliver_inbound(const std::string& execution_id, const std::string& line);
 
   bool owns(const std::string& execution_id) const { return runners_.count(execution_id) != 0; }
   std::size_t running() const { return runners_.size(); }

@@ -92,9 +92,22 @@ ChildProcess* ChildProcess::spawn(uv_loop_t* loop, const Options& options, Callb
     return nullptr;
   }
 
+  int in[2] = {-1, -1};
+  if (options.stdin_pipe) {
+    if (int rc = uv_pipe(in, 0, 0); rc != 0) {
+      for (int fd : {out[0], out[1], err[0], err[1]}) ::close(fd);
+      error = rc;
+      return nullptr;
+    }
+  }
+
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  if (options.stdin_pipe) {
+    posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  }
   posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
   if (!options.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, options.cwd.c_str());
@@ -120,9 +133,11 @@ ChildProcess* ChildProcess::spawn(uv_loop_t* loop, const Options& options, Callb
   posix_spawnattr_destroy(&attributes);
   ::close(out[1]);
   ::close(err[1]);
+  if (options.stdin_pipe) ::close(in[0]);
   if (rc != 0) {
     ::close(out[0]);
     ::close(err[0]);
+    if (options.stdin_pipe) ::close(in[1]);
     error = -rc;
     return nullptr;
   }
@@ -143,6 +158,13 @@ ChildProcess* ChildProcess::spawn(uv_loop_t* loop, const Options& options, Callb
                               reinterpret_cast<uv_handle_t*>(&child->reap_timer_)}) {
     handle->data = child;
   }
+  if (options.stdin_pipe) {
+    uv_pipe_init(loop, &child->in_, 0);
+    uv_pipe_open(&child->in_, in[1]);
+    child->in_.data = child;
+    child->has_stdin_ = true;
+    ++child->open_handles_;
+  }
   child->pidfd_ = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
   if (child->pidfd_ >= 0 && uv_poll_init(loop, &child->exit_poll_, child->pidfd_) == 0) {
     child->exit_poll_.data = child;
@@ -155,6 +177,20 @@ ChildProcess* ChildProcess::spawn(uv_loop_t* loop, const Options& options, Callb
     uv_read_start(reinterpret_cast<uv_stream_t*>(pipe), on_alloc, on_read);
   }
   return child;
+}
+
+int ChildProcess::write_stdin(std::string bytes) {
+  if (!has_stdin_ || exited_ || finished_) return UV_EPIPE;
+  struct Write {
+    uv_write_t request;
+    std::string bytes;
+  };
+  auto* write = new Write{{}, std::move(bytes)};
+  uv_buf_t buffer = uv_buf_init(write->bytes.data(), static_cast<unsigned>(write->bytes.size()));
+  int rc = uv_write(&write->request, reinterpret_cast<uv_stream_t*>(&in_), &buffer, 1,
+                    [](uv_write_t* request, int) { delete reinterpret_cast<Write*>(request); });
+  if (rc != 0) delete write;
+  return rc;
 }
 
 int ChildProcess::signal_group(int signum) const {
@@ -241,6 +277,7 @@ void ChildProcess::close_all() {
                                     reinterpret_cast<uv_handle_t*>(&drain_timer_),
                                     reinterpret_cast<uv_handle_t*>(&reap_timer_)};
   if (exit_poll_.data == this) handles.push_back(reinterpret_cast<uv_handle_t*>(&exit_poll_));
+  if (has_stdin_) handles.push_back(reinterpret_cast<uv_handle_t*>(&in_));
   for (uv_handle_t* handle : handles) {
     if (!uv_is_closing(handle)) uv_close(handle, on_close);
   }

@@ -24,6 +24,8 @@ class ChildProcess {
     std::vector<std::string> argv;  // argv[0] is looked up in PATH of `env`
     std::vector<std::string> env;   // NAME=VALUE, the child's whole environment
     std::string cwd;
+    // A pipe on the child's stdin that write_stdin feeds; else /dev/null.
+    bool stdin_pipe = false;
   };
   struct Exit {
     std::int64_t status = 0;  // exit code; 0 when killed by a signal
@@ -38,11 +40,14 @@ class ChildProcess {
   };
 
   // Spawns; nullptr (and a negative uv code in `error`) if that fails. The
-  // child's stdin is /dev/null.
+  // child's stdin is /dev/null unless options.stdin_pipe.
   static ChildProcess* spawn(uv_loop_t* loop, const Options& options, Callbacks callbacks,
                              int& error);
 
   pid_t pid() const { return pid_; }
+  // Queues `bytes` for the child's stdin pipe; 0, or UV_EPIPE when it has
+  // none or has exited. A write the child never reads fails quietly.
+  int write_stdin(std::string bytes);
   // Sends `signum` to the child's whole process group; 0 or a negative errno.
   int signal_group(int signum) const;
   // The owner is going away (the daemon stops): drop the callbacks and
@@ -76,6 +81,8 @@ class ChildProcess {
   uv_timer_t drain_timer_{};
   uv_pipe_t out_{};
   uv_pipe_t err_{};
+  uv_pipe_t in_{};
+  bool has_stdin_ = false;
   Callbacks callbacks_;
   pid_t pid_ = 0;
   Exit exit_;

@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdio>
 
+#include "daemon/coordination/coordination.hpp"
 #include "daemon/execution/execution_events.hpp"
 #include "daemon/execution/execution_registry.hpp"
 #include "daemon/loop/work_queue.hpp"
@@ -123,7 +124,69 @@ void McpSession::write_reply(const nlohmann::json& response) { connection_.write
 
 McpSession::McpSession(SessionServices& services, loop::Connection& connection,
                        AttachedExecution attached)
-    : services_(services), connection_(connection), attached_(std::move(attached)) {}
+    : services_(services), connection_(connection), attached_(std::move(attached)) {
+  can_read_messages_ = attached_.view.find("message_list") != nullptr;
+}
+
+McpSession::~McpSession() {
+  if (wait_) services_.events.remove_listener(*this);
+}
+
+std::string_view McpSession::listens_to() const {
+  return wait_ ? wait_->work.event_type : std::string_view();
+}
+
+void McpSession::on_event(const nlohmann::json& event) {
+  if (!wait_ || event.value("recipientId", "") != attached_.execution_id) return;
+  finish_wait(false);
+}
+
+void McpSession::start_wait(WaitingWork work) {
+  const auto timeout = static_cast<int>(work.timeout_ms);
+  wait_.emplace(PendingWait{std::move(work), current_id_, current_modern_});
+  reply_deferred_ = true;
+  services_.events.add_listener(*this);
+  if (!wait_timer_) {
+    wait_timer_ = std::make_unique<loop::Timer>(services_.loop, [this] { finish_wait(true); });
+  }
+  wait_timer_->start(timeout);
+}
+
+void McpSession::finish_wait(bool timed_out) {
+  if (!wait_) return;
+  nlohmann::json result;
+  try {
+    events::EventBatch batch(services_.events);
+    store::Transaction transaction(services_.db);
+    ToolContext context{services_.db, attached_.execution_id, attached_.session_id,
+                        services_.idempotency, batch, services_.trees};
+    std::optional<nlohmann::json> ready = wait_->work.ready(context);
+    if (!ready && !timed_out) return;  // not for this wait after all: wait on
+    result = tool_result(ready ? *ready : wait_->work.timed_out(context), false);
+    add_unread_notice(result);
+    transaction.commit();
+    batch.publish_to(services_.events);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "missiond: answering message_wait failed: %s\n", e.what());
+    result = tool_result(MissionError(ErrorCode::internal, e.what(), "call message_wait again").to_payload(), true);
+  }
+  PendingWait pending = std::move(*wait_);
+  wait_.reset();
+  services_.events.remove_listener(*this);
+  if (wait_timer_) wait_timer_->stop();
+  if (pending.modern) result["resultType"] = "complete";
+  write_reply(jsonrpc::result(pending.id, std::move(result)));
+  if (client_done_ && deferred_in_flight_ == 0) connection_.close();
+}
+
+void McpSession::add_unread_notice(nlohmann::json& call_result) {
+  if (!call_result.is_object() || !call_result.contains("structuredContent")) return;
+  const nlohmann::json& structured = call_result.at("structuredContent");
+  // A result that counts the unread messages already says so.
+  if (structured.is_object() && structured.contains("unread_count")) return;
+  auto notice = coordination::unread_notice(services_.db, attached_.execution_id, can_read_messages_);
+  if (notice) call_result["content"].push_back({{"type", "text"}, {"text", *notice}});
+}
 
 void McpSession::handle_frame(const Frame& frame) {
   nlohmann::json response;
@@ -310,11 +373,23 @@ nlohmann::json McpSession::call_tool(const Request& request) {
                       services_.idempotency, batch, services_.trees, services_.plans};
   try {
     ToolOutcome outcome = mcp::call_tool(context, attached_.view, *request.params);
+    if (outcome.waiting) {
+      std::optional<nlohmann::json> ready = outcome.waiting->ready(context);
+      if (!ready && !in_batch_ && !wait_) {
+        transaction.commit();
+        start_wait(std::move(*outcome.waiting));
+        return nullptr;
+      }
+      // There already, or this call cannot wait: a batch answers at once,
+      // and a session waits for one thing at a time.
+      outcome = ToolOutcome(tool_result(ready ? *ready : outcome.waiting->timed_out(context), false));
+    }
     if (outcome.deferred && in_batch_) {
       // Every reply of a batch goes in one array, so nothing in it can
       // reply later: the work runs here, blocking the loop.
       outcome = run_deferred_inline(context, *outcome.deferred);
     }
+    if (!outcome.deferred) add_unread_notice(outcome.result);
     transaction.commit();
     if (outcome.deferred) {
       reply_later(std::move(*outcome.deferred));
@@ -359,6 +434,13 @@ void McpSession::reply_later(DeferredWork deferred) {
             finish_deferred(context, job->deferred, job->error ? &*job->error : nullptr);
         batch.publish_to(services->events);
         if (alive.expired()) return;  // `this` is gone with the session
+        try {
+          store::Transaction transaction(services->db);
+          add_unread_notice(result);
+          transaction.commit();
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "missiond: the unread notice failed: %s\n", e.what());
+        }
         if (modern) result["resultType"] = "complete";
         write_reply(jsonrpc::result(id, std::move(result)));
         if (--deferred_in_flight_ == 0 && client_done_) connection_.close();
@@ -367,6 +449,8 @@ void McpSession::reply_later(DeferredWork deferred) {
 
 void McpSession::on_client_done() {
   client_done_ = true;
+  // Nobody will call again, so a pending wait answers with what is there.
+  if (wait_) finish_wait(true);
   if (deferred_in_flight_ == 0) connection_.close();
 }
 
@@ -382,6 +466,10 @@ nlohmann::json McpSession::set_log_level(const Request& request) {
 }
 
 void McpSession::on_closed() {
+  if (wait_) {
+    wait_.reset();
+    services_.events.remove_listener(*this);
+  }
   try {
     events::EventBatch batch(services_.events);
     store::Transaction transaction(services_.db);

@@ -5,10 +5,13 @@
 // error for everything else.
 
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "daemon/events/event_bus.hpp"
 #include "daemon/loop/connection.hpp"
+#include "daemon/loop/timer.hpp"
 #include "daemon/mcp/session_services.hpp"
 #include "daemon/mcp/tool_catalog.hpp"
 #include "daemon/mcp/tool_table.hpp"
@@ -23,9 +26,17 @@ struct AttachedExecution {
   std::int64_t session_id;  // mcp_sessions.id
 };
 
-class McpSession {
+// Listens on the event bus only while a message_wait of it is pending.
+class McpSession : public events::EventListener {
  public:
   McpSession(SessionServices& services, loop::Connection& connection, AttachedExecution attached);
+  ~McpSession() override;
+  McpSession(const McpSession&) = delete;
+  McpSession& operator=(const McpSession&) = delete;
+
+  // The pending wait's event type ("" when none), and the event itself.
+  std::string_view listens_to() const override;
+  void on_event(const nlohmann::json& event) override;
 
   void handle_frame(const Frame& frame);
   // The client sent its last request (EOF). The connection closes once
@@ -56,6 +67,14 @@ class McpSession {
   // Runs a tool's deferred work in the thread pool and answers the current
   // request when it is done.
   void reply_later(DeferredWork deferred);
+  // Parks the current request until wait_.work is ready or times out.
+  void start_wait(WaitingWork work);
+  // Answers the pending wait if it is ready (or `timed_out`); a wake-up
+  // that finds nothing leaves it waiting.
+  void finish_wait(bool timed_out);
+  // The second text block of a tool result of an execution with unread
+  // messages (ADR 17); writes, so it runs inside a transaction.
+  void add_unread_notice(nlohmann::json& call_result);
 
   SessionServices& services_;
   loop::Connection& connection_;
@@ -71,6 +90,17 @@ class McpSession {
   // Deferred tool calls not yet answered, and whether the client is done.
   std::size_t deferred_in_flight_ = 0;
   bool client_done_ = false;
+  // The message_wait being answered later, with its request's id.
+  struct PendingWait {
+    WaitingWork work;
+    nlohmann::json id;
+    bool modern = false;
+  };
+  std::optional<PendingWait> wait_;
+  std::unique_ptr<loop::Timer> wait_timer_;
+  // Whether this session has the message tools; without them the unread
+  // notice carries the messages themselves.
+  bool can_read_messages_ = false;
   // Expires with the session, so late replies know it is gone.
   std::shared_ptr<int> alive_ = std::make_shared<int>(0);
 };

@@ -3,7 +3,7 @@
 
 #include <uv.h>
 
-#include "daemon/events/event_sink.hpp"
+#include "daemon/events/event_bus.hpp"
 #include "daemon/git/tree_watch_service.hpp"
 #include "daemon/planning/plan_cache.hpp"
 #include "daemon/store/database.hpp"
@@ -13,7 +13,7 @@ namespace mission::daemon::mcp {
 
 struct SessionServices {
   store::Database& db;
-  events::EventSink& events;
+  events::EventBus& events;  // also heard by the session's message_wait
   uv_loop_t* loop;  // for the thread-pool work of deferred tools
   const tracking::IdempotencySettings& idempotency;
   git::TreeWatchService* trees;  // the watched trees, for snapshots; may be null

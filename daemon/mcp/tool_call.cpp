@@ -145,6 +145,10 @@ ToolOutcome call_tool(ToolContext& context, const CatalogView& view, const nlohm
     std::optional<store::Transaction> savepoint;
     if (row.writes) savepoint.emplace(context.db);
     ToolOutcome outcome = row.invoke(context, arguments);
+    if (outcome.waiting) {
+      if (savepoint) savepoint->commit();
+      return outcome;  // the session answers when the wait ends
+    }
     if (!outcome.deferred) {
       if (key) key->complete(context.db, context.idempotency, outcome.result);
       if (savepoint) savepoint->commit();

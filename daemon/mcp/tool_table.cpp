@@ -10,6 +10,7 @@ std::span<const ToolsetTable> toolset_tables() {
       {Toolset::inspect, inspect_tools()},
       {Toolset::planning, planning_tools()},
       {Toolset::templates, template_tools()},
+      {Toolset::coordination, coordination_tools()},
   };
   return kTables;
 }

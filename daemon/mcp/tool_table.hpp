@@ -52,15 +52,31 @@ struct DeferredWork {
   std::function<void(ToolContext&)> abandon;
 };
 
-// A handler's answer: its structured result now, or work to finish later.
+// A tool that waits for something to happen (message_wait): the session
+// answers when an event of `event_type` for its execution is published
+// (after its commit: no polling), or when `timeout_ms` has passed.
+struct WaitingWork {
+  std::string_view event_type;
+  std::int64_t timeout_ms = 0;
+  // On the loop, in a transaction: the structured result if what the
+  // call waits for is there, else nullopt (wait on).
+  std::function<std::optional<nlohmann::json>(ToolContext&)> ready;
+  // The structured result when the time ran out.
+  std::function<nlohmann::json(ToolContext&)> timed_out;
+};
+
+// A handler's answer: its structured result now, work to finish later, or
+// a wait.
 struct ToolOutcome {
   ToolOutcome(nlohmann::json value) : result(std::move(value)) {}  // NOLINT: implicit on purpose
   ToolOutcome(DeferredWork work) : deferred(std::move(work)) {}   // NOLINT
+  ToolOutcome(WaitingWork work) : waiting(std::move(work)) {}     // NOLINT
   nlohmann::json result;
   std::optional<DeferredWork> deferred;
+  std::optional<WaitingWork> waiting;
 };
 
-enum class ToolMode { immediate, deferred };
+enum class ToolMode { immediate, deferred, waiting };
 
 // Decodes validated arguments and runs the tool; throws MissionError for a
 // failure the agent should see as a tool error.
@@ -72,6 +88,12 @@ struct ToolRow {
   bool writes;  // runs in a savepoint; request_id is honoured
   ToolInvoke invoke;
 };
+
+// The same for a tool that may wait.
+template <class Request, ToolOutcome (*Handler)(ToolContext&, const Request&)>
+ToolOutcome waiting(ToolContext& context, const nlohmann::json& arguments) {
+  return Handler(context, arguments.get<Request>());
+}
 
 // A row's invoke for a tool answering at once: decodes `Request` with its
 // from_json and calls `Handler`.
@@ -103,5 +125,6 @@ std::span<const ToolRow> legacy_tools();
 std::span<const ToolRow> inspect_tools();
 std::span<const ToolRow> planning_tools();
 std::span<const ToolRow> template_tools();
+std::span<const ToolRow> coordination_tools();
 
 }  // namespace mission::daemon::mcp

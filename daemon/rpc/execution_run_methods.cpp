@@ -22,6 +22,7 @@ void from_json(const nlohmann::json& j, ExecutionLaunchRequest& request) {
   if (j.contains("bin")) request.bin = j.at("bin").get<std::string>();
   request.detach = j.value("detach", false);
   request.keep_mcp_servers = j.value("keepMcpServers", false);
+  request.stdin_answers = j.value("stdinAnswers", false);
 }
 
 void from_json(const nlohmann::json& j, ExecutionStopRequest& request) {
@@ -134,6 +135,13 @@ nlohmann::json handle_execution_launch(MethodContext& context, const ExecutionLa
   spec.delivery = adapters::select_delivery(
       adapter, request.delivery,
       request.detach ? adapters::LaunchMode::detached : adapters::LaunchMode::attached);
+  if (request.stdin_answers && !adapter.capabilities.stdin_lines) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "the " + std::string(adapter.name) +
+                           " adapter cannot take answers on stdin: its CLI would block on an open stdin",
+                       "drop --stdin-answers: answers reach it through its MCP tools and the next "
+                       "tool result, or use the generic adapter for a command that reads stdin");
+  }
   const std::string binary = provider_binary(adapter, request);
   if (binary.empty() && spec.command.empty()) {
     throw MissionError(ErrorCode::invalid_argument, "the generic adapter needs a command",
@@ -164,7 +172,7 @@ nlohmann::json handle_execution_launch(MethodContext& context, const ExecutionLa
   for (const auto& name : plan.env_unset) env.erase(name);
   for (const auto& [name, value] : plan.env_set) env[name] = value;
   execution::LaunchSpec launch{id, spec.cwd, plan.argv, {}, spec.delivery == Delivery::stdout_marker,
-                               std::move(plan.files)};
+                               std::move(plan.files), request.stdin_answers};
   for (const auto& [name, value] : env) launch.env.push_back(name + "=" + value);
 
   // The command the execution shows is the one that runs. It holds no

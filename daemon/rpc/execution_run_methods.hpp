@@ -23,6 +23,7 @@ struct ExecutionLaunchRequest {
   std::optional<std::string> bin;  // the provider's executable instead of MISSION_<A>_BIN or PATH
   bool detach = false;             // the launch mode: nobody follows the output
   bool keep_mcp_servers = false;
+  bool stdin_answers = false;  // answers and messages as stdin lines (ADR 17)
 };
 void from_json(const nlohmann::json& j, ExecutionLaunchRequest& request);
 

@@ -3,6 +3,7 @@
 // validates, decodes and opens the transaction before any handler.
 
 #include "daemon/rpc/adapter_methods.hpp"
+#include "daemon/rpc/coordination_methods.hpp"
 #include "daemon/rpc/daemon_methods.hpp"
 #include "daemon/rpc/dispatcher.hpp"
 #include "daemon/rpc/event_methods.hpp"
@@ -58,10 +59,20 @@ std::span<const MethodEntry> control_methods() {
        typed<MissionContextRequest, handle_mission_context>},
       {"mission.check", "control/mission.check.params", false, read,
        typed<MissionCheckRequest, handle_mission_check>},
+      {"mission.export", "control/mission.export.params", false, read,
+       typed<MissionIdRequest, handle_mission_export>},
       {"task.changes", "control/task.changes.params", false, read,
        typed<TaskChangesMethodRequest, handle_task_changes>},
       {"issue.resolve", "control/issue.resolve.params", false, write,
        typed<IssueResolveRequest, handle_issue_resolve>},
+      {"inbox.list", "control/inbox.list.params", false, read,
+       typed<InboxListRequest, handle_inbox_list>},
+      {"message.send", "control/message.send.params", false, write,
+       typed<MessageSendMethodRequest, handle_message_send>},
+      {"execution.answer", "control/execution.answer.params", false, write,
+       typed<ExecutionAnswerRequest, handle_execution_answer>},
+      {"agent.list", "control/agent.list.params", false, read,
+       typed<AgentListMethodRequest, handle_agent_list>},
   };
   return kMethods;
 }

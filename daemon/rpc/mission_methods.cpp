@@ -158,6 +158,11 @@ nlohmann::json handle_mission_check(MethodContext& context, const MissionCheckRe
   return result;
 }
 
+nlohmann::json handle_mission_export(MethodContext& context, const MissionIdRequest& request) {
+  store::Database& db = context.services.db;
+  return tracking::mission_record(db, tracking::require_mission(db, request.id, "mission"));
+}
+
 nlohmann::json handle_task_changes(MethodContext& context, const TaskChangesMethodRequest& request) {
   return tracking::task_changes(context.services.db, request.changes, kCamel);
 }

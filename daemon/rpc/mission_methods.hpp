@@ -1,8 +1,9 @@
 #pragma once
 // Control-API methods about what agents track: mission.list, mission.get,
 // mission.tasks, mission.journal, mission.context, mission.check,
-// task.changes and issue.resolve, behind `mission missions`, `tasks`,
-// `context`, `report`, `check` and `resolve`. Answers are camelCase.
+// mission.export, task.changes and issue.resolve, behind `mission missions`,
+// `tasks`, `context`, `report`, `check`, `export` and `resolve`. Answers are
+// camelCase.
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -58,6 +59,7 @@ struct IssueResolveRequest {
 void from_json(const nlohmann::json& j, IssueResolveRequest& request);
 
 nlohmann::json handle_mission_list(MethodContext& context, const MissionListRequest& request);
+nlohmann::json handle_mission_export(MethodContext& context, const MissionIdRequest& request);
 nlohmann::json handle_mission_get(MethodContext& context, const MissionIdRequest& request);
 nlohmann::json handle_mission_tasks(MethodContext& context, const MissionPageRequest& request);
 nlohmann::json handle_mission_journal(MethodContext& context, const MissionPageRequest& request);

@@ -1,5 +1,7 @@
 #include "daemon/store/mcp_session_repository.hpp"
 
+#include "shared/clock.hpp"
+
 namespace mission::store {
 
 std::int64_t McpSessionRepository::insert(const std::string& execution_id,
@@ -21,8 +23,9 @@ void McpSessionRepository::set_client(std::int64_t id, const std::string& name,
 }
 
 void McpSessionRepository::count_call(std::int64_t id) {
-  auto s = db_.cached("UPDATE mcp_sessions SET calls = calls + 1 WHERE id = ?1");
-  s.bind(1, id);
+  // The same write records a sign of life of the agent (ADR 17).
+  auto s = db_.cached("UPDATE mcp_sessions SET calls = calls + 1, last_call_at = ?2 WHERE id = ?1");
+  s.bind(1, id).bind(2, unix_ms_now());
   s.run();
 }
 

@@ -9,7 +9,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 6> kMigrations{
+constexpr std::array<const char*, 7> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -339,7 +339,55 @@ CREATE INDEX grants_by_execution ON grants(execution_id);
 CREATE INDEX grants_by_mission ON grants(mission_id);
 CREATE INDEX grants_by_task ON grants(task_id);
 )sql",
-    // 6: planned work (docs/adr/0015). missions gain kind 'planned' (seed
+    // 6: agents are executions (ADR 17): what an agent says of itself when
+    // it registers, its last heartbeat, the last MCP call of each session
+    // (a sign of life too), and the messages between agents and people.
+    R"sql(
+ALTER TABLE executions ADD COLUMN agent_name TEXT;
+ALTER TABLE executions ADD COLUMN agent_runtime TEXT;
+ALTER TABLE executions ADD COLUMN agent_role TEXT CHECK (agent_role IN ('coordinator', 'worker'));
+ALTER TABLE executions ADD COLUMN agent_capabilities TEXT;   -- JSON array of strings
+ALTER TABLE executions ADD COLUMN agent_status TEXT
+  CHECK (agent_status IN ('online', 'busy', 'offline'));
+ALTER TABLE executions ADD COLUMN agent_task_id TEXT;
+ALTER TABLE executions ADD COLUMN agent_workspace TEXT;
+ALTER TABLE executions ADD COLUMN agent_metadata TEXT;       -- JSON object, as the agent gave it
+ALTER TABLE executions ADD COLUMN agent_registered_at INTEGER;
+ALTER TABLE executions ADD COLUMN last_heartbeat_at INTEGER;
+CREATE INDEX executions_registered ON executions(agent_registered_at)
+  WHERE agent_registered_at IS NOT NULL;
+
+ALTER TABLE mcp_sessions ADD COLUMN last_call_at INTEGER;
+
+-- From an execution or a person (sender_person, a login name); to an
+-- execution, or to people (recipient_execution_id NULL: `mission inbox`).
+CREATE TABLE messages (
+  id                       INTEGER PRIMARY KEY,   -- the paging position
+  message_id               TEXT NOT NULL UNIQUE,  -- ms-...
+  thread_id                TEXT NOT NULL,
+  sender_execution_id      TEXT REFERENCES executions(id) ON DELETE SET NULL,
+  sender_person            TEXT,
+  recipient_execution_id   TEXT REFERENCES executions(id) ON DELETE CASCADE,
+  message_type             TEXT NOT NULL CHECK (message_type IN ('task_assignment',
+                             'status_update', 'query', 'response', 'notification')),
+  subject                  TEXT,
+  body                     TEXT NOT NULL,         -- a JSON value: text or an object
+  priority                 TEXT NOT NULL CHECK (priority IN ('low', 'normal', 'high', 'urgent')),
+  workflow_id              TEXT,
+  task_id                  TEXT,
+  reply_to_id              TEXT,                  -- a message_id
+  reply_to_observation_id  INTEGER REFERENCES observations(id) ON DELETE SET NULL,
+  created_at               INTEGER NOT NULL,
+  expires_at               INTEGER,
+  read_at                  INTEGER,
+  archived_at              INTEGER
+);
+CREATE INDEX messages_by_recipient ON messages(recipient_execution_id, id);
+CREATE INDEX messages_unread ON messages(recipient_execution_id, id)
+  WHERE read_at IS NULL AND archived_at IS NULL;
+CREATE INDEX messages_by_thread ON messages(thread_id, id);
+CREATE INDEX messages_by_sender ON messages(sender_execution_id);
+    // 7: planned work (docs/adr/0015). missions gain kind 'planned' (seed
     // 003's workflows), the statuses planning, ready, paused and cancelled,
     // and the plan's columns; tasks gain pending and skipped, the planned
     // task's columns, and a per-task journal counter; a planned task has no

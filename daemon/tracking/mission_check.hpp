@@ -1,26 +1,28 @@
 #pragma once
-// The CI gate behind `mission check`: a mission passes when no task failed,
-// no blocker is open and every completed task stayed in its declared areas.
-// Each rule can be relaxed; every failure is named with what to do about it.
+// The CI gate behind `mission check`, and the records `mission export`
+// writes: a mission's record is built from the store here, and judged by
+// the rules of shared/mission_record.hpp, the same rules that judge an
+// exported record on a fresh clone.
 
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "daemon/store/database.hpp"
+#include "daemon/store/mission_repository.hpp"
+#include "shared/mission_record.hpp"
 
 namespace mission::daemon::tracking {
 
-struct CheckRules {
-  bool allow_failed = false;    // failed tasks do not fail the check
-  bool allow_blockers = false;  // open blockers do not
-  bool allow_scope = false;     // scope mismatches do not
-};
+using mission::CheckRules;
 
-// {ok, missions: [{missionId, name, kind, status, ok, problems: [{kind, ...,
-// message, relaxed}], warnings: [...], problemsOmitted?}], passedOmitted?}
-// for the missions named (camelCase: a control-API answer). Lists are
-// bounded; what does not fit is counted.
+// The mission's record (format kMissionRecordFormat): the mission, every
+// task with its bounded change set and scope result, its open blockers.
+nlohmann::json mission_record(store::Database& db, const store::MissionRow& mission);
+
+// {ok, missions: [{missionId, name, kind, status, ok, problems, warnings,
+// ...}], passedOmitted?} for the missions named (camelCase: a control-API
+// answer). Lists are bounded; what does not fit is counted.
 nlohmann::json check_missions(store::Database& db, const std::vector<std::string>& mission_ids,
                               const CheckRules& rules);
 

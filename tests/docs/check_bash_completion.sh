@@ -20,10 +20,12 @@ expect() {
   local got; got=$(complete_words "$@")
   [[ $got == "$want" ]] || { echo "$* -> '$got', expected '$want'"; exit 1; }
 }
-[[ $(subcommands mission '') == "status daemon run adapters exec watch mcp missions tasks context report check resolve gc" ]] || { echo "mission '' -> $(subcommands mission '')"; exit 1; }
+[[ $(subcommands mission '') == "status daemon run adapters exec watch mcp missions tasks context report check export resolve inbox send answer agents gc" ]] || { echo "mission '' -> $(subcommands mission '')"; exit 1; }
+expect "--choice" mission answer --ch
+expect "--stdin-answers" mission run --stdin
 [[ $(subcommands mission exec '') == "list show create stop logs signals instructions" ]] || { echo "exec '' -> $(subcommands mission exec '')"; exit 1; }
 [[ $(subcommands mission mcp '') == "connect config" ]] || { echo "mcp '' -> $(subcommands mission mcp '')"; exit 1; }
-expect "exec" mission e
+expect "exec" mission exe
 expect "list" mission --socket /tmp/s exec li
 expect "connect" mission --json mcp conn
 expect "--state" mission exec list --st

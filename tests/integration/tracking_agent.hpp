@@ -109,6 +109,22 @@ class Agent {
     return (*reply)["result"];
   }
 
+  // Sends a call without waiting for its reply; reply() reads it.
+  void send_call(const std::string& tool, const json& arguments) {
+    bridge_->send({{"jsonrpc", "2.0"},
+                   {"id", next_id_++},
+                   {"method", "tools/call"},
+                   {"params", {{"name", tool}, {"arguments", arguments}}}});
+  }
+  json reply(std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
+    std::optional<json> reply = bridge_->read(timeout);
+    REQUIRE(reply.has_value());
+    INFO(reply->dump());
+    REQUIRE(reply->contains("result"));
+    return (*reply)["result"];
+  }
+  bool silent_for(std::chrono::milliseconds quiet) { return bridge_->silent_for(quiet); }
+
   json list_tools() { return bridge_->request(next_id_++, "tools/list")["result"]["tools"]; }
   const std::string& execution_id() const { return execution_id_; }
 

@@ -35,6 +35,11 @@ TEST_CASE("a fresh database migrates to the latest version in WAL mode") {
   CHECK(schema_version(db) == latest_schema_version());
   CHECK(table_exists(db, "executions"));
   CHECK(table_exists(db, "observations"));
+  CHECK(table_exists(db, "messages"));  // migration 6: agents and messages (ADR 17)
+  auto columns = db.prepare("SELECT count(*) FROM pragma_table_info('executions') WHERE name IN "
+                            "('agent_name', 'agent_capabilities', 'last_heartbeat_at')");
+  REQUIRE(columns.step());
+  CHECK(columns.integer(0) == 3);
   auto mode = db.prepare("PRAGMA journal_mode");
   REQUIRE(mode.step());
   CHECK(mode.text(0) == "wal");

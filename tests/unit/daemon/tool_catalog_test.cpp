@@ -118,3 +118,20 @@ TEST_CASE("every planning and templates tool stays within 800 bytes of tools/lis
     CHECK(tool->listing.dump().size() <= 800);
   }
 }
+
+TEST_CASE("the coordination toolset is opt-in, under 800 bytes a tool, none over 1 KB") {
+  const auto& catalog = mcp::ToolCatalog::builtin();
+  auto defaults = catalog.view({execution::default_toolsets().begin(), execution::default_toolsets().end()},
+                               descriptor_for(mission::Delivery::mcp_tool));
+  CHECK(defaults.find("message_wait") == nullptr);
+  auto view = catalog.view({mission::Toolset::coordination}, descriptor_for(mission::Delivery::mcp_tool));
+  CHECK(view.tools().size() == 14);
+  std::size_t total = 0;
+  for (const auto* tool : view.tools()) {
+    INFO(tool->name << " " << tool->listing.dump().size());
+    // Seed 003's parameter lists are long; what the catalog publishes of them is not.
+    CHECK(tool->listing.dump().size() < 1024);
+    total += tool->listing.dump().size();
+  }
+  CHECK(total / view.tools().size() < 800);
+}

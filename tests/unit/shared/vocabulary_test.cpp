@@ -52,6 +52,10 @@ TEST_CASE("every vocabulary's names round-trip through its table and JSON") {
   round_trips<mission::PhaseStatus>();
   round_trips<mission::TaskStatus>();
   round_trips<mission::CheckpointType>();
+  round_trips<mission::AgentRole>();
+  round_trips<mission::AgentStatus>();
+  round_trips<mission::MessageType>();
+  round_trips<mission::MessagePriority>();
   CHECK(mission::names_list<mission::Delivery>() == "stdout-marker or mcp-tool");
 }
 
@@ -78,4 +82,9 @@ TEST_CASE("the schemas name exactly the vocabulary's values") {
   }
   CHECK(schema_enum("tools/complete_mission.input", "/properties/status/enum") == final_statuses);
   CHECK(schema_enum("signals/ack", "/properties/status/enum") == names<ObservationStatus>());
+  CHECK(schema_enum("tools/agent_register.input", "/properties/role/enum") == names<AgentRole>());
+  CHECK(schema_enum("tools/agent_update.input", "/properties/status/enum") == names<AgentStatus>());
+  CHECK(schema_enum("tools/message_send.input", "/properties/message_type/enum") == names<MessageType>());
+  CHECK(schema_enum("tools/message_send.input", "/properties/priority/enum") == names<MessagePriority>());
+  CHECK(schema_enum("control/agent.list.params", "/properties/status/items/enum") == names<AgentStatus>());
 }

@@ -1,0 +1,178 @@
+// mission inbox | send | answer | agents: people take part in the
+// conversation with agents (ADR 17). Messages to people and the questions
+// agents wait on; a message to an agent; the answer to its open question;
+// the registered agents.
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "cli/commands/command_table.hpp"
+#include "cli/event_view.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/output.hpp"
+#include "shared/limits.hpp"
+
+namespace mission::cli {
+namespace {
+
+// Who is at the shell: the login name of this uid (the daemon only talks
+// to this uid anyway).
+std::string person_name() {
+  if (const passwd* entry = ::getpwuid(::getuid()); entry != nullptr && entry->pw_name != nullptr) {
+    return entry->pw_name;
+  }
+  const char* user = std::getenv("USER");
+  return user != nullptr && *user != '\0' ? user : "person";
+}
+
+std::string text_of(const nlohmann::json& body) {
+  return body.is_string() ? body.get<std::string>() : body.dump();
+}
+
+void print_inbox(const nlohmann::json& inbox) {
+  const nlohmann::json questions = inbox.value("questions", nlohmann::json::array());
+  const nlohmann::json messages = inbox.value("messages", nlohmann::json::array());
+  if (questions.empty() && messages.empty()) {
+    std::printf("nothing waits for you\n");
+    return;
+  }
+  for (const auto& question : questions) {
+    std::string who = question.value("agentExecutionId", "");
+    if (question.contains("agentName")) who += " (" + question.value("agentName", "") + ")";
+    std::printf("%s asks: %s\n", styled(who, Tone::bold).c_str(), question.value("question", "").c_str());
+    int index = 1;
+    for (const auto& choice : question.value("choices", nlohmann::json::array())) {
+      std::printf("  %d. %s\n", index++, choice.get<std::string>().c_str());
+    }
+    std::printf("  answer: mission answer %s TEXT%s\n", question.value("agentExecutionId", "").c_str(),
+                question.value("choices", nlohmann::json::array()).empty() ? "" : " | --choice N");
+  }
+  for (const auto& message : messages) {
+    std::string subject = message.contains("subject") ? " [" + message.value("subject", "") + "]" : "";
+    std::printf("%s  %s  %s%s: %s\n", short_time(message.value("createdAt", nlohmann::json())).c_str(),
+                message.value("id", "").c_str(), message.value("senderId", "").c_str(), subject.c_str(),
+                text_of(message.value("body", nlohmann::json())).c_str());
+  }
+}
+
+void print_agents(const nlohmann::json& agents) {
+  if (agents.empty()) {
+    std::printf("no agents registered\n");
+    return;
+  }
+  std::printf("%s\n", styled("ID             NAME                 ROLE         STATUS   RUNTIME      TASK",
+                             Tone::dim).c_str());
+  for (const auto& agent : agents) {
+    std::printf("%-14s %-20s %-12s %-8s %-12s %s\n", agent.value("id", "").c_str(),
+                fit(agent.value("name", ""), 20).c_str(), agent.value("role", "").c_str(),
+                agent.value("status", "").c_str(), fit(agent.value("runtime", ""), 12).c_str(),
+                agent.value("currentTaskId", "").c_str());
+  }
+}
+
+}  // namespace
+
+void define_inbox_command(CLI::App& command, CliContext& context) {
+  auto all = std::make_shared<bool>(false);
+  auto limit = std::make_shared<std::size_t>(limits::kDefaultMessageListLimit);
+  command.add_flag("--all", *all, "Read messages too, not only unread ones");
+  command.add_option("--limit", *limit, "At most N messages (default 20)")
+      ->check(CLI::Range(1, 10000))
+      ->type_name("N");
+  command.callback([&context, all, limit] {
+    context.action = [&context, all, limit] {
+      nlohmann::json inbox =
+          context.connect().client.call("inbox.list", {{"all", *all}, {"limit", *limit}});
+      if (context.options.json) {
+        print_json(inbox);
+      } else {
+        print_inbox(inbox);
+      }
+      return int{kExitOk};
+    };
+  });
+}
+
+void define_send_command(CLI::App& command, CliContext& context) {
+  auto id = std::make_shared<std::string>();
+  auto text = std::make_shared<std::string>();
+  auto priority = std::make_shared<std::string>("normal");
+  command.add_option("execution", *id, "Agent execution id")->required()->type_name("EXEC");
+  command.add_option("text", *text, "The message")->required()->type_name("TEXT");
+  command.add_option("--priority", *priority, "low, normal, high or urgent (default normal)")
+      ->check(CLI::IsMember({"low", "normal", "high", "urgent"}))
+      ->type_name("P");
+  command.callback([&context, id, text, priority] {
+    context.action = [&context, id, text, priority] {
+      nlohmann::json result = context.connect().client.call(
+          "message.send", {{"id", *id}, {"text", *text}, {"from", person_name()}, {"priority", *priority}});
+      if (context.options.json) {
+        print_json(result);
+      } else {
+        std::printf("sent %s to %s\n", result.at("message").value("id", "").c_str(), id->c_str());
+      }
+      return int{kExitOk};
+    };
+  });
+}
+
+void define_answer_command(CLI::App& command, CliContext& context) {
+  auto id = std::make_shared<std::string>();
+  auto text = std::make_shared<std::string>();
+  auto choice = std::make_shared<std::int64_t>(0);
+  command.add_option("execution", *id, "Agent execution waiting for an answer")->required()->type_name("EXEC");
+  CLI::Option* text_option = command.add_option("text", *text, "The answer")->type_name("TEXT");
+  CLI::Option* choice_option =
+      command.add_option("--choice", *choice, "Answer with the question's Nth choice (1-based)")
+          ->check(CLI::Range(1, 1000))
+          ->type_name("N");
+  text_option->excludes(choice_option);
+  command.callback([&context, id, text, choice, text_option, choice_option] {
+    if (text_option->count() == 0 && choice_option->count() == 0) {
+      throw CLI::ValidationError("answer", "give the answer as TEXT, or --choice N");
+    }
+    context.action = [&context, id, text, choice] {
+      nlohmann::json params = {{"id", *id}, {"from", person_name()}};
+      if (*choice > 0) {
+        params["choice"] = *choice;
+      } else {
+        params["text"] = *text;
+      }
+      nlohmann::json result = context.connect().client.call("execution.answer", params);
+      if (context.options.json) {
+        print_json(result);
+      } else {
+        std::printf("answered %s: %s (now %s)\n", id->c_str(),
+                    text_of(result.at("message").value("body", nlohmann::json())).c_str(),
+                    result.value("state", "").c_str());
+      }
+      return int{kExitOk};
+    };
+  });
+}
+
+void define_agents_command(CLI::App& command, CliContext& context) {
+  auto status = std::make_shared<std::vector<std::string>>();
+  command.add_option("--status", *status, "Only agents in these states (online,busy,offline)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"online", "busy", "offline"}))
+      ->type_name("LIST");
+  command.callback([&context, status] {
+    context.action = [&context, status] {
+      nlohmann::json params = nlohmann::json::object();
+      if (!status->empty()) params["status"] = *status;
+      nlohmann::json result = context.connect().client.call("agent.list", params);
+      if (context.options.json) {
+        print_json(result);
+      } else {
+        print_agents(result.value("agents", nlohmann::json::array()));
+      }
+      return int{kExitOk};
+    };
+  });
+}
+
+}  // namespace mission::cli

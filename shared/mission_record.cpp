@@ -1,0 +1,168 @@
+#include "shared/mission_record.hpp"
+
+#include <cstdint>
+#include <string>
+
+#include "shared/error_code.hpp"
+#include "shared/limits.hpp"
+
+namespace mission {
+namespace {
+
+nlohmann::json problem(const char* kind, nlohmann::json fields, std::string message, bool relaxed) {
+  fields["kind"] = kind;
+  fields["message"] = std::move(message);
+  fields["relaxed"] = relaxed;
+  return fields;
+}
+
+std::string text_of(const nlohmann::json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+const nlohmann::json& array_of(const nlohmann::json& object, const char* key) {
+  static const nlohmann::json empty = nlohmann::json::array();
+  auto it = object.find(key);
+  return it != object.end() && it->is_array() ? *it : empty;
+}
+
+// Problems and warnings of one mission, each list bounded; what does not
+// fit is counted.
+class Findings {
+ public:
+  void add(bool relaxed, nlohmann::json item) {
+    if (!relaxed) ok_ = false;
+    push(relaxed ? warnings_ : problems_, relaxed ? omitted_warnings_ : omitted_problems_,
+         std::move(item));
+  }
+  void warn(nlohmann::json item) { push(warnings_, omitted_warnings_, std::move(item)); }
+
+  void write_to(nlohmann::json& out) const {
+    out["ok"] = ok_;
+    out["problems"] = problems_;
+    out["warnings"] = warnings_;
+    if (omitted_problems_ > 0) out["problemsOmitted"] = omitted_problems_;
+    if (omitted_warnings_ > 0) out["warningsOmitted"] = omitted_warnings_;
+  }
+
+ private:
+  static void push(nlohmann::json& list, std::int64_t& omitted, nlohmann::json item) {
+    if (list.size() < limits::kMaxChangedPathsShown) {
+      list.push_back(std::move(item));
+    } else {
+      ++omitted;
+    }
+  }
+
+  bool ok_ = true;
+  nlohmann::json problems_ = nlohmann::json::array();
+  nlohmann::json warnings_ = nlohmann::json::array();
+  std::int64_t omitted_problems_ = 0;
+  std::int64_t omitted_warnings_ = 0;
+};
+
+void check_scope(const nlohmann::json& task, const nlohmann::json& fields, const std::string& label,
+                 const CheckRules& rules, Findings& findings) {
+  auto found = task.find("verification");
+  if (found == task.end() || !found->is_object()) return;
+  const nlohmann::json& verification = *found;
+  if (verification.value("scopeMatch", true)) return;
+  const nlohmann::json& files = array_of(verification, "unexpectedFiles");
+  const auto shown = static_cast<std::int64_t>(files.size());
+  const std::int64_t count = verification.value("unexpectedCount", shown);
+  std::string listed;  // for people; the details keep the list
+  for (const auto& file : files) {
+    listed += (listed.empty() ? "" : ", ") + (file.is_string() ? file.get<std::string>() : file.dump());
+  }
+  if (count > shown) listed += " and " + std::to_string(count - shown) + " more";
+  nlohmann::json details = fields;
+  details["unexpectedFiles"] = files;
+  details["unexpectedCount"] = count;
+  findings.add(rules.allow_scope,
+               problem("scope_mismatch", std::move(details),
+                       label + " changed " + std::to_string(count) + " file(s) outside its areas: " + listed,
+                       rules.allow_scope));
+}
+
+void check_task(const nlohmann::json& task, const CheckRules& rules, Findings& findings) {
+  const std::string id = text_of(task, "taskId");
+  const std::string name = text_of(task, "name");
+  const std::string status = text_of(task, "status");
+  const std::string label = "task " + id + " '" + name + "'";
+  const nlohmann::json fields = {{"taskId", id}, {"name", name}};
+  if (status == "failed") {
+    findings.add(rules.allow_failed, problem("failed_task", fields, label + " failed", rules.allow_failed));
+  } else if (status == "in_progress") {
+    findings.warn(problem("open_task", fields, label + " was never completed", true));
+  }
+  check_scope(task, fields, label, rules, findings);
+}
+
+}  // namespace
+
+void require_mission_record(const nlohmann::json& record) {
+  const std::string hint = "give a file or note written by 'mission export'";
+  if (!record.is_object()) {
+    throw MissionError(ErrorCode::invalid_argument, "a mission record is a JSON object", hint);
+  }
+  const std::string format = text_of(record, "format");
+  if (format != kMissionRecordFormat) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       format.empty() ? std::string("not a mission record: it has no \"format\"")
+                                      : "unknown mission record format '" + format + "' (this mission reads '" +
+                                            std::string(kMissionRecordFormat) + "')",
+                       format.empty() ? hint : "check it with a mission as recent as the one that exported it");
+  }
+  auto mission = record.find("mission");
+  if (mission == record.end() || !mission->is_object() || text_of(*mission, "missionId").empty()) {
+    throw MissionError(ErrorCode::invalid_argument, "the mission record names no mission (mission.missionId)", hint);
+  }
+}
+
+nlohmann::json check_mission_record(const nlohmann::json& record, const CheckRules& rules) {
+  require_mission_record(record);
+  Findings findings;
+  for (const auto& task : array_of(record, "tasks")) {
+    if (task.is_object()) check_task(task, rules, findings);
+  }
+  for (const auto& blocker : array_of(record, "openBlockers")) {
+    if (!blocker.is_object()) continue;
+    const std::string id = text_of(blocker, "id");
+    const std::string description = text_of(blocker, "description");
+    findings.add(rules.allow_blockers,
+                 problem("open_blocker",
+                         {{"issueId", id}, {"taskId", text_of(blocker, "taskId")}, {"description", description}},
+                         "blocker " + id + " needs human review: " + description +
+                             " (clear it with: mission resolve " + id + ")",
+                         rules.allow_blockers));
+  }
+  const nlohmann::json& mission = record.at("mission");
+  nlohmann::json out = {{"missionId", text_of(mission, "missionId")},
+                        {"name", text_of(mission, "name")},
+                        {"kind", text_of(mission, "kind")},
+                        {"status", text_of(mission, "status")}};
+  findings.write_to(out);
+  return out;
+}
+
+nlohmann::json check_mission_records(const std::vector<nlohmann::json>& records, const CheckRules& rules) {
+  nlohmann::json missions = nlohmann::json::array();
+  bool ok = true;
+  std::int64_t passed_omitted = 0;
+  for (const auto& record : records) {
+    nlohmann::json result = check_mission_record(record, rules);
+    const bool passed = result.at("ok").get<bool>();
+    ok = ok && passed;
+    if (!passed || missions.size() < limits::kMaxPageItems) {
+      missions.push_back(std::move(result));
+    } else {
+      ++passed_omitted;
+    }
+  }
+  nlohmann::json out = {{"ok", ok}, {"missions", std::move(missions)}};
+  if (passed_omitted > 0) out["passedOmitted"] = passed_omitted;
+  return out;
+}
+
+}  // namespace mission

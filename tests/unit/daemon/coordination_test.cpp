@@ -1,0 +1,185 @@
+// Agents and messages on a real SQLite file (ADR 17): every agent tool is
+// bound to its caller, messages keep their state across a reopen, the
+// unread notice says what is waiting, and an answer puts a waiting
+// execution back to running.
+
+#include <catch2/catch.hpp>
+
+#include "daemon/coordination/coordination.hpp"
+#include "daemon/events/event_bus.hpp"
+#include "daemon/store/database.hpp"
+#include "daemon/store/execution_repository.hpp"
+#include "daemon/store/migrations.hpp"
+#include "daemon/store/observation_repository.hpp"
+#include "shared/error_code.hpp"
+#include "support/sample_rows.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace mission;
+using namespace mission::daemon;
+using nlohmann::json;
+
+namespace {
+
+struct Fixture {
+  test::TempDir dir;
+  std::unique_ptr<store::Database> db;
+  events::EventBus bus;
+
+  Fixture() { open(); }
+  void open() {
+    db = std::make_unique<store::Database>(dir.path() / "mission.db");
+    store::migrate(*db);
+  }
+  void add_execution(const std::string& id, ExecutionState state = ExecutionState::running) {
+    store::ExecutionRepository(*db).insert(test::sample_execution(id, state, Delivery::mcp_tool));
+  }
+  template <class Request, class Function>
+  json as(const std::string& caller_id, Function function, const Request& request) {
+    events::EventBatch batch(bus);
+    coordination::Caller caller{*db, caller_id, batch};
+    return function(caller, request);
+  }
+};
+
+ErrorCode code_of(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const MissionError& e) {
+    return e.code();
+  }
+  FAIL("no MissionError");
+  return ErrorCode::internal;
+}
+
+coordination::MessageSendRequest text_to(const std::string& recipient, const std::string& text) {
+  coordination::MessageSendRequest request;
+  request.recipient_id = recipient;
+  request.content.type = MessageType::query;
+  request.content.body = json(text).dump();
+  return request;
+}
+
+}  // namespace
+
+TEST_CASE("an agent registers as its own execution and cannot act as another") {
+  Fixture f;
+  f.add_execution("ae-a");
+  f.add_execution("ae-b");
+  coordination::AgentRegisterRequest registration;
+  registration.name = "builder";
+  registration.runtime = "custom";
+  registration.capabilities = {"cpp"};
+  json registered = f.as("ae-a", coordination::agent_register, registration);
+  CHECK(registered["id"] == "ae-a");
+  CHECK(registered["status"] == "online");
+  CHECK(registered["next_heartbeat_ms"] == 30000);
+
+  coordination::AgentHeartbeatRequest beat;
+  beat.agent_id = "ae-b";
+  CHECK(code_of([&] { f.as("ae-a", coordination::agent_heartbeat, beat); }) == ErrorCode::forbidden);
+  coordination::AgentIdRequest other{"ae-b"};
+  CHECK(code_of([&] { f.as("ae-a", coordination::agent_unregister, other); }) == ErrorCode::forbidden);
+  coordination::MessageListRequest list;
+  list.agent_id = "ae-b";
+  CHECK(code_of([&] { f.as("ae-a", coordination::message_list, list); }) == ErrorCode::forbidden);
+  auto send = text_to("ae-b", "hi");
+  send.sender_id = "ae-b";
+  CHECK(code_of([&] { f.as("ae-a", coordination::message_send, send); }) == ErrorCode::forbidden);
+
+  // Reading another agent is fine; one that never registered is not found.
+  coordination::AgentIdRequest self{"ae-a"};
+  CHECK(f.as("ae-b", coordination::agent_get, self)["name"] == "builder");
+  CHECK(code_of([&] { f.as("ae-a", coordination::agent_get, other); }) == ErrorCode::not_found);
+
+  coordination::AgentListRequest all;
+  all.page.limit = 10;
+  json agents = coordination::agent_list(*f.db, all);
+  REQUIRE(agents["agents"].size() == 1);
+  CHECK(agents["agents"][0]["capabilities"] == json::array({"cpp"}));
+  all.status = {AgentStatus::offline};
+  CHECK(coordination::agent_list(*f.db, all)["agents"].empty());
+}
+
+TEST_CASE("messages are threaded, read, archived, counted, and survive a reopen") {
+  Fixture f;
+  f.add_execution("ae-a");
+  f.add_execution("ae-b");
+  json sent = f.as("ae-a", coordination::message_send, text_to("ae-b", "which port?"));
+  auto reply = text_to("ae-a", "8080");
+  reply.reply_to_id = sent["id"].get<std::string>();
+  json replied = f.as("ae-b", coordination::message_send, reply);
+  CHECK(replied["thread_id"] == sent["thread_id"]);
+
+  // A third agent may neither read nor mark them.
+  f.add_execution("ae-c");
+  coordination::MessageGetRequest get{sent["id"], true};
+  CHECK(code_of([&] { f.as("ae-c", coordination::message_get, get); }) == ErrorCode::forbidden);
+  coordination::MessageIdsRequest ids{{sent["id"]}};
+  CHECK(code_of([&] { f.as("ae-a", coordination::message_mark_read, ids); }) == ErrorCode::forbidden);
+
+  f.open();  // durable: a new connection to the same file sees it all
+  coordination::MessageCountRequest count;
+  CHECK(f.as("ae-b", coordination::message_count_unread, count)["count"] == 1);
+  auto notice = coordination::unread_notice(*f.db, "ae-b", true);
+  REQUIRE(notice);
+  CHECK(notice->find("which port?") != std::string::npos);
+  CHECK(notice->find("message_list") != std::string::npos);
+
+  f.as("ae-b", coordination::message_mark_read, ids);
+  CHECK(f.as("ae-b", coordination::message_count_unread, count)["count"] == 0);
+  CHECK_FALSE(coordination::unread_notice(*f.db, "ae-b", true));
+  coordination::MessageListRequest read;
+  read.status = "read";
+  read.page.limit = 20;
+  CHECK(f.as("ae-b", coordination::message_list, read)["messages"].size() == 1);
+  f.as("ae-b", coordination::message_archive, ids);
+  CHECK(f.as("ae-b", coordination::message_list, read)["messages"].empty());
+
+  // Without the message tools the notice carries the message and reads it.
+  auto unread_for_a = coordination::unread_notice(*f.db, "ae-a", false);
+  REQUIRE(unread_for_a);
+  CHECK(unread_for_a->find("8080") != std::string::npos);
+  CHECK_FALSE(coordination::unread_notice(*f.db, "ae-a", false));
+}
+
+TEST_CASE("a message to a final execution or to nobody is refused") {
+  Fixture f;
+  f.add_execution("ae-a");
+  f.add_execution("ae-done", ExecutionState::completed);
+  CHECK(code_of([&] { f.as("ae-a", coordination::message_send, text_to("ae-done", "x")); }) ==
+        ErrorCode::execution_final);
+  CHECK(code_of([&] { f.as("ae-a", coordination::message_send, text_to("ae-none", "x")); }) ==
+        ErrorCode::not_found);
+  CHECK(f.as("ae-a", coordination::message_send, text_to("person", "done"))["id"].is_string());
+}
+
+TEST_CASE("an answer replies to the open question and puts the execution back to running") {
+  Fixture f;
+  f.add_execution("ae-q", ExecutionState::awaiting_input);
+  store::ObservationRow question;
+  question.execution_id = "ae-q";
+  question.event_id = "ev-1";
+  question.origin = "mcp-tool";
+  question.kind = "needs_input";
+  question.payload = R"({"type":"needs_input","question":"Keep it?","choices":["yes","no"]})";
+  question.created_at = 1;
+  const std::int64_t observation = *store::ObservationRepository(*f.db).insert_unique(question);
+
+  events::EventBatch batch(f.bus);
+  coordination::PersonMessage answer{"alice", "ae-q", "", MessagePriority::high, std::nullopt};
+  CHECK(code_of([&] { coordination::person_answer(*f.db, batch, answer, 3); }) == ErrorCode::invalid_argument);
+  json answered = coordination::person_answer(*f.db, batch, answer, 2);
+  CHECK(answered["message"]["body"] == "no");
+  CHECK(answered["message"]["replyToObservationId"] == observation);
+  CHECK(store::ExecutionRepository(*f.db).find("ae-q")->state == ExecutionState::running);
+  // Nothing is open any more.
+  CHECK(code_of([&] { coordination::person_answer(*f.db, batch, answer, 1); }) == ErrorCode::invalid_argument);
+
+  coordination::MessageWaitRequest wait;
+  json ready = *coordination::message_wait_ready(*f.db, "ae-q", wait);
+  CHECK(ready["messages"][0]["body"] == "no");
+  CHECK(ready["timed_out"] == false);
+  wait.after = std::stoll(ready["after_cursor"].get<std::string>());
+  CHECK_FALSE(coordination::message_wait_ready(*f.db, "ae-q", wait));
+}
