@@ -387,6 +387,7 @@ CREATE INDEX messages_unread ON messages(recipient_execution_id, id)
   WHERE read_at IS NULL AND archived_at IS NULL;
 CREATE INDEX messages_by_thread ON messages(thread_id, id);
 CREATE INDEX messages_by_sender ON messages(sender_execution_id);
+)sql",
     // 7: planned work (docs/adr/0015). missions gain kind 'planned' (seed
     // 003's workflows), the statuses planning, ready, paused and cancelled,
     // and the plan's columns; tasks gain pending and skipped, the planned
