@@ -38,7 +38,7 @@ std::string scope_word(const nlohmann::json& task) {
 std::string phase_text(const nlohmann::json& mission) {
   std::string text = std::to_string(mission.value("currentPhase", 1));
   if (mission.contains("totalPhases")) text += "/" + mission.at("totalPhases").dump();
-  return mission.value("kind", "") == "workflow" ? "-" : text;
+  return mission.value("kind", "mission") != "mission" ? "-" : text;
 }
 
 std::string seconds_text(const nlohmann::json& item) {
@@ -199,7 +199,7 @@ void print_context(const nlohmann::json& context) {
 std::string mission_report_markdown(const nlohmann::json& detail) {
   const nlohmann::json& mission = detail.at("mission");
   const nlohmann::json tasks = detail.value("tasks", nlohmann::json::array());
-  std::string out = "## " + std::string(mission.value("kind", "") == "workflow" ? "Workflow" : "Mission") +
+  std::string out = "## " + std::string(mission.value("kind", "mission") != "mission" ? "Workflow" : "Mission") +
                     ": " + mission.value("name", "") + "\n\n";
   out += "- Id: `" + mission.value("missionId", "") + "`\n";
   out += "- Status: **" + mission.value("status", "") + "**\n";

@@ -83,7 +83,7 @@ complete -c mission -n $run -l bin -r -F -d "The adapter's executable"
 complete -c mission -n $run -l delivery -x -a 'stdout-marker mcp-tool' -d "Signal delivery (default: the adapter's preferred)"
 complete -c mission -n $run -l keep-mcp-servers -d "Keep the agent's own MCP servers beside mission's"
 complete -c mission -n $run -l stdin-answers -d "Write answers and messages to the command's stdin"
-complete -c mission -n $run -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect)' -d 'MCP toolsets, comma-separated'
+complete -c mission -n $run -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect planning templates coordination)' -d 'MCP toolsets, comma-separated'
 complete -c mission -n $run -l cwd -x -a '(__fish_complete_directories)' -d 'Working directory'
 complete -c mission -n $run -l env -x -a '(set -xn | string replace -r \'$\' =)' -d 'Set K=V in the agent environment (repeatable)'
 complete -c mission -n $run -l detach -d 'Print the execution id and return at once'
@@ -104,7 +104,7 @@ complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcom
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l adapter -x -d 'Agent adapter (default generic)'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l delivery -x -a 'mcp-tool stdout-marker' -d 'Signal delivery (default mcp-tool)'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l cwd -x -a '(__fish_complete_directories)' -d 'Working directory'
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect)' -d 'MCP toolsets, comma-separated'
+complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect planning templates coordination)' -d 'MCP toolsets, comma-separated'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l print-token -d 'Also print the MCP session token (a secret)'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create; and not __mission_no_dashdash' -a '(__fish_complete_subcommand --commandline (__mission_after_dashdash))'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from stop' -l force -d 'SIGKILL at once'
@@ -122,7 +122,7 @@ complete -c mission -n '__fish_seen_subcommand_from mcp; and not __fish_seen_sub
 complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from config' -l adapter -x -a $adapters -d 'The agent'
 complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from config' -l agent-execution -x -d 'For this execution (token from the agent environment)'
 complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from connect' -l agent-execution -x -d 'Attach to this execution (token from $MISSION_MCP_TOKEN)'
-complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from connect' -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect)' -d 'Toolsets of the execution created without --agent-execution'
+complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from connect' -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect planning templates coordination)' -d 'Toolsets of the execution created without --agent-execution'
 
 # mission missions list|show, tasks, context, report, check, resolve
 complete -c mission -n '__mission_command_is missions; and not __fish_seen_subcommand_from list show' -a list -d 'List missions and workflows, newest first'

@@ -142,7 +142,7 @@ void Daemon::start() {
         return store::TaskRepository(*database_).has_in_progress(root);
       });
   mcp_services_ = std::make_unique<mcp::SessionServices>(
-      mcp::SessionServices{*database_, events_, loop, settings_.idempotency, tree_watches_.get()});
+      mcp::SessionServices{*database_, events_, loop, settings_.idempotency, tree_watches_.get(), plans_.get()});
   control_services_ = std::make_unique<ControlServices>(
       ControlServices{*database_, events_, *launcher_, paths_, settings_.idempotency,
                       settings_.retention, *this, *mcp_services_, *tree_watches_});

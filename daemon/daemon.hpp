@@ -85,6 +85,7 @@ class Daemon : public DaemonControl {
   std::unique_ptr<execution::Launcher> launcher_;
   std::unique_ptr<coordination::InboundDelivery> inbound_;
   std::unique_ptr<git::TreeWatchService> tree_watches_;
+  std::unique_ptr<planning::PlanCache> plans_ = std::make_unique<planning::PlanCache>();
   std::unique_ptr<mcp::SessionServices> mcp_services_;
   std::unique_ptr<ControlServices> control_services_;
   std::unique_ptr<loop::Listener> listener_;

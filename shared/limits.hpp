@@ -220,6 +220,32 @@ inline constexpr std::size_t kMaxWatchedChangedPaths = 20000;
 // any more, to drop their watches (also right after a task completes).
 inline constexpr int kWatchIdleCheckMs = 60 * 1000;
 
+// Planned work (docs/adr/0015). A plan has at most kMaxPlanTasks tasks and
+// kMaxPlanEdges depends_on edges; a task at most kMaxTaskDependencies.
+inline constexpr std::size_t kMaxPlanTasks = 20000;
+inline constexpr std::size_t kMaxPlanEdges = 100000;
+inline constexpr std::size_t kMaxTaskDependencies = 256;
+
+// workflow_next_tasks lists at most kMaxNextTasks ready tasks;
+// workflow_progress at most kMaxBlockedShown blocked tasks (each with at
+// most kMaxBlockersShown blockers) and kMaxGroupsShown groups and sequences.
+inline constexpr std::size_t kMaxNextTasks = 50;
+inline constexpr std::size_t kMaxBlockedShown = 50;
+inline constexpr std::size_t kMaxBlockersShown = 10;
+inline constexpr std::size_t kMaxGroupsShown = 100;
+
+// task_load_context's token budget: the default, the least and the most.
+inline constexpr std::size_t kDefaultContextTokens = 8000;
+inline constexpr std::size_t kMinContextTokens = 500;
+inline constexpr std::size_t kMaxContextTokens = 200000;
+// Checkpoints task_load_context shows when recent_checkpoints is not given.
+inline constexpr std::size_t kDefaultRecentCheckpoints = 5;
+// A prior task's outcome summary, in bytes, unless prior_task_full.
+inline constexpr std::size_t kOutcomeSummaryBytes = 280;
+
+// Workflows a planning DAG cache keeps in memory (least recently used
+// dropped first).
+inline constexpr std::size_t kMaxCachedPlans = 16;
 // When an agent should beat again (agent_heartbeat's next_heartbeat_ms,
 // seed 003's 30 seconds), and how long an agent mission did not launch may
 // stay silent (no heartbeat, no MCP call) before it counts as offline.

@@ -26,6 +26,7 @@ MISSION_VOCABULARY(Delivery, {Delivery::stdout_marker, "stdout-marker"},
 
 MISSION_VOCABULARY(Toolset, {Toolset::signals, "signals"}, {Toolset::tracking, "tracking"},
                    {Toolset::legacy, "legacy"}, {Toolset::inspect, "inspect"},
+                   {Toolset::planning, "planning"}, {Toolset::templates, "templates"},
                    {Toolset::coordination, "coordination"})
 
 MISSION_VOCABULARY(SignalType, {SignalType::progress, "progress"},
@@ -41,20 +42,28 @@ MISSION_VOCABULARY(ObservationStatus, {ObservationStatus::accepted, "accepted"},
                    {ObservationStatus::promoted, "promoted"})
 
 MISSION_VOCABULARY(MissionKind, {MissionKind::mission, "mission"},
-                   {MissionKind::workflow, "workflow"})
+                   {MissionKind::workflow, "workflow"}, {MissionKind::planned, "planned"})
 
-MISSION_VOCABULARY(MissionStatus, {MissionStatus::pending, "pending"},
+MISSION_VOCABULARY(MissionStatus, {MissionStatus::planning, "planning"},
+                   {MissionStatus::ready, "ready"}, {MissionStatus::pending, "pending"},
                    {MissionStatus::in_progress, "in_progress"},
-                   {MissionStatus::blocked, "blocked"}, {MissionStatus::completed, "completed"},
-                   {MissionStatus::failed, "failed"}, {MissionStatus::partial, "partial"})
+                   {MissionStatus::blocked, "blocked"}, {MissionStatus::paused, "paused"},
+                   {MissionStatus::completed, "completed"}, {MissionStatus::failed, "failed"},
+                   {MissionStatus::partial, "partial"}, {MissionStatus::cancelled, "cancelled"})
 
 MISSION_VOCABULARY(PhaseStatus, {PhaseStatus::pending, "pending"},
                    {PhaseStatus::in_progress, "in_progress"},
                    {PhaseStatus::completed, "completed"}, {PhaseStatus::failed, "failed"})
 
-MISSION_VOCABULARY(TaskStatus, {TaskStatus::in_progress, "in_progress"},
-                   {TaskStatus::success, "success"},
-                   {TaskStatus::partial_success, "partial_success"}, {TaskStatus::failed, "failed"})
+MISSION_VOCABULARY(TaskStatus, {TaskStatus::pending, "pending"},
+                   {TaskStatus::in_progress, "in_progress"}, {TaskStatus::success, "success"},
+                   {TaskStatus::partial_success, "partial_success"}, {TaskStatus::failed, "failed"},
+                   {TaskStatus::skipped, "skipped"})
+
+MISSION_VOCABULARY(CheckpointType, {CheckpointType::plan, "plan"},
+                   {CheckpointType::progress, "progress"}, {CheckpointType::decision, "decision"},
+                   {CheckpointType::error, "error"}, {CheckpointType::recovery, "recovery"},
+                   {CheckpointType::complete, "complete"}, {CheckpointType::replan, "replan"})
 
 MISSION_VOCABULARY(AgentRole, {AgentRole::coordinator, "coordinator"}, {AgentRole::worker, "worker"})
 
@@ -84,9 +93,16 @@ std::span<const ExecutionState> active_execution_states() {
 
 bool is_final(MissionStatus status) {
   return status == MissionStatus::completed || status == MissionStatus::failed ||
-         status == MissionStatus::partial;
+         status == MissionStatus::partial || status == MissionStatus::cancelled;
 }
 
-bool is_final(TaskStatus status) { return status != TaskStatus::in_progress; }
+bool is_final(TaskStatus status) {
+  return status != TaskStatus::in_progress && status != TaskStatus::pending;
+}
+
+bool is_done(TaskStatus status) {
+  return status == TaskStatus::success || status == TaskStatus::partial_success ||
+         status == TaskStatus::skipped;
+}
 
 }  // namespace mission

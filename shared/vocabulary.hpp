@@ -35,7 +35,7 @@ enum class ExecutionKind { launched, external, attached };
 enum class Delivery { stdout_marker, mcp_tool };
 
 // Groups of MCP tools a session may be granted (DESIGN.md section 5).
-enum class Toolset { signals, tracking, legacy, inspect, coordination };
+enum class Toolset { signals, tracking, legacy, inspect, planning, templates, coordination };
 
 // The seven signals an agent sends (DESIGN.md section 6).
 enum class SignalType {
@@ -52,18 +52,37 @@ enum class SignalType {
 // answer: the stored row keeps the status of its first recording.
 enum class ObservationStatus { accepted, duplicate, rejected, recorded_only, promoted };
 
-// A tracked record: a mission (seed 000) or a workflow (seed 001).
-enum class MissionKind { mission, workflow };
+// A tracked record: a mission (seed 000), a workflow (seed 001) or a
+// planned workflow (seed 003; docs/adr/0015).
+enum class MissionKind { mission, workflow, planned };
 
 // A mission's status (seed 000's MissionStatus, with complete_mission's
-// `partial`). `blocked` holds while a blocker is open.
-enum class MissionStatus { pending, in_progress, blocked, completed, failed, partial };
+// `partial`). `blocked` holds while a blocker is open. A planned workflow
+// goes planning -> ready -> in_progress (docs/adr/0015); paused and
+// cancelled come from workflow_update_status.
+enum class MissionStatus {
+  planning,
+  ready,
+  pending,
+  in_progress,
+  blocked,
+  paused,
+  completed,
+  failed,
+  partial,
+  cancelled,
+};
 
 // A phase's status (seed 000's PhaseStatus).
 enum class PhaseStatus { pending, in_progress, completed, failed };
 
-// A task's status (seed 000's TaskStatus).
-enum class TaskStatus { in_progress, success, partial_success, failed };
+// A task's status (seed 000's TaskStatus, with a planned task's pending
+// and skipped; docs/adr/0015).
+enum class TaskStatus { pending, in_progress, success, partial_success, failed, skipped };
+
+// The kinds of a checkpoint in a task's journal (seed 003's CheckpointType,
+// with task_replan's replan).
+enum class CheckpointType { plan, progress, decision, error, recovery, complete, replan };
 
 // An agent's part in a team (seed 003's agent role).
 enum class AgentRole { coordinator, worker };
@@ -108,6 +127,8 @@ std::span<const VocabularyEntry<PhaseStatus>> vocabulary<PhaseStatus>();
 template <>
 std::span<const VocabularyEntry<TaskStatus>> vocabulary<TaskStatus>();
 template <>
+std::span<const VocabularyEntry<CheckpointType>> vocabulary<CheckpointType>();
+template <>
 std::span<const VocabularyEntry<AgentRole>> vocabulary<AgentRole>();
 template <>
 std::span<const VocabularyEntry<AgentStatus>> vocabulary<AgentStatus>();
@@ -140,6 +161,8 @@ template <>
 inline constexpr bool kIsVocabulary<PhaseStatus> = true;
 template <>
 inline constexpr bool kIsVocabulary<TaskStatus> = true;
+template <>
+inline constexpr bool kIsVocabulary<CheckpointType> = true;
 template <>
 inline constexpr bool kIsVocabulary<AgentRole> = true;
 template <>
@@ -204,10 +227,15 @@ bool is_final(ExecutionState state);
 // States in which an execution still has, or may get, a live agent.
 std::span<const ExecutionState> active_execution_states();
 
-// Whether a mission in `status` is over (completed, failed or partial).
+// Whether a mission in `status` is over (completed, failed, partial or
+// cancelled).
 bool is_final(MissionStatus status);
 
 // Whether a task in `status` has ended.
 bool is_final(TaskStatus status);
+
+// Whether a task in `status` lets the tasks that depend on it start: it
+// succeeded, partly succeeded or was skipped.
+bool is_done(TaskStatus status);
 
 }  // namespace mission

@@ -408,7 +408,7 @@ nlohmann::json McpSession::call_tool(const Request& request) {
   store::Transaction transaction(services_.db);
   store::McpSessionRepository(services_.db).count_call(attached_.session_id);
   ToolContext context{services_.db, attached_.execution_id, attached_.session_id,
-                      services_.idempotency, batch, services_.trees};
+                      services_.idempotency, batch, services_.trees, services_.plans};
   try {
     ToolOutcome outcome = mcp::call_tool(context, attached_.view, *request.params);
     if (outcome.waiting) {
@@ -467,7 +467,7 @@ void McpSession::reply_later(DeferredWork deferred) {
         // a client that retries with the same request_id gets this result.
         events::EventBatch batch(services->events);
         ToolContext context{services->db, execution_id, session_id, services->idempotency, batch,
-                            services->trees};
+                            services->trees, services->plans};
         nlohmann::json result =
             finish_deferred(context, job->deferred, job->error ? &*job->error : nullptr);
         batch.publish_to(services->events);

@@ -5,6 +5,7 @@
 
 #include "daemon/events/event_bus.hpp"
 #include "daemon/git/tree_watch_service.hpp"
+#include "daemon/planning/plan_cache.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/tracking/idempotency.hpp"
 
@@ -16,6 +17,7 @@ struct SessionServices {
   uv_loop_t* loop;  // for the thread-pool work of deferred tools
   const tracking::IdempotencySettings& idempotency;
   git::TreeWatchService* trees;  // the watched trees, for snapshots; may be null
+  planning::PlanCache* plans = nullptr;  // planned workflows' DAGs; may be null
 };
 
 }  // namespace mission::daemon::mcp

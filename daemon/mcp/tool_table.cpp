@@ -8,6 +8,8 @@ std::span<const ToolsetTable> toolset_tables() {
       {Toolset::tracking, tracking_tools()},
       {Toolset::legacy, legacy_tools()},
       {Toolset::inspect, inspect_tools()},
+      {Toolset::planning, planning_tools()},
+      {Toolset::templates, template_tools()},
       {Toolset::coordination, coordination_tools()},
   };
   return kTables;

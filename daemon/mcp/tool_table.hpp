@@ -1,6 +1,6 @@
 #pragma once
 // The MCP tools as the daemon runs them: one table per toolset (one file
-// each: signals_toolset.cpp, tracking_toolset.cpp), one row per tool:
+// each: signals_toolset.cpp, tracking_toolset.cpp, planning_toolset.cpp), one row per tool:
 // {name, typed decoder and handler, immediate or deferred, writes}. A tool
 // exists when it has a row here and a schema pair in schemas/tools/ (a test
 // holds the two equal). The gate (tool_call.cpp) validates the arguments,
@@ -17,6 +17,7 @@
 
 #include "daemon/events/event_sink.hpp"
 #include "daemon/git/tree_watch_service.hpp"
+#include "daemon/planning/plan_cache.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/tracking/idempotency.hpp"
 #include "shared/vocabulary.hpp"
@@ -34,6 +35,8 @@ struct ToolContext {
   events::EventBatch& events;
   // The daemon's watched trees, for snapshots and change sets; may be null.
   git::TreeWatchService* trees = nullptr;
+  // Planned workflows' DAGs, for the planning tools that only read; may be null.
+  planning::PlanCache* plans = nullptr;
 };
 
 // Long work a tool hands to the thread pool (a git snapshot or diff). The
@@ -120,6 +123,8 @@ std::span<const ToolRow> signal_tools();
 std::span<const ToolRow> tracking_tools();
 std::span<const ToolRow> legacy_tools();
 std::span<const ToolRow> inspect_tools();
+std::span<const ToolRow> planning_tools();
+std::span<const ToolRow> template_tools();
 std::span<const ToolRow> coordination_tools();
 
 }  // namespace mission::daemon::mcp

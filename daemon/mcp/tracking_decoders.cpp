@@ -86,18 +86,26 @@ void from_json(const nlohmann::json& j, CompleteMissionRequest& request) {
 }
 
 void from_json(const nlohmann::json& j, StartTaskRequest& request) {
-  // The schema's oneOf holds one of mission_id and workflow_id, or
+  // The schema's anyOf (and targets) hold one of mission_id, workflow_id
+  // and task_id (a planned task), or
   // parent_task_id alone (the subtask inherits its parent's mission).
   request.parent_task_id = text(j, "parent_task_id");
-  if (auto id = text(j, "mission_id")) {
+  if (auto planned = text(j, "task_id")) {
+    if (request.parent_task_id) {
+      throw MissionError(ErrorCode::invalid_argument, "start_task got task_id and parent_task_id",
+                         "pass task_id alone to start a planned task, or parent_task_id for a subtask",
+                         {{"field", "task_id"}});
+    }
+    request.target = {TaskTarget::Kind::planned_task, *planned};
+  } else if (auto id = text(j, "mission_id")) {
     request.target = {TaskTarget::Kind::mission, *id};
   } else if (auto workflow = text(j, "workflow_id")) {
     request.target = {TaskTarget::Kind::workflow, *workflow};
   } else {
     request.target = {TaskTarget::Kind::parent_task, *request.parent_task_id};
   }
-  request.name = j.at("name").get<std::string>();
-  request.goal = j.at("goal").get<std::string>();
+  request.name = text(j, "name").value_or("");
+  request.goal = text(j, "goal").value_or("");
   request.phase = integer(j, "phase");
   request.phase_name = text(j, "phase_name");
   request.caller_type = text(j, "caller_type");

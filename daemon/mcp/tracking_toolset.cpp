@@ -10,7 +10,10 @@
 #include "daemon/git/tree_watch_service.hpp"
 #include "daemon/mcp/tool_table.hpp"
 #include "daemon/mcp/tracking_decoders.hpp"
+#include "daemon/planning/workflows.hpp"
+#include "daemon/store/task_repository.hpp"
 #include "daemon/tracking/tracker.hpp"
+#include "daemon/tracking/tracking_events.hpp"
 
 namespace mission::daemon::mcp {
 namespace {
@@ -18,6 +21,15 @@ namespace {
 using tracking::Caller;
 
 Caller caller_of(ToolContext& context) { return {context.db, context.execution_id, context.events}; }
+
+// A planned workflow's status follows its tasks (docs/adr/0015).
+void planned_task_changed(ToolContext& context, const std::string& mission_id) {
+  planning::Caller caller{context.db, context.execution_id,
+                          [&context](std::string_view, std::string_view change, const std::string& id) {
+                            tracking::add_mission_event(context.events, context.db, change, id, context.execution_id);
+                          }};
+  planning::after_task_changed(caller, mission_id);
+}
 
 template <class Request, nlohmann::json (*Function)(Caller&, const Request&)>
 nlohmann::json tracked(ToolContext& context, const Request& request) {
@@ -34,13 +46,18 @@ std::shared_ptr<git::WatchTicket> watch_ticket(ToolContext& context, const std::
 
 DeferredWork start_task(ToolContext& context, const tracking::StartTaskRequest& request) {
   Caller caller = caller_of(context);
+  if (request.target.kind == tracking::TaskTarget::Kind::planned_task) {
+    planning::require_startable(context.db, request.target.id);
+  }
   auto plan = std::make_shared<const tracking::TaskStart>(tracking::plan_task_start(caller, request));
   auto snapshot = std::make_shared<git::Snapshot>();
   auto ticket = watch_ticket(context, plan->cwd, true);
   return {[plan, snapshot, ticket] { *snapshot = git::take_snapshot(plan->cwd, ticket.get()); },
           [plan, snapshot](ToolContext& finishing) {
             Caller caller = caller_of(finishing);
-            return tracking::finish_task_start(caller, *plan, *snapshot);
+            nlohmann::json result = tracking::finish_task_start(caller, *plan, *snapshot);
+            planned_task_changed(finishing, plan->mission_id);
+            return result;
           },
           nullptr};
 }
@@ -63,6 +80,9 @@ DeferredWork complete_task(ToolContext& context, const tracking::CompleteTaskReq
             Caller caller = caller_of(finishing);
             nlohmann::json result =
                 tracking::finish_task_completion(caller, *plan, found->changes, found->verification);
+            if (auto task = store::TaskRepository(finishing.db).find(plan->request.task_id)) {
+              planned_task_changed(finishing, task->mission_id);
+            }
             if (finishing.trees != nullptr) finishing.trees->task_ended(plan->snapshot.root);
             return result;
           },

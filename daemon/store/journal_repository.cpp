@@ -83,11 +83,17 @@ IssueRow read_issue(const Statement& s) {
 
 }  // namespace
 
+std::int64_t next_journal_seq(Database& db, const std::string& task_id) {
+  auto s = db.prepare("UPDATE tasks SET journal_seq = journal_seq + 1 WHERE id = ? RETURNING journal_seq");
+  s.bind(1, task_id);
+  return s.step() ? s.integer(0) : 0;
+}
+
 void JournalRepository::insert(const DecisionRow& row) {
   db_.prepare(
          "INSERT INTO decisions (id, task_id, execution_id, category, question, "
-         "options_considered, chosen, reasoning, trade_offs, created_at) "
-         "VALUES (?,?,?,?,?,?,?,?,?,?)")
+         "options_considered, chosen, reasoning, trade_offs, created_at, seq) "
+         "VALUES (?,?,?,?,?,?,?,?,?,?,?)")
       .bind(1, row.id)
       .bind(2, row.task_id)
       .bind(3, row.execution_id)
@@ -98,13 +104,14 @@ void JournalRepository::insert(const DecisionRow& row) {
       .bind(8, row.reasoning)
       .bind(9, row.trade_offs)
       .bind(10, row.created_at)
+      .bind(11, next_journal_seq(db_, row.task_id))
       .run();
 }
 
 void JournalRepository::insert(const IssueRow& row) {
   db_.prepare(
          "INSERT INTO issues (id, task_id, execution_id, type, description, resolution, "
-         "requires_human_review, created_at) VALUES (?,?,?,?,?,?,?,?)")
+         "requires_human_review, created_at, seq) VALUES (?,?,?,?,?,?,?,?,?)")
       .bind(1, row.id)
       .bind(2, row.task_id)
       .bind(3, row.execution_id)
@@ -113,15 +120,17 @@ void JournalRepository::insert(const IssueRow& row) {
       .bind(6, row.resolution)
       .bind(7, row.requires_human_review ? 1 : 0)
       .bind(8, row.created_at)
+      .bind(9, next_journal_seq(db_, row.task_id))
       .run();
 }
 
 void JournalRepository::insert(const MilestoneRow& row) {
   auto s = db_.prepare(
       "INSERT INTO milestones (id, task_id, execution_id, message, progress, metadata, "
-      "created_at) VALUES (?,?,?,?,?,?,?)");
+      "created_at, seq) VALUES (?,?,?,?,?,?,?,?)");
   s.bind(1, row.id).bind(2, row.task_id).bind(3, row.execution_id).bind(4, row.message);
   s.bind(5, row.progress).bind(6, row.metadata).bind(7, row.created_at);
+  s.bind(8, next_journal_seq(db_, row.task_id));
   s.run();
 }
 

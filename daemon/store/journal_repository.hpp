@@ -12,6 +12,10 @@
 
 namespace mission::store {
 
+// The task's next journal sequence number (docs/adr/0015): every entry of a
+// task's journal, whatever its kind, takes the next value of one counter.
+std::int64_t next_journal_seq(Database& db, const std::string& task_id);
+
 struct DecisionRow {
   std::string id;
   std::string task_id;

@@ -9,7 +9,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 6> kMigrations{
+constexpr std::array<const char*, 7> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -387,6 +387,175 @@ CREATE INDEX messages_unread ON messages(recipient_execution_id, id)
   WHERE read_at IS NULL AND archived_at IS NULL;
 CREATE INDEX messages_by_thread ON messages(thread_id, id);
 CREATE INDEX messages_by_sender ON messages(sender_execution_id);
+)sql",
+    // 7: planned work (docs/adr/0015). missions gain kind 'planned' (seed
+    // 003's workflows), the statuses planning, ready, paused and cancelled,
+    // and the plan's columns; tasks gain pending and skipped, the planned
+    // task's columns, and a per-task journal counter; a planned task has no
+    // snapshot until it starts. Both tables are rebuilt with their rowids
+    // (page positions). Dependencies are rows; every journal entry takes
+    // the next value of its task's journal_seq; checkpoints join the
+    // journal; repositories and templates are new.
+    R"sql(
+CREATE TABLE repositories (
+  id          TEXT PRIMARY KEY,
+  path        TEXT NOT NULL UNIQUE,
+  name        TEXT NOT NULL,
+  created_at  INTEGER NOT NULL
+);
+
+CREATE TABLE missions_new (
+  id             TEXT PRIMARY KEY,
+  kind           TEXT NOT NULL CHECK (kind IN ('mission', 'workflow', 'planned')),
+  execution_id   TEXT REFERENCES executions(id) ON DELETE SET NULL,
+  cwd            TEXT NOT NULL,
+  name           TEXT NOT NULL,
+  objective      TEXT,
+  description    TEXT,
+  profile        TEXT,
+  scope          TEXT,
+  constraints    TEXT,
+  plan           TEXT,
+  total_phases   INTEGER,
+  current_phase  INTEGER NOT NULL DEFAULT 1,
+  status         TEXT NOT NULL CHECK (status IN ('planning', 'ready', 'pending', 'in_progress',
+                   'blocked', 'paused', 'completed', 'failed', 'partial', 'cancelled')),
+  summary        TEXT,
+  achievements   TEXT,
+  limitations    TEXT,
+  created_at     INTEGER NOT NULL,
+  completed_at   INTEGER,
+  updated_at     INTEGER NOT NULL,
+  source_type             TEXT,
+  source_ref              TEXT,
+  source_content          TEXT,
+  repository_id           TEXT REFERENCES repositories(id) ON DELETE SET NULL,
+  plan_summary            TEXT,
+  plan_approach           TEXT,
+  plan_risks              TEXT,           -- JSON array
+  plan_assumptions        TEXT,           -- JSON array
+  max_parallel_tasks      INTEGER NOT NULL DEFAULT 1 CHECK (max_parallel_tasks >= 1),
+  auto_create_workspaces  INTEGER NOT NULL DEFAULT 0,
+  status_reason           TEXT,
+  plan_revision           INTEGER NOT NULL DEFAULT 0  -- bumped by every change to its planned tasks
+);
+INSERT INTO missions_new (rowid, id, kind, execution_id, cwd, name, objective, description,
+  profile, scope, constraints, plan, total_phases, current_phase, status, summary, achievements,
+  limitations, created_at, completed_at, updated_at)
+  SELECT rowid, id, kind, execution_id, cwd, name, objective, description, profile, scope,
+  constraints, plan, total_phases, current_phase, status, summary, achievements, limitations,
+  created_at, completed_at, updated_at FROM missions;
+DROP TABLE missions;
+ALTER TABLE missions_new RENAME TO missions;
+CREATE INDEX missions_by_created ON missions(created_at);
+CREATE INDEX missions_by_execution ON missions(execution_id);
+CREATE INDEX missions_by_repository ON missions(repository_id);
+
+CREATE TABLE tasks_new (
+  id              TEXT PRIMARY KEY,
+  mission_id      TEXT NOT NULL REFERENCES missions(id) ON DELETE CASCADE,
+  phase_id        TEXT REFERENCES phases(id) ON DELETE CASCADE,
+  parent_task_id  TEXT REFERENCES tasks(id) ON DELETE CASCADE,
+  execution_id    TEXT REFERENCES executions(id) ON DELETE SET NULL,
+  caller_type     TEXT,
+  agent_name      TEXT,
+  name            TEXT NOT NULL,
+  goal            TEXT NOT NULL,
+  areas           TEXT NOT NULL,
+  status          TEXT NOT NULL CHECK (status IN ('pending', 'in_progress', 'success',
+                    'partial_success', 'failed', 'skipped')),
+  snapshot_type   TEXT,                   -- NULL until a planned task starts
+  snapshot_id     TEXT,
+  snapshot_root   TEXT,
+  snapshot_data   BLOB,
+  outcome         TEXT,
+  metadata        TEXT,
+  files_changed   TEXT,
+  verification    TEXT,
+  started_at      INTEGER,                -- NULL until a planned task starts
+  completed_at    INTEGER,
+  plan_order      INTEGER,                -- planned tasks: position in the plan, from 0
+  description     TEXT,
+  sequence        INTEGER,
+  parallel_group  TEXT,
+  complexity      TEXT CHECK (complexity IN ('low', 'medium', 'high')),
+  files_likely_affected  TEXT,            -- JSON array
+  acceptance_criteria    TEXT,            -- JSON array
+  task_plan       TEXT,                   -- JSON, task_set_plan's plan
+  task_context    TEXT,                   -- JSON object, task_set_plan's context
+  error           TEXT,                   -- task_update_status failed
+  journal_seq     INTEGER NOT NULL DEFAULT 0,  -- the last journal entry's sequence
+  created_at      INTEGER
+);
+INSERT INTO tasks_new (rowid, id, mission_id, phase_id, parent_task_id, execution_id, caller_type,
+  agent_name, name, goal, areas, status, snapshot_type, snapshot_id, snapshot_root, snapshot_data,
+  outcome, metadata, files_changed, verification, started_at, completed_at, created_at)
+  SELECT rowid, id, mission_id, phase_id, parent_task_id, execution_id, caller_type, agent_name,
+  name, goal, areas, status, snapshot_type, snapshot_id, snapshot_root, snapshot_data, outcome,
+  metadata, files_changed, verification, started_at, completed_at, started_at FROM tasks;
+DROP TABLE tasks;
+ALTER TABLE tasks_new RENAME TO tasks;
+CREATE INDEX tasks_by_mission ON tasks(mission_id, started_at);
+CREATE INDEX tasks_by_phase ON tasks(phase_id);
+CREATE INDEX tasks_by_parent ON tasks(parent_task_id);
+CREATE INDEX tasks_by_execution ON tasks(execution_id);
+CREATE UNIQUE INDEX tasks_by_plan ON tasks(mission_id, plan_order) WHERE plan_order IS NOT NULL;
+-- Whoever changes a planned task's state (the tracking tools too) bumps its
+-- workflow's revision, so a cached DAG knows it is stale.
+CREATE TRIGGER tasks_revise_plan AFTER UPDATE OF status, started_at, completed_at, outcome ON tasks
+  WHEN NEW.plan_order IS NOT NULL
+  BEGIN UPDATE missions SET plan_revision = plan_revision + 1 WHERE id = NEW.mission_id; END;
+
+CREATE TABLE task_dependencies (
+  task_id        TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  depends_on_id  TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  PRIMARY KEY (task_id, depends_on_id)
+) WITHOUT ROWID;
+CREATE INDEX task_dependencies_by_prerequisite ON task_dependencies(depends_on_id);
+
+ALTER TABLE decisions ADD COLUMN seq INTEGER;
+ALTER TABLE issues ADD COLUMN seq INTEGER;
+ALTER TABLE milestones ADD COLUMN seq INTEGER;
+CREATE TABLE checkpoints (
+  id             TEXT PRIMARY KEY,
+  task_id        TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  seq            INTEGER NOT NULL,
+  execution_id   TEXT REFERENCES executions(id) ON DELETE SET NULL,
+  type           TEXT NOT NULL CHECK (type IN ('plan', 'progress', 'decision', 'error',
+                   'recovery', 'complete', 'replan')),
+  summary        TEXT NOT NULL,
+  detail         TEXT,                    -- JSON object
+  files_changed  TEXT,                    -- JSON array
+  created_at     INTEGER NOT NULL,
+  UNIQUE (task_id, seq)
+);
+CREATE INDEX checkpoints_by_execution ON checkpoints(execution_id);
+-- Entries already recorded take their sequence in time order.
+CREATE TEMP TABLE journal_order AS
+  SELECT kind, id, row_number() OVER (PARTITION BY task_id ORDER BY created_at, kind, id) AS seq
+  FROM (SELECT 'decision' AS kind, id, task_id, created_at FROM decisions
+        UNION ALL SELECT 'issue', id, task_id, created_at FROM issues
+        UNION ALL SELECT 'milestone', id, task_id, created_at FROM milestones);
+UPDATE decisions SET seq = (SELECT seq FROM journal_order o WHERE o.kind = 'decision' AND o.id = decisions.id);
+UPDATE issues SET seq = (SELECT seq FROM journal_order o WHERE o.kind = 'issue' AND o.id = issues.id);
+UPDATE milestones SET seq = (SELECT seq FROM journal_order o WHERE o.kind = 'milestone' AND o.id = milestones.id);
+DROP TABLE journal_order;
+UPDATE tasks SET journal_seq = coalesce((SELECT max(seq) FROM (
+  SELECT seq FROM decisions WHERE task_id = tasks.id UNION ALL
+  SELECT seq FROM issues WHERE task_id = tasks.id UNION ALL
+  SELECT seq FROM milestones WHERE task_id = tasks.id)), 0);
+CREATE UNIQUE INDEX decisions_by_seq ON decisions(task_id, seq);
+CREATE UNIQUE INDEX issues_by_seq ON issues(task_id, seq);
+CREATE UNIQUE INDEX milestones_by_seq ON milestones(task_id, seq);
+
+CREATE TABLE templates (
+  id           TEXT PRIMARY KEY,
+  name         TEXT NOT NULL UNIQUE,
+  description  TEXT,
+  definition   TEXT NOT NULL,           -- JSON {tasks, variables}
+  execution_id TEXT REFERENCES executions(id) ON DELETE SET NULL,
+  created_at   INTEGER NOT NULL
+);
 )sql",
 };
 

@@ -76,6 +76,26 @@ void TaskRepository::insert(const TaskRow& row, const std::string& snapshot_data
       .run();
 }
 
+void TaskRepository::start_planned(const TaskRow& row, const std::string& snapshot_data) {
+  db_.prepare(
+         "UPDATE tasks SET status = ?2, snapshot_type = ?3, snapshot_id = ?4, snapshot_root = ?5, "
+         "snapshot_data = ?6, started_at = ?7, completed_at = NULL, caller_type = ?8, agent_name = ?9, "
+         "areas = ?10, outcome = NULL, verification = NULL, error = NULL WHERE id = ?1")
+      .bind(1, row.id)
+      .bind(2, row.status)
+      .bind(3, row.snapshot_type)
+      .bind(4, row.snapshot_id)
+      .bind(5, row.snapshot_root)
+      .bind_blob(6, snapshot_data.data(), snapshot_data.size())
+      .bind(7, row.started_at)
+      .bind(8, row.caller_type)
+      .bind(9, row.agent_name)
+      .bind(10, row.areas)
+      .run();
+  // A retried task's earlier change set is replaced by the new one.
+  db_.prepare("DELETE FROM task_changes WHERE task_id = ?").bind(1, row.id).run();
+}
+
 std::optional<TaskRow> TaskRepository::find(const std::string& id) {
   auto s = db_.prepare(std::string(kSelect) + "WHERE t.id = ?");
   s.bind(1, id);

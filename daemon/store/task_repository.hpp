@@ -70,6 +70,9 @@ class TaskRepository {
   // `snapshot_data` is stored beside the row but never read back with it:
   // it can be megabytes (a checksum snapshot) and only complete_task needs it.
   void insert(const TaskRow& row, const std::string& snapshot_data);
+  // A planned task starts (docs/adr/0015): status, snapshot, areas, agent
+  // and start time of `row` written to the existing row.
+  void start_planned(const TaskRow& row, const std::string& snapshot_data);
   std::optional<TaskRow> find(const std::string& id);
   std::string snapshot_data(const std::string& id);
   // Writes status, outcome, metadata, verification and completed_at, and

@@ -1,25 +1,12 @@
 #pragma once
-// Who may change a tracked record (mission-mcp(7), OWNERSHIP; docs/adr/0016): its
-// owner, the execution that created it; for a task also the owner of its
-// mission (a coordinator over its work); and any execution granted the
-// mission or the task (by its owner, a person or a workflow run). Anyone
-// else is refused `forbidden`. Reading is open to every execution.
+// Who may change a tracked record: the rule lives in the store
+// (daemon/store/ownership.hpp) so tracking and planning hold the same one.
 
-#include <string>
-
-#include "daemon/store/database.hpp"
-#include "daemon/store/mission_repository.hpp"
-#include "daemon/store/task_repository.hpp"
+#include "daemon/store/ownership.hpp"
 
 namespace mission::daemon::tracking {
 
-// Throws forbidden unless `caller` may change `mission` (complete it, start
-// tasks in it).
-void require_mission_writer(store::Database& db, const std::string& caller,
-                            const store::MissionRow& mission);
-
-// Throws forbidden unless `caller` may change `task` (complete it, log
-// against it, start a subtask under it).
-void require_task_writer(store::Database& db, const std::string& caller, const store::TaskRow& task);
+using store::require_mission_writer;
+using store::require_task_writer;
 
 }  // namespace mission::daemon::tracking

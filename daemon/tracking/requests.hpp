@@ -48,8 +48,10 @@ struct CompleteMissionRequest {
 };
 
 // Where a start_task belongs: exactly one of these (the schema's oneOf).
+// planned_task starts a task a plan created (docs/adr/0015): its name,
+// goal and areas come from the plan.
 struct TaskTarget {
-  enum class Kind { mission, workflow, parent_task };
+  enum class Kind { mission, workflow, parent_task, planned_task };
   Kind kind = Kind::mission;
   std::string id;
 };

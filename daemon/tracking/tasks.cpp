@@ -26,6 +26,7 @@ const char* target_field(TaskTarget::Kind kind) {
     case TaskTarget::Kind::mission: return "mission_id";
     case TaskTarget::Kind::workflow: return "workflow_id";
     case TaskTarget::Kind::parent_task: return "parent_task_id";
+    case TaskTarget::Kind::planned_task: return "task_id";
   }
   return "mission_id";
 }
@@ -33,14 +34,16 @@ const char* target_field(TaskTarget::Kind kind) {
 // The mission a start_task belongs to: named by mission_id or workflow_id,
 // or inherited from parent_task_id.
 store::MissionRow resolve_mission(Caller& caller, const TaskTarget& target) {
-  if (target.kind == TaskTarget::Kind::parent_task) {
+  if (target.kind == TaskTarget::Kind::parent_task || target.kind == TaskTarget::Kind::planned_task) {
     return require_mission(caller.db, require_task(caller.db, target.id).mission_id, "mission_id");
   }
   const char* field = target_field(target.kind);
   store::MissionRow row = require_mission(caller.db, target.id, field);
   const MissionKind expected =
       target.kind == TaskTarget::Kind::mission ? MissionKind::mission : MissionKind::workflow;
-  if (row.kind != expected) {
+  // A planned workflow (seed 003) takes ad-hoc tasks by workflow_id too.
+  const bool matches = row.kind == expected || (expected == MissionKind::workflow && row.kind == MissionKind::planned);
+  if (!matches) {
     throw MissionError(ErrorCode::invalid_argument,
                        row.id + " is a " + std::string(name_of(row.kind)) + ", not a " +
                            std::string(name_of(expected)),
@@ -64,6 +67,11 @@ std::vector<std::string> areas_of(const store::TaskRow& row) {
 
 void require_in_progress(const store::TaskRow& task, const char* what) {
   if (task.status == TaskStatus::in_progress) return;
+  if (task.status == TaskStatus::pending) {
+    throw MissionError(ErrorCode::invalid_argument, "task " + task.id + " has not started",
+                       "start it with start_task and task_id, then complete it",
+                       {{"task_id", task.id}, {"status", task.status}});
+  }
   throw MissionError(ErrorCode::invalid_argument,
                      "task " + task.id + " " + what + " (" + std::string(name_of(task.status)) + ")",
                      "start a new task with start_task for more work; get_context shows its result",
@@ -125,6 +133,18 @@ nlohmann::json verification_json(const git::ScopeVerification& verification) {
 // A task is added by whoever may change its mission, a subtask by whoever
 // may change its parent.
 void check_may_start(Caller& caller, const StartTaskRequest& request, const store::MissionRow& mission) {
+  if (request.target.kind == TaskTarget::Kind::planned_task) {
+    store::TaskRow planned = require_task(caller.db, request.target.id);
+    require_task_writer(caller.db, caller.execution_id, planned);
+    if (planned.status != TaskStatus::pending && planned.status != TaskStatus::failed) {
+      throw MissionError(ErrorCode::invalid_argument,
+                         "task " + planned.id + " is " + std::string(name_of(planned.status)) +
+                             "; only a pending or failed planned task starts",
+                         "workflow_next_tasks lists the tasks that can start now",
+                         {{"task_id", planned.id}, {"status", planned.status}});
+    }
+    return;
+  }
   if (!request.parent_task_id) {
     require_mission_writer(caller.db, caller.execution_id, mission);
     return;
@@ -145,7 +165,14 @@ TaskStart plan_task_start(Caller& caller, const StartTaskRequest& request) {
   check_may_start(caller, request, mission);
   TaskStart plan{request, mission.id, mission.kind, std::nullopt,
                  execution_cwd(caller.db, caller.execution_id)};
-  if (mission.kind == MissionKind::workflow) {
+  if (request.target.kind == TaskTarget::Kind::planned_task) {
+    // The plan's task: its name, goal and areas unless the call gives them.
+    store::TaskRow planned = require_task(caller.db, request.target.id);
+    if (plan.request.name.empty()) plan.request.name = planned.name;
+    if (plan.request.goal.empty()) plan.request.goal = planned.goal;
+    if (plan.request.areas.empty()) plan.request.areas = areas_of(planned);
+  }
+  if (mission.kind != MissionKind::mission) {
     if (request.phase || request.phase_name) {
       throw MissionError(ErrorCode::invalid_argument, "workflow " + mission.id + " has no phases",
                          "leave out phase and phase_name, or use a mission (start_mission)",
@@ -192,7 +219,8 @@ nlohmann::json finish_task_start(Caller& caller, const TaskStart& plan, const gi
   }
 
   store::TaskRow task;
-  task.id = new_random_id("tk-", 10);
+  const bool planned = request.target.kind == TaskTarget::Kind::planned_task;
+  task.id = planned ? request.target.id : new_random_id("tk-", 10);
   task.mission_id = mission.id;
   if (phase) task.phase_id = phase->id;
   task.parent_task_id = request.parent_task_id;
@@ -207,11 +235,22 @@ nlohmann::json finish_task_start(Caller& caller, const TaskStart& plan, const gi
   task.snapshot_id = snapshot.id;
   task.snapshot_root = snapshot.root;
   task.started_at = now;
-  store::TaskRepository(caller.db).insert(task, snapshot.data);
+  if (planned) {
+    // The planned row starts: it takes the snapshot now, so its change set
+    // is exact like any task's; its owner stays the plan's.
+    store::TaskRow row = require_task(caller.db, task.id);
+    if (row.status != TaskStatus::pending && row.status != TaskStatus::failed) {
+      throw MissionError(ErrorCode::invalid_argument, "task " + task.id + " was started meanwhile",
+                         "workflow_next_tasks lists the tasks that can start now", {{"task_id", task.id}});
+    }
+    store::TaskRepository(caller.db).start_planned(task, snapshot.data);
+  } else {
+    store::TaskRepository(caller.db).insert(task, snapshot.data);
+  }
   missions.touch(mission.id, now);
 
   if (phase_created) add_phase_event(caller.events, caller.db, "created", phase->id, caller.execution_id);
-  add_task_event(caller.events, caller.db, "created", task.id, caller.execution_id);
+  add_task_event(caller.events, caller.db, planned ? "updated" : "created", task.id, caller.execution_id);
 
   nlohmann::json out = {{"task_id", task.id},
                         {"snapshot_id", snapshot.id},
@@ -219,7 +258,8 @@ nlohmann::json finish_task_start(Caller& caller, const TaskStart& plan, const gi
                         {"started_at", format_utc_iso8601(now)},
                         {"caller_type", task.caller_type ? nlohmann::json(*task.caller_type) : nlohmann::json()},
                         {"agent_name", task.agent_name ? nlohmann::json(*task.agent_name) : nlohmann::json()}};
-  out[mission.kind == MissionKind::workflow ? "workflow_id" : "mission_id"] = mission.id;
+  out[mission.kind == MissionKind::mission ? "mission_id" : "workflow_id"] = mission.id;
+  if (planned) out["name"] = task.name;
   if (phase) {
     out["phase_id"] = phase->id;
     out["phase_number"] = phase->number;
@@ -297,7 +337,7 @@ nlohmann::json finish_task_completion(Caller& caller, const TaskCompletion& plan
                         {"verification", std::move(checked)}};
   if (request.outcome.manual_review_needed) out["blocked_for_review"] = true;
 
-  bool mission_changed = mission.kind == MissionKind::workflow;  // a workflow changes with its tasks
+  bool mission_changed = mission.kind != MissionKind::mission;  // a workflow changes with its tasks
   if (task.phase_id) {
     auto phase = missions.find_phase_by_id(*task.phase_id);
     if (request.phase_complete && phase->status == PhaseStatus::in_progress) {

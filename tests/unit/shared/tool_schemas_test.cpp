@@ -104,9 +104,11 @@ TEST_CASE("every tool's description names each field of its schema, required one
     const std::string optional = section_of(description, "Optional:", "Next:");
     std::set<std::string> must_list;
     for (const auto& field : input.value("required", json::array())) must_list.insert(field);
-    // A oneOf of targets: each alternative belongs under Required too.
-    for (const auto& branch : input.value("oneOf", json::array())) {
-      for (const auto& field : branch.value("required", json::array())) must_list.insert(field);
+    // A oneOf or anyOf of targets: each alternative belongs under Required too.
+    for (const char* alternatives : {"oneOf", "anyOf"}) {
+      for (const auto& branch : input.value(alternatives, json::array())) {
+        for (const auto& field : branch.value("required", json::array())) must_list.insert(field);
+      }
     }
     for (const auto& [field, schema] : input.at("properties").items()) {
       INFO(field);

@@ -1,6 +1,6 @@
-#include "daemon/tracking/key_style.hpp"
+#include "shared/key_style.hpp"
 
-namespace mission::daemon::tracking {
+namespace mission {
 
 std::string key(KeyStyle style, std::string_view snake_key) {
   if (style == KeyStyle::snake) return std::string(snake_key);
@@ -18,4 +18,4 @@ std::string key(KeyStyle style, std::string_view snake_key) {
   return out;
 }
 
-}  // namespace mission::daemon::tracking
+}  // namespace mission

@@ -1,9 +1,9 @@
-#include "daemon/tracking/authorization.hpp"
+#include "daemon/store/ownership.hpp"
 
 #include "daemon/store/grant_repository.hpp"
 #include "shared/error_code.hpp"
 
-namespace mission::daemon::tracking {
+namespace mission::store {
 namespace {
 
 [[noreturn]] void refuse(const std::string& caller, const std::string& what, const std::string& id,
@@ -18,19 +18,19 @@ namespace {
 
 }  // namespace
 
-void require_mission_writer(store::Database& db, const std::string& caller,
-                            const store::MissionRow& mission) {
+void require_mission_writer(Database& db, const std::string& caller,
+                            const MissionRow& mission) {
   if (mission.execution_id == caller) return;
-  if (store::GrantRepository(db).holds(caller, mission.id, std::nullopt)) return;
+  if (GrantRepository(db).holds(caller, mission.id, std::nullopt)) return;
   refuse(caller, std::string(name_of(mission.kind)), mission.id, mission.execution_id);
 }
 
-void require_task_writer(store::Database& db, const std::string& caller, const store::TaskRow& task) {
+void require_task_writer(Database& db, const std::string& caller, const TaskRow& task) {
   if (task.execution_id == caller) return;
-  auto mission = store::MissionRepository(db).find(task.mission_id);
+  auto mission = MissionRepository(db).find(task.mission_id);
   if (mission && mission->execution_id == caller) return;
-  if (store::GrantRepository(db).holds(caller, task.mission_id, task.id)) return;
+  if (GrantRepository(db).holds(caller, task.mission_id, task.id)) return;
   refuse(caller, "task", task.id, task.execution_id);
 }
 
-}  // namespace mission::daemon::tracking
+}  // namespace mission::store

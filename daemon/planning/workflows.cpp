@@ -1,0 +1,566 @@
+// The planning tools' writers: planned workflows, their plans, tasks'
+// statuses and plans, checkpoints, repositories and templates.
+
+#include "daemon/planning/workflows.hpp"
+
+#include <filesystem>
+#include <set>
+
+#include "daemon/planning/planning_support.hpp"
+#include "daemon/planning/templates.hpp"
+#include "daemon/store/execution_repository.hpp"
+#include "daemon/store/journal_repository.hpp"
+#include "daemon/store/mission_repository.hpp"
+#include "daemon/store/plan_repository.hpp"
+#include "daemon/store/task_repository.hpp"
+#include "daemon/store/ownership.hpp"
+#include "shared/clock.hpp"
+#include "shared/error_code.hpp"
+#include "shared/limits.hpp"
+#include "shared/record_id.hpp"
+
+namespace mission::daemon::planning {
+namespace {
+
+std::string json_text(const nlohmann::json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// The workflow a status word of seed 003 names.
+MissionStatus workflow_status_named(const std::string& word) {
+  static const std::pair<const char*, MissionStatus> kWords[] = {
+      {"planning", MissionStatus::planning},   {"ready", MissionStatus::ready},
+      {"in_progress", MissionStatus::in_progress}, {"paused", MissionStatus::paused},
+      {"completed", MissionStatus::completed}, {"failed", MissionStatus::failed},
+      {"cancelled", MissionStatus::cancelled}};
+  for (const auto& [name, status] : kWords) {
+    if (word == name) return status;
+  }
+  throw MissionError(ErrorCode::invalid_argument, "'" + word + "' is not a workflow status",
+                     "use planning, ready, in_progress, paused, completed, failed or cancelled",
+                     {{"field", "status"}});
+}
+
+void require_not_final(const store::MissionRow& workflow) {
+  if (!is_final(workflow.status)) return;
+  throw MissionError(ErrorCode::invalid_argument,
+                     "workflow " + workflow.id + " is already " + std::string(seed_workflow_status(workflow.status)),
+                     "create a new workflow (workflow_create or template_apply)",
+                     {{"id", workflow.id}, {"status", seed_workflow_status(workflow.status)}});
+}
+
+std::string repository_name(const std::string& path) {
+  std::filesystem::path p(path);
+  std::string name = p.filename().string();
+  if (name.empty()) name = p.parent_path().filename().string();
+  return name.empty() ? path : name;
+}
+
+std::string normal_path(const std::string& path, const char* field) {
+  if (path.empty() || path.front() != '/') {
+    throw MissionError(ErrorCode::invalid_argument, std::string(field) + " '" + path + "' is not absolute",
+                       "give the repository's absolute path", {{"field", field}});
+  }
+  std::string out = std::filesystem::path(path).lexically_normal().string();
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
+}
+
+// The repository at `path`, registered now when it is not yet.
+store::RepositoryRow ensure_repository(store::Database& db, const std::string& path,
+                                       const std::optional<std::string>& name, bool* created) {
+  store::PlanRepository plans(db);
+  const std::string normal = normal_path(path, "path");
+  if (auto found = plans.repository_by_path(normal)) {
+    if (created != nullptr) *created = false;
+    return *found;
+  }
+  store::RepositoryRow row{new_random_id("rp-", 10), normal, name.value_or(repository_name(normal)), unix_ms_now()};
+  plans.insert_repository(row);
+  if (created != nullptr) *created = true;
+  return row;
+}
+
+
+// Replaces the workflow's planned tasks with `plan` (checked first) and
+// makes it ready. Returns the number of tasks and of parallel groups.
+nlohmann::json install_plan(Caller& caller, const store::MissionRow& workflow, const WorkflowPlanInput& plan) {
+  std::vector<PlanEntry> entries;
+  entries.reserve(plan.tasks.size());
+  for (const auto& task : plan.tasks) entries.push_back({task.name, task.sequence, task.depends_on});
+  Dag dag = resolve_plan(entries);
+
+  store::PlanRepository plans(caller.db);
+  for (const auto& existing : plans.planned_tasks(workflow.id)) {
+    if (existing.status != TaskStatus::pending) {
+      throw MissionError(ErrorCode::invalid_argument,
+                         "workflow " + workflow.id + " already has started tasks (" + existing.name + ")",
+                         "change one task with task_replan, or create a new workflow",
+                         {{"id", workflow.id}, {"task_id", existing.id}});
+    }
+  }
+  const std::int64_t now = unix_ms_now();
+  plans.delete_planned(workflow.id);
+  std::vector<store::PlannedTaskRow> rows;
+  rows.reserve(plan.tasks.size());
+  std::set<std::string> groups;
+  for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+    const PlanTaskInput& task = plan.tasks[i];
+    store::PlannedTaskRow row;
+    row.id = new_random_id("tk-", 10);
+    row.mission_id = workflow.id;
+    row.execution_id = caller.execution_id;
+    row.name = task.name;
+    row.description = task.description;
+    row.status = TaskStatus::pending;
+    row.plan_order = static_cast<std::int64_t>(i);
+    row.sequence = task.sequence;
+    row.parallel_group = task.parallel_group;
+    row.complexity = task.complexity;
+    row.files_likely_affected = json_text(task.files_likely_affected);
+    row.acceptance_criteria = json_text(task.acceptance_criteria);
+    row.created_at = now;
+    if (task.parallel_group) groups.insert(*task.parallel_group);
+    rows.push_back(std::move(row));
+  }
+  std::vector<store::DependencyRow> edges;
+  for (Node node = 0; node < dag.size(); ++node) {
+    if (!dag.has_explicit(node)) continue;
+    for (Node prerequisite : dag.prerequisites(node)) edges.push_back({rows[node].id, rows[prerequisite].id});
+  }
+  plans.insert_planned(rows, edges);
+
+  store::WorkflowPlanRow stored = *plans.workflow_plan(workflow.id);
+  stored.plan_summary = plan.summary;
+  stored.plan_approach = plan.approach;
+  stored.plan_risks = json_text(plan.risks);
+  stored.plan_assumptions = json_text(plan.assumptions);
+  plans.write_workflow_plan(stored, now);
+  plans.set_status(workflow.id, MissionStatus::ready, std::nullopt, now);
+  caller.notify("mission", "updated", workflow.id);
+  return {{"workflow_id", workflow.id},
+          {"tasks_created", rows.size()},
+          {"dependencies", edges.size()},
+          {"implied_dependencies", dag.edge_count() - edges.size()},
+          {"parallelizable_groups", groups.size()},
+          {"status", "ready"}};
+}
+
+store::MissionRow new_workflow(Caller& caller, const std::string& name, const std::string& source_type,
+                               const std::optional<std::string>& source_ref, const std::string& source_content,
+                               const std::optional<std::string>& repository_path, std::int64_t max_parallel,
+                               bool auto_workspaces) {
+  store::MissionRow row;
+  row.id = new_random_id("wf-", 10);
+  row.kind = MissionKind::planned;
+  row.execution_id = caller.execution_id;
+  row.cwd = execution_cwd(caller.db, caller.execution_id);
+  row.name = name;
+  row.status = MissionStatus::planning;
+  row.created_at = row.updated_at = unix_ms_now();
+  store::MissionRepository(caller.db).insert(row);
+  store::WorkflowPlanRow plan;
+  plan.mission_id = row.id;
+  plan.source_type = source_type;
+  plan.source_ref = source_ref;
+  plan.source_content = source_content;
+  if (repository_path) plan.repository_id = ensure_repository(caller.db, *repository_path, std::nullopt, nullptr).id;
+  plan.max_parallel_tasks = max_parallel;
+  plan.auto_create_workspaces = auto_workspaces;
+  store::PlanRepository(caller.db).write_workflow_plan(plan, row.created_at);
+  caller.notify("mission", "created", row.id);
+  return row;
+}
+
+TaskStatus task_status_named(const std::string& word) {
+  if (word == "pending" || word == "ready") return TaskStatus::pending;
+  if (word == "in_progress") return TaskStatus::in_progress;
+  if (word == "completed") return TaskStatus::success;
+  if (word == "failed") return TaskStatus::failed;
+  if (word == "skipped") return TaskStatus::skipped;
+  throw MissionError(ErrorCode::invalid_argument, "'" + word + "' is not a task status",
+                     "use pending, in_progress, completed, failed or skipped", {{"field", "status"}});
+}
+
+// The unfinished prerequisites of a planned task, refused by name.
+void require_prerequisites_done(store::Database& db, const store::PlannedTaskRow& task, const char* doing) {
+  PlanState state = load_plan_state(db, task.mission_id);
+  auto node = state.node_of(task.id);
+  if (!node || prerequisites_done(state, *node)) return;
+  nlohmann::json names = nlohmann::json::array();
+  std::string list;
+  for (Node prerequisite : state.dag.prerequisites(*node)) {
+    if (is_done(state.tasks[prerequisite].status)) continue;
+    if (names.size() < limits::kMaxBlockersShown) {
+      names.push_back(state.tasks[prerequisite].name);
+      list += (list.empty() ? "" : ", ") + state.tasks[prerequisite].name;
+    }
+  }
+  throw MissionError(ErrorCode::invalid_argument,
+                     "task '" + task.name + "' cannot " + doing + ": it waits for " + list,
+                     "finish those first; workflow_next_tasks lists the tasks that can start now",
+                     {{"task_id", task.id}, {"blocked_by", std::move(names)}});
+}
+
+}  // namespace
+
+store::MissionRow require_mission(store::Database& db, const std::string& id, const char* field) {
+  auto row = store::MissionRepository(db).find(id);
+  if (!row) {
+    throw MissionError(ErrorCode::not_found, std::string(field) + " '" + id + "' does not exist",
+                       "use the id workflow_create returned; workflow_list shows them",
+                       {{"field", field}, {"id", id}});
+  }
+  return *row;
+}
+
+store::TaskRow require_task(store::Database& db, const std::string& id) {
+  auto row = store::TaskRepository(db).find(id);
+  if (!row) {
+    throw MissionError(ErrorCode::not_found, "task '" + id + "' does not exist",
+                       "use a task id from workflow_next_tasks or workflow_get with include_tasks",
+                       {{"field", "task_id"}, {"id", id}});
+  }
+  return *row;
+}
+
+std::string execution_cwd(store::Database& db, const std::string& execution_id) {
+  auto row = store::ExecutionRepository(db).find(execution_id);
+  if (!row) {
+    throw MissionError(ErrorCode::not_found, "agent execution " + execution_id + " is gone",
+                       "reconnect with mission mcp connect");
+  }
+  return row->cwd;
+}
+
+store::MissionRow require_workflow(store::Database& db, const std::string& id, const char* field) {
+  store::MissionRow row = require_mission(db, id, field);
+  if (row.kind != MissionKind::planned) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       row.id + " is a " + std::string(name_of(row.kind)) + ", not a planned workflow",
+                       "planning tools take the id workflow_create or template_apply returned; "
+                       "get_context reads missions",
+                       {{"field", field}, {"id", row.id}});
+  }
+  return row;
+}
+
+store::PlannedTaskRow require_planned_task(store::Database& db, const std::string& id, const char* field) {
+  auto row = store::PlanRepository(db).task(id);
+  if (!row) {
+    throw MissionError(ErrorCode::not_found, std::string(field) + " '" + id + "' does not exist",
+                       "use a task id from workflow_next_tasks or workflow_get with include_tasks",
+                       {{"field", field}, {"id", id}});
+  }
+  return *row;
+}
+
+nlohmann::json repository_json(const store::RepositoryRow& row, KeyStyle style) {
+  return {{key(style, "id"), row.id}, {key(style, "path"), row.path}, {key(style, "name"), row.name},
+          {key(style, "created_at"), row.created_at}};
+}
+
+
+nlohmann::json workflow_create(Caller& caller, const WorkflowCreateRequest& request) {
+  store::MissionRow row = new_workflow(caller, request.name, request.source_type, request.source_ref,
+                                       request.source_content, request.repository_path,
+                                       request.max_parallel_tasks, request.auto_create_workspaces);
+  return {{"id", row.id},
+          {"name", row.name},
+          {"status", "planning"},
+          {"max_parallel_tasks", request.max_parallel_tasks},
+          {"auto_create_workspaces", request.auto_create_workspaces}};
+}
+
+nlohmann::json workflow_set_plan(Caller& caller, const WorkflowSetPlanRequest& request) {
+  store::MissionRow workflow = require_workflow(caller.db, request.id, "id");
+  store::require_mission_writer(caller.db, caller.execution_id, workflow);
+  require_not_final(workflow);
+  return install_plan(caller, workflow, request.plan);
+}
+
+nlohmann::json workflow_update_status(Caller& caller, const WorkflowUpdateStatusRequest& request) {
+  store::MissionRow workflow = require_workflow(caller.db, request.id, "id");
+  store::require_mission_writer(caller.db, caller.execution_id, workflow);
+  MissionStatus status = workflow_status_named(request.status);
+  require_not_final(workflow);
+  if (status == MissionStatus::ready || status == MissionStatus::in_progress) {
+    if (store::PlanRepository(caller.db).planned_tasks(workflow.id).empty()) {
+      throw MissionError(ErrorCode::invalid_argument, "workflow " + workflow.id + " has no plan yet",
+                         "set one with workflow_set_plan first", {{"id", workflow.id}});
+    }
+  }
+  // A blocked workflow stays blocked until a person clears its blocker.
+  if (workflow.status == MissionStatus::blocked && status == MissionStatus::in_progress) status = MissionStatus::blocked;
+  store::PlanRepository(caller.db).set_status(workflow.id, status, request.reason, unix_ms_now());
+  caller.notify("mission", "updated", workflow.id);
+  return {{"success", true},
+          {"id", workflow.id},
+          {"previous_status", seed_workflow_status(workflow.status)},
+          {"status", seed_workflow_status(status)}};
+}
+
+nlohmann::json workflow_set_parallelism(Caller& caller, const WorkflowSetParallelismRequest& request) {
+  store::MissionRow workflow = require_workflow(caller.db, request.id, "id");
+  store::require_mission_writer(caller.db, caller.execution_id, workflow);
+  store::PlanRepository plans(caller.db);
+  store::WorkflowPlanRow plan = *plans.workflow_plan(workflow.id);
+  plan.max_parallel_tasks = request.max_parallel_tasks;
+  if (request.auto_create_workspaces) plan.auto_create_workspaces = *request.auto_create_workspaces;
+  plans.write_workflow_plan(plan, unix_ms_now());
+  caller.notify("mission", "updated", workflow.id);
+  return {{"success", true},
+          {"id", workflow.id},
+          {"max_parallel_tasks", plan.max_parallel_tasks},
+          {"auto_create_workspaces", plan.auto_create_workspaces}};
+}
+
+nlohmann::json task_set_plan(Caller& caller, const TaskSetPlanRequest& request) {
+  store::TaskRow task = require_task(caller.db, request.id);
+  store::require_task_writer(caller.db, caller.execution_id, task);
+  if (is_final(task.status)) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "task " + task.id + " has ended (" + std::string(name_of(task.status)) + ")",
+                       "use task_replan on a failed task", {{"task_id", task.id}});
+  }
+  store::PlanRepository(caller.db).set_task_plan(task.id, request.plan_json, request.context_json);
+  caller.notify("task", "updated", task.id);
+  return {{"success", true}, {"id", task.id}};
+}
+
+nlohmann::json task_update_status(Caller& caller, const TaskUpdateStatusRequest& request) {
+  store::TaskRow stored = require_task(caller.db, request.id);
+  store::require_task_writer(caller.db, caller.execution_id, stored);
+  store::PlannedTaskRow task = require_planned_task(caller.db, request.id, "id");
+  const TaskStatus to = task_status_named(request.status);
+  const std::int64_t now = unix_ms_now();
+  const TaskStatus from = task.status;
+  auto refuse = [&](const std::string& hint) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "task '" + task.name + "' cannot go from " + std::string(name_of(from)) + " to " +
+                           request.status,
+                       hint, {{"task_id", task.id}, {"status", name_of(from)}});
+  };
+  if (to == TaskStatus::success && !request.outcome) {
+    throw MissionError(ErrorCode::invalid_argument, "status completed needs an outcome",
+                       "say what the task achieved in outcome", {{"field", "outcome"}});
+  }
+  if (to == TaskStatus::failed && !request.error) {
+    throw MissionError(ErrorCode::invalid_argument, "status failed needs an error",
+                       "say what went wrong in error", {{"field", "error"}});
+  }
+  if (!stored.snapshot_id.empty() && from == TaskStatus::in_progress &&
+      (to == TaskStatus::success || to == TaskStatus::failed)) {
+    refuse("it was started with start_task: end it with complete_task, which records its change set");
+  }
+  switch (to) {
+    case TaskStatus::in_progress:
+      if (from != TaskStatus::pending && from != TaskStatus::failed) refuse("only a pending or failed task starts");
+      require_prerequisites_done(caller.db, task, "start");
+      task.started_at = now;
+      task.completed_at.reset();
+      task.error.reset();
+      break;
+    case TaskStatus::success:
+      if (from != TaskStatus::pending && from != TaskStatus::in_progress) refuse("it has already ended");
+      if (from == TaskStatus::pending) require_prerequisites_done(caller.db, task, "complete");
+      if (!task.started_at) task.started_at = now;
+      task.completed_at = now;
+      {
+        nlohmann::json outcome = {{"summary", *request.outcome}};
+        if (request.outcome_detail_json) outcome["detail"] = nlohmann::json::parse(*request.outcome_detail_json);
+        task.outcome = json_text(outcome);
+      }
+      break;
+    case TaskStatus::failed:
+      if (from != TaskStatus::pending && from != TaskStatus::in_progress) refuse("it has already ended");
+      task.completed_at = now;
+      task.error = request.error;
+      break;
+    case TaskStatus::skipped:
+      if (from != TaskStatus::pending && from != TaskStatus::failed) refuse("only a pending or failed task is skipped");
+      task.completed_at = now;
+      break;
+    case TaskStatus::pending:
+      if (from != TaskStatus::failed) refuse("only a failed task goes back to pending (a retry)");
+      task.started_at.reset();
+      task.completed_at.reset();
+      break;
+    default: break;
+  }
+  task.status = to;
+  store::PlanRepository(caller.db).set_task_status(task);
+  caller.notify("task", "updated", task.id);
+  after_task_changed(caller, task.mission_id);
+  return {{"success", true},
+          {"id", task.id},
+          {"previous_status", seed_task_status(from, true)},
+          {"status", seed_task_status(to, true)}};
+}
+
+nlohmann::json task_replan(Caller& caller, const TaskReplanRequest& request) {
+  store::TaskRow stored = require_task(caller.db, request.id);
+  store::require_task_writer(caller.db, caller.execution_id, stored);
+  store::PlannedTaskRow task = require_planned_task(caller.db, request.id, "id");
+  if (task.status != TaskStatus::failed && task.status != TaskStatus::in_progress &&
+      task.status != TaskStatus::pending) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "task '" + task.name + "' has ended (" + std::string(name_of(task.status)) + ")",
+                       "replan a failed, pending or in-progress task", {{"task_id", task.id}});
+  }
+  const std::int64_t now = unix_ms_now();
+  nlohmann::json detail = {{"reason", request.reason}, {"new_plan", nlohmann::json::parse(request.new_plan_json)}};
+  if (task.task_plan) detail["previous_plan"] = nlohmann::json::parse(*task.task_plan, nullptr, false);
+  store::CheckpointRow checkpoint;
+  checkpoint.id = new_random_id("cp-", 10);
+  checkpoint.task_id = task.id;
+  checkpoint.seq = store::next_journal_seq(caller.db, task.id);
+  checkpoint.execution_id = caller.execution_id;
+  checkpoint.type = CheckpointType::replan;
+  checkpoint.summary = request.reason;
+  checkpoint.detail = json_text(detail);
+  checkpoint.created_at = now;
+  store::PlanRepository plans(caller.db);
+  plans.insert_checkpoint(checkpoint);
+  plans.set_task_plan(task.id, request.new_plan_json, std::nullopt);
+  if (task.status == TaskStatus::failed) {
+    task.status = TaskStatus::pending;
+    task.started_at.reset();
+    task.completed_at.reset();
+    plans.set_task_status(task);
+  }
+  caller.notify("task", "updated", task.id);
+  return {{"success", true},
+          {"checkpoint_id", checkpoint.id},
+          {"sequence", checkpoint.seq},
+          {"status", seed_task_status(task.status, true)}};
+}
+
+nlohmann::json checkpoint_add(Caller& caller, const CheckpointAddRequest& request) {
+  store::TaskRow task = require_task(caller.db, request.task_id);
+  store::require_task_writer(caller.db, caller.execution_id, task);
+  store::CheckpointRow row;
+  row.id = new_random_id("cp-", 10);
+  row.task_id = task.id;
+  row.seq = store::next_journal_seq(caller.db, task.id);
+  row.execution_id = caller.execution_id;
+  row.type = request.type;
+  row.summary = request.summary;
+  row.detail = request.detail_json;
+  if (!request.files_changed.empty()) row.files_changed = json_text(request.files_changed);
+  row.created_at = unix_ms_now();
+  store::PlanRepository(caller.db).insert_checkpoint(row);
+  return {{"id", row.id}, {"sequence", row.seq}, {"task_id", task.id}};
+}
+
+nlohmann::json repository_register(Caller& caller, const RepositoryRegisterRequest& request) {
+  bool created = false;
+  store::RepositoryRow row = ensure_repository(caller.db, request.path, request.name, &created);
+  nlohmann::json out = repository_json(row, KeyStyle::snake);
+  out["already_registered"] = !created;
+  return out;
+}
+
+nlohmann::json template_create(Caller& caller, const TemplateCreateRequest& request) {
+  if (request.from_workflow_id.has_value() == request.definition.has_value()) {
+    throw MissionError(ErrorCode::invalid_argument, "give either from_workflow_id or template, not both or neither",
+                       "templatize a workflow with from_workflow_id, or define tasks in template",
+                       {{"field", "template"}});
+  }
+  store::PlanRepository plans(caller.db);
+  if (plans.template_by_name(request.name)) {
+    throw MissionError(ErrorCode::duplicate, "a template named '" + request.name + "' exists",
+                       "choose another name; template_list shows them", {{"field", "name"}});
+  }
+  TemplateDefinition definition;
+  if (request.from_workflow_id) {
+    store::MissionRow workflow = require_workflow(caller.db, *request.from_workflow_id, "from_workflow_id");
+    PlanState state = load_plan_state(caller.db, workflow.id);
+    if (state.tasks.empty()) {
+      throw MissionError(ErrorCode::invalid_argument, "workflow " + workflow.id + " has no plan",
+                         "set its plan with workflow_set_plan first", {{"field", "from_workflow_id"}});
+    }
+    for (Node node = 0; node < state.tasks.size(); ++node) {
+      const PlanTask& task = state.tasks[node];
+      TemplateTask entry{task.name, task.description, task.sequence, task.parallel_group, {}};
+      if (state.dag.has_explicit(node)) {
+        for (Node prerequisite : state.dag.prerequisites(node)) entry.depends_on.push_back(state.tasks[prerequisite].name);
+      }
+      definition.tasks.push_back(std::move(entry));
+    }
+  } else {
+    definition = *request.definition;
+  }
+  check_definition(definition);
+  store::TemplateRow row{new_random_id("tp-", 10), request.name, request.description,
+                         json_text(definition_json(definition)), caller.execution_id, unix_ms_now()};
+  plans.insert_template(row);
+  return {{"id", row.id},
+          {"name", row.name},
+          {"task_count", definition.tasks.size()},
+          {"variable_count", definition.variables.size()}};
+}
+
+nlohmann::json template_apply(Caller& caller, const TemplateApplyRequest& request) {
+  store::PlanRepository plans(caller.db);
+  auto row = plans.template_by_id(request.template_id);
+  if (!row) row = plans.template_by_name(request.template_id);
+  if (!row) {
+    throw MissionError(ErrorCode::not_found, "template_id '" + request.template_id + "' does not exist",
+                       "template_list shows the templates", {{"field", "template_id"}});
+  }
+  TemplateDefinition definition =
+      instantiate(definition_from_json(nlohmann::json::parse(row->definition)), request.variables);
+  nlohmann::json source = {{"template_id", row->id}, {"variables", request.variables}};
+  store::MissionRow workflow =
+      new_workflow(caller, request.workflow_name, "custom", "template:" + row->id, json_text(source),
+                   request.repository_path, request.max_parallel_tasks.value_or(1), false);
+  WorkflowPlanInput plan;
+  plan.summary = row->description.value_or("From template " + row->name);
+  plan.approach = "Template " + row->name;
+  for (const auto& task : definition.tasks) {
+    PlanTaskInput input;
+    input.name = task.name;
+    input.description = task.description;
+    input.sequence = task.sequence;
+    input.parallel_group = task.parallel_group;
+    input.depends_on = task.depends_on;
+    plan.tasks.push_back(std::move(input));
+  }
+  nlohmann::json installed = install_plan(caller, workflow, plan);
+  return {{"workflow_id", workflow.id},
+          {"template_id", row->id},
+          {"tasks_created", installed.at("tasks_created")},
+          {"status", "ready"}};
+}
+
+void require_startable(store::Database& db, const std::string& task_id) {
+  auto task = store::PlanRepository(db).task(task_id);
+  if (!task || !task->plan_order) return;
+  require_prerequisites_done(db, *task, "start");
+}
+
+void after_task_changed(Caller& caller, const std::string& workflow_id) {
+  auto workflow = store::MissionRepository(caller.db).find(workflow_id);
+  if (!workflow || workflow->kind != MissionKind::planned || is_final(workflow->status)) return;
+  auto s = caller.db.prepare(
+      "SELECT count(*), sum(status IN ('success', 'partial_success', 'skipped')), "
+      "sum(status = 'in_progress') FROM tasks WHERE mission_id = ? AND plan_order IS NOT NULL");
+  s.bind(1, workflow_id);
+  s.step();
+  const std::int64_t total = s.integer(0);
+  const std::int64_t done = s.integer(1);
+  const std::int64_t running = s.integer(2);
+  std::optional<MissionStatus> next;
+  if (total > 0 && done == total) {
+    next = MissionStatus::completed;
+  } else if (running > 0 && (workflow->status == MissionStatus::ready || workflow->status == MissionStatus::planning)) {
+    next = MissionStatus::in_progress;
+  }
+  if (!next) return;
+  store::PlanRepository(caller.db).set_status(workflow_id, *next, std::nullopt, unix_ms_now());
+  caller.notify("mission", "updated", workflow_id);
+}
+
+
+}  // namespace mission::daemon::planning

@@ -1,0 +1,64 @@
+#pragma once
+// What the planning and templates tools do (seed orchestration-mcp-interface.md,
+// docs/adr/0015): planned workflows, their plans and tasks, checkpoints,
+// context within a budget, the orchestration queries, repositories and
+// templates. Each function takes the tool's typed request and returns its
+// structured result in the seed's words, or throws MissionError. Writers
+// take the Caller (who asks, the events); readers take the store and the
+// DAG cache, and answer in snake_case (tools) or camelCase (control API).
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/planning/plan_cache.hpp"
+#include "daemon/planning/planning_support.hpp"
+#include "daemon/planning/requests.hpp"
+#include "shared/key_style.hpp"
+
+namespace mission::daemon::planning {
+
+
+nlohmann::json workflow_create(Caller& caller, const WorkflowCreateRequest& request);
+nlohmann::json workflow_set_plan(Caller& caller, const WorkflowSetPlanRequest& request);
+nlohmann::json workflow_update_status(Caller& caller, const WorkflowUpdateStatusRequest& request);
+nlohmann::json workflow_set_parallelism(Caller& caller, const WorkflowSetParallelismRequest& request);
+nlohmann::json task_set_plan(Caller& caller, const TaskSetPlanRequest& request);
+nlohmann::json task_update_status(Caller& caller, const TaskUpdateStatusRequest& request);
+nlohmann::json task_replan(Caller& caller, const TaskReplanRequest& request);
+nlohmann::json checkpoint_add(Caller& caller, const CheckpointAddRequest& request);
+nlohmann::json repository_register(Caller& caller, const RepositoryRegisterRequest& request);
+nlohmann::json template_create(Caller& caller, const TemplateCreateRequest& request);
+nlohmann::json template_apply(Caller& caller, const TemplateApplyRequest& request);
+
+nlohmann::json workflow_get(store::Database& db, PlanCache* cache, const WorkflowGetRequest& request,
+                            KeyStyle style);
+nlohmann::json workflow_list(store::Database& db, const WorkflowListRequest& request, KeyStyle style);
+nlohmann::json task_get(store::Database& db, PlanCache* cache, const TaskGetRequest& request, KeyStyle style);
+nlohmann::json checkpoint_list(store::Database& db, const CheckpointListRequest& request, KeyStyle style);
+nlohmann::json task_load_context(store::Database& db, PlanCache* cache, const TaskLoadContextRequest& request);
+nlohmann::json workflow_get_summary(store::Database& db, PlanCache* cache, const WorkflowSummaryRequest& request);
+nlohmann::json workflow_next_tasks(store::Database& db, PlanCache* cache, const NextTasksRequest& request,
+                                   KeyStyle style);
+nlohmann::json workflow_progress(store::Database& db, PlanCache* cache, const WorkflowIdRequest& request,
+                                 KeyStyle style);
+nlohmann::json task_check_dependencies(store::Database& db, PlanCache* cache, const TaskIdRequest& request,
+                                       KeyStyle style);
+nlohmann::json repository_list(store::Database& db, const RepositoryListRequest& request, KeyStyle style);
+nlohmann::json repository_get(store::Database& db, const RepositoryGetRequest& request, KeyStyle style);
+nlohmann::json template_list(store::Database& db, const TemplateListRequest& request, KeyStyle style);
+nlohmann::json template_get(store::Database& db, const TemplateGetRequest& request, KeyStyle style);
+
+// The DAG of a workflow for a picture: nodes with their status and edges,
+// drawn by the CLI (mission plan).
+nlohmann::json workflow_graph(store::Database& db, PlanCache* cache, const std::string& workflow_id,
+                              KeyStyle style);
+
+// After a planned task ended (complete_task, task_update_status): a
+// workflow whose planned tasks are all done is completed; one that was
+// ready is in progress once a task starts.
+void after_task_changed(Caller& caller, const std::string& workflow_id);
+
+// Refuses to start the planned task `task_id` while a prerequisite is not
+// done, naming them (start_task with task_id). Not a planned task: nothing.
+void require_startable(store::Database& db, const std::string& task_id);
+
+}  // namespace mission::daemon::planning

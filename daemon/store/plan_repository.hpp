@@ -1,0 +1,146 @@
+#pragma once
+// Persistence of planned work (docs/adr/0015): a planned workflow's source,
+// plan and parallelism (columns of missions), its planned tasks (rows of
+// tasks with a plan_order) and their dependencies (task_dependencies), the
+// checkpoints of a task's journal, registered repositories and templates.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "daemon/store/database.hpp"
+#include "daemon/store/page.hpp"
+#include "shared/vocabulary.hpp"
+
+namespace mission::store {
+
+// The plan columns of a missions row.
+struct WorkflowPlanRow {
+  std::string mission_id;
+  std::optional<std::string> source_type;
+  std::optional<std::string> source_ref;
+  std::optional<std::string> source_content;
+  std::optional<std::string> repository_id;
+  std::optional<std::string> plan_summary;
+  std::optional<std::string> plan_approach;
+  std::string plan_risks = "[]";        // JSON array
+  std::string plan_assumptions = "[]";  // JSON array
+  std::int64_t max_parallel_tasks = 1;
+  bool auto_create_workspaces = false;
+  std::optional<std::string> status_reason;
+  std::int64_t plan_revision = 0;
+};
+
+// A task as the planner sees it: no snapshot, its plan fields.
+struct PlannedTaskRow {
+  std::string id;
+  std::string mission_id;
+  std::optional<std::string> execution_id;
+  std::string name;
+  std::string description;
+  TaskStatus status = TaskStatus::pending;
+  std::optional<std::int64_t> plan_order;  // nullopt: an ad-hoc task
+  std::int64_t sequence = 0;
+  std::optional<std::string> parallel_group;
+  std::optional<std::string> complexity;
+  std::string files_likely_affected = "[]";  // JSON array
+  std::string acceptance_criteria = "[]";    // JSON array
+  std::optional<std::string> task_plan;      // JSON
+  std::optional<std::string> task_context;   // JSON
+  std::optional<std::string> outcome;        // JSON
+  std::optional<std::string> error;
+  std::optional<std::int64_t> started_at;
+  std::optional<std::int64_t> completed_at;
+  std::int64_t created_at = 0;
+};
+
+struct DependencyRow {
+  std::string task_id;
+  std::string depends_on_id;
+};
+
+struct CheckpointRow {
+  std::string id;
+  std::string task_id;
+  std::int64_t seq = 0;
+  std::optional<std::string> execution_id;
+  CheckpointType type = CheckpointType::progress;
+  std::string summary;
+  std::optional<std::string> detail;         // JSON object
+  std::optional<std::string> files_changed;  // JSON array
+  std::int64_t created_at = 0;
+};
+
+struct RepositoryRow {
+  std::string id;
+  std::string path;
+  std::string name;
+  std::int64_t created_at = 0;
+};
+
+struct TemplateRow {
+  std::string id;
+  std::string name;
+  std::optional<std::string> description;
+  std::string definition;  // JSON {tasks, variables}
+  std::optional<std::string> execution_id;
+  std::int64_t created_at = 0;
+};
+
+class PlanRepository {
+ public:
+  explicit PlanRepository(Database& db) : db_(db) {}
+
+  std::optional<WorkflowPlanRow> workflow_plan(const std::string& mission_id);
+  // Writes every plan column of the row (not plan_revision) and bumps the revision.
+  void write_workflow_plan(const WorkflowPlanRow& row, std::int64_t now);
+  std::int64_t plan_revision(const std::string& mission_id);
+  void bump_revision(const std::string& mission_id);
+  void set_status(const std::string& mission_id, MissionStatus status,
+                  const std::optional<std::string>& reason, std::int64_t now);
+
+  // Inserts the tasks and their edges, each statement prepared once.
+  void insert_planned(std::span<const PlannedTaskRow> tasks, std::span<const DependencyRow> edges);
+  // Deletes the workflow's planned tasks (and, by cascade, their edges).
+  void delete_planned(const std::string& mission_id);
+  // The workflow's planned tasks, in plan order.
+  std::vector<PlannedTaskRow> planned_tasks(const std::string& mission_id);
+  std::optional<PlannedTaskRow> task(const std::string& id);
+  // The workflow's edges (between planned tasks).
+  std::vector<DependencyRow> dependencies(const std::string& mission_id);
+  void set_task_plan(const std::string& task_id, const std::string& plan,
+                     const std::optional<std::string>& context);
+  // Sets status and the fields that go with it: outcome, error, the times.
+  void set_task_status(const PlannedTaskRow& row);
+
+  void insert_checkpoint(const CheckpointRow& row);
+  // A task's checkpoints, oldest first: those after `since_seq`, of `types`
+  // (all when empty); the newest `limit` of them when a limit is set.
+  std::vector<CheckpointRow> checkpoints(const std::string& task_id, std::span<const CheckpointType> types,
+                                         std::optional<std::int64_t> since_seq,
+                                         std::optional<std::size_t> limit);
+
+  void insert_repository(const RepositoryRow& row);
+  std::optional<RepositoryRow> repository_by_path(const std::string& path);
+  std::optional<RepositoryRow> repository(const std::string& id);
+  Page<RepositoryRow> repositories(const PageRequest& request);
+
+  void insert_template(const TemplateRow& row);
+  std::optional<TemplateRow> template_by_id(const std::string& id);
+  std::optional<TemplateRow> template_by_name(const std::string& name);
+  Page<TemplateRow> templates(const PageRequest& request);
+
+  // A page of planned workflows (kind planned), newest first, narrowed to
+  // one repository and to statuses when given.
+  Page<std::string> workflow_ids(const std::optional<std::string>& repository_id,
+                                 std::span<const MissionStatus> statuses, const PageRequest& request);
+  std::int64_t workflow_count(const std::optional<std::string>& repository_id,
+                              std::span<const MissionStatus> statuses);
+
+ private:
+  Database& db_;
+};
+
+}  // namespace mission::store
