@@ -25,7 +25,7 @@ _mission() {
     --toolsets | --include)
       # A list separated by commas: complete the item after the last comma,
       # among those not typed yet.
-      local items="signals tracking legacy inspect planning templates" head="" item
+      local items="signals tracking legacy inspect planning templates coordination" head="" item
       [[ $prev == --include ]] && items="phase_summary tasks decisions milestones blockers"
       [[ $cur == *,* ]] && head=${cur%,*},
       for item in ${head//,/ }; do items=" $items "; items=${items/ $item / }; done

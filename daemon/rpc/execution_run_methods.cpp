@@ -178,8 +178,15 @@ nlohmann::json handle_execution_launch(MethodContext& context, const ExecutionLa
   }
   for (const auto& name : plan.env_unset) env.erase(name);
   for (const auto& [name, value] : plan.env_set) env[name] = value;
-  execution::LaunchSpec launch{id, spec.cwd, plan.argv, {}, spec.delivery == Delivery::stdout_marker,
-                               std::move(plan.files), request.stdin_answers};
+  // Named, not positional: a field added to LaunchSpec must not shift the
+  // others (stdin_lines once landed in on_terminal that way).
+  execution::LaunchSpec launch;
+  launch.execution_id = id;
+  launch.cwd = spec.cwd;
+  launch.argv = plan.argv;
+  launch.reads_markers = spec.delivery == Delivery::stdout_marker;
+  launch.files = std::move(plan.files);
+  launch.stdin_lines = request.stdin_answers;
   for (const auto& [name, value] : env) launch.env.push_back(name + "=" + value);
   launch.on_terminal = request.terminal;
   launch.rows = request.rows;

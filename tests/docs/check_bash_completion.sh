@@ -34,7 +34,7 @@ expect "--print-token" mission exec create --p
 expect "mcp-tool stdout-marker" mission exec create --delivery ''
 expect "signals" mission exec create --delivery mcp-tool --toolsets s
 expect "--agent-execution" mission mcp connect --ag
-expect "signals tracking legacy" mission mcp connect --toolsets ''
+expect "signals tracking legacy inspect planning templates coordination" mission mcp connect --toolsets ''
 expect "" mission mcp connect --agent-execution ''
 [[ " $(complete_words mission exec create --cwd /tmp -- bas) " == *" bash "* ]] || { echo "command after -- not completed"; exit 1; }
 # mission run and the exec actions that came with it: stop, logs, signals,
@@ -48,7 +48,7 @@ offers --detach mission run --
 expect "run report resolve" mission r
 expect "--detach" mission run --det
 expect "mcp-tool stdout-marker" mission run --delivery ''
-expect "signals tracking legacy" mission run --toolsets ''
+expect "signals tracking legacy inspect planning templates coordination" mission run --toolsets ''
 expect "--env" mission run --detach --e
 expect "claude-code codex copilot opencode pi generic" mission run --adapter ''
 offers bash mission run --env A=b -- bas
@@ -84,7 +84,7 @@ expect "markdown json" mission report ms-1 --format ''
 expect "--allow-failed --allow-blockers --allow-scope" mission check --allow
 expect "--mission" mission check --m
 expect "--note" mission resolve is-1 --not
-expect "signals,tracking" mission exec create --toolsets signals,t
+expect "signals,tracking" mission exec create --toolsets signals,tr
 expect "tasks,milestones,phase_summary tasks,milestones,decisions tasks,milestones,blockers" mission context --include tasks,milestones,
 # An option that takes an execution id offers no options in its place, and
 # an empty word after -- is not every command on PATH.

@@ -230,7 +230,13 @@ TEST_CASE("progress estimates the time left from finished durations") {
   PlanState state;
   state.max_parallel_tasks = 2;
   state.dag = resolve_plan(entries);
-  for (const auto& entry : entries) state.tasks.push_back({entry.name, entry.name, "", TaskStatus::pending, entry.sequence});
+  for (const auto& entry : entries) {
+    PlanTask task;
+    task.id = entry.name;
+    task.name = entry.name;
+    task.sequence = entry.sequence;
+    state.tasks.push_back(task);
+  }
   state.tasks[0].status = TaskStatus::success;
   state.tasks[0].started_at = 0;
   state.tasks[0].completed_at = 60000;
