@@ -2,6 +2,7 @@
 // (or the reason it could not start) on the --ready-fd pipe for auto-start.
 
 #include <sys/resource.h>
+#include <malloc.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -127,6 +128,9 @@ int main(int argc, char** argv) {
     mission::daemon::Daemon daemon(
         mission::resolve_runtime_paths(mission::process_env(), getuid(), socket), settings);
     daemon.start();
+    // Start-up (migrations, recovery, the first queries) leaves freed heap
+    // behind that glibc keeps; an idle daemon should not hold it.
+    malloc_trim(0);
     report_readiness(ready_fd, "ready");
     daemon.run();
     return 0;

@@ -23,20 +23,32 @@ struct SchemaRegistry::Compiled {
 };
 
 SchemaRegistry::SchemaRegistry(const std::vector<std::pair<std::string, std::string>>& documents) {
+  owned_.reserve(documents.size());
   for (const auto& [id, text] : documents) {
-    try {
-      raw_.emplace(id, nlohmann::json::parse(text));
-    } catch (const nlohmann::json::parse_error& e) {
-      throw std::invalid_argument("schema " + id + " is not valid JSON: " + e.what());
-    }
+    if (!nlohmann::json::accept(text)) throw std::invalid_argument("schema " + id + " is not valid JSON");
+    texts_.emplace(id, owned_.emplace_back(text));
   }
+}
+
+SchemaRegistry::SchemaRegistry(StaticTexts,
+                               const std::vector<std::pair<std::string, std::string_view>>& documents) {
+  for (const auto& [id, text] : documents) texts_.emplace(id, text);
+}
+
+const nlohmann::json* SchemaRegistry::raw(std::string_view id) const {
+  if (auto it = raw_.find(id); it != raw_.end()) return &it->second;
+  auto text = texts_.find(id);
+  if (text == texts_.end()) return nullptr;
+  nlohmann::json parsed = nlohmann::json::parse(text->second, nullptr, false);
+  if (parsed.is_discarded()) throw std::invalid_argument("schema " + text->first + " is not valid JSON");
+  return &raw_.emplace(text->first, std::move(parsed)).first->second;
 }
 
 SchemaRegistry::~SchemaRegistry() = default;
 
 SchemaRegistry& SchemaRegistry::embedded() {
-  static SchemaRegistry registry([] {
-    std::vector<std::pair<std::string, std::string>> documents;
+  static SchemaRegistry registry(StaticTexts{}, [] {
+    std::vector<std::pair<std::string, std::string_view>> documents;
     for (std::size_t i = 0; i < kEmbeddedSchemaCount; ++i) {
       documents.emplace_back(kEmbeddedSchemas[i].id, kEmbeddedSchemas[i].text);
     }
@@ -45,11 +57,11 @@ SchemaRegistry& SchemaRegistry::embedded() {
   return registry;
 }
 
-bool SchemaRegistry::contains(std::string_view id) const { return raw_.find(id) != raw_.end(); }
+bool SchemaRegistry::contains(std::string_view id) const { return texts_.find(id) != texts_.end(); }
 
 std::vector<std::string> SchemaRegistry::ids_with_prefix(std::string_view prefix) const {
   std::vector<std::string> ids;
-  for (auto it = raw_.lower_bound(prefix); it != raw_.end() && it->first.starts_with(prefix); ++it) {
+  for (auto it = texts_.lower_bound(prefix); it != texts_.end() && it->first.starts_with(prefix); ++it) {
     ids.push_back(it->first);
   }
   return ids;
@@ -62,9 +74,9 @@ nlohmann::json SchemaRegistry::resolve(const nlohmann::json& node, int depth) co
     if (ref != node.end() && ref->is_string() &&
         std::string_view(ref->get_ref<const std::string&>()).starts_with(kRefPrefix)) {
       std::string target = ref->get<std::string>().substr(kRefPrefix.size());
-      auto found = raw_.find(target);
-      if (found == raw_.end()) throw std::out_of_range("schema $ref to unknown " + target);
-      nlohmann::json inlined = resolve(found->second, depth + 1);
+      const nlohmann::json* found = raw(target);
+      if (found == nullptr) throw std::out_of_range("schema $ref to unknown " + target);
+      nlohmann::json inlined = resolve(*found, depth + 1);
       inlined.erase("$schema");
       inlined.erase("$id");
       // Sibling keywords of the $ref (a description, say) win over the target's.
@@ -87,9 +99,9 @@ nlohmann::json SchemaRegistry::resolve(const nlohmann::json& node, int depth) co
 
 const nlohmann::json& SchemaRegistry::resolved(std::string_view id) const {
   if (auto it = resolved_.find(id); it != resolved_.end()) return it->second;
-  auto raw = raw_.find(id);
-  if (raw == raw_.end()) throw std::out_of_range("no schema named " + std::string(id));
-  return resolved_.emplace(std::string(id), resolve(raw->second, 0)).first->second;
+  const nlohmann::json* document = raw(id);
+  if (document == nullptr) throw std::out_of_range("no schema named " + std::string(id));
+  return resolved_.emplace(std::string(id), resolve(*document, 0)).first->second;
 }
 
 std::vector<SchemaViolation> SchemaRegistry::validate(std::string_view id,

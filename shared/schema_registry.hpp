@@ -43,9 +43,17 @@ class SchemaRegistry {
 
  private:
   struct Compiled;
+  // A registry of texts that outlive it (the embedded ones), not copied.
+  struct StaticTexts {};
+  SchemaRegistry(StaticTexts, const std::vector<std::pair<std::string, std::string_view>>& documents);
   nlohmann::json resolve(const nlohmann::json& node, int depth) const;
+  // Schema `id` parsed, on first use: a daemon that serves a few methods
+  // never holds the trees of the other hundred and fifty schemas.
+  const nlohmann::json* raw(std::string_view id) const;
 
-  std::map<std::string, nlohmann::json, std::less<>> raw_;
+  std::vector<std::string> owned_;  // texts of the copying constructor
+  std::map<std::string, std::string_view, std::less<>> texts_;
+  mutable std::map<std::string, nlohmann::json, std::less<>> raw_;
   mutable std::map<std::string, nlohmann::json, std::less<>> resolved_;
   mutable std::map<std::string, std::unique_ptr<Compiled>, std::less<>> compiled_;
 };
