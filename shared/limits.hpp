@@ -66,6 +66,11 @@ inline constexpr std::size_t kToolsListPageSize = 100;
 // reading notes): past it, the range of commits is too wide to judge.
 inline constexpr std::size_t kMaxGitOutputBytes = 64 * 1024 * 1024;
 
+// Requests the daemon handles for one connection before it turns to the
+// others: a client that sends hundreds at once waits its turn instead of
+// holding the loop while each is answered.
+inline constexpr std::size_t kMaxFramesPerTurn = 8;
+
 // Executions `mission exec list` asks for when no --limit is given.
 inline constexpr std::size_t kDefaultExecutionListLimit = 50;
 

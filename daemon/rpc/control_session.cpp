@@ -21,7 +21,8 @@ ControlSession::ControlSession(ControlServices& services, loop::Connection& conn
                                   "no hello within " + std::to_string(hello_timeout_ms) + " ms",
                                   "send hello as the first request when connecting"))));
         connection_.close();
-      }) {
+      }),
+      resume_timer_(services.mcp.loop, [this] { pump(); }) {
   hello_timer_.start(hello_timeout_ms);
 }
 
@@ -58,8 +59,14 @@ void ControlSession::pump() {
   // Check the queue before each frame, not once per read: a client that
   // pipelines requests without reading the replies gets no more than the
   // write queue's limit (plus one reply) buffered for it.
+  std::size_t handled = 0;
   while (!pending_.empty() && !connection_.closing() &&
          connection_.queued_bytes() < limits::kMaxQueuedWriteBytes) {
+    if (handled++ == limits::kMaxFramesPerTurn) {
+      // Other connections' requests are served before the rest of these.
+      resume_timer_.start(0);
+      break;
+    }
     Frame frame = std::move(pending_.front());
     pending_.pop_front();
     handle_frame(frame);

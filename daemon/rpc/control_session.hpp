@@ -67,6 +67,8 @@ class ControlSession : public loop::ConnectionDelegate {
   std::deque<Frame> pending_;
   bool pumping_ = false;
   loop::Timer hello_timer_;
+  // Resumes handling held frames on the next turn of the loop.
+  loop::Timer resume_timer_;
   bool greeted_ = false;
   ClientInfo client_;
   std::unique_ptr<mcp::McpSession> mcp_;
