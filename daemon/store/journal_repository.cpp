@@ -1,4 +1,5 @@
 #include "daemon/store/journal_repository.hpp"
+#include "daemon/store/page.hpp"
 
 namespace mission::store {
 namespace {
@@ -19,20 +20,6 @@ void bind_page(Statement& s, const std::string& mission_id, const RecordFilter& 
                const PageRequest& request) {
   s.bind(1, mission_id).bind(2, filter.phase).bind(3, filter.agent).bind(4, filter.since_ms);
   s.bind(5, page_position(request)).bind(6, static_cast<std::int64_t>(request.limit) + 1);
-}
-
-template <class Row, class Read>
-Page<Row> read_page(Statement& s, const PageRequest& request, int position_column, Read read) {
-  Page<Row> page;
-  while (s.step()) {
-    if (page.rows.size() == request.limit) {
-      page.more = true;
-      break;
-    }
-    page.rows.push_back(read(s));
-    page.positions.push_back(s.integer(position_column));
-  }
-  return page;
 }
 
 DecisionRow read_decision(const Statement& s) {

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "daemon/store/database.hpp"
+
 namespace mission::store {
 
 struct PageRequest {
@@ -43,6 +45,23 @@ std::string page_clause(const PageRequest& request, const std::string& position_
 // Whether the page request has a position to bind.
 inline std::optional<std::int64_t> page_position(const PageRequest& request) {
   return request.cursor ? request.cursor : request.after;
+}
+
+// Steps `s` (a query ending in page_clause) into a page: up to
+// request.limit rows made by `read`, each with its position from
+// `position_column`; a row past the limit only sets `more`.
+template <class Row, class Read>
+Page<Row> read_page(Statement& s, const PageRequest& request, int position_column, Read read) {
+  Page<Row> page;
+  while (s.step()) {
+    if (page.rows.size() == request.limit) {
+      page.more = true;
+      break;
+    }
+    page.rows.push_back(read(s));
+    page.positions.push_back(s.integer(position_column));
+  }
+  return page;
 }
 
 }  // namespace mission::store

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "daemon/store/journal_repository.hpp"
+#include "daemon/store/page.hpp"
 
 namespace mission::store {
 namespace {
@@ -83,20 +84,6 @@ RepositoryRow read_repository(const Statement& s) {
 
 TemplateRow read_template(const Statement& s) {
   return {s.text(0), s.text(1), s.optional_text(2), s.text(3), s.optional_text(4), s.integer(5)};
-}
-
-template <class Row, class Read>
-Page<Row> read_page(Statement& s, const PageRequest& request, int position_column, Read read) {
-  Page<Row> page;
-  while (s.step()) {
-    if (page.rows.size() == request.limit) {
-      page.more = true;
-      break;
-    }
-    page.rows.push_back(read(s));
-    page.positions.push_back(s.integer(position_column));
-  }
-  return page;
 }
 
 std::string status_list(std::span<const MissionStatus> statuses) {

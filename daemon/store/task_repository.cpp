@@ -1,6 +1,7 @@
 #include "daemon/store/task_repository.hpp"
 
 #include <nlohmann/json.hpp>
+#include "daemon/store/page.hpp"
 
 namespace mission::store {
 namespace {
@@ -34,20 +35,6 @@ TaskRow read_task(const Statement& s) {
   row.started_at = s.integer(18);
   row.completed_at = s.optional_integer(19);
   return row;
-}
-
-template <class Row, class Read>
-Page<Row> read_page(Statement& s, const PageRequest& request, int position_column, Read read) {
-  Page<Row> page;
-  while (s.step()) {
-    if (page.rows.size() == request.limit) {
-      page.more = true;
-      break;
-    }
-    page.rows.push_back(read(s));
-    page.positions.push_back(s.integer(position_column));
-  }
-  return page;
 }
 
 }  // namespace
