@@ -91,13 +91,11 @@ nlohmann::json install_plan(Caller& caller, const store::MissionRow& workflow, c
   Dag dag = resolve_plan(entries);
 
   store::PlanRepository plans(caller.db);
-  for (const auto& existing : plans.planned_tasks(workflow.id)) {
-    if (existing.status != TaskStatus::pending) {
-      throw MissionError(ErrorCode::invalid_argument,
-                         "workflow " + workflow.id + " already has started tasks (" + existing.name + ")",
-                         "change one task with task_replan, or create a new workflow",
-                         {{"id", workflow.id}, {"task_id", existing.id}});
-    }
+  if (auto existing = plans.first_started(workflow.id)) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "workflow " + workflow.id + " already has started tasks (" + existing->name + ")",
+                       "change one task with task_replan, or create a new workflow",
+                       {{"id", workflow.id}, {"task_id", existing->id}});
   }
   const std::int64_t now = unix_ms_now();
   plans.delete_planned(workflow.id);

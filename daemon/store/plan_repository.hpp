@@ -103,8 +103,12 @@ class PlanRepository {
 
   // Inserts the tasks and their edges, each statement prepared once.
   void insert_planned(std::span<const PlannedTaskRow> tasks, std::span<const DependencyRow> edges);
-  // Deletes the workflow's planned tasks (and, by cascade, their edges).
+  // Deletes the workflow's planned tasks and their edges (the edges first,
+  // in one statement, so the tasks' cascade finds none to delete).
   void delete_planned(const std::string& mission_id);
+  // The first (in plan order) of the workflow's planned tasks that is no
+  // longer pending, if any: one indexed read, not the whole plan.
+  std::optional<PlannedTaskRow> first_started(const std::string& mission_id);
   // The workflow's planned tasks, in plan order.
   std::vector<PlannedTaskRow> planned_tasks(const std::string& mission_id);
   std::optional<PlannedTaskRow> task(const std::string& id);
