@@ -214,6 +214,16 @@ std::optional<PlannedTaskRow> PlanRepository::first_started(const std::string& m
   return read_task(s);
 }
 
+std::vector<TaskProgressRow> PlanRepository::planned_progress(const std::string& mission_id) {
+  auto s = db_.cached(
+      "SELECT id, status, started_at, completed_at FROM tasks "
+      "WHERE mission_id = ? AND plan_order IS NOT NULL ORDER BY plan_order");
+  s.bind(1, mission_id);
+  std::vector<TaskProgressRow> rows;
+  while (s.step()) rows.push_back({s.text(0), s.name<TaskStatus>(1), s.optional_integer(2), s.optional_integer(3)});
+  return rows;
+}
+
 std::optional<PlannedTaskRow> PlanRepository::task(const std::string& id) {
   auto s = db_.prepare(std::string("SELECT ") + kTaskColumns + " FROM tasks WHERE id = ?");
   s.bind(1, id);

@@ -246,6 +246,7 @@ int main(int argc, char** argv) {
     std::cout << "task_load_context_8000_ms: " << context_ms << "\n";
     std::cout << "task_load_context_tokens: " << tokens << "\n";
     std::cout << "cache_loads: " << cache.loads() << "\n";
+    std::cout << "cache_refreshes: " << cache.refreshes() << "\n";
   } catch (const std::exception& e) {
     std::cerr << "mission_planning_bench: " << e.what() << "\n";
     status = 1;

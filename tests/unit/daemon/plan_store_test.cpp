@@ -1,9 +1,13 @@
 // Planned work on a real SQLite file (docs/adr/0015): a plan replaced
 // before any task started leaves none of the old tasks or edges; one with a
-// started task is refused, naming it.
+// started task is refused, naming it; the DAG cache brings a kept state up
+// to date after task changes (equal to a fresh load) and reloads a
+// replaced plan.
 
 #include <catch2/catch.hpp>
+#include <random>
 
+#include "daemon/planning/plan_cache.hpp"
 #include "daemon/planning/workflows.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/store/execution_repository.hpp"
@@ -89,4 +93,61 @@ TEST_CASE("a plan with a started task is not replaced, and the refusal names the
   }
   CHECK(f.count("SELECT count(*) FROM tasks WHERE name LIKE 't%'") == 3);
   CHECK(f.count("SELECT count(*) FROM task_dependencies") == 2);
+}
+
+namespace {
+
+// The parts of a state a task's progress changes, for comparing two states.
+json progress_of(const planning::PlanState& state) {
+  json out = {{"status", state.workflow_status}, {"max_parallel", state.max_parallel_tasks}};
+  for (const auto& task : state.tasks) {
+    out["tasks"].push_back({task.id, task.status, task.started_at.value_or(-1), task.completed_at.value_or(-1),
+                            task.outcome_summary.value_or("")});
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a kept DAG brought up to date after task changes equals one loaded afresh") {
+  Fixture f;
+  const std::string id = f.create();
+  f.set_chain(id, "t", 8);
+  planning::PlanCache cache;
+  auto before = cache.get(f.db, id);  // held across the changes: it must stay as it was
+  CHECK(before->tasks[0].status == TaskStatus::pending);
+  std::mt19937 rng(7);
+  const char* statuses[] = {"pending", "in_progress", "success", "failed", "skipped"};
+  for (int round = 0; round < 20; ++round) {
+    const int changes = 1 + static_cast<int>(rng() % 3);
+    for (int c = 0; c < changes; ++c) {
+      const std::string name = "t" + std::to_string(rng() % 8);
+      const std::string status = statuses[rng() % 5];
+      f.db.exec("UPDATE tasks SET status = '" + status + "', started_at = " + std::to_string(round) +
+                ", completed_at = " + std::to_string(round + 1) + ", outcome = '{\"summary\":\"r" +
+                std::to_string(round) + "\"}' WHERE name = '" + name + "'");
+    }
+    if (round % 5 == 0) {
+      store::PlanRepository(f.db).set_status(id, MissionStatus::paused, std::nullopt, round);
+    }
+    auto kept = cache.get(f.db, id);
+    CHECK(progress_of(*kept) == progress_of(planning::load_plan_state(f.db, id)));
+  }
+  CHECK(cache.loads() == 1);
+  CHECK(cache.refreshes() == 20);
+  CHECK(before->tasks[0].status == TaskStatus::pending);
+  CHECK(before->tasks[0].started_at == std::nullopt);
+}
+
+TEST_CASE("a kept DAG is loaded afresh once its plan was replaced") {
+  Fixture f;
+  const std::string id = f.create();
+  f.set_chain(id, "t", 4);
+  planning::PlanCache cache;
+  CHECK(cache.get(f.db, id)->tasks.size() == 4);
+  f.set_chain(id, "u", 4);  // as many tasks, other ids
+  auto state = cache.get(f.db, id);
+  CHECK(state->tasks.front().name == "u0");
+  CHECK(state->dag.prerequisites(3).size() == 1);
+  CHECK(cache.loads() == 2);
 }
