@@ -93,6 +93,13 @@ bool PlanCache::refresh(store::Database& db, Entry& entry) {
   return true;
 }
 
+std::shared_ptr<const PlanState> PlanCache::peek(const std::string& workflow_id) const {
+  for (const auto& entry : entries_) {
+    if (entry.workflow_id == workflow_id) return entry.state;
+  }
+  return nullptr;
+}
+
 std::shared_ptr<const PlanState> PlanCache::get(store::Database& db, const std::string& workflow_id) {
   const std::int64_t revision = store::PlanRepository(db).plan_revision(workflow_id);
   for (auto it = entries_.begin(); it != entries_.end(); ++it) {

@@ -32,6 +32,11 @@ class PlanCache {
   // Full loads, and stale states brought up to date without one.
   std::size_t loads() const { return loads_; }
   std::size_t refreshes() const { return refreshes_; }
+  // The kept state of `workflow_id` as it is, current or not, without
+  // loading: for a writer that needs only the DAG's shape (fixed once the
+  // plan is set, and a replaced plan has other task ids) and reads the
+  // statuses it needs itself.
+  std::shared_ptr<const PlanState> peek(const std::string& workflow_id) const;
 
  private:
   struct Entry {

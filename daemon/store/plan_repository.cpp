@@ -214,6 +214,13 @@ std::optional<PlannedTaskRow> PlanRepository::first_started(const std::string& m
   return read_task(s);
 }
 
+std::optional<TaskStatus> PlanRepository::task_status(const std::string& id) {
+  auto s = db_.cached("SELECT status FROM tasks WHERE id = ?");
+  s.bind(1, id);
+  if (!s.step()) return std::nullopt;
+  return s.name<TaskStatus>(0);
+}
+
 std::vector<TaskProgressRow> PlanRepository::planned_progress(const std::string& mission_id) {
   auto s = db_.cached(
       "SELECT id, status, started_at, completed_at FROM tasks "

@@ -121,6 +121,8 @@ class PlanRepository {
   // The workflow's planned tasks, in plan order.
   std::vector<PlannedTaskRow> planned_tasks(const std::string& mission_id);
   std::optional<PlannedTaskRow> task(const std::string& id);
+  // A task's status alone (one cached statement), nullopt when it is gone.
+  std::optional<TaskStatus> task_status(const std::string& id);
   // The workflow's planned tasks' ids and progress, in plan order.
   std::vector<TaskProgressRow> planned_progress(const std::string& mission_id);
   // The workflow's edges (between planned tasks).
