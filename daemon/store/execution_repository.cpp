@@ -119,22 +119,18 @@ std::vector<ExecutionRow> ExecutionRepository::list_in_states(std::span<const Ex
   return rows;
 }
 
-std::int64_t ExecutionRepository::count_in_states(std::span<const ExecutionState> states) {
-  std::int64_t total = 0;
-  auto s = db_.prepare("SELECT count(*) FROM executions WHERE state = ?1");
-  for (ExecutionState state : states) {
-    s.reset();
-    s.bind(1, state);
-    s.step();
-    total += s.integer(0);
+ExecutionRepository::Counts ExecutionRepository::count(std::span<const ExecutionState> states) {
+  // One statement, so `mission status` opens one read transaction, not two.
+  std::string sql = "SELECT count(*), count(*) FILTER (WHERE state IN (";
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    sql += (i == 0 ? "?" : ", ?") + std::to_string(i + 1);
   }
-  return total;
-}
-
-std::int64_t ExecutionRepository::count() {
-  auto s = db_.prepare("SELECT count(*) FROM executions");
+  if (states.empty()) sql += "NULL";
+  sql += ")) FROM executions";
+  auto s = db_.cached(sql);
+  for (std::size_t i = 0; i < states.size(); ++i) s.bind(static_cast<int>(i + 1), states[i]);
   s.step();
-  return s.integer(0);
+  return {s.integer(0), s.integer(1)};
 }
 
 }  // namespace mission::store

@@ -52,8 +52,12 @@ class ExecutionRepository {
   // positions are rowids, in creation order.
   Page<ExecutionRow> page(std::optional<ExecutionState> state, const PageRequest& request);
   std::vector<ExecutionRow> list_in_states(std::span<const ExecutionState> states);
-  std::int64_t count_in_states(std::span<const ExecutionState> states);
-  std::int64_t count();
+  struct Counts {
+    std::int64_t total = 0;
+    std::int64_t in_states = 0;
+  };
+  // Every execution, and those in `states`, in one pass over the table.
+  Counts count(std::span<const ExecutionState> states);
 
  private:
   Database& db_;
