@@ -111,6 +111,8 @@ inline constexpr int kFollowPollMs = 50;
 // many executions of each active state it shows when it starts.
 inline constexpr int kWatchReconnectMs = 250;
 inline constexpr int kWatchCurrentStateLimit = 100;
+// mission daemon stop: how many active executions its warning names.
+inline constexpr std::size_t kMaxStopWarningExecutions = 10;
 inline constexpr std::size_t kFollowPageLines = 1000;
 
 // The shortest wait between those requests. The wait is a quarter of the

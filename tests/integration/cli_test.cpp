@@ -20,7 +20,7 @@ namespace {
 // Stops whatever daemon the instance auto-started, at the end of a test.
 struct StopDaemonAtExit {
   const Instance& instance;
-  ~StopDaemonAtExit() { run_mission(instance, {"daemon", "stop"}); }
+  ~StopDaemonAtExit() { run_mission(instance, {"daemon", "stop", "--force"}); }
 };
 
 std::size_t count(const std::string& text, const std::string& needle) {
@@ -250,4 +250,31 @@ TEST_CASE("executions are named by id, unique prefix, --name or @last, and statu
   ProcessResult stop_last = run_mission(instance, {"exec", "stop", "@last"});
   CHECK(stop_last.exit_code == 0);
   CHECK(stop_last.out.find(second_id) != std::string::npos);
+}
+
+TEST_CASE("daemon stop refuses while executions are active, and --force goes on") {
+  Instance instance;
+  StopDaemonAtExit stop{instance};
+  ProcessResult run = run_mission(instance, {"run", "--detach", "--", "sleep", "30"});
+  REQUIRE(run.exit_code == 0);
+  const std::string id = run.out.substr(0, run.out.find('\n'));
+
+  ProcessResult refused = run_mission(instance, {"daemon", "stop"});
+  CHECK(refused.exit_code == 1);
+  CHECK(refused.err.find(id) != std::string::npos);
+  CHECK(refused.err.find("next daemon marks them lost") != std::string::npos);
+  CHECK(refused.err.find("--force") != std::string::npos);
+  ProcessResult refused_json = run_mission(instance, {"--json", "daemon", "stop"});
+  CHECK(refused_json.exit_code == 1);
+  json document = json::parse(refused_json.out);
+  CHECK(document["stopped"] == false);
+  CHECK(document["activeExecutions"][0]["id"] == id);
+  CHECK(run_mission(instance, {"--no-autostart", "status"}).exit_code == 0);
+
+  const pid_t agent = json::parse(run_mission(instance, {"--json", "exec", "show", id}).out).value("pid", 0);
+  ProcessResult forced = run_mission(instance, {"daemon", "stop", "--force"});
+  CHECK(forced.exit_code == 0);
+  CHECK(run_mission(instance, {"--no-autostart", "status"}).exit_code == 3);
+  // The agent outlives the daemon by design (ADR 0004); end it here.
+  if (agent > 0) ::kill(agent, SIGKILL);
 }

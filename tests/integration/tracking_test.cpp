@@ -342,7 +342,7 @@ TEST_CASE("start_task in a directory of /proc fails at once, and the daemon stil
   CHECK(result["structuredContent"]["code"] == "invalid_argument");
   CHECK(result["structuredContent"]["message"].get<std::string>().find("proc") !=
         std::string::npos);
-  ProcessResult stop = run_mission(instance, {"daemon", "stop"});
+  ProcessResult stop = run_mission(instance, {"daemon", "stop", "--force"});
   CHECK(stop.exit_code == 0);
   // Exited, through its orderly shutdown. (Its status is not checked: under
   // LeakSanitizer, libgit2's never freed TLS state makes it 1.)
