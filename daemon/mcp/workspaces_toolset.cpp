@@ -67,7 +67,7 @@ std::span<const ToolRow> workspace_tools() {
   static constexpr ToolRow kTools[] = {
       {"workspace_create", ToolMode::deferred, true, deferred<CreateRequest, mcp::workspace_create>},
       {"workspace_update", ToolMode::immediate, true, immediate<UpdateRequest, mcp::workspace_update>},
-      {"workspace_list", ToolMode::deferred, true, deferred<ListRequest, mcp::workspace_list>},
+      {"workspace_list", ToolMode::deferred, false, deferred<ListRequest, mcp::workspace_list>},
       {"task_assign_workspace", ToolMode::immediate, true, immediate<AssignRequest, mcp::task_assign_workspace>},
       {"workspace_conflicts", ToolMode::deferred, false, deferred<ConflictsRequest, mcp::workspace_conflicts>},
   };

@@ -366,7 +366,8 @@ std::vector<std::string> new_workflow(Bridge& planner, long tasks) {
   for (long i = 0; i < tasks; ++i) list.push_back({{"name", "t" + std::to_string(i)}, {"description", "d"}, {"sequence", 1}});
   planner.tool_ok("workflow_set_plan", {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", list}}}});
   std::vector<std::string> ids;
-  for (const auto& task : planner.tool_ok("task_get_available", {{"workflow_id", workflow["id"]}, {"limit", 100}})["tasks"]) {
+  const json available = planner.tool_ok("task_get_available", {{"workflow_id", workflow["id"]}, {"limit", 100}});
+  for (const auto& task : available["tasks"]) {
     ids.push_back(task["id"]);
   }
   if (static_cast<long>(ids.size()) != tasks) throw std::runtime_error("the workflow has not all its tasks available");

@@ -101,7 +101,7 @@ TEST_CASE("50 agents racing for 10 tasks: exactly one winner each, every task do
   }
   CHECK(winner.size() == 10);
   CHECK(refused == 40);
-  json progress = planner.ok("workflow_progress", {{"id", workflow}});
+  json progress = planner.ok("workflow_progress", {{"workflow_id", workflow}});
   INFO(progress.dump());
   CHECK(progress["by_status"]["completed"] == 10);
   CHECK(planner.ok("task_get_available", {{"workflow_id", workflow}})["tasks"].empty());
@@ -172,8 +172,8 @@ TEST_CASE("a daemon killed under a claiming agent: after the restart the lost ex
                                std::string(MISSION_PATH) +
                                "' mcp connect --agent-execution \"$MISSION_AGENT_EXECUTION_ID\" >/dev/null; "
                                "exec sleep 600";
-    ProcessResult started = run_mission(instance, {"run", "--detach", "--delivery", "mcp-tool", "--toolsets",
-                                                   "coordination", "--", "sh", "-c", script});
+    ProcessResult started = run_mission(instance, {"run", "--toolsets", "coordination", "--delivery", "mcp-tool",
+                                                   "--detach", "--", "sh", "-c", script});
     INFO(started.err);
     REQUIRE(started.exit_code == 0);
     id = started.out.substr(0, started.out.find('\n'));

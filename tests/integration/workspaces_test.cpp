@@ -30,7 +30,8 @@ std::string make_workflow(Agent& planner, bool auto_workspaces, std::initializer
 }
 
 std::string task_named(Agent& reader, const std::string& workflow, const std::string& name) {
-  for (const auto& task : reader.ok("task_get_available", {{"workflow_id", workflow}, {"limit", 100}})["tasks"]) {
+  const json available = reader.ok("task_get_available", {{"workflow_id", workflow}, {"limit", 100}});
+  for (const auto& task : available["tasks"]) {
     if (task["name"] == name) return task["id"];
   }
   FAIL("no task " << name);
@@ -66,8 +67,8 @@ TEST_CASE("two agents in two worktrees get exact, separate change sets") {
   CHECK(fs::exists(left_tree / "README.md"));
   CHECK(left_claim["workspace"]["task_ids"] == json::array({left_task}));
 
-  left.ok("start_task", {{"task_id", left_task}});
-  right.ok("start_task", {{"task_id", right_task}});
+  left.ok("start_task", {{"task_id", left_task}, {"name", "left"}, {"goal", "left side"}});
+  right.ok("start_task", {{"task_id", right_task}, {"name", "right"}, {"goal", "right side"}});
   // Each edits its own tree, one of them also commits; the main tree moves too.
   write_file(left_tree / "src/left.ts", "export const left = 1;\n");
   write_file(left_tree / "README.md", "# demo\nleft was here\n");
