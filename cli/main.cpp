@@ -101,14 +101,20 @@ int main(int argc, char** argv) {
   app.add_flag("--no-autostart", context.options.no_autostart,
                "Exit 3 instead of starting the daemon");
   app.require_subcommand(1);
+  // When the line names a command, CLI11 hears of that one alone: each
+  // subcommand costs allocations on every run, and `mission status` is
+  // meant to cost little more than starting a process. `mission --help`
+  // and a line with no command still get the whole list.
+  const std::string_view word = command_word(argc, argv);
+  const bool names_command =
+      std::any_of(mission::cli::commands().begin(), mission::cli::commands().end(),
+                  [word](const auto& spec) { return word == spec.name; });
   for (const auto& spec : mission::cli::commands()) {
+    if (names_command && word != spec.name) continue;
     CLI::App* command = app.add_subcommand(spec.name, spec.summary);
     // Global options may follow the subcommand: `mission status --json`.
     command->fallthrough();
-    // Only a command named on the line gets its options and actions: each
-    // one built costs allocations on every run, and a one-request command
-    // such as `mission status` is meant to take a few milliseconds. A word
-    // that merely equals a command's name only builds one command more.
+    // Only a command named on the line gets its options and actions.
     if (named_on_line(spec.name, argc, argv)) spec.define(*command, context);
   }
 

@@ -39,7 +39,8 @@ nlohmann::json handle_hello(MethodContext& context, const HelloRequest& request)
 
 nlohmann::json handle_daemon_status(MethodContext& context, const EmptyRequest&) {
   ControlServices& services = context.services;
-  store::ExecutionRepository executions(services.db);
+  const store::ExecutionRepository::Counts executions =
+      store::ExecutionRepository(services.db).count(active_execution_states());
   const RuntimePaths& paths = services.paths;
   return {{"running", true},
           {"pid", getpid()},
@@ -50,11 +51,13 @@ nlohmann::json handle_daemon_status(MethodContext& context, const EmptyRequest&)
           {"runtimeDir", paths.runtime_dir.string()},
           {"stateDir", paths.state_dir.string()},
           {"database", paths.database().string()},
-          {"schemaVersion", store::schema_version(services.db)},
+          // The daemon migrated the database to this version before it
+          // listened, and no other process may write it while it runs.
+          {"schemaVersion", store::latest_schema_version()},
           {"connections", services.daemon.connection_count()},
           {"executions",
-           {{"total", executions.count()},
-            {"active", executions.count_in_states(active_execution_states())},
+           {{"total", executions.total},
+            {"active", executions.in_states},
             {"running", services.launcher.running()}}},
           {"watchedTrees", services.trees.status()}};
 }
