@@ -113,7 +113,7 @@ nlohmann::json task_claim(Caller& caller, const TaskClaimRequest& request) {
                        {{"task_id", task.id}, {"status", task.status}});
   }
   require_capabilities(caller.db, caller.execution_id, task);
-  planning::require_startable(caller.db, task.id);
+  planning::require_startable(caller.db, caller.plans, task.id);
   const std::int64_t now = unix_ms_now();
   if (!claims.try_claim(task.id, caller.execution_id, now)) {
     // Only another claim in between can get here; say whose.

@@ -33,6 +33,8 @@ struct Caller {
   store::Database& db;
   std::string execution_id;
   events::EventBatch& events;
+  // Planned workflows' DAGs (task_claim's prerequisite check); may be null.
+  planning::PlanCache* plans = nullptr;
 };
 
 // Agents.

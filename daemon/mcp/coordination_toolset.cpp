@@ -14,7 +14,7 @@ namespace {
 
 template <class Request, nlohmann::json (*Function)(coordination::Caller&, const Request&)>
 nlohmann::json as_caller(ToolContext& context, const Request& request) {
-  coordination::Caller caller{context.db, context.execution_id, context.events};
+  coordination::Caller caller{context.db, context.execution_id, context.events, context.plans};
   return Function(caller, request);
 }
 
@@ -26,7 +26,7 @@ nlohmann::json agent_list(ToolContext& context, const coordination::AgentListReq
 // also gets a worktree of its own, made in the thread pool, and the answer
 // names it (docs/adr/0019).
 ToolOutcome task_claim(ToolContext& context, const coordination::TaskClaimRequest& request) {
-  coordination::Caller caller{context.db, context.execution_id, context.events};
+  coordination::Caller caller{context.db, context.execution_id, context.events, context.plans};
   nlohmann::json claimed = coordination::task_claim(caller, request);
   if (!workspaces::wants_workspace(context.db, request.task_id)) return claimed;
   workspaces::CreateRequest create;

@@ -1,5 +1,6 @@
 #include "daemon/store/claim_repository.hpp"
 
+#include "shared/error_code.hpp"
 #include "shared/record_id.hpp"
 
 namespace mission::store {
@@ -32,6 +33,20 @@ bool ClaimRepository::try_claim(const std::string& task_id, const std::string& e
   s.bind(1, task_id).bind(2, execution_id).bind(3, now);
   s.run();
   return db_.changes() == 1;
+}
+
+void ClaimRepository::hold_to_start(const std::string& task_id, const std::string& execution_id,
+                                    std::int64_t now) {
+  auto held = claim_of(task_id);
+  if (!held) {
+    try_claim(task_id, execution_id, now);
+    return;
+  }
+  if (held->execution_id == execution_id) return;
+  throw MissionError(ErrorCode::already_claimed,
+                     "task " + task_id + " is claimed by agent execution " + held->execution_id,
+                     "task_get_available lists the tasks nobody holds",
+                     {{"task_id", task_id}, {"already_claimed_by", held->execution_id}});
 }
 
 std::optional<ClaimRow> ClaimRepository::claim_of(const std::string& task_id) {
@@ -94,7 +109,7 @@ std::vector<AvailableTaskRow> ClaimRepository::unclaimed(const std::optional<std
       "coalesce(json_extract(t.task_context, '$.required_capabilities'), '[]'), t.status, t.rowid "
       "FROM tasks t JOIN missions m ON m.id = t.mission_id "
       "WHERE t.plan_order IS NOT NULL AND t.claimed_by IS NULL AND t.status IN ('pending', 'failed') "
-      "AND m.kind = 'planned' AND m.status IN ('ready', 'in_progress', 'blocked') "
+      "AND m.kind = 'planned' AND m.status IN ('ready', 'pending', 'in_progress', 'blocked') "
       "AND (?1 IS NULL OR t.mission_id = ?1) AND t.rowid > ?3 "
       "AND NOT EXISTS (SELECT 1 FROM json_each(CASE WHEN json_type(t.task_context, "
       "'$.required_capabilities') = 'array' THEN json_extract(t.task_context, '$.required_capabilities') "

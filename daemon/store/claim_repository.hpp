@@ -47,6 +47,10 @@ class ClaimRepository {
   // pending or failed planned task; the claimer becomes its owner. One
   // statement: true for exactly one of any number of racing callers.
   bool try_claim(const std::string& task_id, const std::string& execution_id, std::int64_t now);
+  // Whoever starts a planned task holds it, so it is never in progress
+  // without a live holder: claims it for `execution_id` when nobody holds
+  // it; throws already_claimed when another execution does.
+  void hold_to_start(const std::string& task_id, const std::string& execution_id, std::int64_t now);
   // The task's claim, if it has one.
   std::optional<ClaimRow> claim_of(const std::string& task_id);
   // The claims `execution_id` holds, oldest first.

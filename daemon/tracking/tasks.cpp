@@ -145,9 +145,7 @@ void check_may_start(Caller& caller, const StartTaskRequest& request, const stor
                          "task_get_available lists the tasks nobody holds",
                          {{"task_id", planned.id}, {"already_claimed_by", held->execution_id}});
     }
-    if (!store::ClaimRepository(caller.db).claim_of(planned.id)) {
-      require_task_writer(caller.db, caller.execution_id, planned);
-    }
+    require_task_writer(caller.db, caller.execution_id, planned);
     if (planned.status != TaskStatus::pending && planned.status != TaskStatus::failed) {
       throw MissionError(ErrorCode::invalid_argument,
                          "task " + planned.id + " is " + std::string(name_of(planned.status)) +
@@ -263,8 +261,7 @@ nlohmann::json finish_task_start(Caller& caller, const TaskStart& plan, const gi
     }
     // Whoever starts a planned task holds it, so it never stays in
     // progress once its execution has ended (docs/adr/0019).
-    store::ClaimRepository claims(caller.db);
-    if (!claims.claim_of(task.id)) claims.try_claim(task.id, caller.execution_id, now);
+    store::ClaimRepository(caller.db).hold_to_start(task.id, caller.execution_id, now);
     store::TaskRepository(caller.db).start_planned(task, snapshot.data);
   } else {
     store::TaskRepository(caller.db).insert(task, snapshot.data);

@@ -131,6 +131,8 @@ TEST_CASE("a claiming agent killed with SIGKILL: its task is ready again with a 
   const std::string agent = registered["result"]["structuredContent"]["id"];
   json claimed = bridge.request(3, "tools/call", {{"name", "task_claim"}, {"arguments", {{"task_id", task}}}});
   REQUIRE(claimed["result"]["isError"] == false);
+  // Held: not even the workflow's owner starts it.
+  CHECK(planner.error_code("task_update_status", {{"id", task}, {"status", "in_progress"}}) == "already_claimed");
   json started = bridge.request(4, "tools/call", {{"name", "task_update_status"},
                                                   {"arguments", {{"id", task}, {"status", "in_progress"}}}});
   REQUIRE(started["result"]["isError"] == false);
@@ -148,6 +150,13 @@ TEST_CASE("a claiming agent killed with SIGKILL: its task is ready again with a 
   // Another agent takes it.
   Agent next(instance, instance.root.path(), "planning,coordination");
   CHECK(next.ok("task_claim", {{"task_id", task}})["success"] == true);
+  // A task started without a claim is held by whoever started it.
+  json other = planner.ok("task_get_available", {{"workflow_id", workflow}});
+  REQUIRE(other["tasks"].size() == 1);
+  const std::string second = other["tasks"][0]["id"];
+  planner.ok("task_update_status", {{"id", second}, {"status", "in_progress"}});
+  CHECK(next.error_code("task_claim", {{"task_id", second}}) == "already_claimed");
+  CHECK(mission_json(instance, {"exec", "show", planner.execution_id()})["claims"].size() == 1);
 }
 
 TEST_CASE("a daemon killed under a claiming agent: after the restart the lost execution's claim is released") {
