@@ -79,6 +79,13 @@ void print_execution(const nlohmann::json& execution) {
   }
   if (execution.contains("agentName")) fields.push_back({"agent", execution.value("agentName", "")});
   fields.push_back({"messages", std::to_string(execution.value("unreadMessages", 0)) + " unread"});
+  const nlohmann::json claims = execution.value("claims", nlohmann::json::array());
+  std::string claimed;
+  for (const auto& claim : claims) {
+    claimed += (claimed.empty() ? "" : ", ") + safe(claim.value("taskId", "")) + " " +
+               safe(claim.value("taskName", "")) + " (" + safe(claim.value("status", "")) + ")";
+  }
+  fields.push_back({"claims", claims.empty() ? "none" : claimed});
   print_fields(fields);
   const nlohmann::json sessions = execution.value("mcpSessions", nlohmann::json::array());
   std::printf("%s\n", styled("MCP sessions", Tone::bold).c_str());

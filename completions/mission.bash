@@ -25,7 +25,7 @@ _mission() {
     --toolsets | --include)
       # A list separated by commas: complete the item after the last comma,
       # among those not typed yet.
-      local items="signals tracking legacy inspect planning templates coordination" head="" item
+      local items="signals tracking legacy inspect planning templates coordination workspaces" head="" item
       [[ $prev == --include ]] && items="phase_summary tasks decisions milestones blockers"
       [[ $cur == *,* ]] && head=${cur%,*},
       for item in ${head//,/ }; do items=" $items "; items=${items/ $item / }; done
@@ -64,7 +64,7 @@ _mission() {
     return
   fi
   case $command in
-    "") COMPREPLY=($(compgen -W "status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents gc $globals" -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W "status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces gc $globals" -- "$cur")) ;;
     watch) COMPREPLY=($(compgen -W "--execution $globals" -- "$cur")) ;;
     attach) COMPREPLY=($(compgen -W "--read-only -r $globals" -- "$cur")) ;;
     daemon)
@@ -114,6 +114,13 @@ _mission() {
     send) COMPREPLY=($(compgen -W "--priority $globals" -- "$cur")) ;;
     answer) COMPREPLY=($(compgen -W "--choice $globals" -- "$cur")) ;;
     agents) COMPREPLY=($(compgen -W "--status $globals" -- "$cur")) ;;
+    workspaces)
+      case $action in
+        "") COMPREPLY=($(compgen -W "list conflicts clean $globals" -- "$cur")) ;;
+        list) COMPREPLY=($(compgen -W "--workflow --status $globals" -- "$cur")) ;;
+        clean) COMPREPLY=($(compgen -W "--workflow $globals" -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;
+      esac ;;
     tasks) COMPREPLY=($(compgen -W "--task $globals" -- "$cur")) ;;
     gc) COMPREPLY=($(compgen -W "--dry-run $globals" -- "$cur")) ;;
     *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;

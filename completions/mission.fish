@@ -27,6 +27,7 @@ complete -c mission -n __fish_use_subcommand -a inbox -d 'Show the questions age
 complete -c mission -n __fish_use_subcommand -a send -d 'Send a message to an agent execution'
 complete -c mission -n __fish_use_subcommand -a answer -d "Answer an execution's open question"
 complete -c mission -n __fish_use_subcommand -a agents -d 'List the registered agents and whether they are alive'
+complete -c mission -n __fish_use_subcommand -a workspaces -d 'List worktrees of tasks, their conflicts, clean them'
 complete -c mission -n __fish_use_subcommand -a gc -d 'Free what the retention settings no longer keep'
 complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a start -d 'Start missiond in the background'
 complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a stop -d 'Stop missiond gracefully'
@@ -83,7 +84,7 @@ complete -c mission -n $run -l bin -r -F -d "The adapter's executable"
 complete -c mission -n $run -l delivery -x -a 'stdout-marker mcp-tool' -d "Signal delivery (default: the adapter's preferred)"
 complete -c mission -n $run -l keep-mcp-servers -d "Keep the agent's own MCP servers beside mission's"
 complete -c mission -n $run -l stdin-answers -d "Write answers and messages to the command's stdin"
-complete -c mission -n $run -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect planning templates coordination)' -d 'MCP toolsets, comma-separated'
+complete -c mission -n $run -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect planning templates coordination workspaces)' -d 'MCP toolsets, comma-separated'
 complete -c mission -n $run -l cwd -x -a '(__fish_complete_directories)' -d 'Working directory'
 complete -c mission -n $run -l env -x -a '(set -xn | string replace -r \'$\' =)' -d 'Set K=V in the agent environment (repeatable)'
 complete -c mission -n $run -l detach -d 'Print the execution id and return at once'
@@ -104,7 +105,7 @@ complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcom
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l adapter -x -d 'Agent adapter (default generic)'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l delivery -x -a 'mcp-tool stdout-marker' -d 'Signal delivery (default mcp-tool)'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l cwd -x -a '(__fish_complete_directories)' -d 'Working directory'
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect planning templates coordination)' -d 'MCP toolsets, comma-separated'
+complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect planning templates coordination workspaces)' -d 'MCP toolsets, comma-separated'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l print-token -d 'Also print the MCP session token (a secret)'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create; and not __mission_no_dashdash' -a '(__fish_complete_subcommand --commandline (__mission_after_dashdash))'
 complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from stop' -l force -d 'SIGKILL at once'
@@ -122,7 +123,7 @@ complete -c mission -n '__fish_seen_subcommand_from mcp; and not __fish_seen_sub
 complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from config' -l adapter -x -a $adapters -d 'The agent'
 complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from config' -l agent-execution -x -d 'For this execution (token from the agent environment)'
 complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from connect' -l agent-execution -x -d 'Attach to this execution (token from $MISSION_MCP_TOKEN)'
-complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from connect' -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect planning templates coordination)' -d 'Toolsets of the execution created without --agent-execution'
+complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from connect' -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect planning templates coordination workspaces)' -d 'Toolsets of the execution created without --agent-execution'
 
 # mission missions list|show, tasks, context, report, check, resolve
 complete -c mission -n '__mission_command_is missions; and not __fish_seen_subcommand_from list show' -a list -d 'List missions and workflows, newest first'
@@ -152,5 +153,8 @@ complete -c mission -n '__mission_command_is inbox' -l limit -x -d 'At most N me
 complete -c mission -n '__mission_command_is send' -l priority -x -a 'low normal high urgent' -d 'Message priority'
 complete -c mission -n '__mission_command_is answer' -l choice -x -d "Answer with the question's Nth choice"
 complete -c mission -n '__mission_command_is agents' -l status -x -a 'online busy offline' -d 'Only agents in these states'
+complete -c mission -n '__mission_command_is workspaces; and not __fish_seen_subcommand_from list conflicts clean' -x -a 'list conflicts clean'
+complete -c mission -n '__mission_command_is workspaces; and __fish_seen_subcommand_from list clean' -l workflow -x -d 'Only this workflow'
+complete -c mission -n '__mission_command_is workspaces; and __fish_seen_subcommand_from list' -l status -x -a 'active merged abandoned removed' -d 'Only these states'
 complete -c mission -n '__mission_command_is tasks' -l task -x -d 'List every path this task changed'
 complete -c mission -n '__mission_command_is gc' -s n -l dry-run -d 'Only say what would be freed'

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "daemon/coordination/coordination.hpp"
 #include "daemon/git/change_set.hpp"
 #include "daemon/rpc/control_session.hpp"
 #include "daemon/store/execution_repository.hpp"
@@ -37,6 +38,7 @@ Daemon::Daemon(RuntimePaths paths, DaemonSettings settings)
 Daemon::~Daemon() {
   listener_.reset();
   maintenance_timer_.reset();
+  claims_timer_.reset();
   stop_timer_.reset();
   shutdown_soon_.reset();
   sigterm_.reset();
@@ -148,6 +150,8 @@ void Daemon::start() {
                       settings_.retention, *this, *mcp_services_, *tree_watches_});
   maintenance_timer_ = std::make_unique<loop::Timer>(loop, [this] { maintain(); });
   maintain();
+  claims_timer_ = std::make_unique<loop::Timer>(loop, [this] { expire_claims(); });
+  expire_claims();
 
   if (paths_.socket.string().size() > max_socket_path_length()) {
     throw MissionError(ErrorCode::invalid_argument,
@@ -202,6 +206,20 @@ void Daemon::maintain() {
   maintenance_timer_->start(static_cast<int>(limits::kIdempotencyPruneIntervalMs));
 }
 
+void Daemon::expire_claims() {
+  try {
+    events::EventBatch batch(events_);
+    store::Transaction transaction(*database_);
+    const std::size_t released = coordination::expire_claims(*database_, batch, unix_ms_now());
+    transaction.commit();
+    batch.publish_to(events_);
+    if (released > 0) std::fprintf(stderr, "missiond: released %zu claims whose lease ran out\n", released);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "missiond: the claim sweep failed: %s\n", e.what());
+  }
+  claims_timer_->start(static_cast<int>(limits::kClaimSweepIntervalMs));
+}
+
 void Daemon::request_shutdown(const char* reason) {
   if (shutting_down_) return;
   shutting_down_ = true;
@@ -241,6 +259,7 @@ void Daemon::finish_shutdown() {
   sigterm_->close();
   sigint_->close();
   maintenance_timer_->stop();
+  claims_timer_->stop();
   // The agents run on; a restarted daemon marks their executions lost.
   launcher_->release_all();
   if (wrote_pid_file_) {

@@ -70,6 +70,7 @@ class Daemon : public DaemonControl {
   void open_store();
   void finish_shutdown();
   void maintain();  // the request_id prune and the retention sweep
+  void expire_claims();  // claims of silent agents (docs/adr/0019)
 
   RuntimePaths paths_;
   DaemonSettings settings_;
@@ -92,6 +93,7 @@ class Daemon : public DaemonControl {
   std::unique_ptr<loop::SignalWatcher> sigterm_;
   std::unique_ptr<loop::SignalWatcher> sigint_;
   std::unique_ptr<loop::Timer> maintenance_timer_;
+  std::unique_ptr<loop::Timer> claims_timer_;
   std::unique_ptr<loop::Timer> stop_timer_;
   std::unique_ptr<loop::Timer> shutdown_soon_;
   bool shutting_down_ = false;

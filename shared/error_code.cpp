@@ -29,6 +29,7 @@ constexpr std::array kErrorTable{
     ErrorInfo{ErrorCode::idempotency_in_progress, "idempotency_in_progress", kServerError, true},
     ErrorInfo{ErrorCode::mixed_pagination, "mixed_pagination", -32602, false},
     ErrorInfo{ErrorCode::ambiguous_target, "ambiguous_target", kServerError, false},
+    ErrorInfo{ErrorCode::already_claimed, "already_claimed", kServerError, false},
     ErrorInfo{ErrorCode::git_error, "git_error", kServerError, true},
     ErrorInfo{ErrorCode::parse_error, "parse_error", -32700, false},
     ErrorInfo{ErrorCode::invalid_request, "invalid_request", -32600, false},

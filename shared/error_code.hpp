@@ -23,6 +23,7 @@ enum class ErrorCode {
   idempotency_in_progress,
   mixed_pagination,
   ambiguous_target,
+  already_claimed,
   git_error,
   parse_error,
   invalid_request,

@@ -283,6 +283,20 @@ inline constexpr std::size_t kMaxWaitMessages = 20;
 inline constexpr std::size_t kMaxNoticeMessages = 5;
 inline constexpr std::size_t kNoticeBodyChars = 500;
 
+// Claims (docs/adr/0019): a claim held by an agent mission did not launch
+// ends when that agent has given no sign of life (heartbeat, MCP call) for
+// the lease time; the daemon looks for such claims this often.
+inline constexpr std::int64_t kClaimLeaseMs = kAgentOfflineAfterMs;
+inline constexpr std::int64_t kClaimSweepIntervalMs = 5000;
+// Workspaces: the longest branch name mission takes, and how many active
+// workspaces one conflict scan compares (pairwise, so at most n(n-1)/2
+// trial merges).
+inline constexpr std::size_t kMaxBranchNameBytes = 200;
+inline constexpr std::size_t kMaxConflictWorkspaces = 24;
+// task_get_available's default and largest page.
+inline constexpr std::size_t kDefaultAvailableTasks = 10;
+inline constexpr std::size_t kMaxAvailableTasks = 100;
+
 // Messages message_list and `mission inbox` give when no limit is asked for.
 inline constexpr std::size_t kDefaultMessageListLimit = 20;
 

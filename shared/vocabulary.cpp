@@ -27,7 +27,7 @@ MISSION_VOCABULARY(Delivery, {Delivery::stdout_marker, "stdout-marker"},
 MISSION_VOCABULARY(Toolset, {Toolset::signals, "signals"}, {Toolset::tracking, "tracking"},
                    {Toolset::legacy, "legacy"}, {Toolset::inspect, "inspect"},
                    {Toolset::planning, "planning"}, {Toolset::templates, "templates"},
-                   {Toolset::coordination, "coordination"})
+                   {Toolset::coordination, "coordination"}, {Toolset::workspaces, "workspaces"})
 
 MISSION_VOCABULARY(SignalType, {SignalType::progress, "progress"},
                    {SignalType::needs_input, "needs_input"}, {SignalType::blocked, "blocked"},
@@ -76,6 +76,9 @@ MISSION_VOCABULARY(MessageType, {MessageType::task_assignment, "task_assignment"
 
 MISSION_VOCABULARY(MessagePriority, {MessagePriority::low, "low"}, {MessagePriority::normal, "normal"},
                    {MessagePriority::high, "high"}, {MessagePriority::urgent, "urgent"})
+
+MISSION_VOCABULARY(WorkspaceStatus, {WorkspaceStatus::active, "active"}, {WorkspaceStatus::merged, "merged"},
+                   {WorkspaceStatus::abandoned, "abandoned"}, {WorkspaceStatus::removed, "removed"})
 
 #undef MISSION_VOCABULARY
 

@@ -35,7 +35,7 @@ enum class ExecutionKind { launched, external, attached };
 enum class Delivery { stdout_marker, mcp_tool };
 
 // Groups of MCP tools a session may be granted (DESIGN.md section 5).
-enum class Toolset { signals, tracking, legacy, inspect, planning, templates, coordination };
+enum class Toolset { signals, tracking, legacy, inspect, planning, templates, coordination, workspaces };
 
 // The seven signals an agent sends (DESIGN.md section 6).
 enum class SignalType {
@@ -97,6 +97,10 @@ enum class MessageType { task_assignment, status_update, query, response, notifi
 // Seed 003's message priorities, lowest first.
 enum class MessagePriority { low, normal, high, urgent };
 
+// A workspace (git worktree) of a workflow: seed 003's active, merged and
+// abandoned, and removed once mission took its worktree away.
+enum class WorkspaceStatus { active, merged, abandoned, removed };
+
 template <class Enum>
 struct VocabularyEntry {
   Enum value;
@@ -136,6 +140,8 @@ template <>
 std::span<const VocabularyEntry<MessageType>> vocabulary<MessageType>();
 template <>
 std::span<const VocabularyEntry<MessagePriority>> vocabulary<MessagePriority>();
+template <>
+std::span<const VocabularyEntry<WorkspaceStatus>> vocabulary<WorkspaceStatus>();
 
 // Whether `Enum` is one of the vocabularies above: only those read and
 // write JSON by name.
@@ -171,6 +177,8 @@ template <>
 inline constexpr bool kIsVocabulary<MessageType> = true;
 template <>
 inline constexpr bool kIsVocabulary<MessagePriority> = true;
+template <>
+inline constexpr bool kIsVocabulary<WorkspaceStatus> = true;
 
 template <class Enum>
 concept Vocabulary = kIsVocabulary<Enum>;

@@ -26,6 +26,7 @@ std::span<const CommandSpec> commands() {
       {"answer", "Answer an execution's open question (EXEC TEXT | --choice N)",
        define_answer_command},
       {"agents", "List the registered agents and whether they are alive", define_agents_command},
+      {"workspaces", "List worktrees of tasks, their conflicts, clean them", define_workspaces_command},
       {"gc", "Free what the retention settings no longer keep (--dry-run)", define_gc_command},
   };
   return kCommands;

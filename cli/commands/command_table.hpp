@@ -39,5 +39,6 @@ void define_inbox_command(CLI::App& command, CliContext& context);
 void define_send_command(CLI::App& command, CliContext& context);
 void define_answer_command(CLI::App& command, CliContext& context);
 void define_agents_command(CLI::App& command, CliContext& context);
+void define_workspaces_command(CLI::App& command, CliContext& context);
 
 }  // namespace mission::cli

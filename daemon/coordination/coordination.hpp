@@ -12,7 +12,9 @@
 
 #include "daemon/coordination/requests.hpp"
 #include "daemon/events/event_sink.hpp"
+#include "daemon/planning/plan_cache.hpp"
 #include "daemon/store/agent_repository.hpp"
+#include "daemon/store/claim_repository.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/store/message_repository.hpp"
 #include "daemon/tracking/key_style.hpp"
@@ -31,6 +33,8 @@ struct Caller {
   store::Database& db;
   std::string execution_id;
   events::EventBatch& events;
+  // Planned workflows' DAGs (task_claim's prerequisite check); may be null.
+  planning::PlanCache* plans = nullptr;
 };
 
 // Agents.
@@ -47,6 +51,19 @@ nlohmann::json agent_unregister(Caller& caller, const AgentIdRequest& request);
 // online, busy or offline, as of `now` (see ADR 17 for liveness).
 AgentStatus effective_status(const store::AgentRow& row, std::int64_t now);
 nlohmann::json agent_json(const store::AgentRow& row, std::int64_t now, KeyStyle style);
+
+// Claims as leases (docs/adr/0019). task_claim refuses already_claimed
+// naming the holder; the claimer becomes the task's owner.
+nlohmann::json task_claim(Caller& caller, const TaskClaimRequest& request);
+nlohmann::json task_release(Caller& caller, const TaskReleaseRequest& request);
+// Ready or failed planned tasks nobody holds whose required capabilities
+// the caller registered, in plan order.
+nlohmann::json task_get_available(store::Database& db, planning::PlanCache* cache,
+                                  const std::string& execution_id, const TaskAvailableRequest& request);
+// Ends the claims of agents mission did not launch that were silent for
+// limits::kClaimLeaseMs as of `now`; returns how many. In a transaction.
+std::size_t expire_claims(store::Database& db, events::EventBatch& events, std::int64_t now);
+nlohmann::json claim_json(const store::ClaimRow& claim, KeyStyle style);
 
 // Messages an agent sends and reads.
 nlohmann::json message_send(Caller& caller, const MessageSendRequest& request);

@@ -108,4 +108,23 @@ struct MessageWaitRequest {
   std::int64_t timeout_ms = 0;        // 0: the default
 };
 
+// Claims (docs/adr/0019). agent_id, when given, must be the caller's.
+struct TaskClaimRequest {
+  std::string task_id;
+  std::optional<std::string> agent_id;
+};
+
+struct TaskReleaseRequest {
+  std::string task_id;
+  std::optional<std::string> agent_id;
+  std::optional<std::string> reason;
+};
+
+struct TaskAvailableRequest {
+  std::optional<std::string> workflow_id;
+  std::optional<std::string> agent_id;
+  std::optional<std::int64_t> after;  // cursor: tasks past this position
+  std::size_t limit = 0;              // 0: the default
+};
+
 }  // namespace mission::daemon::coordination

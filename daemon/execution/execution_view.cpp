@@ -39,6 +39,7 @@ struct Extras {
   std::int64_t session_count = 0;
   std::optional<std::string> agent_name;  // once it registered as an agent
   std::int64_t unread_messages = 0;
+  nlohmann::json claims = nlohmann::json::array();  // the tasks it holds (docs/adr/0019)
 };
 
 nlohmann::json render(const store::ExecutionRow& row, Extras extras) {
@@ -69,6 +70,7 @@ nlohmann::json render(const store::ExecutionRow& row, Extras extras) {
   out["mcpSessionCount"] = extras.session_count;
   if (extras.agent_name) out["agentName"] = *extras.agent_name;
   out["unreadMessages"] = extras.unread_messages;
+  out["claims"] = std::move(extras.claims);
   return out;
 }
 
@@ -139,6 +141,17 @@ nlohmann::json executions_json(store::Database& db, std::span<const store::Execu
     while (agents.step()) extras[agents.text(0)].agent_name = agents.text(1);
     for (const auto& [id, unread] : store::MessageRepository(db).unread_by_execution(id_list, unix_ms_now())) {
       extras[id].unread_messages = unread;
+    }
+    auto claims = db.prepare(
+        "SELECT claimed_by, id, name, mission_id, status, claimed_at FROM tasks WHERE claimed_by IN "
+        "(SELECT value FROM json_each(?1)) ORDER BY claimed_at, rowid");
+    claims.bind(1, id_list);
+    while (claims.step()) {
+      extras[claims.text(0)].claims.push_back({{"taskId", claims.text(1)},
+                                               {"taskName", claims.text(2)},
+                                               {"workflowId", claims.text(3)},
+                                               {"status", claims.text(4)},
+                                               {"claimedAt", format_utc_iso8601(claims.integer(5))}});
     }
     store::ObservationRepository observations(db);
     for (const auto& row : rows) {

@@ -11,6 +11,7 @@
 #include "daemon/git/change_set.hpp"
 #include "daemon/git/snapshot_control.hpp"
 #include "daemon/git/watch_ticket.hpp"
+#include "daemon/git/worktrees.hpp"
 
 namespace mission::daemon::git {
 
@@ -29,6 +30,16 @@ struct GitBackend {
   std::optional<Snapshot> (*take_snapshot)(const std::string& cwd, GitWork& work);
   // `start` is a git snapshot.
   ChangeSet (*compute_change_set)(const Snapshot& start, GitWork& work);
+  // Worktrees (worktrees.hpp documents each).
+  WorktreeCreated (*add_worktree)(const WorktreeSpec& spec);
+  void (*remove_worktree)(const std::string& repository, const std::string& name, const std::string& branch,
+                          bool delete_branch);
+  std::optional<std::string> (*main_work_tree)(const std::string& path);
+  bool (*branch_merged)(const std::string& repository, const std::string& branch, const std::string& base_ref,
+                        const std::string& base_commit);
+  std::vector<std::string> (*changed_paths)(const std::string& work_tree, const std::string& base_commit);
+  bool (*work_tree_dirty)(const std::string& work_tree);
+  TrialMerge (*trial_merge)(const std::string& repository, const std::string& ours, const std::string& theirs);
 };
 
 // The name the module exports, an extern "C" function returning the

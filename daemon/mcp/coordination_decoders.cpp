@@ -166,4 +166,22 @@ void from_json(const nlohmann::json& j, MessageWaitRequest& request) {
   request.timeout_ms = j.value("timeout_ms", std::int64_t{0});
 }
 
+void from_json(const nlohmann::json& j, TaskClaimRequest& request) {
+  request.task_id = j.at("task_id").get<std::string>();
+  request.agent_id = text(j, "agent_id");
+}
+
+void from_json(const nlohmann::json& j, TaskReleaseRequest& request) {
+  request.task_id = j.at("task_id").get<std::string>();
+  request.agent_id = text(j, "agent_id");
+  request.reason = text(j, "reason");
+}
+
+void from_json(const nlohmann::json& j, TaskAvailableRequest& request) {
+  request.workflow_id = text(j, "workflow_id");
+  request.agent_id = text(j, "agent_id");
+  if (auto cursor = text(j, "cursor")) request.after = tracking::parse_position(*cursor, "cursor");
+  request.limit = j.value("limit", std::size_t{0});
+}
+
 }  // namespace mission::daemon::coordination

@@ -21,5 +21,8 @@ void from_json(const nlohmann::json& j, MessageGetRequest& request);
 void from_json(const nlohmann::json& j, MessageIdsRequest& request);
 void from_json(const nlohmann::json& j, MessageCountRequest& request);
 void from_json(const nlohmann::json& j, MessageWaitRequest& request);
+void from_json(const nlohmann::json& j, TaskClaimRequest& request);
+void from_json(const nlohmann::json& j, TaskReleaseRequest& request);
+void from_json(const nlohmann::json& j, TaskAvailableRequest& request);
 
 }  // namespace mission::daemon::coordination

@@ -5,18 +5,48 @@
 #include "daemon/coordination/coordination.hpp"
 #include "daemon/mcp/coordination_decoders.hpp"
 #include "daemon/mcp/tool_table.hpp"
+#include "daemon/store/plan_repository.hpp"
+#include "daemon/workspaces/workspaces.hpp"
+#include "shared/clock.hpp"
 
 namespace mission::daemon::mcp {
 namespace {
 
 template <class Request, nlohmann::json (*Function)(coordination::Caller&, const Request&)>
 nlohmann::json as_caller(ToolContext& context, const Request& request) {
-  coordination::Caller caller{context.db, context.execution_id, context.events};
+  coordination::Caller caller{context.db, context.execution_id, context.events, context.plans};
   return Function(caller, request);
 }
 
 nlohmann::json agent_list(ToolContext& context, const coordination::AgentListRequest& request) {
   return coordination::agent_list(context.db, request);
+}
+
+// task_claim; in a workflow with auto_create_workspaces the claimed task
+// also gets a worktree of its own, made in the thread pool, and the answer
+// names it (docs/adr/0019).
+ToolOutcome task_claim(ToolContext& context, const coordination::TaskClaimRequest& request) {
+  coordination::Caller caller{context.db, context.execution_id, context.events, context.plans};
+  nlohmann::json claimed = coordination::task_claim(caller, request);
+  if (!workspaces::wants_workspace(context.db, request.task_id)) return claimed;
+  workspaces::CreateRequest create;
+  create.workflow_id = store::PlanRepository(context.db).task(request.task_id)->mission_id;
+  create.task_ids = {request.task_id};
+  auto plan = std::make_shared<workspaces::CreatePlan>(workspaces::plan_create(context.db, context.execution_id, create));
+  auto made = std::make_shared<git::WorktreeCreated>();
+  DeferredWork work;
+  work.work = [plan, made] { *made = workspaces::run_create(*plan); };
+  work.finish = [plan, made, claimed](ToolContext& finishing) {
+    nlohmann::json out = claimed;
+    out["workspace"] = workspaces::workspace_json(workspaces::record_create(finishing.db, *plan, *made, unix_ms_now()),
+                                                  KeyStyle::snake);
+    return out;
+  };
+  return work;
+}
+
+nlohmann::json task_get_available(ToolContext& context, const coordination::TaskAvailableRequest& request) {
+  return coordination::task_get_available(context.db, context.plans, context.execution_id, request);
 }
 
 ToolOutcome message_wait(ToolContext& context, const coordination::MessageWaitRequest& request) {
@@ -64,6 +94,11 @@ std::span<const ToolRow> coordination_tools() {
       {"message_count_unread", ToolMode::immediate, false,
        immediate<MessageCountRequest, as_caller<MessageCountRequest, message_count_unread>>},
       {"message_wait", ToolMode::waiting, false, waiting<MessageWaitRequest, mcp::message_wait>},
+      {"task_claim", ToolMode::immediate, true, waiting<TaskClaimRequest, mcp::task_claim>},
+      {"task_release", ToolMode::immediate, true,
+       immediate<TaskReleaseRequest, as_caller<TaskReleaseRequest, task_release>>},
+      {"task_get_available", ToolMode::immediate, false,
+       immediate<TaskAvailableRequest, mcp::task_get_available>},
   };
   return kTools;
 }

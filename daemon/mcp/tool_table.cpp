@@ -11,6 +11,7 @@ std::span<const ToolsetTable> toolset_tables() {
       {Toolset::planning, planning_tools()},
       {Toolset::templates, template_tools()},
       {Toolset::coordination, coordination_tools()},
+      {Toolset::workspaces, workspace_tools()},
   };
   return kTables;
 }

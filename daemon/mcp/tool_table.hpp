@@ -126,5 +126,6 @@ std::span<const ToolRow> inspect_tools();
 std::span<const ToolRow> planning_tools();
 std::span<const ToolRow> template_tools();
 std::span<const ToolRow> coordination_tools();
+std::span<const ToolRow> workspace_tools();
 
 }  // namespace mission::daemon::mcp

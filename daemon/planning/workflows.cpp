@@ -8,6 +8,7 @@
 
 #include "daemon/planning/planning_support.hpp"
 #include "daemon/planning/templates.hpp"
+#include "daemon/store/claim_repository.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/journal_repository.hpp"
 #include "daemon/store/mission_repository.hpp"
@@ -398,6 +399,8 @@ nlohmann::json task_update_status(Caller& caller, const TaskUpdateStatusRequest&
       if (from != TaskStatus::pending && from != TaskStatus::failed) refuse("only a pending or failed task starts");
       require_running_workflow(caller.db, task);
       require_prerequisites_done(caller.db, caller.plans, task, "start");
+      // Whoever starts it holds it (docs/adr/0019).
+      store::ClaimRepository(caller.db).hold_to_start(task.id, caller.execution_id, now);
       task.started_at = now;
       task.completed_at.reset();
       task.error.reset();

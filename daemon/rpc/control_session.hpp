@@ -51,6 +51,11 @@ class ControlSession : public loop::ConnectionDelegate {
   void become_terminal(std::unique_ptr<terminal::Viewer> viewer, std::function<void(std::string_view)> on_bytes);
   bool is_terminal() const { return viewer_ != nullptr; }
 
+  // Answers request `id` once `deferred` has run (see DeferredReply);
+  // nothing is written when `reply` is false (a notification) or the
+  // connection has gone meanwhile.
+  void reply_later(nlohmann::json id, DeferredReply deferred, bool reply);
+
   // Runs `action` once the reply to the current request is queued.
   void after_reply(std::function<void()> action) { after_reply_ = std::move(action); }
 
@@ -75,6 +80,8 @@ class ControlSession : public loop::ConnectionDelegate {
   std::unique_ptr<terminal::Viewer> viewer_;
   std::function<void(std::string_view)> viewer_bytes_;
   std::function<void()> after_reply_;
+  // Deferred replies check it: the session may be gone when they finish.
+  std::shared_ptr<int> alive_ = std::make_shared<int>(0);
 };
 
 }  // namespace mission::daemon

@@ -85,6 +85,10 @@ std::string dispatch(ControlServices& services, ControlSession& session,
     nlohmann::json result = run(entry, context, params);
     // Committed (or read-only): what it did may now be heard of.
     context.events.publish_to(services.events);
+    if (context.deferred) {
+      session.reply_later(notification ? nlohmann::json() : id, std::move(*context.deferred), !notification);
+      return {};
+    }
     if (notification) return {};
     response = jsonrpc::result(id, std::move(result));
   } catch (const MissionError& e) {

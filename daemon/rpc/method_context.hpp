@@ -4,6 +4,9 @@
 // (published by the dispatcher once the call has committed).
 
 #include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "daemon/events/event_bus.hpp"
 #include "daemon/execution/launcher.hpp"
@@ -40,6 +43,14 @@ struct ControlServices {
   git::TreeWatchService& trees;
 };
 
+// A method whose work must leave the loop (git): `work` runs on a pool
+// thread and touches nothing the loop owns; `finish` runs back on the
+// loop, in a transaction, and gives the result. The reply goes out then.
+struct DeferredReply {
+  std::function<void()> work;
+  std::function<nlohmann::json(store::Database& db, events::EventBatch& events)> finish;
+};
+
 struct MethodContext {
   MethodContext(ControlServices& services_in, ControlSession& session_in)
       : services(services_in), session(session_in), events(services_in.events) {}
@@ -47,6 +58,9 @@ struct MethodContext {
   ControlServices& services;
   ControlSession& session;
   events::EventBatch events;
+  // Set by a handler that answers later (see DeferredReply); what it
+  // returns now is ignored.
+  std::optional<DeferredReply> deferred;
 };
 
 }  // namespace mission::daemon

@@ -12,6 +12,7 @@
 #include "daemon/rpc/mcp_methods.hpp"
 #include "daemon/rpc/mission_methods.hpp"
 #include "daemon/rpc/terminal_methods.hpp"
+#include "daemon/rpc/workspace_methods.hpp"
 
 namespace mission::daemon {
 
@@ -80,6 +81,13 @@ std::span<const MethodEntry> control_methods() {
        typed<ExecutionAnswerRequest, handle_execution_answer>},
       {"agent.list", "control/agent.list.params", false, read,
        typed<AgentListMethodRequest, handle_agent_list>},
+      // Git work in the thread pool; each answers when it is done.
+      {"workspace.list", "control/workspace.list.params", false, read,
+       typed<WorkspaceListMethodRequest, handle_workspace_list>},
+      {"workspace.conflicts", "control/workspace.conflicts.params", false, read,
+       typed<WorkspaceScopeRequest, handle_workspace_conflicts>},
+      {"workspace.clean", "control/workspace.clean.params", false, read,
+       typed<WorkspaceScopeRequest, handle_workspace_clean>},
   };
   return kMethods;
 }

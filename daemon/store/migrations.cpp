@@ -9,7 +9,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 7> kMigrations{
+constexpr std::array<const char*, 9> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -556,6 +556,62 @@ CREATE TABLE templates (
   execution_id TEXT REFERENCES executions(id) ON DELETE SET NULL,
   created_at   INTEGER NOT NULL
 );
+)sql",
+    // 8: claims as leases (docs/adr/0019). A planned task is claimed by one
+    // execution at a time (tasks.claimed_by); the claim ends in the same
+    // transaction as whatever ends it. Triggers do it, so that every path
+    // that ends an execution (its process exit, a stop, a session's end, a
+    // daemon found gone at start-up) releases its claims without having to
+    // know about them: the task goes back to pending, with a recovery
+    // checkpoint in its journal saying why. A task that ends drops its claim.
+    R"sql(
+ALTER TABLE tasks ADD COLUMN claimed_by TEXT REFERENCES executions(id) ON DELETE SET NULL;
+ALTER TABLE tasks ADD COLUMN claimed_at INTEGER;
+CREATE INDEX tasks_by_claim ON tasks(claimed_by) WHERE claimed_by IS NOT NULL;
+CREATE TRIGGER executions_end_claims AFTER UPDATE OF state ON executions
+  WHEN NEW.state IN ('completed', 'failed', 'cancelled', 'lost')
+   AND OLD.state NOT IN ('completed', 'failed', 'cancelled', 'lost')
+  BEGIN
+    INSERT INTO checkpoints (id, task_id, seq, execution_id, type, summary, detail, created_at)
+      SELECT 'cp-' || lower(hex(randomblob(5))), t.id, t.journal_seq + 1, NEW.id, 'recovery',
+             'claim released: agent execution ' || NEW.id || ' ended ' || NEW.state ||
+             CASE WHEN t.status = 'in_progress' THEN ' while the task was in progress' ELSE '' END,
+             json_object('reason', 'execution_' || NEW.state, 'agent_execution_id', NEW.id,
+                         'previous_status', t.status),
+             NEW.updated_at
+      FROM tasks t WHERE t.claimed_by = NEW.id;
+    UPDATE tasks SET journal_seq = journal_seq + 1, claimed_by = NULL, claimed_at = NULL,
+                     started_at = CASE WHEN status = 'in_progress' THEN NULL ELSE started_at END,
+                     status = CASE WHEN status = 'in_progress' THEN 'pending' ELSE status END
+      WHERE claimed_by = NEW.id;
+  END;
+CREATE TRIGGER tasks_end_claim AFTER UPDATE OF status ON tasks
+  WHEN NEW.claimed_by IS NOT NULL AND NEW.status NOT IN ('pending', 'in_progress')
+  BEGIN UPDATE tasks SET claimed_by = NULL, claimed_at = NULL WHERE id = NEW.id; END;
+)sql",
+    // 9: workspaces (docs/adr/0019): a git worktree on its own branch for a
+    // workflow's tasks, made by mission (owned: mission removes it) or
+    // registered as it is; a task names the workspace its snapshot and
+    // change set are taken in.
+    R"sql(
+CREATE TABLE workspaces (
+  id            TEXT PRIMARY KEY,
+  workflow_id   TEXT NOT NULL REFERENCES missions(id) ON DELETE CASCADE,
+  path          TEXT NOT NULL UNIQUE,
+  branch        TEXT NOT NULL,
+  base_branch   TEXT,
+  base_commit   TEXT,
+  repository    TEXT NOT NULL,             -- the main work tree
+  status        TEXT NOT NULL CHECK (status IN ('active', 'merged', 'abandoned', 'removed')),
+  merge_commit  TEXT,
+  owned         INTEGER NOT NULL DEFAULT 0,
+  execution_id  TEXT REFERENCES executions(id) ON DELETE SET NULL,
+  created_at    INTEGER NOT NULL,
+  updated_at    INTEGER NOT NULL
+);
+CREATE INDEX workspaces_by_workflow ON workspaces(workflow_id, status);
+ALTER TABLE tasks ADD COLUMN workspace_id TEXT REFERENCES workspaces(id) ON DELETE SET NULL;
+CREATE INDEX tasks_by_workspace ON tasks(workspace_id) WHERE workspace_id IS NOT NULL;
 )sql",
 };
 

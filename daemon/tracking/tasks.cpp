@@ -7,6 +7,8 @@
 
 #include "daemon/store/journal_repository.hpp"
 #include "daemon/tracking/authorization.hpp"
+#include "daemon/store/claim_repository.hpp"
+#include "daemon/store/workspace_repository.hpp"
 #include "daemon/tracking/tracker.hpp"
 #include "daemon/tracking/tracker_support.hpp"
 #include "daemon/tracking/tracking_events.hpp"
@@ -135,6 +137,14 @@ nlohmann::json verification_json(const git::ScopeVerification& verification) {
 void check_may_start(Caller& caller, const StartTaskRequest& request, const store::MissionRow& mission) {
   if (request.target.kind == TaskTarget::Kind::planned_task) {
     store::TaskRow planned = require_task(caller.db, request.target.id);
+    // A claimed task is started by its claimer only (docs/adr/0019).
+    if (auto held = store::ClaimRepository(caller.db).claim_of(planned.id);
+        held && held->execution_id != caller.execution_id) {
+      throw MissionError(ErrorCode::already_claimed,
+                         "task " + planned.id + " is claimed by agent execution " + held->execution_id,
+                         "task_get_available lists the tasks nobody holds",
+                         {{"task_id", planned.id}, {"already_claimed_by", held->execution_id}});
+    }
     require_task_writer(caller.db, caller.execution_id, planned);
     if (planned.status != TaskStatus::pending && planned.status != TaskStatus::failed) {
       throw MissionError(ErrorCode::invalid_argument,
@@ -166,6 +176,12 @@ TaskStart plan_task_start(Caller& caller, const StartTaskRequest& request) {
   TaskStart plan{request, mission.id, mission.kind, std::nullopt,
                  execution_cwd(caller.db, caller.execution_id)};
   if (request.target.kind == TaskTarget::Kind::planned_task) {
+    // A task with a workspace runs in its worktree: the snapshot, and so
+    // the change set, is taken there (docs/adr/0019).
+    if (auto workspace = store::WorkspaceRepository(caller.db).of_task(request.target.id);
+        workspace && workspace->status == WorkspaceStatus::active) {
+      plan.cwd = workspace->path;
+    }
     // The plan's task: its name, goal and areas unless the call gives them.
     store::TaskRow planned = require_task(caller.db, request.target.id);
     if (plan.request.name.empty()) plan.request.name = planned.name;
@@ -243,6 +259,9 @@ nlohmann::json finish_task_start(Caller& caller, const TaskStart& plan, const gi
       throw MissionError(ErrorCode::invalid_argument, "task " + task.id + " was started meanwhile",
                          "workflow_next_tasks lists the tasks that can start now", {{"task_id", task.id}});
     }
+    // Whoever starts a planned task holds it, so it never stays in
+    // progress once its execution has ended (docs/adr/0019).
+    store::ClaimRepository(caller.db).hold_to_start(task.id, caller.execution_id, now);
     store::TaskRepository(caller.db).start_planned(task, snapshot.data);
   } else {
     store::TaskRepository(caller.db).insert(task, snapshot.data);

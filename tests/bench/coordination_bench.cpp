@@ -12,10 +12,22 @@
 //       sessions (registered, coordination toolset) sit idle or heartbeat
 //       once a second each, in alternating blocks of one run, and compares
 //       the signal call's p50 and p99 in the two conditions.
+//   claims --socket PATH --mission BIN [--agents N] [--tasks T] [--rounds R]
+//       N agents, each its own `mission mcp connect` bridge process, race
+//       for the T tasks of a fresh workflow R times: every agent writes its
+//       task_claim before any reply is read. Reports each claim's latency
+//       through the bridge (write to reply), the daemon's time per claim
+//       (a round's span over its claims), and an unraced claim's latency.
+//   worktrees --socket PATH --mission BIN --repo DIR [--rounds R]
+//       workspace_create through a bridge against `git worktree add -b` on
+//       the same repository, alternating, R of each.
 //
 // Results go to stdout as `key: value` lines; progress and errors to stderr.
 
+#include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -259,15 +271,235 @@ int run_heartbeats(const std::string& socket, long agents, long blocks, long blo
 
 }  // namespace
 
+
+// One `mission mcp connect` bridge: its stdin and stdout, line by line.
+class Bridge {
+ public:
+  Bridge(const std::string& mission, const std::string& cwd, const std::string& toolsets) {
+    int in[2];
+    int out[2];
+    if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::dup2(in[0], 0);
+      ::dup2(out[1], 1);
+      if (::chdir(cwd.c_str()) != 0) ::_exit(127);
+      ::execl(mission.c_str(), mission.c_str(), "mcp", "connect", "--toolsets", toolsets.c_str(), nullptr);
+      ::_exit(127);
+    }
+    ::close(in[0]);
+    ::close(out[1]);
+    in_ = in[1];
+    out_ = out[0];
+    call("initialize", {{"protocolVersion", "2025-06-18"}, {"capabilities", json::object()},
+                        {"clientInfo", {{"name", "bench"}, {"version", "1"}}}});
+    send({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+  }
+  ~Bridge() {
+    ::close(in_);
+    ::close(out_);
+    ::kill(pid_, SIGTERM);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  Bridge(const Bridge&) = delete;
+  Bridge& operator=(const Bridge&) = delete;
+
+  int out_fd() const { return out_; }
+  void send(const json& message) {
+    std::string text = message.dump() + "\n";
+    if (::write(in_, text.data(), text.size()) != static_cast<ssize_t>(text.size())) throw std::runtime_error("write failed");
+  }
+  bool take(json& message) {
+    auto end = buffer_.find('\n');
+    if (end == std::string::npos) return false;
+    message = json::parse(buffer_.substr(0, end));
+    buffer_.erase(0, end + 1);
+    return true;
+  }
+  bool fill() {
+    char chunk[65536];
+    ssize_t n = ::read(out_, chunk, sizeof chunk);
+    if (n <= 0) return false;
+    buffer_.append(chunk, static_cast<std::size_t>(n));
+    return true;
+  }
+  json read_one() {
+    json message;
+    while (!take(message)) {
+      pollfd p{out_, POLLIN, 0};
+      if (::poll(&p, 1, 10000) <= 0 || !fill()) throw std::runtime_error("the bridge gave no answer");
+    }
+    return message;
+  }
+  json call(const std::string& method, json params) {
+    send({{"jsonrpc", "2.0"}, {"id", next_++}, {"method", method}, {"params", std::move(params)}});
+    return read_one();
+  }
+  // A tool's structured result; throws when it is an error.
+  json tool_ok(const std::string& name, json arguments) {
+    json reply = call("tools/call", {{"name", name}, {"arguments", std::move(arguments)}});
+    const json& result = reply.at("result");
+    if (result.at("isError").get<bool>()) throw std::runtime_error(name + " failed: " + result.dump());
+    return result.at("structuredContent");
+  }
+  long next_id() { return next_++; }
+
+ private:
+  pid_t pid_ = -1;
+  int in_ = -1;
+  int out_ = -1;
+  long next_ = 1;
+  std::string buffer_;
+};
+
+std::string text_option(int argc, char** argv, const char* name) {
+  for (int i = 2; i + 1 < argc; ++i) {
+    if (std::strcmp(argv[i], name) == 0) return argv[i + 1];
+  }
+  throw std::runtime_error(std::string(name) + " is required");
+}
+
+std::vector<std::string> new_workflow(Bridge& planner, long tasks) {
+  json workflow = planner.tool_ok("workflow_create", {{"name", "race"}, {"source_type", "prompt"},
+                                                      {"source_content", "race"}, {"max_parallel_tasks", tasks}});
+  json list = json::array();
+  for (long i = 0; i < tasks; ++i) list.push_back({{"name", "t" + std::to_string(i)}, {"description", "d"}, {"sequence", 1}});
+  planner.tool_ok("workflow_set_plan", {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", list}}}});
+  std::vector<std::string> ids;
+  const json available = planner.tool_ok("task_get_available", {{"workflow_id", workflow["id"]}, {"limit", 100}});
+  for (const auto& task : available["tasks"]) {
+    ids.push_back(task["id"]);
+  }
+  if (static_cast<long>(ids.size()) != tasks) throw std::runtime_error("the workflow has not all its tasks available");
+  return ids;
+}
+
+int run_claims(const std::string& mission, long agents, long tasks, long rounds) {
+  char here[4096];
+  const std::string cwd = ::getcwd(here, sizeof here) ? here : "/";
+  Bridge planner(mission, cwd, "planning,coordination");
+  std::vector<std::unique_ptr<Bridge>> crowd;
+  for (long i = 0; i < agents; ++i) crowd.push_back(std::make_unique<Bridge>(mission, cwd, "coordination"));
+  std::vector<double> raced_us, per_claim_us, alone_us;
+  long won = 0;
+  long lost = 0;
+  for (long round = 0; round < rounds + 2; ++round) {
+    std::vector<std::string> ids = new_workflow(planner, tasks);
+    std::vector<Clock::time_point> sent(crowd.size());
+    std::vector<long> request(crowd.size());
+    for (std::size_t i = 0; i < crowd.size(); ++i) {
+      request[i] = crowd[i]->next_id();
+      sent[i] = Clock::now();
+      crowd[i]->send({{"jsonrpc", "2.0"}, {"id", request[i]}, {"method", "tools/call"},
+                      {"params", {{"name", "task_claim"}, {"arguments", {{"task_id", ids[i % ids.size()]}}}}}});
+    }
+    std::vector<bool> done(crowd.size(), false);
+    std::size_t left = crowd.size();
+    Clock::time_point last{};
+    long round_won = 0;
+    while (left > 0) {
+      std::vector<pollfd> fds;
+      for (const auto& bridge : crowd) fds.push_back({bridge->out_fd(), POLLIN, 0});
+      if (::poll(fds.data(), fds.size(), 10000) <= 0) throw std::runtime_error("claims went unanswered");
+      const auto now = Clock::now();
+      for (std::size_t i = 0; i < crowd.size(); ++i) {
+        if (!(fds[i].revents & POLLIN) || done[i]) continue;
+        if (!crowd[i]->fill()) throw std::runtime_error("a bridge closed");
+        json message;
+        while (crowd[i]->take(message)) {
+          if (message.value("id", -1L) != request[i]) continue;
+          done[i] = true;
+          --left;
+          last = std::max(last, now);
+          const bool error = message.at("result").at("isError").get<bool>();
+          if (round >= 2) {
+            raced_us.push_back(std::chrono::duration<double, std::micro>(now - sent[i]).count());
+            error ? ++lost : ++won;
+          }
+          if (!error) ++round_won;
+        }
+      }
+    }
+    if (round_won != tasks) throw std::runtime_error("a round had " + std::to_string(round_won) + " winners for " + std::to_string(tasks) + " tasks");
+    if (round >= 2) {
+      per_claim_us.push_back(std::chrono::duration<double, std::micro>(last - sent.front()).count() /
+                             static_cast<double>(crowd.size()));
+    }
+  }
+  // Unraced: one agent claims the tasks of a fresh workflow one by one.
+  for (long round = 0; round < rounds; ++round) {
+    std::vector<std::string> ids = new_workflow(planner, tasks);
+    for (const auto& id : ids) {
+      const auto start = Clock::now();
+      crowd[0]->tool_ok("task_claim", {{"task_id", id}});
+      alone_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+    }
+  }
+  std::printf("claims_agents: %ld\nclaims_tasks_per_round: %ld\nclaims_rounds: %ld\n", agents, tasks, rounds);
+  std::printf("claims_won: %ld\nclaims_refused: %ld\n", won, lost);
+  std::printf("claim_raced_p50_us: %.1f\nclaim_raced_p99_us: %.1f\n", percentile(raced_us, 50), percentile(raced_us, 99));
+  std::printf("claim_daemon_per_claim_p50_us: %.1f\n", percentile(per_claim_us, 50));
+  std::printf("claim_alone_p50_us: %.1f\nclaim_alone_p99_us: %.1f\n", percentile(alone_us, 50), percentile(alone_us, 99));
+  return 0;
+}
+
+double run_git_worktree_add(const std::string& repo, const std::string& branch, const std::string& path) {
+  const auto start = Clock::now();
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1);
+    ::dup2(null, 2);
+    ::execlp("git", "git", "-C", repo.c_str(), "worktree", "add", "-q", "-b", branch.c_str(), path.c_str(), nullptr);
+    ::_exit(127);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error("git worktree add failed");
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+int run_worktrees(const std::string& mission, const std::string& repo, long rounds) {
+  Bridge planner(mission, repo, "planning,workspaces");
+  json workflow = planner.tool_ok("workflow_create", {{"name", "worktrees"}, {"source_type", "prompt"}, {"source_content", "w"}});
+  std::vector<double> mission_ms, git_ms;
+  for (long round = 0; round < rounds + 1; ++round) {
+    const std::string suffix = std::to_string(round);
+    const auto start = Clock::now();
+    planner.tool_ok("workspace_create", {{"workflow_id", workflow["id"]}, {"branch", "bench/m" + suffix},
+                                         {"path", repo + ".bench/m" + suffix}});
+    const double ours = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    const double theirs = run_git_worktree_add(repo, "bench/g" + suffix, repo + ".bench/g" + suffix);
+    if (round == 0) continue;  // warm-up: the git module loads on first use
+    mission_ms.push_back(ours);
+    git_ms.push_back(theirs);
+  }
+  const double ours = percentile(mission_ms, 50);
+  const double theirs = percentile(git_ms, 50);
+  std::printf("worktree_rounds: %ld\n", rounds);
+  std::printf("workspace_create_p50_ms: %.2f\nworkspace_create_p99_ms: %.2f\n", ours, percentile(mission_ms, 99));
+  std::printf("git_worktree_add_p50_ms: %.2f\ngit_worktree_add_p99_ms: %.2f\n", theirs, percentile(git_ms, 99));
+  std::printf("workspace_create_over_git: %.2f\n", theirs > 0 ? ours / theirs : 0.0);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   try {
-    if (argc < 2) throw std::runtime_error("usage: mission_coordination_bench wait|heartbeats --socket PATH ...");
+    if (argc < 2) throw std::runtime_error("usage: mission_coordination_bench wait|heartbeats|claims|worktrees --socket PATH ...");
     const std::string mode = argv[1];
     const std::string socket = socket_of(argc, argv);
     if (mode == "wait") return run_wait(socket, option(argc, argv, "--rounds", 200));
     if (mode == "heartbeats") {
       return run_heartbeats(socket, option(argc, argv, "--agents", 100), option(argc, argv, "--blocks", 10),
                             option(argc, argv, "--block-ms", 3000));
+    }
+    if (mode == "claims") {
+      return run_claims(text_option(argc, argv, "--mission"), option(argc, argv, "--agents", 50),
+                        option(argc, argv, "--tasks", 10), option(argc, argv, "--rounds", 40));
+    }
+    if (mode == "worktrees") {
+      return run_worktrees(text_option(argc, argv, "--mission"), text_option(argc, argv, "--repo"),
+                           option(argc, argv, "--rounds", 20));
     }
     throw std::runtime_error("unknown mode " + mode);
   } catch (const std::exception& e) {

@@ -20,7 +20,7 @@ expect() {
   local got; got=$(complete_words "$@")
   [[ $got == "$want" ]] || { echo "$* -> '$got', expected '$want'"; exit 1; }
 }
-[[ $(subcommands mission '') == "status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents gc" ]] || { echo "mission '' -> $(subcommands mission '')"; exit 1; }
+[[ $(subcommands mission '') == "status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces gc" ]] || { echo "mission '' -> $(subcommands mission '')"; exit 1; }
 expect "--choice" mission answer --ch
 expect "--stdin-answers" mission run --stdin
 [[ $(subcommands mission exec '') == "list show create stop logs signals instructions" ]] || { echo "exec '' -> $(subcommands mission exec '')"; exit 1; }
@@ -34,7 +34,7 @@ expect "--print-token" mission exec create --p
 expect "mcp-tool stdout-marker" mission exec create --delivery ''
 expect "signals" mission exec create --delivery mcp-tool --toolsets s
 expect "--agent-execution" mission mcp connect --ag
-expect "signals tracking legacy inspect planning templates coordination" mission mcp connect --toolsets ''
+expect "signals tracking legacy inspect planning templates coordination workspaces" mission mcp connect --toolsets ''
 expect "" mission mcp connect --agent-execution ''
 [[ " $(complete_words mission exec create --cwd /tmp -- bas) " == *" bash "* ]] || { echo "command after -- not completed"; exit 1; }
 # mission run and the exec actions that came with it: stop, logs, signals,
@@ -48,7 +48,7 @@ offers --detach mission run --
 expect "run report resolve" mission r
 expect "--detach" mission run --det
 expect "mcp-tool stdout-marker" mission run --delivery ''
-expect "signals tracking legacy inspect planning templates coordination" mission run --toolsets ''
+expect "signals tracking legacy inspect planning templates coordination workspaces" mission run --toolsets ''
 expect "--env" mission run --detach --e
 expect "claude-code codex copilot opencode pi generic" mission run --adapter ''
 offers bash mission run --env A=b -- bas
@@ -92,3 +92,6 @@ expect "" mission watch --execution ''
 expect "" mission run -- ''
 expect "--read-only" mission attach --re
 expect "--raw" mission exec logs --ra
+# mission workspaces and its actions.
+[[ $(subcommands mission workspaces '') == "list conflicts clean" ]] || { echo "workspaces '' -> $(subcommands mission workspaces '')"; exit 1; }
+expect "--workflow" mission workspaces list --w

@@ -125,7 +125,7 @@ TEST_CASE("the coordination toolset is opt-in, under 800 bytes a tool, none over
                                descriptor_for(mission::Delivery::mcp_tool));
   CHECK(defaults.find("message_wait") == nullptr);
   auto view = catalog.view({mission::Toolset::coordination}, descriptor_for(mission::Delivery::mcp_tool));
-  CHECK(view.tools().size() == 14);
+  CHECK(view.tools().size() == 17);
   std::size_t total = 0;
   for (const auto* tool : view.tools()) {
     INFO(tool->name << " " << tool->listing.dump().size());
@@ -134,4 +134,25 @@ TEST_CASE("the coordination toolset is opt-in, under 800 bytes a tool, none over
     total += tool->listing.dump().size();
   }
   CHECK(total / view.tools().size() < 800);
+}
+
+TEST_CASE("claims and workspaces: opt-in, each tool within 800 bytes of tools/list") {
+  const auto& catalog = mcp::ToolCatalog::builtin();
+  auto defaults = catalog.view({execution::default_toolsets().begin(), execution::default_toolsets().end()},
+                               descriptor_for(mission::Delivery::mcp_tool));
+  CHECK(defaults.find("task_claim") == nullptr);
+  CHECK(defaults.find("workspace_create") == nullptr);
+  auto coordination = catalog.view({mission::Toolset::coordination}, descriptor_for(mission::Delivery::mcp_tool));
+  for (const char* name : {"task_claim", "task_release", "task_get_available"}) {
+    const auto* tool = coordination.find(name);
+    REQUIRE(tool != nullptr);
+    INFO(name << " " << tool->listing.dump().size());
+    CHECK(tool->listing.dump().size() <= 800);
+  }
+  auto view = catalog.view({mission::Toolset::workspaces}, descriptor_for(mission::Delivery::mcp_tool));
+  CHECK(view.tools().size() == 5);
+  for (const auto* tool : view.tools()) {
+    INFO(tool->name << " " << tool->listing.dump().size());
+    CHECK(tool->listing.dump().size() <= 800);
+  }
 }

@@ -1,0 +1,227 @@
+// libgit2 implementations of worktrees.hpp, in the git module.
+
+#include "daemon/git/git_worktrees.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "daemon/git/libgit2_handles.hpp"
+#include "shared/error_code.hpp"
+
+namespace mission::daemon::git {
+namespace {
+
+using Reference = std::unique_ptr<git_reference, lg2::Deleter<git_reference, git_reference_free>>;
+using Object = std::unique_ptr<git_object, lg2::Deleter<git_object, git_object_free>>;
+using Worktree = std::unique_ptr<git_worktree, lg2::Deleter<git_worktree, git_worktree_free>>;
+
+lg2::Repository open_at(const std::string& path) {
+  lg2::ensure_initialized();
+  git_repository* raw = nullptr;
+  lg2::check(git_repository_open_ext(&raw, path.c_str(), 0, nullptr), "cannot open a repository at " + path);
+  return lg2::Repository(raw);
+}
+
+// The repository of the main work tree, whichever work tree `path` is in.
+lg2::Repository open_main(const std::string& path) {
+  lg2::Repository repo = open_at(path);
+  if (!git_repository_is_worktree(repo.get())) return repo;
+  const std::string common = git_repository_commondir(repo.get());
+  return open_at(common);
+}
+
+lg2::Commit commit_of(git_repository* repo, const std::string& spec, const std::string& what) {
+  git_object* object = nullptr;
+  lg2::check(git_revparse_single(&object, repo, spec.c_str()), "cannot resolve " + what + " '" + spec + "'");
+  Object owned(object);
+  git_object* peeled = nullptr;
+  lg2::check(git_object_peel(&peeled, object, GIT_OBJECT_COMMIT), what + " '" + spec + "' is not a commit");
+  return lg2::Commit(reinterpret_cast<git_commit*>(peeled));
+}
+
+std::optional<git_oid> branch_tip(git_repository* repo, const std::string& branch) {
+  git_reference* raw = nullptr;
+  if (git_branch_lookup(&raw, repo, branch.c_str(), GIT_BRANCH_LOCAL) < 0) {
+    // A base may also be a tag or a commit.
+    git_object* object = nullptr;
+    if (git_revparse_single(&object, repo, branch.c_str()) < 0) return std::nullopt;
+    Object owned(object);
+    git_object* peeled = nullptr;
+    if (git_object_peel(&peeled, object, GIT_OBJECT_COMMIT) < 0) return std::nullopt;
+    git_oid oid = *git_object_id(peeled);
+    git_object_free(peeled);
+    return oid;
+  }
+  Reference ref(raw);
+  git_reference* resolved = nullptr;
+  if (git_reference_resolve(&resolved, ref.get()) < 0) return std::nullopt;
+  git_oid oid = *git_reference_target(resolved);
+  git_reference_free(resolved);
+  return oid;
+}
+
+lg2::Tree tree_of(git_repository* repo, const git_oid& commit_id) {
+  git_commit* commit = nullptr;
+  lg2::check(git_commit_lookup(&commit, repo, &commit_id), "cannot read commit " + lg2::oid_hex(commit_id));
+  lg2::Commit owned(commit);
+  git_tree* tree = nullptr;
+  lg2::check(git_commit_tree(&tree, commit), "cannot read the tree of " + lg2::oid_hex(commit_id));
+  return lg2::Tree(tree);
+}
+
+}  // namespace
+
+WorktreeCreated add_git_worktree(const WorktreeSpec& spec) {
+  lg2::Repository repo = open_main(spec.repository);
+  const char* workdir = git_repository_workdir(repo.get());
+  if (workdir == nullptr) lg2::fail("the repository at " + spec.repository + " is bare");
+  WorktreeCreated created;
+  created.repository = std::filesystem::path(workdir).lexically_normal().string();
+  if (!created.repository.empty() && created.repository.back() == '/') created.repository.pop_back();
+  std::string base = spec.base;
+  if (base.empty()) {
+    git_reference* head = nullptr;
+    lg2::check(git_repository_head(&head, repo.get()), "the repository has no HEAD commit");
+    Reference owned(head);
+    base = git_reference_is_branch(head) ? git_reference_shorthand(head) : lg2::oid_hex(*git_reference_target(head));
+  }
+  lg2::Commit base_commit = commit_of(repo.get(), base, "base");
+  created.base_ref = base;
+  created.base_commit = lg2::oid_hex(*git_commit_id(base_commit.get()));
+  git_reference* branch = nullptr;
+  lg2::check(git_branch_create(&branch, repo.get(), spec.branch.c_str(), base_commit.get(), 0),
+             "cannot create branch '" + spec.branch + "'");
+  Reference branch_ref(branch);
+  git_worktree_add_options options = GIT_WORKTREE_ADD_OPTIONS_INIT;
+  options.ref = branch;
+  git_worktree* worktree = nullptr;
+  if (git_worktree_add(&worktree, repo.get(), spec.name.c_str(), spec.path.c_str(), &options) < 0) {
+    const git_error* last = git_error_last();
+    std::string why = last && last->message ? last->message : "unknown";
+    git_branch_delete(branch);  // leave nothing half made
+    throw MissionError(ErrorCode::git_error, "git: cannot add worktree at " + spec.path + ": " + why,
+                       "choose a path that does not exist, in a writable directory");
+  }
+  Worktree owned(worktree);
+  created.path = spec.path;
+  created.branch = spec.branch;
+  return created;
+}
+
+void remove_git_worktree(const std::string& repository, const std::string& name, const std::string& branch,
+                         bool delete_branch) {
+  lg2::Repository repo = open_main(repository);
+  git_worktree* raw = nullptr;
+  if (git_worktree_lookup(&raw, repo.get(), name.c_str()) == 0) {
+    Worktree worktree(raw);
+    git_worktree_prune_options options = GIT_WORKTREE_PRUNE_OPTIONS_INIT;
+    options.flags = GIT_WORKTREE_PRUNE_VALID | GIT_WORKTREE_PRUNE_LOCKED | GIT_WORKTREE_PRUNE_WORKING_TREE;
+    lg2::check(git_worktree_prune(worktree.get(), &options), "cannot remove worktree " + name);
+  }
+  if (!delete_branch) return;
+  git_reference* ref = nullptr;
+  if (git_branch_lookup(&ref, repo.get(), branch.c_str(), GIT_BRANCH_LOCAL) == 0) {
+    Reference owned(ref);
+    lg2::check(git_branch_delete(ref), "cannot delete branch " + branch);
+  }
+}
+
+std::optional<std::string> git_main_work_tree(const std::string& path) {
+  lg2::ensure_initialized();
+  git_repository* raw = nullptr;
+  if (git_repository_open_ext(&raw, path.c_str(), 0, nullptr) < 0) return std::nullopt;
+  lg2::Repository repo(raw);
+  if (git_repository_is_worktree(repo.get())) repo = open_at(git_repository_commondir(repo.get()));
+  const char* workdir = git_repository_workdir(repo.get());
+  if (workdir == nullptr) return std::nullopt;
+  std::string out = std::filesystem::path(workdir).lexically_normal().string();
+  if (!out.empty() && out.back() == '/') out.pop_back();
+  return out;
+}
+
+bool git_branch_merged(const std::string& repository, const std::string& branch, const std::string& base_ref,
+                       const std::string& base_commit) {
+  lg2::Repository repo = open_main(repository);
+  auto tip = branch_tip(repo.get(), branch);
+  auto base = branch_tip(repo.get(), base_ref);
+  if (!tip || !base) return false;
+  if (lg2::oid_hex(*tip) == base_commit) return false;  // nothing was done on it yet
+  if (git_oid_equal(&*tip, &*base)) return true;
+  return git_graph_descendant_of(repo.get(), &*base, &*tip) == 1;
+}
+
+std::vector<std::string> git_changed_paths(const std::string& work_tree, const std::string& base_commit) {
+  lg2::Repository repo = open_at(work_tree);
+  git_oid oid;
+  lg2::check(git_oid_fromstr(&oid, base_commit.c_str()), "bad base commit " + base_commit);
+  lg2::Tree base = tree_of(repo.get(), oid);
+  git_diff_options options = GIT_DIFF_OPTIONS_INIT;
+  options.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS;
+  git_diff* raw = nullptr;
+  lg2::check(git_diff_tree_to_workdir_with_index(&raw, repo.get(), base.get(), &options),
+             "cannot diff " + work_tree + " against its base");
+  lg2::Diff diff(raw);
+  std::set<std::string> paths;
+  const std::size_t count = git_diff_num_deltas(diff.get());
+  for (std::size_t i = 0; i < count; ++i) {
+    const git_diff_delta* delta = git_diff_get_delta(diff.get(), i);
+    if (delta->new_file.path) paths.insert(delta->new_file.path);
+    if (delta->old_file.path) paths.insert(delta->old_file.path);
+  }
+  return {paths.begin(), paths.end()};
+}
+
+bool git_work_tree_dirty(const std::string& work_tree) {
+  lg2::ensure_initialized();
+  std::error_code ignored;
+  if (!std::filesystem::exists(work_tree, ignored)) return false;
+  lg2::Repository repo = open_at(work_tree);
+  git_status_options options = GIT_STATUS_OPTIONS_INIT;
+  options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+  options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED;
+  git_status_list* raw = nullptr;
+  lg2::check(git_status_list_new(&raw, repo.get(), &options), "cannot read the status of " + work_tree);
+  lg2::StatusList list(raw);
+  return git_status_list_entrycount(list.get()) > 0;
+}
+
+TrialMerge git_trial_merge(const std::string& repository, const std::string& ours, const std::string& theirs) {
+  lg2::Repository repo = open_main(repository);
+  auto our_tip = branch_tip(repo.get(), ours);
+  auto their_tip = branch_tip(repo.get(), theirs);
+  if (!our_tip || !their_tip) lg2::fail("cannot find branch " + (our_tip ? theirs : ours));
+  git_oid base_id;
+  lg2::check(git_merge_base(&base_id, repo.get(), &*our_tip, &*their_tip),
+             "branches " + ours + " and " + theirs + " share no history");
+  lg2::Tree ancestor = tree_of(repo.get(), base_id);
+  lg2::Tree our_tree = tree_of(repo.get(), *our_tip);
+  lg2::Tree their_tree = tree_of(repo.get(), *their_tip);
+  git_merge_options options = GIT_MERGE_OPTIONS_INIT;
+  git_index* raw = nullptr;
+  lg2::check(git_merge_trees(&raw, repo.get(), ancestor.get(), our_tree.get(), their_tree.get(), &options),
+             "cannot merge " + ours + " and " + theirs + " on trial");
+  lg2::Index index(raw);
+  TrialMerge out;
+  if (!git_index_has_conflicts(index.get())) return out;
+  out.clean = false;
+  git_index_conflict_iterator* iterator = nullptr;
+  lg2::check(git_index_conflict_iterator_new(&iterator, index.get()), "cannot read the trial merge's conflicts");
+  std::set<std::string> paths;
+  const git_index_entry* ancestor_entry = nullptr;
+  const git_index_entry* our_entry = nullptr;
+  const git_index_entry* their_entry = nullptr;
+  while (git_index_conflict_next(&ancestor_entry, &our_entry, &their_entry, iterator) == 0) {
+    for (const git_index_entry* entry : {ancestor_entry, our_entry, their_entry}) {
+      if (entry) {
+        paths.insert(entry->path);
+        break;
+      }
+    }
+  }
+  git_index_conflict_iterator_free(iterator);
+  out.conflicts.assign(paths.begin(), paths.end());
+  return out;
+}
+
+}  // namespace mission::daemon::git

@@ -1,0 +1,19 @@
+#pragma once
+// The libgit2 side of worktrees.hpp, inside the git module; the daemon
+// reaches these through git_backend().
+
+#include "daemon/git/worktrees.hpp"
+
+namespace mission::daemon::git {
+
+WorktreeCreated add_git_worktree(const WorktreeSpec& spec);
+void remove_git_worktree(const std::string& repository, const std::string& name, const std::string& branch,
+                         bool delete_branch);
+std::optional<std::string> git_main_work_tree(const std::string& path);
+bool git_branch_merged(const std::string& repository, const std::string& branch, const std::string& base_ref,
+                       const std::string& base_commit);
+std::vector<std::string> git_changed_paths(const std::string& work_tree, const std::string& base_commit);
+bool git_work_tree_dirty(const std::string& work_tree);
+TrialMerge git_trial_merge(const std::string& repository, const std::string& ours, const std::string& theirs);
+
+}  // namespace mission::daemon::git

@@ -1,0 +1,31 @@
+#include "daemon/git/worktrees.hpp"
+
+#include "daemon/git/git_backend.hpp"
+
+namespace mission::daemon::git {
+
+WorktreeCreated add_worktree(const WorktreeSpec& spec) { return git_backend().add_worktree(spec); }
+
+void remove_worktree(const std::string& repository, const std::string& name, const std::string& branch,
+                     bool delete_branch) {
+  git_backend().remove_worktree(repository, name, branch, delete_branch);
+}
+
+std::optional<std::string> main_work_tree(const std::string& path) { return git_backend().main_work_tree(path); }
+
+bool branch_merged(const std::string& repository, const std::string& branch, const std::string& base_ref,
+                   const std::string& base_commit) {
+  return git_backend().branch_merged(repository, branch, base_ref, base_commit);
+}
+
+std::vector<std::string> changed_paths(const std::string& work_tree, const std::string& base_commit) {
+  return git_backend().changed_paths(work_tree, base_commit);
+}
+
+bool work_tree_dirty(const std::string& work_tree) { return git_backend().work_tree_dirty(work_tree); }
+
+TrialMerge trial_merge(const std::string& repository, const std::string& ours, const std::string& theirs) {
+  return git_backend().trial_merge(repository, ours, theirs);
+}
+
+}  // namespace mission::daemon::git

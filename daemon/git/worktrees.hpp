@@ -1,0 +1,62 @@
+#pragma once
+// Git worktrees for workspaces (docs/adr/0019): add one on its own branch,
+// remove it, tell whether its branch is merged, list what it changes since
+// its base, and merge two branches on trial (trees only, nothing written to
+// a work tree). libgit2 does the work, in the module (git_backend.hpp).
+// Every function blocks: call it on a pool thread. Throws MissionError
+// git_error naming what failed.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mission::daemon::git {
+
+struct WorktreeSpec {
+  std::string repository;  // any path inside the repository
+  std::string path;        // the new work tree; must not exist
+  std::string branch;      // created at `base`; must not exist
+  std::string base;        // a branch, tag or commit; empty: HEAD
+  std::string name;        // the worktree's name in .git/worktrees
+};
+
+struct WorktreeCreated {
+  std::string path;
+  std::string branch;
+  std::string base_ref;     // the base as a branch name when it is one, else the commit
+  std::string base_commit;  // the commit the branch started at
+  std::string repository;   // the main work tree
+};
+
+WorktreeCreated add_worktree(const WorktreeSpec& spec);
+
+// Removes the worktree `name` (its directory and its entry in the
+// repository) and, when `delete_branch`, its branch too.
+void remove_worktree(const std::string& repository, const std::string& name, const std::string& branch,
+                     bool delete_branch);
+
+// The main work tree of the repository holding `path`, or nullopt outside git.
+std::optional<std::string> main_work_tree(const std::string& path);
+
+// Whether `branch` has commits past `base_commit` and its tip is reachable
+// from `base_ref`'s tip (it was merged). False when either is gone.
+bool branch_merged(const std::string& repository, const std::string& branch, const std::string& base_ref,
+                   const std::string& base_commit);
+
+// The paths a work tree changes since `base_commit`: commits on its branch,
+// staged and unstaged edits, untracked files, deletions; sorted.
+std::vector<std::string> changed_paths(const std::string& work_tree, const std::string& base_commit);
+
+// Whether the work tree has edits not committed (staged, unstaged or
+// untracked files); false when it is gone.
+bool work_tree_dirty(const std::string& work_tree);
+
+struct TrialMerge {
+  bool clean = true;
+  std::vector<std::string> conflicts;  // paths, sorted
+};
+
+// Merges the trees of two branches' tips over their merge base, in memory.
+TrialMerge trial_merge(const std::string& repository, const std::string& ours, const std::string& theirs);
+
+}  // namespace mission::daemon::git

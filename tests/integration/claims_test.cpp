@@ -1,0 +1,208 @@
+// Claims as leases through the real socket and real processes
+// (docs/adr/0019): 50 agents racing for 10 tasks get exactly one winner
+// each and every task ends done; a claiming agent killed with SIGKILL, or
+// a daemon killed under a claiming agent, leaves the task ready again with
+// a recovery checkpoint saying why.
+
+#include <signal.h>
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "integration/tracking_agent.hpp"
+
+using namespace mission::test;
+using nlohmann::json;
+
+namespace {
+
+// A planned workflow of `count` tasks that may all run at once; returns its id.
+std::string make_workflow(Agent& planner, int count) {
+  json workflow = planner.ok("workflow_create", {{"name", "race"}, {"source_type", "prompt"},
+                                                 {"source_content", "race for tasks"},
+                                                 {"max_parallel_tasks", count}});
+  json tasks = json::array();
+  for (int i = 0; i < count; ++i) {
+    tasks.push_back({{"name", "task-" + std::to_string(i)}, {"description", "part " + std::to_string(i)},
+                     {"sequence", 1}});
+  }
+  planner.ok("workflow_set_plan",
+             {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
+  return workflow["id"];
+}
+
+json task_of(Agent& reader, const std::string& id) {
+  return reader.ok("task_get", {{"id", id}, {"include_checkpoints", true}});
+}
+
+// Polls until the task is ready again (its claim ended).
+json wait_ready(Agent& reader, const std::string& id, std::chrono::seconds limit = 20s) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  json task;
+  while (std::chrono::steady_clock::now() < deadline) {
+    task = task_of(reader, id);
+    if (task.value("status", "") == "ready") return task;
+    std::this_thread::sleep_for(20ms);
+  }
+  FAIL("task " << id << " never became ready: " << task.dump());
+  return task;
+}
+
+std::string recovery_summary(const json& task) {
+  for (const auto& checkpoint : task.value("checkpoints", json::array())) {
+    if (checkpoint.value("type", "") == "recovery") return checkpoint.value("summary", "");
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("50 agents racing for 10 tasks: exactly one winner each, every task done, none lost") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  Agent planner(instance, instance.root.path(), "planning,coordination");
+  const std::string workflow = make_workflow(planner, 10);
+  std::vector<std::unique_ptr<Agent>> agents;
+  for (int i = 0; i < 50; ++i) {
+    agents.push_back(std::make_unique<Agent>(instance, instance.root.path(), "planning,coordination"));
+  }
+  std::map<std::string, std::string> winner;  // task -> agent
+  int refused = 0;
+  for (int round = 0; round < 5; ++round) {
+    json offered = agents[0]->ok("task_get_available", {{"workflow_id", workflow}, {"limit", 100}})["tasks"];
+    if (offered.empty()) break;
+    // Every agent sends its claim before any reply is read: the daemon sees
+    // 50 claims for the offered tasks at once, five or more on each.
+    for (std::size_t i = 0; i < agents.size(); ++i) {
+      agents[i]->send_call("task_claim", {{"task_id", offered[i % offered.size()]["id"]}});
+    }
+    std::vector<std::pair<std::size_t, std::string>> won;
+    for (std::size_t i = 0; i < agents.size(); ++i) {
+      json result = agents[i]->reply(10s);
+      const std::string task = offered[i % offered.size()]["id"];
+      if (result["isError"] == false) {
+        INFO("task " << task << " won twice");
+        REQUIRE(winner.count(task) == 0);
+        winner[task] = agents[i]->execution_id();
+        won.emplace_back(i, task);
+      } else {
+        CHECK(result["structuredContent"]["code"] == "already_claimed");
+        CHECK(result["structuredContent"]["details"]["already_claimed_by"].is_string());
+        ++refused;
+      }
+    }
+    for (const auto& [i, task] : won) {
+      agents[i]->ok("task_update_status", {{"id", task}, {"status", "in_progress"}});
+      agents[i]->ok("task_update_status", {{"id", task}, {"status", "completed"}, {"outcome", "done"}});
+    }
+  }
+  CHECK(winner.size() == 10);
+  CHECK(refused == 40);
+  json progress = planner.ok("workflow_progress", {{"workflow_id", workflow}});
+  INFO(progress.dump());
+  CHECK(progress["by_status"]["completed"] == 10);
+  CHECK(planner.ok("task_get_available", {{"workflow_id", workflow}})["tasks"].empty());
+  // Each winner shows the task it held until it ended: none held now.
+  json shown = mission_json(instance, {"exec", "show", winner.begin()->second});
+  CHECK(shown["claims"].empty());
+}
+
+TEST_CASE("a claiming agent killed with SIGKILL: its task is ready again with a recovery checkpoint") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  Agent planner(instance, instance.root.path(), "planning,coordination");
+  const std::string workflow = make_workflow(planner, 2);
+  const std::string task = planner.ok("task_get_available", {{"workflow_id", workflow}})["tasks"][0]["id"];
+
+  // An agent the way a user adds mission to its MCP config: the bridge
+  // creates its execution, which lives as long as the bridge's session.
+  StdioProcess bridge({MISSION_PATH, "mcp", "connect", "--toolsets", "planning,coordination"}, instance.env(),
+                      instance.root.path().string());
+  REQUIRE(bridge.request(1, "initialize", {{"protocolVersion", "2025-06-18"}, {"capabilities", json::object()},
+                                           {"clientInfo", {{"name", "claimer"}, {"version", "1"}}}})
+              .contains("result"));
+  bridge.send(json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+  json registered = bridge.request(2, "tools/call", {{"name", "agent_register"},
+                                                     {"arguments", {{"name", "doomed"}, {"runtime", "custom"}}}});
+  const std::string agent = registered["result"]["structuredContent"]["id"];
+  json claimed = bridge.request(3, "tools/call", {{"name", "task_claim"}, {"arguments", {{"task_id", task}}}});
+  REQUIRE(claimed["result"]["isError"] == false);
+  // Held: not even the workflow's owner starts it.
+  CHECK(planner.error_code("task_update_status", {{"id", task}, {"status", "in_progress"}}) == "already_claimed");
+  json started = bridge.request(4, "tools/call", {{"name", "task_update_status"},
+                                                  {"arguments", {{"id", task}, {"status", "in_progress"}}}});
+  REQUIRE(started["result"]["isError"] == false);
+  json shown = mission_json(instance, {"exec", "show", agent});
+  REQUIRE(shown["claims"].size() == 1);
+  CHECK(shown["claims"][0]["taskId"] == task);
+  CHECK(shown["agentName"] == "doomed");
+  ProcessResult text = run_mission(instance, {"exec", "show", agent});
+  CHECK(text.out.find(task) != std::string::npos);
+
+  ::kill(bridge.pid(), SIGKILL);
+  json ready = wait_ready(planner, task);
+  CHECK(recovery_summary(ready).find(agent) != std::string::npos);
+  CHECK(mission_json(instance, {"exec", "show", agent})["claims"].empty());
+  // Another agent takes it.
+  Agent next(instance, instance.root.path(), "planning,coordination");
+  CHECK(next.ok("task_claim", {{"task_id", task}})["success"] == true);
+  // A task started without a claim is held by whoever started it.
+  json other = planner.ok("task_get_available", {{"workflow_id", workflow}});
+  REQUIRE(other["tasks"].size() == 1);
+  const std::string second = other["tasks"][0]["id"];
+  planner.ok("task_update_status", {{"id", second}, {"status", "in_progress"}});
+  CHECK(next.error_code("task_claim", {{"task_id", second}}) == "already_claimed");
+  CHECK(mission_json(instance, {"exec", "show", planner.execution_id()})["claims"].size() == 1);
+}
+
+TEST_CASE("a daemon killed under a claiming agent: after the restart the lost execution's claim is released") {
+  Instance instance;
+  std::string task;
+  std::string id;
+  pid_t agent_pid = 0;
+  {
+    DaemonProcess daemon(instance);
+    REQUIRE(daemon.ready());
+    Agent planner(instance, instance.root.path(), "planning,coordination");
+    const std::string workflow = make_workflow(planner, 1);
+    task = planner.ok("task_get_available", {{"workflow_id", workflow}})["tasks"][0]["id"];
+    // A launched agent: a shell that claims through its own bridge, then
+    // keeps running.
+    const json init = {{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"},
+                       {"params", {{"protocolVersion", "2025-06-18"}, {"capabilities", json::object()},
+                                   {"clientInfo", {{"name", "sh"}, {"version", "1"}}}}}};
+    const json claim = {{"jsonrpc", "2.0"}, {"id", 2}, {"method", "tools/call"},
+                        {"params", {{"name", "task_claim"}, {"arguments", {{"task_id", task}}}}}};
+    const std::string script = "printf '%s\\n' '" + init.dump() + "' '" + claim.dump() + "' | '" +
+                               std::string(MISSION_PATH) +
+                               "' mcp connect --agent-execution \"$MISSION_AGENT_EXECUTION_ID\" >/dev/null; "
+                               "exec sleep 600";
+    ProcessResult started = run_mission(instance, {"run", "--toolsets", "coordination", "--delivery", "mcp-tool",
+                                                   "--detach", "--", "sh", "-c", script});
+    INFO(started.err);
+    REQUIRE(started.exit_code == 0);
+    id = started.out.substr(0, started.out.find('\n'));
+    json shown;
+    for (int i = 0; i < 500; ++i) {
+      shown = mission_json(instance, {"exec", "show", id});
+      if (!shown["claims"].empty()) break;
+      std::this_thread::sleep_for(20ms);
+    }
+    REQUIRE(shown["claims"].size() == 1);
+    agent_pid = shown["pid"];
+    daemon.signal(SIGKILL);
+    daemon.wait_exit();
+  }
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  CHECK(mission_json(instance, {"exec", "show", id})["state"] == "lost");
+  Agent reader(instance, instance.root.path(), "planning,coordination");
+  json ready = task_of(reader, task);
+  CHECK(ready["status"] == "ready");
+  CHECK(recovery_summary(ready).find("lost") != std::string::npos);
+  if (agent_pid > 0) ::kill(agent_pid, SIGKILL);
+}
