@@ -49,15 +49,16 @@ bool wait_for_exit(const RuntimePaths& paths) {
   }
 }
 
-// The executions a stop would leave running unrecorded (their agents
-// outlive the daemon, and the next one marks them lost), at most a few.
+// The launched executions a stop would leave running unrecorded (their
+// agents outlive the daemon, and the next one marks them lost), at most a
+// few. External and attached ones have no process of the daemon's.
 nlohmann::json active_executions(DaemonClient& client) {
   nlohmann::json active = nlohmann::json::array();
   for (const char* state : {"launching", "running", "awaiting_input", "blocked"}) {
     nlohmann::json page =
         client.call("execution.list", {{"state", state}, {"limit", limits::kMaxStopWarningExecutions}});
     for (const auto& execution : page.value("executions", nlohmann::json::array())) {
-      if (active.size() < limits::kMaxStopWarningExecutions) {
+      if (execution.value("kind", "") == "launched" && active.size() < limits::kMaxStopWarningExecutions) {
         active.push_back({{"id", execution.value("id", "")}, {"state", execution.value("state", "")}});
       }
     }
@@ -73,9 +74,9 @@ bool agree_to_stop_with(const CliContext& context, const nlohmann::json& active)
     listed += "\n  " + execution.value("id", "") + " (" + execution.value("state", "") + ")";
   }
   const std::string warning =
-      "mission: these executions are still active:" + listed +
-      "\n  Their agents keep running after the daemon stops, with nothing recording them, and the "
-      "next daemon marks them lost.\n";
+      "mission: these agents are still running:" + listed +
+      "\n  They keep running after the daemon stops, with nothing recording them,"
+      "\n  and the next daemon marks their executions lost.\n";
   if (!context.options.json && ::isatty(STDIN_FILENO) == 1 && ::isatty(STDERR_FILENO) == 1) {
     std::fputs(warning.c_str(), stderr);
     std::fputs("Stop the daemon anyway? [y/N] ", stderr);
@@ -88,8 +89,8 @@ bool agree_to_stop_with(const CliContext& context, const nlohmann::json& active)
   } else {
     std::fputs(warning.c_str(), stderr);
   }
-  std::fputs("  hint: wait for them ('mission exec show ID --follow'), stop them ('mission exec stop ID'), "
-             "or give --force\n",
+  std::fputs("  hint: wait for them ('mission exec show ID --follow'), stop them\n"
+             "  ('mission exec stop ID'), or give --force\n",
              stderr);
   return false;
 }

@@ -262,7 +262,7 @@ TEST_CASE("daemon stop refuses while executions are active, and --force goes on"
   ProcessResult refused = run_mission(instance, {"daemon", "stop"});
   CHECK(refused.exit_code == 1);
   CHECK(refused.err.find(id) != std::string::npos);
-  CHECK(refused.err.find("next daemon marks them lost") != std::string::npos);
+  CHECK(refused.err.find("next daemon marks their executions lost") != std::string::npos);
   CHECK(refused.err.find("--force") != std::string::npos);
   ProcessResult refused_json = run_mission(instance, {"--json", "daemon", "stop"});
   CHECK(refused_json.exit_code == 1);
