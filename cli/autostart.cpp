@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "shared/error_code.hpp"
+#include "shared/fault_points.hpp"
 #include "shared/file_lock.hpp"
 #include "shared/limits.hpp"
 
@@ -44,6 +45,9 @@ MissionError start_failed(const RuntimePaths& paths, const std::string& why) {
   }
   ::fcntl(ready_fd, F_SETFD, 0);  // the one descriptor missiond must inherit
   std::string ready = std::to_string(ready_fd);
+  // A daemon started on demand, by whatever runs mission (an agent among
+  // them), never arms the test-only fault points.
+  ::unsetenv(faults::kFaultsEnvironmentVariable);
   // The socket is passed explicitly so the daemon listens exactly where this
   // CLI will connect, whatever the environment says.
   std::vector<const char*> argv{binary.c_str(), "--ready-fd", ready.c_str(), "--socket",

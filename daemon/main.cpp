@@ -13,6 +13,7 @@
 
 #include "daemon/daemon.hpp"
 #include "shared/error_code.hpp"
+#include "shared/fault_points.hpp"
 #include "shared/limits.hpp"
 #include "shared/runtime_paths.hpp"
 #include "shared/version.hpp"
@@ -119,6 +120,12 @@ int main(int argc, char** argv) {
   raise_open_file_limit();
 
   try {
+    // Test-only (mission-mcp(7), ENVIRONMENT): read once, then gone from
+    // the environment, so nothing the daemon launches inherits it.
+    if (std::string_view faults = mission::faults::configure_from_environment(); !faults.empty()) {
+      std::fprintf(stderr, "missiond: test-only fault points armed: %s=%.*s\n",
+                   mission::faults::kFaultsEnvironmentVariable, static_cast<int>(faults.size()), faults.data());
+    }
     mission::daemon::DaemonSettings settings;
     settings.idempotency = {idempotency_ttl_s * 1000, idempotency_pending_ttl_s * 1000};
     settings.retention = {log_retention_s * 1000, execution_retention_s * 1000, daemon_log_max};

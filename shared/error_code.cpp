@@ -1,4 +1,5 @@
 #include "shared/error_code.hpp"
+#include "shared/out_of_memory.hpp"
 
 #include <array>
 #include <utility>
@@ -93,6 +94,14 @@ MissionError MissionError::from_payload(const nlohmann::json& payload) {
                                ? payload.at("details")
                                : nlohmann::json(nullptr);
   return MissionError(code, text("message"), text("hint"), details);
+}
+
+MissionError out_of_memory_error(std::string_view request) {
+  return MissionError(ErrorCode::internal,
+                      "the daemon ran out of memory handling " + std::string(request) +
+                          "; nothing of it was recorded",
+                      "retry; if it keeps failing, free memory on this machine or restart the daemon "
+                      "(mission daemon stop)");
 }
 
 }  // namespace mission

@@ -71,6 +71,12 @@ inline constexpr std::size_t kMaxGitOutputBytes = 64 * 1024 * 1024;
 // holding the loop while each is answered.
 inline constexpr std::size_t kMaxFramesPerTurn = 8;
 
+// An execution id prefix names an execution only with at least this many
+// characters after "ae-", as git asks four of an abbreviated hash.
+inline constexpr std::size_t kMinExecutionIdPrefix = 4;
+// How many candidates an ambiguous execution reference lists.
+inline constexpr std::size_t kMaxReferenceCandidates = 5;
+
 // Executions `mission exec list` asks for when no --limit is given.
 inline constexpr std::size_t kDefaultExecutionListLimit = 50;
 
@@ -101,6 +107,10 @@ inline constexpr int kStopGraceMs = 5000;
 // `mission run` and `mission exec logs --follow` ask for new output this
 // often, at most this many lines at a time.
 inline constexpr int kFollowPollMs = 50;
+// mission watch: how often it looks for a daemon that went away, and how
+// many executions of each active state it shows when it starts.
+inline constexpr int kWatchReconnectMs = 250;
+inline constexpr int kWatchCurrentStateLimit = 100;
 inline constexpr std::size_t kFollowPageLines = 1000;
 
 // The shortest wait between those requests. The wait is a quarter of the

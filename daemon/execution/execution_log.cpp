@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "shared/error_code.hpp"
+#include "shared/fault_points.hpp"
 
 namespace mission::daemon::execution {
 namespace {
@@ -76,6 +77,11 @@ void make_private_directories(const std::filesystem::path& directory) {
 }
 
 bool write_all(int fd, std::string_view bytes) {
+  if (auto fault = faults::hit(faults::FaultPoint::log_write);
+      fault == faults::FaultAction::fail || fault == faults::FaultAction::full) {
+    errno = fault == faults::FaultAction::full ? ENOSPC : EIO;
+    return false;
+  }
   while (!bytes.empty()) {
     ssize_t n = ::write(fd, bytes.data(), bytes.size());
     if (n < 0) {

@@ -20,6 +20,7 @@
 #include "daemon/git/file_system_kind.hpp"
 #include "daemon/git/worker_threads.hpp"
 #include "shared/error_code.hpp"
+#include "shared/fault_points.hpp"
 
 namespace mission::daemon::git::checksum {
 namespace {
@@ -235,6 +236,7 @@ std::vector<FileEntry> walk_tree(int root_fd, const std::string& root, std::size
     while (queue.take(dir)) {
       try {
         control.check();
+        faults::at(faults::FaultPoint::snapshot_walk);
         read_directory(root_fd, root, dir, max_files, file_count, found[slot], subdirs, target);
       } catch (...) {
         if (!failed.exchange(true)) failure = std::current_exception();

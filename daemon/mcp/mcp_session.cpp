@@ -14,6 +14,8 @@
 #include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
+#include "shared/fault_points.hpp"
+#include "shared/out_of_memory.hpp"
 #include "shared/jsonrpc.hpp"
 #include "shared/limits.hpp"
 #include "shared/version.hpp"
@@ -121,7 +123,11 @@ std::string bounded_line(const nlohmann::json& response) {
 
 }  // namespace
 
-void McpSession::write_reply(const nlohmann::json& response) { connection_.write(bounded_line(response)); }
+void McpSession::write_reply(const nlohmann::json& response) {
+  std::string line = bounded_line(response);
+  (void)faults::hit(faults::FaultPoint::reply_unsent);
+  connection_.write(line);
+}
 
 McpSession::McpSession(SessionServices& services, loop::Connection& connection,
                        AttachedExecution attached)
@@ -308,6 +314,7 @@ nlohmann::json McpSession::handle_message(const nlohmann::json& message) {
       request.modern = true;
       note_modern_client(meta, version);
     }
+    faults::at(faults::FaultPoint::request);
     const Method* method = find_method(name);
     if (method == nullptr) {
       throw MissionError(ErrorCode::method_not_found,
@@ -339,6 +346,9 @@ nlohmann::json McpSession::handle_message(const nlohmann::json& message) {
     return jsonrpc::result(id, std::move(result));
   } catch (const MissionError& e) {
     return jsonrpc::error(id, e);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "missiond: MCP %s failed: out of memory\n", name.c_str());
+    return jsonrpc::error(id, out_of_memory_error(name));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "missiond: MCP %s failed: %s\n", name.c_str(), e.what());
     return jsonrpc::error(id, MissionError(ErrorCode::internal, e.what()));

@@ -4,6 +4,7 @@
 
 #include "daemon/rpc/dispatcher.hpp"
 #include "shared/bounded_json.hpp"
+#include "shared/fault_points.hpp"
 #include "shared/jsonrpc.hpp"
 #include "shared/limits.hpp"
 
@@ -125,7 +126,10 @@ void ControlSession::handle_frame(const Frame& frame) {
     return;
   }
   std::string reply = dispatch(services_, *this, message);
-  if (!reply.empty()) connection_.write(reply);
+  if (!reply.empty()) {
+    (void)faults::hit(faults::FaultPoint::reply_unsent);
+    connection_.write(reply);
+  }
   if (after_reply_) std::exchange(after_reply_, {})();
 }
 

@@ -3,6 +3,8 @@
 #include <cstdio>
 
 #include "daemon/rpc/control_session.hpp"
+#include "shared/fault_points.hpp"
+#include "shared/out_of_memory.hpp"
 #include "shared/jsonrpc.hpp"
 #include "shared/limits.hpp"
 #include "shared/schema_registry.hpp"
@@ -71,6 +73,7 @@ std::string dispatch(ControlServices& services, ControlSession& session,
       throw jsonrpc::invalid_id_error();
     }
     const MethodEntry& entry = admit(session, message);
+    faults::at(faults::FaultPoint::request);
     static const nlohmann::json kNoParams = nlohmann::json::object();
     const nlohmann::json& params = message.contains("params") ? message.at("params") : kNoParams;
     auto violations = SchemaRegistry::embedded().validate(entry.params_schema, params);
@@ -95,6 +98,14 @@ std::string dispatch(ControlServices& services, ControlSession& session,
     std::fprintf(stderr, "missiond: decoding request failed: %s\n", e.what());
     if (notification) return {};
     response = jsonrpc::error(id, MissionError(ErrorCode::internal, e.what()));
+  } catch (const std::bad_alloc&) {
+    context.events.discard();
+    std::fprintf(stderr, "missiond: request failed: out of memory\n");
+    if (notification) return {};
+    std::string method = message.is_object() && message.contains("method") && message.at("method").is_string()
+                             ? message.at("method").get<std::string>()
+                             : "request";
+    response = jsonrpc::error(id, out_of_memory_error(method));
   } catch (const std::exception& e) {
     context.events.discard();
     std::fprintf(stderr, "missiond: request failed: %s\n", e.what());

@@ -1,6 +1,8 @@
 #include "daemon/store/database.hpp"
 
+#include "daemon/store/fault_vfs.hpp"
 #include "shared/error_code.hpp"
+#include "shared/fault_points.hpp"
 
 namespace mission::store {
 namespace {
@@ -143,6 +145,7 @@ std::string Statement::blob(int column) const {
 
 Database::Database(const std::filesystem::path& path) : path_(path) {
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+  install_fault_vfs_if_armed();
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
@@ -217,6 +220,7 @@ void Transaction::commit() {
                            std::string(sqlite3_errmsg(db_.handle())) + ")",
                        hint_for(sqlite3_extended_errcode(db_.handle())));
   }
+  if (!nested_) faults::at(faults::FaultPoint::before_commit);
   db_.cached(nested_ ? "RELEASE nested" : "COMMIT").run();
   done_ = true;
 }

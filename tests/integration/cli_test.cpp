@@ -212,3 +212,42 @@ TEST_CASE("human output takes the width COLUMNS gives when not on a terminal") {
   CHECK(narrow.out.find("echo " + word) == std::string::npos);
   CHECK(narrow.out.find("...") != std::string::npos);
 }
+
+TEST_CASE("executions are named by id, unique prefix, --name or @last, and status counts them") {
+  Instance instance;
+  StopDaemonAtExit stop{instance};
+  ProcessResult first = run_mission(instance, {"run", "--detach", "--name", "fix-auth", "--", "true"});
+  REQUIRE(first.exit_code == 0);
+  const std::string first_id = first.out.substr(0, first.out.find('\n'));
+  ProcessResult second = run_mission(instance, {"run", "--detach", "--", "sleep", "30"});
+  REQUIRE(second.exit_code == 0);
+  const std::string second_id = second.out.substr(0, second.out.find('\n'));
+
+  auto shown_id = [&](const std::string& reference) {
+    ProcessResult show = run_mission(instance, {"--json", "exec", "show", reference});
+    INFO(reference << ": " << show.err);
+    REQUIRE(show.exit_code == 0);
+    return json::parse(show.out).at("id").get<std::string>();
+  };
+  CHECK(shown_id("fix-auth") == first_id);
+  CHECK(shown_id("@last") == second_id);
+  CHECK(shown_id(second_id.substr(3, 4)) == second_id);
+  CHECK(shown_id(first_id.substr(0, 9)) == first_id);
+  ProcessResult named = run_mission(instance, {"exec", "show", "fix-auth"});
+  CHECK(named.out.find("fix-auth") != std::string::npos);
+
+  ProcessResult unknown = run_mission(instance, {"exec", "show", "no-such-name"});
+  CHECK(unknown.exit_code == 1);
+  CHECK(unknown.err.find("no agent execution matches 'no-such-name'") != std::string::npos);
+  CHECK(unknown.err.find("hint:") != std::string::npos);
+  ProcessResult bad_name = run_mission(instance, {"run", "--detach", "--name", "has space", "--", "true"});
+  CHECK(bad_name.exit_code != 0);
+
+  json status = json::parse(run_mission(instance, {"status", "--json"}).out);
+  CHECK(status["executions"]["total"] == 2);
+  CHECK(status["executions"]["active"] == 1);
+
+  ProcessResult stop_last = run_mission(instance, {"exec", "stop", "@last"});
+  CHECK(stop_last.exit_code == 0);
+  CHECK(stop_last.out.find(second_id) != std::string::npos);
+}
