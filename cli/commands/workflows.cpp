@@ -399,7 +399,7 @@ void define_plan_command(CLI::App& command, CliContext& context) {
 void define_next_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<PlanningOptions>();
   command.add_option("id", options->id, "Workflow id")->required()->type_name("ID");
-  command.add_option("--limit", options->limit, "At most this many tasks (default 10)")
+  command.add_option("--limit", options->limit, "At most this many tasks (default and most: 50)")
       ->check(CLI::Range(1, 50))
       ->type_name("N");
   on_run<run_next>(&command, context, options);
