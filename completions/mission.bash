@@ -31,7 +31,10 @@ _mission() {
       for item in ${head//,/ }; do items=" $items "; items=${items/ $item / }; done
       COMPREPLY=($(compgen -P "$head" -W "$items" -- "${cur##*,}"))
       return ;;
-    --format) COMPREPLY=($(compgen -W "markdown json" -- "$cur")); return ;;
+    --format)
+      if [[ " ${words[*]} " == *" plan "* ]]; then COMPREPLY=($(compgen -W "text dot mermaid" -- "$cur"))
+      else COMPREPLY=($(compgen -W "markdown json" -- "$cur")); fi
+      return ;;
     --adapter) COMPREPLY=($(compgen -W "$adapters" -- "$cur")); return ;;
     --bin) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --env)
@@ -64,7 +67,7 @@ _mission() {
     return
   fi
   case $command in
-    "") COMPREPLY=($(compgen -W "status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces gc $globals" -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W "status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows plan next progress templates gc $globals" -- "$cur")) ;;
     watch) COMPREPLY=($(compgen -W "--execution $globals" -- "$cur")) ;;
     attach) COMPREPLY=($(compgen -W "--read-only -r $globals" -- "$cur")) ;;
     daemon)
@@ -121,6 +124,20 @@ _mission() {
         clean) COMPREPLY=($(compgen -W "--workflow $globals" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;
       esac ;;
+    workflows)
+      case $action in
+        "") COMPREPLY=($(compgen -W "list show $globals" -- "$cur")) ;;
+        list) COMPREPLY=($(compgen -W "--limit $globals" -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;
+      esac ;;
+    templates)
+      case $action in
+        "") COMPREPLY=($(compgen -W "list show $globals" -- "$cur")) ;;
+        list) COMPREPLY=($(compgen -W "--limit $globals" -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;
+      esac ;;
+    plan) COMPREPLY=($(compgen -W "--format $globals" -- "$cur")) ;;
+    next) COMPREPLY=($(compgen -W "--limit $globals" -- "$cur")) ;;
     tasks) COMPREPLY=($(compgen -W "--task $globals" -- "$cur")) ;;
     gc) COMPREPLY=($(compgen -W "--dry-run $globals" -- "$cur")) ;;
     *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;

@@ -28,6 +28,13 @@ complete -c mission -n __fish_use_subcommand -a send -d 'Send a message to an ag
 complete -c mission -n __fish_use_subcommand -a answer -d "Answer an execution's open question"
 complete -c mission -n __fish_use_subcommand -a agents -d 'List the registered agents and whether they are alive'
 complete -c mission -n __fish_use_subcommand -a workspaces -d 'List worktrees of tasks, their conflicts, clean them'
+complete -c mission -n __fish_use_subcommand -a workflows -d 'List and show planned workflows'
+complete -c mission -n '__fish_seen_subcommand_from workflows templates; and not __fish_seen_subcommand_from list show' -a 'list show'
+complete -c mission -n __fish_use_subcommand -a plan -d "Draw a planned workflow's task DAG"
+complete -c mission -n '__fish_seen_subcommand_from plan' -l format -r -a 'text dot mermaid' -d 'Picture format'
+complete -c mission -n __fish_use_subcommand -a next -d 'The tasks of a planned workflow that can start now'
+complete -c mission -n __fish_use_subcommand -a progress -d "A planned workflow's progress by sequence and group"
+complete -c mission -n __fish_use_subcommand -a templates -d 'List and show workflow templates'
 complete -c mission -n __fish_use_subcommand -a gc -d 'Free what the retention settings no longer keep'
 complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a start -d 'Start missiond in the background'
 complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a stop -d 'Stop missiond gracefully'

@@ -27,6 +27,11 @@ std::span<const CommandSpec> commands() {
        define_answer_command},
       {"agents", "List the registered agents and whether they are alive", define_agents_command},
       {"workspaces", "List worktrees of tasks, their conflicts, clean them", define_workspaces_command},
+      {"workflows", "List and show planned workflows", define_workflows_command},
+      {"plan", "Draw a planned workflow's task DAG (--format dot|mermaid)", define_plan_command},
+      {"next", "The tasks of a planned workflow that can start now", define_next_command},
+      {"progress", "A planned workflow's progress by sequence and group", define_progress_command},
+      {"templates", "List and show workflow templates", define_templates_command},
       {"gc", "Free what the retention settings no longer keep (--dry-run)", define_gc_command},
   };
   return kCommands;

@@ -40,5 +40,10 @@ void define_send_command(CLI::App& command, CliContext& context);
 void define_answer_command(CLI::App& command, CliContext& context);
 void define_agents_command(CLI::App& command, CliContext& context);
 void define_workspaces_command(CLI::App& command, CliContext& context);
+void define_workflows_command(CLI::App& command, CliContext& context);
+void define_plan_command(CLI::App& command, CliContext& context);
+void define_next_command(CLI::App& command, CliContext& context);
+void define_progress_command(CLI::App& command, CliContext& context);
+void define_templates_command(CLI::App& command, CliContext& context);
 
 }  // namespace mission::cli

@@ -11,6 +11,7 @@
 #include "daemon/rpc/execution_run_methods.hpp"
 #include "daemon/rpc/mcp_methods.hpp"
 #include "daemon/rpc/mission_methods.hpp"
+#include "daemon/rpc/planning_methods.hpp"
 #include "daemon/rpc/terminal_methods.hpp"
 #include "daemon/rpc/workspace_methods.hpp"
 
@@ -88,6 +89,20 @@ std::span<const MethodEntry> control_methods() {
        typed<WorkspaceScopeRequest, handle_workspace_conflicts>},
       {"workspace.clean", "control/workspace.clean.params", false, read,
        typed<WorkspaceScopeRequest, handle_workspace_clean>},
+      {"workflow.list", "control/workflow.list.params", false, read,
+       typed<WorkflowListMethodRequest, handle_workflow_list>},
+      {"workflow.get", "control/workflow.get.params", false, read,
+       typed<WorkflowMethodRequest, handle_workflow_get>},
+      {"workflow.graph", "control/workflow.get.params", false, read,
+       typed<WorkflowMethodRequest, handle_workflow_graph>},
+      {"workflow.next", "control/workflow.next.params", false, read,
+       typed<WorkflowMethodRequest, handle_workflow_next>},
+      {"workflow.progress", "control/workflow.get.params", false, read,
+       typed<WorkflowMethodRequest, handle_workflow_progress>},
+      {"template.list", "control/template.list.params", false, read,
+       typed<TemplateListMethodRequest, handle_template_list>},
+      {"template.get", "control/template.get.params", false, read,
+       typed<WorkflowMethodRequest, handle_template_get>},
   };
   return kMethods;
 }

@@ -20,11 +20,13 @@ expect() {
   local got; got=$(complete_words "$@")
   [[ $got == "$want" ]] || { echo "$* -> '$got', expected '$want'"; exit 1; }
 }
-[[ $(subcommands mission '') == "status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces gc" ]] || { echo "mission '' -> $(subcommands mission '')"; exit 1; }
+[[ $(subcommands mission '') == "status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows plan next progress templates gc" ]] || { echo "mission '' -> $(subcommands mission '')"; exit 1; }
 expect "--choice" mission answer --ch
 expect "--stdin-answers" mission run --stdin
 [[ $(subcommands mission exec '') == "list show create stop logs signals instructions" ]] || { echo "exec '' -> $(subcommands mission exec '')"; exit 1; }
 [[ $(subcommands mission mcp '') == "connect config" ]] || { echo "mcp '' -> $(subcommands mission mcp '')"; exit 1; }
+[[ $(subcommands mission workflows '') == "list show" ]] || { echo "workflows '' -> $(subcommands mission workflows '')"; exit 1; }
+expect "mermaid" mission plan wf-1 --format m
 expect "exec" mission exe
 expect "list" mission --socket /tmp/s exec li
 expect "connect" mission --json mcp conn

@@ -1,0 +1,425 @@
+// Planned work from the shell (docs/adr/0015): mission workflows list|show,
+// mission plan (the task DAG drawn by dependency depth, or as DOT or
+// Mermaid), mission next, mission progress, mission templates list|show.
+// Each asks the daemon's workflow.* or template.* method, which runs the
+// planning module's own query; this file only lays the answers out.
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <unistd.h>
+
+#include "cli/commands/command_table.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/output.hpp"
+#include "shared/display_text.hpp"
+#include "shared/error_code.hpp"
+
+namespace mission::cli {
+namespace {
+
+struct PlanningOptions {
+  std::string id;
+  std::string format = "text";
+  std::size_t limit = 0;
+};
+
+std::string text_of(const nlohmann::json& value) {
+  return value.is_string() ? value.get<std::string>() : (value.is_null() ? "-" : value.dump());
+}
+
+// The mark of a task status in `mission plan` and `mission next`.
+const char* status_mark(const std::string& status) {
+  if (status == "completed") return "[x]";
+  if (status == "in_progress") return "[>]";
+  if (status == "ready") return "[ ]";
+  if (status == "failed") return "[!]";
+  if (status == "skipped") return "[-]";
+  return "[.]";  // pending: waits for a prerequisite
+}
+
+Tone status_tone(const std::string& status) {
+  if (status == "completed") return Tone::good;
+  if (status == "failed") return Tone::bad;
+  if (status == "in_progress") return Tone::attention;
+  if (status == "pending" || status == "skipped") return Tone::dim;
+  return Tone::plain;
+}
+
+int run_list(const CliContext& context, const PlanningOptions& options) {
+  nlohmann::json params = nlohmann::json::object();
+  if (options.limit > 0) params["limit"] = options.limit;
+  nlohmann::json result = context.connect().client.call("workflow.list", params);
+  if (context.options.json) {
+    print_json(result);
+    return kExitOk;
+  }
+  const auto& workflows = result.value("workflows", nlohmann::json::array());
+  if (workflows.empty()) {
+    std::printf("No planned workflows (an agent creates them with workflow_create or template_apply).\n");
+    return kExitOk;
+  }
+  const std::size_t columns = output_columns();
+  const std::size_t name_width = columns > 52 ? columns - 52 : 8;
+  std::printf("%s  %s  %s  %s\n", padded("ID", 13).c_str(), padded("STATUS", 11).c_str(), padded("TASKS", 11).c_str(),
+              "NAME");
+  for (const auto& workflow : workflows) {
+    const std::string tasks = std::to_string(workflow.value("inProgress", 0)) + " run/" +
+                              std::to_string(workflow.value("taskCount", 0));
+    std::printf("%s  %s  %s  %s\n", padded(text_of(workflow["id"]), 13).c_str(),
+                padded(text_of(workflow["status"]), 11).c_str(), padded(tasks, 11).c_str(),
+                fit(text_of(workflow["name"]), name_width).c_str());
+  }
+  if (result.contains("nextCursor")) std::printf("(more: %zu shown of %s)\n", workflows.size(), text_of(result["total"]).c_str());
+  return kExitOk;
+}
+
+int run_show(const CliContext& context, const PlanningOptions& options) {
+  nlohmann::json result = context.connect().client.call("workflow.get", {{"id", options.id}});
+  if (context.options.json) {
+    print_json(result);
+    return kExitOk;
+  }
+  std::vector<Field> fields = {{"id", text_of(result["id"])},
+                               {"name", text_of(result["name"])},
+                               {"status", text_of(result["status"])},
+                               {"tasks", text_of(result["taskCount"])},
+                               {"max parallel", text_of(result["maxParallelTasks"])},
+                               {"directory", text_of(result["cwd"])},
+                               {"created", short_time(result["createdAt"])}};
+  if (result.contains("plan")) {
+    fields.push_back({"summary", text_of(result["plan"]["summary"]), true});
+    fields.push_back({"approach", text_of(result["plan"]["approach"]), true});
+  }
+  print_fields(fields);
+  const std::size_t columns = output_columns();
+  for (const auto& task : result.value("tasks", nlohmann::json::array())) {
+    const std::string status = text_of(task["status"]);
+    std::printf("  %s %s  %s\n", styled(status_mark(status), status_tone(status)).c_str(),
+                padded(text_of(task["id"]), 13).c_str(), fit(text_of(task["name"]), columns > 24 ? columns - 24 : 8).c_str());
+  }
+  if (result.value("tasksTruncated", false)) std::printf("  ... (mission plan %s draws them all)\n", options.id.c_str());
+  return kExitOk;
+}
+
+// Layers by dependency depth: a task with no prerequisite is at depth 0,
+// any other one past its deepest prerequisite.
+std::vector<std::vector<std::size_t>> layers_of(const nlohmann::json& nodes, const nlohmann::json& edges,
+                                                std::vector<std::vector<std::size_t>>& prerequisites) {
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < nodes.size(); ++i) index[nodes[i]["id"].get<std::string>()] = i;
+  prerequisites.assign(nodes.size(), {});
+  std::vector<std::vector<std::size_t>> dependents(nodes.size());
+  std::vector<std::size_t> waiting(nodes.size(), 0);
+  for (const auto& edge : edges) {
+    auto from = index.find(edge["from"].get<std::string>());
+    auto to = index.find(edge["to"].get<std::string>());
+    if (from == index.end() || to == index.end()) continue;
+    prerequisites[to->second].push_back(from->second);
+    dependents[from->second].push_back(to->second);
+    ++waiting[to->second];
+  }
+  std::vector<std::size_t> depth(nodes.size(), 0);
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (waiting[i] == 0) order.push_back(i);
+  }
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    for (std::size_t next : dependents[order[k]]) {
+      depth[next] = std::max(depth[next], depth[order[k]] + 1);
+      if (--waiting[next] == 0) order.push_back(next);
+    }
+  }
+  std::vector<std::vector<std::size_t>> layers;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (depth[i] >= layers.size()) layers.resize(depth[i] + 1);
+    layers[depth[i]].push_back(i);
+  }
+  return layers;
+}
+
+// The DAG for a terminal: one block per depth, each task with its status
+// mark and what it waits for, every line within the output width.
+void draw_plan(const nlohmann::json& graph) {
+  const nlohmann::json& nodes = graph["nodes"];
+  std::vector<std::vector<std::size_t>> prerequisites;
+  auto layers = layers_of(nodes, graph["edges"], prerequisites);
+  const std::size_t columns = output_columns();
+  const auto& workflow = graph["workflow"];
+  std::printf("%s\n", fit(text_of(workflow["name"]) + " (" + text_of(workflow["id"]) + ", " +
+                              text_of(workflow["status"]) + ", " + std::to_string(nodes.size()) + " tasks)",
+                          columns)
+                          .c_str());
+  std::printf("%s\n", fit("[x] completed  [>] in progress  [ ] ready  [.] waiting  [!] failed  [-] skipped",
+                          columns)
+                          .c_str());
+  for (std::size_t depth = 0; depth < layers.size(); ++depth) {
+    std::string head = "-- depth " + std::to_string(depth) + " (" + std::to_string(layers[depth].size()) + ") ";
+    if (text::display_width(head) < columns) head += std::string(columns - text::display_width(head), '-');
+    std::printf("%s\n", head.c_str());
+    for (std::size_t node : layers[depth]) {
+      const std::string status = text_of(nodes[node]["status"]);
+      std::string line = std::string(status_mark(status)) + " " + safe(text_of(nodes[node]["name"]));
+      if (!prerequisites[node].empty()) {
+        std::string after;
+        for (std::size_t p : prerequisites[node]) {
+          after += (after.empty() ? "" : ", ") + safe(text_of(nodes[p]["name"]));
+        }
+        line += "  <- " + after;
+      }
+      std::string shown = text::elide_end(line, columns);
+      std::printf("%s%s\n", styled(shown.substr(0, 3), status_tone(status)).c_str(), shown.substr(3).c_str());
+    }
+  }
+}
+
+// An identifier DOT and Mermaid take: the task id without its dash.
+std::string node_name(const nlohmann::json& id) {
+  std::string out = text_of(id);
+  std::replace(out.begin(), out.end(), '-', '_');
+  return out;
+}
+
+std::string quoted(const std::string& text, bool mermaid) {
+  std::string out;
+  for (char c : safe(text)) {
+    if (c == '"') {
+      out += mermaid ? "#quot;" : "\\\"";
+    } else if (c == '\\' && !mermaid) {
+      out += "\\\\";
+    } else {
+      out += c;
+    }
+  }
+  return "\"" + out + "\"";
+}
+
+void print_dot(const nlohmann::json& graph) {
+  std::printf("digraph workflow {\n  rankdir=LR;\n  node [shape=box];\n");
+  for (const auto& node : graph["nodes"]) {
+    const std::string status = text_of(node["status"]);
+    const char* colour = status == "completed" ? "palegreen" : status == "in_progress" ? "lightblue"
+                         : status == "failed"  ? "salmon"    : status == "ready"       ? "white" : "lightgrey";
+    std::printf("  %s [label=%s, style=filled, fillcolor=%s];\n", node_name(node["id"]).c_str(),
+                quoted(text_of(node["name"]) + " (" + status + ")", false).c_str(), colour);
+  }
+  for (const auto& edge : graph["edges"]) {
+    std::printf("  %s -> %s%s;\n", node_name(edge["from"]).c_str(), node_name(edge["to"]).c_str(),
+                edge.value("implied", false) ? " [style=dashed]" : "");
+  }
+  std::printf("}\n");
+}
+
+void print_mermaid(const nlohmann::json& graph) {
+  std::printf("flowchart LR\n");
+  for (const auto& node : graph["nodes"]) {
+    std::printf("  %s[%s]:::%s\n", node_name(node["id"]).c_str(),
+                quoted(text_of(node["name"]) + " (" + text_of(node["status"]) + ")", true).c_str(),
+                text_of(node["status"]).c_str());
+  }
+  for (const auto& edge : graph["edges"]) {
+    std::printf("  %s %s %s\n", node_name(edge["from"]).c_str(), edge.value("implied", false) ? "-.->" : "-->",
+                node_name(edge["to"]).c_str());
+  }
+  std::printf("  classDef completed fill:#cfc\n  classDef in_progress fill:#cdf\n  classDef failed fill:#fcc\n");
+}
+
+int run_plan(const CliContext& context, const PlanningOptions& options) {
+  nlohmann::json graph = context.connect().client.call("workflow.graph", {{"id", options.id}});
+  if (context.options.json) {
+    print_json(graph);
+  } else if (options.format == "dot") {
+    print_dot(graph);
+  } else if (options.format == "mermaid") {
+    print_mermaid(graph);
+  } else {
+    draw_plan(graph);
+  }
+  return kExitOk;
+}
+
+int run_next(const CliContext& context, const PlanningOptions& options) {
+  nlohmann::json params = {{"id", options.id}};
+  if (options.limit > 0) params["limit"] = options.limit;
+  nlohmann::json result = context.connect().client.call("workflow.next", params);
+  if (context.options.json) {
+    print_json(result);
+    return kExitOk;
+  }
+  const std::size_t columns = output_columns();
+  std::printf("%s ready, %s in progress, %s recommended (max parallel %s)%s\n",
+              text_of(result["availableCount"]).c_str(), text_of(result["inProgressCount"]).c_str(),
+              text_of(result["recommendedCount"]).c_str(), text_of(result["maxParallel"]).c_str(),
+              result.value("allComplete", false) ? "; every task is done" : "");
+  for (const auto& task : result.value("tasks", nlohmann::json::array())) {
+    const bool recommended = task.value("recommended", false);
+    std::string line = std::string(recommended ? "* " : "  ") + text_of(task["id"]) + "  chain " +
+                       text_of(task["criticalPathLength"]) + "  " + safe(text_of(task["name"]));
+    if (task.contains("heldBack")) line += "  (" + text_of(task["heldBack"]) + ")";
+    std::printf("%s\n", styled(text::elide_end(line, columns), recommended ? Tone::bold : Tone::plain).c_str());
+  }
+  return kExitOk;
+}
+
+// "[#####.....]  5/10" in `width` columns on a terminal.
+std::string bar(std::int64_t done, std::int64_t total, std::size_t width) {
+  const std::size_t filled = total > 0 ? static_cast<std::size_t>(done * static_cast<std::int64_t>(width) / total) : 0;
+  return "[" + std::string(filled, '#') + std::string(width - filled, '.') + "]";
+}
+
+int run_progress(const CliContext& context, const PlanningOptions& options) {
+  nlohmann::json result = context.connect().client.call("workflow.progress", {{"id", options.id}});
+  if (context.options.json) {
+    print_json(result);
+    return kExitOk;
+  }
+  const bool terminal = ::isatty(STDOUT_FILENO) == 1;
+  const std::size_t columns = output_columns();
+  std::string counts;
+  for (const auto& [status, count] : result["byStatus"].items()) {
+    counts += (counts.empty() ? "" : ", ") + std::to_string(count.get<std::int64_t>()) + " " + status;
+  }
+  std::printf("%s: %s tasks (%s)\n", text_of(result["workflowStatus"]).c_str(), text_of(result["totalTasks"]).c_str(),
+              counts.c_str());
+  if (!result["estimatedRemaining"].is_null()) {
+    std::printf("about %s s left (from %s finished tasks' durations)\n", text_of(result["estimatedRemaining"]).c_str(),
+                text_of(result["estimateBasis"]).c_str());
+  }
+  auto rows = [&](const char* title, const nlohmann::json& list, const char* key) {
+    if (list.empty()) return;
+    std::printf("%s\n", title);
+    for (const auto& entry : list) {
+      const std::int64_t done = entry["completed"].get<std::int64_t>();
+      const std::int64_t total = entry["taskCount"].get<std::int64_t>();
+      const std::string label = fit(text_of(entry[key]), 16);
+      const std::string tally = std::to_string(done) + "/" + std::to_string(total);
+      if (terminal) {
+        const std::size_t width = columns > 40 ? std::min<std::size_t>(columns - 32, 50) : 8;
+        std::printf("  %s %s %s\n", padded(label, 16).c_str(),
+                    styled(bar(done, total, width), done == total ? Tone::good : Tone::plain).c_str(), tally.c_str());
+      } else {
+        std::printf("  %s %s completed\n", padded(label, 16).c_str(), tally.c_str());
+      }
+    }
+  };
+  rows("sequences:", result["sequences"], "sequence");
+  rows("parallel groups:", result["parallelGroups"], "groupId");
+  const auto& blocked = result["blockedTasks"];
+  if (!blocked.empty()) {
+    std::printf("blocked (%s):\n", text_of(result["blockedCount"]).c_str());
+    for (const auto& task : blocked) {
+      std::printf("  %s\n", text::elide_end(safe(text_of(task["name"])) + " <- " + joined(task["blockedBy"], ", "),
+                                            columns > 2 ? columns - 2 : columns)
+                                .c_str());
+    }
+  }
+  return kExitOk;
+}
+
+int run_templates_list(const CliContext& context, const PlanningOptions& options) {
+  nlohmann::json params = nlohmann::json::object();
+  if (options.limit > 0) params["limit"] = options.limit;
+  nlohmann::json result = context.connect().client.call("template.list", params);
+  if (context.options.json) {
+    print_json(result);
+    return kExitOk;
+  }
+  const auto& templates = result.value("templates", nlohmann::json::array());
+  if (templates.empty()) std::printf("No templates (an agent creates them with template_create).\n");
+  const std::size_t columns = output_columns();
+  for (const auto& entry : templates) {
+    std::string variables;
+    for (const auto& variable : entry["variables"]) {
+      variables += (variables.empty() ? "" : " ") + text_of(variable["name"]) +
+                   (variable.value("required", false) ? "" : "?");
+    }
+    std::printf("%s\n", text::elide_end(text_of(entry["id"]) + "  " + safe(text_of(entry["name"])) + "  " +
+                                            text_of(entry["taskCount"]) + " tasks" +
+                                            (variables.empty() ? "" : "  {" + variables + "}"),
+                                        columns)
+                            .c_str());
+  }
+  return kExitOk;
+}
+
+int run_templates_show(const CliContext& context, const PlanningOptions& options) {
+  nlohmann::json result = context.connect().client.call("template.get", {{"id", options.id}});
+  if (context.options.json) {
+    print_json(result);
+    return kExitOk;
+  }
+  print_fields({{"id", text_of(result["id"])},
+                {"name", text_of(result["name"])},
+                {"description", text_of(result["description"]), true},
+                {"created", short_time(result["createdAt"])}});
+  const auto& definition = result["definition"];
+  for (const auto& variable : definition.value("variables", nlohmann::json::array())) {
+    std::printf("  {{%s}}%s%s\n", safe(text_of(variable["name"])).c_str(),
+                variable.value("required", false) ? " required" : "",
+                variable.contains("default") ? (" default " + safe(text_of(variable["default"]))).c_str() : "");
+  }
+  const std::size_t columns = output_columns();
+  for (const auto& task : definition.value("tasks", nlohmann::json::array())) {
+    std::string line = "  " + text_of(task["sequence"]) + ". " + safe(text_of(task["name"]));
+    if (task.contains("depends_on") && !task["depends_on"].empty()) line += "  <- " + joined(task["depends_on"], ", ");
+    std::printf("%s\n", text::elide_end(line, columns).c_str());
+  }
+  return kExitOk;
+}
+
+template <int (*Run)(const CliContext&, const PlanningOptions&)>
+void on_run(CLI::App* command, CliContext& context, std::shared_ptr<PlanningOptions> options) {
+  command->callback([&context, options] {
+    context.action = [&context, options] { return Run(context, *options); };
+  });
+}
+
+}  // namespace
+
+void define_workflows_command(CLI::App& command, CliContext& context) {
+  command.require_subcommand(1);
+  auto options = std::make_shared<PlanningOptions>();
+  CLI::App* list = command.add_subcommand("list", "List planned workflows");
+  list->add_option("--limit", options->limit, "At most this many (default 20)")->check(CLI::Range(1, 200))->type_name("N");
+  on_run<run_list>(list, context, options);
+  CLI::App* show = command.add_subcommand("show", "Show a planned workflow, its plan and tasks");
+  show->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  on_run<run_show>(show, context, options);
+}
+
+void define_plan_command(CLI::App& command, CliContext& context) {
+  auto options = std::make_shared<PlanningOptions>();
+  command.add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  command.add_option("--format", options->format, "text (default), dot or mermaid")
+      ->check(CLI::IsMember({"text", "dot", "mermaid"}))
+      ->type_name("FORMAT");
+  on_run<run_plan>(&command, context, options);
+}
+
+void define_next_command(CLI::App& command, CliContext& context) {
+  auto options = std::make_shared<PlanningOptions>();
+  command.add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  command.add_option("--limit", options->limit, "At most this many tasks (default and most: 50)")
+      ->check(CLI::Range(1, 50))
+      ->type_name("N");
+  on_run<run_next>(&command, context, options);
+}
+
+void define_progress_command(CLI::App& command, CliContext& context) {
+  auto options = std::make_shared<PlanningOptions>();
+  command.add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  on_run<run_progress>(&command, context, options);
+}
+
+void define_templates_command(CLI::App& command, CliContext& context) {
+  command.require_subcommand(1);
+  auto options = std::make_shared<PlanningOptions>();
+  CLI::App* list = command.add_subcommand("list", "List workflow templates");
+  list->add_option("--limit", options->limit, "At most this many (default 50)")->check(CLI::Range(1, 200))->type_name("N");
+  on_run<run_templates_list>(list, context, options);
+  CLI::App* show = command.add_subcommand("show", "Show a template: variables and tasks");
+  show->add_option("id", options->id, "Template id or name")->required()->type_name("ID");
+  on_run<run_templates_show>(show, context, options);
+}
+
+}  // namespace mission::cli

@@ -1,0 +1,40 @@
+#pragma once
+// Control-API methods about planned work (docs/adr/0015), behind `mission
+// workflows`, `plan`, `next`, `progress` and `templates`: workflow.list,
+// workflow.get, workflow.graph, workflow.next, workflow.progress,
+// template.list and template.get. Each calls the planning module's own
+// query (daemon/planning/workflows.hpp) through the daemon's DAG cache and
+// answers in camelCase.
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/planning/requests.hpp"
+#include "daemon/rpc/dispatcher.hpp"
+
+namespace mission::daemon {
+
+struct WorkflowListMethodRequest {
+  planning::WorkflowListRequest list;
+};
+void from_json(const nlohmann::json& j, WorkflowListMethodRequest& request);
+
+struct WorkflowMethodRequest {
+  std::string id;
+  std::size_t limit = 0;  // workflow.next: 0 is the tool's default
+};
+void from_json(const nlohmann::json& j, WorkflowMethodRequest& request);
+
+struct TemplateListMethodRequest {
+  planning::TemplateListRequest list;
+};
+void from_json(const nlohmann::json& j, TemplateListMethodRequest& request);
+
+nlohmann::json handle_workflow_list(MethodContext& context, const WorkflowListMethodRequest& request);
+nlohmann::json handle_workflow_get(MethodContext& context, const WorkflowMethodRequest& request);
+nlohmann::json handle_workflow_graph(MethodContext& context, const WorkflowMethodRequest& request);
+nlohmann::json handle_workflow_next(MethodContext& context, const WorkflowMethodRequest& request);
+nlohmann::json handle_workflow_progress(MethodContext& context, const WorkflowMethodRequest& request);
+nlohmann::json handle_template_list(MethodContext& context, const TemplateListMethodRequest& request);
+nlohmann::json handle_template_get(MethodContext& context, const WorkflowMethodRequest& request);
+
+}  // namespace mission::daemon
