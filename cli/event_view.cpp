@@ -10,10 +10,30 @@ bool is_final(const std::string& state) {
 }
 
 
+// "milestone:added" -> "milestone on tk-...: tests pass (60%)"; an issue
+// that waits for a person says "blocker".
+std::string describe_journal(const std::string& noun, const nlohmann::json& event) {
+  const nlohmann::json entry = event.value("entry", nlohmann::json::object());
+  const std::string on = " on " + event.value("taskId", "") + ": ";
+  if (noun == "decision") {
+    return "decision" + on + entry.value("question", "") + " -> " + entry.value("chosen", "");
+  }
+  if (noun == "issue") {
+    return (entry.value("requiresHumanReview", false) ? "blocker" : "issue") + on +
+           entry.value("description", "") + " (" + entry.value("issueId", "") + ")";
+  }
+  std::string line = "milestone" + on + entry.value("message", "");
+  if (entry.contains("progress") && entry.at("progress").is_number()) {
+    line += " (" + std::to_string(static_cast<int>(entry.at("progress").get<double>() + 0.5)) + "%)";
+  }
+  return line;
+}
+
 // "task:updated" and its record -> "task tk-... success: Setup JWT (+2 ~1 -0)".
 std::string describe_tracking(const std::string& type, const nlohmann::json& event) {
   const std::string noun = type.substr(0, type.find(':'));
   const std::string change = type.substr(type.find(':') + 1);
+  if (change == "added") return describe_journal(noun, event);
   if (noun == "task") {
     const nlohmann::json task = event.value("task", nlohmann::json::object());
     std::string line = "task " + task.value("taskId", "") + " " +
@@ -93,14 +113,22 @@ std::string event_line(const nlohmann::json& event) {
     line += observation_text(observation);
   } else if (type == "message.created") {
     line += message_text(event.value("message", nlohmann::json::object()));
+  } else if (type == "issue:added" && event.value("entry", nlohmann::json::object())
+                                           .value("requiresHumanReview", false)) {
+    return styled(fit(line + describe_tracking(type, event), output_columns()), Tone::attention);
   } else if (type.find(':') != std::string::npos) {
     line += describe_tracking(type, event);
   } else {
     const nlohmann::json execution = event.value("execution", nlohmann::json::object());
     const std::string state = execution.value("state", "");
-    line += (type == "execution.created" ? "created, " : "") + state;
+    line += (type == "execution.created" ? "created, " : type == "execution.current" ? "is " : "") + state;
+    if (type == "execution.current") {
+      line += " (" + execution.value("adapter", "") +
+              (execution.contains("agentName") ? ", " + execution.value("agentName", "") : "") + ")";
+    }
     if (execution.contains("exitCode")) line += " (exit " + execution.at("exitCode").dump() + ")";
     if (execution.contains("exitSignal")) line += " (signal " + execution.at("exitSignal").dump() + ")";
+    if (state == "awaiting_input") return styled(fit(line, output_columns()), Tone::attention);
   }
   return fit(line, output_columns());
 }

@@ -109,6 +109,7 @@ set +e
 echo "exit status: $?"
 set -e
 "$mission" exec stop "$tracked_id" >/dev/null
+"$mission" exec show "$tracked_id" --follow >/dev/null   # until it has ended
 
 show mission daemon stop
 "$mission" daemon stop

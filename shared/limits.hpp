@@ -78,6 +78,12 @@ inline constexpr std::size_t kMaxFramesPerTurn = 8;
 // for seconds: time, not only the count, bounds a turn.
 inline constexpr std::uint64_t kMaxHandlingNsPerTurn = 2'000'000;
 
+// An execution id prefix names an execution only with at least this many
+// characters after "ae-", as git asks four of an abbreviated hash.
+inline constexpr std::size_t kMinExecutionIdPrefix = 4;
+// How many candidates an ambiguous execution reference lists.
+inline constexpr std::size_t kMaxReferenceCandidates = 5;
+
 // Executions `mission exec list` asks for when no --limit is given.
 inline constexpr std::size_t kDefaultExecutionListLimit = 50;
 
@@ -108,6 +114,12 @@ inline constexpr int kStopGraceMs = 5000;
 // `mission run` and `mission exec logs --follow` ask for new output this
 // often, at most this many lines at a time.
 inline constexpr int kFollowPollMs = 50;
+// mission watch: how often it looks for a daemon that went away, and how
+// many executions of each active state it shows when it starts.
+inline constexpr int kWatchReconnectMs = 250;
+inline constexpr int kWatchCurrentStateLimit = 100;
+// mission daemon stop: how many active executions its warning names.
+inline constexpr std::size_t kMaxStopWarningExecutions = 10;
 inline constexpr std::size_t kFollowPageLines = 1000;
 
 // The shortest wait between those requests. The wait is a quarter of the

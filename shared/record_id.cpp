@@ -4,8 +4,11 @@
 
 namespace mission {
 
+namespace {
+constexpr std::string_view kAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
+}  // namespace
+
 std::string new_random_id(std::string_view prefix, std::size_t length) {
-  static constexpr std::string_view kAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
   // Seeded once from the system: ids need to be unique, not unguessable.
   static std::mt19937_64 generator{std::random_device{}()};
   std::uniform_int_distribution<std::size_t> pick(0, kAlphabet.size() - 1);
@@ -14,7 +17,15 @@ std::string new_random_id(std::string_view prefix, std::size_t length) {
   return id;
 }
 
-std::string new_execution_id() { return new_random_id("ae-", 10); }
+std::string new_execution_id() { return new_random_id(kExecutionIdPrefix, kExecutionIdRandomChars); }
+
+bool is_execution_id(std::string_view word) {
+  if (word.size() != kExecutionIdPrefix.size() + kExecutionIdRandomChars ||
+      word.substr(0, kExecutionIdPrefix.size()) != kExecutionIdPrefix) {
+    return false;
+  }
+  return word.substr(kExecutionIdPrefix.size()).find_first_not_of(kAlphabet) == std::string_view::npos;
+}
 
 std::string new_event_id() { return new_random_id("ev-", 20); }
 

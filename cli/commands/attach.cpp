@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "cli/commands/command_table.hpp"
+#include "cli/execution_reference.hpp"
 #include "cli/terminal_attach.hpp"
 
 namespace mission::cli {
@@ -17,14 +18,15 @@ struct AttachOptions {
 int run_attach(const CliContext& context, const AttachOptions& options) {
   DaemonConnection connection = context.connect();
   std::optional<DaemonClient> events = context.connect_if_running();
-  return attach_terminal(connection.client, options.id, options.read_only, events ? &*events : nullptr);
+  const std::string id = resolve_execution(connection.client, options.id);
+  return attach_terminal(connection.client, id, options.read_only, events ? &*events : nullptr);
 }
 
 }  // namespace
 
 void define_attach_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<AttachOptions>();
-  command.add_option("id", options->id, "Execution id")->required()->type_name("ID");
+  command.add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("ID");
   command.add_flag("--read-only,-r", options->read_only,
                    "Watch only: the viewer that types keeps the keyboard");
   command.callback([&context, options] {

@@ -49,7 +49,52 @@ bool wait_for_exit(const RuntimePaths& paths) {
   }
 }
 
-int run_stop(const CliContext& context) {
+// The executions a stop would leave running unrecorded (their agents
+// outlive the daemon, and the next one marks them lost), at most a few.
+nlohmann::json active_executions(DaemonClient& client) {
+  nlohmann::json active = nlohmann::json::array();
+  for (const char* state : {"launching", "running", "awaiting_input", "blocked"}) {
+    nlohmann::json page =
+        client.call("execution.list", {{"state", state}, {"limit", limits::kMaxStopWarningExecutions}});
+    for (const auto& execution : page.value("executions", nlohmann::json::array())) {
+      if (active.size() < limits::kMaxStopWarningExecutions) {
+        active.push_back({{"id", execution.value("id", "")}, {"state", execution.value("state", "")}});
+      }
+    }
+  }
+  return active;
+}
+
+// A person at a terminal is asked; anyone else is refused, since the
+// agents would go on with nothing recording them. --force skips both.
+bool agree_to_stop_with(const CliContext& context, const nlohmann::json& active) {
+  std::string listed;
+  for (const auto& execution : active) {
+    listed += "\n  " + execution.value("id", "") + " (" + execution.value("state", "") + ")";
+  }
+  const std::string warning =
+      "mission: these executions are still active:" + listed +
+      "\n  Their agents keep running after the daemon stops, with nothing recording them, and the "
+      "next daemon marks them lost.\n";
+  if (!context.options.json && ::isatty(STDIN_FILENO) == 1 && ::isatty(STDERR_FILENO) == 1) {
+    std::fputs(warning.c_str(), stderr);
+    std::fputs("Stop the daemon anyway? [y/N] ", stderr);
+    char answer[16] = {};
+    if (std::fgets(answer, sizeof answer, stdin) == nullptr) return false;
+    return answer[0] == 'y' || answer[0] == 'Y';
+  }
+  if (context.options.json) {
+    print_json({{"stopped", false}, {"activeExecutions", active}});
+  } else {
+    std::fputs(warning.c_str(), stderr);
+  }
+  std::fputs("  hint: wait for them ('mission exec show ID --follow'), stop them ('mission exec stop ID'), "
+             "or give --force\n",
+             stderr);
+  return false;
+}
+
+int run_stop(const CliContext& context, bool force) {
   const RuntimePaths paths = context.paths();
   std::optional<DaemonClient> client = context.connect_if_running();
   if (!client) {
@@ -61,6 +106,10 @@ int run_stop(const CliContext& context) {
     return kExitOk;
   }
   const long pid = client->daemon_pid();
+  if (!force) {
+    const nlohmann::json active = active_executions(*client);
+    if (!active.empty() && !agree_to_stop_with(context, active)) return kExitFailure;
+  }
   client->call("daemon.stop");
   if (!wait_for_exit(paths)) {
     throw MissionError(ErrorCode::internal,
@@ -127,8 +176,11 @@ void define_daemon_command(CLI::App& command, CliContext& context) {
   command.require_subcommand(1);
   add_action(command, "start", "Start missiond in the background, wait until ready",
              context, run_start);
-  add_action(command, "stop", "Stop missiond gracefully and wait for it to exit", context,
-             run_stop);
+  CLI::App* stop = command.add_subcommand("stop", "Stop missiond gracefully and wait for it to exit");
+  stop->fallthrough();
+  auto force = std::make_shared<bool>(false);
+  stop->add_flag("--force", *force, "Stop even while executions are active, without asking");
+  stop->callback([&context, force] { context.action = [&context, force] { return run_stop(context, *force); }; });
   add_action(command, "status", "Show whether missiond runs (exit 3 if not)",
              context, run_daemon_status);
   add_action(command, "run", "Run missiond in the foreground", context, run_foreground);

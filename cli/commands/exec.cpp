@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "cli/commands/command_table.hpp"
+#include "cli/execution_reference.hpp"
 #include "cli/event_view.hpp"
 #include "cli/execution_view.hpp"
 #include "cli/exit_codes.hpp"
@@ -60,9 +61,10 @@ int run_list(const CliContext& context, const ExecOptions& options) {
 
 int run_show(const CliContext& context, const ExecOptions& options) {
   DaemonConnection connection = context.connect();
+  const std::string id = resolve_execution(connection.client, options.id);
   // Subscribe before reading, so nothing happens unseen in between.
-  if (options.follow) connection.client.call("events.subscribe", {{"agentExecutionId", options.id}});
-  nlohmann::json execution = connection.client.call("execution.get", {{"id", options.id}}).at("execution");
+  if (options.follow) connection.client.call("events.subscribe", {{"agentExecutionId", id}});
+  nlohmann::json execution = connection.client.call("execution.get", {{"id", id}}).at("execution");
   if (context.options.json && options.follow) {
     std::printf("%s\n", execution.dump().c_str());  // JSON lines, like the events after it
   } else if (context.options.json) {
@@ -103,14 +105,15 @@ int run_create(const CliContext& context, const ExecOptions& options) {
 }
 
 int run_stop(const CliContext& context, const ExecOptions& options) {
-  nlohmann::json result =
-      context.connect().client.call("execution.stop", {{"id", options.id}, {"force", options.force}});
+  DaemonConnection connection = context.connect();
+  const std::string id = resolve_execution(connection.client, options.id);
+  nlohmann::json result = connection.client.call("execution.stop", {{"id", id}, {"force", options.force}});
   if (context.options.json) {
     print_json(result);
   } else if (result.value("stopping", false)) {
-    std::printf("stopping %s (%s)\n", options.id.c_str(), options.force ? "SIGKILL" : "SIGTERM");
+    std::printf("stopping %s (%s)\n", id.c_str(), options.force ? "SIGKILL" : "SIGTERM");
   } else {
-    std::printf("%s is %s\n", options.id.c_str(),
+    std::printf("%s is %s\n", id.c_str(),
                 result.at("execution").value("state", "").c_str());
   }
   return kExitOk;
@@ -118,7 +121,8 @@ int run_stop(const CliContext& context, const ExecOptions& options) {
 
 int run_logs(const CliContext& context, const ExecOptions& options) {
   DaemonConnection connection = context.connect();
-  nlohmann::json params = {{"id", options.id}, {"limit", options.log_limit}};
+  const std::string id = resolve_execution(connection.client, options.id);
+  nlohmann::json params = {{"id", id}, {"limit", options.log_limit}};
   if (options.after) params["after"] = *options.after;
   if (options.cursor) params["cursor"] = *options.cursor;
   nlohmann::json page = connection.client.call("execution.logs", params);
@@ -133,15 +137,16 @@ int run_logs(const CliContext& context, const ExecOptions& options) {
                  static_cast<unsigned long long>(page.at("nextCursor").get<std::uint64_t>()));
   }
   if (options.follow) {
-    follow_log(connection.client, options.id, last, context.options.json, {}, options.raw);
+    follow_log(connection.client, id, last, context.options.json, {}, options.raw);
   }
   return kExitOk;
 }
 
 int run_signals(const CliContext& context, const ExecOptions& options) {
   DaemonConnection connection = context.connect();
+  const std::string id = resolve_execution(connection.client, options.id);
   nlohmann::json observations =
-      fetch_all(connection.client, "execution.observations", {{"id", options.id}}, "observations");
+      fetch_all(connection.client, "execution.observations", {{"id", id}}, "observations");
   if (context.options.json) {
     print_json({{"observations", observations}});
   } else {
@@ -151,8 +156,9 @@ int run_signals(const CliContext& context, const ExecOptions& options) {
 }
 
 int run_instructions(const CliContext& context, const ExecOptions& options) {
-  nlohmann::json result =
-      context.connect().client.call("execution.instructions", {{"id", options.id}});
+  DaemonConnection connection = context.connect();
+  nlohmann::json result = connection.client.call(
+      "execution.instructions", {{"id", resolve_execution(connection.client, options.id)}});
   if (context.options.json) {
     print_json(result);
   } else {
@@ -193,7 +199,7 @@ void define_exec_command(CLI::App& command, CliContext& context) {
 
   CLI::App* show = add_action(command, "show", "Show one execution and its MCP sessions",
                               context, options, run_show);
-  show->add_option("id", options->id, "Execution id")->required()->type_name("ID");
+  show->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("ID");
   show->add_flag("--follow,-f", options->follow, "Then print its events until it ends");
 
   CLI::App* create = add_action(command, "create",
@@ -217,12 +223,12 @@ void define_exec_command(CLI::App& command, CliContext& context) {
   CLI::App* stop = add_action(command, "stop",
                               "Stop an execution: SIGTERM to its process group, SIGKILL after 5 s",
                               context, options, run_stop);
-  stop->add_option("id", options->id, "Execution id")->required()->type_name("ID");
+  stop->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("ID");
   stop->add_flag("--force", options->force, "SIGKILL at once");
 
   CLI::App* logs = add_action(command, "logs", "Print an execution's output (newest lines)",
                               context, options, run_logs);
-  logs->add_option("id", options->id, "Execution id")->required()->type_name("ID");
+  logs->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("ID");
   logs->add_flag("--follow,-f", options->follow, "Keep printing new output until it ends");
   logs->add_flag("--raw", options->raw,
                  "The output's bytes as the agent wrote them, escape sequences included");
@@ -236,12 +242,12 @@ void define_exec_command(CLI::App& command, CliContext& context) {
   CLI::App* signals = add_action(command, "signals",
                                  "List an execution's observations and their acknowledgements",
                                  context, options, run_signals);
-  signals->add_option("id", options->id, "Execution id")->required()->type_name("ID");
+  signals->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("ID");
 
   CLI::App* instructions = add_action(command, "instructions",
                                       "Print what to tell a stdout-marker agent", context,
                                       options, run_instructions);
-  instructions->add_option("id", options->id, "Execution id")->required()->type_name("ID");
+  instructions->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("ID");
 }
 
 }  // namespace mission::cli

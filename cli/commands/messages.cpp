@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "cli/commands/command_table.hpp"
+#include "cli/execution_reference.hpp"
 #include "cli/event_view.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
@@ -101,19 +102,21 @@ void define_send_command(CLI::App& command, CliContext& context) {
   auto id = std::make_shared<std::string>();
   auto text = std::make_shared<std::string>();
   auto priority = std::make_shared<std::string>("normal");
-  command.add_option("execution", *id, "Agent execution id")->required()->type_name("EXEC");
+  command.add_option("execution", *id, "Agent execution: id, prefix, name or @last")->required()->type_name("EXEC");
   command.add_option("text", *text, "The message")->required()->type_name("TEXT");
   command.add_option("--priority", *priority, "low, normal, high or urgent (default normal)")
       ->check(CLI::IsMember({"low", "normal", "high", "urgent"}))
       ->type_name("P");
   command.callback([&context, id, text, priority] {
     context.action = [&context, id, text, priority] {
-      nlohmann::json result = context.connect().client.call(
-          "message.send", {{"id", *id}, {"text", *text}, {"from", person_name()}, {"priority", *priority}});
+      DaemonConnection connection = context.connect();
+      const std::string execution = resolve_execution(connection.client, *id);
+      nlohmann::json result = connection.client.call(
+          "message.send", {{"id", execution}, {"text", *text}, {"from", person_name()}, {"priority", *priority}});
       if (context.options.json) {
         print_json(result);
       } else {
-        std::printf("sent %s to %s\n", result.at("message").value("id", "").c_str(), id->c_str());
+        std::printf("sent %s to %s\n", result.at("message").value("id", "").c_str(), execution.c_str());
       }
       return int{kExitOk};
     };
@@ -124,7 +127,7 @@ void define_answer_command(CLI::App& command, CliContext& context) {
   auto id = std::make_shared<std::string>();
   auto text = std::make_shared<std::string>();
   auto choice = std::make_shared<std::int64_t>(0);
-  command.add_option("execution", *id, "Agent execution waiting for an answer")->required()->type_name("EXEC");
+  command.add_option("execution", *id, "Agent execution waiting for an answer (id, prefix, name or @last)")->required()->type_name("EXEC");
   CLI::Option* text_option = command.add_option("text", *text, "The answer")->type_name("TEXT");
   CLI::Option* choice_option =
       command.add_option("--choice", *choice, "Answer with the question's Nth choice (1-based)")
@@ -136,17 +139,19 @@ void define_answer_command(CLI::App& command, CliContext& context) {
       throw CLI::ValidationError("answer", "give the answer as TEXT, or --choice N");
     }
     context.action = [&context, id, text, choice] {
-      nlohmann::json params = {{"id", *id}, {"from", person_name()}};
+      DaemonConnection connection = context.connect();
+      const std::string execution = resolve_execution(connection.client, *id);
+      nlohmann::json params = {{"id", execution}, {"from", person_name()}};
       if (*choice > 0) {
         params["choice"] = *choice;
       } else {
         params["text"] = *text;
       }
-      nlohmann::json result = context.connect().client.call("execution.answer", params);
+      nlohmann::json result = connection.client.call("execution.answer", params);
       if (context.options.json) {
         print_json(result);
       } else {
-        std::printf("answered %s: %s (now %s)\n", id->c_str(),
+        std::printf("answered %s: %s (now %s)\n", execution.c_str(),
                     text_of(result.at("message").value("body", nlohmann::json())).c_str(),
                     result.value("state", "").c_str());
       }

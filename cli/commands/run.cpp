@@ -27,6 +27,7 @@ struct RunOptions {
   std::string delivery;  // empty: the adapter's preferred one
   std::vector<std::string> toolsets;
   std::string cwd;
+  std::string name;  // empty: none
   std::vector<std::string> env;
   bool detach = false;
   bool keep_mcp_servers = false;
@@ -85,6 +86,7 @@ int run_agent(const CliContext& context, const RunOptions& options) {
   if (!options.delivery.empty()) params["delivery"] = options.delivery;
   if (!options.toolsets.empty()) params["toolsets"] = options.toolsets;
   if (options.keep_mcp_servers) params["keepMcpServers"] = true;
+  if (!options.name.empty()) params["name"] = options.name;
   if (tty) {
     params["terminal"] = nlohmann::json::object();
     unsigned short rows = 0;
@@ -165,6 +167,9 @@ void define_run_command(CLI::App& command, CliContext& context) {
   command.add_option("--toolsets", options->toolsets, "MCP toolsets for mcp-tool delivery")
       ->delimiter(',')
       ->type_name("LIST");
+  command.add_option("--name", options->name,
+                     "A name to call the execution by instead of its id (exec show NAME, attach NAME)")
+      ->type_name("NAME");
   command.add_option("--cwd", options->cwd, "Working directory (default: current)")
       ->type_name("DIR");
   command

@@ -1,10 +1,12 @@
-// mission watch: the daemon's events as they happen, one line each for a
-// person, or one JSON object per line with --json. With --notify (or
+// mission watch: what is running now, then the daemon's events as they
+// happen, one line each for a person, or one JSON object per line with
+// --json; it waits for a daemon that goes away to come back. With --notify (or
 // MISSION_NOTIFY_CMD) a command runs whenever an execution needs input, is
 // blocked or ends.
 
 #include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -13,8 +15,11 @@
 #include <optional>
 
 #include "cli/commands/command_table.hpp"
+#include "cli/execution_reference.hpp"
 #include "cli/event_view.hpp"
 #include "cli/exit_codes.hpp"
+#include "shared/error_code.hpp"
+#include "shared/limits.hpp"
 
 extern char** environ;
 
@@ -52,7 +57,7 @@ std::optional<std::map<std::string, std::string>> notification_of(const nlohmann
   if (!is_final_state(state)) return std::nullopt;
   env["MISSION_EVENT"] = "ended";
   env["MISSION_STATE"] = state;
-  env["MISSION_EXECUTION_NAME"] = execution.value("name", execution.value("adapter", ""));
+  env["MISSION_EXECUTION_NAME"] = execution.value("agentName", execution.value("adapter", ""));
   env["MISSION_MESSAGE"] = env["MISSION_EXECUTION_ID"] + " " + state;
   return env;
 }
@@ -79,18 +84,54 @@ void notify(const std::string& command, const std::map<std::string, std::string>
   ::waitpid(pid, &status, 0);
 }
 
+// The executions that are not over yet (or the one watched), as
+// execution.current events, so a watch starts from what is, not blank.
+std::vector<nlohmann::json> current_state(DaemonClient& client, const std::string& execution_id) {
+  std::vector<nlohmann::json> events;
+  auto add = [&events](const nlohmann::json& execution) {
+    events.push_back({{"type", "execution.current"},
+                      {"at", execution.value("updatedAt", nlohmann::json())},
+                      {"agentExecutionId", execution.value("id", "")},
+                      {"execution", execution}});
+  };
+  if (!execution_id.empty()) {
+    add(client.call("execution.get", {{"id", execution_id}}).at("execution"));
+    return events;
+  }
+  for (const char* state : {"launching", "running", "awaiting_input", "blocked"}) {
+    nlohmann::json page = client.call("execution.list", {{"state", state}, {"limit", limits::kWatchCurrentStateLimit}});
+    for (const auto& execution : page.value("executions", nlohmann::json::array())) add(execution);
+  }
+  return events;
+}
+
+// A daemon that went away (stopped, restarted, upgraded): wait for the next
+// one, without starting it.
+DaemonClient reconnect(const CliContext& context) {
+  std::fprintf(stderr, "mission: lost the daemon; watching for it to come back (Ctrl-C ends)\n");
+  for (;;) {
+    ::usleep(limits::kWatchReconnectMs * 1000);
+    try {
+      if (auto client = context.connect_if_running()) return std::move(*client);
+    } catch (const MissionError&) {
+      // Still going away or starting: try again.
+    }
+  }
+}
+
 int run_watch(const CliContext& context, const WatchOptions& options) {
   std::string notify_command = options.notify;
   if (notify_command.empty()) {
     if (const char* variable = std::getenv("MISSION_NOTIFY_CMD"); variable != nullptr) notify_command = variable;
   }
   DaemonConnection connection = context.connect();
+  std::optional<DaemonClient> client = std::move(connection.client);
+  const std::string execution_id =
+      options.execution_id.empty() ? "" : resolve_execution(*client, options.execution_id);
   nlohmann::json params = nlohmann::json::object();
-  if (!options.execution_id.empty()) params["agentExecutionId"] = options.execution_id;
-  connection.client.call("events.subscribe", params);
+  if (!execution_id.empty()) params["agentExecutionId"] = execution_id;
   std::string last_line;
-  for (;;) {
-    nlohmann::json event = connection.client.read_event();
+  auto show = [&](const nlohmann::json& event) {
     if (context.options.json) {
       std::printf("%s\n", event.dump().c_str());
     } else {
@@ -101,9 +142,24 @@ int run_watch(const CliContext& context, const WatchOptions& options) {
       last_line = what;
     }
     std::fflush(stdout);
-    if (!notify_command.empty()) {
-      if (auto values = notification_of(event)) notify(notify_command, *values);
+  };
+  for (;;) {
+    try {
+      // Subscribed first, so nothing happens unseen between the two.
+      client->call("events.subscribe", params);
+      for (const auto& event : current_state(*client, execution_id)) show(event);
+      for (;;) {
+        nlohmann::json event = client->read_event();
+        show(event);
+        if (!notify_command.empty()) {
+          if (auto values = notification_of(event)) notify(notify_command, *values);
+        }
+      }
+    } catch (const MissionError& e) {
+      if (e.code() != ErrorCode::daemon_unavailable) throw;
     }
+    client.reset();
+    client.emplace(reconnect(context));
   }
 }
 

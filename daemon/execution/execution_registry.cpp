@@ -82,7 +82,9 @@ CreatedExecution AgentExecutionRegistry::create(const CreateSpec& spec) {
     auto digest = token_digest(*created.token);
     row.token_sha256.assign(reinterpret_cast<const char*>(digest.data()), digest.size());
   }
-  store::ExecutionRepository(db_).insert(row);
+  store::ExecutionRepository executions(db_);
+  executions.insert(row);
+  if (spec.name) executions.set_name(row.id, *spec.name);
   return created;
 }
 

@@ -20,6 +20,7 @@ struct CreateSpec {
   std::vector<std::string> command;
   std::vector<Toolset> toolsets;  // empty: the default toolsets
   ExecutionState state = ExecutionState::created;
+  std::optional<std::string> name;  // mission run --name
 };
 
 struct CreatedExecution {

@@ -20,7 +20,8 @@ planning::Caller caller_of(ToolContext& context) {
             } else {
               tracking::add_task_event(context.events, context.db, change, id, context.execution_id);
             }
-          }};
+          },
+          context.plans};
 }
 
 template <class Request, nlohmann::json (*Function)(planning::Caller&, const Request&)>

@@ -47,7 +47,7 @@ std::shared_ptr<git::WatchTicket> watch_ticket(ToolContext& context, const std::
 DeferredWork start_task(ToolContext& context, const tracking::StartTaskRequest& request) {
   Caller caller = caller_of(context);
   if (request.target.kind == tracking::TaskTarget::Kind::planned_task) {
-    planning::require_startable(context.db, request.target.id);
+    planning::require_startable(context.db, context.plans, request.target.id);
   }
   auto plan = std::make_shared<const tracking::TaskStart>(tracking::plan_task_start(caller, request));
   auto snapshot = std::make_shared<git::Snapshot>();
@@ -55,6 +55,10 @@ DeferredWork start_task(ToolContext& context, const tracking::StartTaskRequest& 
   return {[plan, snapshot, ticket] { *snapshot = git::take_snapshot(plan->cwd, ticket.get()); },
           [plan, snapshot](ToolContext& finishing) {
             Caller caller = caller_of(finishing);
+            // Checked again: the workflow may have been paused meanwhile.
+            if (plan->request.target.kind == tracking::TaskTarget::Kind::planned_task) {
+              planning::require_startable(finishing.db, finishing.plans, plan->request.target.id);
+            }
             nlohmann::json result = tracking::finish_task_start(caller, *plan, *snapshot);
             planned_task_changed(finishing, plan->mission_id);
             return result;

@@ -18,6 +18,8 @@ std::vector<std::string> string_list(const std::string& json_text) {
   return out;
 }
 
+}  // namespace
+
 std::optional<std::string> outcome_summary(const std::optional<std::string>& outcome) {
   if (!outcome) return std::nullopt;
   nlohmann::json parsed = nlohmann::json::parse(*outcome, nullptr, false);
@@ -27,8 +29,6 @@ std::optional<std::string> outcome_summary(const std::optional<std::string>& out
   if (parsed.is_string()) return parsed.get<std::string>();
   return *outcome;
 }
-
-}  // namespace
 
 PlanState load_plan_state(store::Database& db, const std::string& workflow_id) {
   PlanState state;
@@ -64,19 +64,59 @@ PlanState load_plan_state(store::Database& db, const std::string& workflow_id) {
   return state;
 }
 
+bool PlanCache::refresh(store::Database& db, Entry& entry) {
+  store::PlanRepository plans(db);
+  std::vector<store::TaskProgressRow> rows = plans.planned_progress(entry.workflow_id);
+  auto mission = store::MissionRepository(db).find(entry.workflow_id);
+  auto plan = plans.workflow_plan(entry.workflow_id);
+  if (!mission || !plan || rows.size() != entry.state->tasks.size()) return false;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].id != entry.state->tasks[i].id) return false;
+  }
+  // A caller still holding the old state keeps it as it was.
+  if (entry.state.use_count() > 1) entry.state = std::make_shared<PlanState>(*entry.state);
+  PlanState& state = *entry.state;
+  state.workflow_status = mission->status;
+  state.max_parallel_tasks = plan->max_parallel_tasks;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    PlanTask& task = state.tasks[i];
+    const store::TaskProgressRow& row = rows[i];
+    if (task.status == row.status && task.started_at == row.started_at && task.completed_at == row.completed_at) {
+      continue;
+    }
+    task.status = row.status;
+    task.started_at = row.started_at;
+    task.completed_at = row.completed_at;
+    auto stored = plans.task(task.id);
+    task.outcome_summary = stored ? outcome_summary(stored->outcome) : std::nullopt;
+  }
+  return true;
+}
+
+std::shared_ptr<const PlanState> PlanCache::peek(const std::string& workflow_id) const {
+  for (const auto& entry : entries_) {
+    if (entry.workflow_id == workflow_id) return entry.state;
+  }
+  return nullptr;
+}
+
 std::shared_ptr<const PlanState> PlanCache::get(store::Database& db, const std::string& workflow_id) {
   const std::int64_t revision = store::PlanRepository(db).plan_revision(workflow_id);
   for (auto it = entries_.begin(); it != entries_.end(); ++it) {
     if (it->workflow_id != workflow_id) continue;
-    if (it->revision == revision) {
-      entries_.splice(entries_.begin(), entries_, it);
-      return entries_.front().state;
+    entries_.splice(entries_.begin(), entries_, it);
+    Entry& entry = entries_.front();
+    if (entry.revision == revision) return entry.state;
+    if (refresh(db, entry)) {
+      ++refreshes_;
+      entry.revision = revision;
+      return entry.state;
     }
-    entries_.erase(it);
+    entries_.pop_front();
     break;
   }
   ++loads_;
-  auto state = std::make_shared<const PlanState>(load_plan_state(db, workflow_id));
+  auto state = std::make_shared<PlanState>(load_plan_state(db, workflow_id));
   entries_.push_front({workflow_id, revision, state});
   if (entries_.size() > limits::kMaxCachedPlans) entries_.pop_back();
   return state;

@@ -15,6 +15,8 @@
 
 namespace mission::daemon::planning {
 
+class PlanCache;
+
 // Who calls, recorded on every row it makes. `notify(kind, change, id)`
 // tells the live events that a record changed ("mission" or "task",
 // "created" or "updated"); the layer that builds the Caller publishes them
@@ -23,6 +25,8 @@ struct Caller {
   store::Database& db;
   std::string execution_id;
   std::function<void(std::string_view kind, std::string_view change, const std::string& id)> on_change;
+  // The daemon's DAG cache, whose kept shapes spare a writer a full load; may be null.
+  PlanCache* plans = nullptr;
 
   void notify(std::string_view kind, std::string_view change, const std::string& id) const {
     if (on_change) on_change(kind, change, id);

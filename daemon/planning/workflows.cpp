@@ -91,13 +91,11 @@ nlohmann::json install_plan(Caller& caller, const store::MissionRow& workflow, c
   Dag dag = resolve_plan(entries);
 
   store::PlanRepository plans(caller.db);
-  for (const auto& existing : plans.planned_tasks(workflow.id)) {
-    if (existing.status != TaskStatus::pending) {
-      throw MissionError(ErrorCode::invalid_argument,
-                         "workflow " + workflow.id + " already has started tasks (" + existing.name + ")",
-                         "change one task with task_replan, or create a new workflow",
-                         {{"id", workflow.id}, {"task_id", existing.id}});
-    }
+  if (auto existing = plans.first_started(workflow.id)) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "workflow " + workflow.id + " already has started tasks (" + existing->name + ")",
+                       "change one task with task_replan, or create a new workflow",
+                       {{"id", workflow.id}, {"task_id", existing->id}});
   }
   const std::int64_t now = unix_ms_now();
   plans.delete_planned(workflow.id);
@@ -182,24 +180,66 @@ TaskStatus task_status_named(const std::string& word) {
                      "use pending, in_progress, completed, failed or skipped", {{"field", "status"}});
 }
 
-// The unfinished prerequisites of a planned task, refused by name.
-void require_prerequisites_done(store::Database& db, const store::PlannedTaskRow& task, const char* doing) {
-  PlanState state = load_plan_state(db, task.mission_id);
-  auto node = state.node_of(task.id);
-  if (!node || prerequisites_done(state, *node)) return;
+// The unfinished prerequisites of a planned task, refused by name. The DAG's
+// shape comes from the cache when it keeps the workflow (a status change
+// then costs a read per prerequisite, not a load of the whole plan); the
+// statuses are always read from the store, in this transaction.
+void require_prerequisites_done(store::Database& db, PlanCache* cache, const store::PlannedTaskRow& task,
+                                const char* doing) {
+  std::vector<std::string> waiting;
+  auto kept = cache != nullptr ? cache->peek(task.mission_id) : nullptr;
+  auto node = kept ? kept->node_of(task.id) : std::nullopt;
+  if (node) {
+    store::PlanRepository plans(db);
+    for (Node prerequisite : kept->dag.prerequisites(*node)) {
+      auto status = plans.task_status(kept->tasks[prerequisite].id);
+      if (status && !is_done(*status)) waiting.push_back(kept->tasks[prerequisite].name);
+    }
+  } else {
+    PlanState state = load_plan_state(db, task.mission_id);
+    node = state.node_of(task.id);
+    if (!node) return;
+    for (Node prerequisite : state.dag.prerequisites(*node)) {
+      if (!is_done(state.tasks[prerequisite].status)) waiting.push_back(state.tasks[prerequisite].name);
+    }
+  }
+  if (waiting.empty()) return;
   nlohmann::json names = nlohmann::json::array();
   std::string list;
-  for (Node prerequisite : state.dag.prerequisites(*node)) {
-    if (is_done(state.tasks[prerequisite].status)) continue;
-    if (names.size() < limits::kMaxBlockersShown) {
-      names.push_back(state.tasks[prerequisite].name);
-      list += (list.empty() ? "" : ", ") + state.tasks[prerequisite].name;
-    }
+  for (const auto& name : waiting) {
+    if (names.size() == limits::kMaxBlockersShown) break;
+    names.push_back(name);
+    list += (list.empty() ? "" : ", ") + name;
   }
   throw MissionError(ErrorCode::invalid_argument,
                      "task '" + task.name + "' cannot " + doing + ": it waits for " + list,
                      "finish those first; workflow_next_tasks lists the tasks that can start now",
                      {{"task_id", task.id}, {"blocked_by", std::move(names)}});
+}
+
+// A planned task starts only while its workflow runs: ready or in
+// progress (blocked counts as in progress). Planning, paused and ended
+// workflows refuse, naming their status.
+void require_running_workflow(store::Database& db, const store::PlannedTaskRow& task) {
+  auto workflow = store::MissionRepository(db).find(task.mission_id);
+  if (!workflow) return;
+  const MissionStatus status = workflow->status;
+  if (status == MissionStatus::ready || status == MissionStatus::in_progress || status == MissionStatus::blocked ||
+      status == MissionStatus::pending) {
+    return;
+  }
+  const std::string word(seed_workflow_status(status));
+  std::string hint;
+  if (status == MissionStatus::paused) {
+    hint = "resume it first: workflow_update_status with status in_progress";
+  } else if (status == MissionStatus::planning) {
+    hint = "set its plan with workflow_set_plan, which makes it ready";
+  } else {
+    hint = "the workflow has ended; create a new one (workflow_create or template_apply)";
+  }
+  throw MissionError(ErrorCode::invalid_argument,
+                     "task '" + task.name + "' cannot start: workflow " + workflow->id + " is " + word, hint,
+                     {{"task_id", task.id}, {"workflow_id", workflow->id}, {"workflow_status", word}});
 }
 
 }  // namespace
@@ -356,14 +396,15 @@ nlohmann::json task_update_status(Caller& caller, const TaskUpdateStatusRequest&
   switch (to) {
     case TaskStatus::in_progress:
       if (from != TaskStatus::pending && from != TaskStatus::failed) refuse("only a pending or failed task starts");
-      require_prerequisites_done(caller.db, task, "start");
+      require_running_workflow(caller.db, task);
+      require_prerequisites_done(caller.db, caller.plans, task, "start");
       task.started_at = now;
       task.completed_at.reset();
       task.error.reset();
       break;
     case TaskStatus::success:
       if (from != TaskStatus::pending && from != TaskStatus::in_progress) refuse("it has already ended");
-      if (from == TaskStatus::pending) require_prerequisites_done(caller.db, task, "complete");
+      if (from == TaskStatus::pending) require_prerequisites_done(caller.db, caller.plans, task, "complete");
       if (!task.started_at) task.started_at = now;
       task.completed_at = now;
       {
@@ -534,10 +575,11 @@ nlohmann::json template_apply(Caller& caller, const TemplateApplyRequest& reques
           {"status", "ready"}};
 }
 
-void require_startable(store::Database& db, const std::string& task_id) {
+void require_startable(store::Database& db, PlanCache* cache, const std::string& task_id) {
   auto task = store::PlanRepository(db).task(task_id);
   if (!task || !task->plan_order) return;
-  require_prerequisites_done(db, *task, "start");
+  require_running_workflow(db, *task);
+  require_prerequisites_done(db, cache, *task, "start");
 }
 
 void after_task_changed(Caller& caller, const std::string& workflow_id) {

@@ -57,8 +57,10 @@ nlohmann::json workflow_graph(store::Database& db, PlanCache* cache, const std::
 // ready is in progress once a task starts.
 void after_task_changed(Caller& caller, const std::string& workflow_id);
 
-// Refuses to start the planned task `task_id` while a prerequisite is not
-// done, naming them (start_task with task_id). Not a planned task: nothing.
-void require_startable(store::Database& db, const std::string& task_id);
+// Refuses to start the planned task `task_id` while its workflow does not
+// run (planning, paused or ended: the error names the status) or a
+// prerequisite is not done (naming them): start_task with task_id. Not a
+// planned task: nothing. `cache` may be null.
+void require_startable(store::Database& db, PlanCache* cache, const std::string& task_id);
 
 }  // namespace mission::daemon::planning

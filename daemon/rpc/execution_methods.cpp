@@ -1,6 +1,7 @@
 #include "daemon/rpc/execution_methods.hpp"
 
 #include "daemon/execution/execution_events.hpp"
+#include "daemon/execution/execution_reference.hpp"
 #include "daemon/execution/execution_registry.hpp"
 #include "daemon/execution/execution_view.hpp"
 #include "shared/limits.hpp"
@@ -28,6 +29,7 @@ execution::CreateSpec decode_create_spec(const nlohmann::json& j, Delivery defau
   spec.cwd = j.at("cwd").get<std::string>();
   spec.command = j.value("command", std::vector<std::string>{});
   if (j.contains("toolsets")) spec.toolsets = decode_toolsets(j.at("toolsets"));
+  if (j.contains("name")) spec.name = j.at("name").get<std::string>();
   return spec;
 }
 
@@ -63,6 +65,16 @@ nlohmann::json handle_execution_list(MethodContext& context, const ExecutionList
   put_page(out, "executions", execution::executions_json(db, page.rows), page.positions, page.more,
            wanted);
   return out;
+}
+
+void from_json(const nlohmann::json& j, ExecutionResolveRequest& request) {
+  request.reference = j.at("reference").get<std::string>();
+}
+
+nlohmann::json handle_execution_resolve(MethodContext& context, const ExecutionResolveRequest& request) {
+  execution::ResolvedExecution resolved =
+      execution::resolve_execution_reference(context.services.db, request.reference);
+  return {{"executionId", resolved.id}, {"matchedBy", resolved.matched_by}};
 }
 
 nlohmann::json handle_execution_get(MethodContext& context, const ExecutionIdRequest& request) {

@@ -39,6 +39,13 @@ struct ExecutionIdRequest {
 };
 void from_json(const nlohmann::json& j, ExecutionIdRequest& request);
 
+// An execution named as people name it: id, prefix, name or @last.
+struct ExecutionResolveRequest {
+  std::string reference;
+};
+void from_json(const nlohmann::json& j, ExecutionResolveRequest& request);
+nlohmann::json handle_execution_resolve(MethodContext& context, const ExecutionResolveRequest& request);
+
 nlohmann::json handle_execution_create(MethodContext& context, const ExecutionCreateRequest& request);
 nlohmann::json handle_execution_list(MethodContext& context, const ExecutionListRequest& request);
 nlohmann::json handle_execution_get(MethodContext& context, const ExecutionIdRequest& request);

@@ -33,6 +33,8 @@ std::span<const MethodEntry> control_methods() {
        typed<ExecutionListRequest, handle_execution_list>},
       {"execution.get", "control/execution.get.params", false, read,
        typed<ExecutionIdRequest, handle_execution_get>},
+      {"execution.resolve", "control/execution.resolve.params", false, read,
+       typed<ExecutionResolveRequest, handle_execution_resolve>},
       // The row commits before the process starts.
       {"execution.launch", "control/execution.launch.params", false, self,
        typed<ExecutionLaunchRequest, handle_execution_launch>},

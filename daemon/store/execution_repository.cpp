@@ -68,6 +68,37 @@ std::optional<ExecutionRow> ExecutionRepository::find(const std::string& id) {
   return read_row(s);
 }
 
+void ExecutionRepository::set_name(const std::string& id, const std::string& name) {
+  auto s = db_.prepare("UPDATE executions SET agent_name = ?2 WHERE id = ?1");
+  s.bind(1, id).bind(2, name);
+  s.run();
+}
+
+std::optional<std::string> ExecutionRepository::latest_id() {
+  auto s = db_.prepare("SELECT id FROM executions ORDER BY rowid DESC LIMIT 1");
+  if (!s.step()) return std::nullopt;
+  return s.text(0);
+}
+
+std::optional<std::string> ExecutionRepository::latest_named(const std::string& name) {
+  auto s = db_.prepare("SELECT id FROM executions WHERE agent_name = ?1 ORDER BY rowid DESC LIMIT 1");
+  s.bind(1, name);
+  if (!s.step()) return std::nullopt;
+  return s.text(0);
+}
+
+std::vector<std::string> ExecutionRepository::ids_with_prefix(const std::string& prefix,
+                                                                std::size_t limit) {
+  // A range on the primary key, so the prefix needs no escaping and uses
+  // the index: every id that starts with `prefix` sorts in [prefix, prefix
+  // followed by the largest byte).
+  auto s = db_.prepare("SELECT id FROM executions WHERE id >= ?1 AND id < ?1 || x'ff' ORDER BY id LIMIT ?2");
+  s.bind(1, prefix).bind(2, static_cast<std::int64_t>(limit));
+  std::vector<std::string> ids;
+  while (s.step()) ids.push_back(s.text(0));
+  return ids;
+}
+
 int ExecutionRepository::mark_launched_lost(std::span<const ExecutionState> states,
                                             std::int64_t now) {
   auto s = db_.prepare(

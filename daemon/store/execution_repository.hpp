@@ -43,6 +43,15 @@ class ExecutionRepository {
   // prepared the argv that actually runs.
   void set_command(const std::string& id, const std::string& command);
   std::optional<ExecutionRow> find(const std::string& id);
+  // The name people call the execution by (mission run --name), which is
+  // also the name an agent registers under.
+  void set_name(const std::string& id, const std::string& name);
+  // The id of the execution created last, if there is one.
+  std::optional<std::string> latest_id();
+  // The id of the execution created last with this name.
+  std::optional<std::string> latest_named(const std::string& name);
+  // Up to `limit` ids that start with `prefix`, in id order.
+  std::vector<std::string> ids_with_prefix(const std::string& prefix, std::size_t limit);
   // Marks every launched execution still in one of `states` lost (its
   // process belonged to a daemon that is gone); returns how many.
   int mark_launched_lost(std::span<const ExecutionState> states, std::int64_t now);

@@ -187,6 +187,11 @@ void PlanRepository::insert_planned(std::span<const PlannedTaskRow> tasks,
 }
 
 void PlanRepository::delete_planned(const std::string& mission_id) {
+  db_.prepare(
+         "DELETE FROM task_dependencies WHERE task_id IN "
+         "(SELECT id FROM tasks WHERE mission_id = ? AND plan_order IS NOT NULL)")
+      .bind(1, mission_id)
+      .run();
   db_.prepare("DELETE FROM tasks WHERE mission_id = ? AND plan_order IS NOT NULL").bind(1, mission_id).run();
   bump_revision(mission_id);
 }
@@ -197,6 +202,32 @@ std::vector<PlannedTaskRow> PlanRepository::planned_tasks(const std::string& mis
   s.bind(1, mission_id);
   std::vector<PlannedTaskRow> rows;
   while (s.step()) rows.push_back(read_task(s));
+  return rows;
+}
+
+std::optional<PlannedTaskRow> PlanRepository::first_started(const std::string& mission_id) {
+  auto s = db_.prepare(std::string("SELECT ") + kTaskColumns +
+                       " FROM tasks WHERE mission_id = ? AND plan_order IS NOT NULL AND status != 'pending' "
+                       "ORDER BY plan_order LIMIT 1");
+  s.bind(1, mission_id);
+  if (!s.step()) return std::nullopt;
+  return read_task(s);
+}
+
+std::optional<TaskStatus> PlanRepository::task_status(const std::string& id) {
+  auto s = db_.cached("SELECT status FROM tasks WHERE id = ?");
+  s.bind(1, id);
+  if (!s.step()) return std::nullopt;
+  return s.name<TaskStatus>(0);
+}
+
+std::vector<TaskProgressRow> PlanRepository::planned_progress(const std::string& mission_id) {
+  auto s = db_.cached(
+      "SELECT id, status, started_at, completed_at FROM tasks "
+      "WHERE mission_id = ? AND plan_order IS NOT NULL ORDER BY plan_order");
+  s.bind(1, mission_id);
+  std::vector<TaskProgressRow> rows;
+  while (s.step()) rows.push_back({s.text(0), s.name<TaskStatus>(1), s.optional_integer(2), s.optional_integer(3)});
   return rows;
 }
 

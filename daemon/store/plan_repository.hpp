@@ -56,6 +56,15 @@ struct PlannedTaskRow {
   std::int64_t created_at = 0;
 };
 
+// What changes of a planned task as it runs: read for all of a workflow's
+// tasks at once when a kept DAG is brought up to date.
+struct TaskProgressRow {
+  std::string id;
+  TaskStatus status = TaskStatus::pending;
+  std::optional<std::int64_t> started_at;
+  std::optional<std::int64_t> completed_at;
+};
+
 struct DependencyRow {
   std::string task_id;
   std::string depends_on_id;
@@ -103,11 +112,19 @@ class PlanRepository {
 
   // Inserts the tasks and their edges, each statement prepared once.
   void insert_planned(std::span<const PlannedTaskRow> tasks, std::span<const DependencyRow> edges);
-  // Deletes the workflow's planned tasks (and, by cascade, their edges).
+  // Deletes the workflow's planned tasks and their edges (the edges first,
+  // in one statement, so the tasks' cascade finds none to delete).
   void delete_planned(const std::string& mission_id);
+  // The first (in plan order) of the workflow's planned tasks that is no
+  // longer pending, if any: one indexed read, not the whole plan.
+  std::optional<PlannedTaskRow> first_started(const std::string& mission_id);
   // The workflow's planned tasks, in plan order.
   std::vector<PlannedTaskRow> planned_tasks(const std::string& mission_id);
   std::optional<PlannedTaskRow> task(const std::string& id);
+  // A task's status alone (one cached statement), nullopt when it is gone.
+  std::optional<TaskStatus> task_status(const std::string& id);
+  // The workflow's planned tasks' ids and progress, in plan order.
+  std::vector<TaskProgressRow> planned_progress(const std::string& mission_id);
   // The workflow's edges (between planned tasks).
   std::vector<DependencyRow> dependencies(const std::string& mission_id);
   void set_task_plan(const std::string& task_id, const std::string& plan,

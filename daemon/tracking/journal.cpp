@@ -7,6 +7,7 @@
 #include "daemon/tracking/authorization.hpp"
 #include "daemon/tracking/tracker.hpp"
 #include "daemon/tracking/tracker_support.hpp"
+#include "daemon/tracking/tracking_events.hpp"
 #include "shared/clock.hpp"
 #include "shared/record_id.hpp"
 #include "shared/time_format.hpp"
@@ -43,6 +44,9 @@ nlohmann::json log_decision(Caller& caller, const LogDecisionRequest& request) {
                          request.trade_offs,
                          now};
   store::JournalRepository(caller.db).insert(row);
+  add_journal_event(caller.events, "decision", task, caller.execution_id,
+                    {{"decisionId", row.id}, {"category", request.category}, {"question", request.question},
+                     {"chosen", request.chosen}, {"reasoning", request.reasoning}});
   return {{"decision_id", row.id}, {"task_id", task.id}, {"created_at", format_utc_iso8601(now)}};
 }
 
@@ -59,6 +63,11 @@ nlohmann::json log_issue(Caller& caller, const LogIssueRequest& request) {
   row.requires_human_review = request.requires_human_review;
   row.created_at = now;
   store::JournalRepository(caller.db).insert(row);
+  add_journal_event(caller.events, "issue", task, caller.execution_id,
+                    {{"issueId", row.id},
+                     {"type", row.type},
+                     {"description", row.description},
+                     {"requiresHumanReview", row.requires_human_review}});
   if (row.requires_human_review) {
     mark_blocked(caller.db, caller.events, require_mission(caller.db, task.mission_id, "mission_id"),
                  caller.execution_id);
@@ -81,6 +90,9 @@ nlohmann::json log_milestone(Caller& caller, const LogMilestoneRequest& request)
   row.metadata = request.metadata_json;
   row.created_at = now;
   store::JournalRepository(caller.db).insert(row);
+  nlohmann::json entry = {{"milestoneId", row.id}, {"message", row.message}};
+  if (row.progress) entry["progress"] = *row.progress;
+  add_journal_event(caller.events, "milestone", task, caller.execution_id, std::move(entry));
   return {{"milestone_id", row.id}, {"task_id", task.id}, {"created_at", format_utc_iso8601(now)}};
 }
 

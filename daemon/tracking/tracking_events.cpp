@@ -48,4 +48,14 @@ void add_task_event(events::EventBatch& batch, store::Database& db, std::string_
   batch.add(std::move(out));
 }
 
+void add_journal_event(events::EventBatch& batch, std::string_view kind, const store::TaskRow& task,
+                       const std::string& execution_id, nlohmann::json entry) {
+  if (!batch.wanted()) return;
+  nlohmann::json out = event(std::string(kind) + ":added", execution_id);
+  out["missionId"] = task.mission_id;
+  out["taskId"] = task.id;
+  out["entry"] = std::move(entry);
+  batch.add(std::move(out));
+}
+
 }  // namespace mission::daemon::tracking

@@ -10,6 +10,7 @@
 
 #include "daemon/events/event_sink.hpp"
 #include "daemon/store/database.hpp"
+#include "daemon/store/task_repository.hpp"
 
 namespace mission::daemon::tracking {
 
@@ -20,5 +21,9 @@ void add_phase_event(events::EventBatch& batch, store::Database& db, std::string
                      const std::string& phase_id, const std::string& execution_id);
 void add_task_event(events::EventBatch& batch, store::Database& db, std::string_view change,
                     const std::string& task_id, const std::string& execution_id);
+// decision:added, issue:added or milestone:added (`kind`), with the entry
+// as its tool answered it and the task and mission it is for.
+void add_journal_event(events::EventBatch& batch, std::string_view kind, const store::TaskRow& task,
+                       const std::string& execution_id, nlohmann::json entry);
 
 }  // namespace mission::daemon::tracking

@@ -13,7 +13,7 @@ start_bench_daemon() {
   scratch=$(mktemp -d)
   export MISSION_RUNTIME_DIR="$scratch/run" MISSION_STATE_DIR="$scratch/state" NO_COLOR=1
   unset MISSION_SOCKET
-  trap '"$mission" daemon stop >/dev/null 2>&1 || true; rm -rf "$scratch"' EXIT
+  trap '"$mission" daemon stop --force >/dev/null 2>&1 || true; rm -rf "$scratch"' EXIT
   "$mission" daemon start >/dev/null
   pid=$("$mission" --json daemon status | sed -n 's/.*"pid": \([0-9]*\).*/\1/p')
 }

@@ -17,7 +17,7 @@ scratch=$(mktemp -d)
 export MISSION_RUNTIME_DIR="$scratch/run" MISSION_STATE_DIR="$scratch/state"
 unset MISSION_SOCKET MISSION_MCP_TOKEN
 cleanup() {
-  [ -x "$mission" ] && "$mission" daemon stop >/dev/null 2>&1 || true
+  [ -x "$mission" ] && "$mission" daemon stop --force >/dev/null 2>&1 || true
   rm -rf "$scratch"
 }
 trap cleanup EXIT

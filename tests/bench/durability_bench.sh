@@ -46,7 +46,7 @@ for mode in normal full; do
   export MISSION_MCP_TOKEN=$(printf '%s\n' "$created" | sed -n 's/.*"token": *"\([0-9a-f]*\)".*/\1/p')
   "$driver" call-latency --calls "$calls" --socket "$MISSION_RUNTIME_DIR/daemon.sock" \
     --execution "$exec_id" >"$scratch/$mode.out"
-  "$mission" daemon stop >/dev/null 2>&1 || true
+  "$mission" daemon stop --force >/dev/null 2>&1 || true
   wait "$daemon_pid" 2>/dev/null || true
   daemon_pid=""
   syncs="-"

@@ -166,6 +166,6 @@ try {
   const after = JSON.parse(run(["--json", "daemon", "status"]));
   console.log(`| afterwards | daemon running: ${after.running} |`);
 } finally {
-  try { run(["daemon", "stop"]); } catch {}
+  try { run(["daemon", "stop", "--force"]); } catch {}
   fs.rmSync(scratch, { recursive: true, force: true });
 }

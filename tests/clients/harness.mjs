@@ -220,7 +220,7 @@ class Harness {
     }
     this.cleanups = [];
     if (fs.existsSync(this.runtimeDir)) {
-      const stop = await this.mission(['daemon', 'stop'], { timeoutMs: 15000 });
+      const stop = await this.mission(['daemon', 'stop', '--force'], { timeoutMs: 15000 });
       if (stop.code !== 0 && !/not running/i.test(stop.stderr + stop.stdout)) {
         console.error(`cleanup: mission daemon stop exited ${stop.code}: ${stop.stderr.trim()}`);
         this.killDaemon();
@@ -263,7 +263,7 @@ class Harness {
   // Synchronous variant for the global-timeout path.
   cleanupSync() {
     if (fs.existsSync(this.runtimeDir)) {
-      const stop = spawnSync(this.missionPath, ['daemon', 'stop'], { env: this.env, timeout: 10000, killSignal: 'SIGKILL' });
+      const stop = spawnSync(this.missionPath, ['daemon', 'stop', '--force'], { env: this.env, timeout: 10000, killSignal: 'SIGKILL' });
       if (stop.status !== 0) this.killDaemon();
     }
     fs.rmSync(this.base, { recursive: true, force: true });

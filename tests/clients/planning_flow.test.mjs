@@ -113,6 +113,21 @@ await runTest('planning flow (sdk v1)', missionPath, async h => {
   const early = await refused(h, client, 'start_task', { task_id: docs.id, name: 'docs', goal: 'Document it' });
   assert.deepEqual(early.details.blocked_by.sort(), ['api', 'ui']);
 
+  // A paused workflow starts none of its tasks; the refusal names the
+  // status and says how to resume.
+  const model = got.tasks.find(task => task.name === 'model');
+  await call(h, client, 'workflow_update_status', { id, status: 'paused', reason: 'waiting for review' });
+  const paused = await refused(h, client, 'start_task', { task_id: model.id });
+  assert.equal(paused.details.workflow_status, 'paused');
+  assert.match(paused.message, /is paused/);
+  assert.match(paused.hint, /workflow_update_status/);
+  const pausedStatus = await refused(h, client, 'task_update_status', { id: model.id, status: 'in_progress' });
+  assert.equal(pausedStatus.details.workflow_status, 'paused');
+  assert.equal((await call(h, client, 'task_get', { id: model.id })).status, 'ready', 'the refusal changed nothing');
+  await call(h, client, 'workflow_update_status', { id, status: 'ready' });
+  // An ad-hoc task still needs its name and goal.
+  await refused(h, client, 'start_task', { workflow_id: id });
+
   let changed = 0;
   const finish = async task => {
     write(path.join(repo, `src/${task.name}.js`), `export const ${task.name} = 1;\n`);
@@ -134,8 +149,10 @@ await runTest('planning flow (sdk v1)', missionPath, async h => {
     // change set is exactly its own (parallel tasks want a worktree each).
     const started = [];
     for (const task of recommended) {
-      const start = await call(h, client, 'start_task', { task_id: task.id, name: task.name, goal: task.description });
+      // A planned task's name and goal come from the plan.
+      const start = await call(h, client, 'start_task', { task_id: task.id });
       assert.equal(start.task_id, task.id);
+      assert.equal(start.name, task.name);
       assert.equal(start.workflow_id, id);
       assert.equal(start.snapshot_type, 'git');
       started.push(task);

@@ -20,7 +20,7 @@ namespace {
 // Stops whatever daemon the instance auto-started, at the end of a test.
 struct StopDaemonAtExit {
   const Instance& instance;
-  ~StopDaemonAtExit() { run_mission(instance, {"daemon", "stop"}); }
+  ~StopDaemonAtExit() { run_mission(instance, {"daemon", "stop", "--force"}); }
 };
 
 std::size_t count(const std::string& text, const std::string& needle) {
@@ -211,4 +211,70 @@ TEST_CASE("human output takes the width COLUMNS gives when not on a terminal") {
   ProcessResult narrow = run_mission(instance, {"exec", "show", id});
   CHECK(narrow.out.find("echo " + word) == std::string::npos);
   CHECK(narrow.out.find("...") != std::string::npos);
+}
+
+TEST_CASE("executions are named by id, unique prefix, --name or @last, and status counts them") {
+  Instance instance;
+  StopDaemonAtExit stop{instance};
+  ProcessResult first = run_mission(instance, {"run", "--detach", "--name", "fix-auth", "--", "true"});
+  REQUIRE(first.exit_code == 0);
+  const std::string first_id = first.out.substr(0, first.out.find('\n'));
+  ProcessResult second = run_mission(instance, {"run", "--detach", "--", "sleep", "30"});
+  REQUIRE(second.exit_code == 0);
+  const std::string second_id = second.out.substr(0, second.out.find('\n'));
+
+  auto shown_id = [&](const std::string& reference) {
+    ProcessResult show = run_mission(instance, {"--json", "exec", "show", reference});
+    INFO(reference << ": " << show.err);
+    REQUIRE(show.exit_code == 0);
+    return json::parse(show.out).at("id").get<std::string>();
+  };
+  CHECK(shown_id("fix-auth") == first_id);
+  CHECK(shown_id("@last") == second_id);
+  CHECK(shown_id(second_id.substr(3, 4)) == second_id);
+  CHECK(shown_id(first_id.substr(0, 9)) == first_id);
+  ProcessResult named = run_mission(instance, {"exec", "show", "fix-auth"});
+  CHECK(named.out.find("fix-auth") != std::string::npos);
+
+  ProcessResult unknown = run_mission(instance, {"exec", "show", "no-such-name"});
+  CHECK(unknown.exit_code == 1);
+  CHECK(unknown.err.find("no agent execution matches 'no-such-name'") != std::string::npos);
+  CHECK(unknown.err.find("hint:") != std::string::npos);
+  ProcessResult bad_name = run_mission(instance, {"run", "--detach", "--name", "has space", "--", "true"});
+  CHECK(bad_name.exit_code != 0);
+
+  json status = json::parse(run_mission(instance, {"status", "--json"}).out);
+  CHECK(status["executions"]["total"] == 2);
+  CHECK(status["executions"]["active"] == 1);
+
+  ProcessResult stop_last = run_mission(instance, {"exec", "stop", "@last"});
+  CHECK(stop_last.exit_code == 0);
+  CHECK(stop_last.out.find(second_id) != std::string::npos);
+}
+
+TEST_CASE("daemon stop refuses while executions are active, and --force goes on") {
+  Instance instance;
+  StopDaemonAtExit stop{instance};
+  ProcessResult run = run_mission(instance, {"run", "--detach", "--", "sleep", "30"});
+  REQUIRE(run.exit_code == 0);
+  const std::string id = run.out.substr(0, run.out.find('\n'));
+
+  ProcessResult refused = run_mission(instance, {"daemon", "stop"});
+  CHECK(refused.exit_code == 1);
+  CHECK(refused.err.find(id) != std::string::npos);
+  CHECK(refused.err.find("next daemon marks them lost") != std::string::npos);
+  CHECK(refused.err.find("--force") != std::string::npos);
+  ProcessResult refused_json = run_mission(instance, {"--json", "daemon", "stop"});
+  CHECK(refused_json.exit_code == 1);
+  json document = json::parse(refused_json.out);
+  CHECK(document["stopped"] == false);
+  CHECK(document["activeExecutions"][0]["id"] == id);
+  CHECK(run_mission(instance, {"--no-autostart", "status"}).exit_code == 0);
+
+  const pid_t agent = json::parse(run_mission(instance, {"--json", "exec", "show", id}).out).value("pid", 0);
+  ProcessResult forced = run_mission(instance, {"daemon", "stop", "--force"});
+  CHECK(forced.exit_code == 0);
+  CHECK(run_mission(instance, {"--no-autostart", "status"}).exit_code == 3);
+  // The agent outlives the daemon by design (ADR 0004); end it here.
+  if (agent > 0) ::kill(agent, SIGKILL);
 }

@@ -345,3 +345,38 @@ TEST_CASE("Ctrl-C on mission run stops the execution and exits 130") {
   CHECK(execution["state"] == "cancelled");
   CHECK(execution["exitSignal"] == SIGTERM);
 }
+
+TEST_CASE("watch starts from what is running and comes back after a daemon restart") {
+  Instance instance;
+  std::optional<DaemonProcess> daemon;
+  daemon.emplace(instance);
+  REQUIRE(daemon->ready());
+  std::string running = detach(instance, "sleep 30", {"--name", "long-one"});
+  std::vector<std::string> argv{MISSION_PATH, "--json", "watch"};
+  StdioProcess watch(argv, instance.env());
+  // What already runs comes first, as an execution.current event.
+  json current = *watch.read();
+  CHECK(current["type"] == "execution.current");
+  CHECK(current["agentExecutionId"] == running);
+  CHECK(current["execution"]["agentName"] == "long-one");
+
+  // The daemon goes away and another takes its place: watch subscribes
+  // again and shows the state anew (the execution is lost by then).
+  daemon->signal(SIGKILL);
+  daemon->wait_exit();
+  daemon.reset();
+  daemon.emplace(instance);
+  REQUIRE(daemon->ready());
+  // Long enough that watch sees it whenever it reconnects: as an event, or
+  // in the state it prints on reconnecting.
+  std::string after = detach(instance, "sleep 30");
+  bool saw_new = false;
+  for (int i = 0; i < 20 && !saw_new; ++i) {
+    auto event = watch.read(10s);
+    REQUIRE(event);
+    saw_new = event->value("agentExecutionId", "") == after;
+  }
+  CHECK(saw_new);
+  CHECK(watch.stderr_text().find("lost the daemon; watching for it to come back") != std::string::npos);
+  run_mission(instance, {"exec", "stop", "--force", after});
+}

@@ -276,22 +276,39 @@ TEST_CASE("mission, phase and task events reach subscribers in order") {
 
   json mission = agent.ok("start_mission", {{"name", "Evented"}, {"objective", "o"}});
   json task = agent.ok("start_task", {{"mission_id", mission["mission_id"]}, {"phase", 1}, {"name", "T"}, {"goal", "G"}});
+  agent.ok("log_milestone", {{"task_id", task["task_id"]}, {"message", "halfway"}, {"progress", 50}});
+  agent.ok("log_decision", {{"task_id", task["task_id"]}, {"category", "library_choice"},
+                            {"question", "Which store?"}, {"chosen", "SQLite"}, {"reasoning", "local"}});
+  agent.ok("log_issue", {{"task_id", task["task_id"]}, {"type", "unclear_requirement"},
+                         {"description", "Need a key"}, {"resolution", "asked"}, {"requires_human_review", false}});
   agent.ok("complete_task", {{"task_id", task["task_id"]}, {"status", "success"},
                              {"outcome", {{"summary", "s"}}}, {"phase_complete", true}});
   agent.ok("complete_mission", {{"mission_id", mission["mission_id"]}, {"status", "completed"}, {"summary", "s"}});
 
   std::vector<std::string> types;
-  while (types.size() < 7) {
+  json milestone;
+  json issue;
+  while (types.size() < 10) {
     auto message = watcher.read();
     REQUIRE(message);
-    std::string type = (*message)["params"].value("type", "");
+    const json params = (*message)["params"];
+    std::string type = params.value("type", "");
     if (type.find(':') != std::string::npos) {
       types.push_back(type);
-      CHECK((*message)["params"]["agentExecutionId"] == agent.execution_id());
+      CHECK(params["agentExecutionId"] == agent.execution_id());
+      if (type == "milestone:added") milestone = params;
+      if (type == "issue:added") issue = params;
     }
   }
-  CHECK(types == std::vector<std::string>{"mission:created", "phase:created", "task:created", "task:updated",
-                                          "phase:updated", "mission:updated", "mission:updated"});
+  CHECK(types == std::vector<std::string>{"mission:created", "phase:created", "task:created", "milestone:added",
+                                          "decision:added", "issue:added", "task:updated", "phase:updated",
+                                          "mission:updated", "mission:updated"});
+  CHECK(milestone["taskId"] == task["task_id"]);
+  CHECK(milestone["missionId"] == mission["mission_id"]);
+  CHECK(milestone["entry"]["message"] == "halfway");
+  CHECK(milestone["entry"]["progress"] == 50);
+  CHECK(issue["entry"]["requiresHumanReview"] == false);
+  CHECK(issue["entry"]["description"] == "Need a key");
 }
 
 TEST_CASE("the default catalog offers signals and tracking within 12 KB") {
@@ -325,7 +342,7 @@ TEST_CASE("start_task in a directory of /proc fails at once, and the daemon stil
   CHECK(result["structuredContent"]["code"] == "invalid_argument");
   CHECK(result["structuredContent"]["message"].get<std::string>().find("proc") !=
         std::string::npos);
-  ProcessResult stop = run_mission(instance, {"daemon", "stop"});
+  ProcessResult stop = run_mission(instance, {"daemon", "stop", "--force"});
   CHECK(stop.exit_code == 0);
   // Exited, through its orderly shutdown. (Its status is not checked: under
   // LeakSanitizer, libgit2's never freed TLS state makes it 1.)

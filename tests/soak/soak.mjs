@@ -282,7 +282,7 @@ try {
   console.error(`soak: ${error.stack ?? error}`);
   exitCode = 2;
 } finally {
-  try { execFileSync(mission, ["daemon", "stop"], { env, timeout: 20_000 }); } catch {}
+  try { execFileSync(mission, ["daemon", "stop", "--force"], { env, timeout: 20_000 }); } catch {}
   fs.rmSync(scratch, { recursive: true, force: true });
 }
 process.exit(exitCode);

@@ -224,7 +224,7 @@ function stopLiveExecutions(sb) {
 
 function stopDaemon(sb) {
   if (!fs.existsSync(path.join(sb.runtime, 'daemon.sock'))) return;
-  spawnSync(missionPath(), ['--no-autostart', 'daemon', 'stop'], {
+  spawnSync(missionPath(), ['--no-autostart', 'daemon', 'stop', '--force'], {
     env: sb.env, cwd: sb.work, encoding: 'utf8', timeout: 15000, killSignal: 'SIGKILL',
   });
   // Belt and braces: never leave this sandbox's daemon behind (only a

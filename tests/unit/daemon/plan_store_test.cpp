@@ -1,0 +1,153 @@
+// Planned work on a real SQLite file (docs/adr/0015): a plan replaced
+// before any task started leaves none of the old tasks or edges; one with a
+// started task is refused, naming it; the DAG cache brings a kept state up
+// to date after task changes (equal to a fresh load) and reloads a
+// replaced plan.
+
+#include <catch2/catch.hpp>
+#include <random>
+
+#include "daemon/planning/plan_cache.hpp"
+#include "daemon/planning/workflows.hpp"
+#include "daemon/store/database.hpp"
+#include "daemon/store/execution_repository.hpp"
+#include "daemon/store/migrations.hpp"
+#include "daemon/store/plan_repository.hpp"
+#include "shared/error_code.hpp"
+#include "support/sample_rows.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace mission;
+using namespace mission::daemon;
+using nlohmann::json;
+
+namespace {
+
+struct Fixture {
+  test::TempDir dir;
+  store::Database db{dir.path() / "mission.db"};
+  planning::Caller caller{db, "ae-planner", nullptr};
+
+  Fixture() {
+    store::migrate(db);
+    store::ExecutionRepository(db).insert(test::sample_execution("ae-planner", ExecutionState::running,
+                                                                 Delivery::mcp_tool));
+  }
+
+  std::string create() {
+    planning::WorkflowCreateRequest request{"w", "prompt", std::nullopt, "source", std::nullopt, 2, false};
+    return planning::workflow_create(caller, request)["id"];
+  }
+
+  // A chain of `n` tasks named prefix0..prefixN-1, each depending on the previous.
+  json set_chain(const std::string& id, const std::string& prefix, std::size_t n) {
+    planning::WorkflowSetPlanRequest request;
+    request.id = id;
+    request.plan.summary = "s";
+    request.plan.approach = "a";
+    for (std::size_t i = 0; i < n; ++i) {
+      planning::PlanTaskInput task;
+      task.name = prefix + std::to_string(i);
+      task.description = "d";
+      task.sequence = static_cast<std::int64_t>(i);
+      if (i > 0) task.depends_on = {prefix + std::to_string(i - 1)};
+      request.plan.tasks.push_back(std::move(task));
+    }
+    return planning::workflow_set_plan(caller, request);
+  }
+
+  std::int64_t count(const std::string& sql) {
+    auto s = db.prepare(sql);
+    s.step();
+    return s.integer(0);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a plan replaced before any task started leaves none of the old tasks or edges") {
+  Fixture f;
+  const std::string id = f.create();
+  CHECK(f.set_chain(id, "old", 5)["dependencies"] == 4);
+  const json replaced = f.set_chain(id, "new", 3);
+  CHECK(replaced["tasks_created"] == 3);
+  CHECK(f.count("SELECT count(*) FROM tasks WHERE name LIKE 'old%'") == 0);
+  CHECK(f.count("SELECT count(*) FROM tasks WHERE name LIKE 'new%'") == 3);
+  CHECK(f.count("SELECT count(*) FROM task_dependencies") == 2);
+  // Every edge joins two of the new tasks.
+  CHECK(f.count("SELECT count(*) FROM task_dependencies d JOIN tasks a ON a.id = d.task_id "
+                "JOIN tasks b ON b.id = d.depends_on_id WHERE a.name LIKE 'new%' AND b.name LIKE 'new%'") == 2);
+}
+
+TEST_CASE("a plan with a started task is not replaced, and the refusal names the task") {
+  Fixture f;
+  const std::string id = f.create();
+  f.set_chain(id, "t", 3);
+  f.db.exec("UPDATE tasks SET status = 'in_progress', started_at = 1 WHERE name = 't1'");
+  try {
+    f.set_chain(id, "u", 2);
+    FAIL("the plan was replaced");
+  } catch (const MissionError& e) {
+    CHECK(e.code() == ErrorCode::invalid_argument);
+    CHECK(std::string(e.what()).find("(t1)") != std::string::npos);
+  }
+  CHECK(f.count("SELECT count(*) FROM tasks WHERE name LIKE 't%'") == 3);
+  CHECK(f.count("SELECT count(*) FROM task_dependencies") == 2);
+}
+
+namespace {
+
+// The parts of a state a task's progress changes, for comparing two states.
+json progress_of(const planning::PlanState& state) {
+  json out = {{"status", state.workflow_status}, {"max_parallel", state.max_parallel_tasks}};
+  for (const auto& task : state.tasks) {
+    out["tasks"].push_back({task.id, task.status, task.started_at.value_or(-1), task.completed_at.value_or(-1),
+                            task.outcome_summary.value_or("")});
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a kept DAG brought up to date after task changes equals one loaded afresh") {
+  Fixture f;
+  const std::string id = f.create();
+  f.set_chain(id, "t", 8);
+  planning::PlanCache cache;
+  auto before = cache.get(f.db, id);  // held across the changes: it must stay as it was
+  CHECK(before->tasks[0].status == TaskStatus::pending);
+  std::mt19937 rng(7);
+  const char* statuses[] = {"pending", "in_progress", "success", "failed", "skipped"};
+  for (int round = 0; round < 20; ++round) {
+    const int changes = 1 + static_cast<int>(rng() % 3);
+    for (int c = 0; c < changes; ++c) {
+      const std::string name = "t" + std::to_string(rng() % 8);
+      const std::string status = statuses[rng() % 5];
+      f.db.exec("UPDATE tasks SET status = '" + status + "', started_at = " + std::to_string(round) +
+                ", completed_at = " + std::to_string(round + 1) + ", outcome = '{\"summary\":\"r" +
+                std::to_string(round) + "\"}' WHERE name = '" + name + "'");
+    }
+    if (round % 5 == 0) {
+      store::PlanRepository(f.db).set_status(id, MissionStatus::paused, std::nullopt, round);
+    }
+    auto kept = cache.get(f.db, id);
+    CHECK(progress_of(*kept) == progress_of(planning::load_plan_state(f.db, id)));
+  }
+  CHECK(cache.loads() == 1);
+  CHECK(cache.refreshes() == 20);
+  CHECK(before->tasks[0].status == TaskStatus::pending);
+  CHECK(before->tasks[0].started_at == std::nullopt);
+}
+
+TEST_CASE("a kept DAG is loaded afresh once its plan was replaced") {
+  Fixture f;
+  const std::string id = f.create();
+  f.set_chain(id, "t", 4);
+  planning::PlanCache cache;
+  CHECK(cache.get(f.db, id)->tasks.size() == 4);
+  f.set_chain(id, "u", 4);  // as many tasks, other ids
+  auto state = cache.get(f.db, id);
+  CHECK(state->tasks.front().name == "u0");
+  CHECK(state->dag.prerequisites(3).size() == 1);
+  CHECK(cache.loads() == 2);
+}
