@@ -33,10 +33,11 @@ run_suite() {
 run_suite "$root/build" "" -DCMAKE_BUILD_TYPE=Release
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# Known problem: under the sanitizers a client that pipelines hundreds of
-# requests delays another's `mission status` by seconds (0.15 s in the
-# normal build, where the test runs); until that is understood, the
-# sanitized suite leaves that one test out.
+# The sanitized suite leaves out one test: a client pipelining 600
+# execution.list requests. `mission status` no longer waits on it there
+# (docs/adr/0021), but each of those requests takes about 400 ms in this
+# build, so its 600 replies take minutes and ASan's own memory passes the
+# test's RSS bound; the normal build runs it.
 run_suite "$root/build-asan" "pipelines without reading" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DMISSION_SANITIZE=ON
 
 echo "all tests passed" >&2

@@ -24,7 +24,10 @@ ControlSession::ControlSession(ControlServices& services, loop::Connection& conn
                                   "send hello as the first request when connecting"))));
         connection_.close();
       }),
-      resume_timer_(services.mcp.loop, [this] { pump(); }) {
+      resume_(services.mcp.loop, [this] {
+        turn_loop_ms_ = UINT64_MAX;  // a new turn: a fresh share
+        pump();
+      }) {
   hello_timer_.start(hello_timeout_ms);
 }
 
@@ -61,17 +64,26 @@ void ControlSession::pump() {
   // Check the queue before each frame, not once per read: a client that
   // pipelines requests without reading the replies gets no more than the
   // write queue's limit (plus one reply) buffered for it.
-  std::size_t handled = 0;
+  // uv_now is the loop's time, taken once per turn.
+  const std::uint64_t loop_ms = uv_now(services_.mcp.loop);
+  if (loop_ms != turn_loop_ms_) {
+    turn_loop_ms_ = loop_ms;
+    turn_frames_ = 0;
+    turn_ns_ = 0;
+  }
   while (!pending_.empty() && !connection_.closing() &&
          connection_.queued_bytes() < limits::kMaxQueuedWriteBytes) {
-    if (handled++ == limits::kMaxFramesPerTurn) {
+    if (turn_frames_ >= limits::kMaxFramesPerTurn || turn_ns_ >= limits::kMaxHandlingNsPerTurn) {
       // Other connections' requests are served before the rest of these.
-      resume_timer_.start(0);
+      resume_.schedule();
       break;
     }
     Frame frame = std::move(pending_.front());
     pending_.pop_front();
+    const std::uint64_t started = uv_hrtime();
     handle_frame(frame);
+    ++turn_frames_;
+    turn_ns_ += uv_hrtime() - started;
     // The client sends no frames before the attach reply, so nothing after
     // it belongs to the line protocol.
     if (viewer_) pending_.clear();

@@ -4,12 +4,14 @@
 // After mcp.attach the same connection carries MCP, and frames go to the
 // McpSession instead.
 
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <string>
 
 #include "daemon/loop/connection.hpp"
+#include "daemon/loop/next_turn.hpp"
 #include "daemon/loop/timer.hpp"
 #include "daemon/mcp/mcp_session.hpp"
 #include "daemon/rpc/method_context.hpp"
@@ -71,9 +73,16 @@ class ControlSession : public loop::ConnectionDelegate {
   // reading stops while any wait.
   std::deque<Frame> pending_;
   bool pumping_ = false;
+  // This turn's share of the loop (limits::kMaxHandlingNsPerTurn): the
+  // loop time it was taken at, and the frames and time spent in it. Every
+  // pump of one turn (a read, each write done) draws on the same share.
+  std::uint64_t turn_loop_ms_ = UINT64_MAX;
+  std::size_t turn_frames_ = 0;
+  std::uint64_t turn_ns_ = 0;
   loop::Timer hello_timer_;
-  // Resumes handling held frames on the next turn of the loop.
-  loop::Timer resume_timer_;
+  // Resumes handling held frames on the next turn of the loop, after
+  // other connections' I/O.
+  loop::NextTurn resume_;
   bool greeted_ = false;
   ClientInfo client_;
   std::unique_ptr<mcp::McpSession> mcp_;
