@@ -62,7 +62,8 @@ DaemonClient::DaemonClient(DaemonClient&& other) noexcept
       daemon_pid_(other.daemon_pid_),
       next_id_(other.next_id_),
       buffer_(std::move(other.buffer_)),
-      pending_hello_(other.pending_hello_) {
+      pending_hello_(other.pending_hello_),
+      early_events_(std::move(other.early_events_)) {
   other.fd_ = -1;
 }
 
@@ -130,6 +131,11 @@ nlohmann::json DaemonClient::call(std::string_view method, const nlohmann::json&
 }
 
 nlohmann::json DaemonClient::read_event() {
+  if (!early_events_.empty()) {
+    nlohmann::json event = std::move(early_events_.front());
+    early_events_.pop_front();
+    return event;
+  }
   for (;;) {
     nlohmann::json message = parse_json_or_discarded(read_line_within(-1));
     if (message.is_discarded() || !message.is_object()) throw lost_daemon("unreadable event");
@@ -143,7 +149,11 @@ nlohmann::json DaemonClient::read_reply(std::int64_t id) {
   for (;;) {
     nlohmann::json reply = parse_json_or_discarded(read_line());
     if (reply.is_discarded() || !reply.is_object()) throw lost_daemon("unreadable reply");
-    // Replies to other ids (none are expected) and notifications are skipped.
+    if (reply.value("method", "") == "event") {
+      early_events_.push_back(reply.value("params", nlohmann::json::object()));
+      continue;
+    }
+    // Replies to other ids (none are expected) and other notifications are skipped.
     if (!reply.contains("id") || reply.at("id") != id) continue;
     if (reply.contains("error")) {
       const auto& error = reply.at("error");

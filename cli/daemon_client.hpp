@@ -2,6 +2,7 @@
 // A blocking control-API client for one Unix-socket connection: the CLI
 // sends one request at a time and waits for its answer.
 
+#include <deque>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -35,9 +36,11 @@ class DaemonClient {
   // as long as it takes. Throws daemon_unavailable when the daemon goes.
   nlohmann::json read_event();
 
-  // Whether a whole line is already read and waiting (poll on fd() would
-  // not say so).
-  bool has_buffered_line() const { return buffer_.find('\n') != std::string::npos; }
+  // Whether an event or a whole line is already read and waiting (poll on
+  // fd() would not say so).
+  bool has_buffered_line() const {
+    return !early_events_.empty() || buffer_.find('\n') != std::string::npos;
+  }
 
   // The daemon's pid, from the handshake.
   long daemon_pid();
@@ -65,6 +68,10 @@ class DaemonClient {
   // The hello is sent at connect but its reply read with the first call's,
   // so a one-request command pays one round trip, not two.
   std::optional<std::int64_t> pending_hello_;
+  // Events that arrived while a call waited for its reply (a subscriber
+  // asking for the current state, say), in order; read_event gives them
+  // first, so none is lost between a subscription and what follows it.
+  std::deque<nlohmann::json> early_events_;
 };
 
 }  // namespace mission::cli
