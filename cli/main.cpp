@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <iostream>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -127,11 +129,18 @@ int main(int argc, char** argv) {
   }
 
   mission::cli::set_utc_times(utc);
+  int code = mission::cli::kExitUsage;
   try {
-    return context.action ? context.action() : mission::cli::kExitUsage;
+    if (context.action) code = context.action();
   } catch (const mission::MissionError& e) {
-    return report_error(context, e);
+    code = report_error(context, e);
   } catch (const std::exception& e) {
-    return report_error(context, mission::MissionError(mission::ErrorCode::internal, e.what()));
+    code = report_error(context, mission::MissionError(mission::ErrorCode::internal, e.what()));
   }
+  // The command is done and its own resources are released; what is left
+  // is memory the kernel frees at once, so the parser and the static
+  // objects are not torn down one allocation at a time.
+  std::cout.flush();
+  std::fflush(nullptr);
+  std::_Exit(code);
 }
