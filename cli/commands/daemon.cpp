@@ -11,6 +11,7 @@
 
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/list_pages.hpp"
 #include "cli/output.hpp"
 #include "cli/status_view.hpp"
 #include "shared/error_code.hpp"
@@ -55,9 +56,10 @@ bool wait_for_exit(const RuntimePaths& paths) {
 nlohmann::json active_executions(DaemonClient& client) {
   nlohmann::json active = nlohmann::json::array();
   for (const char* state : {"launching", "running", "awaiting_input", "blocked"}) {
-    nlohmann::json page =
-        client.call("execution.list", {{"state", state}, {"limit", limits::kMaxStopWarningExecutions}});
-    for (const auto& execution : page.value("executions", nlohmann::json::array())) {
+    // Every page: external executions in the same state must not hide a
+    // launched one behind the first.
+    const nlohmann::json executions = fetch_all(client, "execution.list", {{"state", state}}, "executions");
+    for (const auto& execution : executions) {
       if (execution.value("kind", "") == "launched" && active.size() < limits::kMaxStopWarningExecutions) {
         active.push_back({{"id", execution.value("id", "")}, {"state", execution.value("state", "")}});
       }
