@@ -25,39 +25,12 @@ using nlohmann::json;
 
 namespace {
 
-// An MCP session spoken directly on the socket (no bridge): hello,
-// mcp.attach, initialize.
-bool open_session(RawClient& client, const std::string& execution_id, const std::string& token,
-                  const fs::path& cwd) {
-  if (!client.connected()) return false;
-  client.hello();
-  json attached = client.call("mcp.attach", {{"agentExecutionId", execution_id}, {"token", token}, {"cwd", cwd.string()}});
-  if (!attached.contains("result")) return false;
-  client.send(json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"},
-                   {"params", {{"protocolVersion", "2025-06-18"}, {"capabilities", json::object()},
-                               {"clientInfo", {{"name", "crash-test"}, {"version", "1"}}}}}}.dump() + "\n");
-  std::optional<json> initialized = client.read();
-  if (!initialized || !initialized->contains("result")) return false;
-  client.send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})" "\n");
-  return true;
-}
-
 std::int64_t count(mission::store::Database& db, const std::string& sql, const std::string& value) {
   auto statement = db.prepare(sql);
   statement.bind(1, value);
   REQUIRE(statement.step());
   return statement.integer(0);
 }
-
-// The next daemon started arms the fault points `spec` names (the daemon
-// reads MISSIOND_TEST_FAULTS once at start and drops it).
-class ArmedFaults {
- public:
-  explicit ArmedFaults(const std::string& spec) { ::setenv("MISSIOND_TEST_FAULTS", spec.c_str(), 1); }
-  ~ArmedFaults() { ::unsetenv("MISSIOND_TEST_FAULTS"); }
-  ArmedFaults(const ArmedFaults&) = delete;
-  ArmedFaults& operator=(const ArmedFaults&) = delete;
-};
 
 // What the client saw acknowledged, by kind; each key is in exactly one
 // record when acknowledged.

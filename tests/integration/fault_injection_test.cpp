@@ -25,29 +25,13 @@ using nlohmann::json;
 
 namespace {
 
-class ArmedFaults {
- public:
-  explicit ArmedFaults(const std::string& spec) { ::setenv("MISSIOND_TEST_FAULTS", spec.c_str(), 1); }
-  ~ArmedFaults() { ::unsetenv("MISSIOND_TEST_FAULTS"); }
-  ArmedFaults(const ArmedFaults&) = delete;
-  ArmedFaults& operator=(const ArmedFaults&) = delete;
-};
-
 // A session of an execution with the signals and tracking tools, spoken
 // directly on the socket.
 struct Session {
   explicit Session(const Instance& instance, const std::string& execution_id, const std::string& token,
                    const fs::path& cwd)
       : client(instance.socket()) {
-    REQUIRE(client.connected());
-    client.hello();
-    json attached = client.call("mcp.attach", {{"agentExecutionId", execution_id}, {"token", token}, {"cwd", cwd.string()}});
-    REQUIRE(attached.contains("result"));
-    client.send(json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"},
-                     {"params", {{"protocolVersion", "2025-06-18"}, {"capabilities", json::object()},
-                                 {"clientInfo", {{"name", "fault-test"}, {"version", "1"}}}}}}.dump() + "\n");
-    REQUIRE(client.read()->contains("result"));
-    client.send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})" "\n");
+    REQUIRE(open_session(client, execution_id, token, cwd));
   }
 
   // The reply to one tool call: its result, or its error payload.

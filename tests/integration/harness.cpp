@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -290,5 +291,31 @@ std::string read_file(const fs::path& path) {
   text << in.rdbuf();
   return text.str();
 }
+
+bool open_session(RawClient& client, const std::string& execution_id, const std::string& token,
+                  const fs::path& cwd) {
+  if (!client.connected()) return false;
+  client.hello();
+  nlohmann::json attached =
+      client.call("mcp.attach", {{"agentExecutionId", execution_id}, {"token", token}, {"cwd", cwd.string()}});
+  if (!attached.contains("result")) return false;
+  client.send(nlohmann::json{{"jsonrpc", "2.0"},
+                             {"id", 1},
+                             {"method", "initialize"},
+                             {"params",
+                              {{"protocolVersion", "2025-06-18"},
+                               {"capabilities", nlohmann::json::object()},
+                               {"clientInfo", {{"name", "integration-test"}, {"version", "1"}}}}}}
+                  .dump() +
+              "\n");
+  std::optional<nlohmann::json> initialized = client.read();
+  if (!initialized || !initialized->contains("result")) return false;
+  client.send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})" "\n");
+  return true;
+}
+
+ArmedFaults::ArmedFaults(const std::string& spec) { ::setenv("MISSIOND_TEST_FAULTS", spec.c_str(), 1); }
+
+ArmedFaults::~ArmedFaults() { ::unsetenv("MISSIOND_TEST_FAULTS"); }
 
 }  // namespace mission::test

@@ -106,4 +106,21 @@ bool process_alive(pid_t pid);
 
 std::string read_file(const fs::path& path);
 
+// An MCP session spoken directly on the control socket (no bridge): hello,
+// mcp.attach, initialize and its notification. False at the first step
+// that fails, so a test killing the daemon can tell.
+bool open_session(RawClient& client, const std::string& execution_id, const std::string& token,
+                  const fs::path& cwd);
+
+// Arms the test-only fault points `spec` names (shared/fault_points.hpp)
+// for the next daemon started while it lives: the daemon reads
+// MISSIOND_TEST_FAULTS once at start and drops it.
+class ArmedFaults {
+ public:
+  explicit ArmedFaults(const std::string& spec);
+  ~ArmedFaults();
+  ArmedFaults(const ArmedFaults&) = delete;
+  ArmedFaults& operator=(const ArmedFaults&) = delete;
+};
+
 }  // namespace mission::test
