@@ -17,6 +17,7 @@
 #include "shared/error_code.hpp"
 #include "shared/file_lock.hpp"
 #include "shared/limits.hpp"
+#include "shared/vocabulary.hpp"
 
 namespace mission::cli {
 namespace {
@@ -55,10 +56,10 @@ bool wait_for_exit(const RuntimePaths& paths) {
 // few. External and attached ones have no process of the daemon's.
 nlohmann::json active_executions(DaemonClient& client) {
   nlohmann::json active = nlohmann::json::array();
-  for (const char* state : {"launching", "running", "awaiting_input", "blocked"}) {
+  for (ExecutionState state : active_execution_states()) {
     // Every page: external executions in the same state must not hide a
     // launched one behind the first.
-    const nlohmann::json executions = fetch_all(client, "execution.list", {{"state", state}}, "executions");
+    const nlohmann::json executions = fetch_all(client, "execution.list", {{"state", name_of(state)}}, "executions");
     for (const auto& execution : executions) {
       if (execution.value("kind", "") == "launched" && active.size() < limits::kMaxStopWarningExecutions) {
         active.push_back({{"id", execution.value("id", "")}, {"state", execution.value("state", "")}});

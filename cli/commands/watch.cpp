@@ -20,6 +20,7 @@
 #include "cli/exit_codes.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
+#include "shared/vocabulary.hpp"
 
 extern char** environ;
 
@@ -98,8 +99,9 @@ std::vector<nlohmann::json> current_state(DaemonClient& client, const std::strin
     add(client.call("execution.get", {{"id", execution_id}}).at("execution"));
     return events;
   }
-  for (const char* state : {"launching", "running", "awaiting_input", "blocked"}) {
-    nlohmann::json page = client.call("execution.list", {{"state", state}, {"limit", limits::kWatchCurrentStateLimit}});
+  for (ExecutionState state : active_execution_states()) {
+    nlohmann::json page = client.call("execution.list",
+                                      {{"state", name_of(state)}, {"limit", limits::kWatchCurrentStateLimit}});
     for (const auto& execution : page.value("executions", nlohmann::json::array())) add(execution);
   }
   return events;
