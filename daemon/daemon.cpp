@@ -43,6 +43,7 @@ Daemon::~Daemon() {
   shutdown_soon_.reset();
   sigterm_.reset();
   sigint_.reset();
+  runs_.reset();  // before the launcher, whose end observer it is
   inbound_.reset();
   launcher_.reset();
   tree_watches_.reset();

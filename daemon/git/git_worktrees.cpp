@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <mutex>
 #include <set>
 
 #include "daemon/git/libgit2_handles.hpp"
@@ -91,6 +92,15 @@ std::vector<std::string> conflict_paths(git_index* index) {
   return {paths.begin(), paths.end()};
 }
 
+// Adding and pruning worktrees read every other worktree's HEAD (libgit2
+// refuses a branch "already checked out" elsewhere), and a worktree being
+// added has no HEAD yet: two at once on the pool's threads made one fail.
+// One at a time, in this process.
+std::mutex& worktree_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
 using Signature = std::unique_ptr<git_signature, lg2::Deleter<git_signature, git_signature_free>>;
 
 // The repository's configured identity, else mission's own: a run must
@@ -116,6 +126,7 @@ void move_branch(git_repository* repo, const std::string& branch, const git_oid&
 }  // namespace
 
 WorktreeCreated add_git_worktree(const WorktreeSpec& spec) {
+  std::lock_guard<std::mutex> one_at_a_time(worktree_mutex());
   lg2::Repository repo = open_main(spec.repository);
   const char* workdir = git_repository_workdir(repo.get());
   if (workdir == nullptr) lg2::fail("the repository at " + spec.repository + " is bare");
@@ -154,6 +165,7 @@ WorktreeCreated add_git_worktree(const WorktreeSpec& spec) {
 
 void remove_git_worktree(const std::string& repository, const std::string& name, const std::string& branch,
                          bool delete_branch) {
+  std::lock_guard<std::mutex> one_at_a_time(worktree_mutex());
   lg2::Repository repo = open_main(repository);
   git_worktree* raw = nullptr;
   if (git_worktree_lookup(&raw, repo.get(), name.c_str()) == 0) {

@@ -80,7 +80,16 @@ RunService::RunService(RunServices services)
   });
 }
 
-RunService::~RunService() { services_.launcher.set_end_observer(nullptr); }
+RunService::~RunService() {
+  *alive_ = false;
+  services_.launcher.set_end_observer(nullptr);
+}
+
+std::function<void()> RunService::guarded(std::function<void()> done) const {
+  return [alive = alive_, done = std::move(done)] {
+    if (*alive) done();
+  };
+}
 
 bool RunService::is_busy(SlotState state) {
   switch (state) {
@@ -328,7 +337,7 @@ void RunService::dispatch(ActiveRun& run, std::size_t node) {
           *error = e.what();
         }
       },
-      [this, run_id, node, attempt, plan, made, error] {
+      guarded([this, run_id, node, attempt, plan, made, error] {
         TaskSlot* slot = slot_at(run_id, node, attempt);
         ActiveRun* run = find(run_id);
         if (!slot || !run) return;
@@ -353,7 +362,7 @@ void RunService::dispatch(ActiveRun& run, std::size_t node) {
           return;
         }
         launch(*run, node);
-      });
+      }));
 }
 
 std::vector<std::string> RunService::agent_env(const ActiveRun& run, const TaskSlot& slot) const {
@@ -554,7 +563,7 @@ void RunService::pass(ActiveRun& run, std::size_t node) {
           *error = e.what();
         }
       },
-      [this, run_id, node, attempt, error] {
+      guarded([this, run_id, node, attempt, error] {
         TaskSlot* slot = slot_at(run_id, node, attempt);
         ActiveRun* run = find(run_id);
         if (!slot || !run || slot->state != SlotState::judging) return;
@@ -576,7 +585,7 @@ void RunService::pass(ActiveRun& run, std::size_t node) {
         }
         run->merge_queue.push_back(node);
         pump_merges(*run);
-      });
+      }));
 }
 
 // --- merging --------------------------------------------------------------
@@ -605,7 +614,7 @@ void RunService::pump_merges(ActiveRun& run) {
           *error = e.what();
         }
       },
-      [this, run_id, node, attempt, result, error, into] {
+      guarded([this, run_id, node, attempt, result, error, into] {
         ActiveRun* run = find(run_id);
         if (!run) return;
         run->merging = false;
@@ -664,7 +673,7 @@ void RunService::pump_merges(ActiveRun& run) {
         retire_worktree(*slot, WorkspaceStatus::merged);
         pump_merges(*run);
         pump(*run);
-      });
+      }));
 }
 
 // --- outcomes -------------------------------------------------------------
@@ -834,14 +843,14 @@ void RunService::retire_worktree(TaskSlot& slot, WorkspaceStatus status) {
           // `mission workspaces clean` takes what is left.
         }
       },
-      [this, id] {
+      guarded([this, id] {
         try {
           store::Transaction transaction(services_.db);
           store::WorkspaceRepository(services_.db).set_status(id, WorkspaceStatus::removed, std::nullopt, unix_ms_now());
           transaction.commit();
         } catch (const std::exception&) {
         }
-      });
+      }));
   store::WorkspaceRepository(services_.db).set_status(id, status, std::nullopt, unix_ms_now());
 }
 

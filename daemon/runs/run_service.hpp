@@ -149,7 +149,12 @@ class RunService {
   std::vector<std::string> agent_env(const ActiveRun& run, const TaskSlot& slot) const;
   void publish_run(events::EventBatch& events, const ActiveRun& run);
 
+  // A continuation of pool work that runs only while this service lives:
+  // work may finish while the daemon closes its loop, after it is gone.
+  std::function<void()> guarded(std::function<void()> done) const;
+
   RunServices services_;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   std::map<std::string, std::unique_ptr<ActiveRun>> runs_;
   std::unordered_map<std::string, std::pair<std::string, std::size_t>> by_execution_;
   // Ended executions are judged on the next turn, out of the exit callback

@@ -93,7 +93,7 @@ std::vector<std::string> args(std::vector<std::string> head, const std::vector<s
 
 }  // namespace
 
-TEST_CASE("a diamond workflow runs two at a time, in dependency order, and merges into its branch") {
+TEST_CASE("a diamond workflow runs two at a time in dependency order and merges into its branch") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
@@ -162,7 +162,7 @@ TEST_CASE("a failed check is retried with its output in the next attempt's promp
   CHECK(read_file(notes / "prompt-1").find("previous attempt") == std::string::npos);
 }
 
-TEST_CASE("an agent that dies mid-task is retried; one that always fails ends the run failed with its dependents blocked") {
+TEST_CASE("an agent that dies mid-task is retried and one that always fails ends the run failed with its dependents blocked") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
@@ -199,7 +199,7 @@ TEST_CASE("an agent that dies mid-task is retried; one that always fails ends th
   }
 }
 
-TEST_CASE("two tasks whose merges conflict: one merges, the other is blocked naming the file, nothing half-merged") {
+TEST_CASE("two tasks whose merges conflict: one merges and the other is blocked naming the file with nothing half-merged") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
