@@ -313,6 +313,7 @@ void RunService::dispatch(ActiveRun& run, std::size_t node) {
   }
   slot.state = SlotState::preparing;
   slot.attempts += 1;
+  slot.picked_at = std::chrono::steady_clock::now();
   const std::int64_t attempt = slot.attempts;
   workspaces::CreateRequest request;
   request.workflow_id = run.row.workflow_id;
@@ -328,6 +329,7 @@ void RunService::dispatch(ActiveRun& run, std::size_t node) {
   auto made = std::make_shared<git::WorktreeCreated>();
   auto error = std::make_shared<std::string>();
   const std::string run_id = run.row.id;
+  const auto queued_at = std::chrono::steady_clock::now();
   loop::queue_work(
       services_.loop,
       [plan, made, error] {
@@ -337,10 +339,12 @@ void RunService::dispatch(ActiveRun& run, std::size_t node) {
           *error = e.what();
         }
       },
-      guarded([this, run_id, node, attempt, plan, made, error] {
+      guarded([this, run_id, node, attempt, plan, made, error, queued_at] {
         TaskSlot* slot = slot_at(run_id, node, attempt);
         ActiveRun* run = find(run_id);
         if (!slot || !run) return;
+        slot->worktree_time =
+            std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - queued_at);
         if (!error->empty()) {
           attempt_failed(*run, node, "cannot create the task's worktree: " + *error);
           return;
@@ -472,11 +476,12 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
     });
     slot.timeout->start(static_cast<int>(std::min<std::int64_t>(*run.options.task_timeout_ms, INT32_MAX)));
   }
+  const auto dispatch = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::steady_clock::now() - slot.picked_at) -
+                        slot.worktree_time;
   events::EventBatch events(services_.events);
-  if (events.wanted()) {
-    update_attempt(run, node, [](store::AttemptRow&) {}, events);
-    events.publish_to(services_.events);
-  }
+  update_attempt(run, node, [&](store::AttemptRow& a) { a.dispatch_us = dispatch.count(); }, events);
+  events.publish_to(services_.events);
 }
 
 // --- judging --------------------------------------------------------------
@@ -682,10 +687,7 @@ void RunService::update_attempt(ActiveRun& run, std::size_t node,
                                 const std::function<void(store::AttemptRow&)>& change, events::EventBatch& events) {
   TaskSlot& slot = run.tasks[node];
   store::RunRepository repository(services_.db);
-  std::optional<store::AttemptRow> row;
-  for (auto& attempt : repository.attempts(run.row.id)) {
-    if (attempt.task_id == slot.id && attempt.attempt == slot.attempts) row = attempt;
-  }
+  std::optional<store::AttemptRow> row = repository.attempt(run.row.id, slot.id, slot.attempts);
   if (!row) return;
   change(*row);
   repository.update_attempt(*row);
@@ -743,11 +745,7 @@ void RunService::attempt_failed(ActiveRun& run, std::size_t node, const std::str
   events::EventBatch events(services_.events);
   store::Transaction transaction(db);
   store::RunRepository repository(db);
-  bool recorded = false;
-  for (auto& attempt : repository.attempts(run.row.id)) {
-    if (attempt.task_id == slot.id && attempt.attempt == slot.attempts) recorded = true;
-  }
-  if (!recorded) {
+  if (!repository.attempt(run.row.id, slot.id, slot.attempts)) {
     // It failed before its agent was launched.
     store::AttemptRow row;
     row.run_id = run.row.id;
@@ -1000,6 +998,7 @@ nlohmann::json RunService::run_json(const store::RunRow& run) {
       if (attempt.execution_id) a["agentExecutionId"] = *attempt.execution_id;
       if (attempt.reason) a["reason"] = *attempt.reason;
       if (attempt.merge_commit) a["mergeCommit"] = *attempt.merge_commit;
+      if (attempt.dispatch_us) a["dispatchUs"] = *attempt.dispatch_us;
       const std::int64_t ms = attempt.ended_at.value_or(unix_ms_now()) - attempt.started_at;
       a["durationMs"] = ms;
       duration += ms;

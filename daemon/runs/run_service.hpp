@@ -14,6 +14,7 @@
 
 #include <uv.h>
 
+#include <chrono>
 #include <deque>
 #include <map>
 #include <memory>
@@ -107,6 +108,10 @@ class RunService {
     std::unique_ptr<loop::Timer> timeout;
     std::unique_ptr<TaskCheck> check;
     bool timed_out = false;
+    // For the attempt's dispatch latency: when it was picked, and how long
+    // its worktree took (left out).
+    std::chrono::steady_clock::time_point picked_at;
+    std::chrono::microseconds worktree_time{0};
   };
   struct ActiveRun {
     store::RunRow row;

@@ -640,6 +640,7 @@ CREATE TABLE run_attempts (
   reason        TEXT,                    -- why it failed or conflicted
   check_output  TEXT,                    -- the tail of the check's output
   merge_commit  TEXT,
+  dispatch_us   INTEGER,                 -- picked to process spawned, worktree creation left out
   started_at    INTEGER NOT NULL,
   ended_at      INTEGER,
   PRIMARY KEY (run_id, task_id, attempt)

@@ -24,7 +24,7 @@ RunRow read_run(const Statement& s) {
 
 constexpr const char* kAttemptSelect =
     "SELECT run_id, task_id, attempt, status, execution_id, workspace_id, reason, check_output, merge_commit, "
-    "started_at, ended_at FROM run_attempts ";
+    "started_at, ended_at, dispatch_us FROM run_attempts ";
 
 AttemptRow read_attempt(const Statement& s) {
   AttemptRow row;
@@ -39,6 +39,7 @@ AttemptRow read_attempt(const Statement& s) {
   row.merge_commit = s.optional_text(8);
   row.started_at = s.integer(9);
   row.ended_at = s.optional_integer(10);
+  row.dispatch_us = s.optional_integer(11);
   return row;
 }
 
@@ -102,10 +103,10 @@ void RunRepository::insert_attempt(const AttemptRow& row) {
 void RunRepository::update_attempt(const AttemptRow& row) {
   auto s = db_.cached(
       "UPDATE run_attempts SET status = ?4, execution_id = ?5, workspace_id = ?6, reason = ?7, check_output = ?8, "
-      "merge_commit = ?9, ended_at = ?10 WHERE run_id = ?1 AND task_id = ?2 AND attempt = ?3");
+      "merge_commit = ?9, ended_at = ?10, dispatch_us = ?11 WHERE run_id = ?1 AND task_id = ?2 AND attempt = ?3");
   s.bind(1, row.run_id).bind(2, row.task_id).bind(3, row.attempt).bind(4, row.status).bind(5, row.execution_id);
   s.bind(6, row.workspace_id).bind(7, row.reason).bind(8, row.check_output).bind(9, row.merge_commit);
-  s.bind(10, row.ended_at);
+  s.bind(10, row.ended_at).bind(11, row.dispatch_us);
   s.run();
 }
 
@@ -115,6 +116,14 @@ std::vector<AttemptRow> RunRepository::attempts(const std::string& run_id) {
   std::vector<AttemptRow> rows;
   while (s.step()) rows.push_back(read_attempt(s));
   return rows;
+}
+
+std::optional<AttemptRow> RunRepository::attempt(const std::string& run_id, const std::string& task_id,
+                                                 std::int64_t attempt) {
+  auto s = db_.cached(std::string(kAttemptSelect) + "WHERE run_id = ?1 AND task_id = ?2 AND attempt = ?3");
+  s.bind(1, run_id).bind(2, task_id).bind(3, attempt);
+  if (!s.step()) return std::nullopt;
+  return read_attempt(s);
 }
 
 std::optional<AttemptRow> RunRepository::attempt_of_execution(const std::string& execution_id) {

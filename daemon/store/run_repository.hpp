@@ -34,6 +34,9 @@ struct AttemptRow {
   std::optional<std::string> reason;
   std::optional<std::string> check_output;
   std::optional<std::string> merge_commit;
+  // From the task picked to its agent's process spawned, in microseconds,
+  // the worktree's creation left out (the run's dispatch latency).
+  std::optional<std::int64_t> dispatch_us;
   std::int64_t started_at = 0;
   std::optional<std::int64_t> ended_at;
 };
@@ -57,6 +60,7 @@ class RunRepository {
   void update_attempt(const AttemptRow& row);
   // Every attempt of a run, by task then attempt.
   std::vector<AttemptRow> attempts(const std::string& run_id);
+  std::optional<AttemptRow> attempt(const std::string& run_id, const std::string& task_id, std::int64_t attempt);
   // The attempt an execution runs, if any.
   std::optional<AttemptRow> attempt_of_execution(const std::string& execution_id);
 
