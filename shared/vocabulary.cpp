@@ -83,7 +83,8 @@ MISSION_VOCABULARY(RunStatus, {RunStatus::running, "running"}, {RunStatus::stopp
                    {RunStatus::stopped, "stopped"}, {RunStatus::completed, "completed"},
                    {RunStatus::failed, "failed"}, {RunStatus::partial, "partial"})
 MISSION_VOCABULARY(AttemptStatus, {AttemptStatus::running, "running"}, {AttemptStatus::judging, "judging"},
-                   {AttemptStatus::queued, "queued"}, {AttemptStatus::merged, "merged"},
+                   {AttemptStatus::awaiting_approval, "awaiting_approval"}, {AttemptStatus::queued, "queued"},
+                   {AttemptStatus::merged, "merged"},
                    {AttemptStatus::failed, "failed"}, {AttemptStatus::conflicted, "conflicted"},
                    {AttemptStatus::stopped, "stopped"})
 

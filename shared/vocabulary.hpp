@@ -106,10 +106,12 @@ enum class WorkspaceStatus { active, merged, abandoned, removed };
 enum class RunStatus { running, stopping, stopped, completed, failed, partial };
 
 // One attempt at one task in a run: its agent runs, then it is judged
-// (exit, claims, scope, check), waits in the merge queue once it passed,
-// and ends merged, failed (retried while attempts remain), conflicted
-// (blocked: its merge would conflict), or stopped with the run.
-enum class AttemptStatus { running, judging, queued, merged, failed, conflicted, stopped };
+// (exit, claims, scope, check), waits for a person's approval when the
+// run asks for one (--approve), waits in the merge queue once it passed,
+// and ends merged, failed (retried while attempts remain; a rejection is a
+// failure), conflicted (blocked: its merge would conflict), or stopped
+// with the run.
+enum class AttemptStatus { running, judging, awaiting_approval, queued, merged, failed, conflicted, stopped };
 
 template <class Enum>
 struct VocabularyEntry {

@@ -4,6 +4,7 @@
 // `status` lays out its tasks and their attempts.
 
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <unistd.h>
 
@@ -24,6 +25,9 @@ struct WorkflowRunOptions {
   std::string task_timeout;
   std::string base;
   bool detach = false;
+  bool approve = false;
+  std::string task_id;
+  std::string reason;
   std::vector<std::string> env;
   std::vector<std::string> command;
 };
@@ -56,7 +60,10 @@ std::string seconds(std::int64_t ms) {
 Tone attempt_tone(const std::string& status) {
   if (status == "merged" || status == "done") return Tone::good;
   if (status == "failed" || status == "conflicted") return Tone::bad;
-  if (status == "running" || status == "judging" || status == "queued" || status == "retrying") return Tone::attention;
+  if (status == "running" || status == "judging" || status == "queued" || status == "retrying" ||
+      status == "awaiting_approval") {
+    return Tone::attention;
+  }
   return Tone::dim;
 }
 
@@ -71,6 +78,12 @@ void print_attempt(const nlohmann::json& attempt) {
     line += "  " + attempt.value("agentExecutionId", "");
   }
   std::printf("%s\n", line.c_str());
+  if (status == "awaiting_approval") {
+    std::printf("           %s\n", styled("mission approve " + attempt.value("taskId", "") + "  (or: mission reject " +
+                                            attempt.value("taskId", "") + " REASON)",
+                                        Tone::attention)
+                                     .c_str());
+  }
   if (attempt.contains("reason")) {
     for (const auto& part : wrapped(safe(attempt.value("reason", "")), output_columns(), 11)) {
       std::printf("%s\n", part.c_str());
@@ -111,6 +124,7 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
   if (!options.check.empty()) params["check"] = options.check;
   if (options.max_attempts > 0) params["maxAttempts"] = options.max_attempts;
   if (!options.base.empty()) params["base"] = options.base;
+  if (options.approve) params["approve"] = true;
   if (!options.task_timeout.empty()) {
     auto ms = duration_ms(options.task_timeout);
     if (!ms || *ms <= 0) {
@@ -159,6 +173,28 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
       return exit_status_of_run(status);
     }
   }
+}
+
+// mission approve|reject: who decides, as mission send names the sender.
+std::string person_name() {
+  for (const char* name : {"USER", "LOGNAME"}) {
+    const char* value = std::getenv(name);
+    if (value != nullptr && *value != '\0') return value;
+  }
+  return "person";
+}
+
+int decide(const CliContext& context, const WorkflowRunOptions& options, bool approve) {
+  nlohmann::json params = {{"taskId", options.task_id}, {"from", person_name()}};
+  if (!approve) params["reason"] = options.reason;
+  nlohmann::json run = context.connect().client.call(approve ? "task.approve" : "task.reject", params).at("run");
+  if (context.options.json) {
+    print_json(run);
+    return kExitOk;
+  }
+  std::printf(approve ? "Approved %s: it is merged next.\n" : "Rejected %s: it is tried again with your reason, if attempts remain.\n",
+              options.task_id.c_str());
+  return kExitOk;
 }
 
 int stop_workflow(const CliContext& context, const WorkflowRunOptions& options) {
@@ -226,6 +262,7 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
   run->add_option("--base", options->base, "Start the integration branch here (default HEAD)")->type_name("REF");
   run->add_option("--env", options->env, "Set K=V in the agents' environment (repeatable)")->type_name("K=V");
   run->add_flag("--detach", options->detach, "Print the run id and return; the daemon runs it");
+  run->add_flag("--approve", options->approve, "A person approves each merge: mission approve|reject TASK");
   run->add_option("command", options->command, "After --: the agent (generic), or words before the task's prompt")
       ->type_name("ARGS...");
   run->callback([&context, options] {
@@ -240,6 +277,25 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
   status->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
   status->callback([&context, options] {
     context.action = [&context, options] { return show_run_status(context, *options); };
+  });
+}
+
+void define_approve_command(CLI::App& command, CliContext& context) {
+  auto options = std::make_shared<WorkflowRunOptions>();
+  command.add_option("task", options->task_id, "The task a run with --approve waits on")->required()->type_name("TASK");
+  command.callback([&context, options] {
+    context.action = [&context, options] { return decide(context, *options, true); };
+  });
+}
+
+void define_reject_command(CLI::App& command, CliContext& context) {
+  auto options = std::make_shared<WorkflowRunOptions>();
+  command.add_option("task", options->task_id, "The task a run with --approve waits on")->required()->type_name("TASK");
+  command.add_option("reason", options->reason, "Why: it goes into the next attempt's prompt")
+      ->required()
+      ->type_name("REASON");
+  command.callback([&context, options] {
+    context.action = [&context, options] { return decide(context, *options, false); };
   });
 }
 

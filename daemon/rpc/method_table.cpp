@@ -88,6 +88,9 @@ std::span<const MethodEntry> control_methods() {
       {"workflow.run", "control/workflow.run.params", false, read, typed<WorkflowRunRequest, handle_workflow_run>},
       // Stops processes and records their attempts itself.
       {"workflow.stop", "control/workflow.stop.params", false, self, typed<WorkflowStopRequest, handle_workflow_stop>},
+      // A person's verdict on a task of a run with --approve; records itself.
+      {"task.approve", "control/task.approve.params", false, self, typed<TaskApprovalRequest, handle_task_approve>},
+      {"task.reject", "control/task.reject.params", false, self, typed<TaskApprovalRequest, handle_task_reject>},
       {"workflow.runStatus", "control/workflow.run_status.params", false, read,
        typed<WorkflowRunStatusRequest, handle_workflow_run_status>},
       {"workspace.list", "control/workspace.list.params", false, read,

@@ -20,6 +20,22 @@ void from_json(const nlohmann::json& j, WorkflowRunStatusRequest& request) {
   if (j.contains("runId")) request.run_id = j.at("runId").get<std::string>();
 }
 
+void from_json(const nlohmann::json& j, TaskApprovalRequest& request) {
+  request.task_id = j.at("taskId").get<std::string>();
+  request.person = j.value("from", std::string("person"));
+  if (j.contains("reason")) request.reason = j.at("reason").get<std::string>();
+}
+
+nlohmann::json handle_task_approve(MethodContext& context, const TaskApprovalRequest& request) {
+  runs::RunService& service = context.services.runs;
+  return {{"run", service.run_json(service.approve(request.task_id, request.person))}};
+}
+
+nlohmann::json handle_task_reject(MethodContext& context, const TaskApprovalRequest& request) {
+  runs::RunService& service = context.services.runs;
+  return {{"run", service.run_json(service.reject(request.task_id, request.person, request.reason.value_or("")))}};
+}
+
 nlohmann::json handle_workflow_run(MethodContext& context, const WorkflowRunRequest& request) {
   runs::RunService& service = context.services.runs;
   auto start = std::make_shared<runs::RunStart>(service.plan_start(request.id, runs::options_from_json(request.options)));

@@ -28,8 +28,17 @@ struct WorkflowRunStatusRequest {
 };
 void from_json(const nlohmann::json& j, WorkflowRunStatusRequest& request);
 
+struct TaskApprovalRequest {
+  std::string task_id;
+  std::string person;
+  std::optional<std::string> reason;  // task.reject
+};
+void from_json(const nlohmann::json& j, TaskApprovalRequest& request);
+
 nlohmann::json handle_workflow_run(MethodContext& context, const WorkflowRunRequest& request);
 nlohmann::json handle_workflow_stop(MethodContext& context, const WorkflowStopRequest& request);
+nlohmann::json handle_task_approve(MethodContext& context, const TaskApprovalRequest& request);
+nlohmann::json handle_task_reject(MethodContext& context, const TaskApprovalRequest& request);
 nlohmann::json handle_workflow_run_status(MethodContext& context, const WorkflowRunStatusRequest& request);
 
 }  // namespace mission::daemon

@@ -9,7 +9,8 @@ nlohmann::json options_json(const RunOptions& options) {
                         {"command", options.command},
                         {"parallel", options.parallel},
                         {"maxAttempts", options.max_attempts},
-                        {"env", options.env}};
+                        {"env", options.env},
+                        {"approve", options.approve}};
   if (options.check) out["check"] = *options.check;
   if (options.task_timeout_ms) out["taskTimeoutMs"] = *options.task_timeout_ms;
   if (options.base) out["base"] = *options.base;
@@ -26,6 +27,7 @@ RunOptions options_from_json(const nlohmann::json& j) {
   if (j.contains("taskTimeoutMs")) options.task_timeout_ms = j.at("taskTimeoutMs").get<std::int64_t>();
   if (j.contains("base")) options.base = j.at("base").get<std::string>();
   options.env = j.value("env", std::map<std::string, std::string>{});
+  options.approve = j.value("approve", false);
   auto refuse = [](const char* field, const std::string& what, const std::string& hint) {
     throw MissionError(ErrorCode::invalid_argument, what, hint, {{"field", field}});
   };

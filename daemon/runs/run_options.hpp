@@ -38,6 +38,7 @@ struct RunOptions {
   std::int64_t max_attempts = kDefaultRunAttempts;
   std::optional<std::int64_t> task_timeout_ms;
   std::optional<std::string> base;  // where the integration branch starts; empty: HEAD
+  bool approve = false;  // a person approves each merge (mission approve / reject)
   std::map<std::string, std::string> env;  // the agents' environment (the caller's)
 };
 

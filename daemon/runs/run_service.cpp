@@ -96,6 +96,7 @@ bool RunService::is_busy(SlotState state) {
     case SlotState::preparing:
     case SlotState::running:
     case SlotState::judging:
+    case SlotState::awaiting_approval:
     case SlotState::queued:
     case SlotState::merging: return true;
     default: return false;
@@ -237,7 +238,7 @@ void RunService::resume() {
         auto found = node_of.find(attempt.task_id);
         if (found == node_of.end() || run.tasks[found->second].attempts != attempt.attempt) continue;
         if (attempt.status != AttemptStatus::running && attempt.status != AttemptStatus::judging &&
-            attempt.status != AttemptStatus::queued) {
+            attempt.status != AttemptStatus::awaiting_approval && attempt.status != AttemptStatus::queued) {
           continue;
         }
         TaskSlot& slot = run.tasks[found->second];
@@ -249,6 +250,11 @@ void RunService::resume() {
             slot.branch = workspace->branch;
             slot.base_commit = workspace->base_commit.value_or("");
           }
+        }
+        // Its work is committed on its branch: it still waits for a person.
+        if (attempt.status == AttemptStatus::awaiting_approval && !slot.workspace_id.empty()) {
+          slot.state = SlotState::awaiting_approval;
+          continue;
         }
         slot.state = SlotState::running;
         attempt_failed(run, found->second, "the daemon restarted while this attempt was under way");
@@ -580,14 +586,21 @@ void RunService::pass(ActiveRun& run, std::size_t node) {
           attempt_failed(*run, node, "cannot commit the agent's edits: " + *error);
           return;
         }
-        slot->state = SlotState::queued;
+        // With --approve a person looks first (mission approve / reject).
+        const bool ask = run->options.approve;
+        slot->state = ask ? SlotState::awaiting_approval : SlotState::queued;
         {
           events::EventBatch events(services_.events);
           store::Transaction transaction(services_.db);
-          update_attempt(*run, node, [](store::AttemptRow& a) { a.status = AttemptStatus::queued; }, events);
+          update_attempt(*run, node,
+                         [ask](store::AttemptRow& a) {
+                           a.status = ask ? AttemptStatus::awaiting_approval : AttemptStatus::queued;
+                         },
+                         events);
           transaction.commit();
           events.publish_to(services_.events);
         }
+        if (ask) return;
         run->merge_queue.push_back(node);
         pump_merges(*run);
       }));
@@ -913,6 +926,52 @@ void RunService::publish_run(events::EventBatch& events, const ActiveRun& run) {
   events.add({{"type", kRunUpdated}, {"runId", run.row.id}, {"workflowId", run.row.workflow_id}, {"run", summary}});
 }
 
+// --- approval ---------------------------------------------------------------
+
+std::pair<RunService::ActiveRun*, std::size_t> RunService::awaiting_approval(const std::string& task_id) {
+  for (auto& [id, run] : runs_) {
+    for (std::size_t i = 0; i < run->tasks.size(); ++i) {
+      const TaskSlot& slot = run->tasks[i];
+      if (slot.id != task_id) continue;
+      if (slot.state == SlotState::awaiting_approval) return {run.get(), i};
+      throw MissionError(ErrorCode::invalid_argument,
+                         "task " + task_id + " (" + slot.name + ") is not waiting for approval",
+                         run->options.approve ? "mission workflows status " + run->row.workflow_id + " shows where it is"
+                                              : "its run was started without --approve: its tasks merge when they pass",
+                         {{"task_id", task_id}});
+    }
+  }
+  throw MissionError(ErrorCode::not_found, "no run under way has task " + task_id,
+                     "mission workflows status WORKFLOW lists the tasks of a run", {{"task_id", task_id}});
+}
+
+store::RunRow RunService::approve(const std::string& task_id, const std::string& person) {
+  auto [run, node] = awaiting_approval(task_id);
+  TaskSlot& slot = run->tasks[node];
+  slot.state = SlotState::queued;
+  events::EventBatch events(services_.events);
+  {
+    store::Transaction transaction(services_.db);
+    update_attempt(*run, node,
+                   [&](store::AttemptRow& a) {
+                     a.status = AttemptStatus::queued;
+                     a.reason = "approved by " + person;
+                   },
+                   events);
+    transaction.commit();
+  }
+  events.publish_to(services_.events);
+  run->merge_queue.push_back(node);
+  pump_merges(*run);
+  return run->row;
+}
+
+store::RunRow RunService::reject(const std::string& task_id, const std::string& person, const std::string& reason) {
+  auto [run, node] = awaiting_approval(task_id);
+  attempt_failed(*run, node, "rejected by " + person + ": " + reason);
+  return run->row;
+}
+
 // --- stopping and reading -------------------------------------------------
 
 store::RunRow RunService::stop(const std::string& workflow_id) {
@@ -944,7 +1003,8 @@ store::RunRow RunService::stop(const std::string& workflow_id) {
   // nothing is left.
   for (std::size_t i = 0; i < run->tasks.size(); ++i) {
     TaskSlot& slot = run->tasks[i];
-    if ((slot.state == SlotState::judging && slot.check) || slot.state == SlotState::queued) {
+    if ((slot.state == SlotState::judging && slot.check) || slot.state == SlotState::queued ||
+        slot.state == SlotState::awaiting_approval) {
       attempt_stopped(*run, i);
     }
   }

@@ -84,6 +84,14 @@ class RunService {
   // go back to ready; the run ends stopped once they have. The run as it is.
   store::RunRow stop(const std::string& workflow_id);
 
+  // A person approves a task of a run with --approve that passed and waits
+  // (its merge goes ahead), or rejects it with a reason, which fails the
+  // attempt: it is retried with the reason in its prompt while attempts
+  // remain. Throws MissionError naming what the task is doing otherwise.
+  // The run as it is.
+  store::RunRow approve(const std::string& task_id, const std::string& person);
+  store::RunRow reject(const std::string& task_id, const std::string& person, const std::string& reason);
+
   // At start-up: every live run goes on. Agents a previous daemon ran were
   // lost; their attempts fail and are retried within their attempts.
   void resume();
@@ -92,7 +100,19 @@ class RunService {
   nlohmann::json run_json(const store::RunRow& run);
 
  private:
-  enum class SlotState { waiting, preparing, running, judging, queued, merging, merged, failed, conflicted, held };
+  enum class SlotState {
+    waiting,
+    preparing,
+    running,
+    judging,
+    awaiting_approval,
+    queued,
+    merging,
+    merged,
+    failed,
+    conflicted,
+    held,
+  };
   struct TaskSlot {
     std::string id;
     std::string name;
@@ -139,6 +159,8 @@ class RunService {
   void judge(ActiveRun& run, std::size_t node);
   void pass(ActiveRun& run, std::size_t node);
   void pump_merges(ActiveRun& run);
+  // The run and node of a task waiting for approval, or MissionError.
+  std::pair<ActiveRun*, std::size_t> awaiting_approval(const std::string& task_id);
   void attempt_failed(ActiveRun& run, std::size_t node, const std::string& reason,
                       const std::optional<std::string>& check_output = std::nullopt);
   void attempt_stopped(ActiveRun& run, std::size_t node);

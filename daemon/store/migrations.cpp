@@ -634,7 +634,7 @@ CREATE TABLE run_attempts (
   run_id        TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   task_id       TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
   attempt       INTEGER NOT NULL,
-  status        TEXT NOT NULL CHECK (status IN ('running', 'judging', 'queued', 'merged', 'failed', 'conflicted', 'stopped')),
+  status        TEXT NOT NULL CHECK (status IN ('running', 'judging', 'awaiting_approval', 'queued', 'merged', 'failed', 'conflicted', 'stopped')),
   execution_id  TEXT REFERENCES executions(id) ON DELETE SET NULL,
   workspace_id  TEXT REFERENCES workspaces(id) ON DELETE SET NULL,
   reason        TEXT,                    -- why it failed or conflicted

@@ -294,3 +294,48 @@ TEST_CASE("a run is refused with a reason for a workflow that cannot run") {
   CHECK(stop_nothing.exit_code != 0);
   CHECK(stop_nothing.err.find("no run") != std::string::npos);
 }
+
+TEST_CASE("with --approve a person rejects a task with a reason the next attempt sees and then approves it") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  const fs::path repo = make_repo(instance);
+  Agent planner(instance, repo, kToolsets);
+  const std::string workflow = make_workflow(planner, {{"reviewed", {}}});
+  const fs::path notes = instance.root.path() / "notes";
+  fs::create_directories(notes);
+  const std::string keep_prompt =
+      "printf '%s' \"$MISSION_TASK_PROMPT\" > '" + notes.string() + "'/prompt-$MISSION_TASK_ATTEMPT";
+  ProcessResult started =
+      run_long(instance, args({"workflows", "run", workflow, "--approve", "--detach"}, agent(keep_prompt)));
+  INFO(started.err);
+  REQUIRE(started.exit_code == 0);
+  auto waiting_at = [](int attempt) {
+    return [attempt](const json& run) {
+      const auto& attempts = run["tasks"][0]["attempts"];
+      return attempts.size() == static_cast<std::size_t>(attempt) && attempts.back()["status"] == "awaiting_approval";
+    };
+  };
+  json run = wait_for_run(instance, workflow, waiting_at(1));
+  const std::string task = run["tasks"][0]["id"];
+  // Nothing is merged before a person says so.
+  CHECK(show(instance, repo, run["integrationBranch"].get<std::string>() + ":reviewed.txt").find("<missing") == 0);
+
+  ProcessResult rejected = run_mission(instance, {"reject", task, "add a header line first"});
+  INFO(rejected.err);
+  CHECK(rejected.exit_code == 0);
+  run = wait_for_run(instance, workflow, waiting_at(2));
+  CHECK(run["tasks"][0]["attempts"][0]["reason"].get<std::string>().find("add a header line first") !=
+        std::string::npos);
+  CHECK(read_file(notes / "prompt-2").find("add a header line first") != std::string::npos);
+
+  ProcessResult approved = run_mission(instance, {"approve", task});
+  INFO(approved.err);
+  CHECK(approved.exit_code == 0);
+  run = wait_for_run(instance, workflow, [](const json& r) { return r["status"] == "completed"; });
+  CHECK(show(instance, repo, run["integrationBranch"].get<std::string>() + ":reviewed.txt") == "reviewed\n");
+  // A task that waits on nobody cannot be approved.
+  ProcessResult again = run_mission(instance, {"approve", task});
+  CHECK(again.exit_code != 0);
+  CHECK(again.err.find("no run under way") != std::string::npos);
+}
