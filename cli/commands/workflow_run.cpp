@@ -5,12 +5,14 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <map>
 #include <cstdio>
 #include <unistd.h>
 
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
+#include "cli/terminal_attach.hpp"
 #include "shared/error_code.hpp"
 
 namespace mission::cli {
@@ -106,6 +108,75 @@ void print_run_end(const nlohmann::json& run) {
   }
 }
 
+// The live board `mission workflows run` draws on a terminal: every task
+// with its status, attempt, time and agent, a progress bar, redrawn in
+// place at each event (plain lines when not on a terminal).
+class RunBoard {
+ public:
+  explicit RunBoard(const nlohmann::json& run) {
+    for (const auto& task : run.value("tasks", nlohmann::json::array())) {
+      order_.push_back(task.value("id", ""));
+      rows_[order_.back()] = {{"taskName", task.value("name", "")}, {"status", task.value("status", "waiting")}};
+    }
+  }
+
+  void update(const nlohmann::json& attempt) {
+    const std::string id = attempt.value("taskId", "");
+    if (rows_.count(id) == 0) order_.push_back(id);
+    rows_[id] = attempt;
+  }
+
+  void draw(const std::string& header) {
+    unsigned short rows = 24;
+    unsigned short columns = 80;
+    window_size(rows, columns);
+    std::vector<std::string> lines;
+    lines.push_back(header);
+    std::size_t merged = 0;
+    std::size_t waiting = 0;
+    for (const auto& id : order_) {
+      const std::string status = rows_[id].value("status", "");
+      if (status == "merged" || status == "done") ++merged;
+      if (status == "waiting") ++waiting;
+    }
+    const std::size_t width = columns > 40 ? 30 : 10;
+    const std::size_t filled = order_.empty() ? 0 : merged * width / order_.size();
+    lines.push_back("[" + std::string(filled, '#') + std::string(width - filled, '.') + "] " + std::to_string(merged) +
+                    "/" + std::to_string(order_.size()) + " merged");
+    // Waiting tasks are counted, not listed, when the screen is short.
+    const bool list_waiting = order_.size() + 3 < rows;
+    for (const auto& id : order_) {
+      const nlohmann::json& row = rows_[id];
+      const std::string status = row.value("status", "");
+      if (status == "waiting" && !list_waiting) continue;
+      std::string line = styled(padded(status, 17), attempt_tone(status)) + " " + padded(safe(row.value("taskName", "")), 24);
+      if (row.contains("attempt")) {
+        line += " " + std::to_string(row.value("attempt", 0)) + "/" + std::to_string(row.value("maxAttempts", 0));
+        line += "  " + padded(seconds(row.value("durationMs", std::int64_t{0})), 7);
+        if (row.contains("agentExecutionId")) line += "  " + row.value("agentExecutionId", "");
+      }
+      if (status == "awaiting_approval") line += styled("  mission approve " + id, Tone::attention);
+      lines.push_back(fit(line, columns));
+      if (lines.size() + 1 >= rows) break;
+    }
+    if (!list_waiting && waiting > 0) lines.push_back(std::to_string(waiting) + " waiting");
+    std::string out;
+    if (drawn_ > 0) out += "\x1b[" + std::to_string(drawn_) + "A";
+    for (const auto& line : lines) out += "\r\x1b[2K" + line + "\n";
+    // Lines a shorter board no longer uses are cleared.
+    for (std::size_t i = lines.size(); i < drawn_; ++i) out += "\r\x1b[2K\n";
+    if (drawn_ > lines.size()) out += "\x1b[" + std::to_string(drawn_ - lines.size()) + "A";
+    drawn_ = lines.size();
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+  }
+
+ private:
+  std::vector<std::string> order_;
+  std::map<std::string, nlohmann::json> rows_;
+  std::size_t drawn_ = 0;
+};
+
 void on_interrupt(int) {
   static const char kNote[] =
       "\nmission: the run goes on in the daemon; follow it with 'mission workflows status', stop it with "
@@ -149,11 +220,17 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
   struct sigaction action {};
   action.sa_handler = on_interrupt;
   sigaction(SIGINT, &action, nullptr);
-  if (!context.options.json) {
-    const auto& tasks = run.value("tasks", nlohmann::json::array());
-    std::printf("Running workflow %s (run %s): %zu tasks, up to %d agents at once, merged into %s\n",
+  const auto& tasks = run.value("tasks", nlohmann::json::array());
+  char header[512];
+  std::snprintf(header, sizeof header, "Running workflow %s (run %s): %zu tasks, up to %d agents at once, merged into %s",
                 options.id.c_str(), run_id.c_str(), tasks.size(), options.parallel,
                 run.value("integrationBranch", "").c_str());
+  const bool live = !context.options.json && ::isatty(STDOUT_FILENO) == 1;
+  RunBoard board(run);
+  if (live) {
+    board.draw(header);
+  } else if (!context.options.json) {
+    std::printf("%s\n", header);
     std::fflush(stdout);
   }
   for (;;) {
@@ -164,7 +241,12 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
       std::fflush(stdout);
     }
     const std::string type = event.value("type", "");
-    if (type == "run.attempt" && !context.options.json) print_attempt(event.value("attempt", nlohmann::json::object()));
+    if (type == "run.attempt" && live) {
+      board.update(event.value("attempt", nlohmann::json::object()));
+      board.draw(header);
+    } else if (type == "run.attempt" && !context.options.json) {
+      print_attempt(event.value("attempt", nlohmann::json::object()));
+    }
     if (type == "run.updated") {
       const nlohmann::json& summary = event["run"];
       const std::string status = summary.value("status", "");

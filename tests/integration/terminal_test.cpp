@@ -18,6 +18,7 @@
 
 #include "daemon/terminal/screen.hpp"
 #include "integration/harness.hpp"
+#include "integration/tracking_agent.hpp"
 
 using namespace mission::test;
 using nlohmann::json;
@@ -296,4 +297,33 @@ TEST_CASE("mission watch --notify runs the command when an execution needs input
   CHECK(notified.find("needs_input ae-") != std::string::npos);
   CHECK(notified.find("Migrate now?") != std::string::npos);
   CHECK(notified.find("ended ae-") != std::string::npos);
+}
+
+TEST_CASE("a workflow run on a terminal is a board redrawn in place") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  const fs::path repo = make_repo(instance);
+  Agent planner(instance, repo, "planning");
+  json workflow = planner.ok("workflow_create", {{"name", "board"}, {"source_type", "prompt"}, {"source_content", "x"}});
+  json tasks = json::array();
+  for (const char* name : {"alpha", "beta", "gamma"}) tasks.push_back({{"name", name}, {"description", name}, {"sequence", 1}});
+  planner.ok("workflow_set_plan", {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
+  std::map<std::string, std::string> env = instance.env();
+  for (const auto& [name, value] : git_env(instance)) env[name] = value;
+  PtyChild run(mission_argv({"workflows", "run", workflow["id"], "--parallel", "2", "--", "/bin/sh", "-c",
+                             "echo x > \"$MISSION_TASK_NAME.txt\""}),
+               env);
+  CHECK(run.wait_exit(60s) == 0);
+  const std::string screen = run.screen().text();
+  INFO(screen);
+  CHECK(screen.find("[##############################] 3/3 merged") != std::string::npos);
+  // Each task is one line, redrawn: its earlier states are gone.
+  for (const char* name : {"alpha", "beta", "gamma"}) {
+    const std::regex line(std::string("merged +") + name);
+    CHECK(std::distance(std::sregex_iterator(screen.begin(), screen.end(), line), std::sregex_iterator()) == 1);
+  }
+  CHECK(screen.find("judging") == std::string::npos);
+  CHECK(screen.find("completed") != std::string::npos);
+  CHECK(run.raw().find("\x1b[2K") != std::string::npos);
 }
