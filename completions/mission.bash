@@ -46,9 +46,12 @@ __mission_node() {
     'workspaces list') subs='' opts='--workflow --status' args='' ;;
     'workspaces conflicts') subs='' opts='' args='none' ;;
     'workspaces clean') subs='' opts='--workflow' args='' ;;
-    'workflows') subs='list show' opts='' args='' ;;
+    'workflows') subs='list show run stop status' opts='' args='' ;;
     'workflows list') subs='' opts='--limit' args='' ;;
     'workflows show') subs='' opts='' args='none' ;;
+    'workflows run') subs='' opts='--adapter --parallel --check --max-attempts --task-timeout --base --env --detach' args='none command' ;;
+    'workflows stop') subs='' opts='' args='none' ;;
+    'workflows status') subs='' opts='' args='none' ;;
     'plan') subs='' opts='--format' args='none' ;;
     'next') subs='' opts='--limit' args='none' ;;
     'progress') subs='' opts='' args='none' ;;
@@ -113,6 +116,13 @@ __mission_value() {
     'workspaces list|--status') kind=list values='active merged abandoned removed' ;;
     'workspaces clean|--workflow') kind=none ;;
     'workflows list|--limit') kind=none ;;
+    'workflows run|--adapter') kind=none ;;
+    'workflows run|--parallel') kind=none ;;
+    'workflows run|--check') kind=none ;;
+    'workflows run|--max-attempts') kind=none ;;
+    'workflows run|--task-timeout') kind=none ;;
+    'workflows run|--base') kind=none ;;
+    'workflows run|--env') kind=environment ;;
     'plan|--format') kind=words values='text dot mermaid' ;;
     'next|--limit') kind=none ;;
     'templates list|--limit') kind=none ;;

@@ -2,9 +2,9 @@
 # `mission completion fish`: regenerate it rather than edit it.
 
 # The options that take a value, in any command: their value is no command.
-set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --state --limit --cursor --after --execution --notify --agent-execution --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow
+set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --state --limit --cursor --after --execution --notify --agent-execution --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --max-attempts --task-timeout --base
 # The commands whose arguments after -- are a command line of its own.
-set -g __mission_with_command 'run' 'exec create'
+set -g __mission_with_command 'run' 'exec create' 'workflows run'
 # __mission_subcommands PATH: the subcommands of the command PATH.
 function __mission_subcommands
     switch "$argv[1]"
@@ -23,7 +23,7 @@ function __mission_subcommands
         case 'workspaces'
             echo list conflicts clean
         case 'workflows'
-            echo list show
+            echo list show run stop status
         case 'templates'
             echo list show
     end
@@ -207,7 +207,18 @@ complete -c mission -n '__mission_at '\''workspaces list'\''' -l status -x -a '(
 complete -c mission -n '__mission_at '\''workspaces clean'\''' -l workflow -x -d 'Only this workflow'\''s'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'list' -d 'List planned workflows'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'show' -d 'Show a planned workflow, its plan and tasks'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'run' -d 'Run a workflow: agents on its ready tasks, checked, merged in order'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'stop' -d 'Stop a workflow'\''s run; its tasks go back to ready'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'status' -d 'Show a workflow'\''s last run: tasks, attempts, times'
 complete -c mission -n '__mission_at '\''workflows list'\''' -l limit -x -d 'At most this many (default 20)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l adapter -x -d 'Agent adapter: claude-code, codex, copilot, opencode, pi, generic (default)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l parallel -x -d 'Agents at once (default 1, most 32)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l check -x -d 'Judge each task with CMD (sh -c in its worktree; exit 0 passes)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l max-attempts -x -d 'Attempts per task (default 3, most 10)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l task-timeout -x -d 'Stop an agent after DUR (90s, 15m, 2h)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l base -x -d 'Start the integration branch here (default HEAD)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l env -x -a '(set -nx | string replace -r \'$\' =)' -d 'Set K=V in the agents'\'' environment (repeatable)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l detach -d 'Print the run id and return; the daemon runs it'
 complete -c mission -n '__mission_at '\''plan'\''' -l format -x -a 'text dot mermaid' -d 'text (default), dot or mermaid'
 complete -c mission -n '__mission_at '\''next'\''' -l limit -x -d 'At most this many tasks (default and most: 50)'
 complete -c mission -n '__mission_at '\''templates'\''' -a 'list' -d 'List workflow templates'

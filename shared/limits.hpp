@@ -86,9 +86,6 @@ inline constexpr std::size_t kMaxReferenceCandidates = 5;
 
 // Executions `mission exec list` asks for when no --limit is given.
 inline constexpr std::size_t kDefaultExecutionListLimit = 50;
-// Executions, newest first, whose ids and names shell completion offers
-// (mission __complete executions).
-inline constexpr std::size_t kCompletionExecutionLimit = 100;
 
 // Most items one page of any list may hold (executions, observations,
 // missions, tasks, changed files, get_context lists), whatever `limit`

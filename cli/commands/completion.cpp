@@ -11,11 +11,14 @@
 #include "cli/completion_script.hpp"
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
-#include "shared/limits.hpp"
 
 namespace mission::cli {
 
 namespace {
+
+// Executions, newest first, whose ids and names shell completion offers
+// (documented in mission(1), LIMITS).
+constexpr std::size_t kCompletionExecutionLimit = 100;
 
 int print_completion(const std::string& shell) {
   CLI::App full{"mission", "mission"};
@@ -33,7 +36,7 @@ int print_executions(const CliContext& context) {
   try {
     auto client = context.connect_if_running();
     if (!client) return kExitOk;
-    auto page = client->call("execution.list", {{"limit", limits::kCompletionExecutionLimit}});
+    auto page = client->call("execution.list", {{"limit", kCompletionExecutionLimit}});
     std::set<std::string> names;
     std::string out;
     for (const auto& execution : page.at("executions")) {
