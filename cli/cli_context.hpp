@@ -16,6 +16,7 @@ namespace mission::cli {
 struct GlobalOptions {
   bool json = false;
   bool no_autostart = false;
+  bool utc = false;
   std::optional<std::string> socket;  // --socket, else $MISSION_SOCKET
 };
 

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <thread>
 
+#include "cli/output.hpp"
+#include "shared/agent_stream.hpp"
 #include "shared/display_text.hpp"
 #include "shared/limits.hpp"
 
@@ -12,6 +14,10 @@ namespace mission::cli {
 
 std::uint64_t print_log_lines(const nlohmann::json& page, bool json_lines,
                               std::uint64_t last_printed, bool raw) {
+  // Streaming JSON from a headless agent is shown as steps; --raw and
+  // --json keep the bytes.
+  const StreamDecoder* decoder =
+      raw || json_lines ? nullptr : find_stream_decoder(page.value("outputFormat", ""));
   for (const auto& line : page.value("lines", nlohmann::json::array())) {
     std::uint64_t number = line.value("n", std::uint64_t{0});
     if (number <= last_printed) continue;
@@ -20,9 +26,23 @@ std::uint64_t print_log_lines(const nlohmann::json& page, bool json_lines,
       std::printf("%s\n", line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
       continue;
     }
+    std::FILE* sink = line.value("stream", "") == "stderr" ? stderr : stdout;
+    if (decoder != nullptr && sink == stdout) {
+      const std::string raw_text = line.value("text", "");
+      if (auto steps = decode_stream_line(*decoder, raw_text)) {
+        for (const auto& step : *steps) {
+          for (const auto& rendered : render_stream_step(step, output_columns())) {
+            std::fprintf(stdout, "%s\n", rendered.c_str());
+          }
+        }
+      } else {
+        // Not an event (a warning the agent printed): as it is.
+        std::fprintf(stdout, "%s\n", text::neutralised(raw_text).c_str());
+      }
+      continue;
+    }
     std::string text = raw ? line.value("text", "") : text::neutralised(line.value("text", ""));
     text.push_back('\n');
-    std::FILE* sink = line.value("stream", "") == "stderr" ? stderr : stdout;
     std::fwrite(text.data(), 1, text.size(), sink);
   }
   std::fflush(stdout);

@@ -15,7 +15,6 @@
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
 #include "shared/error_code.hpp"
-#include "shared/version.hpp"
 
 namespace {
 
@@ -74,6 +73,9 @@ std::optional<int> refuse_unknown_command(int argc, char** argv) {
   if (word.empty()) return std::nullopt;
   std::string_view best;
   std::size_t best_distance = 3;  // at most two edits away
+  for (const auto& spec : mission::cli::hidden_commands()) {
+    if (word == spec.name) return std::nullopt;
+  }
   for (const auto& spec : mission::cli::commands()) {
     if (word == spec.name) return std::nullopt;
     const std::size_t distance = edit_distance(word, spec.name);
@@ -94,14 +96,7 @@ std::optional<int> refuse_unknown_command(int argc, char** argv) {
 int main(int argc, char** argv) {
   CliContext context;
   CLI::App app{"mission: track and steer coding agents (see mission(1))", "mission"};
-  app.set_version_flag("--version", std::string(mission::kVersion));
-  app.add_flag("--json", context.options.json, "Print one JSON document on stdout");
-  app.add_option("--socket", context.options.socket, "Daemon socket (or $MISSION_SOCKET)")
-      ->type_name("PATH");
-  bool utc = false;
-  app.add_flag("--utc", utc, "Show times in UTC instead of local time");
-  app.add_flag("--no-autostart", context.options.no_autostart,
-               "Exit 3 instead of starting the daemon");
+  mission::cli::define_global_options(app, context.options);
   app.require_subcommand(1);
   // When the line names a command, CLI11 hears of that one alone: each
   // subcommand costs allocations on every run, and `mission status` is
@@ -119,6 +114,12 @@ int main(int argc, char** argv) {
     // Only a command named on the line gets its options and actions.
     if (named_on_line(spec.name, argc, argv)) spec.define(*command, context);
   }
+  for (const auto& spec : mission::cli::hidden_commands()) {
+    if (word != spec.name) continue;
+    CLI::App* command = app.add_subcommand(spec.name, spec.summary)->group("");
+    command->fallthrough();
+    spec.define(*command, context);
+  }
 
   if (auto refused = refuse_unknown_command(argc, argv)) return *refused;
   try {
@@ -128,7 +129,7 @@ int main(int argc, char** argv) {
     return code == 0 ? mission::cli::kExitOk : mission::cli::kExitUsage;
   }
 
-  mission::cli::set_utc_times(utc);
+  mission::cli::set_utc_times(context.options.utc);
   int code = mission::cli::kExitUsage;
   try {
     if (context.action) code = context.action();

@@ -1,4 +1,183 @@
-# bash completion for mission(1)
+# bash completion for mission(1), generated from the command table by
+# `mission completion bash`: regenerate it rather than edit it.
+
+# __mission_node PATH: the subcommands, options and positional arguments
+# (their kinds) of the command PATH: '' is mission itself, then 'exec',
+# 'exec list'.
+__mission_node() {
+  case $1 in
+    '') subs='status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows plan next progress templates gc' opts='--help -h --version --json --socket --utc --no-autostart' args='' ;;
+    'status') subs='' opts='' args='' ;;
+    'daemon') subs='start stop status run' opts='' args='' ;;
+    'daemon start') subs='' opts='' args='' ;;
+    'daemon stop') subs='' opts='--force' args='' ;;
+    'daemon status') subs='' opts='' args='' ;;
+    'daemon run') subs='' opts='' args='' ;;
+    'run') subs='' opts='--adapter --bin --delivery --toolsets --name --cwd --env --detach --tty --no-tty --keep-mcp-servers --stdin-answers' args='command' ;;
+    'adapters') subs='list' opts='' args='' ;;
+    'adapters list') subs='' opts='' args='' ;;
+    'exec') subs='list show create stop logs signals instructions' opts='' args='' ;;
+    'exec list') subs='' opts='--state --limit --cursor' args='' ;;
+    'exec show') subs='' opts='--follow -f' args='executions' ;;
+    'exec create') subs='' opts='--adapter --delivery --cwd --toolsets --print-token' args='command' ;;
+    'exec stop') subs='' opts='--force' args='executions' ;;
+    'exec logs') subs='' opts='--follow -f --raw --after --cursor --limit' args='executions' ;;
+    'exec signals') subs='' opts='' args='executions' ;;
+    'exec instructions') subs='' opts='' args='executions' ;;
+    'attach') subs='' opts='--read-only -r' args='executions' ;;
+    'watch') subs='' opts='--execution --notify' args='' ;;
+    'mcp') subs='connect config' opts='' args='' ;;
+    'mcp connect') subs='' opts='--agent-execution --toolsets' args='' ;;
+    'mcp config') subs='' opts='--adapter --agent-execution --add-json' args='' ;;
+    'missions') subs='list show' opts='' args='' ;;
+    'missions list') subs='' opts='--cwd --here --limit' args='' ;;
+    'missions show') subs='' opts='' args='none' ;;
+    'tasks') subs='' opts='--task' args='none' ;;
+    'context') subs='' opts='--include --phase --agent --since' args='none' ;;
+    'report') subs='' opts='--format' args='none' ;;
+    'check') subs='' opts='--mission --cwd --from --from-notes --allow-failed --allow-blockers --allow-scope' args='' ;;
+    'export') subs='' opts='--output -o --commit --cwd' args='none' ;;
+    'resolve') subs='' opts='--note' args='none' ;;
+    'inbox') subs='' opts='--all --limit' args='' ;;
+    'send') subs='' opts='--priority' args='executions none' ;;
+    'answer') subs='' opts='--choice' args='executions none' ;;
+    'agents') subs='' opts='--status' args='' ;;
+    'workspaces') subs='list conflicts clean' opts='' args='' ;;
+    'workspaces list') subs='' opts='--workflow --status' args='' ;;
+    'workspaces conflicts') subs='' opts='' args='none' ;;
+    'workspaces clean') subs='' opts='--workflow' args='' ;;
+    'workflows') subs='list show run stop status' opts='' args='' ;;
+    'workflows list') subs='' opts='--limit' args='' ;;
+    'workflows show') subs='' opts='' args='none' ;;
+    'workflows run') subs='' opts='--adapter --parallel --check --max-attempts --task-timeout --base --env --detach' args='none command' ;;
+    'workflows stop') subs='' opts='' args='none' ;;
+    'workflows status') subs='' opts='' args='none' ;;
+    'plan') subs='' opts='--format' args='none' ;;
+    'next') subs='' opts='--limit' args='none' ;;
+    'progress') subs='' opts='' args='none' ;;
+    'templates') subs='list show' opts='' args='' ;;
+    'templates list') subs='' opts='--limit' args='' ;;
+    'templates show') subs='' opts='' args='none' ;;
+    'gc') subs='' opts='--dry-run -n' args='' ;;
+    *) subs='' opts='' args='' ;;
+  esac
+}
+# __mission_value PATH OPTION: the kind of OPTION's value and its words;
+# kind is empty when OPTION takes no value.
+__mission_value() {
+  kind='' values=''
+  case "$1|$2" in
+    '|--socket') kind=files ;;
+    'run|--adapter') kind=words values='claude-code codex copilot opencode pi generic' ;;
+    'run|--bin') kind=files ;;
+    'run|--delivery') kind=words values='mcp-tool stdout-marker' ;;
+    'run|--toolsets') kind=list values='signals tracking legacy inspect planning templates coordination workspaces' ;;
+    'run|--name') kind=none ;;
+    'run|--cwd') kind=directories ;;
+    'run|--env') kind=environment ;;
+    'exec list|--state') kind=words values='created launching running awaiting_input blocked completed failed cancelled lost' ;;
+    'exec list|--limit') kind=none ;;
+    'exec list|--cursor') kind=none ;;
+    'exec create|--adapter') kind=words values='claude-code codex copilot opencode pi generic' ;;
+    'exec create|--delivery') kind=words values='mcp-tool stdout-marker' ;;
+    'exec create|--cwd') kind=directories ;;
+    'exec create|--toolsets') kind=list values='signals tracking legacy inspect planning templates coordination workspaces' ;;
+    'exec logs|--after') kind=none ;;
+    'exec logs|--cursor') kind=none ;;
+    'exec logs|--limit') kind=none ;;
+    'watch|--execution') kind=executions ;;
+    'watch|--notify') kind=none ;;
+    'mcp connect|--agent-execution') kind=executions ;;
+    'mcp connect|--toolsets') kind=list values='signals tracking legacy inspect planning templates coordination workspaces' ;;
+    'mcp config|--adapter') kind=words values='claude-code codex copilot opencode pi generic' ;;
+    'mcp config|--agent-execution') kind=executions ;;
+    'missions list|--cwd') kind=directories ;;
+    'missions list|--limit') kind=none ;;
+    'tasks|--task') kind=none ;;
+    'context|--include') kind=list values='phase_summary tasks decisions milestones blockers' ;;
+    'context|--phase') kind=none ;;
+    'context|--agent') kind=none ;;
+    'context|--since') kind=none ;;
+    'report|--format') kind=words values='markdown json' ;;
+    'check|--mission') kind=none ;;
+    'check|--cwd') kind=directories ;;
+    'check|--from') kind=files ;;
+    'check|--from-notes') kind=none ;;
+    'export|--output') kind=files ;;
+    'export|-o') kind=files ;;
+    'export|--commit') kind=none ;;
+    'export|--cwd') kind=directories ;;
+    'resolve|--note') kind=none ;;
+    'inbox|--limit') kind=none ;;
+    'send|--priority') kind=words values='low normal high urgent' ;;
+    'answer|--choice') kind=none ;;
+    'agents|--status') kind=list values='online busy offline' ;;
+    'workspaces list|--workflow') kind=none ;;
+    'workspaces list|--status') kind=list values='active merged abandoned removed' ;;
+    'workspaces clean|--workflow') kind=none ;;
+    'workflows list|--limit') kind=none ;;
+    'workflows run|--adapter') kind=none ;;
+    'workflows run|--parallel') kind=none ;;
+    'workflows run|--check') kind=none ;;
+    'workflows run|--max-attempts') kind=none ;;
+    'workflows run|--task-timeout') kind=none ;;
+    'workflows run|--base') kind=none ;;
+    'workflows run|--env') kind=environment ;;
+    'plan|--format') kind=words values='text dot mermaid' ;;
+    'next|--limit') kind=none ;;
+    'templates list|--limit') kind=none ;;
+  esac
+}
+# The executions the daemon knows, ids then names; nothing, at once, when no
+# daemon runs (mission __complete never starts one).
+__mission_executions() {
+  local listed
+  listed=$("${words[0]}" ${socket:+--socket "$socket"} __complete executions 2>/dev/null) || true
+  COMPREPLY=($(compgen -W "$listed" -- "$cur"))
+}
+# __mission_offer KIND WORDS: the completions of a value of that kind.
+__mission_offer() {
+  case $1 in
+    words) COMPREPLY=($(compgen -W "$2" -- "$cur")) ;;
+    list)
+      # Items separated by commas: complete the one after the last comma,
+      # among those not typed yet.
+      local items=" $2 " head="" item
+      [[ $cur == *,* ]] && head=${cur%,*},
+      for item in ${head//,/ }; do items=${items/ $item / }; done
+      COMPREPLY=($(compgen -P "$head" -W "$items" -- "${cur##*,}")) ;;
+    files) compopt -o filenames 2>/dev/null || true; COMPREPLY=($(compgen -f -- "$cur")) ;;
+    directories) compopt -o filenames 2>/dev/null || true; COMPREPLY=($(compgen -d -- "$cur")) ;;
+    environment)
+      # K=V: the names of the environment, then the value is free.
+      if [[ $cur != *=* ]]; then
+        COMPREPLY=($(compgen -e -S = -- "$cur"))
+        compopt -o nospace 2>/dev/null || true
+      fi ;;
+    executions) __mission_executions ;;
+  esac
+}
+# __mission_command_line N: words from N on are a command line of their own
+# (after `mission run --`): its command as bash completes a command word,
+# commands on PATH or a path with a slash, then its arguments.
+__mission_command_line() {
+  if declare -F _command_offset >/dev/null; then
+    _command_offset "$1"
+    return
+  fi
+  if (($1 == cword)); then
+    [[ -z $cur ]] && shopt -q no_empty_cmd_completion && return
+    if [[ $cur == */* ]]; then
+      compopt -o filenames 2>/dev/null || true
+      COMPREPLY=($(compgen -f -- "$cur"))
+    else
+      COMPREPLY=($(compgen -c -- "$cur"))
+    fi
+  else
+    compopt -o filenames 2>/dev/null || true
+    COMPREPLY=($(compgen -f -- "$cur"))
+  fi
+}
 _mission() {
   local cur prev words cword
   _init_completion 2>/dev/null || {
@@ -7,140 +186,50 @@ _mission() {
     words=("${COMP_WORDS[@]}")
     cword=$COMP_CWORD
   }
-  local globals="--json --socket --no-autostart --utc --help --version"
-  local states="created launching running awaiting_input blocked completed failed cancelled lost"
-  local adapters="claude-code codex copilot opencode pi generic"
-  # Options that take a value: the next word is that value, not a command.
-  local valued="--socket --state --limit --adapter --bin --delivery --cwd --toolsets --agent-execution --env --after --cursor --include --phase --agent --since --format --mission --note --task"
-  # The value of --env K=V, split at "=" by readline (COMP_WORDBREAKS): free.
-  if [[ $cur == = && ${words[cword-2]} == --env ]] ||
-     [[ $prev == = && ${words[cword-3]} == --env ]]; then
-    return
-  fi
-  case $prev in
-    --socket) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --cwd) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-    --state) COMPREPLY=($(compgen -W "$states" -- "$cur")); return ;;
-    --delivery) COMPREPLY=($(compgen -W "mcp-tool stdout-marker" -- "$cur")); return ;;
-    --toolsets | --include)
-      # A list separated by commas: complete the item after the last comma,
-      # among those not typed yet.
-      local items="signals tracking legacy inspect planning templates coordination workspaces" head="" item
-      [[ $prev == --include ]] && items="phase_summary tasks decisions milestones blockers"
-      [[ $cur == *,* ]] && head=${cur%,*},
-      for item in ${head//,/ }; do items=" $items "; items=${items/ $item / }; done
-      COMPREPLY=($(compgen -P "$head" -W "$items" -- "${cur##*,}"))
-      return ;;
-    --format)
-      if [[ " ${words[*]} " == *" plan "* ]]; then COMPREPLY=($(compgen -W "text dot mermaid" -- "$cur"))
-      else COMPREPLY=($(compgen -W "markdown json" -- "$cur")); fi
-      return ;;
-    --adapter) COMPREPLY=($(compgen -W "$adapters" -- "$cur")); return ;;
-    --bin) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --env)
-      # K=V: offer the names of the current environment, then the value is free.
-      if [[ $cur != *=* ]]; then
-        COMPREPLY=($(compgen -e -S = -- "$cur"))
-        compopt -o nospace 2>/dev/null || true
-      fi
-      return ;;
-    --limit | --agent-execution | --execution | --after | --cursor | --phase | --agent | --since | --mission | --note) return ;;
-  esac
-  local i command="" action="" dashdash=0
+  local node='' subs opts args kind values globals word i positional=0
+  local value_kind='' value_words='' socket=''
+  __mission_node ''
+  globals=$opts
+  # A value split at "=" by readline (--env K=V): the value is free.
+  [[ $cur == = || $prev == = ]] && return
   for ((i = 1; i < cword; i++)); do
-    if ((dashdash)); then ((dashdash++)); continue; fi
-    case ${words[i]} in
-      --) [[ $command == run || ($command == exec && $action == create) ]] && dashdash=1 ;;
-      -*) [[ " $valued " == *" ${words[i]} "* ]] && ((i++)) ;;
-      *) if [[ -z $command ]]; then command=${words[i]}; elif [[ -z $action ]]; then action=${words[i]}; fi ;;
+    word=${words[i]}
+    case $word in
+      --)
+        if [[ " $args " == *" command "* ]]; then
+          __mission_command_line $((i + 1))
+          return
+        fi ;;
+      =) i=$((i + 1)) ;;
+      -*)
+        __mission_value "$node" "$word"
+        [[ -n $kind ]] || __mission_value '' "$word"
+        if [[ -n $kind ]]; then
+          [[ $word == --socket ]] && socket=${words[i + 1]}
+          ((i + 1 == cword)) && value_kind=$kind value_words=$values
+          i=$((i + 1))
+        fi ;;
+      *)
+        if [[ " $subs " == *" $word "* ]]; then
+          node=${node:+$node }$word
+          positional=0
+          __mission_node "$node"
+        else
+          positional=$((positional + 1))
+        fi ;;
     esac
   done
-  # After `mission run ... --` or `mission exec create ... --`: the agent's
-  # command, then its arguments.
-  # Not every command on PATH for an empty word: a few thousand names help
-  # nobody.
-  if ((dashdash == 1)); then
-    [[ -n $cur ]] && COMPREPLY=($(compgen -c -- "$cur"))
-    return
-  elif ((dashdash > 1)); then
-    COMPREPLY=($(compgen -f -- "$cur"))
+  if [[ -n $value_kind ]]; then
+    __mission_offer "$value_kind" "$value_words"
     return
   fi
-  case $command in
-    "") COMPREPLY=($(compgen -W "status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows plan next progress templates gc $globals" -- "$cur")) ;;
-    watch) COMPREPLY=($(compgen -W "--execution $globals" -- "$cur")) ;;
-    attach) COMPREPLY=($(compgen -W "--read-only -r $globals" -- "$cur")) ;;
-    daemon)
-      if [[ -z $action ]]; then
-        COMPREPLY=($(compgen -W "start stop status run $globals" -- "$cur"))
-      else
-        COMPREPLY=($(compgen -W "$globals" -- "$cur"))
-      fi ;;
-    run)
-      COMPREPLY=($(compgen -W "--adapter --bin --delivery --toolsets --cwd --env --detach --tty --no-tty --keep-mcp-servers --stdin-answers -- $globals" -- "$cur")) ;;
-    adapters)
-      if [[ -z $action ]]; then
-        COMPREPLY=($(compgen -W "list $globals" -- "$cur"))
-      else
-        COMPREPLY=($(compgen -W "$globals" -- "$cur"))
-      fi ;;
-    exec)
-      case $action in
-        "") COMPREPLY=($(compgen -W "list show create stop logs signals instructions $globals" -- "$cur")) ;;
-        list) COMPREPLY=($(compgen -W "--state --limit --cursor $globals" -- "$cur")) ;;
-        create)
-          COMPREPLY=($(compgen -W "--adapter --delivery --cwd --toolsets --print-token -- $globals" -- "$cur")) ;;
-        stop) COMPREPLY=($(compgen -W "--force $globals" -- "$cur")) ;;
-        show) COMPREPLY=($(compgen -W "--follow -f $globals" -- "$cur")) ;;
-        logs) COMPREPLY=($(compgen -W "--follow -f --raw --after --cursor --limit $globals" -- "$cur")) ;;
-        *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;
-      esac ;;
-    mcp)
-      case $action in
-        "") COMPREPLY=($(compgen -W "connect config $globals" -- "$cur")) ;;
-        connect) COMPREPLY=($(compgen -W "--agent-execution --toolsets $globals" -- "$cur")) ;;
-        config) COMPREPLY=($(compgen -W "--adapter --agent-execution $globals" -- "$cur")) ;;
-        *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;
-      esac ;;
-    missions)
-      case $action in
-        "") COMPREPLY=($(compgen -W "list show $globals" -- "$cur")) ;;
-        list) COMPREPLY=($(compgen -W "--cwd --here --limit $globals" -- "$cur")) ;;
-        *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;
-      esac ;;
-    context) COMPREPLY=($(compgen -W "--include --phase --agent --since $globals" -- "$cur")) ;;
-    report) COMPREPLY=($(compgen -W "--format $globals" -- "$cur")) ;;
-    check) COMPREPLY=($(compgen -W "--mission --cwd --from-notes --from --allow-failed --allow-blockers --allow-scope $globals" -- "$cur")) ;;
-    export) COMPREPLY=($(compgen -W "--output --commit --cwd $globals" -- "$cur")) ;;
-    resolve) COMPREPLY=($(compgen -W "--note $globals" -- "$cur")) ;;
-    inbox) COMPREPLY=($(compgen -W "--all --limit $globals" -- "$cur")) ;;
-    send) COMPREPLY=($(compgen -W "--priority $globals" -- "$cur")) ;;
-    answer) COMPREPLY=($(compgen -W "--choice $globals" -- "$cur")) ;;
-    agents) COMPREPLY=($(compgen -W "--status $globals" -- "$cur")) ;;
-    workspaces)
-      case $action in
-        "") COMPREPLY=($(compgen -W "list conflicts clean $globals" -- "$cur")) ;;
-        list) COMPREPLY=($(compgen -W "--workflow --status $globals" -- "$cur")) ;;
-        clean) COMPREPLY=($(compgen -W "--workflow $globals" -- "$cur")) ;;
-        *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;
-      esac ;;
-    workflows)
-      case $action in
-        "") COMPREPLY=($(compgen -W "list show $globals" -- "$cur")) ;;
-        list) COMPREPLY=($(compgen -W "--limit $globals" -- "$cur")) ;;
-        *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;
-      esac ;;
-    templates)
-      case $action in
-        "") COMPREPLY=($(compgen -W "list show $globals" -- "$cur")) ;;
-        list) COMPREPLY=($(compgen -W "--limit $globals" -- "$cur")) ;;
-        *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;
-      esac ;;
-    plan) COMPREPLY=($(compgen -W "--format $globals" -- "$cur")) ;;
-    next) COMPREPLY=($(compgen -W "--limit $globals" -- "$cur")) ;;
-    tasks) COMPREPLY=($(compgen -W "--task $globals" -- "$cur")) ;;
-    gc) COMPREPLY=($(compgen -W "--dry-run $globals" -- "$cur")) ;;
-    *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;
-  esac
+  [[ -n $node ]] && opts="$opts $globals"
+  local -a kinds=($args)
+  local arg_kind=${kinds[positional]-}
+  if [[ $cur != -* && -z $subs && $arg_kind == executions ]]; then
+    __mission_executions
+  else
+    COMPREPLY=($(compgen -W "$subs $opts" -- "$cur"))
+  fi
 }
 complete -F _mission mission

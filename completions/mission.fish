@@ -1,167 +1,227 @@
-# fish completion for mission(1)
-complete -c mission -f
-complete -c mission -l json -d 'Print one JSON document on stdout'
-complete -c mission -l socket -r -F -d 'Daemon socket'
-complete -c mission -l no-autostart -d 'Exit 3 instead of starting the daemon'
-complete -c mission -s h -l help -d 'Print help'
-complete -c mission -l version -d 'Print the version'
-complete -c mission -n __fish_use_subcommand -a status -d 'Show the daemon and what it tracks'
-complete -c mission -n __fish_use_subcommand -a daemon -d 'Start, stop, inspect or run the daemon'
-complete -c mission -n __fish_use_subcommand -a run -d 'Launch an agent command and follow it'
-complete -c mission -n __fish_use_subcommand -a adapters -d 'List the agent adapters, their binaries and deliveries'
-complete -c mission -n __fish_use_subcommand -a exec -d 'List, show, stop and follow agent executions'
-complete -c mission -n __fish_use_subcommand -a attach -d "Attach to an agent's terminal (Ctrl-] detaches)"
-complete -c mission -n '__fish_seen_subcommand_from attach' -s r -l read-only -d 'Watch only'
-complete -c mission -n __fish_use_subcommand -a watch -d "Print executions' events as they happen"
-complete -c mission -n '__fish_seen_subcommand_from watch' -l execution -r -d "Only this execution's events"
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from show' -s f -l follow -d 'Then print its events until it ends'
-complete -c mission -n __fish_use_subcommand -a mcp -d 'Connect an MCP client to mission (stdio bridge)'
-complete -c mission -n __fish_use_subcommand -a missions -d 'List and show the missions agents recorded'
-complete -c mission -n __fish_use_subcommand -a tasks -d "List a mission's tasks with their change sets"
-complete -c mission -n __fish_use_subcommand -a context -d "Show a mission's context as get_context gives it"
-complete -c mission -n __fish_use_subcommand -a report -d 'Summarise a mission for a pull request (Markdown)'
-complete -c mission -n __fish_use_subcommand -a check -d 'CI gate: fail on failed tasks, open blockers, scope'
-complete -c mission -n __fish_use_subcommand -a export -d 'Write a mission\'s record to git notes or a file for CI'
-complete -c mission -n __fish_use_subcommand -a resolve -d 'Mark a blocker issue as reviewed by a person'
-complete -c mission -n __fish_use_subcommand -a inbox -d 'Show the questions agents wait on and messages to you'
-complete -c mission -n __fish_use_subcommand -a send -d 'Send a message to an agent execution'
-complete -c mission -n __fish_use_subcommand -a answer -d "Answer an execution's open question"
-complete -c mission -n __fish_use_subcommand -a agents -d 'List the registered agents and whether they are alive'
-complete -c mission -n __fish_use_subcommand -a workspaces -d 'List worktrees of tasks, their conflicts, clean them'
-complete -c mission -n __fish_use_subcommand -a workflows -d 'List and show planned workflows'
-complete -c mission -n '__fish_seen_subcommand_from workflows templates; and not __fish_seen_subcommand_from list show' -a 'list show'
-complete -c mission -n __fish_use_subcommand -a plan -d "Draw a planned workflow's task DAG"
-complete -c mission -n '__fish_seen_subcommand_from plan' -l format -r -a 'text dot mermaid' -d 'Picture format'
-complete -c mission -n __fish_use_subcommand -a next -d 'The tasks of a planned workflow that can start now'
-complete -c mission -n __fish_use_subcommand -a progress -d "A planned workflow's progress by sequence and group"
-complete -c mission -n __fish_use_subcommand -a templates -d 'List and show workflow templates'
-complete -c mission -n __fish_use_subcommand -a gc -d 'Free what the retention settings no longer keep'
-complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a start -d 'Start missiond in the background'
-complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a stop -d 'Stop missiond gracefully'
-complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a status -d 'Show whether missiond runs'
-complete -c mission -n '__fish_seen_subcommand_from daemon; and not __fish_seen_subcommand_from start stop status run' -a run -d 'Run missiond in the foreground'
+# fish completion for mission(1), generated from the command table by
+# `mission completion fish`: regenerate it rather than edit it.
 
-# After `mission run ... --` or `mission exec create ... --`: the agent's
-# command line, completed as a command of its own.
+# The options that take a value, in any command: their value is no command.
+set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --state --limit --cursor --after --execution --notify --agent-execution --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --max-attempts --task-timeout --base
+# The commands whose arguments after -- are a command line of its own.
+set -g __mission_with_command 'run' 'exec create' 'workflows run'
+# __mission_subcommands PATH: the subcommands of the command PATH.
+function __mission_subcommands
+    switch "$argv[1]"
+        case ''
+            echo status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows plan next progress templates gc
+        case 'daemon'
+            echo start stop status run
+        case 'adapters'
+            echo list
+        case 'exec'
+            echo list show create stop logs signals instructions
+        case 'mcp'
+            echo connect config
+        case 'missions'
+            echo list show
+        case 'workspaces'
+            echo list conflicts clean
+        case 'workflows'
+            echo list show run stop status
+        case 'templates'
+            echo list show
+    end
+end
+# The command path of the line before the cursor ('' is mission itself,
+# then 'exec', 'exec list'), followed by ' --' once the agent's command line
+# has begun.
+function __mission_path
+    set -l tokens (commandline -opc)
+    set -l node ''
+    set -l skip 0
+    for word in $tokens[2..-1]
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        switch $word
+            case --
+                if contains -- "$node" $__mission_with_command
+                    echo "$node --"
+                    return
+                end
+            case '-*'
+                contains -- $word $__mission_valued; and set skip 1
+            case '*'
+                if contains -- $word (string split ' ' -- (__mission_subcommands "$node"))
+                    set node (string trim -- "$node $word")
+                end
+        end
+    end
+    echo "$node"
+end
+function __mission_at
+    set -l node (__mission_path)
+    test "$node" = "$argv[1]"
+end
+function __mission_in_command_line
+    string match -q -- '* --' (__mission_path)
+end
+# The agent's command line after --, for __fish_complete_subcommand.
 function __mission_after_dashdash
     set -l tokens (commandline -opc) (commandline -ct)
     if set -l i (contains -i -- -- $tokens)
         printf '%s\n' $tokens[(math $i + 1)..-1]
     end
 end
-function __mission_no_dashdash
-    not contains -- -- (commandline -opc)
-end
-# The command word (status, daemon, run, exec, mcp): the first word that is
-# neither an option nor the value of --socket.
-function __mission_command
+# The executions the daemon knows, ids then names; nothing, at once, when no
+# daemon runs (mission __complete never starts one).
+function __mission_executions
     set -l tokens (commandline -opc)
-    set -e tokens[1]
-    while set -q tokens[1]
-        switch $tokens[1]
-            case --socket
-                set -e tokens[1]
-            case '-*'
-            case '*'
-                echo $tokens[1]
-                return 0
-        end
-        set -e tokens[1]
+    set -l socket
+    if set -l i (contains -i -- --socket $tokens)
+        set socket --socket $tokens[(math $i + 1)]
     end
-    return 1
+    $tokens[1] $socket __complete executions 2>/dev/null
 end
-function __mission_command_is
-    test (__mission_command; or echo '') = $argv[1]
-end
-# The items of a list separated by commas (--toolsets, --include): each
-# item not typed yet, after the ones already typed.
-function __mission_list_items
-    set -l head (string replace -r '[^,]*$' '' -- (commandline -ct))
-    set -l typed (string split , -- $head)
-    for item in $argv
-        contains -- $item $typed; or echo $head$item
-    end
-end
-
-# mission run [OPTIONS] -- CMD ARGS...
-set -l run '__mission_command_is run; and __mission_no_dashdash'
-set -l adapters 'claude-code codex copilot opencode pi generic'
-complete -c mission -n $run -l adapter -x -a $adapters -d 'Agent adapter (default generic)'
-complete -c mission -n $run -l bin -r -F -d "The adapter's executable"
-complete -c mission -n $run -l delivery -x -a 'stdout-marker mcp-tool' -d "Signal delivery (default: the adapter's preferred)"
-complete -c mission -n $run -l keep-mcp-servers -d "Keep the agent's own MCP servers beside mission's"
-complete -c mission -n $run -l stdin-answers -d "Write answers and messages to the command's stdin"
-complete -c mission -n $run -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect planning templates coordination workspaces)' -d 'MCP toolsets, comma-separated'
-complete -c mission -n $run -l cwd -x -a '(__fish_complete_directories)' -d 'Working directory'
-complete -c mission -n $run -l env -x -a '(set -xn | string replace -r \'$\' =)' -d 'Set K=V in the agent environment (repeatable)'
-complete -c mission -n $run -l detach -d 'Print the execution id and return at once'
-complete -c mission -n '__mission_command_is run; and not __mission_no_dashdash' -a '(__fish_complete_subcommand --commandline (__mission_after_dashdash))'
-
-# mission exec list|show|create|stop|logs|signals|instructions
-set -l exec_actions list show create stop logs signals instructions
-complete -c mission -n "__fish_seen_subcommand_from exec; and not __fish_seen_subcommand_from $exec_actions" -a list -d 'List agent executions, newest first'
-complete -c mission -n "__fish_seen_subcommand_from exec; and not __fish_seen_subcommand_from $exec_actions" -a show -d 'Show one execution and its MCP sessions'
-complete -c mission -n "__fish_seen_subcommand_from exec; and not __fish_seen_subcommand_from $exec_actions" -a create -d 'Create an execution to launch elsewhere'
-complete -c mission -n "__fish_seen_subcommand_from exec; and not __fish_seen_subcommand_from $exec_actions" -a stop -d 'Stop an execution (SIGTERM, SIGKILL after 5 s)'
-complete -c mission -n "__fish_seen_subcommand_from exec; and not __fish_seen_subcommand_from $exec_actions" -a logs -d "Print an execution's output"
-complete -c mission -n "__fish_seen_subcommand_from exec; and not __fish_seen_subcommand_from $exec_actions" -a signals -d "List an execution's observations"
-complete -c mission -n "__fish_seen_subcommand_from exec; and not __fish_seen_subcommand_from $exec_actions" -a instructions -d 'Print what to tell a stdout-marker agent'
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from list' -l state -x -a 'created launching running awaiting_input blocked completed failed cancelled lost' -d 'Only executions in this state'
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from list' -l limit -x -d 'At most this many (default 50)'
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from list' -l cursor -x -d 'Older ones: the cursor a list printed'
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l adapter -x -d 'Agent adapter (default generic)'
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l delivery -x -a 'mcp-tool stdout-marker' -d 'Signal delivery (default mcp-tool)'
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l cwd -x -a '(__fish_complete_directories)' -d 'Working directory'
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect planning templates coordination workspaces)' -d 'MCP toolsets, comma-separated'
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create' -l print-token -d 'Also print the MCP session token (a secret)'
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from create; and not __mission_no_dashdash' -a '(__fish_complete_subcommand --commandline (__mission_after_dashdash))'
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from stop' -l force -d 'SIGKILL at once'
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from logs' -s f -l follow -d 'Print new lines until the execution ends'
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from logs' -l after -x -d 'Only lines after line N'
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from logs' -l cursor -x -d 'Only lines before line C (page back)'
-complete -c mission -n '__fish_seen_subcommand_from exec; and __fish_seen_subcommand_from logs' -l limit -x -d 'At most N lines (default 100)'
-
-# mission adapters list
-complete -c mission -n '__mission_command_is adapters; and not __fish_seen_subcommand_from list' -a list -d 'Each adapter, its binary and version, and its deliveries'
-
-# mission mcp connect|config
-complete -c mission -n '__fish_seen_subcommand_from mcp; and not __fish_seen_subcommand_from connect config' -a connect -d 'Serve MCP on stdin/stdout for one agent execution'
-complete -c mission -n '__fish_seen_subcommand_from mcp; and not __fish_seen_subcommand_from connect config' -a config -d 'Print the MCP server entry to paste into an agent config'
-complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from config' -l adapter -x -a $adapters -d 'The agent'
-complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from config' -l agent-execution -x -d 'For this execution (token from the agent environment)'
-complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from connect' -l agent-execution -x -d 'Attach to this execution (token from $MISSION_MCP_TOKEN)'
-complete -c mission -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from connect' -l toolsets -x -a '(__mission_list_items signals tracking legacy inspect planning templates coordination workspaces)' -d 'Toolsets of the execution created without --agent-execution'
-
-# mission missions list|show, tasks, context, report, check, resolve
-complete -c mission -n '__mission_command_is missions; and not __fish_seen_subcommand_from list show' -a list -d 'List missions and workflows, newest first'
-complete -c mission -n '__mission_command_is missions; and not __fish_seen_subcommand_from list show' -a show -d 'Show a mission: phases, tasks, blockers'
-set -l missions_list '__mission_command_is missions; and __fish_seen_subcommand_from list'
-complete -c mission -n $missions_list -l cwd -x -a '(__fish_complete_directories)' -d 'Only those recorded in DIR or below'
-complete -c mission -n $missions_list -l here -d 'Only those in the current directory or below'
-complete -c mission -n $missions_list -l limit -x -d 'At most this many (default 50)'
-complete -c mission -n '__mission_command_is context' -l include -x -a '(__mission_list_items phase_summary tasks decisions milestones blockers)' -d 'Parts to show (default: all)'
-complete -c mission -n '__mission_command_is context' -l phase -x -d 'Only this phase'
-complete -c mission -n '__mission_command_is context' -l agent -x -d 'Only tasks of this agent_name'
-complete -c mission -n '__mission_command_is context' -l since -x -d 'Only items since this ISO 8601 time'
-complete -c mission -n '__mission_command_is report' -l format -x -a 'markdown json' -d 'Markdown (default) or JSON'
-complete -c mission -n '__mission_command_is check' -l mission -x -d 'Check this mission only'
-complete -c mission -n '__mission_command_is check' -l cwd -x -a '(__fish_complete_directories)' -d 'Check the missions in DIR or below'
-complete -c mission -n '__mission_command_is check' -l from-notes -x -d 'Check the records in git notes on RANGE'
-complete -c mission -n '__mission_command_is check' -l from -r -d 'Check the records in FILE'
-complete -c mission -n '__mission_command_is check' -l allow-failed -d 'Failed tasks do not fail the check'
-complete -c mission -n '__mission_command_is export' -l output -s o -r -d 'Write the record to FILE'
-complete -c mission -n '__mission_command_is export' -l commit -x -d 'Commit that carries the note'
-complete -c mission -n '__mission_command_is export' -l cwd -x -a '(__fish_complete_directories)' -d 'Repository to write the note in'
-complete -c mission -n '__mission_command_is check' -l allow-blockers -d 'Open blockers do not fail the check'
-complete -c mission -n '__mission_command_is check' -l allow-scope -d 'Changes outside areas do not fail the check'
-complete -c mission -n '__mission_command_is resolve' -l note -x -d 'What the review concluded'
-complete -c mission -n '__mission_command_is inbox' -l all -d 'Read messages too'
-complete -c mission -n '__mission_command_is inbox' -l limit -x -d 'At most N messages'
-complete -c mission -n '__mission_command_is send' -l priority -x -a 'low normal high urgent' -d 'Message priority'
-complete -c mission -n '__mission_command_is answer' -l choice -x -d "Answer with the question's Nth choice"
-complete -c mission -n '__mission_command_is agents' -l status -x -a 'online busy offline' -d 'Only agents in these states'
-complete -c mission -n '__mission_command_is workspaces; and not __fish_seen_subcommand_from list conflicts clean' -x -a 'list conflicts clean'
-complete -c mission -n '__mission_command_is workspaces; and __fish_seen_subcommand_from list clean' -l workflow -x -d 'Only this workflow'
-complete -c mission -n '__mission_command_is workspaces; and __fish_seen_subcommand_from list' -l status -x -a 'active merged abandoned removed' -d 'Only these states'
-complete -c mission -n '__mission_command_is tasks' -l task -x -d 'List every path this task changed'
-complete -c mission -n '__mission_command_is gc' -s n -l dry-run -d 'Only say what would be freed'
+complete -c mission -f
+complete -c mission -n __mission_in_command_line -a '(__fish_complete_subcommand --commandline (__mission_after_dashdash))'
+complete -c mission -n '__mission_at '\'''\''' -a 'status' -d 'Show the daemon and what it tracks'
+complete -c mission -n '__mission_at '\'''\''' -a 'daemon' -d 'Start, stop, inspect or run the daemon'
+complete -c mission -n '__mission_at '\'''\''' -a 'run' -d 'Launch an agent command and follow it (-- CMD ARGS...)'
+complete -c mission -n '__mission_at '\'''\''' -a 'adapters' -d 'List the agent adapters, their binaries and deliveries'
+complete -c mission -n '__mission_at '\'''\''' -a 'exec' -d 'List, show, stop and follow agent executions'
+complete -c mission -n '__mission_at '\'''\''' -a 'attach' -d 'Attach to an agent'\''s terminal (Ctrl-] detaches)'
+complete -c mission -n '__mission_at '\'''\''' -a 'watch' -d 'Print executions'\'' events as they happen'
+complete -c mission -n '__mission_at '\'''\''' -a 'mcp' -d 'Connect an MCP client to mission (stdio bridge)'
+complete -c mission -n '__mission_at '\'''\''' -a 'missions' -d 'List and show the missions agents recorded'
+complete -c mission -n '__mission_at '\'''\''' -a 'tasks' -d 'List a mission'\''s tasks with their change sets'
+complete -c mission -n '__mission_at '\'''\''' -a 'context' -d 'Show a mission'\''s context as get_context gives it'
+complete -c mission -n '__mission_at '\'''\''' -a 'report' -d 'Summarise a mission for a pull request (Markdown)'
+complete -c mission -n '__mission_at '\'''\''' -a 'check' -d 'CI gate: fail on failed tasks, open blockers, scope'
+complete -c mission -n '__mission_at '\'''\''' -a 'export' -d 'Write a mission'\''s record to git notes or a file for CI'
+complete -c mission -n '__mission_at '\'''\''' -a 'resolve' -d 'Mark a blocker issue as reviewed by a person'
+complete -c mission -n '__mission_at '\'''\''' -a 'inbox' -d 'Show the questions agents wait on and messages to you'
+complete -c mission -n '__mission_at '\'''\''' -a 'send' -d 'Send a message to an agent execution (EXEC TEXT)'
+complete -c mission -n '__mission_at '\'''\''' -a 'answer' -d 'Answer an execution'\''s open question (EXEC TEXT | --choice N)'
+complete -c mission -n '__mission_at '\'''\''' -a 'agents' -d 'List the registered agents and whether they are alive'
+complete -c mission -n '__mission_at '\'''\''' -a 'workspaces' -d 'List worktrees of tasks, their conflicts, clean them'
+complete -c mission -n '__mission_at '\'''\''' -a 'workflows' -d 'List and show planned workflows'
+complete -c mission -n '__mission_at '\'''\''' -a 'plan' -d 'Draw a planned workflow'\''s task DAG (--format dot|mermaid)'
+complete -c mission -n '__mission_at '\'''\''' -a 'next' -d 'The tasks of a planned workflow that can start now'
+complete -c mission -n '__mission_at '\'''\''' -a 'progress' -d 'A planned workflow'\''s progress by sequence and group'
+complete -c mission -n '__mission_at '\'''\''' -a 'templates' -d 'List and show workflow templates'
+complete -c mission -n '__mission_at '\'''\''' -a 'gc' -d 'Free what the retention settings no longer keep (--dry-run)'
+complete -c mission -n 'not __mission_in_command_line' -l help -s h -d 'Print this help message and exit'
+complete -c mission -n 'not __mission_in_command_line' -l version -d 'Display program version information and exit'
+complete -c mission -n 'not __mission_in_command_line' -l json -d 'Print one JSON document on stdout'
+complete -c mission -n 'not __mission_in_command_line' -l socket -r -F -d 'Daemon socket (or $MISSION_SOCKET)'
+complete -c mission -n 'not __mission_in_command_line' -l utc -d 'Show times in UTC instead of local time'
+complete -c mission -n 'not __mission_in_command_line' -l no-autostart -d 'Exit 3 instead of starting the daemon'
+complete -c mission -n '__mission_at '\''daemon'\''' -a 'start' -d 'Start missiond in the background, wait until ready'
+complete -c mission -n '__mission_at '\''daemon'\''' -a 'stop' -d 'Stop missiond gracefully and wait for it to exit'
+complete -c mission -n '__mission_at '\''daemon'\''' -a 'status' -d 'Show whether missiond runs (exit 3 if not)'
+complete -c mission -n '__mission_at '\''daemon'\''' -a 'run' -d 'Run missiond in the foreground'
+complete -c mission -n '__mission_at '\''daemon stop'\''' -l force -d 'Stop even while executions are active, without asking'
+complete -c mission -n '__mission_at '\''run'\''' -l adapter -x -a 'claude-code codex copilot opencode pi generic' -d 'Agent adapter: claude-code, codex, copilot, opencode, pi, generic (default)'
+complete -c mission -n '__mission_at '\''run'\''' -l bin -r -F -d 'The adapter'\''s executable (default $MISSION_<ADAPTER>_BIN, else PATH)'
+complete -c mission -n '__mission_at '\''run'\''' -l delivery -x -a 'mcp-tool stdout-marker' -d 'Signal delivery (default: the adapter'\''s preferred one)'
+complete -c mission -n '__mission_at '\''run'\''' -l toolsets -x -a '(__fish_append , signals tracking legacy inspect planning templates coordination workspaces)' -d 'MCP toolsets for mcp-tool delivery'
+complete -c mission -n '__mission_at '\''run'\''' -l name -x -d 'A name to call the execution by instead of its id (exec show NAME, attach NAME)'
+complete -c mission -n '__mission_at '\''run'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'Working directory (default: current)'
+complete -c mission -n '__mission_at '\''run'\''' -l env -x -a '(set -nx | string replace -r \'$\' =)' -d 'Set K=V in the agent'\''s environment (repeatable)'
+complete -c mission -n '__mission_at '\''run'\''' -l detach -d 'Print the execution id and return at once'
+complete -c mission -n '__mission_at '\''run'\''' -l tty -d 'Run the agent on a terminal of the daemon'\''s even when not on one (mission attach)'
+complete -c mission -n '__mission_at '\''run'\''' -l no-tty -d 'Stream the output as lines even on a terminal'
+complete -c mission -n '__mission_at '\''run'\''' -l keep-mcp-servers -d 'Keep the agent'\''s own MCP servers beside mission'\''s'
+complete -c mission -n '__mission_at '\''run'\''' -l stdin-answers -d 'Write answers and messages to the command'\''s stdin, one line each (generic adapter)'
+complete -c mission -n '__mission_at '\''adapters'\''' -a 'list' -d 'Each adapter: its binary and version, and the deliveries it supports'
+complete -c mission -n '__mission_at '\''exec'\''' -a 'list' -d 'List agent executions, newest first'
+complete -c mission -n '__mission_at '\''exec'\''' -a 'show' -d 'Show one execution and its MCP sessions'
+complete -c mission -n '__mission_at '\''exec'\''' -a 'create' -d 'Create an execution to launch elsewhere; prints its id'
+complete -c mission -n '__mission_at '\''exec'\''' -a 'stop' -d 'Stop an execution: SIGTERM to its process group, SIGKILL after 5 s'
+complete -c mission -n '__mission_at '\''exec'\''' -a 'logs' -d 'Print an execution'\''s output (newest lines)'
+complete -c mission -n '__mission_at '\''exec'\''' -a 'signals' -d 'List an execution'\''s observations and their acknowledgements'
+complete -c mission -n '__mission_at '\''exec'\''' -a 'instructions' -d 'Print what to tell a stdout-marker agent'
+complete -c mission -n '__mission_at '\''exec list'\''' -l state -x -a 'created launching running awaiting_input blocked completed failed cancelled lost' -d 'Only executions in this state'
+complete -c mission -n '__mission_at '\''exec list'\''' -l limit -x -d 'At most this many (default 50, at most 500)'
+complete -c mission -n '__mission_at '\''exec list'\''' -l cursor -x -d 'Older ones: the cursor a list printed'
+complete -c mission -n '__mission_at '\''exec show'\''' -l follow -s f -d 'Then print its events until it ends'
+complete -c mission -n '__mission_at '\''exec show'\''' -a '(__mission_executions)'
+complete -c mission -n '__mission_at '\''exec create'\''' -l adapter -x -a 'claude-code codex copilot opencode pi generic' -d 'Agent adapter (default generic)'
+complete -c mission -n '__mission_at '\''exec create'\''' -l delivery -x -a 'mcp-tool stdout-marker' -d 'Signal delivery (default mcp-tool)'
+complete -c mission -n '__mission_at '\''exec create'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'Working directory (default: current)'
+complete -c mission -n '__mission_at '\''exec create'\''' -l toolsets -x -a '(__fish_append , signals tracking legacy inspect planning templates coordination workspaces)' -d 'MCP toolsets (default: signals,tracking)'
+complete -c mission -n '__mission_at '\''exec create'\''' -l print-token -d 'Also print the MCP session token (a secret: pass it as MISSION_MCP_TOKEN)'
+complete -c mission -n '__mission_at '\''exec stop'\''' -l force -d 'SIGKILL at once'
+complete -c mission -n '__mission_at '\''exec stop'\''' -a '(__mission_executions)'
+complete -c mission -n '__mission_at '\''exec logs'\''' -l follow -s f -d 'Keep printing new output until it ends'
+complete -c mission -n '__mission_at '\''exec logs'\''' -l raw -d 'The output'\''s bytes as the agent wrote them, escape sequences included'
+complete -c mission -n '__mission_at '\''exec logs'\''' -l after -x -d 'Only lines after line number N'
+complete -c mission -n '__mission_at '\''exec logs'\''' -l cursor -x -d 'Page back: the lines before line C'
+complete -c mission -n '__mission_at '\''exec logs'\''' -l limit -x -d 'At most N lines (default 100)'
+complete -c mission -n '__mission_at '\''exec logs'\''' -a '(__mission_executions)'
+complete -c mission -n '__mission_at '\''exec signals'\''' -a '(__mission_executions)'
+complete -c mission -n '__mission_at '\''exec instructions'\''' -a '(__mission_executions)'
+complete -c mission -n '__mission_at '\''attach'\''' -l read-only -s r -d 'Watch only: the viewer that types keeps the keyboard'
+complete -c mission -n '__mission_at '\''attach'\''' -a '(__mission_executions)'
+complete -c mission -n '__mission_at '\''watch'\''' -l execution -x -a '(__mission_executions)' -d 'Only this execution'\''s events'
+complete -c mission -n '__mission_at '\''watch'\''' -l notify -x -d 'Run CMD (with sh) when an execution needs input, is blocked or ends; default $MISSION_NOTIFY_CMD'
+complete -c mission -n '__mission_at '\''mcp'\''' -a 'connect' -d 'Serve MCP on stdin/stdout for one agent execution (for MCP clients)'
+complete -c mission -n '__mission_at '\''mcp'\''' -a 'config' -d 'Print the MCP server entry to paste into an agent'\''s own config'
+complete -c mission -n '__mission_at '\''mcp connect'\''' -l agent-execution -x -a '(__mission_executions)' -d 'Attach to this execution (token from $MISSION_MCP_TOKEN); without it, create one for the current directory'
+complete -c mission -n '__mission_at '\''mcp connect'\''' -l toolsets -x -a '(__fish_append , signals tracking legacy inspect planning templates coordination workspaces)' -d 'Toolsets of the execution created without --agent-execution'
+complete -c mission -n '__mission_at '\''mcp config'\''' -l adapter -x -a 'claude-code codex copilot opencode pi generic' -d 'The agent: claude-code, codex, copilot, opencode or generic'
+complete -c mission -n '__mission_at '\''mcp config'\''' -l agent-execution -x -a '(__mission_executions)' -d 'For this execution (the agent supplies $MISSION_MCP_TOKEN); without it, each session makes its own'
+complete -c mission -n '__mission_at '\''mcp config'\''' -l add-json -d 'claude-code: print the `claude mcp add-json` command that adds it instead'
+complete -c mission -n '__mission_at '\''missions'\''' -a 'list' -d 'List missions and workflows, newest first'
+complete -c mission -n '__mission_at '\''missions'\''' -a 'show' -d 'Show a mission: phases, tasks, blockers'
+complete -c mission -n '__mission_at '\''missions list'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'Only those recorded in DIR or below it'
+complete -c mission -n '__mission_at '\''missions list'\''' -l here -d 'Only those in the current directory or below it'
+complete -c mission -n '__mission_at '\''missions list'\''' -l limit -x -d 'At most this many (default 50)'
+complete -c mission -n '__mission_at '\''tasks'\''' -l task -x -d 'List every path this task changed'
+complete -c mission -n '__mission_at '\''context'\''' -l include -x -a '(__fish_append , phase_summary tasks decisions milestones blockers)' -d 'Parts to show (default: all)'
+complete -c mission -n '__mission_at '\''context'\''' -l phase -x -d 'Only this phase'
+complete -c mission -n '__mission_at '\''context'\''' -l agent -x -d 'Only tasks of this agent_name'
+complete -c mission -n '__mission_at '\''context'\''' -l since -x -d 'Only items since then: 2h, 3d, yesterday or an ISO 8601 time'
+complete -c mission -n '__mission_at '\''report'\''' -l format -x -a 'markdown json' -d 'markdown (default) or json'
+complete -c mission -n '__mission_at '\''check'\''' -l mission -x -d 'Check this mission only'
+complete -c mission -n '__mission_at '\''check'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'Check the missions in DIR or below, or the repository of --from-notes (default: current)'
+complete -c mission -n '__mission_at '\''check'\''' -l from -r -F -d 'Check the records in FILE (mission export -o), no daemon'
+complete -c mission -n '__mission_at '\''check'\''' -l from-notes -x -d 'Check the records in git notes on RANGE (default HEAD), no daemon'
+complete -c mission -n '__mission_at '\''check'\''' -l allow-failed -d 'Failed tasks do not fail the check'
+complete -c mission -n '__mission_at '\''check'\''' -l allow-blockers -d 'Open blockers do not fail the check'
+complete -c mission -n '__mission_at '\''check'\''' -l allow-scope -d 'Changes outside areas do not fail the check'
+complete -c mission -n '__mission_at '\''export'\''' -l output -s o -r -F -d 'Write the record to FILE ('\''-'\'': stdout), not to git notes'
+complete -c mission -n '__mission_at '\''export'\''' -l commit -x -d 'Commit that carries the note (default: HEAD)'
+complete -c mission -n '__mission_at '\''export'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'Repository to write the note in (default: current)'
+complete -c mission -n '__mission_at '\''resolve'\''' -l note -x -d 'What the review concluded'
+complete -c mission -n '__mission_at '\''inbox'\''' -l all -d 'Read messages too, not only unread ones'
+complete -c mission -n '__mission_at '\''inbox'\''' -l limit -x -d 'At most N messages (default 20)'
+complete -c mission -n '__mission_at '\''send'\''' -l priority -x -a 'low normal high urgent' -d 'low, normal, high or urgent (default normal)'
+complete -c mission -n '__mission_at '\''send'\''' -a '(__mission_executions)'
+complete -c mission -n '__mission_at '\''answer'\''' -l choice -x -d 'Answer with the question'\''s Nth choice (1-based)'
+complete -c mission -n '__mission_at '\''answer'\''' -a '(__mission_executions)'
+complete -c mission -n '__mission_at '\''agents'\''' -l status -x -a '(__fish_append , online busy offline)' -d 'Only agents in these states (online,busy,offline)'
+complete -c mission -n '__mission_at '\''workspaces'\''' -a 'list' -d 'List workspaces (all but removed), newest first'
+complete -c mission -n '__mission_at '\''workspaces'\''' -a 'conflicts' -d 'Files two active workspaces both change, and whether their branches merge (WORKFLOW)'
+complete -c mission -n '__mission_at '\''workspaces'\''' -a 'clean' -d 'Remove the worktrees mission made that are merged, abandoned or of ended workflows'
+complete -c mission -n '__mission_at '\''workspaces list'\''' -l workflow -x -d 'Only this workflow'\''s'
+complete -c mission -n '__mission_at '\''workspaces list'\''' -l status -x -a '(__fish_append , active merged abandoned removed)' -d 'Only these states (active,merged,abandoned,removed)'
+complete -c mission -n '__mission_at '\''workspaces clean'\''' -l workflow -x -d 'Only this workflow'\''s'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'list' -d 'List planned workflows'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'show' -d 'Show a planned workflow, its plan and tasks'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'run' -d 'Run a workflow: agents on its ready tasks, checked, merged in order'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'stop' -d 'Stop a workflow'\''s run; its tasks go back to ready'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'status' -d 'Show a workflow'\''s last run: tasks, attempts, times'
+complete -c mission -n '__mission_at '\''workflows list'\''' -l limit -x -d 'At most this many (default 20)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l adapter -x -d 'Agent adapter: claude-code, codex, copilot, opencode, pi, generic (default)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l parallel -x -d 'Agents at once (default 1, most 32)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l check -x -d 'Judge each task with CMD (sh -c in its worktree; exit 0 passes)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l max-attempts -x -d 'Attempts per task (default 3, most 10)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l task-timeout -x -d 'Stop an agent after DUR (90s, 15m, 2h)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l base -x -d 'Start the integration branch here (default HEAD)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l env -x -a '(set -nx | string replace -r \'$\' =)' -d 'Set K=V in the agents'\'' environment (repeatable)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l detach -d 'Print the run id and return; the daemon runs it'
+complete -c mission -n '__mission_at '\''plan'\''' -l format -x -a 'text dot mermaid' -d 'text (default), dot or mermaid'
+complete -c mission -n '__mission_at '\''next'\''' -l limit -x -d 'At most this many tasks (default and most: 50)'
+complete -c mission -n '__mission_at '\''templates'\''' -a 'list' -d 'List workflow templates'
+complete -c mission -n '__mission_at '\''templates'\''' -a 'show' -d 'Show a template: variables and tasks'
+complete -c mission -n '__mission_at '\''templates list'\''' -l limit -x -d 'At most this many (default 50)'
+complete -c mission -n '__mission_at '\''gc'\''' -l dry-run -s n -d 'Only say what would be freed'

@@ -1,5 +1,7 @@
 #include "cli/commands/command_table.hpp"
 
+#include "shared/version.hpp"
+
 namespace mission::cli {
 
 std::span<const CommandSpec> commands() {
@@ -37,6 +39,38 @@ std::span<const CommandSpec> commands() {
       {"gc", "Free what the retention settings no longer keep (--dry-run)", define_gc_command},
   };
   return kCommands;
+}
+
+std::span<const CommandSpec> hidden_commands() {
+  static const CommandSpec kHidden[] = {
+      {"completion", "Print the completion script of a shell (bash, zsh or fish)",
+       define_completion_command},
+      {"__complete", "Print completion candidates (executions) for the scripts",
+       define_complete_command},
+  };
+  return kHidden;
+}
+
+void define_global_options(CLI::App& app, GlobalOptions& options) {
+  app.set_version_flag("--version", std::string(kVersion));
+  app.add_flag("--json", options.json, "Print one JSON document on stdout");
+  app.add_option("--socket", options.socket, "Daemon socket (or $MISSION_SOCKET)")->type_name("PATH");
+  app.add_flag("--utc", options.utc, "Show times in UTC instead of local time");
+  app.add_flag("--no-autostart", options.no_autostart, "Exit 3 instead of starting the daemon");
+}
+
+void define_every_command(CLI::App& app, CliContext& context) {
+  define_global_options(app, context.options);
+  for (const auto& spec : commands()) {
+    CLI::App* command = app.add_subcommand(spec.name, spec.summary);
+    command->fallthrough();
+    spec.define(*command, context);
+  }
+  for (const auto& spec : hidden_commands()) {
+    CLI::App* command = app.add_subcommand(spec.name, spec.summary)->group("");
+    command->fallthrough();
+    spec.define(*command, context);
+  }
 }
 
 }  // namespace mission::cli

@@ -18,6 +18,15 @@ struct CommandSpec {
 };
 
 std::span<const CommandSpec> commands();
+// Commands for scripts that `mission --help` does not list: completion
+// prints a shell's completion script, __complete what the scripts ask for.
+std::span<const CommandSpec> hidden_commands();
+
+// mission's own options, accepted before or after any command.
+void define_global_options(CLI::App& app, GlobalOptions& options);
+// `app` with the global options and every command defined, hidden ones
+// hidden: the whole parser, for generating completions.
+void define_every_command(CLI::App& app, CliContext& context);
 
 void define_status_command(CLI::App& command, CliContext& context);
 void define_daemon_command(CLI::App& command, CliContext& context);
@@ -49,5 +58,7 @@ void define_plan_command(CLI::App& command, CliContext& context);
 void define_next_command(CLI::App& command, CliContext& context);
 void define_progress_command(CLI::App& command, CliContext& context);
 void define_templates_command(CLI::App& command, CliContext& context);
+void define_completion_command(CLI::App& command, CliContext& context);
+void define_complete_command(CLI::App& command, CliContext& context);
 
 }  // namespace mission::cli

@@ -199,14 +199,14 @@ void define_exec_command(CLI::App& command, CliContext& context) {
 
   CLI::App* show = add_action(command, "show", "Show one execution and its MCP sessions",
                               context, options, run_show);
-  show->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("ID");
+  show->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("EXEC");
   show->add_flag("--follow,-f", options->follow, "Then print its events until it ends");
 
   CLI::App* create = add_action(command, "create",
                                 "Create an execution to launch elsewhere; prints its id",
                                 context, options, run_create);
   create->add_option("--adapter", options->adapter, "Agent adapter (default generic)")
-      ->type_name("NAME");
+      ->type_name("ADAPTER");
   create->add_option("--delivery", options->delivery, "Signal delivery (default mcp-tool)")
       ->check(CLI::IsMember({"mcp-tool", "stdout-marker"}))
       ->type_name("D");
@@ -214,7 +214,7 @@ void define_exec_command(CLI::App& command, CliContext& context) {
       ->type_name("DIR");
   create->add_option("--toolsets", options->toolsets, "MCP toolsets (default: signals,tracking)")
       ->delimiter(',')
-      ->type_name("LIST");
+      ->type_name("TOOLSETS");
   create->add_flag("--print-token", options->print_token,
                    "Also print the MCP session token (a secret: pass it as MISSION_MCP_TOKEN)");
   create->add_option("command", options->command, "The agent's command, after --")
@@ -223,12 +223,12 @@ void define_exec_command(CLI::App& command, CliContext& context) {
   CLI::App* stop = add_action(command, "stop",
                               "Stop an execution: SIGTERM to its process group, SIGKILL after 5 s",
                               context, options, run_stop);
-  stop->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("ID");
+  stop->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("EXEC");
   stop->add_flag("--force", options->force, "SIGKILL at once");
 
   CLI::App* logs = add_action(command, "logs", "Print an execution's output (newest lines)",
                               context, options, run_logs);
-  logs->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("ID");
+  logs->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("EXEC");
   logs->add_flag("--follow,-f", options->follow, "Keep printing new output until it ends");
   logs->add_flag("--raw", options->raw,
                  "The output's bytes as the agent wrote them, escape sequences included");
@@ -242,12 +242,12 @@ void define_exec_command(CLI::App& command, CliContext& context) {
   CLI::App* signals = add_action(command, "signals",
                                  "List an execution's observations and their acknowledgements",
                                  context, options, run_signals);
-  signals->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("ID");
+  signals->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("EXEC");
 
   CLI::App* instructions = add_action(command, "instructions",
                                       "Print what to tell a stdout-marker agent", context,
                                       options, run_instructions);
-  instructions->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("ID");
+  instructions->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("EXEC");
 }
 
 }  // namespace mission::cli

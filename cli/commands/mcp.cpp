@@ -114,12 +114,12 @@ void define_mcp_command(CLI::App& command, CliContext& context) {
   connect->add_option("--agent-execution", options->execution_id,
                       "Attach to this execution (token from $MISSION_MCP_TOKEN); without it, "
                       "create one for the current directory")
-      ->type_name("ID");
+      ->type_name("EXEC");
   connect
       ->add_option("--toolsets", options->toolsets,
                    "Toolsets of the execution created without --agent-execution")
       ->delimiter(',')
-      ->type_name("LIST");
+      ->type_name("TOOLSETS");
   connect->fallthrough();
   connect->callback([&context, options] {
     if (!options->execution_id.empty() && !options->toolsets.empty()) {
@@ -136,11 +136,11 @@ void define_mcp_command(CLI::App& command, CliContext& context) {
   config->add_option("--adapter", config_options->adapter,
                      "The agent: claude-code, codex, copilot, opencode or generic")
       ->required()
-      ->type_name("NAME");
+      ->type_name("ADAPTER");
   config->add_option("--agent-execution", config_options->execution_id,
                      "For this execution (the agent supplies $MISSION_MCP_TOKEN); without it, "
                      "each session makes its own")
-      ->type_name("ID");
+      ->type_name("EXEC");
   config->add_flag("--add-json", config_options->add_json,
                    "claude-code: print the `claude mcp add-json` command that adds it instead");
   config->fallthrough();

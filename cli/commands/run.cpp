@@ -138,7 +138,7 @@ void define_run_command(CLI::App& command, CliContext& context) {
   command
       .add_option("--adapter", options->adapter,
                   "Agent adapter: claude-code, codex, copilot, opencode, pi, generic (default)")
-      ->type_name("NAME");
+      ->type_name("ADAPTER");
   command
       .add_option("--bin", options->bin,
                   "The adapter's executable (default $MISSION_<ADAPTER>_BIN, else PATH)")
@@ -146,11 +146,11 @@ void define_run_command(CLI::App& command, CliContext& context) {
   command
       .add_option("--delivery", options->delivery,
                   "Signal delivery (default: the adapter's preferred one)")
-      ->check(CLI::IsMember({"stdout-marker", "mcp-tool"}))
+      ->check(CLI::IsMember({"mcp-tool", "stdout-marker"}))
       ->type_name("D");
   command.add_option("--toolsets", options->toolsets, "MCP toolsets for mcp-tool delivery")
       ->delimiter(',')
-      ->type_name("LIST");
+      ->type_name("TOOLSETS");
   command.add_option("--name", options->name,
                      "A name to call the execution by instead of its id (exec show NAME, attach NAME)")
       ->type_name("NAME");

@@ -170,7 +170,7 @@ int run_watch(const CliContext& context, const WatchOptions& options) {
 void define_watch_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<WatchOptions>();
   command.add_option("--execution", options->execution_id, "Only this execution's events")
-      ->type_name("ID");
+      ->type_name("EXEC");
   command
       .add_option("--notify", options->notify,
                   "Run CMD (with sh) when an execution needs input, is blocked or ends; "

@@ -80,6 +80,9 @@ struct LaunchRequest {
   std::function<std::string()> marker_instructions;
   std::filesystem::path files_dir;  // this launch's private dir (created on first write)
   bool keep_mcp_servers = false;    // keep the agent's own MCP servers beside mission's
+  // It runs on a terminal of the daemon's (interactive); otherwise a
+  // headless run may be asked for streaming JSON a person can follow.
+  bool on_terminal = false;
 };
 
 // What to run. The cleanup is `files.remove()`, also done by its destructor.
@@ -107,7 +110,20 @@ struct AgentAdapter {
   LaunchPlan (*prepare_launch)(const LaunchRequest& request);
   // nullptr for a provider without an MCP client.
   ManualConfig (*manual_config)(const BridgeEntry& bridge);
+  // The streaming JSON an execution's command line asks the provider for
+  // (a format of shared/agent_stream.hpp: `mission run` and `exec logs`
+  // render it as steps), empty for text; nullptr when it prints only text.
+  std::string_view (*output_format)(const std::vector<std::string>& argv);
 };
+
+// The output format of a command `adapter_name` launched (empty for text
+// or an adapter not known).
+std::string_view output_format_of(std::string_view adapter_name, const std::vector<std::string>& argv);
+
+// Whether `argv` holds option `name` (alone or as name=value).
+bool has_option(const std::vector<std::string>& argv, std::string_view name);
+// The value of option `name` in `argv` ("name value" or "name=value").
+std::optional<std::string> option_value(const std::vector<std::string>& argv, std::string_view name);
 
 // Whether `adapter` supports `delivery`.
 bool supports(const AgentAdapter& adapter, Delivery delivery);

@@ -46,8 +46,27 @@ LaunchPlan prepare(const LaunchRequest& request) {
     plan.argv.push_back("--append-system-prompt");
     plan.argv.push_back(request.marker_instructions());
   }
+  // Headless (-p) off a terminal: streaming JSON, so the run shows its
+  // steps as they happen instead of nothing until the end. Not with
+  // stdout-marker delivery, whose markers must start lines of plain text,
+  // nor when the user chose an output format.
+  const auto& words = request.arguments;
+  const bool headless = has_option(words, "-p") || has_option(words, "--print");
+  if (headless && !request.on_terminal && request.delivery == Delivery::mcp_tool &&
+      !has_option(words, "--output-format")) {
+    plan.argv.push_back("--output-format=stream-json");
+    if (!has_option(words, "--verbose")) plan.argv.push_back("--verbose");
+  }
   plan.argv.insert(plan.argv.end(), request.arguments.begin(), request.arguments.end());
   return plan;
+}
+
+// `claude -p --output-format stream-json` (which wants --verbose with -p):
+// one JSON object a line, each message, tool call and result as it comes.
+constexpr std::string_view kStreamFormat = "claude-stream-json";
+
+std::string_view output_format(const std::vector<std::string>& argv) {
+  return option_value(argv, "--output-format") == "stream-json" ? kStreamFormat : std::string_view();
 }
 
 ManualConfig manual(const BridgeEntry& bridge) {
@@ -64,6 +83,7 @@ const AgentAdapter kClaudeCodeAdapter = {
     {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}, false},
     prepare,
     manual,
+    output_format,
 };
 
 }  // namespace mission::daemon::adapters

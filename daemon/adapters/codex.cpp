@@ -4,6 +4,7 @@
 // own environment with `env_vars`: the token never appears in an argv.
 // Markers: the instructions as `developer_instructions`.
 
+#include <algorithm>
 #include <cstdio>
 
 #include "daemon/adapters/adapter.hpp"
@@ -88,6 +89,16 @@ TomlFields server_fields(const BridgeEntry& bridge, const TomlStyle& style) {
   return fields;
 }
 
+// `codex exec --json`: thread, turn and item events, one JSON object a line.
+constexpr std::string_view kStreamFormat = "codex-json";
+
+bool is_json_flag(const std::string& word) { return word == "--json" || word == "--experimental-json"; }
+
+std::string_view output_format(const std::vector<std::string>& argv) {
+  const bool exec = std::find(argv.begin(), argv.end(), "exec") != argv.end();
+  return exec && std::any_of(argv.begin(), argv.end(), is_json_flag) ? kStreamFormat : std::string_view();
+}
+
 LaunchPlan prepare(const LaunchRequest& request) {
   LaunchPlan plan{{request.binary}, {}, {}, LaunchFiles(request.files_dir)};
   std::string value;
@@ -101,6 +112,15 @@ LaunchPlan prepare(const LaunchRequest& request) {
   plan.argv.push_back("-c");
   plan.argv.push_back(value);
   plan.argv.insert(plan.argv.end(), request.arguments.begin(), request.arguments.end());
+  // `codex exec` off a terminal: its JSON events, right after the
+  // subcommand, so the run shows its steps as they happen. Not with
+  // stdout-marker delivery, whose markers must start lines of plain text.
+  const auto& words = request.arguments;
+  auto exec = std::find(plan.argv.begin() + 3, plan.argv.end(), "exec");
+  if (exec != plan.argv.end() && !request.on_terminal && request.delivery == Delivery::mcp_tool &&
+      std::none_of(words.begin(), words.end(), is_json_flag)) {
+    plan.argv.insert(exec + 1, "--json");
+  }
   return plan;
 }
 
@@ -120,6 +140,7 @@ const AgentAdapter kCodexAdapter = {
     {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}, false},
     prepare,
     manual,
+    output_format,
 };
 
 }  // namespace mission::daemon::adapters

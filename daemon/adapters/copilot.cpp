@@ -54,6 +54,7 @@ const AgentAdapter kCopilotAdapter = {
     {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}, false},
     prepare,
     manual,
+    nullptr,
 };
 
 }  // namespace mission::daemon::adapters

@@ -42,6 +42,7 @@ const AgentAdapter kGenericAdapter = {
     {kDeliveries, Delivery::stdout_marker, Delivery::stdout_marker, {false, true, false}, true},
     prepare,
     manual,
+    nullptr,
 };
 
 }  // namespace mission::daemon::adapters

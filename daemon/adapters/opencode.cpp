@@ -3,6 +3,7 @@
 // global config. A launch whose environment already sets OPENCODE_CONFIG
 // fails rather than silently replacing the user's file. mcp-tool only.
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "daemon/adapters/adapter.hpp"
@@ -44,7 +45,22 @@ LaunchPlan prepare(const LaunchRequest& request) {
   plan.env_set["OPENCODE_CONFIG"] = file.string();
   plan.env_unset.push_back("MISSION_MCP_TOKEN");
   plan.argv.insert(plan.argv.end(), request.arguments.begin(), request.arguments.end());
+  // `opencode run` off a terminal: its JSON events, right after the
+  // subcommand, so the run shows its steps as they happen.
+  auto run = std::find(plan.argv.begin() + 1, plan.argv.end(), "run");
+  if (run != plan.argv.end() && !request.on_terminal && !has_option(request.arguments, "--format")) {
+    plan.argv.insert(run + 1, {"--format", "json"});
+  }
   return plan;
+}
+
+// `opencode run --format json`: step, text and tool_use events, one JSON
+// object a line.
+constexpr std::string_view kStreamFormat = "opencode-json";
+
+std::string_view output_format(const std::vector<std::string>& argv) {
+  const bool run = std::find(argv.begin(), argv.end(), "run") != argv.end();
+  return run && option_value(argv, "--format") == "json" ? kStreamFormat : std::string_view();
 }
 
 ManualConfig manual(const BridgeEntry& bridge) {
@@ -61,6 +77,7 @@ const AgentAdapter kOpenCodeAdapter = {
     {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}, false},
     prepare,
     manual,
+    output_format,
 };
 
 }  // namespace mission::daemon::adapters

@@ -32,6 +32,7 @@ const AgentAdapter kPiAdapter = {
     {kDeliveries, Delivery::stdout_marker, Delivery::stdout_marker, {false, false, false}, false},
     prepare,
     nullptr,
+    nullptr,
 };
 
 }  // namespace mission::daemon::adapters

@@ -59,6 +59,7 @@ adapters::LaunchPlan prepare_launch(const RuntimePaths& paths, const adapters::A
   launch.env = env;
   launch.files_dir = paths.launch_dir() / row.id;
   launch.keep_mcp_servers = request.keep_mcp_servers;
+  launch.on_terminal = request.terminal;
   if (row.delivery == Delivery::mcp_tool && adapter.capabilities.provisioning.requires_runtime_config) {
     launch.bridge = adapters::bridge_entry(adapters::mission_binary(), paths.socket, row.id);
     launch.bridge->token = created.token.value_or("");

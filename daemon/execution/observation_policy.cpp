@@ -31,7 +31,9 @@ ExecutionState final_state_after_exit(std::int64_t exit_status, int term_signal,
 }
 
 ExecutionState final_state_after_session(std::optional<SignalType> last_claim) {
-  if (!last_claim) return ExecutionState::lost;
+  // The client closed its session: an agent that worked and stopped without
+  // claiming anything, not a crash (ADR 0024).
+  if (!last_claim) return ExecutionState::completed;
   return *last_claim == SignalType::completed_claim ? ExecutionState::completed
                                                     : ExecutionState::failed;
 }

@@ -30,8 +30,9 @@ bool accepted_after_final(SignalType signal);
 ExecutionState final_state_after_exit(std::int64_t exit_status, int term_signal, bool stop_requested,
                                       std::optional<SignalType> last_claim);
 
-// The final state of an attached execution whose last session ended: its
-// last claim decides, and without one it is lost.
+// The final state of an attached execution whose last session ended (after
+// real calls): its last claim decides, and without one it is completed, as
+// an agent that closes its session has stopped, not crashed (ADR 0024).
 ExecutionState final_state_after_session(std::optional<SignalType> last_claim);
 
 // The claim signal a final state bears out (completed_claim for completed,

@@ -1,5 +1,6 @@
 #include "daemon/rpc/execution_run_methods.hpp"
 
+#include "daemon/adapters/adapter.hpp"
 #include "daemon/execution/execution_events.hpp"
 #include "daemon/execution/execution_log.hpp"
 #include "daemon/execution/execution_registry.hpp"
@@ -97,6 +98,16 @@ nlohmann::json handle_execution_logs(MethodContext& context, const ExecutionLogs
   // So a follower learns how the agent ended without asking again.
   if (row.exit_code) result["exitCode"] = *row.exit_code;
   if (row.exit_signal) result["exitSignal"] = *row.exit_signal;
+  // Streaming JSON the adapter asked for: the CLI shows it as steps.
+  nlohmann::json command = nlohmann::json::parse(row.command, nullptr, false);
+  if (command.is_array()) {
+    std::vector<std::string> argv;
+    for (const auto& word : command) {
+      if (word.is_string()) argv.push_back(word.get<std::string>());
+    }
+    const std::string_view format = adapters::output_format_of(row.adapter, argv);
+    if (!format.empty()) result["outputFormat"] = format;
+  }
   return result;
 }
 

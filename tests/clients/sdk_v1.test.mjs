@@ -114,6 +114,11 @@ await runTest('sdk v1', missionPath, async h => {
   const attachedId = said.structuredContent?.agentExecutionId;
   assertSignalResult(said, { status: 'recorded-only', executionId: attachedId }, 'attached: message');
   assert.match(attachedId ?? '', /^ae-/, 'attached: no agentExecutionId');
+  // Real work, then the client goes without claiming anything: the
+  // execution ends completed, not lost (ADR 0024).
+  const started = await h.step('attached: start_mission', () => attached.client.callTool({
+    name: 'start_mission', arguments: { name: 'Attached work', objective: 'Record a mission, then close' } }));
+  assert.ok(!started.isError, `attached: start_mission failed: ${JSON.stringify(started.content)}`);
   await h.step('attached: close', () => attached.client.close());
   await assertAttachedExecutionEnded(h, { cwd, executionId: attachedId, clientName: attachedName });
 

@@ -1,5 +1,8 @@
 #!/bin/bash
 # The bash completion offers the commands and the daemon actions.
+# Usage: check_bash_completion.sh SOURCE_DIR [MISSION MISSIOND]: with the
+# binaries, completions of execution ids and names are checked against a
+# real daemon.
 set -eu
 source "$1/completions/mission.bash"
 complete_words() {
@@ -25,7 +28,7 @@ expect "--choice" mission answer --ch
 expect "--stdin-answers" mission run --stdin
 [[ $(subcommands mission exec '') == "list show create stop logs signals instructions" ]] || { echo "exec '' -> $(subcommands mission exec '')"; exit 1; }
 [[ $(subcommands mission mcp '') == "connect config" ]] || { echo "mcp '' -> $(subcommands mission mcp '')"; exit 1; }
-[[ $(subcommands mission workflows '') == "list show" ]] || { echo "workflows '' -> $(subcommands mission workflows '')"; exit 1; }
+[[ $(subcommands mission workflows '') == "list show run stop status" ]] || { echo "workflows '' -> $(subcommands mission workflows '')"; exit 1; }
 expect "mermaid" mission plan wf-1 --format m
 expect "exec" mission exe
 expect "list" mission --socket /tmp/s exec li
@@ -70,7 +73,7 @@ offers bash mission run --adapter claude-code --bin /usr/bin/claude -- bas
 expect "adapters" mission ad
 [[ $(subcommands mission adapters '') == "list" ]] || { echo "adapters '' -> $(subcommands mission adapters '')"; exit 1; }
 expect "config" mission mcp conf
-expect "--adapter --agent-execution" mission mcp config --a
+expect "--adapter --agent-execution --add-json" mission mcp config --a
 expect "opencode" mission mcp config --adapter op
 # The tracking commands: missions list|show, tasks, context, report, check,
 # resolve, with their options and values.
@@ -88,12 +91,44 @@ expect "--mission" mission check --m
 expect "--note" mission resolve is-1 --not
 expect "signals,tracking" mission exec create --toolsets signals,tr
 expect "tasks,milestones,phase_summary tasks,milestones,decisions tasks,milestones,blockers" mission context --include tasks,milestones,
-# An option that takes an execution id offers no options in its place, and
-# an empty word after -- is not every command on PATH.
+# An option that takes an execution id offers no options in its place (and
+# nothing at all when no daemon runs); after -- comes a command, as bash
+# completes a command word, then its arguments, files.
 expect "" mission watch --execution ''
-expect "" mission run -- ''
+expect "" mission --socket /nonexistent/s watch --execution ''
+offers bash mission run -- ''
+offers bash mission run --name x -- ''
+[[ " $(complete_words mission run -- '') " != *" --detach "* ]] || { echo "run -- '' offers options"; exit 1; }
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+touch "$scratch/notes.txt"
+(cd "$scratch" && offers notes.txt mission run -- bash '') || exit 1
+(cd "$scratch" && offers notes.txt mission exec create -- bash -x n) || exit 1
+(cd "$scratch" && offers "$scratch/notes.txt" mission run -- "$scratch/n") || exit 1
+(shopt -s no_empty_cmd_completion && expect "" mission run -- '') || exit 1
 expect "--read-only" mission attach --re
 expect "--raw" mission exec logs --ra
 # mission workspaces and its actions.
 [[ $(subcommands mission workspaces '') == "list conflicts clean" ]] || { echo "workspaces '' -> $(subcommands mission workspaces '')"; exit 1; }
 expect "--workflow" mission workspaces list --w
+
+# With a daemon: ids and names of executions where an execution is wanted.
+if [[ $# -ge 3 ]]; then
+  export MISSION_RUNTIME_DIR=$scratch/run MISSION_STATE_DIR=$scratch/state MISSION_DAEMON_BIN=$3
+  PATH=$(dirname "$2"):$PATH
+  trap 'mission daemon stop --force >/dev/null 2>&1 || true; rm -rf "$scratch"' EXIT
+  id=$(mission run --detach --name fix-auth -- sleep 60)
+  [[ $id == ae-* ]] || { echo "mission run --detach printed '$id'"; exit 1; }
+  for line in "mission watch --execution" "mission attach" "mission exec logs" "mission exec stop --force" \
+              "mission mcp connect --agent-execution" "mission send" "mission answer"; do
+    # shellcheck disable=SC2086
+    offers "$id" $line ''
+    # shellcheck disable=SC2086
+    offers fix-auth $line ''
+  done
+  expect "fix-auth" mission watch --execution fix
+  expect "$id" mission exec show "${id:0:6}"
+  expect "--follow" mission exec logs "$id" --fol
+  expect "" mission exec logs "$id" --after ''
+  offers "@last" mission attach ''
+fi

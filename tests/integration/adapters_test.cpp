@@ -128,7 +128,9 @@ TEST_CASE("claude-code: a 0600 MCP config whose bridge reaches the daemon, remov
 
   CHECK(lines_with(result.out, "arg:") == Strings{"--mcp-config=" + config.string(),
                                                   "--strict-mcp-config",
-                                                  "--allowedTools=mcp__mission", "-p", "say hi"});
+                                                  "--allowedTools=mcp__mission",
+                                                  "--output-format=stream-json", "--verbose", "-p",
+                                                  "say hi"});
   // The token is in the file only, not in the agent's environment.
   CHECK(lines_with(result.out, "env:") ==
         Strings{"MISSION_MCP_TOKEN=", "OPENCODE_CONFIG=", "MCP_CONNECTION_NONBLOCKING=false"});
@@ -155,7 +157,8 @@ TEST_CASE("claude-code: a 0600 MCP config whose bridge reaches the daemon, remov
   CHECK(execution["state"] == "completed");
   CHECK(execution["command"] ==
         json({f.agent.string(), "--mcp-config=" + config.string(), "--strict-mcp-config",
-              "--allowedTools=mcp__mission", "-p", "say hi"}));
+              "--allowedTools=mcp__mission", "--output-format=stream-json", "--verbose", "-p",
+              "say hi"}));
   // Gone with the process, and the secret never reached the record or log.
   CHECK_FALSE(fs::exists(config.parent_path()));
   CHECK(execution.dump().find(token) == std::string::npos);
@@ -200,9 +203,10 @@ TEST_CASE("codex: a -c override names the bridge, the token reaches it by enviro
       "mcp_servers.mission={command=\"" + mission_next_to_missiond() +
       "\",args=[\"mcp\",\"connect\",\"--agent-execution\",\"" + id + "\"],env={MISSION_SOCKET=\"" +
       fs::absolute(f.instance.socket()).string() + "\"},env_vars=[\"MISSION_MCP_TOKEN\"]}";
-  CHECK(execution["command"] == json({f.agent.string(), "-c", override_value, "exec", "say hi"}));
+  CHECK(execution["command"] ==
+        json({f.agent.string(), "-c", override_value, "exec", "--json", "say hi"}));
   std::string output = f.logs(id);
-  CHECK(lines_with(output, "arg:") == Strings{"-c", override_value, "exec", "say hi"});
+  CHECK(lines_with(output, "arg:") == Strings{"-c", override_value, "exec", "--json", "say hi"});
   // Codex forwards it to the bridge through env_vars.
   CHECK(lines_with(output, "env:")[0] == "MISSION_MCP_TOKEN=set");
   CHECK(lines_with(output, "config:").empty());
@@ -216,7 +220,7 @@ TEST_CASE("opencode: OPENCODE_CONFIG names a 0600 file, and one set already fail
   json execution = f.only_execution();
   const std::string id = execution["id"];
   const fs::path config = f.instance.runtime_dir() / "launch" / id / "opencode.json";
-  CHECK(lines_with(result.out, "arg:") == Strings{"run", "say hi"});
+  CHECK(lines_with(result.out, "arg:") == Strings{"run", "--format", "json", "say hi"});
   CHECK(lines_with(result.out, "env:") ==
         Strings{"MISSION_MCP_TOKEN=", "OPENCODE_CONFIG=" + config.string(),
                 "MCP_CONNECTION_NONBLOCKING="});

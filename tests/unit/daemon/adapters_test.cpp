@@ -4,11 +4,13 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
 
 #include "daemon/adapters/adapter_table.hpp"
+#include "shared/agent_stream.hpp"
 #include "shared/error_code.hpp"
 #include "support/temp_dir.hpp"
 
@@ -157,8 +159,8 @@ TEST_CASE("claude-code: a 0600 --mcp-config file with the bridge, strict, tools 
   LaunchPlan plan = launch.prepare("claude-code");
   const auto file = launch.dir() / "claude-mcp.json";
   CHECK(plan.argv == Strings{"/usr/local/bin/claude", "--mcp-config=" + file.string(),
-                             "--strict-mcp-config", "--allowedTools=mcp__mission", "-p",
-                             "fix the bug"});
+                             "--strict-mcp-config", "--allowedTools=mcp__mission",
+                             "--output-format=stream-json", "--verbose", "-p", "fix the bug"});
   CHECK(plan.env_set == Env{{"MCP_CONNECTION_NONBLOCKING", "false"}});
   CHECK(plan.env_unset == Strings{"MISSION_MCP_TOKEN"});
   CHECK(read_file(file) == R"({
@@ -204,7 +206,8 @@ TEST_CASE(
   LaunchPlan plan = launch.prepare("claude-code");
   CHECK(plan.argv == Strings{"claude",
                              "--mcp-config=" + (launch.dir() / "claude-mcp.json").string(),
-                             "--allowedTools=mcp__mission", "-p", "hi"});
+                             "--allowedTools=mcp__mission", "--output-format=stream-json",
+                             "--verbose", "-p", "hi"});
   CHECK(plan.env_set.empty());
 }
 
@@ -225,7 +228,7 @@ TEST_CASE("codex: one -c override, no file, the token forwarded by name only") {
       Strings{
           "codex", "-c",
           R"(mcp_servers.mission={command="/opt/mission/bin/mission",args=["mcp","connect","--agent-execution","ae-test000001"],env={MISSION_SOCKET="/run/mission/daemon.sock"},env_vars=["MISSION_MCP_TOKEN"]})",
-          "exec", "--skip-git-repo-check", "say \"hi\""});
+          "exec", "--json", "--skip-git-repo-check", "say \"hi\""});
   // Codex forwards MISSION_MCP_TOKEN from its own environment to the bridge.
   CHECK(plan.env_set.empty());
   CHECK(plan.env_unset.empty());
@@ -282,7 +285,7 @@ TEST_CASE("opencode: a 0600 config file named by OPENCODE_CONFIG, the user's wor
   Launch launch("mcp-tool", "opencode", {"run", "hi"});
   LaunchPlan plan = launch.prepare("opencode");
   const auto file = launch.dir() / "opencode.json";
-  CHECK(plan.argv == Strings{"opencode", "run", "hi"});
+  CHECK(plan.argv == Strings{"opencode", "run", "--format", "json", "hi"});
   CHECK(plan.env_set == Env{{"OPENCODE_CONFIG", file.string()}});
   CHECK(plan.env_unset == Strings{"MISSION_MCP_TOKEN"});
   CHECK(read_file(file) == R"({
@@ -307,6 +310,50 @@ TEST_CASE("opencode: a 0600 config file named by OPENCODE_CONFIG, the user's wor
 }
 )");
   CHECK(mode_of(file) == 0600);
+}
+
+TEST_CASE("headless runs off a terminal stream JSON events, which the execution's command names") {
+  SECTION("claude-code -p streams; on a terminal, with markers or a chosen format it does not") {
+    Launch launch("mcp-tool", "claude", {"--print", "fix it"});
+    LaunchPlan plan = launch.prepare("claude-code");
+    CHECK(output_format_of("claude-code", plan.argv) == "claude-stream-json");
+    CHECK(mission::find_stream_decoder(output_format_of("claude-code", plan.argv)) != nullptr);
+    Launch on_terminal("mcp-tool", "claude", {"--print", "fix it"});
+    on_terminal.request.on_terminal = true;
+    CHECK(output_format_of("claude-code", on_terminal.prepare("claude-code").argv).empty());
+    Launch chosen("mcp-tool", "claude", {"-p", "--output-format", "json", "fix it"});
+    LaunchPlan kept = chosen.prepare("claude-code");
+    CHECK(std::count(kept.argv.begin(), kept.argv.end(), "--verbose") == 0);
+    CHECK(output_format_of("claude-code", kept.argv).empty());
+    Launch interactive("mcp-tool", "claude", {"fix it"});
+    CHECK(output_format_of("claude-code", interactive.prepare("claude-code").argv).empty());
+    Launch markers("stdout-marker", "claude", {"-p", "fix it"});
+    CHECK(output_format_of("claude-code", markers.prepare("claude-code").argv).empty());
+  }
+  SECTION("codex exec streams; the interactive codex and a terminal do not") {
+    Launch launch("mcp-tool", "codex", {"exec", "fix it"});
+    CHECK(output_format_of("codex", launch.prepare("codex").argv) == "codex-json");
+    Launch given("mcp-tool", "codex", {"exec", "--json", "fix it"});
+    LaunchPlan plan = given.prepare("codex");
+    CHECK(std::count(plan.argv.begin(), plan.argv.end(), "--json") == 1);
+    Launch interactive("mcp-tool", "codex", {"fix it"});
+    CHECK(output_format_of("codex", interactive.prepare("codex").argv).empty());
+    Launch on_terminal("mcp-tool", "codex", {"exec", "fix it"});
+    on_terminal.request.on_terminal = true;
+    CHECK(output_format_of("codex", on_terminal.prepare("codex").argv).empty());
+  }
+  SECTION("opencode run streams unless a format is chosen") {
+    Launch launch("mcp-tool", "opencode", {"run", "fix it"});
+    CHECK(output_format_of("opencode", launch.prepare("opencode").argv) == "opencode-json");
+    CHECK(mission::find_stream_decoder("opencode-json") != nullptr);
+    CHECK(mission::find_stream_decoder("codex-json") != nullptr);
+    Launch chosen("mcp-tool", "opencode", {"run", "--format=default", "fix it"});
+    LaunchPlan plan = chosen.prepare("opencode");
+    CHECK(plan.argv == Strings{"opencode", "run", "--format=default", "fix it"});
+    CHECK(output_format_of("opencode", plan.argv).empty());
+  }
+  CHECK(output_format_of("generic", {"claude", "-p", "--output-format", "stream-json"}).empty());
+  CHECK(output_format_of("nobody", {}).empty());
 }
 
 TEST_CASE("pi: print mode, the marker instructions in a 0600 file for --append-system-prompt") {
