@@ -132,8 +132,9 @@ _mission() {
       esac ;;
     templates)
       case $action in
-        "") COMPREPLY=($(compgen -W "list show $globals" -- "$cur")) ;;
+        "") COMPREPLY=($(compgen -W "list show apply $globals" -- "$cur")) ;;
         list) COMPREPLY=($(compgen -W "--limit $globals" -- "$cur")) ;;
+        apply) COMPREPLY=($(compgen -W "--var --name --repository --max-parallel --cwd $globals" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "$globals" -- "$cur")) ;;
       esac ;;
     plan) COMPREPLY=($(compgen -W "--format $globals" -- "$cur")) ;;
