@@ -6,6 +6,8 @@
 
 #include "shared/error_code.hpp"
 
+extern char** environ;
+
 namespace mission::cli {
 
 RuntimePaths CliContext::paths() const {
@@ -26,6 +28,20 @@ std::string CliContext::working_directory(const std::string& option) {
 
 std::optional<DaemonClient> CliContext::connect_if_running() const {
   return DaemonClient::connect(paths().socket);
+}
+
+std::map<std::string, std::string> CliContext::agent_environment(const std::vector<std::string>& overrides) {
+  std::map<std::string, std::string> env;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    std::string text = *entry;
+    auto equals = text.find('=');
+    if (equals != std::string::npos) env[text.substr(0, equals)] = text.substr(equals + 1);
+  }
+  for (const auto& assignment : overrides) {
+    auto equals = assignment.find('=');
+    env[assignment.substr(0, equals)] = assignment.substr(equals + 1);
+  }
+  return env;
 }
 
 }  // namespace mission::cli

@@ -3,8 +3,10 @@
 // daemon with them.
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cli/autostart.hpp"
 #include "shared/runtime_paths.hpp"
@@ -31,6 +33,10 @@ struct CliContext {
   // The absolute, normalised form of a --cwd option (the current directory
   // when empty); throws invalid_argument if it is not a directory.
   static std::string working_directory(const std::string& option);
+
+  // This process's environment with `overrides` (NAME=VALUE) applied: what
+  // an agent the daemon launches for us gets.
+  static std::map<std::string, std::string> agent_environment(const std::vector<std::string>& overrides);
 
   // Connects only if a daemon is already running.
   std::optional<DaemonClient> connect_if_running() const;

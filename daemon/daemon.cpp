@@ -43,6 +43,7 @@ Daemon::~Daemon() {
   shutdown_soon_.reset();
   sigterm_.reset();
   sigint_.reset();
+  runs_.reset();  // before the launcher, whose end observer it is
   inbound_.reset();
   launcher_.reset();
   tree_watches_.reset();
@@ -143,11 +144,13 @@ void Daemon::start() {
       loop, settings_.tree_watching, [this](const std::string& root) {
         return store::TaskRepository(*database_).has_in_progress(root);
       });
+  runs_ = std::make_unique<runs::RunService>(
+      runs::RunServices{loop, *database_, events_, *launcher_, paths_, *plans_});
   mcp_services_ = std::make_unique<mcp::SessionServices>(
       mcp::SessionServices{*database_, events_, loop, settings_.idempotency, tree_watches_.get(), plans_.get()});
   control_services_ = std::make_unique<ControlServices>(
       ControlServices{*database_, events_, *launcher_, paths_, settings_.idempotency,
-                      settings_.retention, *this, *mcp_services_, *tree_watches_});
+                      settings_.retention, *this, *mcp_services_, *tree_watches_, *runs_});
   maintenance_timer_ = std::make_unique<loop::Timer>(loop, [this] { maintain(); });
   maintain();
   claims_timer_ = std::make_unique<loop::Timer>(loop, [this] { expire_claims(); });
@@ -187,6 +190,8 @@ void Daemon::start() {
   sigint_ = std::make_unique<loop::SignalWatcher>(loop, SIGINT, on_signal);
   std::fprintf(stderr, "missiond: listening on %s (pid %d)\n", paths_.socket.c_str(),
                static_cast<int>(getpid()));
+  // Workflow runs a previous daemon was running go on.
+  runs_->resume();
 }
 
 void Daemon::run() { uv_run(loop_.get(), UV_RUN_DEFAULT); }

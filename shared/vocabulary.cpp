@@ -79,6 +79,14 @@ MISSION_VOCABULARY(MessagePriority, {MessagePriority::low, "low"}, {MessagePrior
 
 MISSION_VOCABULARY(WorkspaceStatus, {WorkspaceStatus::active, "active"}, {WorkspaceStatus::merged, "merged"},
                    {WorkspaceStatus::abandoned, "abandoned"}, {WorkspaceStatus::removed, "removed"})
+MISSION_VOCABULARY(RunStatus, {RunStatus::running, "running"}, {RunStatus::stopping, "stopping"},
+                   {RunStatus::stopped, "stopped"}, {RunStatus::completed, "completed"},
+                   {RunStatus::failed, "failed"}, {RunStatus::partial, "partial"})
+MISSION_VOCABULARY(AttemptStatus, {AttemptStatus::running, "running"}, {AttemptStatus::judging, "judging"},
+                   {AttemptStatus::awaiting_approval, "awaiting_approval"}, {AttemptStatus::queued, "queued"},
+                   {AttemptStatus::merged, "merged"},
+                   {AttemptStatus::failed, "failed"}, {AttemptStatus::conflicted, "conflicted"},
+                   {AttemptStatus::stopped, "stopped"})
 
 #undef MISSION_VOCABULARY
 
@@ -102,6 +110,8 @@ bool is_final(MissionStatus status) {
 bool is_final(TaskStatus status) {
   return status != TaskStatus::in_progress && status != TaskStatus::pending;
 }
+
+bool is_final(RunStatus status) { return status != RunStatus::running && status != RunStatus::stopping; }
 
 bool is_done(TaskStatus status) {
   return status == TaskStatus::success || status == TaskStatus::partial_success ||

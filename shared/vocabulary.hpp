@@ -101,6 +101,18 @@ enum class MessagePriority { low, normal, high, urgent };
 // abandoned, and removed once mission took its worktree away.
 enum class WorkspaceStatus { active, merged, abandoned, removed };
 
+// A workflow run (docs/adr/0023): the daemon dispatching agents onto a
+// workflow's ready tasks. running and stopping are live; the others final.
+enum class RunStatus { running, stopping, stopped, completed, failed, partial };
+
+// One attempt at one task in a run: its agent runs, then it is judged
+// (exit, claims, scope, check), waits for a person's approval when the
+// run asks for one (--approve), waits in the merge queue once it passed,
+// and ends merged, failed (retried while attempts remain; a rejection is a
+// failure), conflicted (blocked: its merge would conflict), or stopped
+// with the run.
+enum class AttemptStatus { running, judging, awaiting_approval, queued, merged, failed, conflicted, stopped };
+
 template <class Enum>
 struct VocabularyEntry {
   Enum value;
@@ -142,6 +154,10 @@ template <>
 std::span<const VocabularyEntry<MessagePriority>> vocabulary<MessagePriority>();
 template <>
 std::span<const VocabularyEntry<WorkspaceStatus>> vocabulary<WorkspaceStatus>();
+template <>
+std::span<const VocabularyEntry<RunStatus>> vocabulary<RunStatus>();
+template <>
+std::span<const VocabularyEntry<AttemptStatus>> vocabulary<AttemptStatus>();
 
 // Whether `Enum` is one of the vocabularies above: only those read and
 // write JSON by name.
@@ -179,6 +195,10 @@ template <>
 inline constexpr bool kIsVocabulary<MessagePriority> = true;
 template <>
 inline constexpr bool kIsVocabulary<WorkspaceStatus> = true;
+template <>
+inline constexpr bool kIsVocabulary<RunStatus> = true;
+template <>
+inline constexpr bool kIsVocabulary<AttemptStatus> = true;
 
 template <class Enum>
 concept Vocabulary = kIsVocabulary<Enum>;
@@ -245,5 +265,6 @@ bool is_final(TaskStatus status);
 // Whether a task in `status` lets the tasks that depend on it start: it
 // succeeded, partly succeeded or was skipped.
 bool is_done(TaskStatus status);
+bool is_final(RunStatus status);
 
 }  // namespace mission

@@ -41,6 +41,10 @@ void define_answer_command(CLI::App& command, CliContext& context);
 void define_agents_command(CLI::App& command, CliContext& context);
 void define_workspaces_command(CLI::App& command, CliContext& context);
 void define_workflows_command(CLI::App& command, CliContext& context);
+// mission workflows run|stop|status (workflow_run.cpp).
+void define_workflow_run_commands(CLI::App& command, CliContext& context);
+void define_approve_command(CLI::App& command, CliContext& context);
+void define_reject_command(CLI::App& command, CliContext& context);
 void define_plan_command(CLI::App& command, CliContext& context);
 void define_next_command(CLI::App& command, CliContext& context);
 void define_progress_command(CLI::App& command, CliContext& context);

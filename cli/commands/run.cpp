@@ -16,7 +16,6 @@
 #include "cli/output.hpp"
 #include "cli/terminal_attach.hpp"
 
-extern char** environ;
 
 namespace mission::cli {
 namespace {
@@ -40,21 +39,6 @@ struct RunOptions {
 volatile sig_atomic_t g_interrupts = 0;
 
 void on_interrupt(int) { g_interrupts = g_interrupts + 1; }
-
-// The agent gets this process's environment, with --env applied.
-std::map<std::string, std::string> agent_environment(const std::vector<std::string>& overrides) {
-  std::map<std::string, std::string> env;
-  for (char** entry = environ; *entry != nullptr; ++entry) {
-    std::string text = *entry;
-    auto equals = text.find('=');
-    if (equals != std::string::npos) env[text.substr(0, equals)] = text.substr(equals + 1);
-  }
-  for (const auto& assignment : overrides) {
-    auto equals = assignment.find('=');
-    env[assignment.substr(0, equals)] = assignment.substr(equals + 1);
-  }
-  return env;
-}
 
 // The exit status `mission run` passes on, from the final log page (state,
 // exitCode, exitSignal): 130 when it was stopped (as a shell reports an
@@ -81,7 +65,7 @@ int run_agent(const CliContext& context, const RunOptions& options) {
   nlohmann::json params = {{"adapter", options.adapter},
                            {"cwd", CliContext::working_directory(options.cwd)},
                            {"command", options.command},
-                           {"env", agent_environment(options.env)},
+                           {"env", CliContext::agent_environment(options.env)},
                            {"detach", options.detach}};
   if (!options.delivery.empty()) params["delivery"] = options.delivery;
   if (!options.toolsets.empty()) params["toolsets"] = options.toolsets;

@@ -416,6 +416,7 @@ void define_workflows_command(CLI::App& command, CliContext& context) {
   CLI::App* show = command.add_subcommand("show", "Show a planned workflow, its plan and tasks");
   show->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
   on_run<run_show>(show, context, options);
+  define_workflow_run_commands(command, context);
 }
 
 void define_plan_command(CLI::App& command, CliContext& context) {

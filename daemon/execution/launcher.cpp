@@ -11,7 +11,14 @@ Launcher::~Launcher() { release_all(); }
 void Launcher::launch(LaunchSpec spec) {
   const std::string id = spec.execution_id;
   auto runner = std::make_unique<ExecutionRunner>(
-      services_, spec, [this](const std::string& finished) { runners_.erase(finished); });
+      services_, spec, [this](const std::string& finished) {
+        // The runner, and this closure with it, are gone after the erase:
+        // only locals are used past it.
+        Launcher* self = this;
+        const std::string ended = finished;
+        self->runners_.erase(ended);
+        if (self->end_observer_) self->end_observer_(ended);
+      });
   ExecutionRunner& started = *runner;
   runners_[id] = std::move(runner);
   try {

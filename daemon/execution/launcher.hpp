@@ -6,6 +6,7 @@
 #include <uv.h>
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -75,6 +76,12 @@ class Launcher {
   // pseudo-terminal would type it there instead.
   bool deliver_inbound(const std::string& execution_id, const std::string& line);
 
+  // `observer` hears the id of every execution whose process has ended,
+  // once its final state is committed (the workflow runner judges it then).
+  void set_end_observer(std::function<void(const std::string& execution_id)> observer) {
+    end_observer_ = std::move(observer);
+  }
+
   bool owns(const std::string& execution_id) const { return runners_.count(execution_id) != 0; }
   std::size_t running() const { return runners_.size(); }
 
@@ -85,6 +92,7 @@ class Launcher {
  private:
   RunnerServices services_;
   std::map<std::string, std::unique_ptr<ExecutionRunner>> runners_;
+  std::function<void(const std::string&)> end_observer_;
 };
 
 }  // namespace mission::daemon::execution

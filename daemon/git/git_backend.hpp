@@ -40,6 +40,10 @@ struct GitBackend {
   std::vector<std::string> (*changed_paths)(const std::string& work_tree, const std::string& base_commit);
   bool (*work_tree_dirty)(const std::string& work_tree);
   TrialMerge (*trial_merge)(const std::string& repository, const std::string& ours, const std::string& theirs);
+  std::optional<std::string> (*commit_work_tree)(const std::string& work_tree, const std::string& message);
+  BranchMerge (*merge_branch)(const std::string& repository, const std::string& into, const std::string& from,
+                              const std::string& message);
+  std::string (*ensure_branch)(const std::string& repository, const std::string& branch, const std::string& start);
 };
 
 // The name the module exports, an extern "C" function returning the

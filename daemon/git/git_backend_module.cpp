@@ -16,6 +16,9 @@ mission_git_backend() {
       mission::daemon::git::git_changed_paths,
       mission::daemon::git::git_work_tree_dirty,
       mission::daemon::git::git_trial_merge,
+      mission::daemon::git::git_commit_work_tree,
+      mission::daemon::git::git_merge_branch,
+      mission::daemon::git::git_ensure_branch,
   };
   return &kBackend;
 }

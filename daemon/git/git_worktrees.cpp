@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <mutex>
 #include <set>
 
 #include "daemon/git/libgit2_handles.hpp"
@@ -70,9 +71,62 @@ lg2::Tree tree_of(git_repository* repo, const git_oid& commit_id) {
   return lg2::Tree(tree);
 }
 
+// The paths a merged index leaves in conflict, sorted; empty when clean.
+std::vector<std::string> conflict_paths(git_index* index) {
+  if (!git_index_has_conflicts(index)) return {};
+  git_index_conflict_iterator* iterator = nullptr;
+  lg2::check(git_index_conflict_iterator_new(&iterator, index), "cannot read the merge's conflicts");
+  std::set<std::string> paths;
+  const git_index_entry* ancestor_entry = nullptr;
+  const git_index_entry* our_entry = nullptr;
+  const git_index_entry* their_entry = nullptr;
+  while (git_index_conflict_next(&ancestor_entry, &our_entry, &their_entry, iterator) == 0) {
+    for (const git_index_entry* entry : {ancestor_entry, our_entry, their_entry}) {
+      if (entry) {
+        paths.insert(entry->path);
+        break;
+      }
+    }
+  }
+  git_index_conflict_iterator_free(iterator);
+  return {paths.begin(), paths.end()};
+}
+
+// Adding and pruning worktrees read every other worktree's HEAD (libgit2
+// refuses a branch "already checked out" elsewhere), and a worktree being
+// added has no HEAD yet: two at once on the pool's threads made one fail.
+// One at a time, in this process.
+std::mutex& worktree_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+using Signature = std::unique_ptr<git_signature, lg2::Deleter<git_signature, git_signature_free>>;
+
+// The repository's configured identity, else mission's own: a run must
+// commit on a machine where nobody set user.name (a CI runner as root).
+Signature signature_for(git_repository* repo) {
+  git_signature* raw = nullptr;
+  if (git_signature_default(&raw, repo) == 0) return Signature(raw);
+  lg2::check(git_signature_now(&raw, "mission", "mission@localhost"), "cannot make a commit signature");
+  return Signature(raw);
+}
+
+// Moves refs/heads/`branch` from `expected` to `target`, failing (naming
+// the branch) if it moved meanwhile.
+void move_branch(git_repository* repo, const std::string& branch, const git_oid& target, const git_oid& expected,
+                 const std::string& why) {
+  git_reference* moved = nullptr;
+  lg2::check(git_reference_create_matching(&moved, repo, ("refs/heads/" + branch).c_str(), &target, 1, &expected,
+                                           why.c_str()),
+             "branch " + branch + " moved while mission merged into it; run again");
+  git_reference_free(moved);
+}
+
 }  // namespace
 
 WorktreeCreated add_git_worktree(const WorktreeSpec& spec) {
+  std::lock_guard<std::mutex> one_at_a_time(worktree_mutex());
   lg2::Repository repo = open_main(spec.repository);
   const char* workdir = git_repository_workdir(repo.get());
   if (workdir == nullptr) lg2::fail("the repository at " + spec.repository + " is bare");
@@ -111,6 +165,7 @@ WorktreeCreated add_git_worktree(const WorktreeSpec& spec) {
 
 void remove_git_worktree(const std::string& repository, const std::string& name, const std::string& branch,
                          bool delete_branch) {
+  std::lock_guard<std::mutex> one_at_a_time(worktree_mutex());
   lg2::Repository repo = open_main(repository);
   git_worktree* raw = nullptr;
   if (git_worktree_lookup(&raw, repo.get(), name.c_str()) == 0) {
@@ -203,25 +258,118 @@ TrialMerge git_trial_merge(const std::string& repository, const std::string& our
              "cannot merge " + ours + " and " + theirs + " on trial");
   lg2::Index index(raw);
   TrialMerge out;
-  if (!git_index_has_conflicts(index.get())) return out;
-  out.clean = false;
-  git_index_conflict_iterator* iterator = nullptr;
-  lg2::check(git_index_conflict_iterator_new(&iterator, index.get()), "cannot read the trial merge's conflicts");
-  std::set<std::string> paths;
-  const git_index_entry* ancestor_entry = nullptr;
-  const git_index_entry* our_entry = nullptr;
-  const git_index_entry* their_entry = nullptr;
-  while (git_index_conflict_next(&ancestor_entry, &our_entry, &their_entry, iterator) == 0) {
-    for (const git_index_entry* entry : {ancestor_entry, our_entry, their_entry}) {
-      if (entry) {
-        paths.insert(entry->path);
-        break;
-      }
-    }
-  }
-  git_index_conflict_iterator_free(iterator);
-  out.conflicts.assign(paths.begin(), paths.end());
+  out.conflicts = conflict_paths(index.get());
+  out.clean = out.conflicts.empty();
   return out;
+}
+
+std::optional<std::string> git_commit_work_tree(const std::string& work_tree, const std::string& message) {
+  if (!git_work_tree_dirty(work_tree)) return std::nullopt;
+  lg2::Repository repo = open_at(work_tree);
+  git_index* raw = nullptr;
+  lg2::check(git_repository_index(&raw, repo.get()), "cannot read the index of " + work_tree);
+  lg2::Index index(raw);
+  git_strarray everything = {nullptr, 0};
+  lg2::check(git_index_add_all(index.get(), &everything, GIT_INDEX_ADD_DEFAULT, nullptr, nullptr),
+             "cannot stage the edits in " + work_tree);
+  lg2::check(git_index_update_all(index.get(), &everything, nullptr, nullptr),
+             "cannot stage the deletions in " + work_tree);
+  lg2::check(git_index_write(index.get()), "cannot write the index of " + work_tree);
+  git_oid tree_id;
+  lg2::check(git_index_write_tree(&tree_id, index.get()), "cannot write the tree of " + work_tree);
+  git_reference* head = nullptr;
+  lg2::check(git_repository_head(&head, repo.get()), work_tree + " has no HEAD commit");
+  Reference head_ref(head);
+  git_oid parent_id = *git_reference_target(head);
+  lg2::Commit parent(nullptr);
+  {
+    git_commit* commit = nullptr;
+    lg2::check(git_commit_lookup(&commit, repo.get(), &parent_id), "cannot read HEAD of " + work_tree);
+    parent.reset(commit);
+  }
+  // Only ignored files changed: nothing to commit.
+  if (git_oid_equal(&tree_id, git_commit_tree_id(parent.get()))) return std::nullopt;
+  git_tree* tree_raw = nullptr;
+  lg2::check(git_tree_lookup(&tree_raw, repo.get(), &tree_id), "cannot read the new tree of " + work_tree);
+  lg2::Tree tree(tree_raw);
+  Signature signature = signature_for(repo.get());
+  const git_commit* parents[] = {parent.get()};
+  git_oid commit_id;
+  lg2::check(git_commit_create(&commit_id, repo.get(), "HEAD", signature.get(), signature.get(), nullptr,
+                               message.c_str(), tree.get(), 1, parents),
+             "cannot commit the edits in " + work_tree);
+  return lg2::oid_hex(commit_id);
+}
+
+BranchMerge git_merge_branch(const std::string& repository, const std::string& into, const std::string& from,
+                             const std::string& message) {
+  lg2::Repository repo = open_main(repository);
+  auto into_tip = branch_tip(repo.get(), into);
+  auto from_tip = branch_tip(repo.get(), from);
+  if (!into_tip || !from_tip) lg2::fail("cannot find branch " + (into_tip ? from : into));
+  BranchMerge out;
+  if (git_oid_equal(&*into_tip, &*from_tip) || git_graph_descendant_of(repo.get(), &*into_tip, &*from_tip) == 1) {
+    out.merged = true;  // already in
+    out.commit = lg2::oid_hex(*into_tip);
+    return out;
+  }
+  if (git_graph_descendant_of(repo.get(), &*from_tip, &*into_tip) == 1) {
+    move_branch(repo.get(), into, *from_tip, *into_tip, "mission: fast-forward " + from);
+    out.merged = true;
+    out.commit = lg2::oid_hex(*from_tip);
+    return out;
+  }
+  git_oid base_id;
+  lg2::check(git_merge_base(&base_id, repo.get(), &*into_tip, &*from_tip),
+             "branches " + into + " and " + from + " share no history");
+  lg2::Tree ancestor = tree_of(repo.get(), base_id);
+  lg2::Tree our_tree = tree_of(repo.get(), *into_tip);
+  lg2::Tree their_tree = tree_of(repo.get(), *from_tip);
+  git_merge_options options = GIT_MERGE_OPTIONS_INIT;
+  git_index* raw = nullptr;
+  lg2::check(git_merge_trees(&raw, repo.get(), ancestor.get(), our_tree.get(), their_tree.get(), &options),
+             "cannot merge " + from + " into " + into);
+  lg2::Index index(raw);
+  out.conflicts = conflict_paths(index.get());
+  if (!out.conflicts.empty()) return out;
+  git_oid tree_id;
+  lg2::check(git_index_write_tree_to(&tree_id, index.get(), repo.get()), "cannot write the merged tree");
+  git_tree* tree_raw = nullptr;
+  lg2::check(git_tree_lookup(&tree_raw, repo.get(), &tree_id), "cannot read the merged tree");
+  lg2::Tree tree(tree_raw);
+  git_commit* ours_raw = nullptr;
+  git_commit* theirs_raw = nullptr;
+  lg2::check(git_commit_lookup(&ours_raw, repo.get(), &*into_tip), "cannot read the tip of " + into);
+  lg2::Commit ours(ours_raw);
+  lg2::check(git_commit_lookup(&theirs_raw, repo.get(), &*from_tip), "cannot read the tip of " + from);
+  lg2::Commit theirs(theirs_raw);
+  Signature signature = signature_for(repo.get());
+  const git_commit* parents[] = {ours.get(), theirs.get()};
+  git_oid commit_id;
+  lg2::check(git_commit_create(&commit_id, repo.get(), nullptr, signature.get(), signature.get(), nullptr,
+                               message.c_str(), tree.get(), 2, parents),
+             "cannot write the merge commit of " + from);
+  move_branch(repo.get(), into, commit_id, *into_tip, "mission: merge " + from);
+  out.merged = true;
+  out.commit = lg2::oid_hex(commit_id);
+  return out;
+}
+
+std::string git_ensure_branch(const std::string& repository, const std::string& branch, const std::string& start) {
+  lg2::Repository repo = open_main(repository);
+  git_reference* existing = nullptr;
+  if (git_branch_lookup(&existing, repo.get(), branch.c_str(), GIT_BRANCH_LOCAL) == 0) {
+    Reference owned(existing);
+    auto tip = branch_tip(repo.get(), branch);
+    if (!tip) lg2::fail("branch " + branch + " points at no commit");
+    return lg2::oid_hex(*tip);
+  }
+  lg2::Commit base = commit_of(repo.get(), start.empty() ? "HEAD" : start, "base");
+  git_reference* created = nullptr;
+  lg2::check(git_branch_create(&created, repo.get(), branch.c_str(), base.get(), 0),
+             "cannot create branch '" + branch + "'");
+  git_reference_free(created);
+  return lg2::oid_hex(*git_commit_id(base.get()));
 }
 
 }  // namespace mission::daemon::git

@@ -28,4 +28,17 @@ TrialMerge trial_merge(const std::string& repository, const std::string& ours, c
   return git_backend().trial_merge(repository, ours, theirs);
 }
 
+std::optional<std::string> commit_work_tree(const std::string& work_tree, const std::string& message) {
+  return git_backend().commit_work_tree(work_tree, message);
+}
+
+BranchMerge merge_branch(const std::string& repository, const std::string& into, const std::string& from,
+                         const std::string& message) {
+  return git_backend().merge_branch(repository, into, from, message);
+}
+
+std::string ensure_branch(const std::string& repository, const std::string& branch, const std::string& start) {
+  return git_backend().ensure_branch(repository, branch, start);
+}
+
 }  // namespace mission::daemon::git

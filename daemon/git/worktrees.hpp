@@ -59,4 +59,28 @@ struct TrialMerge {
 // Merges the trees of two branches' tips over their merge base, in memory.
 TrialMerge trial_merge(const std::string& repository, const std::string& ours, const std::string& theirs);
 
+// Commits every edit in the work tree (staged, unstaged, untracked files
+// not ignored, deletions) on its checked-out branch, with `message`, as
+// git's configured identity or else "mission <mission@localhost>". The new
+// commit's id, or nullopt when there was nothing to commit.
+std::optional<std::string> commit_work_tree(const std::string& work_tree, const std::string& message);
+
+struct BranchMerge {
+  bool merged = false;                 // `into` now contains `from`
+  std::string commit;                  // `into`'s new tip when merged
+  std::vector<std::string> conflicts;  // paths, sorted, when not merged
+};
+
+// Merges branch `from` into branch `into`, neither checked out anywhere
+// that matters: a fast-forward when it can, else a merge commit of the two
+// tips with `message`. Only refs and objects are written, and `into` moves
+// only if it still points where it did when the merge began (a compare and
+// swap), so a conflict or a race never leaves a half-merged tree.
+BranchMerge merge_branch(const std::string& repository, const std::string& into, const std::string& from,
+                         const std::string& message);
+
+// Creates branch `branch` at `start` (a branch, tag or commit; empty: HEAD)
+// unless it exists; returns its tip.
+std::string ensure_branch(const std::string& repository, const std::string& branch, const std::string& start);
+
 }  // namespace mission::daemon::git

@@ -9,27 +9,20 @@
 #include <optional>
 #include <string>
 
+#include "daemon/execution/agent_launch.hpp"
 #include "daemon/execution/execution_registry.hpp"
 #include "daemon/rpc/dispatcher.hpp"
 #include "daemon/rpc/execution_methods.hpp"
 #include "daemon/rpc/paging.hpp"
 
 namespace mission::daemon {
+namespace execution {
+void from_json(const nlohmann::json& j, AgentLaunchRequest& request);
+}
 
-struct ExecutionLaunchRequest {
-  execution::CreateSpec spec;  // spec.command: the user's words (the whole argv for generic)
-  std::optional<Delivery> delivery;  // none: the adapter's preferred one for the mode
-  std::map<std::string, std::string> env;
-  std::optional<std::string> bin;  // the provider's executable instead of MISSION_<A>_BIN or PATH
-  bool detach = false;             // the launch mode: nobody follows the output
-  bool keep_mcp_servers = false;
-  // On a pseudo-terminal of the daemon's, of this size (0: the default).
-  bool terminal = false;
-  unsigned short rows = 0;
-  unsigned short columns = 0;
-  bool stdin_answers = false;  // answers and messages as stdin lines (ADR 17)
-};
-void from_json(const nlohmann::json& j, ExecutionLaunchRequest& request);
+using ExecutionLaunchRequest = execution::AgentLaunchRequest;
+
+
 
 struct ExecutionStopRequest {
   std::string id;

@@ -21,6 +21,10 @@ namespace mission::daemon {
 
 class ControlSession;
 
+namespace runs {
+class RunService;
+}
+
 // The daemon itself, as its methods see it: how it is, and how to stop it.
 class DaemonControl {
  public:
@@ -41,6 +45,7 @@ struct ControlServices {
   DaemonControl& daemon;
   mcp::SessionServices& mcp;  // handed to the sessions mcp.attach opens
   git::TreeWatchService& trees;
+  runs::RunService& runs;
 };
 
 // A method whose work must leave the loop (git): `work` runs on a pool

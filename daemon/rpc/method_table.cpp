@@ -12,6 +12,7 @@
 #include "daemon/rpc/mcp_methods.hpp"
 #include "daemon/rpc/mission_methods.hpp"
 #include "daemon/rpc/planning_methods.hpp"
+#include "daemon/rpc/run_methods.hpp"
 #include "daemon/rpc/terminal_methods.hpp"
 #include "daemon/rpc/workspace_methods.hpp"
 
@@ -83,6 +84,15 @@ std::span<const MethodEntry> control_methods() {
       {"agent.list", "control/agent.list.params", false, read,
        typed<AgentListMethodRequest, handle_agent_list>},
       // Git work in the thread pool; each answers when it is done.
+      // A run's integration branch is made on a pool thread (deferred).
+      {"workflow.run", "control/workflow.run.params", false, read, typed<WorkflowRunRequest, handle_workflow_run>},
+      // Stops processes and records their attempts itself.
+      {"workflow.stop", "control/workflow.stop.params", false, self, typed<WorkflowStopRequest, handle_workflow_stop>},
+      // A person's verdict on a task of a run with --approve; records itself.
+      {"task.approve", "control/task.approve.params", false, self, typed<TaskApprovalRequest, handle_task_approve>},
+      {"task.reject", "control/task.reject.params", false, self, typed<TaskApprovalRequest, handle_task_reject>},
+      {"workflow.runStatus", "control/workflow.run_status.params", false, read,
+       typed<WorkflowRunStatusRequest, handle_workflow_run_status>},
       {"workspace.list", "control/workspace.list.params", false, read,
        typed<WorkspaceListMethodRequest, handle_workspace_list>},
       {"workspace.conflicts", "control/workspace.conflicts.params", false, read,

@@ -9,7 +9,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 9> kMigrations{
+constexpr std::array<const char*, 10> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -612,6 +612,40 @@ CREATE TABLE workspaces (
 CREATE INDEX workspaces_by_workflow ON workspaces(workflow_id, status);
 ALTER TABLE tasks ADD COLUMN workspace_id TEXT REFERENCES workspaces(id) ON DELETE SET NULL;
 CREATE INDEX tasks_by_workspace ON tasks(workspace_id) WHERE workspace_id IS NOT NULL;
+)sql",
+    // 10: workflow runs (docs/adr/0023): the daemon dispatching agents onto a
+    // workflow's ready tasks, and every attempt at a task with how it was
+    // judged. A workflow has at most one live run.
+    R"sql(
+CREATE TABLE runs (
+  id                 TEXT PRIMARY KEY,
+  workflow_id        TEXT NOT NULL REFERENCES missions(id) ON DELETE CASCADE,
+  status             TEXT NOT NULL CHECK (status IN ('running', 'stopping', 'stopped', 'completed', 'failed', 'partial')),
+  options            TEXT NOT NULL,      -- JSON: adapter, command, parallel, check, attempts, timeout, env
+  repository         TEXT NOT NULL,      -- the main work tree
+  integration_branch TEXT NOT NULL,
+  base_commit        TEXT NOT NULL,
+  reason             TEXT,
+  created_at         INTEGER NOT NULL,
+  ended_at           INTEGER
+);
+CREATE UNIQUE INDEX runs_live ON runs(workflow_id) WHERE status IN ('running', 'stopping');
+CREATE TABLE run_attempts (
+  run_id        TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  task_id       TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  attempt       INTEGER NOT NULL,
+  status        TEXT NOT NULL CHECK (status IN ('running', 'judging', 'awaiting_approval', 'queued', 'merged', 'failed', 'conflicted', 'stopped')),
+  execution_id  TEXT REFERENCES executions(id) ON DELETE SET NULL,
+  workspace_id  TEXT REFERENCES workspaces(id) ON DELETE SET NULL,
+  reason        TEXT,                    -- why it failed or conflicted
+  check_output  TEXT,                    -- the tail of the check's output
+  merge_commit  TEXT,
+  dispatch_us   INTEGER,                 -- picked to process spawned, worktree creation left out
+  started_at    INTEGER NOT NULL,
+  ended_at      INTEGER,
+  PRIMARY KEY (run_id, task_id, attempt)
+);
+CREATE INDEX run_attempts_by_execution ON run_attempts(execution_id) WHERE execution_id IS NOT NULL;
 )sql",
 };
 

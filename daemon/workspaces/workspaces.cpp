@@ -47,16 +47,6 @@ store::WorkspaceRow require_workspace(store::Database& db, const std::string& id
   return *row;
 }
 
-// The directory the workflow's work happens in: its registered repository,
-// else where it was created.
-std::string repository_of(store::Database& db, const store::MissionRow& workflow) {
-  store::PlanRepository plans(db);
-  if (auto plan = plans.workflow_plan(workflow.id); plan && plan->repository_id) {
-    if (auto repository = plans.repository(*plan->repository_id)) return repository->path;
-  }
-  return workflow.cwd;
-}
-
 bool valid_branch(const std::string& name) {
   if (name.empty() || name.size() > limits::kMaxBranchNameBytes || name.front() == '-' || name.front() == '/' ||
       name.back() == '/' || name.back() == '.' || name.find("..") != std::string::npos ||
@@ -71,6 +61,15 @@ bool valid_branch(const std::string& name) {
 }
 
 }  // namespace
+
+std::string repository_of(store::Database& db, const store::MissionRow& workflow) {
+  store::PlanRepository plans(db);
+  if (auto plan = plans.workflow_plan(workflow.id); plan && plan->repository_id) {
+    if (auto repository = plans.repository(*plan->repository_id)) return repository->path;
+  }
+  return workflow.cwd;
+}
+
 
 CreatePlan plan_create(store::Database& db, const std::string& caller, const CreateRequest& request) {
   store::MissionRow workflow = require_workflow(db, request.workflow_id);

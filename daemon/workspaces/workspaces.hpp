@@ -17,6 +17,7 @@
 
 #include "daemon/git/worktrees.hpp"
 #include "daemon/store/database.hpp"
+#include "daemon/store/mission_repository.hpp"
 #include "daemon/store/page.hpp"
 #include "daemon/store/workspace_repository.hpp"
 #include "shared/key_style.hpp"
@@ -76,6 +77,10 @@ git::WorktreeCreated run_create(const CreatePlan& plan);
 // On the loop, in a transaction: records the workspace and assigns its tasks.
 store::WorkspaceRow record_create(store::Database& db, const CreatePlan& plan, const git::WorktreeCreated& made,
                                   std::int64_t now);
+
+// The directory a workflow's work happens in: its registered repository,
+// else where it was created.
+std::string repository_of(store::Database& db, const store::MissionRow& workflow);
 
 // Whether a claimed or started task of a workflow with
 // auto_create_workspaces still needs a workspace of its own.

@@ -1,0 +1,302 @@
+// Running a workflow from the shell (docs/adr/0023): mission workflows
+// run|stop|status. The daemon owns the run; `run` starts it and follows its
+// events until it ends (Ctrl-C leaves it running), `stop` stops it, and
+// `status` lays out its tasks and their attempts.
+
+#include <csignal>
+#include <cstdlib>
+#include <cstdio>
+#include <unistd.h>
+
+#include "cli/commands/command_table.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/output.hpp"
+#include "shared/error_code.hpp"
+
+namespace mission::cli {
+namespace {
+
+struct WorkflowRunOptions {
+  std::string id;
+  std::string adapter = "generic";
+  int parallel = 1;
+  std::string check;
+  int max_attempts = 0;  // 0: the daemon's default
+  std::string task_timeout;
+  std::string base;
+  bool detach = false;
+  bool approve = false;
+  std::string task_id;
+  std::string reason;
+  std::vector<std::string> env;
+  std::vector<std::string> command;
+};
+
+// "90s", "15m", "2h" or "500ms" in milliseconds; nullopt otherwise.
+std::optional<std::int64_t> duration_ms(const std::string& text) {
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 9) return std::nullopt;
+  const std::int64_t count = std::stoll(text.substr(0, digits));
+  const std::string unit = text.substr(digits);
+  if (unit == "ms") return count;
+  if (unit == "s" || unit.empty()) return count * 1000;
+  if (unit == "m") return count * 60 * 1000;
+  if (unit == "h") return count * 3600 * 1000;
+  return std::nullopt;
+}
+
+std::string seconds(std::int64_t ms) {
+  char text[32];
+  if (ms < 60'000) {
+    std::snprintf(text, sizeof text, "%.1fs", static_cast<double>(ms) / 1000.0);
+  } else {
+    std::snprintf(text, sizeof text, "%lldm%02llds", static_cast<long long>(ms / 60'000),
+                  static_cast<long long>((ms / 1000) % 60));
+  }
+  return text;
+}
+
+Tone attempt_tone(const std::string& status) {
+  if (status == "merged" || status == "done") return Tone::good;
+  if (status == "failed" || status == "conflicted") return Tone::bad;
+  if (status == "running" || status == "judging" || status == "queued" || status == "retrying" ||
+      status == "awaiting_approval") {
+    return Tone::attention;
+  }
+  return Tone::dim;
+}
+
+// One line per attempt event: "12:04:05 merged   build-api  attempt 1/3  4.2s".
+void print_attempt(const nlohmann::json& attempt) {
+  const std::string status = attempt.value("status", "");
+  std::string line = styled(padded(status, 10), attempt_tone(status)) + " " +
+                     padded(safe(attempt.value("taskName", "")), 24) + " attempt " +
+                     std::to_string(attempt.value("attempt", 0)) + "/" + std::to_string(attempt.value("maxAttempts", 0));
+  if (status != "running") line += "  " + seconds(attempt.value("durationMs", std::int64_t{0}));
+  if (attempt.contains("agentExecutionId") && status == "running") {
+    line += "  " + attempt.value("agentExecutionId", "");
+  }
+  std::printf("%s\n", line.c_str());
+  if (status == "awaiting_approval") {
+    std::printf("           %s\n", styled("mission approve " + attempt.value("taskId", "") + "  (or: mission reject " +
+                                            attempt.value("taskId", "") + " REASON)",
+                                        Tone::attention)
+                                     .c_str());
+  }
+  if (attempt.contains("reason")) {
+    for (const auto& part : wrapped(safe(attempt.value("reason", "")), output_columns(), 11)) {
+      std::printf("%s\n", part.c_str());
+    }
+  }
+  std::fflush(stdout);
+}
+
+int exit_status_of_run(const std::string& status) {
+  return status == "completed" ? kExitOk : kExitFailure;
+}
+
+void print_run_end(const nlohmann::json& run) {
+  const std::string status = run.value("status", "");
+  std::printf("%s %s", styled("Run " + run.value("id", "") + " " + status, status == "completed" ? Tone::good : Tone::bad).c_str(),
+              run.contains("reason") ? ("— " + safe(run.value("reason", ""))).c_str() : "");
+  std::printf("\n");
+  if (run.contains("integrationBranch")) {
+    std::printf("The work is on branch %s.\n", run.value("integrationBranch", "").c_str());
+  }
+}
+
+void on_interrupt(int) {
+  static const char kNote[] =
+      "\nmission: the run goes on in the daemon; follow it with 'mission workflows status', stop it with "
+      "'mission workflows stop'\n";
+  ssize_t ignored = ::write(STDERR_FILENO, kNote, sizeof kNote - 1);
+  (void)ignored;
+  _exit(130);
+}
+
+int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
+  nlohmann::json params = {{"id", options.id},
+                           {"adapter", options.adapter},
+                           {"parallel", options.parallel},
+                           {"command", options.command},
+                           {"env", CliContext::agent_environment(options.env)}};
+  if (!options.check.empty()) params["check"] = options.check;
+  if (options.max_attempts > 0) params["maxAttempts"] = options.max_attempts;
+  if (!options.base.empty()) params["base"] = options.base;
+  if (options.approve) params["approve"] = true;
+  if (!options.task_timeout.empty()) {
+    auto ms = duration_ms(options.task_timeout);
+    if (!ms || *ms <= 0) {
+      throw MissionError(ErrorCode::invalid_argument, "--task-timeout '" + options.task_timeout + "' is not a duration",
+                         "give it as 90s, 15m or 2h");
+    }
+    params["taskTimeoutMs"] = *ms;
+  }
+  DaemonConnection connection = context.connect();
+  // Subscribed first, so no event of the run can come before we listen.
+  if (!options.detach) connection.client.call("events.subscribe", nlohmann::json::object());
+  nlohmann::json run = connection.client.call("workflow.run", params).at("run");
+  const std::string run_id = run.value("id", "");
+  if (options.detach) {
+    if (context.options.json) {
+      print_json(run);
+    } else {
+      std::printf("%s\n", run_id.c_str());
+    }
+    return kExitOk;
+  }
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  sigaction(SIGINT, &action, nullptr);
+  if (!context.options.json) {
+    const auto& tasks = run.value("tasks", nlohmann::json::array());
+    std::printf("Running workflow %s (run %s): %zu tasks, up to %d agents at once, merged into %s\n",
+                options.id.c_str(), run_id.c_str(), tasks.size(), options.parallel,
+                run.value("integrationBranch", "").c_str());
+    std::fflush(stdout);
+  }
+  for (;;) {
+    nlohmann::json event = connection.client.read_event();
+    if (event.value("runId", "") != run_id) continue;
+    if (context.options.json) {
+      std::printf("%s\n", event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+      std::fflush(stdout);
+    }
+    const std::string type = event.value("type", "");
+    if (type == "run.attempt" && !context.options.json) print_attempt(event.value("attempt", nlohmann::json::object()));
+    if (type == "run.updated") {
+      const nlohmann::json& summary = event["run"];
+      const std::string status = summary.value("status", "");
+      if (status == "running" || status == "stopping") continue;
+      if (!context.options.json) print_run_end(summary);
+      return exit_status_of_run(status);
+    }
+  }
+}
+
+// mission approve|reject: who decides, as mission send names the sender.
+std::string person_name() {
+  for (const char* name : {"USER", "LOGNAME"}) {
+    const char* value = std::getenv(name);
+    if (value != nullptr && *value != '\0') return value;
+  }
+  return "person";
+}
+
+int decide(const CliContext& context, const WorkflowRunOptions& options, bool approve) {
+  nlohmann::json params = {{"taskId", options.task_id}, {"from", person_name()}};
+  if (!approve) params["reason"] = options.reason;
+  nlohmann::json run = context.connect().client.call(approve ? "task.approve" : "task.reject", params).at("run");
+  if (context.options.json) {
+    print_json(run);
+    return kExitOk;
+  }
+  std::printf(approve ? "Approved %s: it is merged next.\n" : "Rejected %s: it is tried again with your reason, if attempts remain.\n",
+              options.task_id.c_str());
+  return kExitOk;
+}
+
+int stop_workflow(const CliContext& context, const WorkflowRunOptions& options) {
+  nlohmann::json run = context.connect().client.call("workflow.stop", {{"id", options.id}}).at("run");
+  if (context.options.json) {
+    print_json(run);
+    return kExitOk;
+  }
+  std::printf("Stopping run %s of workflow %s: its agents are stopped and their tasks go back to ready.\n",
+              run.value("id", "").c_str(), options.id.c_str());
+  return kExitOk;
+}
+
+int show_run_status(const CliContext& context, const WorkflowRunOptions& options) {
+  nlohmann::json run = context.connect().client.call("workflow.runStatus", {{"id", options.id}}).at("run");
+  if (context.options.json) {
+    print_json(run);
+    return kExitOk;
+  }
+  const std::string status = run.value("status", "");
+  std::printf("Run %s of workflow %s: %s, %s", run.value("id", "").c_str(), options.id.c_str(),
+              styled(status, attempt_tone(status == "completed" ? "merged" : status == "running" ? "running" : "failed")).c_str(),
+              seconds(run.value("durationMs", std::int64_t{0})).c_str());
+  std::printf(", %lld attempts; branch %s\n", static_cast<long long>(run.value("attemptsTotal", std::int64_t{0})),
+              run.value("integrationBranch", "").c_str());
+  if (run.contains("reason")) std::printf("%s\n", safe(run.value("reason", "")).c_str());
+  const std::size_t columns = output_columns();
+  const std::size_t name_width = columns > 50 ? std::min<std::size_t>(columns - 40, 40) : 10;
+  std::printf("%s  %s  %s  %s\n", padded("TASK", name_width).c_str(), padded("STATUS", 10).c_str(),
+              padded("ATTEMPTS", 8).c_str(), "TIME");
+  for (const auto& task : run.value("tasks", nlohmann::json::array())) {
+    const std::string task_status = task.value("status", "");
+    const auto& attempts = task.value("attempts", nlohmann::json::array());
+    std::printf("%s  %s  %s  %s\n", fit(safe(task.value("name", "")), name_width).c_str(),
+                styled(padded(task_status, 10), attempt_tone(task_status)).c_str(),
+                padded(std::to_string(attempts.size()), 8).c_str(),
+                seconds(task.value("durationMs", std::int64_t{0})).c_str());
+    if (!attempts.empty() && attempts.back().contains("reason") && task_status != "merged") {
+      for (const auto& part : wrapped(safe(attempts.back().value("reason", "")), columns, 4)) {
+        std::printf("%s\n", part.c_str());
+      }
+    }
+  }
+  return status == "running" || status == "stopping" || status == "completed" ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
+void define_workflow_run_commands(CLI::App& command, CliContext& context) {
+  auto options = std::make_shared<WorkflowRunOptions>();
+  CLI::App* run = command.add_subcommand("run", "Run a workflow: agents on its ready tasks, checked, merged in order");
+  run->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  run->add_option("--adapter", options->adapter,
+                  "Agent adapter: claude-code, codex, copilot, opencode, pi, generic (default)")
+      ->type_name("NAME");
+  run->add_option("--parallel", options->parallel, "Agents at once (default 1, most 32)")
+      ->check(CLI::Range(1, 32))
+      ->type_name("N");
+  run->add_option("--check", options->check, "Judge each task with CMD (sh -c in its worktree; exit 0 passes)")
+      ->type_name("CMD");
+  run->add_option("--max-attempts", options->max_attempts, "Attempts per task (default 3, most 10)")
+      ->check(CLI::Range(1, 10))
+      ->type_name("K");
+  run->add_option("--task-timeout", options->task_timeout, "Stop an agent after DUR (90s, 15m, 2h)")->type_name("DUR");
+  run->add_option("--base", options->base, "Start the integration branch here (default HEAD)")->type_name("REF");
+  run->add_option("--env", options->env, "Set K=V in the agents' environment (repeatable)")->type_name("K=V");
+  run->add_flag("--detach", options->detach, "Print the run id and return; the daemon runs it");
+  run->add_flag("--approve", options->approve, "A person approves each merge: mission approve|reject TASK");
+  run->add_option("command", options->command, "After --: the agent (generic), or words before the task's prompt")
+      ->type_name("ARGS...");
+  run->callback([&context, options] {
+    context.action = [&context, options] { return run_workflow(context, *options); };
+  });
+  CLI::App* stop = command.add_subcommand("stop", "Stop a workflow's run; its tasks go back to ready");
+  stop->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  stop->callback([&context, options] {
+    context.action = [&context, options] { return stop_workflow(context, *options); };
+  });
+  CLI::App* status = command.add_subcommand("status", "Show a workflow's last run: tasks, attempts, times");
+  status->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  status->callback([&context, options] {
+    context.action = [&context, options] { return show_run_status(context, *options); };
+  });
+}
+
+void define_approve_command(CLI::App& command, CliContext& context) {
+  auto options = std::make_shared<WorkflowRunOptions>();
+  command.add_option("task", options->task_id, "The task a run with --approve waits on")->required()->type_name("TASK");
+  command.callback([&context, options] {
+    context.action = [&context, options] { return decide(context, *options, true); };
+  });
+}
+
+void define_reject_command(CLI::App& command, CliContext& context) {
+  auto options = std::make_shared<WorkflowRunOptions>();
+  command.add_option("task", options->task_id, "The task a run with --approve waits on")->required()->type_name("TASK");
+  command.add_option("reason", options->reason, "Why: it goes into the next attempt's prompt")
+      ->required()
+      ->type_name("REASON");
+  command.callback([&context, options] {
+    context.action = [&context, options] { return decide(context, *options, false); };
+  });
+}
+
+}  // namespace mission::cli

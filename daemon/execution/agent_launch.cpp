@@ -1,0 +1,179 @@
+#include "daemon/execution/agent_launch.hpp"
+
+#include "daemon/adapters/adapter_table.hpp"
+#include "daemon/adapters/bridge.hpp"
+#include "daemon/execution/execution_events.hpp"
+#include "daemon/execution/execution_log.hpp"
+#include "daemon/execution/marker_instructions.hpp"
+#include "daemon/store/execution_repository.hpp"
+#include "shared/bounded_json.hpp"
+#include "shared/clock.hpp"
+
+namespace mission::daemon::execution {
+namespace {
+
+// The provider's executable: --bin, else MISSION_<ADAPTER>_BIN from the
+// agent's environment (relative to its working directory), else the
+// adapter's own name, found in the agent's PATH when it is spawned.
+std::string provider_binary(const adapters::AgentAdapter& adapter, const AgentLaunchRequest& request) {
+  if (adapter.binary.empty()) {
+    if (request.bin) {
+      throw MissionError(ErrorCode::invalid_argument,
+                         "the generic adapter takes no --bin: the words after -- are the command",
+                         "drop --bin and give the whole command after --");
+    }
+    return {};
+  }
+  if (request.bin) return *request.bin;
+  auto set = request.env.find(adapters::bin_variable(adapter.name));
+  if (set == request.env.end() || set->second.empty()) return std::string(adapter.binary);
+  if (set->second.find('/') == std::string::npos) return set->second;
+  return (std::filesystem::path(request.spec.cwd) / set->second).lexically_normal().string();
+}
+
+// The environment the daemon gives every launched agent: the caller's,
+// plus its execution's id, the socket and, for mcp-tool, its token.
+std::map<std::string, std::string> agent_environment(const RuntimePaths& paths, const CreatedExecution& created,
+                                                     std::map<std::string, std::string> env) {
+  env["MISSION_AGENT_EXECUTION_ID"] = created.row.id;
+  env["MISSION_SOCKET"] = paths.socket.string();
+  if (created.token) {
+    env["MISSION_MCP_TOKEN"] = *created.token;
+  } else {
+    env.erase("MISSION_MCP_TOKEN");  // never one from another execution
+  }
+  return env;
+}
+
+// Asks the adapter for the launch of `created`. Throws MissionError when it
+// cannot be provisioned; the caller fails the launch, with no fallback.
+adapters::LaunchPlan prepare_launch(const RuntimePaths& paths, const adapters::AgentAdapter& adapter,
+                                    const CreatedExecution& created, const AgentLaunchRequest& request,
+                                    const std::string& binary, const std::map<std::string, std::string>& env) {
+  const store::ExecutionRow& row = created.row;
+  adapters::LaunchRequest launch;
+  launch.execution_id = row.id;
+  launch.delivery = row.delivery;
+  launch.binary = binary;
+  launch.arguments = request.spec.command;
+  launch.env = env;
+  launch.files_dir = paths.launch_dir() / row.id;
+  launch.keep_mcp_servers = request.keep_mcp_servers;
+  if (row.delivery == Delivery::mcp_tool && adapter.capabilities.provisioning.requires_runtime_config) {
+    launch.bridge = adapters::bridge_entry(adapters::mission_binary(), paths.socket, row.id);
+    launch.bridge->token = created.token.value_or("");
+  }
+  if (row.delivery == Delivery::stdout_marker) {
+    launch.marker_instructions = [&row] {
+      return marker_instructions(row.id, parse_stored_json(row.descriptor, "execution descriptor"));
+    };
+  }
+  return adapter.prepare_launch(launch);
+}
+
+// A launch that never got its process: it fails here, with the reason as
+// the last line of its log, as a spawn failure does.
+void fail_unstarted(AgentLaunchServices& services, const std::string& id, const std::string& reason) {
+  store::Database& db = services.db;
+  ExecutionLogWriter log(services.paths.logs_dir(), id);
+  log.append('e', "[mission: " + reason + "]\n");
+  log.close();
+  events::EventBatch events(services.events);
+  store::Transaction transaction(db);
+  store::ExecutionRow row = AgentExecutionRegistry(db).require(id);
+  row.state = ExecutionState::failed;
+  row.ended_at = row.updated_at = unix_ms_now();
+  store::ExecutionRepository(db).update(row);
+  add_execution_event(events, db, kExecutionCreated, id);
+  transaction.commit();
+  events.publish_to(services.events);
+}
+
+}  // namespace
+
+std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest& request,
+                         const BeforeLaunch& before_launch) {
+  store::Database& db = services.db;
+  const adapters::AgentAdapter& adapter = adapters::require_adapter(request.spec.adapter);
+  CreateSpec spec = request.spec;
+  // Selected before anything exists: an unsupported delivery creates nothing.
+  spec.delivery = adapters::select_delivery(
+      adapter, request.delivery, request.detach ? adapters::LaunchMode::detached : adapters::LaunchMode::attached);
+  if (request.stdin_answers && !adapter.capabilities.stdin_lines) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "the " + std::string(adapter.name) +
+                           " adapter cannot take answers on stdin: its CLI would block on an open stdin",
+                       "drop --stdin-answers: answers reach it through its MCP tools and the next "
+                       "tool result, or use the generic adapter for a command that reads stdin");
+  }
+  const std::string binary = provider_binary(adapter, request);
+  if (binary.empty() && spec.command.empty()) {
+    throw MissionError(ErrorCode::invalid_argument, "the generic adapter needs a command",
+                       "give the agent's command after --: mission run -- CMD ARGS...");
+  }
+  // Recorded as asked for; replaced by the full argv once it is prepared.
+  if (!binary.empty()) spec.command.insert(spec.command.begin(), binary);
+
+  // The row is committed before anything runs: a process the store does
+  // not know of would be nobody's.
+  AgentExecutionRegistry registry(db);
+  std::optional<CreatedExecution> created;
+  {
+    store::Transaction transaction(db);
+    created = registry.create(spec);
+    if (before_launch) before_launch(*created);
+    transaction.commit();
+  }
+  const std::string id = created->row.id;
+
+  std::map<std::string, std::string> env = agent_environment(services.paths, *created, request.env);
+  adapters::LaunchPlan plan;
+  try {
+    plan = prepare_launch(services.paths, adapter, *created, request, binary, env);
+  } catch (const MissionError& e) {
+    fail_unstarted(services, id, std::string(adapter.name) + ": " + e.what());
+    throw;
+  }
+  for (const auto& name : plan.env_unset) env.erase(name);
+  for (const auto& [name, value] : plan.env_set) env[name] = value;
+  // Named, not positional: a field added to LaunchSpec must not shift the
+  // others (stdin_lines once landed in on_terminal that way).
+  LaunchSpec launch;
+  launch.execution_id = id;
+  launch.cwd = spec.cwd;
+  launch.argv = plan.argv;
+  launch.reads_markers = spec.delivery == Delivery::stdout_marker;
+  launch.files = std::move(plan.files);
+  launch.stdin_lines = request.stdin_answers;
+  for (const auto& [name, value] : env) launch.env.push_back(name + "=" + value);
+  launch.on_terminal = request.terminal;
+  launch.rows = request.rows;
+  launch.columns = request.columns;
+
+  // The command the execution shows is the one that runs. It holds no
+  // secret: tokens travel in the environment or the 0600 config only.
+  if (plan.argv != spec.command) {
+    store::ExecutionRepository(db).set_command(
+        id, nlohmann::json(plan.argv).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  }
+  // Heard of before the runner reports it running.
+  {
+    events::EventBatch events(services.events);
+    add_execution_event(events, db, kExecutionCreated, id);
+    events.publish_to(services.events);
+  }
+  try {
+    services.launcher.launch(std::move(launch));
+  } catch (const MissionError& e) {
+    if (adapter.binary.empty()) throw;
+    // The adapter chose the binary, so the user may not know which one ran.
+    throw MissionError(e.code(), e.what(),
+                       "install " + std::string(adapter.name) + "'s '" + std::string(adapter.binary) +
+                           "', or name it with --bin PATH or " + adapters::bin_variable(adapter.name) +
+                           " ('mission adapters list' shows what is found)",
+                       e.details());
+  }
+  return id;
+}
+
+}  // namespace mission::daemon::execution

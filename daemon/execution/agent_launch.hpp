@@ -1,0 +1,54 @@
+#pragma once
+// Launching an agent through its adapter: the execution row committed
+// first, MCP provisioned or marker instructions given, then the process
+// spawned. The one path `mission run` (execution.launch) and the workflow
+// runner (daemon/runs/) both take, so an agent a run dispatches is launched
+// exactly as one a person runs.
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "daemon/events/event_sink.hpp"
+#include "daemon/execution/execution_registry.hpp"
+#include "daemon/execution/launcher.hpp"
+#include "daemon/store/database.hpp"
+#include "shared/runtime_paths.hpp"
+
+namespace mission::daemon::execution {
+
+struct AgentLaunchRequest {
+  CreateSpec spec;  // spec.command: the user's words (the whole argv for generic)
+  std::optional<Delivery> delivery;  // none: the adapter's preferred one for the mode
+  std::map<std::string, std::string> env;
+  std::optional<std::string> bin;  // the provider's executable instead of MISSION_<A>_BIN or PATH
+  bool detach = false;             // the launch mode: nobody follows the output
+  bool keep_mcp_servers = false;
+  // On a pseudo-terminal of the daemon's, of this size (0: the default).
+  bool terminal = false;
+  unsigned short rows = 0;
+  unsigned short columns = 0;
+  bool stdin_answers = false;  // answers and messages as stdin lines (ADR 17)
+};
+
+// What launching needs of the daemon.
+struct AgentLaunchServices {
+  store::Database& db;
+  events::EventSink& events;
+  Launcher& launcher;
+  const RuntimePaths& paths;
+};
+
+// Runs inside the transaction that records the new execution, before
+// anything is provisioned or spawned: what must be true by the time the
+// agent starts (a claim, a grant) is written here.
+using BeforeLaunch = std::function<void(const CreatedExecution& created)>;
+
+// Launches the agent and returns its execution's id. Throws MissionError
+// when the adapter, its delivery or its binary cannot be used; an
+// execution already recorded is then failed, with the reason ending its log.
+std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest& request,
+                         const BeforeLaunch& before_launch = {});
+
+}  // namespace mission::daemon::execution

@@ -1,0 +1,44 @@
+#pragma once
+// Control-API methods of workflow runs (docs/adr/0023): workflow.run,
+// workflow.stop, workflow.runStatus.
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "daemon/rpc/dispatcher.hpp"
+#include "daemon/runs/run_options.hpp"
+
+namespace mission::daemon {
+
+struct WorkflowRunRequest {
+  std::string id;
+  nlohmann::json options;  // decoded by runs::options_from_json, which names a bad field
+};
+void from_json(const nlohmann::json& j, WorkflowRunRequest& request);
+
+struct WorkflowStopRequest {
+  std::string id;
+};
+void from_json(const nlohmann::json& j, WorkflowStopRequest& request);
+
+struct WorkflowRunStatusRequest {
+  std::string id;
+  std::optional<std::string> run_id;
+};
+void from_json(const nlohmann::json& j, WorkflowRunStatusRequest& request);
+
+struct TaskApprovalRequest {
+  std::string task_id;
+  std::string person;
+  std::optional<std::string> reason;  // task.reject
+};
+void from_json(const nlohmann::json& j, TaskApprovalRequest& request);
+
+nlohmann::json handle_workflow_run(MethodContext& context, const WorkflowRunRequest& request);
+nlohmann::json handle_workflow_stop(MethodContext& context, const WorkflowStopRequest& request);
+nlohmann::json handle_task_approve(MethodContext& context, const TaskApprovalRequest& request);
+nlohmann::json handle_task_reject(MethodContext& context, const TaskApprovalRequest& request);
+nlohmann::json handle_workflow_run_status(MethodContext& context, const WorkflowRunStatusRequest& request);
+
+}  // namespace mission::daemon

@@ -1,0 +1,55 @@
+#include "daemon/runs/run_options.hpp"
+
+#include "shared/error_code.hpp"
+
+namespace mission::daemon::runs {
+
+nlohmann::json options_json(const RunOptions& options) {
+  nlohmann::json out = {{"adapter", options.adapter},
+                        {"command", options.command},
+                        {"parallel", options.parallel},
+                        {"maxAttempts", options.max_attempts},
+                        {"env", options.env},
+                        {"approve", options.approve}};
+  if (options.check) out["check"] = *options.check;
+  if (options.task_timeout_ms) out["taskTimeoutMs"] = *options.task_timeout_ms;
+  if (options.base) out["base"] = *options.base;
+  return out;
+}
+
+RunOptions options_from_json(const nlohmann::json& j) {
+  RunOptions options;
+  options.adapter = j.value("adapter", std::string("generic"));
+  options.command = j.value("command", std::vector<std::string>{});
+  options.parallel = j.value("parallel", std::int64_t{1});
+  if (j.contains("check")) options.check = j.at("check").get<std::string>();
+  options.max_attempts = j.value("maxAttempts", kDefaultRunAttempts);
+  if (j.contains("taskTimeoutMs")) options.task_timeout_ms = j.at("taskTimeoutMs").get<std::int64_t>();
+  if (j.contains("base")) options.base = j.at("base").get<std::string>();
+  options.env = j.value("env", std::map<std::string, std::string>{});
+  options.approve = j.value("approve", false);
+  auto refuse = [](const char* field, const std::string& what, const std::string& hint) {
+    throw MissionError(ErrorCode::invalid_argument, what, hint, {{"field", field}});
+  };
+  if (options.parallel < 1 || options.parallel > kMaxRunParallel) {
+    refuse("parallel", "--parallel " + std::to_string(options.parallel) + " is out of range",
+           "give 1 to " + std::to_string(kMaxRunParallel) + " agents at once");
+  }
+  if (options.max_attempts < 1 || options.max_attempts > kMaxRunAttempts) {
+    refuse("maxAttempts", "--max-attempts " + std::to_string(options.max_attempts) + " is out of range",
+           "give 1 to " + std::to_string(kMaxRunAttempts) + " attempts per task");
+  }
+  if (options.task_timeout_ms && *options.task_timeout_ms < 1) {
+    refuse("taskTimeoutMs", "--task-timeout must be positive", "give a duration such as 90s or 10m");
+  }
+  if (options.check && options.check->empty()) {
+    refuse("check", "--check is empty", "give the command that judges a task, e.g. --check 'make test'");
+  }
+  if (options.adapter == "generic" && options.command.empty()) {
+    refuse("command", "the generic adapter needs the agent's command",
+           "give it after --: mission workflows run ID -- CMD ARGS...");
+  }
+  return options;
+}
+
+}  // namespace mission::daemon::runs

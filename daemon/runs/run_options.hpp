@@ -1,0 +1,49 @@
+#pragma once
+// How a workflow run dispatches (mission workflows run, docs/adr/0023), and
+// the bounds it keeps. Stored with the run as JSON so a restarted daemon
+// resumes it as it was asked for.
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mission::daemon::runs {
+
+// At most this many agents of one run at once (--parallel).
+inline constexpr std::int64_t kMaxRunParallel = 32;
+// At most this many attempts at one task (--max-attempts), and the default.
+inline constexpr std::int64_t kMaxRunAttempts = 10;
+inline constexpr std::int64_t kDefaultRunAttempts = 3;
+// A --check command that runs longer than this fails its attempt.
+inline constexpr std::int64_t kCheckTimeoutMs = 10 * 60 * 1000;
+// What is kept of a failed check's output (its tail), for the attempt's
+// record and the next attempt's context.
+inline constexpr std::size_t kCheckOutputTailBytes = 4096;
+// The task prompt given in MISSION_TASK_PROMPT; a longer one is cut there
+// and given whole in the file MISSION_TASK_PROMPT_FILE names.
+inline constexpr std::size_t kMaxPromptEnvBytes = 32 * 1024;
+// The token budget of the task context put into the prompt.
+inline constexpr std::size_t kPromptContextTokens = 4000;
+
+struct RunOptions {
+  std::string adapter = "generic";
+  // generic: the agent's command; other adapters: words put before the
+  // task's prompt (the provider's own flags).
+  std::vector<std::string> command;
+  std::int64_t parallel = 1;
+  std::optional<std::string> check;  // run with sh -c in the task's worktree
+  std::int64_t max_attempts = kDefaultRunAttempts;
+  std::optional<std::int64_t> task_timeout_ms;
+  std::optional<std::string> base;  // where the integration branch starts; empty: HEAD
+  bool approve = false;  // a person approves each merge (mission approve / reject)
+  std::map<std::string, std::string> env;  // the agents' environment (the caller's)
+};
+
+nlohmann::json options_json(const RunOptions& options);
+// Throws MissionError invalid_argument naming a bad field.
+RunOptions options_from_json(const nlohmann::json& j);
+
+}  // namespace mission::daemon::runs

@@ -1,0 +1,1077 @@
+#include "daemon/runs/run_service.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "daemon/adapters/adapter_table.hpp"
+#include "daemon/execution/agent_launch.hpp"
+#include "daemon/git/worktrees.hpp"
+#include "daemon/loop/work_queue.hpp"
+#include "daemon/planning/planning_support.hpp"
+#include "daemon/planning/workflows.hpp"
+#include "daemon/runs/task_prompt.hpp"
+#include "daemon/store/claim_repository.hpp"
+#include "daemon/store/execution_repository.hpp"
+#include "daemon/store/journal_repository.hpp"
+#include "daemon/store/mission_repository.hpp"
+#include "daemon/store/plan_repository.hpp"
+#include "daemon/store/workspace_repository.hpp"
+#include "daemon/workspaces/workspaces.hpp"
+#include "shared/clock.hpp"
+#include "shared/error_code.hpp"
+#include "shared/limits.hpp"
+#include "shared/record_id.hpp"
+#include "shared/time_format.hpp"
+
+namespace mission::daemon::runs {
+namespace {
+
+std::string describe_end(const store::ExecutionRow& row, bool timed_out, std::int64_t timeout_ms) {
+  if (timed_out) return "the agent ran longer than --task-timeout (" + std::to_string(timeout_ms / 1000) + " s) and was stopped";
+  switch (row.state) {
+    case ExecutionState::failed:
+      if (row.exit_signal) return "the agent was killed by signal " + std::to_string(*row.exit_signal);
+      if (row.exit_code) return "the agent exited with status " + std::to_string(*row.exit_code);
+      return "the agent could not start (see mission exec logs " + row.id + ")";
+    case ExecutionState::cancelled: return "the agent was stopped";
+    case ExecutionState::lost: return "the agent was lost (the daemon restarted while it ran)";
+    default: return "the agent ended " + std::string(name_of(row.state));
+  }
+}
+
+}  // namespace
+
+RunService::RunService(RunServices services)
+    : services_(services),
+      judge_turn_(services.loop,
+                  [this] {
+                    std::vector<std::string> ended;
+                    ended.swap(ended_);
+                    for (const auto& id : ended) on_execution_ended(id);
+                  }),
+      pump_turn_(services.loop, [this] {
+        retired_checks_.clear();
+        // Read on the turn after the call that recorded them has committed
+        // (a rolled-back one left nothing to find).
+        std::vector<std::string> activated;
+        activated.swap(to_activate_);
+        for (const auto& id : activated) {
+          auto row = store::RunRepository(services_.db).find(id);
+          if (!row || is_final(row->status) || find(id)) continue;
+          try {
+            load(*row);
+            to_pump_.push_back(id);
+          } catch (const std::exception& e) {
+            std::fprintf(stderr, "missiond: cannot start run %s: %s\n", id.c_str(), e.what());
+          }
+        }
+        std::vector<std::string> ids;
+        ids.swap(to_pump_);
+        for (const auto& id : ids) {
+          if (ActiveRun* run = find(id)) pump(*run);
+        }
+      }) {
+  services_.launcher.set_end_observer([this](const std::string& id) {
+    if (by_execution_.count(id) == 0) return;
+    ended_.push_back(id);
+    judge_turn_.schedule();
+  });
+}
+
+RunService::~RunService() {
+  *alive_ = false;
+  services_.launcher.set_end_observer(nullptr);
+}
+
+std::function<void()> RunService::guarded(std::function<void()> done) const {
+  return [alive = alive_, done = std::move(done)] {
+    if (*alive) done();
+  };
+}
+
+bool RunService::is_busy(SlotState state) {
+  switch (state) {
+    case SlotState::preparing:
+    case SlotState::running:
+    case SlotState::judging:
+    case SlotState::awaiting_approval:
+    case SlotState::queued:
+    case SlotState::merging: return true;
+    default: return false;
+  }
+}
+
+RunService::ActiveRun* RunService::find(const std::string& run_id) {
+  auto found = runs_.find(run_id);
+  return found == runs_.end() ? nullptr : found->second.get();
+}
+
+RunService::TaskSlot* RunService::slot_at(const std::string& run_id, std::size_t node, std::int64_t attempt) {
+  ActiveRun* run = find(run_id);
+  if (!run || node >= run->tasks.size() || run->tasks[node].attempts != attempt) return nullptr;
+  return &run->tasks[node];
+}
+
+// --- starting -------------------------------------------------------------
+
+RunStart RunService::plan_start(const std::string& workflow_id, RunOptions options) {
+  store::Database& db = services_.db;
+  store::MissionRow workflow = planning::require_workflow(db, workflow_id, "id");
+  if (is_final(workflow.status)) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "workflow " + workflow.id + " has ended (" + std::string(name_of(workflow.status)) + ")",
+                       "run a workflow that still has work to do", {{"workflow_id", workflow.id}});
+  }
+  if (workflow.status == MissionStatus::planning || workflow.status == MissionStatus::paused) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "workflow " + workflow.id + " is " + std::string(name_of(workflow.status)),
+                       workflow.status == MissionStatus::planning
+                           ? "give it a plan first (workflow_set_plan), then run it"
+                           : "resume it with workflow_update_status, then run it",
+                       {{"workflow_id", workflow.id}});
+  }
+  if (store::PlanRepository(db).planned_tasks(workflow.id).empty()) {
+    throw MissionError(ErrorCode::invalid_argument, "workflow " + workflow.id + " has no planned tasks",
+                       "give it a plan with tasks (workflow_set_plan)", {{"workflow_id", workflow.id}});
+  }
+  if (auto live = store::RunRepository(db).live_of(workflow.id)) {
+    throw MissionError(ErrorCode::invalid_argument, "workflow " + workflow.id + " is already running (" + live->id + ")",
+                       "follow it with mission workflows status " + workflow.id + ", or stop it with mission "
+                       "workflows stop " + workflow.id,
+                       {{"workflow_id", workflow.id}, {"run_id", live->id}});
+  }
+  adapters::require_adapter(options.adapter);
+  RunStart start;
+  start.id = new_random_id("run-", 10);
+  start.workflow_id = workflow.id;
+  start.repository = workspaces::repository_of(db, workflow);
+  start.branch = "mission/run/" + workflow.id;
+  start.options = std::move(options);
+  return start;
+}
+
+void RunService::run_start(RunStart& start) {
+  auto root = git::main_work_tree(start.repository);
+  if (!root) {
+    throw MissionError(ErrorCode::invalid_argument, start.repository + " is not in a git repository",
+                       "a run gives each task a worktree: create or register the workflow in a git repository");
+  }
+  start.repository = *root;
+  start.base_commit = git::ensure_branch(start.repository, start.branch, start.options.base.value_or(""));
+}
+
+store::RunRow RunService::record_start(const RunStart& start, events::EventBatch& events) {
+  store::RunRow row;
+  row.id = start.id;
+  row.workflow_id = start.workflow_id;
+  row.status = RunStatus::running;
+  row.options = options_json(start.options).dump();
+  row.repository = start.repository;
+  row.integration_branch = start.branch;
+  row.base_commit = start.base_commit;
+  row.created_at = unix_ms_now();
+  store::RunRepository(services_.db).insert(row);
+  if (events.wanted()) {
+    events.add({{"type", kRunUpdated}, {"runId", row.id}, {"workflowId", row.workflow_id},
+                {"run", {{"id", row.id}, {"status", row.status}}}});
+  }
+  return row;
+}
+
+void RunService::activate(const std::string& run_id) {
+  to_activate_.push_back(run_id);
+  pump_turn_.schedule();
+}
+
+void RunService::load(const store::RunRow& row) {
+  store::Database& db = services_.db;
+  auto run = std::make_unique<ActiveRun>();
+  run->row = row;
+  run->options = options_from_json(nlohmann::json::parse(row.options));
+  run->workflow_name = planning::require_workflow(db, row.workflow_id, "id").name;
+  // Loaded afresh: the DAG's shape is fixed while the run holds it.
+  run->plan = std::make_shared<planning::PlanState>(planning::load_plan_state(db, row.workflow_id));
+  run->tasks.resize(run->plan->tasks.size());
+  for (std::size_t i = 0; i < run->plan->tasks.size(); ++i) {
+    TaskSlot& slot = run->tasks[i];
+    slot.id = run->plan->tasks[i].id;
+    slot.name = run->plan->tasks[i].name;
+    // Done before the run began (or by someone else): as good as merged.
+    if (is_done(run->plan->tasks[i].status)) slot.state = SlotState::merged;
+  }
+  std::map<std::string, std::size_t> node_of;
+  for (std::size_t i = 0; i < run->tasks.size(); ++i) node_of[run->tasks[i].id] = i;
+  for (const store::AttemptRow& attempt : store::RunRepository(db).attempts(row.id)) {
+    auto found = node_of.find(attempt.task_id);
+    if (found == node_of.end()) continue;
+    TaskSlot& slot = run->tasks[found->second];
+    slot.attempts = std::max(slot.attempts, attempt.attempt);
+    if (attempt.status == AttemptStatus::merged) slot.state = SlotState::merged;
+    if (attempt.status == AttemptStatus::failed) {
+      slot.last_failure = attempt.reason;
+      slot.last_check_output = attempt.check_output;
+      if (slot.attempts >= run->options.max_attempts) slot.state = SlotState::failed;
+    }
+    if (attempt.status == AttemptStatus::conflicted) slot.state = SlotState::conflicted;
+  }
+  runs_[row.id] = std::move(run);
+}
+
+void RunService::resume() {
+  store::Database& db = services_.db;
+  for (const store::RunRow& row : store::RunRepository(db).live()) {
+    try {
+      if (row.status == RunStatus::stopping) {
+        store::Transaction transaction(db);
+        store::RunRepository(db).set_status(row.id, RunStatus::stopped, std::nullopt, unix_ms_now());
+        transaction.commit();
+        continue;
+      }
+      load(row);
+      ActiveRun& run = *runs_.at(row.id);
+      // Attempts cut short by the restart: their agents were lost.
+      std::map<std::string, std::size_t> node_of;
+      for (std::size_t i = 0; i < run.tasks.size(); ++i) node_of[run.tasks[i].id] = i;
+      for (const store::AttemptRow& attempt : store::RunRepository(db).attempts(row.id)) {
+        auto found = node_of.find(attempt.task_id);
+        if (found == node_of.end() || run.tasks[found->second].attempts != attempt.attempt) continue;
+        if (attempt.status != AttemptStatus::running && attempt.status != AttemptStatus::judging &&
+            attempt.status != AttemptStatus::awaiting_approval && attempt.status != AttemptStatus::queued) {
+          continue;
+        }
+        TaskSlot& slot = run.tasks[found->second];
+        slot.execution_id = attempt.execution_id.value_or("");
+        if (attempt.workspace_id) {
+          if (auto workspace = store::WorkspaceRepository(db).find(*attempt.workspace_id)) {
+            slot.workspace_id = workspace->id;
+            slot.worktree = workspace->path;
+            slot.branch = workspace->branch;
+            slot.base_commit = workspace->base_commit.value_or("");
+          }
+        }
+        // Its work is committed on its branch: it still waits for a person.
+        if (attempt.status == AttemptStatus::awaiting_approval && !slot.workspace_id.empty()) {
+          slot.state = SlotState::awaiting_approval;
+          continue;
+        }
+        slot.state = SlotState::running;
+        attempt_failed(run, found->second, "the daemon restarted while this attempt was under way");
+      }
+      to_pump_.push_back(row.id);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "missiond: cannot resume run %s: %s\n", row.id.c_str(), e.what());
+    }
+  }
+  if (!to_pump_.empty()) pump_turn_.schedule();
+}
+
+// --- dispatching ----------------------------------------------------------
+
+void RunService::pump(ActiveRun& run) {
+  if (run.stopping) {
+    maybe_finish(run);
+    return;
+  }
+  std::int64_t agents = 0;
+  for (const TaskSlot& slot : run.tasks) {
+    if (slot.state == SlotState::preparing || slot.state == SlotState::running || slot.state == SlotState::judging) {
+      ++agents;
+    }
+  }
+  const std::string run_id = run.row.id;
+  while (agents < run.options.parallel) {
+    auto node = pick(run);
+    if (!node) break;
+    dispatch(run, *node);
+    if (!find(run_id)) return;  // the run ended inside
+    ++agents;
+  }
+  maybe_finish(run);
+}
+
+std::optional<std::size_t> RunService::pick(ActiveRun& run) {
+  const planning::PlanState& plan = *run.plan;
+  std::vector<bool> done(run.tasks.size());
+  for (std::size_t i = 0; i < run.tasks.size(); ++i) done[i] = run.tasks[i].state == SlotState::merged;
+  std::optional<std::size_t> best;
+  std::vector<std::uint32_t> chain;
+  for (std::size_t i = 0; i < run.tasks.size(); ++i) {
+    const TaskSlot& slot = run.tasks[i];
+    if (slot.state != SlotState::waiting || slot.attempts >= run.options.max_attempts) continue;
+    const auto prerequisites = plan.dag.prerequisites(static_cast<planning::Node>(i));
+    if (!std::all_of(prerequisites.begin(), prerequisites.end(), [&](planning::Node p) { return done[p]; })) continue;
+    if (chain.empty()) chain = plan.dag.remaining_chain(done);
+    // The longest remaining chain first, then the plan's order.
+    if (!best || chain[i] > chain[*best]) best = i;
+  }
+  return best;
+}
+
+void RunService::dispatch(ActiveRun& run, std::size_t node) {
+  store::Database& db = services_.db;
+  TaskSlot& slot = run.tasks[node];
+  // Someone else holds it (an agent that claimed it by hand): not ours now.
+  if (auto held = store::ClaimRepository(db).claim_of(slot.id)) {
+    slot.state = SlotState::held;
+    return;
+  }
+  slot.state = SlotState::preparing;
+  slot.attempts += 1;
+  slot.picked_at = std::chrono::steady_clock::now();
+  const std::int64_t attempt = slot.attempts;
+  workspaces::CreateRequest request;
+  request.workflow_id = run.row.workflow_id;
+  request.base_branch = run.row.integration_branch;
+  request.task_ids = {slot.id};
+  auto plan = std::make_shared<workspaces::CreatePlan>();
+  try {
+    *plan = workspaces::plan_create(db, "", request);
+  } catch (const MissionError& e) {
+    attempt_failed(run, node, std::string("cannot plan the task's worktree: ") + e.what());
+    return;
+  }
+  auto made = std::make_shared<git::WorktreeCreated>();
+  auto error = std::make_shared<std::string>();
+  const std::string run_id = run.row.id;
+  const auto queued_at = std::chrono::steady_clock::now();
+  loop::queue_work(
+      services_.loop,
+      [plan, made, error] {
+        try {
+          *made = workspaces::run_create(*plan);
+        } catch (const std::exception& e) {
+          *error = e.what();
+        }
+      },
+      guarded([this, run_id, node, attempt, plan, made, error, queued_at] {
+        TaskSlot* slot = slot_at(run_id, node, attempt);
+        ActiveRun* run = find(run_id);
+        if (!slot || !run) return;
+        slot->worktree_time =
+            std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - queued_at);
+        if (!error->empty()) {
+          attempt_failed(*run, node, "cannot create the task's worktree: " + *error);
+          return;
+        }
+        try {
+          store::Transaction transaction(services_.db);
+          store::WorkspaceRow workspace = workspaces::record_create(services_.db, *plan, *made, unix_ms_now());
+          transaction.commit();
+          slot->workspace_id = workspace.id;
+          slot->worktree = made->path;
+          slot->branch = made->branch;
+          slot->base_commit = made->base_commit;
+        } catch (const std::exception& e) {
+          attempt_failed(*run, node, std::string("cannot record the task's worktree: ") + e.what());
+          return;
+        }
+        if (run->stopping) {
+          attempt_stopped(*run, node);
+          return;
+        }
+        launch(*run, node);
+      }));
+}
+
+std::vector<std::string> RunService::agent_env(const ActiveRun& run, const TaskSlot& slot) const {
+  std::vector<std::string> env;
+  for (const auto& [name, value] : run.options.env) env.push_back(name + "=" + value);
+  env.push_back("MISSION_RUN_ID=" + run.row.id);
+  env.push_back("MISSION_WORKFLOW_ID=" + run.row.workflow_id);
+  env.push_back("MISSION_TASK_ID=" + slot.id);
+  env.push_back("MISSION_TASK_NAME=" + slot.name);
+  env.push_back("MISSION_TASK_ATTEMPT=" + std::to_string(slot.attempts));
+  return env;
+}
+
+void RunService::launch(ActiveRun& run, std::size_t node) {
+  store::Database& db = services_.db;
+  TaskSlot& slot = run.tasks[node];
+  auto task = store::PlanRepository(db).task(slot.id);
+  if (!task) {
+    attempt_failed(run, node, "the task was deleted");
+    return;
+  }
+  PromptInput input;
+  input.workflow_id = run.row.workflow_id;
+  input.workflow_name = run.workflow_name;
+  input.task = *task;
+  input.attempt = slot.attempts;
+  input.max_attempts = run.options.max_attempts;
+  input.branch = slot.branch;
+  input.previous_failure = slot.last_failure;
+  input.previous_check_output = slot.last_check_output;
+  const std::string prompt = task_prompt(db, &services_.plans, input);
+
+  // The whole prompt in a file beside the launch files, removed with the run.
+  const std::filesystem::path prompt_dir = services_.paths.launch_dir() / run.row.id;
+  const std::filesystem::path prompt_file = prompt_dir / (slot.id + "-" + std::to_string(slot.attempts) + ".md");
+  std::error_code ignored;
+  std::filesystem::create_directories(prompt_dir, ignored);
+  std::filesystem::permissions(prompt_dir, std::filesystem::perms::owner_all, ignored);
+  {
+    std::ofstream out(prompt_file, std::ios::binary | std::ios::trunc);
+    out << prompt;
+  }
+
+  execution::AgentLaunchRequest request;
+  request.spec.kind = ExecutionKind::launched;
+  request.spec.state = ExecutionState::launching;
+  request.spec.adapter = run.options.adapter;
+  request.spec.cwd = slot.worktree;
+  request.spec.command = run.options.adapter == "generic"
+                             ? run.options.command
+                             : prompt_arguments(run.options.adapter, run.options.command, prompt);
+  request.detach = true;
+  request.env = run.options.env;
+  for (const std::string& entry : agent_env(run, slot)) {
+    const auto equals = entry.find('=');
+    request.env[entry.substr(0, equals)] = entry.substr(equals + 1);
+  }
+  request.env["MISSION_TASK_PROMPT"] = prompt.substr(0, kMaxPromptEnvBytes);
+  request.env["MISSION_TASK_PROMPT_FILE"] = prompt_file.string();
+
+  const std::int64_t attempt = slot.attempts;
+  const std::string run_id = run.row.id;
+  bool claimed = true;
+  std::string execution_id;
+  try {
+    execution::AgentLaunchServices launch{db, services_.events, services_.launcher, services_.paths};
+    execution_id = execution::launch_agent(launch, request, [&](const execution::CreatedExecution& created) {
+      const std::int64_t now = unix_ms_now();
+      // The agent holds its task: it may start and complete it itself.
+      if (!store::ClaimRepository(db).try_claim(slot.id, created.row.id, now)) {
+        claimed = false;
+        throw MissionError(ErrorCode::already_claimed, "task " + slot.id + " was claimed meanwhile");
+      }
+      store::AttemptRow row;
+      row.run_id = run_id;
+      row.task_id = slot.id;
+      row.attempt = attempt;
+      row.status = AttemptStatus::running;
+      row.execution_id = created.row.id;
+      row.workspace_id = slot.workspace_id;
+      row.started_at = now;
+      store::RunRepository(db).insert_attempt(row);
+      slot.execution_id = created.row.id;
+    });
+  } catch (const MissionError& e) {
+    TaskSlot* still = slot_at(run_id, node, attempt);
+    ActiveRun* live = find(run_id);
+    if (!still || !live) return;
+    if (!claimed) {
+      // Not an attempt: someone else took the task. It waits for them.
+      still->attempts -= 1;
+      still->state = SlotState::held;
+      retire_worktree(*still, WorkspaceStatus::abandoned);
+      return;
+    }
+    attempt_failed(*live, node, std::string("cannot launch the agent: ") + e.what());
+    return;
+  }
+  by_execution_[execution_id] = {run_id, node};
+  slot.state = SlotState::running;
+  if (run.options.task_timeout_ms) {
+    slot.timeout = std::make_unique<loop::Timer>(services_.loop, [this, execution_id, run_id, node, attempt] {
+      if (TaskSlot* timed = slot_at(run_id, node, attempt)) {
+        timed->timed_out = true;
+        services_.launcher.stop(execution_id, false);
+      }
+    });
+    slot.timeout->start(static_cast<int>(std::min<std::int64_t>(*run.options.task_timeout_ms, INT32_MAX)));
+  }
+  const auto dispatch = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::steady_clock::now() - slot.picked_at) -
+                        slot.worktree_time;
+  events::EventBatch events(services_.events);
+  update_attempt(run, node, [&](store::AttemptRow& a) { a.dispatch_us = dispatch.count(); }, events);
+  events.publish_to(services_.events);
+}
+
+// --- judging --------------------------------------------------------------
+
+void RunService::on_execution_ended(const std::string& execution_id) {
+  auto found = by_execution_.find(execution_id);
+  if (found == by_execution_.end()) return;
+  auto [run_id, node] = found->second;
+  by_execution_.erase(found);
+  ActiveRun* run = find(run_id);
+  if (!run) return;
+  TaskSlot& slot = run->tasks[node];
+  if (slot.execution_id != execution_id || slot.state != SlotState::running) return;
+  slot.timeout.reset();
+  if (run->stopping) {
+    attempt_stopped(*run, node);
+    return;
+  }
+  judge(*run, node);
+}
+
+void RunService::judge(ActiveRun& run, std::size_t node) {
+  store::Database& db = services_.db;
+  TaskSlot& slot = run.tasks[node];
+  slot.state = SlotState::judging;
+  auto row = store::ExecutionRepository(db).find(slot.execution_id);
+  if (!row || row->state != ExecutionState::completed) {
+    attempt_failed(run, node,
+                   row ? describe_end(*row, slot.timed_out, run.options.task_timeout_ms.value_or(0))
+                       : "the agent's execution is gone");
+    return;
+  }
+  auto task = store::PlanRepository(db).task(slot.id);
+  if (task && task->status == TaskStatus::failed) {
+    attempt_failed(run, node, "the agent reported the task failed: " + task->error.value_or("no reason given"));
+    return;
+  }
+  {
+    events::EventBatch events(services_.events);
+    store::Transaction transaction(db);
+    update_attempt(run, node, [](store::AttemptRow& a) { a.status = AttemptStatus::judging; }, events);
+    transaction.commit();
+    events.publish_to(services_.events);
+  }
+  if (!run.options.check) {
+    pass(run, node);
+    return;
+  }
+  const std::string run_id = run.row.id;
+  const std::int64_t attempt = slot.attempts;
+  std::vector<std::string> env = agent_env(run, slot);
+  // The check runs with the agents' environment, PATH included.
+  slot.check = std::make_unique<TaskCheck>(
+      services_.loop, *run.options.check, slot.worktree, std::move(env),
+      [this, run_id, node, attempt](CheckResult result) {
+        TaskSlot* checked = slot_at(run_id, node, attempt);
+        ActiveRun* live = find(run_id);
+        if (!checked || !live || checked->state != SlotState::judging) return;
+        // Destroyed on the next turn: this call runs inside it.
+        retired_checks_.push_back(std::move(checked->check));
+        pump_turn_.schedule();
+        if (!result.passed) {
+          attempt_failed(*live, node, "--check failed: " + result.reason, result.output);
+          return;
+        }
+        pass(*live, node);
+      });
+}
+
+void RunService::pass(ActiveRun& run, std::size_t node) {
+  TaskSlot& slot = run.tasks[node];
+  const std::string run_id = run.row.id;
+  const std::int64_t attempt = slot.attempts;
+  const std::string worktree = slot.worktree;
+  const std::string message = "mission: " + slot.name + "\n\nTask " + slot.id + ", attempt " +
+                              std::to_string(attempt) + " of workflow run " + run_id + ".\n";
+  auto error = std::make_shared<std::string>();
+  loop::queue_work(
+      services_.loop,
+      [worktree, message, error] {
+        try {
+          git::commit_work_tree(worktree, message);
+        } catch (const std::exception& e) {
+          *error = e.what();
+        }
+      },
+      guarded([this, run_id, node, attempt, error] {
+        TaskSlot* slot = slot_at(run_id, node, attempt);
+        ActiveRun* run = find(run_id);
+        if (!slot || !run || slot->state != SlotState::judging) return;
+        if (run->stopping) {
+          attempt_stopped(*run, node);
+          return;
+        }
+        if (!error->empty()) {
+          attempt_failed(*run, node, "cannot commit the agent's edits: " + *error);
+          return;
+        }
+        // With --approve a person looks first (mission approve / reject).
+        const bool ask = run->options.approve;
+        slot->state = ask ? SlotState::awaiting_approval : SlotState::queued;
+        {
+          events::EventBatch events(services_.events);
+          store::Transaction transaction(services_.db);
+          update_attempt(*run, node,
+                         [ask](store::AttemptRow& a) {
+                           a.status = ask ? AttemptStatus::awaiting_approval : AttemptStatus::queued;
+                         },
+                         events);
+          transaction.commit();
+          events.publish_to(services_.events);
+        }
+        if (ask) return;
+        run->merge_queue.push_back(node);
+        pump_merges(*run);
+      }));
+}
+
+// --- merging --------------------------------------------------------------
+
+void RunService::pump_merges(ActiveRun& run) {
+  if (run.merging || run.merge_queue.empty()) return;
+  const std::size_t node = run.merge_queue.front();
+  run.merge_queue.pop_front();
+  TaskSlot& slot = run.tasks[node];
+  slot.state = SlotState::merging;
+  run.merging = true;
+  const std::string run_id = run.row.id;
+  const std::int64_t attempt = slot.attempts;
+  const std::string repository = run.row.repository;
+  const std::string into = run.row.integration_branch;
+  const std::string from = slot.branch;
+  const std::string message = "mission: merge " + slot.name + " (" + slot.id + ")\n";
+  auto result = std::make_shared<git::BranchMerge>();
+  auto error = std::make_shared<std::string>();
+  loop::queue_work(
+      services_.loop,
+      [repository, into, from, message, result, error] {
+        try {
+          *result = git::merge_branch(repository, into, from, message);
+        } catch (const std::exception& e) {
+          *error = e.what();
+        }
+      },
+      guarded([this, run_id, node, attempt, result, error, into] {
+        ActiveRun* run = find(run_id);
+        if (!run) return;
+        run->merging = false;
+        TaskSlot* slot = slot_at(run_id, node, attempt);
+        if (!slot) {
+          pump(*run);
+          return;
+        }
+        store::Database& db = services_.db;
+        if (!error->empty() || !result->merged) {
+          std::string reason;
+          if (!error->empty()) {
+            reason = "cannot merge into " + into + ": " + *error;
+          } else {
+            reason = "merging into " + into + " conflicts in";
+            for (std::size_t i = 0; i < result->conflicts.size() && i < 20; ++i) {
+              reason += (i == 0 ? " " : ", ") + result->conflicts[i];
+            }
+            if (result->conflicts.size() > 20) reason += " and " + std::to_string(result->conflicts.size() - 20) + " more";
+          }
+          slot->state = SlotState::conflicted;
+          {
+            events::EventBatch events(services_.events);
+            store::Transaction transaction(db);
+            update_attempt(*run, node,
+                           [&](store::AttemptRow& a) {
+                             a.status = AttemptStatus::conflicted;
+                             a.reason = reason;
+                             a.ended_at = unix_ms_now();
+                           },
+                           events);
+            set_task_status(slot->id, TaskStatus::failed, "blocked: " + reason);
+            transaction.commit();
+            events.publish_to(services_.events);
+          }
+          retire_worktree(*slot, WorkspaceStatus::abandoned);
+          pump_merges(*run);
+          pump(*run);
+          return;
+        }
+        slot->state = SlotState::merged;
+        {
+          events::EventBatch events(services_.events);
+          store::Transaction transaction(db);
+          update_attempt(*run, node,
+                         [&](store::AttemptRow& a) {
+                           a.status = AttemptStatus::merged;
+                           a.merge_commit = result->commit;
+                           a.ended_at = unix_ms_now();
+                         },
+                         events);
+          set_task_status(slot->id, TaskStatus::success, "merged into " + into + " at " + result->commit.substr(0, 12));
+          transaction.commit();
+          events.publish_to(services_.events);
+        }
+        retire_worktree(*slot, WorkspaceStatus::merged);
+        pump_merges(*run);
+        pump(*run);
+      }));
+}
+
+// --- outcomes -------------------------------------------------------------
+
+void RunService::update_attempt(ActiveRun& run, std::size_t node,
+                                const std::function<void(store::AttemptRow&)>& change, events::EventBatch& events) {
+  TaskSlot& slot = run.tasks[node];
+  store::RunRepository repository(services_.db);
+  std::optional<store::AttemptRow> row = repository.attempt(run.row.id, slot.id, slot.attempts);
+  if (!row) return;
+  change(*row);
+  repository.update_attempt(*row);
+  if (events.wanted()) {
+    nlohmann::json attempt = {{"taskId", row->task_id},
+                              {"taskName", slot.name},
+                              {"attempt", row->attempt},
+                              {"maxAttempts", run.options.max_attempts},
+                              {"status", row->status}};
+    if (row->execution_id) attempt["agentExecutionId"] = *row->execution_id;
+    if (row->reason) attempt["reason"] = *row->reason;
+    if (row->merge_commit) attempt["mergeCommit"] = *row->merge_commit;
+    attempt["durationMs"] = row->ended_at.value_or(unix_ms_now()) - row->started_at;
+    events.add({{"type", kRunAttempt}, {"runId", run.row.id}, {"workflowId", run.row.workflow_id}, {"attempt", attempt}});
+  }
+}
+
+void RunService::set_task_status(const std::string& task_id, TaskStatus status, const std::optional<std::string>& text) {
+  store::PlanRepository plans(services_.db);
+  auto task = plans.task(task_id);
+  if (!task) return;
+  const std::int64_t now = unix_ms_now();
+  task->status = status;
+  if (status == TaskStatus::success) {
+    if (!task->started_at) task->started_at = now;
+    task->completed_at = now;
+    nlohmann::json outcome = task->outcome ? nlohmann::json::parse(*task->outcome, nullptr, false) : nlohmann::json();
+    if (!outcome.is_object()) outcome = {{"summary", text.value_or("")}};
+    outcome["merged"] = text.value_or("");
+    task->outcome = outcome.dump();
+    task->error.reset();
+  } else if (status == TaskStatus::failed) {
+    task->completed_at = now;
+    task->error = text;
+  } else if (status == TaskStatus::pending) {
+    task->started_at.reset();
+    task->completed_at.reset();
+  }
+  plans.set_task_status(*task);
+  planning::Caller caller{services_.db, "", nullptr, &services_.plans};
+  planning::after_task_changed(caller, task->mission_id);
+}
+
+void RunService::attempt_failed(ActiveRun& run, std::size_t node, const std::string& reason,
+                                const std::optional<std::string>& check_output) {
+  store::Database& db = services_.db;
+  TaskSlot& slot = run.tasks[node];
+  slot.timeout.reset();
+  slot.check.reset();
+  const bool retry = slot.attempts < run.options.max_attempts;
+  slot.last_failure = reason;
+  slot.last_check_output = check_output;
+  slot.state = retry ? SlotState::waiting : SlotState::failed;
+  const std::int64_t now = unix_ms_now();
+  events::EventBatch events(services_.events);
+  store::Transaction transaction(db);
+  store::RunRepository repository(db);
+  if (!repository.attempt(run.row.id, slot.id, slot.attempts)) {
+    // It failed before its agent was launched.
+    store::AttemptRow row;
+    row.run_id = run.row.id;
+    row.task_id = slot.id;
+    row.attempt = slot.attempts;
+    row.status = AttemptStatus::failed;
+    if (!slot.workspace_id.empty()) row.workspace_id = slot.workspace_id;
+    row.started_at = now;
+    repository.insert_attempt(row);
+  }
+  update_attempt(run, node,
+                 [&](store::AttemptRow& a) {
+                   a.status = AttemptStatus::failed;
+                   a.reason = reason;
+                   a.check_output = check_output;
+                   a.ended_at = now;
+                 },
+                 events);
+  // What failed joins the task's journal, where the next attempt's context
+  // (task_load_context) finds it.
+  store::CheckpointRow checkpoint;
+  checkpoint.id = new_random_id("cp-", 10);
+  checkpoint.task_id = slot.id;
+  checkpoint.seq = store::next_journal_seq(db, slot.id);
+  if (!slot.execution_id.empty()) checkpoint.execution_id = slot.execution_id;
+  checkpoint.type = CheckpointType::recovery;
+  checkpoint.summary = "attempt " + std::to_string(slot.attempts) + " of run " + run.row.id + " failed: " + reason;
+  nlohmann::json detail = {{"reason", reason}, {"attempt", slot.attempts}, {"run_id", run.row.id}, {"retry", retry}};
+  if (check_output) detail["check_output"] = *check_output;
+  checkpoint.detail = detail.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  checkpoint.created_at = now;
+  store::PlanRepository(db).insert_checkpoint(checkpoint);
+  // The claim ended with the agent; a task it left in progress or failed
+  // goes back to ready for the next attempt, or fails for good.
+  auto status = store::PlanRepository(db).task_status(slot.id);
+  if (!retry) {
+    set_task_status(slot.id, TaskStatus::failed, reason);
+  } else if (status && *status != TaskStatus::pending) {
+    set_task_status(slot.id, TaskStatus::pending, std::nullopt);
+  }
+  transaction.commit();
+  events.publish_to(services_.events);
+  retire_worktree(slot, WorkspaceStatus::abandoned);
+  slot.execution_id.clear();
+  to_pump_.push_back(run.row.id);
+  pump_turn_.schedule();
+}
+
+void RunService::attempt_stopped(ActiveRun& run, std::size_t node) {
+  store::Database& db = services_.db;
+  TaskSlot& slot = run.tasks[node];
+  slot.timeout.reset();
+  slot.check.reset();
+  slot.state = SlotState::waiting;
+  events::EventBatch events(services_.events);
+  store::Transaction transaction(db);
+  update_attempt(run, node,
+                 [](store::AttemptRow& a) {
+                   a.status = AttemptStatus::stopped;
+                   a.reason = "the run was stopped";
+                   a.ended_at = unix_ms_now();
+                 },
+                 events);
+  auto status = store::PlanRepository(db).task_status(slot.id);
+  if (status && *status != TaskStatus::pending && !is_done(*status)) {
+    set_task_status(slot.id, TaskStatus::pending, std::nullopt);
+  }
+  transaction.commit();
+  events.publish_to(services_.events);
+  retire_worktree(slot, WorkspaceStatus::abandoned);
+  slot.execution_id.clear();
+  to_pump_.push_back(run.row.id);
+  pump_turn_.schedule();
+}
+
+void RunService::retire_worktree(TaskSlot& slot, WorkspaceStatus status) {
+  if (slot.workspace_id.empty()) return;
+  auto workspace = store::WorkspaceRepository(services_.db).find(slot.workspace_id);
+  slot.workspace_id.clear();
+  if (!workspace) return;
+  const std::string id = workspace->id;
+  const std::string repository = workspace->repository;
+  const std::string branch = workspace->branch;
+  // A merged branch is in the integration branch; an unmerged one is kept
+  // for a person to look at.
+  const bool delete_branch = status == WorkspaceStatus::merged;
+  loop::queue_work(
+      services_.loop,
+      [repository, id, branch, delete_branch] {
+        try {
+          git::remove_worktree(repository, id, branch, delete_branch);
+        } catch (const std::exception&) {
+          // `mission workspaces clean` takes what is left.
+        }
+      },
+      guarded([this, id] {
+        try {
+          store::Transaction transaction(services_.db);
+          store::WorkspaceRepository(services_.db).set_status(id, WorkspaceStatus::removed, std::nullopt, unix_ms_now());
+          transaction.commit();
+        } catch (const std::exception&) {
+        }
+      }));
+  store::WorkspaceRepository(services_.db).set_status(id, status, std::nullopt, unix_ms_now());
+}
+
+void RunService::maybe_finish(ActiveRun& run) {
+  for (const TaskSlot& slot : run.tasks) {
+    if (is_busy(slot.state)) return;
+  }
+  if (run.merging || !run.merge_queue.empty()) return;
+  if (run.stopping) {
+    finish(run, RunStatus::stopped, "stopped");
+    return;
+  }
+  if (pick(run)) return;
+  std::size_t merged = 0;
+  std::size_t failed = 0;
+  std::size_t total = run.tasks.size();
+  for (const TaskSlot& slot : run.tasks) {
+    if (slot.state == SlotState::merged) ++merged;
+    if (slot.state == SlotState::failed || slot.state == SlotState::conflicted) ++failed;
+  }
+  if (merged == total) {
+    finish(run, RunStatus::completed, "every task merged into " + run.row.integration_branch);
+  } else if (merged == 0) {
+    finish(run, RunStatus::failed, std::to_string(failed) + " of " + std::to_string(total) + " tasks failed");
+  } else {
+    finish(run, RunStatus::partial,
+           std::to_string(merged) + " of " + std::to_string(total) + " tasks merged, " + std::to_string(failed) +
+               " failed, the rest blocked");
+  }
+}
+
+void RunService::finish(ActiveRun& run, RunStatus status, const std::string& reason) {
+  store::Database& db = services_.db;
+  const std::int64_t now = unix_ms_now();
+  events::EventBatch events(services_.events);
+  store::Transaction transaction(db);
+  store::RunRepository(db).set_status(run.row.id, status, reason, now);
+  run.row.status = status;
+  run.row.reason = reason;
+  run.row.ended_at = now;
+  // The workflow ends with its run, unless it is stopped to go on later.
+  if (status == RunStatus::failed || status == RunStatus::partial) {
+    auto workflow = store::MissionRepository(db).find(run.row.workflow_id);
+    if (workflow && !is_final(workflow->status)) {
+      store::PlanRepository(db).set_status(run.row.workflow_id,
+                                           status == RunStatus::failed ? MissionStatus::failed : MissionStatus::partial,
+                                           reason, now);
+    }
+  }
+  publish_run(events, run);
+  transaction.commit();
+  events.publish_to(services_.events);
+  std::error_code ignored;
+  std::filesystem::remove_all(services_.paths.launch_dir() / run.row.id, ignored);
+  runs_.erase(run.row.id);
+}
+
+void RunService::publish_run(events::EventBatch& events, const ActiveRun& run) {
+  if (!events.wanted()) return;
+  nlohmann::json summary = {{"id", run.row.id}, {"status", run.row.status}, {"integrationBranch", run.row.integration_branch}};
+  if (run.row.reason) summary["reason"] = *run.row.reason;
+  events.add({{"type", kRunUpdated}, {"runId", run.row.id}, {"workflowId", run.row.workflow_id}, {"run", summary}});
+}
+
+// --- approval ---------------------------------------------------------------
+
+std::pair<RunService::ActiveRun*, std::size_t> RunService::awaiting_approval(const std::string& task_id) {
+  for (auto& [id, run] : runs_) {
+    for (std::size_t i = 0; i < run->tasks.size(); ++i) {
+      const TaskSlot& slot = run->tasks[i];
+      if (slot.id != task_id) continue;
+      if (slot.state == SlotState::awaiting_approval) return {run.get(), i};
+      throw MissionError(ErrorCode::invalid_argument,
+                         "task " + task_id + " (" + slot.name + ") is not waiting for approval",
+                         run->options.approve ? "mission workflows status " + run->row.workflow_id + " shows where it is"
+                                              : "its run was started without --approve: its tasks merge when they pass",
+                         {{"task_id", task_id}});
+    }
+  }
+  throw MissionError(ErrorCode::not_found, "no run under way has task " + task_id,
+                     "mission workflows status WORKFLOW lists the tasks of a run", {{"task_id", task_id}});
+}
+
+store::RunRow RunService::approve(const std::string& task_id, const std::string& person) {
+  auto [run, node] = awaiting_approval(task_id);
+  TaskSlot& slot = run->tasks[node];
+  slot.state = SlotState::queued;
+  events::EventBatch events(services_.events);
+  {
+    store::Transaction transaction(services_.db);
+    update_attempt(*run, node,
+                   [&](store::AttemptRow& a) {
+                     a.status = AttemptStatus::queued;
+                     a.reason = "approved by " + person;
+                   },
+                   events);
+    transaction.commit();
+  }
+  events.publish_to(services_.events);
+  run->merge_queue.push_back(node);
+  pump_merges(*run);
+  return run->row;
+}
+
+store::RunRow RunService::reject(const std::string& task_id, const std::string& person, const std::string& reason) {
+  auto [run, node] = awaiting_approval(task_id);
+  attempt_failed(*run, node, "rejected by " + person + ": " + reason);
+  return run->row;
+}
+
+// --- stopping and reading -------------------------------------------------
+
+store::RunRow RunService::stop(const std::string& workflow_id) {
+  store::Database& db = services_.db;
+  planning::require_workflow(db, workflow_id, "id");
+  auto live = store::RunRepository(db).live_of(workflow_id);
+  if (!live) {
+    throw MissionError(ErrorCode::not_found, "workflow " + workflow_id + " has no run under way",
+                       "mission workflows status " + workflow_id + " shows its last run",
+                       {{"workflow_id", workflow_id}});
+  }
+  ActiveRun* run = find(live->id);
+  if (!run) {
+    store::RunRepository(db).set_status(live->id, RunStatus::stopped, "stopped", unix_ms_now());
+    return *store::RunRepository(db).find(live->id);
+  }
+  if (!run->stopping) {
+    run->stopping = true;
+    store::RunRepository(db).set_status(live->id, RunStatus::stopping, std::nullopt, std::nullopt);
+    run->row.status = RunStatus::stopping;
+    for (std::size_t i = 0; i < run->tasks.size(); ++i) {
+      TaskSlot& slot = run->tasks[i];
+      if (slot.state == SlotState::running) services_.launcher.stop(slot.execution_id, false);
+    }
+    run->merge_queue.clear();
+  }
+  // Checking and queued attempts end now; running ones when their agents
+  // have (and a commit or a merge under way when it is done); the run once
+  // nothing is left.
+  for (std::size_t i = 0; i < run->tasks.size(); ++i) {
+    TaskSlot& slot = run->tasks[i];
+    if ((slot.state == SlotState::judging && slot.check) || slot.state == SlotState::queued ||
+        slot.state == SlotState::awaiting_approval) {
+      attempt_stopped(*run, i);
+    }
+  }
+  to_pump_.push_back(live->id);
+  pump_turn_.schedule();
+  return run->row;
+}
+
+nlohmann::json RunService::run_json(const store::RunRow& run) {
+  store::Database& db = services_.db;
+  nlohmann::json options = nlohmann::json::parse(run.options, nullptr, false);
+  if (options.is_object()) options.erase("env");
+  nlohmann::json out = {{"id", run.id},
+                        {"workflowId", run.workflow_id},
+                        {"status", run.status},
+                        {"repository", run.repository},
+                        {"integrationBranch", run.integration_branch},
+                        {"baseCommit", run.base_commit},
+                        {"options", options},
+                        {"createdAt", format_utc_iso8601(run.created_at)}};
+  if (run.reason) out["reason"] = *run.reason;
+  if (run.ended_at) {
+    out["endedAt"] = format_utc_iso8601(*run.ended_at);
+    out["durationMs"] = *run.ended_at - run.created_at;
+  } else {
+    out["durationMs"] = unix_ms_now() - run.created_at;
+  }
+  std::map<std::string, std::vector<store::AttemptRow>> by_task;
+  for (auto& attempt : store::RunRepository(db).attempts(run.id)) by_task[attempt.task_id].push_back(attempt);
+  nlohmann::json tasks = nlohmann::json::array();
+  std::map<std::string, std::int64_t> counts;
+  std::int64_t attempts_total = 0;
+  for (const store::PlannedTaskRow& task : store::PlanRepository(db).planned_tasks(run.workflow_id)) {
+    const auto& attempts = by_task[task.id];
+    std::string status;
+    if (attempts.empty()) {
+      status = is_done(task.status) ? "done" : task.status == TaskStatus::failed ? "failed" : "waiting";
+    } else {
+      status = std::string(name_of(attempts.back().status));
+      if (attempts.back().status == AttemptStatus::failed && task.status == TaskStatus::pending) status = "retrying";
+      if (attempts.back().status == AttemptStatus::stopped) status = "waiting";
+    }
+    counts[status] += 1;
+    attempts_total += static_cast<std::int64_t>(attempts.size());
+    if (tasks.size() >= limits::kMaxPageItems) continue;
+    nlohmann::json entry = {{"id", task.id}, {"name", task.name}, {"status", status}};
+    nlohmann::json list = nlohmann::json::array();
+    std::int64_t duration = 0;
+    for (const auto& attempt : attempts) {
+      nlohmann::json a = {{"attempt", attempt.attempt}, {"status", attempt.status}};
+      if (attempt.execution_id) a["agentExecutionId"] = *attempt.execution_id;
+      if (attempt.reason) a["reason"] = *attempt.reason;
+      if (attempt.merge_commit) a["mergeCommit"] = *attempt.merge_commit;
+      if (attempt.dispatch_us) a["dispatchUs"] = *attempt.dispatch_us;
+      const std::int64_t ms = attempt.ended_at.value_or(unix_ms_now()) - attempt.started_at;
+      a["durationMs"] = ms;
+      duration += ms;
+      list.push_back(std::move(a));
+    }
+    entry["attempts"] = std::move(list);
+    entry["durationMs"] = duration;
+    tasks.push_back(std::move(entry));
+  }
+  out["tasks"] = std::move(tasks);
+  out["counts"] = counts;
+  out["attemptsTotal"] = attempts_total;
+  return out;
+}
+
+}  // namespace mission::daemon::runs

@@ -1,0 +1,197 @@
+#pragma once
+// The daemon runs a workflow (docs/adr/0023): for each ready task, in the
+// order the plan ranks them (longest remaining chain first) and up to the
+// run's parallelism, a worktree from the integration branch, a claim, and
+// an agent launched through its adapter. When the agent ends the task is
+// judged (its exit, what it reported, the --check command in its
+// worktree); a failure is retried with what failed in the next attempt's
+// prompt and the task's journal, up to the attempts; a pass waits in the
+// merge queue and is merged into the integration branch, one at a time,
+// never leaving a half-merged tree. The run is the daemon's: it goes on
+// without the CLI, stops on workflow.stop, and resumes after a restart.
+//
+// Everything here runs on the loop; git work goes to the thread pool.
+
+#include <uv.h>
+
+#include <chrono>
+#include <deque>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "daemon/events/event_sink.hpp"
+#include "daemon/execution/launcher.hpp"
+#include "daemon/loop/next_turn.hpp"
+#include "daemon/loop/timer.hpp"
+#include "daemon/planning/plan_cache.hpp"
+#include "daemon/runs/run_options.hpp"
+#include "daemon/runs/task_check.hpp"
+#include "daemon/store/database.hpp"
+#include "daemon/store/run_repository.hpp"
+#include "shared/runtime_paths.hpp"
+
+namespace mission::daemon::runs {
+
+struct RunServices {
+  uv_loop_t* loop;
+  store::Database& db;
+  events::EventSink& events;
+  execution::Launcher& launcher;
+  const RuntimePaths& paths;
+  planning::PlanCache& plans;
+};
+
+// The live events of runs: {type, runId, workflowId, run} when a run's
+// status changes, {type, runId, workflowId, attempt} when an attempt does.
+inline constexpr std::string_view kRunUpdated = "run.updated";
+inline constexpr std::string_view kRunAttempt = "run.attempt";
+
+// A run's start, split around its git work like a workspace's: planned on
+// the loop, its integration branch made on a pool thread, recorded back on
+// the loop in the caller's transaction.
+struct RunStart {
+  std::string id;
+  std::string workflow_id;
+  std::string repository;
+  std::string branch;  // the integration branch
+  RunOptions options;
+  std::string base_commit;  // filled by run_start
+};
+
+class RunService {
+ public:
+  explicit RunService(RunServices services);
+  ~RunService();
+  RunService(const RunService&) = delete;
+  RunService& operator=(const RunService&) = delete;
+
+  // Checks the workflow (planned, with a plan, not ended, no live run).
+  RunStart plan_start(const std::string& workflow_id, RunOptions options);
+  // On a pool thread: the integration branch mission/run/<workflow id>,
+  // made at the base unless it exists.
+  static void run_start(RunStart& start);
+  // On the loop, in the caller's transaction.
+  store::RunRow record_start(const RunStart& start, events::EventBatch& events);
+  // After the commit: dispatching begins on the next turn.
+  void activate(const std::string& run_id);
+
+  // Stops the workflow's live run: its agents are stopped and their tasks
+  // go back to ready; the run ends stopped once they have. The run as it is.
+  store::RunRow stop(const std::string& workflow_id);
+
+  // A person approves a task of a run with --approve that passed and waits
+  // (its merge goes ahead), or rejects it with a reason, which fails the
+  // attempt: it is retried with the reason in its prompt while attempts
+  // remain. Throws MissionError naming what the task is doing otherwise.
+  // The run as it is.
+  store::RunRow approve(const std::string& task_id, const std::string& person);
+  store::RunRow reject(const std::string& task_id, const std::string& person, const std::string& reason);
+
+  // At start-up: every live run goes on. Agents a previous daemon ran were
+  // lost; their attempts fail and are retried within their attempts.
+  void resume();
+
+  // The run with its tasks and attempts (control API, camelCase).
+  nlohmann::json run_json(const store::RunRow& run);
+
+ private:
+  enum class SlotState {
+    waiting,
+    preparing,
+    running,
+    judging,
+    awaiting_approval,
+    queued,
+    merging,
+    merged,
+    failed,
+    conflicted,
+    held,
+  };
+  struct TaskSlot {
+    std::string id;
+    std::string name;
+    SlotState state = SlotState::waiting;
+    std::int64_t attempts = 0;  // begun so far
+    std::string execution_id;
+    std::string workspace_id;
+    std::string worktree;
+    std::string branch;
+    std::string base_commit;
+    std::optional<std::string> last_failure;
+    std::optional<std::string> last_check_output;
+    std::unique_ptr<loop::Timer> timeout;
+    std::unique_ptr<TaskCheck> check;
+    bool timed_out = false;
+    // For the attempt's dispatch latency: when it was picked, and how long
+    // its worktree took (left out).
+    std::chrono::steady_clock::time_point picked_at;
+    std::chrono::microseconds worktree_time{0};
+  };
+  struct ActiveRun {
+    store::RunRow row;
+    RunOptions options;
+    std::string workflow_name;
+    std::shared_ptr<const planning::PlanState> plan;
+    std::vector<TaskSlot> tasks;  // by plan node
+    std::deque<std::size_t> merge_queue;
+    bool merging = false;
+    bool stopping = false;
+  };
+
+  // An agent, a check, a commit or a merge of the slot is under way.
+  static bool is_busy(SlotState state);
+  ActiveRun* find(const std::string& run_id);
+  // The slot of `node` if its attempt is still `attempt` (a continuation
+  // that comes back after the run moved on finds nothing).
+  TaskSlot* slot_at(const std::string& run_id, std::size_t node, std::int64_t attempt);
+  void load(const store::RunRow& row);
+  void pump(ActiveRun& run);
+  std::optional<std::size_t> pick(ActiveRun& run);
+  void dispatch(ActiveRun& run, std::size_t node);
+  void launch(ActiveRun& run, std::size_t node);
+  void on_execution_ended(const std::string& execution_id);
+  void judge(ActiveRun& run, std::size_t node);
+  void pass(ActiveRun& run, std::size_t node);
+  void pump_merges(ActiveRun& run);
+  // The run and node of a task waiting for approval, or MissionError.
+  std::pair<ActiveRun*, std::size_t> awaiting_approval(const std::string& task_id);
+  void attempt_failed(ActiveRun& run, std::size_t node, const std::string& reason,
+                      const std::optional<std::string>& check_output = std::nullopt);
+  void attempt_stopped(ActiveRun& run, std::size_t node);
+  void maybe_finish(ActiveRun& run);
+  void finish(ActiveRun& run, RunStatus status, const std::string& reason);
+  // The attempt row of a slot's current attempt, changed by `change`.
+  void update_attempt(ActiveRun& run, std::size_t node, const std::function<void(store::AttemptRow&)>& change,
+                      events::EventBatch& events);
+  void set_task_status(const std::string& task_id, TaskStatus status, const std::optional<std::string>& text);
+  // Removes a slot's worktree on a pool thread (keeping an unmerged branch)
+  // and marks its workspace.
+  void retire_worktree(TaskSlot& slot, WorkspaceStatus status);
+  std::vector<std::string> agent_env(const ActiveRun& run, const TaskSlot& slot) const;
+  void publish_run(events::EventBatch& events, const ActiveRun& run);
+
+  // A continuation of pool work that runs only while this service lives:
+  // work may finish while the daemon closes its loop, after it is gone.
+  std::function<void()> guarded(std::function<void()> done) const;
+
+  RunServices services_;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+  std::map<std::string, std::unique_ptr<ActiveRun>> runs_;
+  std::unordered_map<std::string, std::pair<std::string, std::size_t>> by_execution_;
+  // Ended executions are judged on the next turn, out of the exit callback
+  // of their process.
+  std::vector<std::string> ended_;
+  loop::NextTurn judge_turn_;
+  std::vector<std::string> to_pump_;
+  std::vector<std::string> to_activate_;
+  std::vector<std::unique_ptr<TaskCheck>> retired_checks_;
+  loop::NextTurn pump_turn_;
+};
+
+}  // namespace mission::daemon::runs

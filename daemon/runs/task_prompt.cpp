@@ -1,0 +1,84 @@
+#include "daemon/runs/task_prompt.hpp"
+
+#include <array>
+#include <string_view>
+
+#include "daemon/planning/workflows.hpp"
+#include "daemon/runs/run_options.hpp"
+
+namespace mission::daemon::runs {
+namespace {
+
+// How each agent CLI takes a one-shot prompt: the words before it.
+struct PromptForm {
+  std::string_view adapter;
+  std::array<std::string_view, 1> before;
+};
+constexpr PromptForm kPromptForms[] = {
+    {"claude-code", {"-p"}}, {"codex", {"exec"}}, {"copilot", {"-p"}},
+    {"opencode", {"run"}},   {"pi", {"-p"}},
+};
+
+std::string json_list(const std::string& text) {
+  nlohmann::json list = nlohmann::json::parse(text, nullptr, false);
+  if (!list.is_array() || list.empty()) return {};
+  std::string out;
+  for (const auto& item : list) {
+    out += "- " + (item.is_string() ? item.get<std::string>() : item.dump()) + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string task_prompt(store::Database& db, planning::PlanCache* plans, const PromptInput& input) {
+  const store::PlannedTaskRow& task = input.task;
+  std::string out = "# Task: " + task.name + "\n\n";
+  out += "You are one agent of a mission workflow run. Your task is \"" + task.name + "\" (task id " + task.id +
+         ", attempt " + std::to_string(input.attempt) + " of " + std::to_string(input.max_attempts) +
+         ") in workflow \"" + input.workflow_name + "\" (" + input.workflow_id + ").\n";
+  out += "You work in a git worktree of your own, on branch " + input.branch +
+         ". Edit the files the task needs and commit them; what you leave uncommitted is committed for you "
+         "when you exit. Exit with status 0 when the task is done, non-zero when you cannot do it.\n";
+  out += "If you have mission's MCP tools, start_task with task_id " + task.id +
+         " before you work and complete_task when you are done.\n\n";
+  if (!task.description.empty()) out += "## What to do\n\n" + task.description + "\n\n";
+  if (std::string files = json_list(task.files_likely_affected); !files.empty()) {
+    out += "## Files likely affected\n\n" + files + "\n";
+  }
+  if (std::string criteria = json_list(task.acceptance_criteria); !criteria.empty()) {
+    out += "## Acceptance criteria\n\n" + criteria + "\n";
+  }
+  if (input.previous_failure) {
+    out += "## The previous attempt failed\n\n" + *input.previous_failure + "\n";
+    if (input.previous_check_output && !input.previous_check_output->empty()) {
+      out += "\nThe end of the check's output:\n\n```\n" + *input.previous_check_output + "\n```\n";
+    }
+    out += "\n";
+  }
+  planning::TaskLoadContextRequest request;
+  request.task_id = task.id;
+  request.max_tokens = kPromptContextTokens;
+  try {
+    nlohmann::json context = planning::task_load_context(db, plans, request);
+    out += "## Context (task_load_context)\n\n```json\n" +
+           context.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n```\n";
+  } catch (const std::exception&) {
+    // The prompt stands without it.
+  }
+  return out;
+}
+
+std::vector<std::string> prompt_arguments(const std::string& adapter, const std::vector<std::string>& extra,
+                                          const std::string& prompt) {
+  std::vector<std::string> words = extra;
+  for (const PromptForm& form : kPromptForms) {
+    if (form.adapter != adapter) continue;
+    for (std::string_view word : form.before) words.emplace_back(word);
+    words.push_back(prompt);
+    return words;
+  }
+  return words;  // generic: the command as given
+}
+
+}  // namespace mission::daemon::runs

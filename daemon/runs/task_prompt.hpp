@@ -1,0 +1,39 @@
+#pragma once
+// What an agent a run dispatches is told: its task, where it works, what
+// failed last time, and the task's context within a token budget
+// (task_load_context); and how each agent CLI takes that prompt.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "daemon/planning/plan_cache.hpp"
+#include "daemon/store/database.hpp"
+#include "daemon/store/plan_repository.hpp"
+
+namespace mission::daemon::runs {
+
+struct PromptInput {
+  std::string workflow_id;
+  std::string workflow_name;
+  store::PlannedTaskRow task;
+  std::int64_t attempt = 1;
+  std::int64_t max_attempts = 1;
+  std::string branch;  // the worktree's branch
+  // Why the previous attempt failed, and the tail of its check's output.
+  std::optional<std::string> previous_failure;
+  std::optional<std::string> previous_check_output;
+};
+
+// The prompt, in Markdown.
+std::string task_prompt(store::Database& db, planning::PlanCache* plans, const PromptInput& input);
+
+// The words that give `prompt` to adapter `adapter`'s CLI in its one-shot
+// mode, after the words the run was given (`extra`): claude -p PROMPT,
+// codex exec PROMPT, opencode run PROMPT, copilot -p PROMPT, pi -p PROMPT.
+// The generic adapter's command is used as given: its agent reads the
+// prompt from its environment.
+std::vector<std::string> prompt_arguments(const std::string& adapter, const std::vector<std::string>& extra,
+                                          const std::string& prompt);
+
+}  // namespace mission::daemon::runs

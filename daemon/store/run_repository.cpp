@@ -1,0 +1,136 @@
+#include "daemon/store/run_repository.hpp"
+
+namespace mission::store {
+namespace {
+
+constexpr const char* kRunSelect =
+    "SELECT id, workflow_id, status, options, repository, integration_branch, base_commit, reason, created_at, "
+    "ended_at FROM runs ";
+
+RunRow read_run(const Statement& s) {
+  RunRow row;
+  row.id = s.text(0);
+  row.workflow_id = s.text(1);
+  row.status = s.name<RunStatus>(2);
+  row.options = s.text(3);
+  row.repository = s.text(4);
+  row.integration_branch = s.text(5);
+  row.base_commit = s.text(6);
+  row.reason = s.optional_text(7);
+  row.created_at = s.integer(8);
+  row.ended_at = s.optional_integer(9);
+  return row;
+}
+
+constexpr const char* kAttemptSelect =
+    "SELECT run_id, task_id, attempt, status, execution_id, workspace_id, reason, check_output, merge_commit, "
+    "started_at, ended_at, dispatch_us FROM run_attempts ";
+
+AttemptRow read_attempt(const Statement& s) {
+  AttemptRow row;
+  row.run_id = s.text(0);
+  row.task_id = s.text(1);
+  row.attempt = s.integer(2);
+  row.status = s.name<AttemptStatus>(3);
+  row.execution_id = s.optional_text(4);
+  row.workspace_id = s.optional_text(5);
+  row.reason = s.optional_text(6);
+  row.check_output = s.optional_text(7);
+  row.merge_commit = s.optional_text(8);
+  row.started_at = s.integer(9);
+  row.ended_at = s.optional_integer(10);
+  row.dispatch_us = s.optional_integer(11);
+  return row;
+}
+
+}  // namespace
+
+void RunRepository::insert(const RunRow& row) {
+  auto s = db_.prepare(
+      "INSERT INTO runs (id, workflow_id, status, options, repository, integration_branch, base_commit, reason, "
+      "created_at, ended_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+  s.bind(1, row.id).bind(2, row.workflow_id).bind(3, row.status).bind(4, row.options).bind(5, row.repository);
+  s.bind(6, row.integration_branch).bind(7, row.base_commit).bind(8, row.reason).bind(9, row.created_at);
+  s.bind(10, row.ended_at);
+  s.run();
+}
+
+std::optional<RunRow> RunRepository::find(const std::string& id) {
+  auto s = db_.cached(std::string(kRunSelect) + "WHERE id = ?1");
+  s.bind(1, id);
+  if (!s.step()) return std::nullopt;
+  return read_run(s);
+}
+
+std::optional<RunRow> RunRepository::live_of(const std::string& workflow_id) {
+  auto s = db_.cached(std::string(kRunSelect) + "WHERE workflow_id = ?1 AND status IN ('running', 'stopping')");
+  s.bind(1, workflow_id);
+  if (!s.step()) return std::nullopt;
+  return read_run(s);
+}
+
+std::optional<RunRow> RunRepository::latest_of(const std::string& workflow_id) {
+  auto s = db_.cached(std::string(kRunSelect) + "WHERE workflow_id = ?1 ORDER BY created_at DESC, rowid DESC LIMIT 1");
+  s.bind(1, workflow_id);
+  if (!s.step()) return std::nullopt;
+  return read_run(s);
+}
+
+std::vector<RunRow> RunRepository::live() {
+  auto s = db_.cached(std::string(kRunSelect) + "WHERE status IN ('running', 'stopping') ORDER BY created_at, rowid");
+  std::vector<RunRow> rows;
+  while (s.step()) rows.push_back(read_run(s));
+  return rows;
+}
+
+void RunRepository::set_status(const std::string& id, RunStatus status, const std::optional<std::string>& reason,
+                               std::optional<std::int64_t> ended_at) {
+  auto s = db_.cached("UPDATE runs SET status = ?2, reason = coalesce(?3, reason), ended_at = ?4 WHERE id = ?1");
+  s.bind(1, id).bind(2, status).bind(3, reason).bind(4, ended_at);
+  s.run();
+}
+
+void RunRepository::insert_attempt(const AttemptRow& row) {
+  auto s = db_.cached(
+      "INSERT INTO run_attempts (run_id, task_id, attempt, status, execution_id, workspace_id, reason, "
+      "check_output, merge_commit, started_at, ended_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+  s.bind(1, row.run_id).bind(2, row.task_id).bind(3, row.attempt).bind(4, row.status).bind(5, row.execution_id);
+  s.bind(6, row.workspace_id).bind(7, row.reason).bind(8, row.check_output).bind(9, row.merge_commit);
+  s.bind(10, row.started_at).bind(11, row.ended_at);
+  s.run();
+}
+
+void RunRepository::update_attempt(const AttemptRow& row) {
+  auto s = db_.cached(
+      "UPDATE run_attempts SET status = ?4, execution_id = ?5, workspace_id = ?6, reason = ?7, check_output = ?8, "
+      "merge_commit = ?9, ended_at = ?10, dispatch_us = ?11 WHERE run_id = ?1 AND task_id = ?2 AND attempt = ?3");
+  s.bind(1, row.run_id).bind(2, row.task_id).bind(3, row.attempt).bind(4, row.status).bind(5, row.execution_id);
+  s.bind(6, row.workspace_id).bind(7, row.reason).bind(8, row.check_output).bind(9, row.merge_commit);
+  s.bind(10, row.ended_at).bind(11, row.dispatch_us);
+  s.run();
+}
+
+std::vector<AttemptRow> RunRepository::attempts(const std::string& run_id) {
+  auto s = db_.cached(std::string(kAttemptSelect) + "WHERE run_id = ?1 ORDER BY task_id, attempt");
+  s.bind(1, run_id);
+  std::vector<AttemptRow> rows;
+  while (s.step()) rows.push_back(read_attempt(s));
+  return rows;
+}
+
+std::optional<AttemptRow> RunRepository::attempt(const std::string& run_id, const std::string& task_id,
+                                                 std::int64_t attempt) {
+  auto s = db_.cached(std::string(kAttemptSelect) + "WHERE run_id = ?1 AND task_id = ?2 AND attempt = ?3");
+  s.bind(1, run_id).bind(2, task_id).bind(3, attempt);
+  if (!s.step()) return std::nullopt;
+  return read_attempt(s);
+}
+
+std::optional<AttemptRow> RunRepository::attempt_of_execution(const std::string& execution_id) {
+  auto s = db_.cached(std::string(kAttemptSelect) + "WHERE execution_id = ?1");
+  s.bind(1, execution_id);
+  if (!s.step()) return std::nullopt;
+  return read_attempt(s);
+}
+
+}  // namespace mission::store

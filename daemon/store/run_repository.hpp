@@ -1,0 +1,71 @@
+#pragma once
+// Persistence of workflow runs and their attempts (docs/adr/0023).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "daemon/store/database.hpp"
+#include "shared/vocabulary.hpp"
+
+namespace mission::store {
+
+struct RunRow {
+  std::string id;
+  std::string workflow_id;
+  RunStatus status = RunStatus::running;
+  std::string options;  // JSON
+  std::string repository;
+  std::string integration_branch;
+  std::string base_commit;
+  std::optional<std::string> reason;
+  std::int64_t created_at = 0;
+  std::optional<std::int64_t> ended_at;
+};
+
+struct AttemptRow {
+  std::string run_id;
+  std::string task_id;
+  std::int64_t attempt = 1;
+  AttemptStatus status = AttemptStatus::running;
+  std::optional<std::string> execution_id;
+  std::optional<std::string> workspace_id;
+  std::optional<std::string> reason;
+  std::optional<std::string> check_output;
+  std::optional<std::string> merge_commit;
+  // From the task picked to its agent's process spawned, in microseconds,
+  // the worktree's creation left out (the run's dispatch latency).
+  std::optional<std::int64_t> dispatch_us;
+  std::int64_t started_at = 0;
+  std::optional<std::int64_t> ended_at;
+};
+
+class RunRepository {
+ public:
+  explicit RunRepository(Database& db) : db_(db) {}
+
+  void insert(const RunRow& row);
+  std::optional<RunRow> find(const std::string& id);
+  // The live (running or stopping) run of a workflow.
+  std::optional<RunRow> live_of(const std::string& workflow_id);
+  // The newest run of a workflow, live or not.
+  std::optional<RunRow> latest_of(const std::string& workflow_id);
+  // Every live run, oldest first: resumed when the daemon starts.
+  std::vector<RunRow> live();
+  void set_status(const std::string& id, RunStatus status, const std::optional<std::string>& reason,
+                  std::optional<std::int64_t> ended_at);
+
+  void insert_attempt(const AttemptRow& row);
+  void update_attempt(const AttemptRow& row);
+  // Every attempt of a run, by task then attempt.
+  std::vector<AttemptRow> attempts(const std::string& run_id);
+  std::optional<AttemptRow> attempt(const std::string& run_id, const std::string& task_id, std::int64_t attempt);
+  // The attempt an execution runs, if any.
+  std::optional<AttemptRow> attempt_of_execution(const std::string& execution_id);
+
+ private:
+  Database& db_;
+};
+
+}  // namespace mission::store
