@@ -29,6 +29,18 @@ std::string to_line(const nlohmann::json& message);
 bool valid_id(const nlohmann::json& id);
 MissionError invalid_id_error();
 
+// What can be read of a request too large to keep, from its first and last
+// bytes (Frame::head, Frame::tail): its id (a top-level "id" member in the
+// head, or the last member before the closing brace in the tail, as most
+// clients write it), its method and, for tools/call, the tool's name.
+// Missing members are null or empty; an id that valid_id refuses is null.
+struct RecoveredRequest {
+  nlohmann::json id;
+  std::string method;
+  std::string tool;
+};
+RecoveredRequest recover_request(std::string_view head, std::string_view tail);
+
 // Whether `message` is a request (has a method and an id).
 bool is_request(const nlohmann::json& message);
 

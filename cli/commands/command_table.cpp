@@ -35,7 +35,7 @@ std::span<const CommandSpec> commands() {
       {"plan", "Draw a planned workflow's task DAG (--format dot|mermaid)", define_plan_command},
       {"next", "The tasks of a planned workflow that can start now", define_next_command},
       {"progress", "A planned workflow's progress by sequence and group", define_progress_command},
-      {"templates", "List and show workflow templates", define_templates_command},
+      {"templates", "List, show and apply workflow templates", define_templates_command},
       {"gc", "Free what the retention settings no longer keep (--dry-run)", define_gc_command},
   };
   return kCommands;

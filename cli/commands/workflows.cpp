@@ -1,6 +1,6 @@
 // Planned work from the shell (docs/adr/0015): mission workflows list|show,
 // mission plan (the task DAG drawn by dependency depth, or as DOT or
-// Mermaid), mission next, mission progress, mission templates list|show.
+// Mermaid), mission next, mission progress, mission templates list|show|apply.
 // Each asks the daemon's workflow.* or template.* method, which runs the
 // planning module's own query; this file only lays the answers out.
 
@@ -22,6 +22,12 @@ struct PlanningOptions {
   std::string id;
   std::string format = "text";
   std::size_t limit = 0;
+  // templates apply
+  std::vector<std::string> variables;  // NAME=VALUE
+  std::string name;
+  std::string repository;
+  std::int64_t max_parallel = 0;
+  std::string cwd;
 };
 
 std::string text_of(const nlohmann::json& value) {
@@ -367,6 +373,31 @@ int run_templates_show(const CliContext& context, const PlanningOptions& options
   return kExitOk;
 }
 
+int run_templates_apply(const CliContext& context, const PlanningOptions& options) {
+  nlohmann::json variables = nlohmann::json::object();
+  for (const auto& assignment : options.variables) {
+    const auto equals = assignment.find('=');
+    variables[assignment.substr(0, equals)] = assignment.substr(equals + 1);
+  }
+  nlohmann::json params = {{"id", options.id},
+                           {"variables", std::move(variables)},
+                           {"cwd", CliContext::working_directory(options.cwd)}};
+  if (!options.name.empty()) params["name"] = options.name;
+  if (!options.repository.empty()) params["repositoryPath"] = CliContext::working_directory(options.repository);
+  if (options.max_parallel > 0) params["maxParallelTasks"] = options.max_parallel;
+  nlohmann::json result = context.connect().client.call("template.apply", params);
+  if (context.options.json) {
+    print_json(result);
+    return kExitOk;
+  }
+  const std::string workflow = text_of(result["workflowId"]);
+  std::printf("Workflow %s created from template %s: %s tasks, %s.\n", workflow.c_str(),
+              safe(text_of(result["templateId"])).c_str(), text_of(result["tasksCreated"]).c_str(),
+              text_of(result["status"]).c_str());
+  std::printf("Next: mission next %s (agents take its tasks with task_claim)\n", workflow.c_str());
+  return kExitOk;
+}
+
 template <int (*Run)(const CliContext&, const PlanningOptions&)>
 void on_run(CLI::App* command, CliContext& context, std::shared_ptr<PlanningOptions> options) {
   command->callback([&context, options] {
@@ -421,6 +452,23 @@ void define_templates_command(CLI::App& command, CliContext& context) {
   CLI::App* show = command.add_subcommand("show", "Show a template: variables and tasks");
   show->add_option("id", options->id, "Template id or name")->required()->type_name("ID");
   on_run<run_templates_show>(show, context, options);
+  CLI::App* apply = command.add_subcommand("apply", "Create a planned workflow from a template");
+  apply->add_option("id", options->id, "Template id or name")->required()->type_name("TEMPLATE");
+  apply
+      ->add_option("--var", options->variables, "Give the template's {{NAME}} a value (repeatable)")
+      ->type_name("NAME=VALUE")
+      ->check([](const std::string& value) {
+        return value.find('=') == std::string::npos || value.front() == '=' ? std::string("expected NAME=VALUE")
+                                                                            : std::string();
+      });
+  apply->add_option("--name", options->name, "The workflow's name (default: the template's)")->type_name("NAME");
+  apply->add_option("--repository", options->repository, "Register the workflow's repository (a path)")
+      ->type_name("DIR");
+  apply->add_option("--max-parallel", options->max_parallel, "Tasks that may run at once (default 1)")
+      ->check(CLI::Range(1, 64))
+      ->type_name("N");
+  apply->add_option("--cwd", options->cwd, "The workflow's working directory (default: current)")->type_name("DIR");
+  on_run<run_templates_apply>(apply, context, options);
 }
 
 }  // namespace mission::cli

@@ -195,14 +195,37 @@ void McpSession::add_unread_notice(nlohmann::json& call_result) {
   if (notice) call_result["content"].push_back({{"type", "text"}, {"text", *notice}});
 }
 
+namespace {
+
+// The refusal of a message over kMaxFrameBytes, to the request's id when
+// its first or last bytes give it: a client waiting on that id gets its
+// answer instead of waiting for ever.
+nlohmann::json oversized_error(const Frame& frame) {
+  const jsonrpc::RecoveredRequest request = jsonrpc::recover_request(frame.head, frame.tail);
+  const std::string what = request.tool.empty() ? (request.method.empty() ? "message" : request.method)
+                                                : request.tool + " call";
+  std::string hint = "send smaller arguments; large content belongs in files";
+  if (request.tool == "workflow_set_plan" || request.tool == "workflow_create") {
+    hint = "split the plan: set it with each task's name, sequence and depends_on and a short description, "
+           "then give each task its details with task_set_plan (one call per task)";
+  } else if (request.tool == "template_create") {
+    hint = "keep the template's task descriptions short; details go in each task's task_set_plan once applied";
+  }
+  nlohmann::json details = {{"limit", limits::kMaxFrameBytes}};
+  if (!request.tool.empty()) details["tool"] = request.tool;
+  return jsonrpc::error(request.id, MissionError(ErrorCode::payload_too_large,
+                                                 "the " + what + " exceeds the " +
+                                                     std::to_string(limits::kMaxFrameBytes) +
+                                                     "-byte (1 MiB) limit of one MCP message",
+                                                 hint, std::move(details)));
+}
+
+}  // namespace
+
 void McpSession::handle_frame(const Frame& frame) {
   nlohmann::json response;
   if (frame.kind == Frame::Kind::oversized) {
-    response = jsonrpc::error(
-        nullptr, MissionError(ErrorCode::payload_too_large,
-                              "message exceeds " + std::to_string(limits::kMaxFrameBytes) + " bytes",
-                              "send smaller arguments; large content belongs in files",
-                              {{"limit", limits::kMaxFrameBytes}}));
+    response = oversized_error(frame);
   } else if (json_too_deep(frame.text)) {
     // Refused before the recursive parser sees it: its nesting could
     // exhaust the stack.

@@ -48,6 +48,7 @@ PlanState load_plan_state(store::Database& db, const std::string& workflow_id) {
     task.outcome_summary = outcome_summary(row.outcome);
     task.started_at = row.started_at;
     task.completed_at = row.completed_at;
+    task.claimed_by = std::move(row.claimed_by);
     state.tasks.push_back(std::move(task));
   }
   state.index();
@@ -81,6 +82,7 @@ bool PlanCache::refresh(store::Database& db, Entry& entry) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     PlanTask& task = state.tasks[i];
     const store::TaskProgressRow& row = rows[i];
+    task.claimed_by = row.claimed_by;
     if (task.status == row.status && task.started_at == row.started_at && task.completed_at == row.completed_at) {
       continue;
     }

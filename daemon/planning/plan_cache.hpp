@@ -1,12 +1,13 @@
 #pragma once
 // Planned workflows' task DAGs, loaded from the store and kept while they
 // are current. Every change to a planned task bumps its workflow's
-// plan_revision (a trigger does it for the tracking tools' updates too), so
-// one indexed read tells whether a kept state is stale. A stale state whose
-// tasks are still the same (same ids in the same order: the plan was not
-// replaced) is brought up to date instead of reloaded: one narrow read of
-// every task's status and times, the outcome of those that changed, and
-// the workflow's status and parallelism; the DAG, names and files stay.
+// plan_revision (a trigger does it for the tracking tools' updates, and for
+// claims taken and ended), so one indexed read tells whether a kept state
+// is stale. A stale state whose tasks are still the same (same ids in the
+// same order: the plan was not replaced) is brought up to date instead of
+// reloaded: one narrow read of every task's status, times and claim, the
+// outcome of those that changed, and the workflow's status and
+// parallelism; the DAG, names and files stay.
 // Only tools that do not write read through the cache: a writer loads
 // afresh, so nothing a rolled-back transaction saw is ever kept.
 

@@ -61,60 +61,75 @@ bool overlaps(const std::vector<std::string>& a, const std::set<std::string_view
 
 }  // namespace
 
-nlohmann::json next_tasks(const PlanState& state, const NextTasksOptions& options, KeyStyle style) {
+ReadyRanking rank_ready(const PlanState& state, bool include_failed) {
+  ReadyRanking out;
   const std::size_t n = state.tasks.size();
   std::vector<bool> done(n, false);
-  std::size_t finished = 0;
   std::set<std::string_view> busy_files;
-  std::size_t in_progress = 0;
   for (Node node = 0; node < n; ++node) {
     const PlanTask& task = state.tasks[node];
     done[node] = is_done(task.status);
-    if (done[node]) ++finished;
+    if (done[node]) ++out.finished;
+    // A claimed task is taken even before it starts: its agent works on it.
+    const bool active = task.status == TaskStatus::in_progress ||
+                        (task.claimed_by && (task.status == TaskStatus::pending || task.status == TaskStatus::failed));
+    if (!active) continue;
     if (task.status == TaskStatus::in_progress) {
-      ++in_progress;
+      ++out.in_progress;
+    } else {
+      ++out.claimed;
+    }
+    for (const auto& path : task.files) busy_files.insert(path);
+  }
+  for (Node node = 0; node < n; ++node) {
+    const PlanTask& task = state.tasks[node];
+    const bool offered = !task.claimed_by && (task.status == TaskStatus::pending ||
+                                              (include_failed && task.status == TaskStatus::failed));
+    if (offered && prerequisites_done(state, node)) out.ready.push_back({node, 0, false, {}});
+  }
+  if (out.ready.empty()) return out;
+  std::vector<std::uint32_t> chain = state.dag.remaining_chain(done);
+  for (ReadyTask& task : out.ready) task.critical_path_length = chain[task.node];
+  std::stable_sort(out.ready.begin(), out.ready.end(), [](const ReadyTask& a, const ReadyTask& b) {
+    if (a.critical_path_length != b.critical_path_length) return a.critical_path_length > b.critical_path_length;
+    return a.node < b.node;
+  });
+  const std::size_t active = out.in_progress + out.claimed;
+  const std::size_t slots = state.max_parallel_tasks > static_cast<std::int64_t>(active)
+                                ? static_cast<std::size_t>(state.max_parallel_tasks) - active
+                                : 0;
+  for (ReadyTask& ready : out.ready) {
+    const PlanTask& task = state.tasks[ready.node];
+    if (out.recommended == slots) {
+      ready.held_back = active > 0 ? "max_parallel_tasks reached with the tasks in progress or claimed"
+                                   : "max_parallel_tasks reached";
+    } else if (overlaps(task.files, busy_files)) {
+      ready.held_back = "files_likely_affected overlap a task in progress, claimed or recommended";
+    } else {
+      ready.recommended = true;
+      ++out.recommended;
       for (const auto& path : task.files) busy_files.insert(path);
     }
   }
-  std::vector<Node> ready;
-  for (Node node = 0; node < n; ++node) {
-    TaskStatus status = state.tasks[node].status;
-    const bool offered =
-        status == TaskStatus::pending || (options.include_failed && status == TaskStatus::failed);
-    if (offered && prerequisites_done(state, node)) ready.push_back(node);
-  }
-  std::vector<std::uint32_t> chain = state.dag.remaining_chain(done);
-  std::stable_sort(ready.begin(), ready.end(), [&](Node a, Node b) {
-    if (chain[a] != chain[b]) return chain[a] > chain[b];
-    return a < b;
-  });
-  const std::size_t slots = state.max_parallel_tasks > static_cast<std::int64_t>(in_progress)
-                                ? static_cast<std::size_t>(state.max_parallel_tasks) - in_progress
-                                : 0;
+  return out;
+}
+
+nlohmann::json next_tasks(const PlanState& state, const NextTasksOptions& options, KeyStyle style) {
+  const std::size_t n = state.tasks.size();
+  ReadyRanking ranking = rank_ready(state, options.include_failed);
   const std::size_t limit = options.limit == 0 ? limits::kMaxNextTasks
                                                : std::min(options.limit, limits::kMaxNextTasks);
   // Members of each parallel group among the ready tasks.
   std::map<std::string_view, std::vector<Node>> groups;
-  for (Node node : ready) {
-    if (state.tasks[node].parallel_group) groups[*state.tasks[node].parallel_group].push_back(node);
+  for (const ReadyTask& ready : ranking.ready) {
+    const PlanTask& task = state.tasks[ready.node];
+    if (task.parallel_group) groups[*task.parallel_group].push_back(ready.node);
   }
   nlohmann::json tasks = nlohmann::json::array();
-  std::size_t recommended = 0;
-  for (Node node : ready) {
+  for (const ReadyTask& ready : ranking.ready) {
+    if (tasks.size() == limit) break;
+    const Node node = ready.node;
     const PlanTask& task = state.tasks[node];
-    bool recommend = false;
-    std::string held_back;
-    if (recommended == slots) {
-      held_back = in_progress > 0 ? "max_parallel_tasks reached with the tasks in progress"
-                                  : "max_parallel_tasks reached";
-    } else if (overlaps(task.files, busy_files)) {
-      held_back = "files_likely_affected overlap a task in progress or recommended";
-    } else {
-      recommend = true;
-      ++recommended;
-      for (const auto& path : task.files) busy_files.insert(path);
-    }
-    if (tasks.size() == limit) continue;  // still counted when recommended
     nlohmann::json parallel_with = nlohmann::json::array();
     if (task.parallel_group) {
       for (Node other : groups[*task.parallel_group]) {
@@ -131,19 +146,20 @@ nlohmann::json next_tasks(const PlanState& state, const NextTasksOptions& option
                             {key(style, "can_parallelize"), task.parallel_group.has_value()},
                             {key(style, "parallel_with"), std::move(parallel_with)},
                             {key(style, "dependencies_completed"), std::move(completed)},
-                            {key(style, "critical_path_length"), chain[node]},
-                            {key(style, "recommended"), recommend}};
-    if (!held_back.empty()) entry[key(style, "held_back")] = held_back;
+                            {key(style, "critical_path_length"), ready.critical_path_length},
+                            {key(style, "recommended"), ready.recommended}};
+    if (!ready.held_back.empty()) entry[key(style, "held_back")] = ready.held_back;
     tasks.push_back(std::move(entry));
   }
   return {{key(style, "workflow_id"), state.workflow_id},
           {key(style, "tasks"), std::move(tasks)},
-          {key(style, "available_count"), ready.size()},
-          {key(style, "in_progress_count"), in_progress},
+          {key(style, "available_count"), ranking.ready.size()},
+          {key(style, "in_progress_count"), ranking.in_progress},
+          {key(style, "claimed_count"), ranking.claimed},
           {key(style, "max_parallel"), state.max_parallel_tasks},
-          {key(style, "recommended_count"), recommended},
+          {key(style, "recommended_count"), ranking.recommended},
           {key(style, "workflow_status"), seed_workflow_status(state.workflow_status)},
-          {key(style, "all_complete"), n > 0 && finished == n}};
+          {key(style, "all_complete"), n > 0 && ranking.finished == n}};
 }
 
 nlohmann::json progress(const PlanState& state, KeyStyle style) {

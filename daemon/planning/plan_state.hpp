@@ -29,6 +29,7 @@ struct PlanTask {
   std::optional<std::string> outcome_summary;
   std::optional<std::int64_t> started_at;
   std::optional<std::int64_t> completed_at;
+  std::optional<std::string> claimed_by;  // the execution holding its claim
 };
 
 struct PlanState {
@@ -59,9 +60,32 @@ struct NextTasksOptions {
   std::size_t limit = 0;  // 0: limits::kMaxNextTasks
 };
 
-// workflow_next_tasks: the ready tasks ranked by the longest remaining
-// chain, then plan order; `recommended` on those that fit beside the
-// tasks in progress (max_parallel_tasks, overlapping files).
+// A task free to start, as workflow_next_tasks ranks it.
+struct ReadyTask {
+  Node node = 0;
+  std::uint32_t critical_path_length = 0;  // the longest remaining chain through it
+  bool recommended = false;                // fits beside the active tasks
+  std::string held_back;                   // why not recommended
+};
+
+struct ReadyRanking {
+  std::vector<ReadyTask> ready;  // best first
+  std::size_t in_progress = 0;   // tasks in progress
+  std::size_t claimed = 0;       // tasks claimed and not yet started
+  std::size_t finished = 0;      // tasks done
+  std::size_t recommended = 0;
+};
+
+// The ranking behind workflow_next_tasks. Ready: pending (or failed, with
+// include_failed), every prerequisite done, and not claimed. Ranked by the
+// longest remaining chain, then plan order. `recommended` on those that fit
+// beside the active tasks (in progress or claimed): max_parallel_tasks, and
+// files_likely_affected that overlap no active or better-ranked
+// recommended task.
+ReadyRanking rank_ready(const PlanState& state, bool include_failed);
+
+// workflow_next_tasks: rank_ready as the tool answers it, up to
+// options.limit tasks.
 nlohmann::json next_tasks(const PlanState& state, const NextTasksOptions& options, KeyStyle style);
 
 // workflow_progress: counts by status, blocked tasks and their blockers,

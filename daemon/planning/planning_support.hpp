@@ -27,6 +27,10 @@ struct Caller {
   std::function<void(std::string_view kind, std::string_view change, const std::string& id)> on_change;
   // The daemon's DAG cache, whose kept shapes spare a writer a full load; may be null.
   PlanCache* plans = nullptr;
+  // A person at the shell (the control API) has no execution: execution_id
+  // is empty, the records it makes have no owner, and this is their
+  // working directory.
+  std::string cwd;
 
   void notify(std::string_view kind, std::string_view change, const std::string& id) const {
     if (on_change) on_change(kind, change, id);

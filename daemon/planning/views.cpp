@@ -409,6 +409,19 @@ nlohmann::json workflow_next_tasks(store::Database& db, PlanCache* cache, const 
   return next_tasks(*state, {request.include_failed, request.limit}, style);
 }
 
+std::vector<NextReadyTask> next_ready_tasks(store::Database& db, PlanCache* cache, const std::string& workflow_id,
+                                            std::size_t limit, bool include_failed) {
+  require_workflow(db, workflow_id, "workflow_id");
+  auto state = plan_state(cache, db, workflow_id);
+  ReadyRanking ranking = rank_ready(*state, include_failed);
+  std::vector<NextReadyTask> out;
+  for (const ReadyTask& ready : ranking.ready) {
+    if (limit != 0 && out.size() == limit) break;
+    out.push_back({state->tasks[ready.node].id, ready.critical_path_length, ready.recommended});
+  }
+  return out;
+}
+
 nlohmann::json workflow_progress(store::Database& db, PlanCache* cache, const WorkflowIdRequest& request,
                                  KeyStyle style) {
   require_workflow(db, request.workflow_id, "workflow_id");

@@ -23,6 +23,12 @@
 namespace mission::daemon::planning {
 namespace {
 
+// The execution that owns what the caller makes; none for a person.
+std::optional<std::string> owner_of(const Caller& caller) {
+  if (caller.execution_id.empty()) return std::nullopt;
+  return caller.execution_id;
+}
+
 std::string json_text(const nlohmann::json& value) {
   return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -108,7 +114,7 @@ nlohmann::json install_plan(Caller& caller, const store::MissionRow& workflow, c
     store::PlannedTaskRow row;
     row.id = new_random_id("tk-", 10);
     row.mission_id = workflow.id;
-    row.execution_id = caller.execution_id;
+    row.execution_id = owner_of(caller);
     row.name = task.name;
     row.description = task.description;
     row.status = TaskStatus::pending;
@@ -152,8 +158,8 @@ store::MissionRow new_workflow(Caller& caller, const std::string& name, const st
   store::MissionRow row;
   row.id = new_random_id("wf-", 10);
   row.kind = MissionKind::planned;
-  row.execution_id = caller.execution_id;
-  row.cwd = execution_cwd(caller.db, caller.execution_id);
+  row.execution_id = owner_of(caller);
+  row.cwd = caller.execution_id.empty() ? caller.cwd : execution_cwd(caller.db, caller.execution_id);
   row.name = name;
   row.status = MissionStatus::planning;
   row.created_at = row.updated_at = unix_ms_now();
@@ -557,7 +563,7 @@ nlohmann::json template_apply(Caller& caller, const TemplateApplyRequest& reques
       instantiate(definition_from_json(nlohmann::json::parse(row->definition)), request.variables);
   nlohmann::json source = {{"template_id", row->id}, {"variables", request.variables}};
   store::MissionRow workflow =
-      new_workflow(caller, request.workflow_name, "custom", "template:" + row->id, json_text(source),
+      new_workflow(caller, request.workflow_name.empty() ? row->name : request.workflow_name, "custom", "template:" + row->id, json_text(source),
                    request.repository_path, request.max_parallel_tasks.value_or(1), false);
   WorkflowPlanInput plan;
   plan.summary = row->description.value_or("From template " + row->name);

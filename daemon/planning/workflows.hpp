@@ -38,6 +38,19 @@ nlohmann::json task_load_context(store::Database& db, PlanCache* cache, const Ta
 nlohmann::json workflow_get_summary(store::Database& db, PlanCache* cache, const WorkflowSummaryRequest& request);
 nlohmann::json workflow_next_tasks(store::Database& db, PlanCache* cache, const NextTasksRequest& request,
                                    KeyStyle style);
+// What workflow_next_tasks offers, for a caller in the daemon (a run
+// dispatching agents): the ready, unclaimed tasks ranked best first
+// (longest remaining chain, then plan order), at most `limit` (0: all).
+// `recommended` as the tool says it: within max_parallel_tasks beside the
+// tasks in progress or claimed, with no overlapping files. Reads through
+// `cache` (may be null). Throws not_found for an unknown workflow.
+struct NextReadyTask {
+  std::string id;
+  std::uint32_t critical_path_length = 0;
+  bool recommended = false;
+};
+std::vector<NextReadyTask> next_ready_tasks(store::Database& db, PlanCache* cache, const std::string& workflow_id,
+                                            std::size_t limit, bool include_failed = false);
 nlohmann::json workflow_progress(store::Database& db, PlanCache* cache, const WorkflowIdRequest& request,
                                  KeyStyle style);
 nlohmann::json task_check_dependencies(store::Database& db, PlanCache* cache, const TaskIdRequest& request,

@@ -165,9 +165,9 @@ void ControlSession::handle_frame(const Frame& frame) {
     return;
   }
   if (frame.kind == Frame::Kind::oversized) {
-    // The id is unknowable without parsing a frame we refuse to hold.
+    // The id, when the frame's first or last bytes give it.
     connection_.write(jsonrpc::to_line(jsonrpc::error(
-        nullptr, MissionError(ErrorCode::payload_too_large,
+        jsonrpc::recover_request(frame.head, frame.tail).id, MissionError(ErrorCode::payload_too_large,
                               "frame exceeds " + std::to_string(framer_.max_frame_bytes()) + " bytes",
                               greeted_ ? "send smaller requests; large content belongs in files"
                                        : "send hello first: before it frames are smaller",

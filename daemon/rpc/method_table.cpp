@@ -113,6 +113,8 @@ std::span<const MethodEntry> control_methods() {
        typed<TemplateListMethodRequest, handle_template_list>},
       {"template.get", "control/template.get.params", false, read,
        typed<WorkflowMethodRequest, handle_template_get>},
+      {"template.apply", "control/template.apply.params", false, write,
+       typed<TemplateApplyMethodRequest, handle_template_apply>},
   };
   return kMethods;
 }

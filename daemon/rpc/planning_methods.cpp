@@ -1,6 +1,7 @@
 #include "daemon/rpc/planning_methods.hpp"
 
 #include "daemon/planning/workflows.hpp"
+#include "daemon/tracking/tracking_events.hpp"
 
 namespace mission::daemon {
 namespace {
@@ -31,6 +32,17 @@ void from_json(const nlohmann::json& j, TemplateListMethodRequest& request) {
   request.list.position = position_of(j);
 }
 
+void from_json(const nlohmann::json& j, TemplateApplyMethodRequest& request) {
+  request.apply.template_id = j.at("id").get<std::string>();
+  request.apply.workflow_name = j.value("name", std::string());
+  if (j.contains("variables")) {
+    request.apply.variables = j.at("variables").get<std::map<std::string, std::string>>();
+  }
+  if (j.contains("repositoryPath")) request.apply.repository_path = j.at("repositoryPath").get<std::string>();
+  if (j.contains("maxParallelTasks")) request.apply.max_parallel_tasks = j.at("maxParallelTasks").get<std::int64_t>();
+  request.cwd = j.at("cwd").get<std::string>();
+}
+
 nlohmann::json handle_workflow_list(MethodContext& context, const WorkflowListMethodRequest& request) {
   return planning::workflow_list(context.services.db, request.list, kCamel);
 }
@@ -58,6 +70,24 @@ nlohmann::json handle_template_list(MethodContext& context, const TemplateListMe
 
 nlohmann::json handle_template_get(MethodContext& context, const WorkflowMethodRequest& request) {
   return planning::template_get(context.services.db, {request.id}, kCamel);
+}
+
+nlohmann::json handle_template_apply(MethodContext& context, const TemplateApplyMethodRequest& request) {
+  store::Database& db = context.services.db;
+  planning::Caller caller{db, "",
+                          [&context, &db](std::string_view kind, std::string_view change, const std::string& id) {
+                            if (kind == "mission") {
+                              tracking::add_mission_event(context.events, db, change, id, "");
+                            } else {
+                              tracking::add_task_event(context.events, db, change, id, "");
+                            }
+                          },
+                          context.services.mcp.plans, request.cwd};
+  nlohmann::json applied = planning::template_apply(caller, request.apply);
+  return {{"workflowId", applied.at("workflow_id")},
+          {"templateId", applied.at("template_id")},
+          {"tasksCreated", applied.at("tasks_created")},
+          {"status", applied.at("status")}};
 }
 
 }  // namespace mission::daemon

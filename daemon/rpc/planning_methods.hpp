@@ -2,7 +2,7 @@
 // Control-API methods about planned work (docs/adr/0015), behind `mission
 // workflows`, `plan`, `next`, `progress` and `templates`: workflow.list,
 // workflow.get, workflow.graph, workflow.next, workflow.progress,
-// template.list and template.get. Each calls the planning module's own
+// template.list, template.get and template.apply. Each calls the planning module's own
 // query (daemon/planning/workflows.hpp) through the daemon's DAG cache and
 // answers in camelCase.
 
@@ -29,6 +29,14 @@ struct TemplateListMethodRequest {
 };
 void from_json(const nlohmann::json& j, TemplateListMethodRequest& request);
 
+// template.apply: a person makes a workflow from a template, as
+// template_apply does for an agent; the workflow has no owning execution.
+struct TemplateApplyMethodRequest {
+  planning::TemplateApplyRequest apply;
+  std::string cwd;  // the person's working directory
+};
+void from_json(const nlohmann::json& j, TemplateApplyMethodRequest& request);
+
 nlohmann::json handle_workflow_list(MethodContext& context, const WorkflowListMethodRequest& request);
 nlohmann::json handle_workflow_get(MethodContext& context, const WorkflowMethodRequest& request);
 nlohmann::json handle_workflow_graph(MethodContext& context, const WorkflowMethodRequest& request);
@@ -36,5 +44,6 @@ nlohmann::json handle_workflow_next(MethodContext& context, const WorkflowMethod
 nlohmann::json handle_workflow_progress(MethodContext& context, const WorkflowMethodRequest& request);
 nlohmann::json handle_template_list(MethodContext& context, const TemplateListMethodRequest& request);
 nlohmann::json handle_template_get(MethodContext& context, const WorkflowMethodRequest& request);
+nlohmann::json handle_template_apply(MethodContext& context, const TemplateApplyMethodRequest& request);
 
 }  // namespace mission::daemon

@@ -25,9 +25,14 @@ ClaimRow read_claim(const Statement& s) {
 bool ClaimRepository::try_claim(const std::string& task_id, const std::string& execution_id,
                                 std::int64_t now) {
   // Check and set in one statement: the WHERE clause is the check, so two
-  // claims can never both see the task free.
+  // claims can never both see the task free. "started_at = started_at"
+  // names the column so that the trigger tasks_revise_plan (fired by UPDATE
+  // OF status, started_at, ...) bumps the workflow's plan_revision: a cached
+  // DAG then learns of the claim, and workflow_next_tasks stops offering the
+  // task. Not status: tasks_end_claim would drop the claim of a failed task.
+  // Every path that ends a claim sets status (release, migration 8's triggers).
   auto s = db_.cached(
-      "UPDATE tasks SET claimed_by = ?2, claimed_at = ?3, execution_id = ?2 "
+      "UPDATE tasks SET claimed_by = ?2, claimed_at = ?3, execution_id = ?2, started_at = started_at "
       "WHERE id = ?1 AND claimed_by IS NULL AND plan_order IS NOT NULL "
       "AND status IN ('pending', 'failed')");
   s.bind(1, task_id).bind(2, execution_id).bind(3, now);

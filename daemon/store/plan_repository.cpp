@@ -35,7 +35,7 @@ constexpr const char* kTaskColumns =
     "id, mission_id, execution_id, name, coalesce(description, goal), status, plan_order, "
     "coalesce(sequence, 0), parallel_group, complexity, coalesce(files_likely_affected, '[]'), "
     "coalesce(acceptance_criteria, '[]'), task_plan, task_context, outcome, error, started_at, "
-    "completed_at, coalesce(created_at, started_at, 0)";
+    "completed_at, coalesce(created_at, started_at, 0), claimed_by";
 
 PlannedTaskRow read_task(const Statement& s) {
   PlannedTaskRow row;
@@ -58,6 +58,7 @@ PlannedTaskRow read_task(const Statement& s) {
   row.started_at = s.optional_integer(16);
   row.completed_at = s.optional_integer(17);
   row.created_at = s.integer(18);
+  row.claimed_by = s.optional_text(19);
   return row;
 }
 
@@ -223,11 +224,14 @@ std::optional<TaskStatus> PlanRepository::task_status(const std::string& id) {
 
 std::vector<TaskProgressRow> PlanRepository::planned_progress(const std::string& mission_id) {
   auto s = db_.cached(
-      "SELECT id, status, started_at, completed_at FROM tasks "
+      "SELECT id, status, started_at, completed_at, claimed_by FROM tasks "
       "WHERE mission_id = ? AND plan_order IS NOT NULL ORDER BY plan_order");
   s.bind(1, mission_id);
   std::vector<TaskProgressRow> rows;
-  while (s.step()) rows.push_back({s.text(0), s.name<TaskStatus>(1), s.optional_integer(2), s.optional_integer(3)});
+  while (s.step()) {
+    rows.push_back({s.text(0), s.name<TaskStatus>(1), s.optional_integer(2), s.optional_integer(3),
+                    s.optional_text(4)});
+  }
   return rows;
 }
 

@@ -54,6 +54,7 @@ struct PlannedTaskRow {
   std::optional<std::int64_t> started_at;
   std::optional<std::int64_t> completed_at;
   std::int64_t created_at = 0;
+  std::optional<std::string> claimed_by;  // the execution holding its claim
 };
 
 // What changes of a planned task as it runs: read for all of a workflow's
@@ -63,6 +64,7 @@ struct TaskProgressRow {
   TaskStatus status = TaskStatus::pending;
   std::optional<std::int64_t> started_at;
   std::optional<std::int64_t> completed_at;
+  std::optional<std::string> claimed_by;
 };
 
 struct DependencyRow {

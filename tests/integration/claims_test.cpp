@@ -6,8 +6,10 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
+#include <random>
 #include <set>
 #include <thread>
 
@@ -108,6 +110,132 @@ TEST_CASE("50 agents racing for 10 tasks: exactly one winner each, every task do
   // Each winner shows the task it held until it ended: none held now.
   json shown = mission_json(instance, {"exec", "show", winner.begin()->second});
   CHECK(shown["claims"].empty());
+}
+
+namespace {
+
+std::set<std::string> ids_of(const json& tasks) {
+  std::set<std::string> out;
+  for (const auto& task : tasks) out.insert(task["id"].get<std::string>());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("workflow_next_tasks offers no claimed task: claims, releases and completions keep it in step") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  Agent planner(instance, instance.root.path(), "planning,coordination");
+  // A random DAG of 14 tasks: each depends on a few earlier ones.
+  const unsigned seed = std::random_device{}();
+  INFO("seed " << seed);
+  std::mt19937 random(seed);
+  constexpr int kTasks = 14;
+  json workflow = planner.ok("workflow_create", {{"name", "claimed"}, {"source_type", "prompt"},
+                                                 {"source_content", "claims and next tasks"},
+                                                 {"max_parallel_tasks", 3}});
+  const std::string id = workflow["id"];
+  json tasks = json::array();
+  std::map<std::string, std::set<std::string>> depends;  // name -> prerequisite names
+  for (int i = 0; i < kTasks; ++i) {
+    const std::string name = "t" + std::to_string(i);
+    json entry = {{"name", name}, {"description", "part " + std::to_string(i)}, {"sequence", 1}};
+    json on = json::array();
+    for (int j = 0; j < i; ++j) {
+      if (random() % 5 == 0) {
+        on.push_back("t" + std::to_string(j));
+        depends[name].insert("t" + std::to_string(j));
+      }
+    }
+    if (!on.empty()) entry["depends_on"] = on;
+    tasks.push_back(entry);
+  }
+  planner.ok("workflow_set_plan", {{"id", id}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
+  std::vector<std::unique_ptr<Agent>> agents;
+  for (int i = 0; i < 3; ++i) {
+    agents.push_back(std::make_unique<Agent>(instance, instance.root.path(), "planning,coordination"));
+  }
+  auto next = [&] { return planner.ok("workflow_next_tasks", {{"workflow_id", id}, {"limit", 50}}); };
+
+  // A claimed task leaves the offer as soon as it is claimed, and comes
+  // back when it is released. The first read fills the DAG cache, so the
+  // later ones see the claim only if the cache learns of it.
+  json before = next();
+  REQUIRE_FALSE(before["tasks"].empty());
+  const std::string first = before["tasks"][0]["id"];
+  CHECK(before["claimed_count"] == 0);
+  agents[0]->ok("task_claim", {{"task_id", first}});
+  json during = next();
+  CHECK(ids_of(during["tasks"]).count(first) == 0);
+  CHECK(during["available_count"] == before["available_count"].get<int>() - 1);
+  CHECK(during["claimed_count"] == 1);
+  CHECK(during["recommended_count"].get<int>() <= 2);  // max_parallel_tasks 3, one claimed
+  agents[0]->ok("task_release", {{"task_id", first}, {"reason", "changed my mind"}});
+  json after = next();
+  CHECK(ids_of(after["tasks"]).count(first) == 1);
+  CHECK(after["tasks"] == before["tasks"]);
+  CHECK(after["claimed_count"] == 0);
+
+  // Random claims, releases and completions by three agents: after each,
+  // next_tasks offers exactly the tasks task_get_available lists (ready and
+  // unclaimed), never a claimed one, never one with an unfinished prerequisite.
+  std::map<std::string, std::string> name_of;  // id -> name
+  std::map<std::string, std::size_t> held;     // id -> agent
+  std::set<std::string> completed;             // names
+  for (int step = 0; step < 80 && completed.size() < static_cast<std::size_t>(kTasks); ++step) {
+    json offered = next();
+    json available = planner.ok("task_get_available", {{"workflow_id", id}, {"limit", 100}});
+    INFO("step " << step << " next " << offered.dump() << " available " << available.dump());
+    REQUIRE(ids_of(offered["tasks"]) == ids_of(available["tasks"]));
+    CHECK(offered["claimed_count"] == held.size());  // claimed, none started
+    for (const auto& task : offered["tasks"]) {
+      name_of[task["id"]] = task["name"];
+      CHECK(held.count(task["id"]) == 0);
+      for (const auto& prerequisite : depends[task["name"].get<std::string>()]) {
+        CHECK(completed.count(prerequisite) == 1);
+      }
+    }
+    const std::size_t who = random() % agents.size();
+    std::vector<std::string> mine;
+    for (const auto& [task, agent] : held) {
+      if (agent == who) mine.push_back(task);
+    }
+    const int action = static_cast<int>(random() % 3);
+    if ((action == 0 || mine.empty()) && !offered["tasks"].empty()) {
+      const std::string task = offered["tasks"][random() % offered["tasks"].size()]["id"];
+      agents[who]->ok("task_claim", {{"task_id", task}});
+      held[task] = who;
+    } else if (action == 1 && !mine.empty()) {
+      const std::string task = mine[random() % mine.size()];
+      agents[who]->ok("task_release", {{"task_id", task}});
+      held.erase(task);
+    } else if (!mine.empty()) {
+      const std::string task = mine[random() % mine.size()];
+      agents[who]->ok("task_update_status", {{"id", task}, {"status", "in_progress"}});
+      if (random() % 2 == 0) {
+        // Still in progress for a step: neither offered nor claimable.
+        CHECK(ids_of(next()["tasks"]).count(task) == 0);
+      }
+      agents[who]->ok("task_update_status", {{"id", task}, {"status", "completed"}, {"outcome", "done"}});
+      held.erase(task);
+      completed.insert(name_of[task]);
+    }
+  }
+  // The agents' sessions end: any claim left is released with them, and
+  // its task is offered again.
+  std::set<std::string> left;
+  for (const auto& [task, agent] : held) left.insert(task);
+  agents.clear();
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  std::set<std::string> offered;
+  while (std::chrono::steady_clock::now() < deadline) {
+    offered = ids_of(next()["tasks"]);
+    if (std::includes(offered.begin(), offered.end(), left.begin(), left.end())) break;
+    std::this_thread::sleep_for(20ms);
+  }
+  CHECK(std::includes(offered.begin(), offered.end(), left.begin(), left.end()));
+  CHECK(next()["claimed_count"] == 0);
 }
 
 TEST_CASE("a claiming agent killed with SIGKILL: its task is ready again with a recovery checkpoint") {

@@ -124,3 +124,61 @@ TEST_CASE("mission templates list and show read what template_create stored") {
   CHECK(text.out.find("{{feature}} required") != std::string::npos);
   CHECK(text.out.find("<- design {{feature}}") != std::string::npos);
 }
+
+TEST_CASE("mission templates apply makes a workflow from a template that claiming agents work through") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  fs::path repo = make_repo(instance);
+  Agent agent(instance, repo, "planning,templates,coordination");
+  agent.ok("template_create",
+           {{"name", "feature"},
+            {"template",
+             {{"tasks",
+               {{{"name", "design {{feature}}"}, {"description", "in {{area}}"}, {"sequence", 1}},
+                {{"name", "build {{feature}}"}, {"description", "b"}, {"sequence", 2},
+                 {"depends_on", {"design {{feature}}"}}}}},
+              {"variables",
+               {{{"name", "feature"}, {"description", "what"}, {"required", true}},
+                {{"name", "area"}, {"description", "where"}, {"default", "core"}}}}}}});
+  // A required variable left out, or one the template does not have, is
+  // refused by name.
+  ProcessResult missing = run_mission(instance, {"templates", "apply", "feature"});
+  CHECK(missing.exit_code != 0);
+  CHECK(missing.err.find("feature") != std::string::npos);
+  ProcessResult unknown =
+      run_mission(instance, {"templates", "apply", "feature", "--var", "feature=login", "--var", "colour=red"});
+  CHECK(unknown.exit_code != 0);
+  CHECK(unknown.err.find("colour") != std::string::npos);
+  ProcessResult malformed = run_mission(instance, {"templates", "apply", "feature", "--var", "feature"});
+  CHECK(malformed.exit_code != 0);
+  CHECK(mission_json(instance, {"workflows", "list"})["workflows"].empty());
+
+  json applied = mission_json(instance, {"templates", "apply", "feature", "--var", "feature=login", "--name",
+                                         "Login work", "--max-parallel", "2", "--cwd", repo.string()});
+  const std::string workflow = applied["workflowId"];
+  CHECK(applied["tasksCreated"] == 2);
+  CHECK(applied["status"] == "ready");
+  json shown = mission_json(instance, {"workflows", "show", workflow});
+  INFO(shown.dump());
+  CHECK(shown["name"] == "Login work");
+  json next = mission_json(instance, {"next", workflow});
+  REQUIRE(next["tasks"].size() == 1);
+  CHECK(next["tasks"][0]["name"] == "design login");
+  CHECK(next["tasks"][0]["description"] == "in core");
+  CHECK(next["maxParallel"] == 2);
+
+  // No agent owns it: an agent works on a task by claiming it.
+  const std::string design = next["tasks"][0]["id"];
+  agent.ok("task_claim", {{"task_id", design}});
+  CHECK(mission_json(instance, {"next", workflow})["tasks"].empty());
+  agent.ok("task_update_status", {{"id", design}, {"status", "in_progress"}});
+  agent.ok("task_update_status", {{"id", design}, {"status", "completed"}, {"outcome", "designed"}});
+  next = mission_json(instance, {"next", workflow});
+  REQUIRE(next["tasks"].size() == 1);
+  CHECK(next["tasks"][0]["name"] == "build login");
+
+  ProcessResult text = run_mission(instance, {"templates", "apply", "feature", "--var", "feature=logout"});
+  CHECK(text.exit_code == 0);
+  CHECK(text.out.find("mission next wf-") != std::string::npos);
+  CHECK(mission_json(instance, {"workflows", "list"})["workflows"].size() == 2);
+}

@@ -74,6 +74,8 @@ PlanState state_of(const std::vector<PlanEntry>& entries, std::mt19937& rng, std
     task.sequence = entries[i].sequence;
     task.status = statuses[rng() % 6];
     if (rng() % 2 == 0) task.files = {"f" + std::to_string(rng() % 5)};
+    const bool claimable = task.status == TaskStatus::pending || task.status == TaskStatus::failed;
+    if (claimable && rng() % 4 == 0) task.claimed_by = "ex-" + std::to_string(i);
     state.tasks.push_back(std::move(task));
   }
   state.index();
@@ -82,7 +84,7 @@ PlanState state_of(const std::vector<PlanEntry>& entries, std::mt19937& rng, std
 
 }  // namespace
 
-TEST_CASE("random DAGs: next_tasks never offers a task with an unfinished prerequisite") {
+TEST_CASE("random DAGs: next_tasks never offers a task with an unfinished prerequisite, nor a claimed one") {
   std::mt19937 rng(20261125);
   for (int round = 0; round < 300; ++round) {
     const std::size_t n = 1 + rng() % 40;
@@ -90,13 +92,16 @@ TEST_CASE("random DAGs: next_tasks never offers a task with an unfinished prereq
     PlanState state = state_of(entries, rng, 1 + static_cast<std::int64_t>(rng() % 4));
     json answer = next_tasks(state, {true, 50}, KeyStyle::snake);
     std::size_t recommended = 0;
-    std::size_t in_progress = 0;
-    for (const auto& task : state.tasks) in_progress += task.status == TaskStatus::in_progress ? 1 : 0;
+    std::size_t in_progress = 0;  // and claimed: both hold a slot
+    for (const auto& task : state.tasks) {
+      in_progress += task.status == TaskStatus::in_progress || task.claimed_by ? 1 : 0;
+    }
     for (const auto& offered : answer["tasks"]) {
       const std::string name = offered["name"];
       const std::size_t i = std::stoul(name.substr(1));
       INFO("round " << round << " task " << name);
       CHECK((state.tasks[i].status == TaskStatus::pending || state.tasks[i].status == TaskStatus::failed));
+      CHECK_FALSE(state.tasks[i].claimed_by);
       for (const auto& prerequisite : prerequisites_by_definition(entries, i)) {
         const std::size_t j = std::stoul(prerequisite.substr(1));
         CHECK(is_done(state.tasks[j].status));
@@ -108,6 +113,7 @@ TEST_CASE("random DAGs: next_tasks never offers a task with an unfinished prereq
     for (std::size_t i = 0; i < n; ++i) {
       const auto status = state.tasks[i].status;
       if (status != TaskStatus::pending && status != TaskStatus::failed) continue;
+      if (state.tasks[i].claimed_by) continue;
       bool ok = true;
       for (const auto& prerequisite : prerequisites_by_definition(entries, i)) {
         ok = ok && is_done(state.tasks[std::stoul(prerequisite.substr(1))].status);
@@ -223,6 +229,28 @@ TEST_CASE("next_tasks ranks by the critical path, then plan order, and keeps ove
   CHECK(progress_json["by_status"]["ready"] == 2);
   CHECK(progress_json["by_status"]["pending"] == 2);
   CHECK(progress_json["blocked_tasks"][0]["blocked_by"] == json::array({"x"}));
+  // y back to pending but claimed: not offered, and it still holds its slot
+  // and its files, so z stays held back beside it.
+  state.tasks[0].status = TaskStatus::pending;
+  state.tasks[0].claimed_by = "ex-1";
+  answer = next_tasks(state, {}, KeyStyle::snake);
+  REQUIRE(answer["tasks"].size() == 2);
+  CHECK(answer["tasks"][0]["name"] == "x");
+  CHECK(answer["tasks"][1]["name"] == "z");
+  CHECK(answer["tasks"][1]["recommended"] == false);
+  CHECK(answer["available_count"] == 2);
+  CHECK(answer["claimed_count"] == 1);
+  CHECK(answer["in_progress_count"] == 0);
+  ReadyRanking ranking = rank_ready(state, true);
+  REQUIRE(ranking.ready.size() == 2);
+  CHECK(ranking.ready[0].node == 1);
+  CHECK(ranking.ready[0].recommended);
+  // A failed task that is claimed is not offered either.
+  state.tasks[0].status = TaskStatus::failed;
+  CHECK(rank_ready(state, true).ready.size() == 2);
+  state.tasks[0].claimed_by.reset();
+  CHECK(rank_ready(state, true).ready.size() == 3);
+  CHECK(rank_ready(state, false).ready.size() == 2);
 }
 
 TEST_CASE("progress estimates the time left from finished durations") {
