@@ -6,7 +6,7 @@
 # 'exec list'.
 __mission_node() {
   case $1 in
-    '') subs='status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows plan next progress templates gc' opts='--help -h --version --json --socket --utc --no-autostart' args='' ;;
+    '') subs='status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows approve reject plan next progress templates gc' opts='--help -h --version --json --socket --utc --no-autostart' args='' ;;
     'status') subs='' opts='' args='' ;;
     'daemon') subs='start stop status run' opts='' args='' ;;
     'daemon start') subs='' opts='' args='' ;;
@@ -49,15 +49,18 @@ __mission_node() {
     'workflows') subs='list show run stop status' opts='' args='' ;;
     'workflows list') subs='' opts='--limit' args='' ;;
     'workflows show') subs='' opts='' args='none' ;;
-    'workflows run') subs='' opts='--adapter --parallel --check --max-attempts --task-timeout --base --env --detach' args='none command' ;;
+    'workflows run') subs='' opts='--adapter --parallel --check --max-attempts --task-timeout --base --env --detach --approve' args='none command' ;;
     'workflows stop') subs='' opts='' args='none' ;;
     'workflows status') subs='' opts='' args='none' ;;
+    'approve') subs='' opts='' args='none' ;;
+    'reject') subs='' opts='' args='none none' ;;
     'plan') subs='' opts='--format' args='none' ;;
     'next') subs='' opts='--limit' args='none' ;;
     'progress') subs='' opts='' args='none' ;;
-    'templates') subs='list show' opts='' args='' ;;
+    'templates') subs='list show apply' opts='' args='' ;;
     'templates list') subs='' opts='--limit' args='' ;;
     'templates show') subs='' opts='' args='none' ;;
+    'templates apply') subs='' opts='--var --name --repository --max-parallel --cwd' args='none' ;;
     'gc') subs='' opts='--dry-run -n' args='' ;;
     *) subs='' opts='' args='' ;;
   esac
@@ -116,7 +119,7 @@ __mission_value() {
     'workspaces list|--status') kind=list values='active merged abandoned removed' ;;
     'workspaces clean|--workflow') kind=none ;;
     'workflows list|--limit') kind=none ;;
-    'workflows run|--adapter') kind=none ;;
+    'workflows run|--adapter') kind=words values='claude-code codex copilot opencode pi generic' ;;
     'workflows run|--parallel') kind=none ;;
     'workflows run|--check') kind=none ;;
     'workflows run|--max-attempts') kind=none ;;
@@ -126,6 +129,11 @@ __mission_value() {
     'plan|--format') kind=words values='text dot mermaid' ;;
     'next|--limit') kind=none ;;
     'templates list|--limit') kind=none ;;
+    'templates apply|--var') kind=none ;;
+    'templates apply|--name') kind=none ;;
+    'templates apply|--repository') kind=directories ;;
+    'templates apply|--max-parallel') kind=none ;;
+    'templates apply|--cwd') kind=directories ;;
   esac
 }
 # The executions the daemon knows, ids then names; nothing, at once, when no

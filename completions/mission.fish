@@ -2,14 +2,14 @@
 # `mission completion fish`: regenerate it rather than edit it.
 
 # The options that take a value, in any command: their value is no command.
-set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --state --limit --cursor --after --execution --notify --agent-execution --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --max-attempts --task-timeout --base
+set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --state --limit --cursor --after --execution --notify --agent-execution --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --max-attempts --task-timeout --base --var --repository --max-parallel
 # The commands whose arguments after -- are a command line of its own.
 set -g __mission_with_command 'run' 'exec create' 'workflows run'
 # __mission_subcommands PATH: the subcommands of the command PATH.
 function __mission_subcommands
     switch "$argv[1]"
         case ''
-            echo status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows plan next progress templates gc
+            echo status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows approve reject plan next progress templates gc
         case 'daemon'
             echo start stop status run
         case 'adapters'
@@ -25,7 +25,7 @@ function __mission_subcommands
         case 'workflows'
             echo list show run stop status
         case 'templates'
-            echo list show
+            echo list show apply
     end
 end
 # The command path of the line before the cursor ('' is mission itself,
@@ -102,11 +102,13 @@ complete -c mission -n '__mission_at '\'''\''' -a 'send' -d 'Send a message to a
 complete -c mission -n '__mission_at '\'''\''' -a 'answer' -d 'Answer an execution'\''s open question (EXEC TEXT | --choice N)'
 complete -c mission -n '__mission_at '\'''\''' -a 'agents' -d 'List the registered agents and whether they are alive'
 complete -c mission -n '__mission_at '\'''\''' -a 'workspaces' -d 'List worktrees of tasks, their conflicts, clean them'
-complete -c mission -n '__mission_at '\'''\''' -a 'workflows' -d 'List and show planned workflows'
+complete -c mission -n '__mission_at '\'''\''' -a 'workflows' -d 'List, show, run and stop planned workflows'
+complete -c mission -n '__mission_at '\'''\''' -a 'approve' -d 'Approve the merge of a task a run waits on (--approve)'
+complete -c mission -n '__mission_at '\'''\''' -a 'reject' -d 'Reject a task a run waits on, with a reason (TASK REASON)'
 complete -c mission -n '__mission_at '\'''\''' -a 'plan' -d 'Draw a planned workflow'\''s task DAG (--format dot|mermaid)'
 complete -c mission -n '__mission_at '\'''\''' -a 'next' -d 'The tasks of a planned workflow that can start now'
 complete -c mission -n '__mission_at '\'''\''' -a 'progress' -d 'A planned workflow'\''s progress by sequence and group'
-complete -c mission -n '__mission_at '\'''\''' -a 'templates' -d 'List and show workflow templates'
+complete -c mission -n '__mission_at '\'''\''' -a 'templates' -d 'List, show and apply workflow templates'
 complete -c mission -n '__mission_at '\'''\''' -a 'gc' -d 'Free what the retention settings no longer keep (--dry-run)'
 complete -c mission -n 'not __mission_in_command_line' -l help -s h -d 'Print this help message and exit'
 complete -c mission -n 'not __mission_in_command_line' -l version -d 'Display program version information and exit'
@@ -211,7 +213,7 @@ complete -c mission -n '__mission_at '\''workflows'\''' -a 'run' -d 'Run a workf
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'stop' -d 'Stop a workflow'\''s run; its tasks go back to ready'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'status' -d 'Show a workflow'\''s last run: tasks, attempts, times'
 complete -c mission -n '__mission_at '\''workflows list'\''' -l limit -x -d 'At most this many (default 20)'
-complete -c mission -n '__mission_at '\''workflows run'\''' -l adapter -x -d 'Agent adapter: claude-code, codex, copilot, opencode, pi, generic (default)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l adapter -x -a 'claude-code codex copilot opencode pi generic' -d 'Agent adapter: claude-code, codex, copilot, opencode, pi, generic (default)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l parallel -x -d 'Agents at once (default 1, most 32)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l check -x -d 'Judge each task with CMD (sh -c in its worktree; exit 0 passes)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l max-attempts -x -d 'Attempts per task (default 3, most 10)'
@@ -219,9 +221,16 @@ complete -c mission -n '__mission_at '\''workflows run'\''' -l task-timeout -x -
 complete -c mission -n '__mission_at '\''workflows run'\''' -l base -x -d 'Start the integration branch here (default HEAD)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l env -x -a '(set -nx | string replace -r \'$\' =)' -d 'Set K=V in the agents'\'' environment (repeatable)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l detach -d 'Print the run id and return; the daemon runs it'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l approve -d 'A person approves each merge: mission approve|reject TASK'
 complete -c mission -n '__mission_at '\''plan'\''' -l format -x -a 'text dot mermaid' -d 'text (default), dot or mermaid'
 complete -c mission -n '__mission_at '\''next'\''' -l limit -x -d 'At most this many tasks (default and most: 50)'
 complete -c mission -n '__mission_at '\''templates'\''' -a 'list' -d 'List workflow templates'
 complete -c mission -n '__mission_at '\''templates'\''' -a 'show' -d 'Show a template: variables and tasks'
+complete -c mission -n '__mission_at '\''templates'\''' -a 'apply' -d 'Create a planned workflow from a template'
 complete -c mission -n '__mission_at '\''templates list'\''' -l limit -x -d 'At most this many (default 50)'
+complete -c mission -n '__mission_at '\''templates apply'\''' -l var -x -d 'Give the template'\''s {{NAME}} a value (repeatable)'
+complete -c mission -n '__mission_at '\''templates apply'\''' -l name -x -d 'The workflow'\''s name (default: the template'\''s)'
+complete -c mission -n '__mission_at '\''templates apply'\''' -l repository -x -a '(__fish_complete_directories)' -d 'Register the workflow'\''s repository (a path)'
+complete -c mission -n '__mission_at '\''templates apply'\''' -l max-parallel -x -d 'Tasks that may run at once (default 1)'
+complete -c mission -n '__mission_at '\''templates apply'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'The workflow'\''s working directory (default: current)'
 complete -c mission -n '__mission_at '\''gc'\''' -l dry-run -s n -d 'Only say what would be freed'

@@ -331,7 +331,7 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
   run->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
   run->add_option("--adapter", options->adapter,
                   "Agent adapter: claude-code, codex, copilot, opencode, pi, generic (default)")
-      ->type_name("NAME");
+      ->type_name("ADAPTER");
   run->add_option("--parallel", options->parallel, "Agents at once (default 1, most 32)")
       ->check(CLI::Range(1, 32))
       ->type_name("N");

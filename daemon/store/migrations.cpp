@@ -646,6 +646,8 @@ CREATE TABLE run_attempts (
   PRIMARY KEY (run_id, task_id, attempt)
 );
 CREATE INDEX run_attempts_by_execution ON run_attempts(execution_id) WHERE execution_id IS NOT NULL;
+-- Deleting a task (a plan replaced) checks its attempts through this.
+CREATE INDEX run_attempts_by_task ON run_attempts(task_id);
 )sql",
 };
 

@@ -23,7 +23,7 @@ expect() {
   local got; got=$(complete_words "$@")
   [[ $got == "$want" ]] || { echo "$* -> '$got', expected '$want'"; exit 1; }
 }
-[[ $(subcommands mission '') == "status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows plan next progress templates gc" ]] || { echo "mission '' -> $(subcommands mission '')"; exit 1; }
+[[ $(subcommands mission '') == "status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows approve reject plan next progress templates gc" ]] || { echo "mission '' -> $(subcommands mission '')"; exit 1; }
 expect "--choice" mission answer --ch
 expect "--stdin-answers" mission run --stdin
 [[ $(subcommands mission exec '') == "list show create stop logs signals instructions" ]] || { echo "exec '' -> $(subcommands mission exec '')"; exit 1; }
@@ -50,7 +50,7 @@ offers() {  # offers WORD COMMAND-LINE...: WORD is among the completions
 }
 for action in stop logs signals instructions; do offers "$action" mission exec ''; done
 offers --detach mission run --
-expect "run report resolve" mission r
+expect "run report resolve reject" mission r
 expect "--detach" mission run --det
 expect "mcp-tool stdout-marker" mission run --delivery ''
 expect "signals tracking legacy inspect planning templates coordination workspaces" mission run --toolsets ''
