@@ -94,6 +94,7 @@ std::function<void()> RunService::guarded(std::function<void()> done) const {
 bool RunService::is_busy(SlotState state) {
   switch (state) {
     case SlotState::preparing:
+    case SlotState::prepared:
     case SlotState::running:
     case SlotState::judging:
     case SlotState::awaiting_approval:
@@ -275,18 +276,49 @@ void RunService::pump(ActiveRun& run) {
     return;
   }
   std::int64_t agents = 0;
+  std::int64_t ahead = 0;
   for (const TaskSlot& slot : run.tasks) {
-    if (slot.state == SlotState::preparing || slot.state == SlotState::running || slot.state == SlotState::judging) {
+    const bool preparing = slot.state == SlotState::preparing;
+    if ((preparing && slot.launch_when_ready) || slot.state == SlotState::running ||
+        slot.state == SlotState::judging) {
       ++agents;
     }
+    if ((preparing && !slot.launch_when_ready) || slot.state == SlotState::prepared) ++ahead;
   }
   const std::string run_id = run.row.id;
+  // A free slot takes a task whose worktree is ready, then one whose
+  // worktree is on its way, then a new one.
+  for (std::size_t i = 0; i < run.tasks.size() && agents < run.options.parallel; ++i) {
+    TaskSlot& slot = run.tasks[i];
+    if (slot.state == SlotState::prepared) {
+      --ahead;
+      ++agents;
+      slot.picked_at = std::chrono::steady_clock::now();
+      slot.worktree_time = std::chrono::microseconds{0};
+      launch(run, i);
+      if (!find(run_id)) return;
+    } else if (slot.state == SlotState::preparing && !slot.launch_when_ready) {
+      --ahead;
+      ++agents;
+      slot.launch_when_ready = true;
+    }
+  }
   while (agents < run.options.parallel) {
     auto node = pick(run);
     if (!node) break;
-    dispatch(run, *node);
+    dispatch(run, *node, true);
     if (!find(run_id)) return;  // the run ended inside
     ++agents;
+  }
+  // Worktrees for as many tasks again are made while the agents run, so
+  // that a slot that frees launches at once: worktree creation stays off
+  // the path from one task to the next.
+  while (agents >= run.options.parallel && ahead < run.options.parallel) {
+    auto node = pick(run);
+    if (!node) break;
+    dispatch(run, *node, false);
+    if (!find(run_id)) return;
+    ++ahead;
   }
   maybe_finish(run);
 }
@@ -309,7 +341,7 @@ std::optional<std::size_t> RunService::pick(ActiveRun& run) {
   return best;
 }
 
-void RunService::dispatch(ActiveRun& run, std::size_t node) {
+void RunService::dispatch(ActiveRun& run, std::size_t node, bool launch_now) {
   store::Database& db = services_.db;
   TaskSlot& slot = run.tasks[node];
   // Someone else holds it (an agent that claimed it by hand): not ours now.
@@ -318,6 +350,7 @@ void RunService::dispatch(ActiveRun& run, std::size_t node) {
     return;
   }
   slot.state = SlotState::preparing;
+  slot.launch_when_ready = launch_now;
   slot.attempts += 1;
   slot.picked_at = std::chrono::steady_clock::now();
   const std::int64_t attempt = slot.attempts;
@@ -369,6 +402,10 @@ void RunService::dispatch(ActiveRun& run, std::size_t node) {
         }
         if (run->stopping) {
           attempt_stopped(*run, node);
+          return;
+        }
+        if (!slot->launch_when_ready) {
+          slot->state = SlotState::prepared;
           return;
         }
         launch(*run, node);
@@ -740,7 +777,7 @@ void RunService::set_task_status(const std::string& task_id, TaskStatus status, 
     task->completed_at.reset();
   }
   plans.set_task_status(*task);
-  planning::Caller caller{services_.db, "", nullptr, &services_.plans};
+  planning::Caller caller{services_.db, "", nullptr, &services_.plans, {}};
   planning::after_task_changed(caller, task->mission_id);
 }
 
@@ -1004,7 +1041,7 @@ store::RunRow RunService::stop(const std::string& workflow_id) {
   for (std::size_t i = 0; i < run->tasks.size(); ++i) {
     TaskSlot& slot = run->tasks[i];
     if ((slot.state == SlotState::judging && slot.check) || slot.state == SlotState::queued ||
-        slot.state == SlotState::awaiting_approval) {
+        slot.state == SlotState::awaiting_approval || slot.state == SlotState::prepared) {
       attempt_stopped(*run, i);
     }
   }

@@ -103,6 +103,7 @@ class RunService {
   enum class SlotState {
     waiting,
     preparing,
+    prepared,  // its worktree is ready ahead of time; it waits for a free agent slot
     running,
     judging,
     awaiting_approval,
@@ -132,6 +133,9 @@ class RunService {
     // its worktree took (left out).
     std::chrono::steady_clock::time_point picked_at;
     std::chrono::microseconds worktree_time{0};
+    // Launched as soon as its worktree is ready; false while it is only
+    // prepared ahead of a free slot.
+    bool launch_when_ready = true;
   };
   struct ActiveRun {
     store::RunRow row;
@@ -153,7 +157,9 @@ class RunService {
   void load(const store::RunRow& row);
   void pump(ActiveRun& run);
   std::optional<std::size_t> pick(ActiveRun& run);
-  void dispatch(ActiveRun& run, std::size_t node);
+  // Makes the task's worktree, then launches its agent (or, when
+  // `launch` is false, leaves it prepared for the next free slot).
+  void dispatch(ActiveRun& run, std::size_t node, bool launch);
   void launch(ActiveRun& run, std::size_t node);
   void on_execution_ended(const std::string& execution_id);
   void judge(ActiveRun& run, std::size_t node);
