@@ -64,7 +64,9 @@ void define_completion_command(CLI::App& command, CliContext& context) {
 void define_complete_command(CLI::App& command, CliContext& context) {
   auto what = std::make_shared<std::string>();
   command.add_option("what", *what, "executions")->required()->check(CLI::IsMember({"executions"}));
-  command.callback([&context] { context.action = [&context] { return print_executions(context); }; });
+  // `what` is captured: the option writes into it while parsing, after
+  // this function has returned.
+  command.callback([&context, what] { context.action = [&context] { return print_executions(context); }; });
 }
 
 }  // namespace mission::cli
