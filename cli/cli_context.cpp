@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "shared/error_code.hpp"
@@ -42,6 +43,14 @@ std::map<std::string, std::string> CliContext::agent_environment(const std::vect
     env[assignment.substr(0, equals)] = assignment.substr(equals + 1);
   }
   return env;
+}
+
+std::string CliContext::person_name() {
+  for (const char* name : {"USER", "LOGNAME"}) {
+    const char* value = std::getenv(name);
+    if (value != nullptr && *value != '\0') return value;
+  }
+  return "uid " + std::to_string(::getuid());
 }
 
 }  // namespace mission::cli

@@ -39,6 +39,12 @@ struct CliContext {
   // an agent the daemon launches for us gets.
   static std::map<std::string, std::string> agent_environment(const std::vector<std::string>& overrides);
 
+  // Who is at the shell: the login name the environment gives (the
+  // daemon only talks to this uid anyway), as messages and approvals name
+  // their sender. Not getpwuid: the CLI is linked statically, and NSS
+  // lookups need glibc's shared modules at run time (docs/adr/0002).
+  static std::string person_name();
+
   // Connects only if a daemon is already running.
   std::optional<DaemonClient> connect_if_running() const;
 };

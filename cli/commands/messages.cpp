@@ -18,18 +18,6 @@
 namespace mission::cli {
 namespace {
 
-// Who is at the shell: the login name the environment gives (the daemon
-// only talks to this uid anyway). Not getpwuid: the CLI is linked
-// statically, and NSS lookups need glibc's shared modules at run time
-// (docs/adr/0002-static-cli.md).
-std::string person_name() {
-  for (const char* name : {"USER", "LOGNAME"}) {
-    const char* value = std::getenv(name);
-    if (value != nullptr && *value != '\0') return value;
-  }
-  return "uid " + std::to_string(::getuid());
-}
-
 std::string text_of(const nlohmann::json& body) {
   return body.is_string() ? body.get<std::string>() : body.dump();
 }
@@ -112,7 +100,7 @@ void define_send_command(CLI::App& command, CliContext& context) {
       DaemonConnection connection = context.connect();
       const std::string execution = resolve_execution(connection.client, *id);
       nlohmann::json result = connection.client.call(
-          "message.send", {{"id", execution}, {"text", *text}, {"from", person_name()}, {"priority", *priority}});
+          "message.send", {{"id", execution}, {"text", *text}, {"from", CliContext::person_name()}, {"priority", *priority}});
       if (context.options.json) {
         print_json(result);
       } else {
@@ -141,7 +129,7 @@ void define_answer_command(CLI::App& command, CliContext& context) {
     context.action = [&context, id, text, choice] {
       DaemonConnection connection = context.connect();
       const std::string execution = resolve_execution(connection.client, *id);
-      nlohmann::json params = {{"id", execution}, {"from", person_name()}};
+      nlohmann::json params = {{"id", execution}, {"from", CliContext::person_name()}};
       if (*choice > 0) {
         params["choice"] = *choice;
       } else {

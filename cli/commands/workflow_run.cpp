@@ -4,7 +4,6 @@
 // `status` lays out its tasks and their attempts.
 
 #include <csignal>
-#include <cstdlib>
 #include <map>
 #include <cstdio>
 #include <unistd.h>
@@ -257,17 +256,8 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
   }
 }
 
-// mission approve|reject: who decides, as mission send names the sender.
-std::string person_name() {
-  for (const char* name : {"USER", "LOGNAME"}) {
-    const char* value = std::getenv(name);
-    if (value != nullptr && *value != '\0') return value;
-  }
-  return "person";
-}
-
 int decide(const CliContext& context, const WorkflowRunOptions& options, bool approve) {
-  nlohmann::json params = {{"taskId", options.task_id}, {"from", person_name()}};
+  nlohmann::json params = {{"taskId", options.task_id}, {"from", CliContext::person_name()}};
   if (!approve) params["reason"] = options.reason;
   nlohmann::json run = context.connect().client.call(approve ? "task.approve" : "task.reject", params).at("run");
   if (context.options.json) {

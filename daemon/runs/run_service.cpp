@@ -412,14 +412,13 @@ void RunService::dispatch(ActiveRun& run, std::size_t node, bool launch_now) {
       }));
 }
 
-std::vector<std::string> RunService::agent_env(const ActiveRun& run, const TaskSlot& slot) const {
-  std::vector<std::string> env;
-  for (const auto& [name, value] : run.options.env) env.push_back(name + "=" + value);
-  env.push_back("MISSION_RUN_ID=" + run.row.id);
-  env.push_back("MISSION_WORKFLOW_ID=" + run.row.workflow_id);
-  env.push_back("MISSION_TASK_ID=" + slot.id);
-  env.push_back("MISSION_TASK_NAME=" + slot.name);
-  env.push_back("MISSION_TASK_ATTEMPT=" + std::to_string(slot.attempts));
+std::map<std::string, std::string> RunService::agent_env(const ActiveRun& run, const TaskSlot& slot) const {
+  std::map<std::string, std::string> env = run.options.env;
+  env["MISSION_RUN_ID"] = run.row.id;
+  env["MISSION_WORKFLOW_ID"] = run.row.workflow_id;
+  env["MISSION_TASK_ID"] = slot.id;
+  env["MISSION_TASK_NAME"] = slot.name;
+  env["MISSION_TASK_ATTEMPT"] = std::to_string(slot.attempts);
   return env;
 }
 
@@ -462,11 +461,7 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
                              ? run.options.command
                              : prompt_arguments(run.options.adapter, run.options.command, prompt);
   request.detach = true;
-  request.env = run.options.env;
-  for (const std::string& entry : agent_env(run, slot)) {
-    const auto equals = entry.find('=');
-    request.env[entry.substr(0, equals)] = entry.substr(equals + 1);
-  }
+  request.env = agent_env(run, slot);
   request.env["MISSION_TASK_PROMPT"] = prompt.substr(0, kMaxPromptEnvBytes);
   request.env["MISSION_TASK_PROMPT_FILE"] = prompt_file.string();
 
@@ -575,8 +570,9 @@ void RunService::judge(ActiveRun& run, std::size_t node) {
   }
   const std::string run_id = run.row.id;
   const std::int64_t attempt = slot.attempts;
-  std::vector<std::string> env = agent_env(run, slot);
   // The check runs with the agents' environment, PATH included.
+  std::vector<std::string> env;
+  for (const auto& [name, value] : agent_env(run, slot)) env.push_back(name + "=" + value);
   slot.check = std::make_unique<TaskCheck>(
       services_.loop, *run.options.check, slot.worktree, std::move(env),
       [this, run_id, node, attempt](CheckResult result) {
@@ -838,10 +834,7 @@ void RunService::attempt_failed(ActiveRun& run, std::size_t node, const std::str
   }
   transaction.commit();
   events.publish_to(services_.events);
-  retire_worktree(slot, WorkspaceStatus::abandoned);
-  slot.execution_id.clear();
-  to_pump_.push_back(run.row.id);
-  pump_turn_.schedule();
+  free_slot(run, slot);
 }
 
 void RunService::attempt_stopped(ActiveRun& run, std::size_t node) {
@@ -865,9 +858,17 @@ void RunService::attempt_stopped(ActiveRun& run, std::size_t node) {
   }
   transaction.commit();
   events.publish_to(services_.events);
+  free_slot(run, slot);
+}
+
+void RunService::free_slot(ActiveRun& run, TaskSlot& slot) {
   retire_worktree(slot, WorkspaceStatus::abandoned);
   slot.execution_id.clear();
-  to_pump_.push_back(run.row.id);
+  schedule_pump(run.row.id);
+}
+
+void RunService::schedule_pump(const std::string& run_id) {
+  to_pump_.push_back(run_id);
   pump_turn_.schedule();
 }
 
@@ -1045,8 +1046,7 @@ store::RunRow RunService::stop(const std::string& workflow_id) {
       attempt_stopped(*run, i);
     }
   }
-  to_pump_.push_back(live->id);
-  pump_turn_.schedule();
+  schedule_pump(live->id);
   return run->row;
 }
 

@@ -179,7 +179,12 @@ class RunService {
   // Removes a slot's worktree on a pool thread (keeping an unmerged branch)
   // and marks its workspace.
   void retire_worktree(TaskSlot& slot, WorkspaceStatus status);
-  std::vector<std::string> agent_env(const ActiveRun& run, const TaskSlot& slot) const;
+  // After an attempt ended without a merge: its worktree goes (its branch
+  // is kept), and the run looks for what to do next.
+  void free_slot(ActiveRun& run, TaskSlot& slot);
+  void schedule_pump(const std::string& run_id);
+  // The agents' environment: the run's, and the task's MISSION_* names.
+  std::map<std::string, std::string> agent_env(const ActiveRun& run, const TaskSlot& slot) const;
   void publish_run(events::EventBatch& events, const ActiveRun& run);
 
   // A continuation of pool work that runs only while this service lives:
