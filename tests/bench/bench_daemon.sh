@@ -1,5 +1,6 @@
 # Sourced by the benchmarks that time mission against a daemon of their own
-# (status_bench.sh, executions_bench.sh, launch_bench.sh), once `root` and
+# (status_bench.sh, executions_bench.sh, launch_bench.sh,
+# workflow_run_bench.sh), once `root` and
 # `build` are set.
 
 # start_bench_daemon [TARGET...]: builds mission, missiond and the TARGETs,

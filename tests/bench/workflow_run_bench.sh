@@ -13,25 +13,12 @@
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
-mission="$build/bin/mission"
 tasks=${BENCH_TASKS:-100}
 parallel=${BENCH_PARALLEL:-8}
 pause=${BENCH_SLEEP:-1}
-scratch=$(mktemp -d)
-export MISSION_RUNTIME_DIR="$scratch/run" MISSION_STATE_DIR="$scratch/state"
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
-unset MISSION_SOCKET MISSION_MCP_TOKEN
-cleanup() {
-  [ -x "$mission" ] && "$mission" daemon stop --force >/dev/null 2>&1 || true
-  rm -rf "$scratch"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-if ! cmake --build "$build" --target mission missiond >"$scratch/build.log" 2>&1; then
-  cat "$scratch/build.log" >&2
-  exit 1
-fi
+. "$root/tests/bench/bench_daemon.sh"
+start_bench_daemon
 now_ms() { date +%s%3N; }
 
 make_repo() {
@@ -45,7 +32,6 @@ make_repo() {
 make_repo "$scratch/repo"
 make_repo "$scratch/reference"
 
-"$mission" daemon start >/dev/null
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 workflow=$(cd "$scratch/repo" && node "$root/tests/bench/workflow_plan.mjs" "$mission" --tasks "$tasks")
 
