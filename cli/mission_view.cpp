@@ -196,6 +196,67 @@ void print_context(const nlohmann::json& context) {
   });
 }
 
+namespace {
+
+// "1,500 (1,200 in, 300 out)" from {input, output, total}.
+std::string tokens_text(const nlohmann::json& tokens) {
+  auto grouped = [](std::int64_t n) {
+    std::string digits = std::to_string(n);
+    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<std::size_t>(i), ",");
+    return digits;
+  };
+  return grouped(tokens.value("total", std::int64_t{0})) + " (" + grouped(tokens.value("input", std::int64_t{0})) +
+         " in, " + grouped(tokens.value("output", std::int64_t{0})) + " out)";
+}
+
+// One line of Markdown: newlines in an agent's or a check's text would
+// break the list.
+std::string one_line(const std::string& text) {
+  std::string out = text;
+  for (char& c : out) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return out;
+}
+
+// The workflow's last run: how it ended, the totals, and each task with
+// every attempt (its agent, time, failure and tokens).
+std::string run_markdown(const nlohmann::json& run) {
+  std::string out = "\n### Run `" + run.value("id", "") + "`\n\n";
+  out += "- Status: **" + run.value("status", "") + "**";
+  if (run.contains("reason")) out += ": " + one_line(run.value("reason", ""));
+  out += "\n- Branch: `" + run.value("integrationBranch", "") + "`, adapter " + run.value("adapter", "generic") + "\n";
+  out += "- Time: " + human_duration(run.value("durationMs", std::int64_t{0})) + ", " +
+         std::to_string(run.value("attemptsTotal", 0)) + " attempts at " + std::to_string(run.value("taskCount", 0)) +
+         " tasks\n";
+  const nlohmann::json tokens = run.value("tokens", nlohmann::json::object());
+  const std::int64_t reporting = tokens.value("attemptsReporting", std::int64_t{0});
+  out += "- Tokens: " + (reporting == 0 ? std::string("not reported by its agents")
+                                        : tokens_text(tokens) + ", reported by " + std::to_string(reporting) + " of " +
+                                              std::to_string(run.value("attemptsTotal", 0)) + " attempts") +
+         "\n\n";
+  for (const auto& task : run.value("tasks", nlohmann::json::array())) {
+    const auto& attempts = task.value("attempts", nlohmann::json::array());
+    out += "- **" + task.value("name", "") + "** (`" + task.value("taskId", "") + "`): " + task.value("status", "") +
+           ", " + std::to_string(attempts.size()) + (attempts.size() == 1 ? " attempt" : " attempts");
+    if (!attempts.empty()) out += ", " + human_duration(task.value("durationMs", std::int64_t{0}));
+    if (task.contains("tokens")) out += ", tokens " + tokens_text(task.at("tokens"));
+    out += "\n";
+    for (const auto& attempt : attempts) {
+      out += "  - Attempt " + std::to_string(attempt.value("attempt", 0)) + ": " + attempt.value("status", "") + ", " +
+             attempt.value("adapter", run.value("adapter", "generic"));
+      if (attempt.contains("agentExecutionId")) out += " `" + attempt.value("agentExecutionId", "") + "`";
+      out += ", " + human_duration(attempt.value("durationMs", std::int64_t{0}));
+      if (attempt.contains("tokens")) out += ", tokens " + tokens_text(attempt.at("tokens"));
+      if (attempt.contains("reason")) out += ": " + one_line(attempt.value("reason", ""));
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string mission_report_markdown(const nlohmann::json& detail) {
   const nlohmann::json& mission = detail.at("mission");
   const nlohmann::json tasks = detail.value("tasks", nlohmann::json::array());
@@ -263,6 +324,7 @@ std::string mission_report_markdown(const nlohmann::json& detail) {
     }
   }
   out += "\n### Scope warnings\n\n" + (warnings.empty() ? std::string("None.\n") : warnings);
+  if (detail.contains("run") && detail.at("run").is_object()) out += run_markdown(detail.at("run"));
   return out;
 }
 

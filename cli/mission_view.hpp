@@ -17,7 +17,9 @@ void print_task_table(const nlohmann::json& tasks);
 void print_change_list(const nlohmann::json& changes);
 // `context` is a mission.context (get_context) result.
 void print_context(const nlohmann::json& context);
-// A summary of a mission.get result ready to paste into a pull request.
+// A summary of a mission.get result ready to paste into a pull request;
+// for a workflow that was run, `run` (workflow.runReport's run with every
+// page of its tasks) adds the run, attempts, times and tokens per task.
 std::string mission_report_markdown(const nlohmann::json& detail);
 // `result` is a mission.check result.
 void print_check(const nlohmann::json& result);

@@ -35,7 +35,7 @@ __mission_node() {
     'tasks') subs='' opts='--task' args='none' ;;
     'context') subs='' opts='--include --phase --agent --since' args='none' ;;
     'report') subs='' opts='--format' args='none' ;;
-    'check') subs='' opts='--mission --cwd --from --from-notes --allow-failed --allow-blockers --allow-scope' args='' ;;
+    'check') subs='' opts='--mission --cwd --from --from-notes --allow-failed --allow-blockers --allow-scope' args='none' ;;
     'export') subs='' opts='--output -o --commit --cwd' args='none' ;;
     'resolve') subs='' opts='--note' args='none' ;;
     'inbox') subs='' opts='--all --limit' args='' ;;
@@ -48,7 +48,7 @@ __mission_node() {
     'workspaces clean') subs='' opts='--workflow' args='' ;;
     'workflows') subs='list show run stop status' opts='' args='' ;;
     'workflows list') subs='' opts='--limit' args='' ;;
-    'workflows show') subs='' opts='' args='none' ;;
+    'workflows show') subs='' opts='--follow' args='none' ;;
     'workflows run') subs='' opts='--adapter --parallel --check --max-attempts --task-timeout --base --env --detach --approve' args='none command' ;;
     'workflows stop') subs='' opts='' args='none' ;;
     'workflows status') subs='' opts='' args='none' ;;

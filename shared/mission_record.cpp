@@ -99,6 +99,41 @@ void check_task(const nlohmann::json& task, const CheckRules& rules, Findings& f
   check_scope(task, fields, label, rules, findings);
 }
 
+// A workflow's run: completed passes; ended otherwise fails (relaxed by
+// allow_failed: its failed tasks are the reason); waiting for approval
+// fails (relaxed by allow_blockers: a person must act); under way warns.
+void check_run(const nlohmann::json& run, const std::string& workflow_id, const CheckRules& rules,
+               Findings& findings) {
+  const std::string id = text_of(run, "runId");
+  const std::string status = text_of(run, "status");
+  const std::string reason = text_of(run, "reason");
+  const nlohmann::json fields = {{"runId", id}, {"runStatus", status}};
+  if (status == "completed") return;
+  if (status == "failed" || status == "partial" || status == "stopped") {
+    findings.add(rules.allow_failed,
+                 problem("run_not_completed", fields,
+                         "run " + id + " ended " + status + (reason.empty() ? "" : ": " + reason) +
+                             (status == "stopped" ? " (run it again with: mission workflows run " + workflow_id + ")" : ""),
+                         rules.allow_failed));
+    return;
+  }
+  const nlohmann::json& waiting = array_of(run, "awaitingApproval");
+  for (const auto& task : waiting) {
+    if (!task.is_object()) continue;
+    const std::string task_id = text_of(task, "taskId");
+    nlohmann::json details = fields;
+    details["taskId"] = task_id;
+    details["name"] = text_of(task, "name");
+    findings.add(rules.allow_blockers,
+                 problem("awaiting_approval", std::move(details),
+                         "task " + task_id + " '" + text_of(task, "name") + "' of run " + id +
+                             " waits for a person's approval (mission approve " + task_id + ", or mission reject " +
+                             task_id + " REASON)",
+                         rules.allow_blockers));
+  }
+  if (waiting.empty()) findings.warn(problem("run_under_way", fields, "run " + id + " is still " + status, true));
+}
+
 }  // namespace
 
 void require_mission_record(const nlohmann::json& record) {
@@ -138,6 +173,8 @@ nlohmann::json check_mission_record(const nlohmann::json& record, const CheckRul
                          rules.allow_blockers));
   }
   const nlohmann::json& mission = record.at("mission");
+  auto run = record.find("run");
+  if (run != record.end() && run->is_object()) check_run(*run, text_of(mission, "missionId"), rules, findings);
   nlohmann::json out = {{"missionId", text_of(mission, "missionId")},
                         {"name", text_of(mission, "name")},
                         {"kind", text_of(mission, "kind")},

@@ -11,7 +11,12 @@
 //    mission: {missionId, name, kind, status, ...},
 //    tasks: [{taskId, name, status, areas, filesChanged, outcome,
 //             verification: {scopeMatch, unexpectedFiles, unexpectedCount}}],
-//    openBlockers: [{id, taskId, description, ...}]}
+//    openBlockers: [{id, taskId, description, ...}],
+//    run?: {runId, status, reason?, integrationBranch, taskCount, merged,
+//           awaitingApproval: [{taskId, name}], awaitingApprovalCount}}
+// `run` is a workflow's latest run (mission workflows run): the check fails
+// when it ended failed, partial or stopped, or waits for a person's
+// approval; a run still under way is a warning.
 
 #include <nlohmann/json.hpp>
 #include <string_view>

@@ -1,5 +1,6 @@
 // mission check: the CI gate. Exit 0 only when no task failed, no blocker is
-// open and every task stayed in its areas (each relaxed by a flag), for one
+// open, every task stayed in its areas and a workflow's last run completed
+// with nothing waiting for approval (each relaxed by a flag), for one
 // mission or every mission recorded in or below the current directory;
 // otherwise exit 1 and say exactly why. With --from-notes or --from it
 // judges exported records (mission export) instead, with no daemon: on a
@@ -94,7 +95,12 @@ int run_check(const CliContext& context, const CheckOptions& options) {
 
 void define_check_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<CheckOptions>();
-  command.add_option("--mission", options->mission_id, "Check this mission only")->type_name("ID");
+  CLI::Option* named = command.add_option("mission", options->mission_id,
+                                          "Check this mission or workflow only (a workflow's last run too)")
+                           ->type_name("ID");
+  command.add_option("--mission", options->mission_id, "Check this mission only (as ID)")
+      ->type_name("ID")
+      ->excludes(named);
   command.add_option("--cwd", options->cwd,
                      "Check the missions in DIR or below, or the repository of --from-notes (default: current)")
       ->type_name("DIR");

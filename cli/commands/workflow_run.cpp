@@ -4,14 +4,13 @@
 // `status` lays out its tasks and their attempts.
 
 #include <csignal>
-#include <map>
 #include <cstdio>
 #include <unistd.h>
 
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
-#include "cli/terminal_attach.hpp"
+#include "cli/run_board.hpp"
 #include "shared/error_code.hpp"
 
 namespace mission::cli {
@@ -47,139 +46,10 @@ std::optional<std::int64_t> duration_ms(const std::string& text) {
   return std::nullopt;
 }
 
-std::string seconds(std::int64_t ms) {
-  char text[32];
-  if (ms < 60'000) {
-    std::snprintf(text, sizeof text, "%.1fs", static_cast<double>(ms) / 1000.0);
-  } else {
-    std::snprintf(text, sizeof text, "%lldm%02llds", static_cast<long long>(ms / 60'000),
-                  static_cast<long long>((ms / 1000) % 60));
-  }
-  return text;
-}
-
-Tone attempt_tone(const std::string& status) {
-  if (status == "merged" || status == "done") return Tone::good;
-  if (status == "failed" || status == "conflicted") return Tone::bad;
-  if (status == "running" || status == "judging" || status == "queued" || status == "retrying" ||
-      status == "awaiting_approval") {
-    return Tone::attention;
-  }
-  return Tone::dim;
-}
-
-// One line per attempt event: "12:04:05 merged   build-api  attempt 1/3  4.2s".
-void print_attempt(const nlohmann::json& attempt) {
-  const std::string status = attempt.value("status", "");
-  std::string line = styled(padded(status, 10), attempt_tone(status)) + " " +
-                     padded(safe(attempt.value("taskName", "")), 24) + " attempt " +
-                     std::to_string(attempt.value("attempt", 0)) + "/" + std::to_string(attempt.value("maxAttempts", 0));
-  if (status != "running") line += "  " + seconds(attempt.value("durationMs", std::int64_t{0}));
-  if (attempt.contains("agentExecutionId") && status == "running") {
-    line += "  " + attempt.value("agentExecutionId", "");
-  }
-  std::printf("%s\n", line.c_str());
-  if (status == "awaiting_approval") {
-    std::printf("           %s\n", styled("mission approve " + attempt.value("taskId", "") + "  (or: mission reject " +
-                                            attempt.value("taskId", "") + " REASON)",
-                                        Tone::attention)
-                                     .c_str());
-  }
-  if (attempt.contains("reason")) {
-    for (const auto& part : wrapped(safe(attempt.value("reason", "")), output_columns(), 11)) {
-      std::printf("%s\n", part.c_str());
-    }
-  }
-  std::fflush(stdout);
-}
-
-int exit_status_of_run(const std::string& status) {
-  return status == "completed" ? kExitOk : kExitFailure;
-}
-
-void print_run_end(const nlohmann::json& run) {
-  const std::string status = run.value("status", "");
-  std::printf("%s %s", styled("Run " + run.value("id", "") + " " + status, status == "completed" ? Tone::good : Tone::bad).c_str(),
-              run.contains("reason") ? ("— " + safe(run.value("reason", ""))).c_str() : "");
-  std::printf("\n");
-  if (run.contains("integrationBranch")) {
-    std::printf("The work is on branch %s.\n", run.value("integrationBranch", "").c_str());
-  }
-}
-
-// The live board `mission workflows run` draws on a terminal: every task
-// with its status, attempt, time and agent, a progress bar, redrawn in
-// place at each event (plain lines when not on a terminal).
-class RunBoard {
- public:
-  explicit RunBoard(const nlohmann::json& run) {
-    for (const auto& task : run.value("tasks", nlohmann::json::array())) {
-      order_.push_back(task.value("id", ""));
-      rows_[order_.back()] = {{"taskName", task.value("name", "")}, {"status", task.value("status", "waiting")}};
-    }
-  }
-
-  void update(const nlohmann::json& attempt) {
-    const std::string id = attempt.value("taskId", "");
-    if (rows_.count(id) == 0) order_.push_back(id);
-    rows_[id] = attempt;
-  }
-
-  void draw(const std::string& header) {
-    unsigned short rows = 24;
-    unsigned short columns = 80;
-    window_size(rows, columns);
-    std::vector<std::string> lines;
-    lines.push_back(header);
-    std::size_t merged = 0;
-    std::size_t waiting = 0;
-    for (const auto& id : order_) {
-      const std::string status = rows_[id].value("status", "");
-      if (status == "merged" || status == "done") ++merged;
-      if (status == "waiting") ++waiting;
-    }
-    const std::size_t width = columns > 40 ? 30 : 10;
-    const std::size_t filled = order_.empty() ? 0 : merged * width / order_.size();
-    lines.push_back("[" + std::string(filled, '#') + std::string(width - filled, '.') + "] " + std::to_string(merged) +
-                    "/" + std::to_string(order_.size()) + " merged");
-    // Waiting tasks are counted, not listed, when the screen is short.
-    const bool list_waiting = order_.size() + 3 < rows;
-    for (const auto& id : order_) {
-      const nlohmann::json& row = rows_[id];
-      const std::string status = row.value("status", "");
-      if (status == "waiting" && !list_waiting) continue;
-      std::string line = styled(padded(status, 17), attempt_tone(status)) + " " + padded(safe(row.value("taskName", "")), 24);
-      if (row.contains("attempt")) {
-        line += " " + std::to_string(row.value("attempt", 0)) + "/" + std::to_string(row.value("maxAttempts", 0));
-        line += "  " + padded(seconds(row.value("durationMs", std::int64_t{0})), 7);
-        if (row.contains("agentExecutionId")) line += "  " + row.value("agentExecutionId", "");
-      }
-      if (status == "awaiting_approval") line += styled("  mission approve " + id, Tone::attention);
-      lines.push_back(fit(line, columns));
-      if (lines.size() + 1 >= rows) break;
-    }
-    if (!list_waiting && waiting > 0) lines.push_back(std::to_string(waiting) + " waiting");
-    std::string out;
-    if (drawn_ > 0) out += "\x1b[" + std::to_string(drawn_) + "A";
-    for (const auto& line : lines) out += "\r\x1b[2K" + line + "\n";
-    // Lines a shorter board no longer uses are cleared.
-    for (std::size_t i = lines.size(); i < drawn_; ++i) out += "\r\x1b[2K\n";
-    if (drawn_ > lines.size()) out += "\x1b[" + std::to_string(drawn_ - lines.size()) + "A";
-    drawn_ = lines.size();
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    std::fflush(stdout);
-  }
-
- private:
-  std::vector<std::string> order_;
-  std::map<std::string, nlohmann::json> rows_;
-  std::size_t drawn_ = 0;
-};
-
 void on_interrupt(int) {
   static const char kNote[] =
-      "\nmission: the run goes on in the daemon; follow it with 'mission workflows status', stop it with "
-      "'mission workflows stop'\n";
+      "\nmission: the run goes on in the daemon; follow it with 'mission workflows show ID --follow', stop it "
+      "with 'mission workflows stop ID'\n";
   ssize_t ignored = ::write(STDERR_FILENO, kNote, sizeof kNote - 1);
   (void)ignored;
   _exit(130);
@@ -224,36 +94,7 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
   std::snprintf(header, sizeof header, "Running workflow %s (run %s): %zu tasks, up to %d agents at once, merged into %s",
                 options.id.c_str(), run_id.c_str(), tasks.size(), options.parallel,
                 run.value("integrationBranch", "").c_str());
-  const bool live = !context.options.json && ::isatty(STDOUT_FILENO) == 1;
-  RunBoard board(run);
-  if (live) {
-    board.draw(header);
-  } else if (!context.options.json) {
-    std::printf("%s\n", header);
-    std::fflush(stdout);
-  }
-  for (;;) {
-    nlohmann::json event = connection.client.read_event();
-    if (event.value("runId", "") != run_id) continue;
-    if (context.options.json) {
-      std::printf("%s\n", event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
-      std::fflush(stdout);
-    }
-    const std::string type = event.value("type", "");
-    if (type == "run.attempt" && live) {
-      board.update(event.value("attempt", nlohmann::json::object()));
-      board.draw(header);
-    } else if (type == "run.attempt" && !context.options.json) {
-      print_attempt(event.value("attempt", nlohmann::json::object()));
-    }
-    if (type == "run.updated") {
-      const nlohmann::json& summary = event["run"];
-      const std::string status = summary.value("status", "");
-      if (status == "running" || status == "stopping") continue;
-      if (!context.options.json) print_run_end(summary);
-      return exit_status_of_run(status);
-    }
-  }
+  return follow_run(connection.client, run, header, context.options.json);
 }
 
 int decide(const CliContext& context, const WorkflowRunOptions& options, bool approve) {
@@ -289,7 +130,7 @@ int show_run_status(const CliContext& context, const WorkflowRunOptions& options
   const std::string status = run.value("status", "");
   std::printf("Run %s of workflow %s: %s, %s", run.value("id", "").c_str(), options.id.c_str(),
               styled(status, attempt_tone(status == "completed" ? "merged" : status == "running" ? "running" : "failed")).c_str(),
-              seconds(run.value("durationMs", std::int64_t{0})).c_str());
+              run_seconds(run.value("durationMs", std::int64_t{0})).c_str());
   std::printf(", %lld attempts; branch %s\n", static_cast<long long>(run.value("attemptsTotal", std::int64_t{0})),
               run.value("integrationBranch", "").c_str());
   if (run.contains("reason")) std::printf("%s\n", safe(run.value("reason", "")).c_str());
@@ -303,7 +144,7 @@ int show_run_status(const CliContext& context, const WorkflowRunOptions& options
     std::printf("%s  %s  %s  %s\n", fit(safe(task.value("name", "")), name_width).c_str(),
                 styled(padded(task_status, 10), attempt_tone(task_status)).c_str(),
                 padded(std::to_string(attempts.size()), 8).c_str(),
-                seconds(task.value("durationMs", std::int64_t{0})).c_str());
+                run_seconds(task.value("durationMs", std::int64_t{0})).c_str());
     if (!attempts.empty() && attempts.back().contains("reason") && task_status != "merged") {
       for (const auto& part : wrapped(safe(attempts.back().value("reason", "")), columns, 4)) {
         std::printf("%s\n", part.c_str());

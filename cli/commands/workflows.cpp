@@ -1,4 +1,5 @@
-// Planned work from the shell (docs/adr/0015): mission workflows list|show,
+// Planned work from the shell (docs/adr/0015): mission workflows list|show
+// (--follow: its run, docs/adr/0026),
 // mission plan (the task DAG drawn by dependency depth, or as DOT or
 // Mermaid), mission next, mission progress, mission templates list|show|apply.
 // Each asks the daemon's workflow.* or template.* method, which runs the
@@ -12,6 +13,7 @@
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
+#include "cli/run_board.hpp"
 #include "shared/display_text.hpp"
 #include "shared/error_code.hpp"
 
@@ -28,6 +30,7 @@ struct PlanningOptions {
   std::string repository;
   std::int64_t max_parallel = 0;
   std::string cwd;
+  bool follow = false;  // workflows show --follow
 };
 
 std::string text_of(const nlohmann::json& value) {
@@ -80,7 +83,40 @@ int run_list(const CliContext& context, const PlanningOptions& options) {
   return kExitOk;
 }
 
+// workflows show --follow: the workflow's run as `mission workflows run`
+// shows it, from where it is now to its end.
+int follow_show(const CliContext& context, const PlanningOptions& options) {
+  DaemonConnection connection = context.connect();
+  DaemonClient& client = connection.client;
+  client.call("workflow.get", {{"id", options.id}});  // names a workflow that does not exist
+  // Subscribed first, so nothing it does after we read it is missed.
+  client.call("events.subscribe", nlohmann::json::object());
+  nlohmann::json run;
+  try {
+    run = client.call("workflow.runStatus", {{"id", options.id}}).at("run");
+  } catch (const MissionError& e) {
+    if (e.code() != ErrorCode::not_found) throw;
+    throw MissionError(ErrorCode::not_found, "workflow " + options.id + " has no run to follow: it was never run",
+                       "start one with mission workflows run " + options.id + " -- CMD (it draws the same board)",
+                       {{"workflow_id", options.id}});
+  }
+  const std::string status = text_of(run["status"]);
+  const bool ended = run_has_ended(status);
+  if (context.options.json) {
+    std::printf("%s\n", nlohmann::json{{"type", "run.current"}, {"runId", run["id"]}, {"workflowId", options.id}, {"run", run}}
+                            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                            .c_str());
+    std::fflush(stdout);
+  }
+  std::string header = (ended ? "No run under way: the last run of workflow " : "Following workflow ") + options.id +
+                       (ended ? " (" : " (run ") + text_of(run["id"]) + (ended ? ")" : ")") + ": " +
+                       std::to_string(run.value("tasks", nlohmann::json::array()).size()) + " tasks, merged into " +
+                       text_of(run["integrationBranch"]);
+  return follow_run(client, run, header, context.options.json);
+}
+
 int run_show(const CliContext& context, const PlanningOptions& options) {
+  if (options.follow) return follow_show(context, options);
   nlohmann::json result = context.connect().client.call("workflow.get", {{"id", options.id}});
   if (context.options.json) {
     print_json(result);
@@ -415,6 +451,8 @@ void define_workflows_command(CLI::App& command, CliContext& context) {
   on_run<run_list>(list, context, options);
   CLI::App* show = command.add_subcommand("show", "Show a planned workflow, its plan and tasks");
   show->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  show->add_flag("--follow", options->follow,
+                 "Follow its run until it ends: a live board on a terminal, else a line per change");
   on_run<run_show>(show, context, options);
   define_workflow_run_commands(command, context);
 }

@@ -93,6 +93,8 @@ std::span<const MethodEntry> control_methods() {
       {"task.reject", "control/task.reject.params", false, self, typed<TaskApprovalRequest, handle_task_reject>},
       {"workflow.runStatus", "control/workflow.run_status.params", false, read,
        typed<WorkflowRunStatusRequest, handle_workflow_run_status>},
+      {"workflow.runReport", "control/workflow.run_report.params", false, read,
+       typed<WorkflowRunReportRequest, handle_workflow_run_report>},
       {"workspace.list", "control/workspace.list.params", false, read,
        typed<WorkspaceListMethodRequest, handle_workspace_list>},
       {"workspace.conflicts", "control/workspace.conflicts.params", false, read,

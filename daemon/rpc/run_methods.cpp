@@ -1,9 +1,14 @@
 #include "daemon/rpc/run_methods.hpp"
 
+#include <algorithm>
+#include <map>
 #include <memory>
 
+#include "daemon/runs/run_report.hpp"
 #include "daemon/runs/run_service.hpp"
+#include "daemon/store/plan_repository.hpp"
 #include "daemon/store/run_repository.hpp"
+#include "shared/limits.hpp"
 
 namespace mission::daemon {
 
@@ -18,6 +23,12 @@ void from_json(const nlohmann::json& j, WorkflowStopRequest& request) { request.
 void from_json(const nlohmann::json& j, WorkflowRunStatusRequest& request) {
   request.id = j.at("id").get<std::string>();
   if (j.contains("runId")) request.run_id = j.at("runId").get<std::string>();
+}
+
+void from_json(const nlohmann::json& j, WorkflowRunReportRequest& request) {
+  request.id = j.at("id").get<std::string>();
+  if (j.contains("runId")) request.run_id = j.at("runId").get<std::string>();
+  request.page = decode_list_params(j);
 }
 
 void from_json(const nlohmann::json& j, TaskApprovalRequest& request) {
@@ -64,16 +75,62 @@ nlohmann::json handle_workflow_stop(MethodContext& context, const WorkflowStopRe
   return {{"run", service.run_json(service.stop(request.id))}};
 }
 
-nlohmann::json handle_workflow_run_status(MethodContext& context, const WorkflowRunStatusRequest& request) {
-  store::RunRepository repository(context.services.db);
-  std::optional<store::RunRow> run = request.run_id ? repository.find(*request.run_id) : repository.latest_of(request.id);
-  if (!run || run->workflow_id != request.id) {
+namespace {
+
+// The run named, else the workflow's latest; not_found naming which.
+store::RunRow require_run(store::Database& db, const std::string& workflow_id,
+                          const std::optional<std::string>& run_id) {
+  store::RunRepository repository(db);
+  std::optional<store::RunRow> run = run_id ? repository.find(*run_id) : repository.latest_of(workflow_id);
+  if (!run || run->workflow_id != workflow_id) {
     throw MissionError(ErrorCode::not_found,
-                       request.run_id ? "workflow " + request.id + " has no run " + *request.run_id
-                                      : "workflow " + request.id + " has never been run",
-                       "start one with mission workflows run " + request.id, {{"workflow_id", request.id}});
+                       run_id ? "workflow " + workflow_id + " has no run " + *run_id
+                              : "workflow " + workflow_id + " has never been run",
+                       "start one with mission workflows run " + workflow_id, {{"workflow_id", workflow_id}});
   }
-  return {{"run", context.services.runs.run_json(*run)}};
+  return *run;
+}
+
+}  // namespace
+
+nlohmann::json handle_workflow_run_status(MethodContext& context, const WorkflowRunStatusRequest& request) {
+  return {{"run", context.services.runs.run_json(require_run(context.services.db, request.id, request.run_id))}};
+}
+
+nlohmann::json handle_workflow_run_report(MethodContext& context, const WorkflowRunReportRequest& request) {
+  store::Database& db = context.services.db;
+  const store::RunRow run = require_run(db, request.id, request.run_id);
+  const std::vector<store::PlannedTaskRow> tasks = store::PlanRepository(db).planned_tasks(run.workflow_id);
+  // Positions are plan order from 1; in plan order by default.
+  ListParams params = request.page;
+  if (!params.cursor && !params.after) params.after = 0;
+  const store::PageRequest wanted = page_request(params, limits::kMaxPageItems);
+  const auto count = static_cast<std::int64_t>(tasks.size());
+  std::vector<std::int64_t> positions;
+  if (wanted.after) {
+    for (std::int64_t p = std::max<std::int64_t>(*wanted.after + 1, 1); p <= count && positions.size() < wanted.limit; ++p) {
+      positions.push_back(p);
+    }
+  } else {
+    for (std::int64_t p = std::min(*wanted.cursor - 1, count); p >= 1 && positions.size() < wanted.limit; --p) {
+      positions.push_back(p);
+    }
+  }
+  const bool more = !positions.empty() && (wanted.after ? positions.back() < count : positions.back() > 1);
+  std::vector<std::string> ids;
+  for (std::int64_t p : positions) ids.push_back(tasks[static_cast<std::size_t>(p - 1)].id);
+  std::map<std::string, std::vector<store::AttemptRow>> by_task;
+  for (auto& attempt : store::RunRepository(db).attempts_of_tasks(run.id, ids)) {
+    by_task[attempt.task_id].push_back(std::move(attempt));
+  }
+  nlohmann::json items = nlohmann::json::array();
+  for (std::int64_t p : positions) {
+    const store::PlannedTaskRow& task = tasks[static_cast<std::size_t>(p - 1)];
+    items.push_back(runs::run_task_json(db, task, by_task[task.id]));
+  }
+  nlohmann::json out = {{"run", runs::run_summary_json(db, run, tasks)}};
+  put_page(out, "tasks", std::move(items), positions, more, wanted);
+  return out;
 }
 
 }  // namespace mission::daemon

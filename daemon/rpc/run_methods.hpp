@@ -1,12 +1,13 @@
 #pragma once
 // Control-API methods of workflow runs (docs/adr/0023): workflow.run,
-// workflow.stop, workflow.runStatus.
+// workflow.stop, workflow.runStatus, workflow.runReport.
 
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
 #include "daemon/rpc/dispatcher.hpp"
+#include "daemon/rpc/paging.hpp"
 #include "daemon/runs/run_options.hpp"
 
 namespace mission::daemon {
@@ -28,6 +29,13 @@ struct WorkflowRunStatusRequest {
 };
 void from_json(const nlohmann::json& j, WorkflowRunStatusRequest& request);
 
+struct WorkflowRunReportRequest {
+  std::string id;
+  std::optional<std::string> run_id;
+  ListParams page;
+};
+void from_json(const nlohmann::json& j, WorkflowRunReportRequest& request);
+
 struct TaskApprovalRequest {
   std::string task_id;
   std::string person;
@@ -40,5 +48,8 @@ nlohmann::json handle_workflow_stop(MethodContext& context, const WorkflowStopRe
 nlohmann::json handle_task_approve(MethodContext& context, const TaskApprovalRequest& request);
 nlohmann::json handle_task_reject(MethodContext& context, const TaskApprovalRequest& request);
 nlohmann::json handle_workflow_run_status(MethodContext& context, const WorkflowRunStatusRequest& request);
+// The run (summary and totals) and one page of its tasks with every
+// attempt, positions being plan order from 1 (docs/adr/0026).
+nlohmann::json handle_workflow_run_report(MethodContext& context, const WorkflowRunReportRequest& request);
 
 }  // namespace mission::daemon

@@ -11,6 +11,7 @@
 #include "daemon/loop/work_queue.hpp"
 #include "daemon/planning/planning_support.hpp"
 #include "daemon/planning/workflows.hpp"
+#include "daemon/runs/run_report.hpp"
 #include "daemon/runs/task_prompt.hpp"
 #include "daemon/store/claim_repository.hpp"
 #include "daemon/store/execution_repository.hpp"
@@ -534,6 +535,7 @@ void RunService::on_execution_ended(const std::string& execution_id) {
   TaskSlot& slot = run->tasks[node];
   if (slot.execution_id != execution_id || slot.state != SlotState::running) return;
   slot.timeout.reset();
+  record_reported_tokens(services_.db, run_id, slot.id, slot.attempts);
   if (run->stopping) {
     attempt_stopped(*run, node);
     return;
@@ -1076,14 +1078,7 @@ nlohmann::json RunService::run_json(const store::RunRow& run) {
   std::int64_t attempts_total = 0;
   for (const store::PlannedTaskRow& task : store::PlanRepository(db).planned_tasks(run.workflow_id)) {
     const auto& attempts = by_task[task.id];
-    std::string status;
-    if (attempts.empty()) {
-      status = is_done(task.status) ? "done" : task.status == TaskStatus::failed ? "failed" : "waiting";
-    } else {
-      status = std::string(name_of(attempts.back().status));
-      if (attempts.back().status == AttemptStatus::failed && task.status == TaskStatus::pending) status = "retrying";
-      if (attempts.back().status == AttemptStatus::stopped) status = "waiting";
-    }
+    const std::string status = task_run_status(task, attempts.empty() ? nullptr : &attempts.back());
     counts[status] += 1;
     attempts_total += static_cast<std::int64_t>(attempts.size());
     if (tasks.size() >= limits::kMaxPageItems) continue;

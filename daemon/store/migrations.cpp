@@ -9,7 +9,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 10> kMigrations{
+constexpr std::array<const char*, 11> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -648,6 +648,12 @@ CREATE TABLE run_attempts (
 CREATE INDEX run_attempts_by_execution ON run_attempts(execution_id) WHERE execution_id IS NOT NULL;
 -- Deleting a task (a plan replaced) checks its attempts through this.
 CREATE INDEX run_attempts_by_task ON run_attempts(task_id);
+)sql",
+    // 11: the tokens an attempt's agent reported in complete_task's metadata
+    // (tokens_input, tokens_output), for mission report (docs/adr/0026).
+    R"sql(
+ALTER TABLE run_attempts ADD COLUMN tokens_input INTEGER;
+ALTER TABLE run_attempts ADD COLUMN tokens_output INTEGER;
 )sql",
 };
 

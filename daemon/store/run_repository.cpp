@@ -24,7 +24,7 @@ RunRow read_run(const Statement& s) {
 
 constexpr const char* kAttemptSelect =
     "SELECT run_id, task_id, attempt, status, execution_id, workspace_id, reason, check_output, merge_commit, "
-    "started_at, ended_at, dispatch_us FROM run_attempts ";
+    "started_at, ended_at, dispatch_us, tokens_input, tokens_output FROM run_attempts ";
 
 AttemptRow read_attempt(const Statement& s) {
   AttemptRow row;
@@ -40,6 +40,8 @@ AttemptRow read_attempt(const Statement& s) {
   row.started_at = s.integer(9);
   row.ended_at = s.optional_integer(10);
   row.dispatch_us = s.optional_integer(11);
+  row.tokens_input = s.optional_integer(12);
+  row.tokens_output = s.optional_integer(13);
   return row;
 }
 
@@ -131,6 +133,54 @@ std::optional<AttemptRow> RunRepository::attempt_of_execution(const std::string&
   s.bind(1, execution_id);
   if (!s.step()) return std::nullopt;
   return read_attempt(s);
+}
+
+std::vector<AttemptRow> RunRepository::attempts_of_tasks(const std::string& run_id,
+                                                         std::span<const std::string> task_ids) {
+  std::vector<AttemptRow> rows;
+  if (task_ids.empty()) return rows;
+  std::string sql = std::string(kAttemptSelect) + "WHERE run_id = ?1 AND task_id IN (";
+  for (std::size_t i = 0; i < task_ids.size(); ++i) sql += (i == 0 ? "?" : ", ?") + std::to_string(i + 2);
+  sql += ") ORDER BY task_id, attempt";
+  auto s = db_.prepare(sql);
+  s.bind(1, run_id);
+  for (std::size_t i = 0; i < task_ids.size(); ++i) s.bind(static_cast<int>(i + 2), task_ids[i]);
+  while (s.step()) rows.push_back(read_attempt(s));
+  return rows;
+}
+
+std::vector<AttemptRow> RunRepository::latest_attempts(const std::string& run_id) {
+  auto s = db_.cached(std::string(kAttemptSelect) +
+                      "AS a WHERE run_id = ?1 AND attempt = (SELECT max(attempt) FROM run_attempts b "
+                      "WHERE b.run_id = a.run_id AND b.task_id = a.task_id) ORDER BY task_id");
+  s.bind(1, run_id);
+  std::vector<AttemptRow> rows;
+  while (s.step()) rows.push_back(read_attempt(s));
+  return rows;
+}
+
+void RunRepository::set_attempt_tokens(const std::string& run_id, const std::string& task_id, std::int64_t attempt,
+                                       std::optional<std::int64_t> input, std::optional<std::int64_t> output) {
+  auto s = db_.cached(
+      "UPDATE run_attempts SET tokens_input = ?4, tokens_output = ?5 WHERE run_id = ?1 AND task_id = ?2 AND "
+      "attempt = ?3");
+  s.bind(1, run_id).bind(2, task_id).bind(3, attempt).bind(4, input).bind(5, output);
+  s.run();
+}
+
+RunRepository::Totals RunRepository::totals(const std::string& run_id) {
+  auto s = db_.cached(
+      "SELECT count(*), coalesce(sum(tokens_input), 0), coalesce(sum(tokens_output), 0), "
+      "coalesce(sum(tokens_input IS NOT NULL OR tokens_output IS NOT NULL), 0) FROM run_attempts "
+      "WHERE run_id = ?1");
+  s.bind(1, run_id);
+  Totals totals;
+  if (!s.step()) return totals;
+  totals.attempts = s.integer(0);
+  totals.tokens_input = s.integer(1);
+  totals.tokens_output = s.integer(2);
+  totals.attempts_reporting = s.integer(3);
+  return totals;
 }
 
 }  // namespace mission::store

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,10 @@ struct AttemptRow {
   // From the task picked to its agent's process spawned, in microseconds,
   // the worktree's creation left out (the run's dispatch latency).
   std::optional<std::int64_t> dispatch_us;
+  // What its agent reported in complete_task's metadata (tokens_input,
+  // tokens_output), when it did during the attempt.
+  std::optional<std::int64_t> tokens_input;
+  std::optional<std::int64_t> tokens_output;
   std::int64_t started_at = 0;
   std::optional<std::int64_t> ended_at;
 };
@@ -63,6 +68,21 @@ class RunRepository {
   std::optional<AttemptRow> attempt(const std::string& run_id, const std::string& task_id, std::int64_t attempt);
   // The attempt an execution runs, if any.
   std::optional<AttemptRow> attempt_of_execution(const std::string& execution_id);
+  // Every attempt of the run's tasks `task_ids`, by task then attempt.
+  std::vector<AttemptRow> attempts_of_tasks(const std::string& run_id, std::span<const std::string> task_ids);
+  // The newest attempt of each task of the run, by task.
+  std::vector<AttemptRow> latest_attempts(const std::string& run_id);
+  void set_attempt_tokens(const std::string& run_id, const std::string& task_id, std::int64_t attempt,
+                          std::optional<std::int64_t> input, std::optional<std::int64_t> output);
+
+  // A run's attempts and reported tokens added up.
+  struct Totals {
+    std::int64_t attempts = 0;
+    std::int64_t tokens_input = 0;
+    std::int64_t tokens_output = 0;
+    std::int64_t attempts_reporting = 0;  // attempts whose agent reported tokens
+  };
+  Totals totals(const std::string& run_id);
 
  private:
   Database& db_;

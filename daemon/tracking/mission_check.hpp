@@ -17,7 +17,8 @@ namespace mission::daemon::tracking {
 using mission::CheckRules;
 
 // The mission's record (format kMissionRecordFormat): the mission, every
-// task with its bounded change set and scope result, its open blockers.
+// task with its bounded change set and scope result, its open blockers,
+// and for a workflow that was run, its latest run.
 nlohmann::json mission_record(store::Database& db, const store::MissionRow& mission);
 
 // {ok, missions: [{missionId, name, kind, status, ok, problems, warnings,

@@ -327,3 +327,44 @@ TEST_CASE("a workflow run on a terminal is a board redrawn in place") {
   CHECK(screen.find("completed") != std::string::npos);
   CHECK(run.raw().find("\x1b[2K") != std::string::npos);
 }
+
+TEST_CASE("workflows show --follow on a terminal draws a run already under way as the same board until it ends") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  const fs::path repo = make_repo(instance);
+  Agent planner(instance, repo, "planning");
+  json workflow = planner.ok("workflow_create", {{"name", "board"}, {"source_type", "prompt"}, {"source_content", "x"}});
+  json tasks = json::array();
+  for (const char* name : {"alpha", "beta", "gamma"}) tasks.push_back({{"name", name}, {"description", name}, {"sequence", 1}});
+  planner.ok("workflow_set_plan", {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
+  std::map<std::string, std::string> env = instance.env();
+  for (const auto& [name, value] : git_env(instance)) env[name] = value;
+  const fs::path gate = instance.root.path() / "gate";
+  // The agents wait for the test: the run is under way when the board starts.
+  ProcessResult started = run_process(
+      mission_argv({"workflows", "run", workflow["id"], "--parallel", "2", "--detach", "--", "/bin/sh", "-c",
+                    "while [ ! -f '" + gate.string() + "' ]; do sleep 0.05; done; echo x > \"$MISSION_TASK_NAME.txt\""}),
+      env);
+  INFO(started.err);
+  REQUIRE(started.exit_code == 0);
+  PtyChild follow(mission_argv({"workflows", "show", workflow["id"], "--follow"}), env);
+  // Two agents running as it starts, drawn from the run's state.
+  const std::regex running("running +(alpha|beta|gamma)");
+  follow.wait_for([&running](const std::string& screen) {
+    return std::distance(std::sregex_iterator(screen.begin(), screen.end(), running), std::sregex_iterator()) == 2;
+  });
+  CHECK(follow.screen().text().find("0/3 merged") != std::string::npos);
+  write_file(gate, "go\n");
+  CHECK(follow.wait_exit(60s) == 0);
+  const std::string screen = follow.screen().text();
+  INFO(screen);
+  CHECK(screen.find("[##############################] 3/3 merged") != std::string::npos);
+  for (const char* name : {"alpha", "beta", "gamma"}) {
+    const std::regex line(std::string("merged +") + name);
+    CHECK(std::distance(std::sregex_iterator(screen.begin(), screen.end(), line), std::sregex_iterator()) == 1);
+    CHECK(screen.find(std::string("running           ") + name) == std::string::npos);
+  }
+  CHECK(screen.find("completed") != std::string::npos);
+  CHECK(follow.raw().find("\x1b[2K") != std::string::npos);
+}

@@ -4,13 +4,16 @@
 // adapter launches them. A diamond DAG run two at a time; a check that
 // fails once; an agent killed mid-task; two tasks whose merges conflict;
 // attempts that run out; a stop; and a daemon killed with SIGKILL mid-run
-// whose successor resumes the run.
+// whose successor resumes the run. Then what people read of a run: mission
+// report with each attempt and the tokens agents reported over MCP,
+// mission check's verdict, and workflows show --follow.
 
 #include <catch2/catch.hpp>
 #include <csignal>
 #include <set>
 #include <thread>
 
+#include "integration/stdio_process.hpp"
 #include "integration/tracking_agent.hpp"
 
 using namespace mission::test;
@@ -89,6 +92,33 @@ std::vector<std::string> agent(const std::string& before = "") {
 std::vector<std::string> args(std::vector<std::string> head, const std::vector<std::string>& tail) {
   head.insert(head.end(), tail.begin(), tail.end());
   return head;
+}
+
+// A fake `codex` (the codex adapter keeps MISSION_MCP_TOKEN in its agent's
+// environment): writes NAME.txt, then starts and completes its task over
+// mission's MCP bridge, reporting tokens in complete_task's metadata. The
+// first attempt of "first" reports the task failed, so it is retried.
+fs::path fake_codex(const Instance& instance) {
+  const fs::path script = instance.root.path() / "fake-codex.sh";
+  const std::string connect = std::string("\"") + MISSION_PATH + "\" mcp connect --agent-execution \"$MISSION_AGENT_EXECUTION_ID\"";
+  write_file(script,
+             "#!/bin/sh\n"
+             "printf '%s\\n' \"$MISSION_TASK_NAME\" > \"$MISSION_TASK_NAME.txt\"\n"
+             "case \"$MISSION_TASK_NAME$MISSION_TASK_ATTEMPT\" in\n"
+             "  first1) status=failed; tin=100; tout=10;;\n"
+             "  first2) status=success; tin=1000; tout=200;;\n"
+             "  *) status=success; tin=50; tout=5;;\n"
+             "esac\n"
+             "init='{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
+             "\"capabilities\":{},\"clientInfo\":{\"name\":\"fake-codex\"}}}'\n"
+             "call() { printf '%s\\n%s\\n' \"$init\" \"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":2,\\\"method\\\":\\\"tools/call\\\","
+             "\\\"params\\\":{\\\"name\\\":\\\"$1\\\",\\\"arguments\\\":$2}}\" | " + connect + " || exit 7; }\n"
+             "call start_task \"{\\\"task_id\\\":\\\"$MISSION_TASK_ID\\\"}\"\n"
+             "call complete_task \"{\\\"task_id\\\":\\\"$MISSION_TASK_ID\\\",\\\"status\\\":\\\"$status\\\","
+             "\\\"outcome\\\":{\\\"summary\\\":\\\"done\\\"},"
+             "\\\"metadata\\\":{\\\"tokens_input\\\":$tin,\\\"tokens_output\\\":$tout}}\"\n");
+  fs::permissions(script, fs::perms::owner_all);
+  return script;
 }
 
 }  // namespace
@@ -338,4 +368,146 @@ TEST_CASE("with --approve a person rejects a task with a reason the next attempt
   ProcessResult again = run_mission(instance, {"approve", task});
   CHECK(again.exit_code != 0);
   CHECK(again.err.find("no run under way") != std::string::npos);
+}
+
+TEST_CASE("mission report shows a run's attempts, times and the tokens its agents reported, and mission check passes it") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  const fs::path repo = make_repo(instance);
+  Agent planner(instance, repo, kToolsets);
+  const std::string workflow = make_workflow(planner, {{"first", {}}, {"second", {"first"}}});
+  // Never run: no run in the report, nothing to follow.
+  CHECK_FALSE(mission_json(instance, {"report", workflow, "--format", "json"}).contains("run"));
+  ProcessResult nothing = run_mission(instance, {"workflows", "show", workflow, "--follow"});
+  CHECK(nothing.exit_code != 0);
+  CHECK(nothing.err.find("never run") != std::string::npos);
+
+  ProcessResult result = run_long(instance, {"workflows", "run", workflow, "--adapter", "codex", "--env",
+                                             "MISSION_CODEX_BIN=" + fake_codex(instance).string()});
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+
+  const json report = mission_json(instance, {"report", workflow, "--format", "json"});
+  INFO(report.dump(2));
+  const json& run = report["run"];
+  CHECK(run["status"] == "completed");
+  CHECK(run["adapter"] == "codex");
+  CHECK(run["attemptsTotal"] == 3);
+  CHECK(run["tokens"] == json{{"input", 1150}, {"output", 215}, {"total", 1365}, {"attemptsReporting", 3}});
+  REQUIRE(run["tasks"].size() == 2);
+  const json& first = run["tasks"][0];
+  CHECK(first["name"] == "first");
+  CHECK(first["status"] == "merged");
+  CHECK(first["tokens"] == json{{"input", 1100}, {"output", 210}, {"total", 1310}});
+  REQUIRE(first["attempts"].size() == 2);
+  CHECK(first["attempts"][0]["status"] == "failed");
+  CHECK(first["attempts"][0]["reason"].get<std::string>().find("reported the task failed") != std::string::npos);
+  CHECK(first["attempts"][0]["tokens"]["total"] == 110);
+  CHECK(first["attempts"][0]["adapter"] == "codex");
+  CHECK(first["attempts"][0]["agentExecutionId"].get<std::string>().rfind("ae-", 0) == 0);
+  CHECK(first["attempts"][1]["status"] == "merged");
+  CHECK(first["attempts"][1]["tokens"]["input"] == 1000);
+  std::int64_t attempt_times = 0;
+  for (const auto& attempt : first["attempts"]) {
+    CHECK(attempt["durationMs"].get<std::int64_t>() > 0);
+    attempt_times += attempt["durationMs"].get<std::int64_t>();
+  }
+  CHECK(first["durationMs"] == attempt_times);
+  CHECK(run["tasks"][1]["tokens"]["total"] == 55);
+
+  // The same in Markdown, ready for a pull request.
+  ProcessResult markdown = run_mission(instance, {"report", workflow});
+  INFO(markdown.out);
+  CHECK(markdown.exit_code == 0);
+  CHECK(markdown.out.find("### Run `" + run["id"].get<std::string>() + "`") != std::string::npos);
+  CHECK(markdown.out.find("- Tokens: 1,365 (1,150 in, 215 out), reported by 3 of 3 attempts") != std::string::npos);
+  CHECK(markdown.out.find("- **first** (`" + first["taskId"].get<std::string>() +
+                          "`): merged, 2 attempts") != std::string::npos);
+  CHECK(markdown.out.find("  - Attempt 1: failed, codex `ae-") != std::string::npos);
+  CHECK(markdown.out.find("tokens 110 (100 in, 10 out): the agent reported the task failed") != std::string::npos);
+
+  // A completed run passes the gate, by name or as every workflow below.
+  ProcessResult checked = run_mission(instance, {"check", workflow});
+  INFO(checked.out << checked.err);
+  CHECK(checked.exit_code == 0);
+}
+
+TEST_CASE("mission check fails a workflow whose run ended failed and says so, and --allow-failed relaxes it") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  const fs::path repo = make_repo(instance);
+  Agent planner(instance, repo, kToolsets);
+  const std::string workflow = make_workflow(planner, {{"doomed", {}}, {"after", {"doomed"}}});
+  ProcessResult result = run_long(instance, args({"workflows", "run", workflow, "--max-attempts", "1"}, agent("exit 4")));
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 1);
+  ProcessResult checked = run_mission(instance, {"check", workflow});
+  INFO(checked.out << checked.err);
+  CHECK(checked.exit_code == 1);
+  CHECK(checked.out.find("ended failed: 1 of 2 tasks failed") != std::string::npos);
+  const json verdict = mission_json(instance, {"check", workflow});
+  bool named = false;
+  for (const auto& problem : verdict["missions"][0]["problems"]) named = named || problem["kind"] == "run_not_completed";
+  CHECK(named);
+  CHECK(run_mission(instance, {"check", workflow, "--allow-failed"}).exit_code == 0);
+  // The run's report names the failure on its attempt.
+  ProcessResult markdown = run_mission(instance, {"report", workflow});
+  CHECK(markdown.out.find("  - Attempt 1: failed, generic `ae-") != std::string::npos);
+  CHECK(markdown.out.find("the agent exited with status 4") != std::string::npos);
+  CHECK(markdown.out.find("- Tokens: not reported by its agents") != std::string::npos);
+}
+
+TEST_CASE("workflows show --follow prints a run's changes off a terminal, or its events as JSON lines, until it ends") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  const fs::path repo = make_repo(instance);
+  Agent planner(instance, repo, kToolsets);
+  const std::string workflow = make_workflow(planner, {{"one", {}}, {"two", {"one"}}});
+  const fs::path gate = instance.root.path() / "gate";
+  // Each agent waits for the test to let it finish: the run is under way
+  // when the followers start.
+  ProcessResult started = run_long(
+      instance, args({"workflows", "run", workflow, "--detach"},
+                     agent("while [ ! -f '" + gate.string() + "' ]; do sleep 0.05; done")));
+  INFO(started.err);
+  REQUIRE(started.exit_code == 0);
+  wait_for_run(instance, workflow, [](const json& run) {
+    return !run["tasks"][0]["attempts"].empty() && run["tasks"][0]["attempts"][0]["status"] == "running";
+  });
+  std::map<std::string, std::string> env = instance.env();
+  StdioProcess plain({MISSION_PATH, "workflows", "show", workflow, "--follow"}, env);
+  StdioProcess lines({MISSION_PATH, "--json", "workflows", "show", workflow, "--follow"}, env);
+  // Both are listening before the agents may finish.
+  const std::string header = plain.read_raw_line(10s);
+  CHECK(header.find("Following workflow " + workflow) != std::string::npos);
+  const auto current = lines.read(10s);
+  REQUIRE(current);
+  CHECK((*current)["type"] == "run.current");
+  CHECK((*current)["run"]["status"] == "running");
+  write_file(gate, "go\n");
+  std::string out;
+  for (int i = 0; i < 100 && out.find("Run run-") == std::string::npos; ++i) out += plain.read_raw_line(30s) + "\n";
+  INFO(out);
+  CHECK(plain.wait_exit(10s) == 0);
+  CHECK(out.find("merged     one") != std::string::npos);
+  CHECK(out.find("merged     two") != std::string::npos);
+  CHECK(out.find("completed") != std::string::npos);
+  CHECK(out.find("\x1b[") == std::string::npos);  // plain lines, no board
+  std::vector<json> events;
+  while (auto event = lines.read(30s)) {
+    events.push_back(*event);
+    if ((*event)["type"] == "run.updated" && (*event)["run"]["status"] == "completed") break;
+  }
+  CHECK(lines.wait_exit(10s) == 0);
+  REQUIRE_FALSE(events.empty());
+  CHECK(events.back()["type"] == "run.updated");
+  CHECK(events.back()["run"]["status"] == "completed");
+  // Once it has ended, following says how it ended and returns.
+  ProcessResult after = run_mission(instance, {"workflows", "show", workflow, "--follow"});
+  CHECK(after.exit_code == 0);
+  CHECK(after.out.find("No run under way") != std::string::npos);
+  CHECK(after.out.find("completed") != std::string::npos);
 }

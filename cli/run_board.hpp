@@ -1,0 +1,49 @@
+#pragma once
+// Following a workflow run (docs/adr/0023, 0026), for `mission workflows
+// run` and `mission workflows show --follow`: on a terminal a board redrawn
+// in place at each event (a progress bar, then each task with its status,
+// attempt, time and agent, an approval it waits on with the command to give
+// it); a line per attempt change when not on a terminal; the events as JSON
+// lines with --json.
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/daemon_client.hpp"
+#include "cli/output.hpp"
+
+namespace mission::cli {
+
+// "4.2s", "3m07s".
+std::string run_seconds(std::int64_t ms);
+// The tone of a task's or attempt's status in a run.
+Tone attempt_tone(const std::string& status);
+// 0 when the run completed, 1 otherwise.
+int exit_status_of_run(const std::string& status);
+// Whether a run's status is one it ends with.
+bool run_has_ended(const std::string& status);
+
+class RunBoard {
+ public:
+  // `run` as workflow.run or workflow.runStatus give it: each task starts
+  // as its last attempt left it.
+  explicit RunBoard(const nlohmann::json& run);
+  // A run.attempt event's attempt.
+  void update(const nlohmann::json& attempt);
+  void draw(const std::string& header);
+
+ private:
+  std::vector<std::string> order_;
+  std::map<std::string, nlohmann::json> rows_;
+  std::size_t drawn_ = 0;
+};
+
+// Follows the run `run` on `client` (already subscribed to events, so
+// nothing was missed since `run` was read) until it ends: the board on a
+// terminal, else `header` and a line per attempt change, or with `json`
+// the run's events as JSON lines. The exit status of the run.
+int follow_run(DaemonClient& client, const nlohmann::json& run, const std::string& header, bool json);
+
+}  // namespace mission::cli

@@ -1,0 +1,126 @@
+#include "daemon/runs/run_report.hpp"
+
+#include <map>
+
+#include "daemon/store/execution_repository.hpp"
+#include "daemon/store/task_repository.hpp"
+#include "shared/clock.hpp"
+#include "shared/time_format.hpp"
+
+namespace mission::daemon::runs {
+namespace {
+
+// A count of tokens from complete_task's metadata: a whole number, not
+// negative (the tool's schema says so; a record from elsewhere may not).
+std::optional<std::int64_t> token_count(const nlohmann::json& metadata, const char* key) {
+  auto found = metadata.find(key);
+  if (found == metadata.end() || !found->is_number_integer()) return std::nullopt;
+  const std::int64_t value = found->get<std::int64_t>();
+  return value >= 0 ? std::optional(value) : std::nullopt;
+}
+
+std::int64_t duration_of(const store::AttemptRow& attempt) {
+  return attempt.ended_at.value_or(unix_ms_now()) - attempt.started_at;
+}
+
+void put_tokens(nlohmann::json& out, std::int64_t input, std::int64_t output) {
+  out["tokens"] = {{"input", input}, {"output", output}, {"total", input + output}};
+}
+
+}  // namespace
+
+std::string task_run_status(const store::PlannedTaskRow& task, const store::AttemptRow* latest) {
+  if (!latest) return is_done(task.status) ? "done" : task.status == TaskStatus::failed ? "failed" : "waiting";
+  if (latest->status == AttemptStatus::failed && task.status == TaskStatus::pending) return "retrying";
+  if (latest->status == AttemptStatus::stopped) return "waiting";
+  return std::string(name_of(latest->status));
+}
+
+void record_reported_tokens(store::Database& db, const std::string& run_id, const std::string& task_id,
+                            std::int64_t attempt) {
+  store::RunRepository runs(db);
+  auto row = runs.attempt(run_id, task_id, attempt);
+  auto task = store::TaskRepository(db).find(task_id);
+  // Completed during this attempt: a completion by an earlier one is not
+  // this agent's (a retried task is pending again, with no completed_at).
+  if (!row || !task || !task->metadata || !task->completed_at || *task->completed_at < row->started_at) return;
+  const nlohmann::json metadata = nlohmann::json::parse(*task->metadata, nullptr, false);
+  if (!metadata.is_object()) return;
+  auto input = token_count(metadata, "tokens_input");
+  auto output = token_count(metadata, "tokens_output");
+  if (!input && !output) return;
+  store::Transaction transaction(db);
+  runs.set_attempt_tokens(run_id, task_id, attempt, input, output);
+  transaction.commit();
+}
+
+nlohmann::json run_summary_json(store::Database& db, const store::RunRow& run,
+                                const std::vector<store::PlannedTaskRow>& tasks) {
+  store::RunRepository runs(db);
+  nlohmann::json options = nlohmann::json::parse(run.options, nullptr, false);
+  nlohmann::json out = {{"id", run.id},
+                        {"workflowId", run.workflow_id},
+                        {"status", run.status},
+                        {"integrationBranch", run.integration_branch},
+                        {"baseCommit", run.base_commit},
+                        {"createdAt", format_utc_iso8601(run.created_at)},
+                        {"durationMs", run.ended_at.value_or(unix_ms_now()) - run.created_at}};
+  if (options.is_object()) {
+    out["adapter"] = options.value("adapter", "generic");
+    if (options.contains("maxAttempts")) out["maxAttempts"] = options["maxAttempts"];
+  }
+  if (run.reason) out["reason"] = *run.reason;
+  if (run.ended_at) out["endedAt"] = format_utc_iso8601(*run.ended_at);
+  std::map<std::string, store::AttemptRow> latest;
+  for (auto& attempt : runs.latest_attempts(run.id)) latest.emplace(attempt.task_id, std::move(attempt));
+  std::map<std::string, std::int64_t> counts;
+  for (const auto& task : tasks) {
+    auto found = latest.find(task.id);
+    counts[task_run_status(task, found == latest.end() ? nullptr : &found->second)] += 1;
+  }
+  out["taskCount"] = tasks.size();
+  out["counts"] = counts;
+  const store::RunRepository::Totals totals = runs.totals(run.id);
+  out["attemptsTotal"] = totals.attempts;
+  put_tokens(out, totals.tokens_input, totals.tokens_output);
+  out["tokens"]["attemptsReporting"] = totals.attempts_reporting;
+  return out;
+}
+
+nlohmann::json run_task_json(store::Database& db, const store::PlannedTaskRow& task,
+                             const std::vector<store::AttemptRow>& attempts) {
+  store::ExecutionRepository executions(db);
+  nlohmann::json out = {{"taskId", task.id},
+                        {"name", task.name},
+                        {"status", task_run_status(task, attempts.empty() ? nullptr : &attempts.back())}};
+  nlohmann::json list = nlohmann::json::array();
+  std::int64_t duration = 0;
+  std::int64_t input = 0;
+  std::int64_t output = 0;
+  bool reported = false;
+  for (const auto& attempt : attempts) {
+    nlohmann::json a = {{"attempt", attempt.attempt}, {"status", attempt.status}};
+    if (attempt.execution_id) {
+      a["agentExecutionId"] = *attempt.execution_id;
+      if (auto execution = executions.find(*attempt.execution_id)) a["adapter"] = execution->adapter;
+    }
+    a["startedAt"] = format_utc_iso8601(attempt.started_at);
+    a["durationMs"] = duration_of(attempt);
+    if (attempt.reason) a["reason"] = *attempt.reason;
+    if (attempt.merge_commit) a["mergeCommit"] = *attempt.merge_commit;
+    if (attempt.tokens_input || attempt.tokens_output) {
+      put_tokens(a, attempt.tokens_input.value_or(0), attempt.tokens_output.value_or(0));
+      input += attempt.tokens_input.value_or(0);
+      output += attempt.tokens_output.value_or(0);
+      reported = true;
+    }
+    duration += duration_of(attempt);
+    list.push_back(std::move(a));
+  }
+  out["attempts"] = std::move(list);
+  out["durationMs"] = duration;
+  if (reported) put_tokens(out, input, output);
+  return out;
+}
+
+}  // namespace mission::daemon::runs

@@ -1,0 +1,42 @@
+#pragma once
+// What `mission report` and `mission workflows status` read of a run
+// (docs/adr/0026): each task's status in the run, its attempts with their
+// agent, time, failure and the tokens its agent reported, and the run's
+// totals. Tokens come from complete_task's metadata (tokens_input,
+// tokens_output, the names of the seed protocol), recorded on the attempt
+// when its agent's process ends.
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "daemon/store/database.hpp"
+#include "daemon/store/plan_repository.hpp"
+#include "daemon/store/run_repository.hpp"
+
+namespace mission::daemon::runs {
+
+// The task's status in the run: the status of its newest attempt `latest`, with
+// "retrying" for a failed one it goes on from and "waiting" for a stopped
+// one; without attempts, "done" (done before the run), "failed" or
+// "waiting" (its prerequisites did not merge, or its turn has not come).
+std::string task_run_status(const store::PlannedTaskRow& task, const store::AttemptRow* latest);
+
+// Records on the attempt the tokens its agent reported when it completed
+// the task during the attempt (nothing when it did not).
+void record_reported_tokens(store::Database& db, const std::string& run_id, const std::string& task_id,
+                            std::int64_t attempt);
+
+// The run without its tasks: status, reason, times, adapter, the count of
+// tasks by status and the totals of attempts and tokens (camelCase).
+nlohmann::json run_summary_json(store::Database& db, const store::RunRow& run,
+                                const std::vector<store::PlannedTaskRow>& tasks);
+
+// One task of the run with every attempt: number, status, agent execution
+// and adapter, duration, reason, merge commit, tokens; and the task's
+// duration and tokens added up.
+nlohmann::json run_task_json(store::Database& db, const store::PlannedTaskRow& task,
+                             const std::vector<store::AttemptRow>& attempts);
+
+}  // namespace mission::daemon::runs
