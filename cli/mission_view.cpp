@@ -42,7 +42,7 @@ std::string phase_text(const nlohmann::json& mission) {
 }
 
 std::string seconds_text(const nlohmann::json& item) {
-  if (!item.contains("durationSeconds")) return "running";
+  if (!item.contains("durationSeconds")) return item.value("status", "") == "in_progress" ? "running" : "not started";
   // Whole seconds: a task of a few hundred milliseconds is "<1s", not "0ms".
   std::int64_t seconds = item.at("durationSeconds").get<std::int64_t>();
   return seconds == 0 ? "<1s" : human_duration(seconds * 1000);
@@ -223,12 +223,15 @@ std::string one_line(const std::string& text) {
 // every attempt (its agent, time, failure and tokens).
 std::string run_markdown(const nlohmann::json& run) {
   std::string out = "\n### Run `" + run.value("id", "") + "`\n\n";
+  const std::string status = run.value("status", "");
+  const bool ended = status != "running" && status != "stopping";
   out += "- Status: **" + run.value("status", "") + "**";
   if (run.contains("reason")) out += ": " + one_line(run.value("reason", ""));
   out += "\n- Branch: `" + run.value("integrationBranch", "") + "`, adapter " + run.value("adapter", "generic") + "\n";
+  const std::int64_t attempts_total = run.value("attemptsTotal", std::int64_t{0});
   out += "- Time: " + human_duration(run.value("durationMs", std::int64_t{0})) + ", " +
-         std::to_string(run.value("attemptsTotal", 0)) + " attempts at " + std::to_string(run.value("taskCount", 0)) +
-         " tasks\n";
+         std::to_string(attempts_total) + (attempts_total == 1 ? " attempt" : " attempts") + " at " +
+         std::to_string(run.value("taskCount", 0)) + " tasks\n";
   const nlohmann::json tokens = run.value("tokens", nlohmann::json::object());
   const std::int64_t reporting = tokens.value("attemptsReporting", std::int64_t{0});
   out += "- Tokens: " + (reporting == 0 ? std::string("not reported by its agents")
@@ -237,8 +240,12 @@ std::string run_markdown(const nlohmann::json& run) {
          "\n\n";
   for (const auto& task : run.value("tasks", nlohmann::json::array())) {
     const auto& attempts = task.value("attempts", nlohmann::json::array());
-    out += "- **" + task.value("name", "") + "** (`" + task.value("taskId", "") + "`): " + task.value("status", "") +
-           ", " + std::to_string(attempts.size()) + (attempts.size() == 1 ? " attempt" : " attempts");
+    out += "- **" + task.value("name", "") + "** (`" + task.value("taskId", "") + "`): " + task.value("status", "");
+    if (attempts.empty()) {
+      out += ended ? ", never started" : ", not started yet";
+    } else {
+      out += ", " + std::to_string(attempts.size()) + (attempts.size() == 1 ? " attempt" : " attempts");
+    }
     if (!attempts.empty()) out += ", " + human_duration(task.value("durationMs", std::int64_t{0}));
     if (task.contains("tokens")) out += ", tokens " + tokens_text(task.at("tokens"));
     out += "\n";

@@ -141,7 +141,7 @@ int show_run_status(const CliContext& context, const WorkflowRunOptions& options
   for (const auto& task : run.value("tasks", nlohmann::json::array())) {
     const std::string task_status = task.value("status", "");
     const auto& attempts = task.value("attempts", nlohmann::json::array());
-    std::printf("%s  %s  %s  %s\n", fit(safe(task.value("name", "")), name_width).c_str(),
+    std::printf("%s  %s  %s  %s\n", padded(fit(safe(task.value("name", "")), name_width), name_width).c_str(),
                 styled(padded(task_status, 10), attempt_tone(task_status)).c_str(),
                 padded(std::to_string(attempts.size()), 8).c_str(),
                 run_seconds(task.value("durationMs", std::int64_t{0})).c_str());

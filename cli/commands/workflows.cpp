@@ -108,10 +108,16 @@ int follow_show(const CliContext& context, const PlanningOptions& options) {
                             .c_str());
     std::fflush(stdout);
   }
+  // "3 tasks (1 merged, 2 running)".
+  std::string counts;
+  const nlohmann::json by_status = run.value("counts", nlohmann::json::object());
+  for (const auto& [name, count] : by_status.items()) {
+    counts += (counts.empty() ? "" : ", ") + text_of(count) + " " + name;
+  }
   std::string header = (ended ? "No run under way: the last run of workflow " : "Following workflow ") + options.id +
-                       (ended ? " (" : " (run ") + text_of(run["id"]) + (ended ? ")" : ")") + ": " +
-                       std::to_string(run.value("tasks", nlohmann::json::array()).size()) + " tasks, merged into " +
-                       text_of(run["integrationBranch"]);
+                       " (run " + text_of(run["id"]) + "): " +
+                       std::to_string(run.value("tasks", nlohmann::json::array()).size()) + " tasks" +
+                       (counts.empty() ? "" : " (" + counts + ")") + ", merged into " + text_of(run["integrationBranch"]);
   return follow_run(client, run, header, context.options.json);
 }
 

@@ -163,7 +163,8 @@ nlohmann::json task_json(const store::TaskRow& row, const TaskChanges& changes, 
     }
   }
   w.put_time("completed_at", row.completed_at);
-  if (row.completed_at) w.put("duration_seconds", duration_seconds(row.started_at, *row.completed_at));
+  // A planned task a run failed before any agent started it has no start.
+  if (row.completed_at && row.started_at > 0) w.put("duration_seconds", duration_seconds(row.started_at, *row.completed_at));
   return out;
 }
 

@@ -348,6 +348,12 @@ TEST_CASE("with --approve a person rejects a task with a reason the next attempt
   };
   json run = wait_for_run(instance, workflow, waiting_at(1));
   const std::string task = run["tasks"][0]["id"];
+  // The gate fails while a person has not decided, and names the command.
+  ProcessResult gate = run_mission(instance, {"check", workflow});
+  INFO(gate.out << gate.err);
+  CHECK(gate.exit_code == 1);
+  CHECK(gate.out.find("waits for a person's approval (mission approve " + task) != std::string::npos);
+  CHECK(run_mission(instance, {"check", workflow, "--allow-blockers"}).exit_code == 0);
   // Nothing is merged before a person says so.
   CHECK(show(instance, repo, run["integrationBranch"].get<std::string>() + ":reviewed.txt").find("<missing") == 0);
 
@@ -457,6 +463,11 @@ TEST_CASE("mission check fails a workflow whose run ended failed and says so, an
   CHECK(markdown.out.find("  - Attempt 1: failed, generic `ae-") != std::string::npos);
   CHECK(markdown.out.find("the agent exited with status 4") != std::string::npos);
   CHECK(markdown.out.find("- Tokens: not reported by its agents") != std::string::npos);
+  CHECK(markdown.out.find("1 attempt at 2 tasks") != std::string::npos);
+  CHECK(markdown.out.find("**after** (`" + task_of(run_status(instance, workflow), "after")["id"].get<std::string>() +
+                          "`): waiting, never started") != std::string::npos);
+  // The task the run failed before it started has no duration of its own.
+  CHECK(markdown.out.find("`): failed, not started\n") != std::string::npos);
 }
 
 TEST_CASE("workflows show --follow prints a run's changes off a terminal, or its events as JSON lines, until it ends") {
@@ -483,6 +494,7 @@ TEST_CASE("workflows show --follow prints a run's changes off a terminal, or its
   // Both are listening before the agents may finish.
   const std::string header = plain.read_raw_line(10s);
   CHECK(header.find("Following workflow " + workflow) != std::string::npos);
+  CHECK(header.find("2 tasks (1 running, 1 waiting)") != std::string::npos);
   const auto current = lines.read(10s);
   REQUIRE(current);
   CHECK((*current)["type"] == "run.current");
