@@ -39,7 +39,7 @@ expect "--print-token" mission exec create --p
 expect "mcp-tool stdout-marker" mission exec create --delivery ''
 expect "signals" mission exec create --delivery mcp-tool --toolsets s
 expect "--agent-execution" mission mcp connect --ag
-expect "signals tracking legacy inspect planning templates coordination workspaces" mission mcp connect --toolsets ''
+expect "signals tracking legacy inspect planning templates coordination workspaces control" mission mcp connect --toolsets ''
 expect "" mission mcp connect --agent-execution ''
 [[ " $(complete_words mission exec create --cwd /tmp -- bas) " == *" bash "* ]] || { echo "command after -- not completed"; exit 1; }
 # mission run and the exec actions that came with it: stop, logs, signals,
@@ -53,7 +53,7 @@ offers --detach mission run --
 expect "run report resolve reject" mission r
 expect "--detach" mission run --det
 expect "mcp-tool stdout-marker" mission run --delivery ''
-expect "signals tracking legacy inspect planning templates coordination workspaces" mission run --toolsets ''
+expect "signals tracking legacy inspect planning templates coordination workspaces control" mission run --toolsets ''
 expect "--env" mission run --detach --e
 expect "claude-code codex copilot opencode pi generic" mission run --adapter ''
 offers bash mission run --env A=b -- bas

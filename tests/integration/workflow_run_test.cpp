@@ -352,7 +352,11 @@ TEST_CASE("with --approve a person rejects a task with a reason the next attempt
   ProcessResult gate = run_mission(instance, {"check", workflow});
   INFO(gate.out << gate.err);
   CHECK(gate.exit_code == 1);
-  CHECK(gate.out.find("waits for a person's approval (mission approve " + task) != std::string::npos);
+  const json verdict = mission_json(instance, {"check", workflow});
+  REQUIRE(verdict["missions"][0]["problems"].size() == 1);
+  CHECK(verdict["missions"][0]["problems"][0]["kind"] == "awaiting_approval");
+  CHECK(verdict["missions"][0]["problems"][0]["message"].get<std::string>().find(
+            "waits for a person's approval (mission approve " + task) != std::string::npos);
   CHECK(run_mission(instance, {"check", workflow, "--allow-blockers"}).exit_code == 0);
   // Nothing is merged before a person says so.
   CHECK(show(instance, repo, run["integrationBranch"].get<std::string>() + ":reviewed.txt").find("<missing") == 0);
