@@ -115,7 +115,14 @@ await main(`workflows run --adapter ${adapter} does a task through a scripted mo
   ok &= check(task.status === 'merged' && task.attempts.length === 1,
               `task ${TASK} merged at its first attempt (${task.status}: ${attempt.reason ?? ''})`);
   const written = api.exchanges.filter((e) => e.answer && e.answer.tool);
-  ok &= check(written.length >= 3, `the agent made the scripted tool calls (${written.map((e) => e.answer.tool).join(', ')})`);
+  const named = (e) => (e.answer.namespace ? `${e.answer.namespace}/${e.answer.tool}` : e.answer.tool);
+  ok &= check(written.length >= 3, `the agent made the scripted tool calls (${written.map(named).join(', ')})`);
+  if (adapter === 'codex') {
+    // Codex offers mission's tools inside a `namespace` tool, and routes a
+    // call by the function_call's `namespace`.
+    ok &= check(written.some((e) => e.answer.namespace === 'mcp__mission' && e.answer.tool === 'complete_task'),
+                'Codex was offered complete_task in the mcp__mission namespace, and called it there');
+  }
   // The tools really ran: mission saw the task started and completed by
   // this agent over the bridge, and the file is on the integration branch.
   const calls = ex ? (ex.mcpSessions || []).reduce((n, s) => n + (s.calls || 0), 0) : 0;
@@ -125,6 +132,10 @@ await main(`workflows run --adapter ${adapter} does a task through a scripted mo
   const planned = JSON.parse(mission(sb, ['--json', 'workflows', 'show', id])).tasks.find((t) => t.name === TASK);
   ok &= check(planned && planned.outcome === `wrote ${TASK}.txt`,
               `mission recorded the agent's complete_task (outcome "${planned && planned.outcome}")`);
+  // complete_task answered the agent with the task's exact change set.
+  const results = api.exchanges.flatMap((e) => e.results || []);
+  ok &= check(results.some((r) => /"added\\*"\s*:\s*\[\\*"greeting\.txt/.test(r)),
+              `complete_task's answer to the agent lists ${TASK}.txt as added`, tail(results.join('\n'), 1500));
   const client = CLIENT_NAMES[adapter];
   ok &= check(Boolean(ex) && (ex.mcpSessions || []).some((s) => s.client && s.client.name === client && s.calls >= 2),
               `the calls came over the bridge from client "${client}"`);

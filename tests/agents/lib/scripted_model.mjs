@@ -171,6 +171,7 @@ export async function scriptedModelApi(script) {
           const anthropic = url.endsWith('/messages');
           const conversation = anthropic ? anthropicConversation(body) : responsesConversation(body);
           conversation.text = raw;
+          exchange.results = conversation.results;
           const answer = conversation.tools.length ? script(conversation) : { text: 'ok' };
           // A tool offered inside a `namespace` tool is called with it.
           if (answer.tool && conversation.namespaces && conversation.namespaces[answer.tool] && !answer.namespace) {
