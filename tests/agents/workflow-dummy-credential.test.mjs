@@ -10,7 +10,7 @@ import {
   check, dump, fakeModelApi, log, main, sandbox, showExecution, tail,
 } from './lib/harness.mjs';
 import {
-  agentSetup, makeRepo, planWorkflow, runStatus, runWorkflow, stopRun,
+  agentSetup, warmUp, makeRepo, planWorkflow, runStatus, runWorkflow, stopRun,
 } from './lib/workflow.mjs';
 
 const adapter = process.env.MISSION_AGENT_ADAPTER || process.argv[2];
@@ -23,6 +23,7 @@ await main(`workflows run --adapter ${adapter} with a dummy credential ends fail
   const api = await fakeModelApi();
   const repo = makeRepo(sb);
   const setup = agentSetup(adapter, sb, api.url);
+  await warmUp(adapter, sb, setup);
   const id = await planWorkflow(sb, repo, `dummy credential ${adapter}`,
                                 TASKS.map((name) => ({ name, description: `write ${name}.txt saying ${name}` })));
 

@@ -256,3 +256,14 @@ export function agentSetup(adapter, sb, url) {
       throw new Error(`no set-up for adapter ${adapter}`);
   }
 }
+
+/// What an agent needs once before a run starts several of it at once.
+/// OpenCode creates its database (migrations) on its first start, and two
+/// first starts at the same moment race ("Failed query: CREATE TABLE
+/// `workspace`"): one `opencode session list` creates it first.
+export async function warmUp(adapter, sb, setup) {
+  if (adapter !== 'opencode') return;
+  const r = await runAgent('opencode session list (creates its database)', setup.env.MISSION_OPENCODE_BIN,
+                           ['session', 'list'], { env: setup.env, cwd: sb.work, timeoutMs: 30000 });
+  if (r.code !== 0) throw new Error(`opencode session list exited ${r.code ?? r.signal}: ${r.stderr}`);
+}
