@@ -30,10 +30,6 @@ constexpr std::size_t kMaxVersionOutput = 4096;
 // Longest version text shown.
 constexpr std::size_t kMaxVersionText = 80;
 
-bool is_executable_file(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
-}
 
 struct Probe {
   pid_t pid = -1;
@@ -91,27 +87,6 @@ std::string first_line(const std::string& output) {
 
 }  // namespace
 
-std::optional<std::string> find_executable(const std::string& name) {
-  if (name.empty()) return std::nullopt;
-  if (name.find('/') != std::string::npos) {
-    std::string path = std::filesystem::absolute(name).lexically_normal().string();
-    return is_executable_file(path) ? std::optional<std::string>(path) : std::nullopt;
-  }
-  const char* search = std::getenv("PATH");
-  std::string dirs = search != nullptr ? search : "/usr/local/bin:/usr/bin:/bin";
-  std::size_t start = 0;
-  for (;;) {
-    std::size_t end = dirs.find(':', start);
-    std::string dir =
-        dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + name;
-    if (is_executable_file(candidate)) {
-      return std::filesystem::absolute(candidate).lexically_normal().string();
-    }
-    if (end == std::string::npos) return std::nullopt;
-    start = end + 1;
-  }
-}
 
 std::vector<VersionProbe> probe_versions(const std::vector<std::string>& paths) {
   std::vector<VersionProbe> results(paths.size());

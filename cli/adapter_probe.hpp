@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "shared/executable_path.hpp"
+
 namespace mission::cli {
 
-// `name` made absolute if it holds a '/', else the first executable file of
-// that name in $PATH; nullopt if there is none.
-std::optional<std::string> find_executable(const std::string& name);
+using mission::find_executable;
 
 struct VersionProbe {
   std::string version;  // the first non-empty line it printed (stdout or stderr)

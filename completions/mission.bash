@@ -74,7 +74,7 @@ __mission_value() {
     'run|--adapter') kind=words values='claude-code codex copilot opencode pi generic' ;;
     'run|--bin') kind=files ;;
     'run|--delivery') kind=words values='mcp-tool stdout-marker' ;;
-    'run|--toolsets') kind=list values='signals tracking legacy inspect planning templates coordination workspaces' ;;
+    'run|--toolsets') kind=list values='signals tracking legacy inspect planning templates coordination workspaces control' ;;
     'run|--name') kind=none ;;
     'run|--cwd') kind=directories ;;
     'run|--env') kind=environment ;;
@@ -84,14 +84,14 @@ __mission_value() {
     'exec create|--adapter') kind=words values='claude-code codex copilot opencode pi generic' ;;
     'exec create|--delivery') kind=words values='mcp-tool stdout-marker' ;;
     'exec create|--cwd') kind=directories ;;
-    'exec create|--toolsets') kind=list values='signals tracking legacy inspect planning templates coordination workspaces' ;;
+    'exec create|--toolsets') kind=list values='signals tracking legacy inspect planning templates coordination workspaces control' ;;
     'exec logs|--after') kind=none ;;
     'exec logs|--cursor') kind=none ;;
     'exec logs|--limit') kind=none ;;
     'watch|--execution') kind=executions ;;
     'watch|--notify') kind=none ;;
     'mcp connect|--agent-execution') kind=executions ;;
-    'mcp connect|--toolsets') kind=list values='signals tracking legacy inspect planning templates coordination workspaces' ;;
+    'mcp connect|--toolsets') kind=list values='signals tracking legacy inspect planning templates coordination workspaces control' ;;
     'mcp config|--adapter') kind=words values='claude-code codex copilot opencode pi generic' ;;
     'mcp config|--agent-execution') kind=executions ;;
     'missions list|--cwd') kind=directories ;;

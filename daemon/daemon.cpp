@@ -43,7 +43,8 @@ Daemon::~Daemon() {
   shutdown_soon_.reset();
   sigterm_.reset();
   sigint_.reset();
-  runs_.reset();  // before the launcher, whose end observer it is
+  runs_.reset();  // before the launcher, whose end observers they are
+  attempts_.reset();
   inbound_.reset();
   launcher_.reset();
   tree_watches_.reset();
@@ -146,8 +147,10 @@ void Daemon::start() {
       });
   runs_ = std::make_unique<runs::RunService>(
       runs::RunServices{loop, *database_, events_, *launcher_, paths_, *plans_});
-  mcp_services_ = std::make_unique<mcp::SessionServices>(
-      mcp::SessionServices{*database_, events_, loop, settings_.idempotency, tree_watches_.get(), plans_.get()});
+  attempts_ = std::make_unique<runs::AttemptControl>(
+      runs::AttemptServices{loop, *database_, events_, *launcher_, paths_, *plans_});
+  mcp_services_ = std::make_unique<mcp::SessionServices>(mcp::SessionServices{
+      *database_, events_, loop, settings_.idempotency, tree_watches_.get(), plans_.get(), attempts_.get()});
   control_services_ = std::make_unique<ControlServices>(
       ControlServices{*database_, events_, *launcher_, paths_, settings_.idempotency,
                       settings_.retention, *this, *mcp_services_, *tree_watches_, *runs_});
@@ -190,8 +193,10 @@ void Daemon::start() {
   sigint_ = std::make_unique<loop::SignalWatcher>(loop, SIGINT, on_signal);
   std::fprintf(stderr, "missiond: listening on %s (pid %d)\n", paths_.socket.c_str(),
                static_cast<int>(getpid()));
-  // Workflow runs a previous daemon was running go on.
+  // Workflow runs a previous daemon was running go on, and attempts' turns
+  // it had queued launch.
   runs_->resume();
+  attempts_->resume();
 }
 
 void Daemon::run() { uv_run(loop_.get(), UV_RUN_DEFAULT); }

@@ -22,6 +22,7 @@
 #include "daemon/loop/timer.hpp"
 #include "daemon/mcp/session_services.hpp"
 #include "daemon/rpc/method_context.hpp"
+#include "daemon/runs/attempt_control.hpp"
 #include "daemon/runs/run_service.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/tracking/idempotency.hpp"
@@ -89,6 +90,7 @@ class Daemon : public DaemonControl {
   std::unique_ptr<git::TreeWatchService> tree_watches_;
   std::unique_ptr<planning::PlanCache> plans_ = std::make_unique<planning::PlanCache>();
   std::unique_ptr<runs::RunService> runs_;
+  std::unique_ptr<runs::AttemptControl> attempts_;
   std::unique_ptr<mcp::SessionServices> mcp_services_;
   std::unique_ptr<ControlServices> control_services_;
   std::unique_ptr<loop::Listener> listener_;

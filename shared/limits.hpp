@@ -307,4 +307,17 @@ inline constexpr std::size_t kMaxAvailableTasks = 100;
 // Messages message_list and `mission inbox` give when no limit is asked for.
 inline constexpr std::size_t kDefaultMessageListLimit = 20;
 
+// The control toolset (docs/adr/0025): a coordinator's own instructions in
+// start_task_attempt and a follow_up prompt; get_attempt_patch's default
+// and largest patch; the changed files get_attempt_changes lists; the
+// log lines tail_attempt_logs gives by default and at most; the attempts
+// get_task shows of a task.
+inline constexpr std::size_t kMaxAttemptPromptBytes = 64 * 1024;
+inline constexpr std::size_t kDefaultAttemptPatchBytes = 64 * 1024;
+inline constexpr std::size_t kMaxAttemptPatchBytes = 256 * 1024;
+inline constexpr std::size_t kMaxAttemptChangedFiles = 500;
+inline constexpr std::size_t kDefaultAttemptLogLines = 50;
+inline constexpr std::size_t kMaxAttemptLogLines = 500;
+inline constexpr std::size_t kTaskAttemptsShown = 10;
+
 }  // namespace mission::limits

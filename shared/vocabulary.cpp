@@ -27,7 +27,8 @@ MISSION_VOCABULARY(Delivery, {Delivery::stdout_marker, "stdout-marker"},
 MISSION_VOCABULARY(Toolset, {Toolset::signals, "signals"}, {Toolset::tracking, "tracking"},
                    {Toolset::legacy, "legacy"}, {Toolset::inspect, "inspect"},
                    {Toolset::planning, "planning"}, {Toolset::templates, "templates"},
-                   {Toolset::coordination, "coordination"}, {Toolset::workspaces, "workspaces"})
+                   {Toolset::coordination, "coordination"}, {Toolset::workspaces, "workspaces"},
+                   {Toolset::control, "control"})
 
 MISSION_VOCABULARY(SignalType, {SignalType::progress, "progress"},
                    {SignalType::needs_input, "needs_input"}, {SignalType::blocked, "blocked"},

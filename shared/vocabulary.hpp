@@ -35,7 +35,9 @@ enum class ExecutionKind { launched, external, attached };
 enum class Delivery { stdout_marker, mcp_tool };
 
 // Groups of MCP tools a session may be granted (DESIGN.md section 5).
-enum class Toolset { signals, tracking, legacy, inspect, planning, templates, coordination, workspaces };
+// `control` launches and steers other agents (docs/adr/0025): only a
+// descriptor that names it grants it, never a default.
+enum class Toolset { signals, tracking, legacy, inspect, planning, templates, coordination, workspaces, control };
 
 // The seven signals an agent sends (DESIGN.md section 6).
 enum class SignalType {

@@ -17,7 +17,9 @@ void Launcher::launch(LaunchSpec spec) {
         Launcher* self = this;
         const std::string ended = finished;
         self->runners_.erase(ended);
-        if (self->end_observer_) self->end_observer_(ended);
+        // A copy: an observer may add or remove observers.
+        const auto observers = self->end_observers_;
+        for (const auto& [token, observer] : observers) observer(ended);
       });
   ExecutionRunner& started = *runner;
   runners_[id] = std::move(runner);

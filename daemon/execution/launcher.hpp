@@ -77,9 +77,15 @@ class Launcher {
   bool deliver_inbound(const std::string& execution_id, const std::string& line);
 
   // `observer` hears the id of every execution whose process has ended,
-  // once its final state is committed (the workflow runner judges it then).
-  void set_end_observer(std::function<void(const std::string& execution_id)> observer) {
-    end_observer_ = std::move(observer);
+  // once its final state is committed (the workflow runner judges it then,
+  // the control toolset launches a queued follow-up). The token removes it.
+  using EndObserver = std::function<void(const std::string& execution_id)>;
+  std::size_t add_end_observer(EndObserver observer) {
+    end_observers_.emplace_back(++last_observer_token_, std::move(observer));
+    return last_observer_token_;
+  }
+  void remove_end_observer(std::size_t token) {
+    std::erase_if(end_observers_, [token](const auto& entry) { return entry.first == token; });
   }
 
   bool owns(const std::string& execution_id) const { return runners_.count(execution_id) != 0; }
@@ -92,7 +98,8 @@ class Launcher {
  private:
   RunnerServices services_;
   std::map<std::string, std::unique_ptr<ExecutionRunner>> runners_;
-  std::function<void(const std::string&)> end_observer_;
+  std::vector<std::pair<std::size_t, EndObserver>> end_observers_;
+  std::size_t last_observer_token_ = 0;
 };
 
 }  // namespace mission::daemon::execution

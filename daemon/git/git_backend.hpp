@@ -39,6 +39,8 @@ struct GitBackend {
                         const std::string& base_commit);
   std::vector<std::string> (*changed_paths)(const std::string& work_tree, const std::string& base_commit);
   bool (*work_tree_dirty)(const std::string& work_tree);
+  WorkTreeDiff (*work_tree_diff)(const std::string& work_tree, const std::string& base_commit,
+                                 const std::vector<std::string>& paths, std::size_t patch_bytes);
   TrialMerge (*trial_merge)(const std::string& repository, const std::string& ours, const std::string& theirs);
   std::optional<std::string> (*commit_work_tree)(const std::string& work_tree, const std::string& message);
   BranchMerge (*merge_branch)(const std::string& repository, const std::string& into, const std::string& from,

@@ -15,6 +15,7 @@ mission_git_backend() {
       mission::daemon::git::git_branch_merged,
       mission::daemon::git::git_changed_paths,
       mission::daemon::git::git_work_tree_dirty,
+      mission::daemon::git::git_work_tree_diff,
       mission::daemon::git::git_trial_merge,
       mission::daemon::git::git_commit_work_tree,
       mission::daemon::git::git_merge_branch,

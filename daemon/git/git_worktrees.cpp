@@ -227,6 +227,88 @@ std::vector<std::string> git_changed_paths(const std::string& work_tree, const s
   return {paths.begin(), paths.end()};
 }
 
+namespace {
+
+std::string_view delta_status(git_delta_t status) {
+  switch (status) {
+    case GIT_DELTA_ADDED:
+    case GIT_DELTA_UNTRACKED:
+    case GIT_DELTA_COPIED:
+      return "added";
+    case GIT_DELTA_DELETED:
+      return "deleted";
+    case GIT_DELTA_RENAMED:
+      return "renamed";
+    case GIT_DELTA_TYPECHANGE:
+      return "type_changed";
+    default:
+      return "modified";
+  }
+}
+
+// Appends `text` to `patch` within `budget` bytes, cut after its last whole
+// line that fits; false when something was cut.
+bool append_within(std::string& patch, std::string_view text, std::size_t budget) {
+  if (patch.size() + text.size() <= budget) {
+    patch.append(text);
+    return true;
+  }
+  std::string_view fits = text.substr(0, budget - patch.size());
+  if (auto newline = fits.rfind('\n'); newline != std::string_view::npos) {
+    patch.append(fits.substr(0, newline + 1));
+  }
+  return false;
+}
+
+}  // namespace
+
+WorkTreeDiff git_work_tree_diff(const std::string& work_tree, const std::string& base_commit,
+                                const std::vector<std::string>& paths, std::size_t patch_bytes) {
+  lg2::Repository repo = open_at(work_tree);
+  git_oid oid;
+  lg2::check(git_oid_fromstr(&oid, base_commit.c_str()), "bad base commit " + base_commit);
+  lg2::Tree base = tree_of(repo.get(), oid);
+  git_diff_options options = GIT_DIFF_OPTIONS_INIT;
+  options.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS | GIT_DIFF_SHOW_UNTRACKED_CONTENT;
+  git_diff* raw = nullptr;
+  lg2::check(git_diff_tree_to_workdir_with_index(&raw, repo.get(), base.get(), &options),
+             "cannot diff " + work_tree + " against its base");
+  lg2::Diff diff(raw);
+  git_diff_find_options similar = GIT_DIFF_FIND_OPTIONS_INIT;
+  similar.flags = GIT_DIFF_FIND_RENAMES | GIT_DIFF_FIND_FOR_UNTRACKED;
+  lg2::check(git_diff_find_similar(diff.get(), &similar), "cannot find renames in " + work_tree);
+
+  WorkTreeDiff out;
+  const std::set<std::string> wanted(paths.begin(), paths.end());
+  const std::size_t count = git_diff_num_deltas(diff.get());
+  for (std::size_t i = 0; i < count; ++i) {
+    git_patch* raw_patch = nullptr;
+    lg2::check(git_patch_from_diff(&raw_patch, diff.get(), i), "cannot read the diff of " + work_tree);
+    lg2::Patch patch(raw_patch);
+    const git_diff_delta* delta = git_patch_get_delta(patch.get());
+    WorkTreeFile file;
+    file.path = delta->new_file.path ? delta->new_file.path : delta->old_file.path;
+    file.status = delta_status(delta->status);
+    if (delta->status == GIT_DELTA_RENAMED && delta->old_file.path) file.old_path = delta->old_file.path;
+    file.binary = (delta->flags & GIT_DIFF_FLAG_BINARY) != 0;
+    std::size_t context = 0;
+    lg2::check(git_patch_line_stats(&context, &file.additions, &file.deletions, patch.get()),
+               "cannot count the lines of " + file.path);
+    const bool in_patch = wanted.empty() || wanted.count(file.path) || (file.old_path && wanted.count(*file.old_path));
+    if (patch_bytes > 0 && in_patch && !out.patch_truncated) {
+      git_buf text = GIT_BUF_INIT;
+      lg2::check(git_patch_to_buf(&text, patch.get()), "cannot print the diff of " + file.path);
+      const bool whole = append_within(out.patch, std::string_view(text.ptr, text.size), patch_bytes);
+      git_buf_dispose(&text);
+      if (!whole) out.patch_truncated = true;
+    }
+    out.files.push_back(std::move(file));
+  }
+  std::sort(out.files.begin(), out.files.end(),
+            [](const WorkTreeFile& a, const WorkTreeFile& b) { return a.path < b.path; });
+  return out;
+}
+
 bool git_work_tree_dirty(const std::string& work_tree) {
   lg2::ensure_initialized();
   std::error_code ignored;

@@ -14,6 +14,8 @@ bool git_branch_merged(const std::string& repository, const std::string& branch,
                        const std::string& base_commit);
 std::vector<std::string> git_changed_paths(const std::string& work_tree, const std::string& base_commit);
 bool git_work_tree_dirty(const std::string& work_tree);
+WorkTreeDiff git_work_tree_diff(const std::string& work_tree, const std::string& base_commit,
+                                const std::vector<std::string>& paths, std::size_t patch_bytes);
 TrialMerge git_trial_merge(const std::string& repository, const std::string& ours, const std::string& theirs);
 std::optional<std::string> git_commit_work_tree(const std::string& work_tree, const std::string& message);
 BranchMerge git_merge_branch(const std::string& repository, const std::string& into, const std::string& from,

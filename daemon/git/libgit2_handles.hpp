@@ -33,6 +33,7 @@ using Commit = std::unique_ptr<git_commit, Deleter<git_commit, git_commit_free>>
 using Index = std::unique_ptr<git_index, Deleter<git_index, git_index_free>>;
 using StatusList = std::unique_ptr<git_status_list, Deleter<git_status_list, git_status_list_free>>;
 using Diff = std::unique_ptr<git_diff, Deleter<git_diff, git_diff_free>>;
+using Patch = std::unique_ptr<git_patch, Deleter<git_patch, git_patch_free>>;
 using Config = std::unique_ptr<git_config, Deleter<git_config, git_config_free>>;
 
 std::string oid_hex(const git_oid& oid);

@@ -18,6 +18,11 @@ bool branch_merged(const std::string& repository, const std::string& branch, con
   return git_backend().branch_merged(repository, branch, base_ref, base_commit);
 }
 
+WorkTreeDiff work_tree_diff(const std::string& work_tree, const std::string& base_commit,
+                            const std::vector<std::string>& paths, std::size_t patch_bytes) {
+  return git_backend().work_tree_diff(work_tree, base_commit, paths, patch_bytes);
+}
+
 std::vector<std::string> changed_paths(const std::string& work_tree, const std::string& base_commit) {
   return git_backend().changed_paths(work_tree, base_commit);
 }

@@ -47,6 +47,31 @@ bool branch_merged(const std::string& repository, const std::string& branch, con
 // staged and unstaged edits, untracked files, deletions; sorted.
 std::vector<std::string> changed_paths(const std::string& work_tree, const std::string& base_commit);
 
+// One file a work tree changes since its base, with its line counts
+// (zero for a binary file).
+struct WorkTreeFile {
+  std::string path;
+  std::string status;  // added, modified, deleted, renamed, type_changed
+  std::optional<std::string> old_path;  // for a rename
+  std::size_t additions = 0;
+  std::size_t deletions = 0;
+  bool binary = false;
+};
+
+struct WorkTreeDiff {
+  std::vector<WorkTreeFile> files;  // sorted by path
+  // The unified diff, cut at the budget it was asked for (empty when none).
+  std::string patch;
+  bool patch_truncated = false;
+};
+
+// What a work tree changes since `base_commit` (commits on its branch,
+// staged and unstaged edits, untracked files), file by file; with
+// `patch_bytes` > 0 also the unified diff of `paths` (all when empty), at
+// most that many bytes, cut at a line.
+WorkTreeDiff work_tree_diff(const std::string& work_tree, const std::string& base_commit,
+                            const std::vector<std::string>& paths, std::size_t patch_bytes);
+
 // Whether the work tree has edits not committed (staged, unstaged or
 // untracked files); false when it is gone.
 bool work_tree_dirty(const std::string& work_tree);

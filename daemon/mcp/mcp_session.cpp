@@ -23,6 +23,13 @@
 namespace mission::daemon::mcp {
 namespace {
 
+// What a tool call of the session may touch.
+ToolContext tool_context(const SessionServices& services, const std::string& execution_id,
+                         std::int64_t session_id, events::EventBatch& batch) {
+  return ToolContext{services.db,    execution_id,    session_id,     services.idempotency, batch,
+                     services.trees, services.plans, services.attempts};
+}
+
 // Kept short: every byte here is context the agent pays for.
 constexpr std::string_view kInstructions =
     "mission tracks this agent execution. Report with the signal tools: progress after each "
@@ -165,8 +172,7 @@ void McpSession::finish_wait(bool timed_out) {
   try {
     events::EventBatch batch(services_.events);
     store::Transaction transaction(services_.db);
-    ToolContext context{services_.db, attached_.execution_id, attached_.session_id,
-                        services_.idempotency, batch, services_.trees};
+    ToolContext context = tool_context(services_, attached_.execution_id, attached_.session_id, batch);
     std::optional<nlohmann::json> ready = wait_->work.ready(context);
     if (!ready && !timed_out) return;  // not for this wait after all: wait on
     result = tool_result(ready ? *ready : wait_->work.timed_out(context), false);
@@ -440,8 +446,7 @@ nlohmann::json McpSession::call_tool(const Request& request) {
   events::EventBatch batch(services_.events);
   store::Transaction transaction(services_.db);
   store::McpSessionRepository(services_.db).count_call(attached_.session_id);
-  ToolContext context{services_.db, attached_.execution_id, attached_.session_id,
-                      services_.idempotency, batch, services_.trees, services_.plans};
+  ToolContext context = tool_context(services_, attached_.execution_id, attached_.session_id, batch);
   try {
     ToolOutcome outcome = mcp::call_tool(context, attached_.view, *request.params);
     if (outcome.waiting) {
@@ -499,8 +504,7 @@ void McpSession::reply_later(DeferredWork deferred) {
         // The call is finished and recorded even if its session has gone:
         // a client that retries with the same request_id gets this result.
         events::EventBatch batch(services->events);
-        ToolContext context{services->db, execution_id, session_id, services->idempotency, batch,
-                            services->trees, services->plans};
+        ToolContext context = tool_context(*services, execution_id, session_id, batch);
         nlohmann::json result =
             finish_deferred(context, job->deferred, job->error ? &*job->error : nullptr);
         batch.publish_to(services->events);

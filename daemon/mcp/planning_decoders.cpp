@@ -68,6 +68,19 @@ void from_json(const nlohmann::json& j, WorkflowListRequest& request) {
   request.position = list_position(j, 20);
 }
 
+PlanTaskInput plan_task_input(const nlohmann::json& entry) {
+  PlanTaskInput task;
+  task.name = entry.at("name").get<std::string>();
+  task.description = entry.at("description").get<std::string>();
+  task.sequence = entry.value("sequence", std::int64_t{0});
+  task.parallel_group = text(entry, "parallel_group");
+  task.depends_on = texts(entry, "depends_on");
+  task.complexity = text(entry, "estimated_complexity");
+  task.files_likely_affected = texts(entry, "files_likely_affected");
+  task.acceptance_criteria = texts(entry, "acceptance_criteria");
+  return task;
+}
+
 void from_json(const nlohmann::json& j, WorkflowSetPlanRequest& request) {
   request.id = j.at("id").get<std::string>();
   const nlohmann::json& plan = j.at("plan");
@@ -79,17 +92,14 @@ void from_json(const nlohmann::json& j, WorkflowSetPlanRequest& request) {
   std::size_t index = 0;
   for (const auto& entry : plan.at("tasks")) {
     require_valid("tools/fields/plan_task", entry, "plan.tasks[" + std::to_string(index++) + "]");
-    PlanTaskInput task;
-    task.name = entry.at("name").get<std::string>();
-    task.description = entry.at("description").get<std::string>();
-    task.sequence = entry.at("sequence").get<std::int64_t>();
-    task.parallel_group = text(entry, "parallel_group");
-    task.depends_on = texts(entry, "depends_on");
-    task.complexity = text(entry, "estimated_complexity");
-    task.files_likely_affected = texts(entry, "files_likely_affected");
-    task.acceptance_criteria = texts(entry, "acceptance_criteria");
-    request.plan.tasks.push_back(std::move(task));
+    request.plan.tasks.push_back(plan_task_input(entry));
   }
+}
+
+void from_json(const nlohmann::json& j, TaskAddRequest& request) {
+  request.workflow_id = j.at("workflow_id").get<std::string>();
+  request.task = plan_task_input(j);
+  request.sequence_given = j.contains("sequence");
 }
 
 void from_json(const nlohmann::json& j, WorkflowUpdateStatusRequest& request) {

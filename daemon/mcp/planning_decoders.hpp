@@ -13,6 +13,9 @@ void from_json(const nlohmann::json& j, WorkflowCreateRequest& request);
 void from_json(const nlohmann::json& j, WorkflowGetRequest& request);
 void from_json(const nlohmann::json& j, WorkflowListRequest& request);
 void from_json(const nlohmann::json& j, WorkflowSetPlanRequest& request);
+void from_json(const nlohmann::json& j, TaskAddRequest& request);
+// One task of a plan (tools/fields/plan_task, already validated).
+PlanTaskInput plan_task_input(const nlohmann::json& entry);
 void from_json(const nlohmann::json& j, WorkflowUpdateStatusRequest& request);
 void from_json(const nlohmann::json& j, WorkflowSetParallelismRequest& request);
 void from_json(const nlohmann::json& j, TaskGetRequest& request);

@@ -4,29 +4,17 @@
 // changes become the same live events tracking publishes; readers go
 // through the session's DAG cache.
 
+#include "daemon/mcp/planning_caller.hpp"
 #include "daemon/mcp/planning_decoders.hpp"
 #include "daemon/mcp/tool_table.hpp"
 #include "daemon/planning/workflows.hpp"
-#include "daemon/tracking/tracking_events.hpp"
 
 namespace mission::daemon::mcp {
 namespace {
 
-planning::Caller caller_of(ToolContext& context) {
-  return {context.db, context.execution_id,
-          [&context](std::string_view kind, std::string_view change, const std::string& id) {
-            if (kind == "mission") {
-              tracking::add_mission_event(context.events, context.db, change, id, context.execution_id);
-            } else {
-              tracking::add_task_event(context.events, context.db, change, id, context.execution_id);
-            }
-          },
-          context.plans};
-}
-
 template <class Request, nlohmann::json (*Function)(planning::Caller&, const Request&)>
 nlohmann::json written(ToolContext& context, const Request& request) {
-  planning::Caller caller = caller_of(context);
+  planning::Caller caller = planning_caller(context);
   return Function(caller, request);
 }
 

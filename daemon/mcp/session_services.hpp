@@ -6,6 +6,7 @@
 #include "daemon/events/event_bus.hpp"
 #include "daemon/git/tree_watch_service.hpp"
 #include "daemon/planning/plan_cache.hpp"
+#include "daemon/runs/attempt_control.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/tracking/idempotency.hpp"
 
@@ -18,6 +19,7 @@ struct SessionServices {
   const tracking::IdempotencySettings& idempotency;
   git::TreeWatchService* trees;  // the watched trees, for snapshots; may be null
   planning::PlanCache* plans = nullptr;  // planned workflows' DAGs; may be null
+  runs::AttemptControl* attempts = nullptr;  // the control toolset's attempts; may be null
 };
 
 }  // namespace mission::daemon::mcp

@@ -12,6 +12,7 @@ std::span<const ToolsetTable> toolset_tables() {
       {Toolset::templates, template_tools()},
       {Toolset::coordination, coordination_tools()},
       {Toolset::workspaces, workspace_tools()},
+      {Toolset::control, control_tools()},
   };
   return kTables;
 }

@@ -18,6 +18,7 @@
 #include "daemon/events/event_sink.hpp"
 #include "daemon/git/tree_watch_service.hpp"
 #include "daemon/planning/plan_cache.hpp"
+#include "daemon/runs/attempt_control.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/tracking/idempotency.hpp"
 #include "shared/vocabulary.hpp"
@@ -37,6 +38,8 @@ struct ToolContext {
   git::TreeWatchService* trees = nullptr;
   // Planned workflows' DAGs, for the planning tools that only read; may be null.
   planning::PlanCache* plans = nullptr;
+  // The control toolset's attempts (docs/adr/0025); may be null.
+  runs::AttemptControl* attempts = nullptr;
 };
 
 // Long work a tool hands to the thread pool (a git snapshot or diff). The
@@ -127,5 +130,6 @@ std::span<const ToolRow> planning_tools();
 std::span<const ToolRow> template_tools();
 std::span<const ToolRow> coordination_tools();
 std::span<const ToolRow> workspace_tools();
+std::span<const ToolRow> control_tools();
 
 }  // namespace mission::daemon::mcp

@@ -100,6 +100,17 @@ struct TaskUpdateStatusRequest {
   std::optional<std::string> error;
 };
 
+// One task added to a planned workflow's plan (the control toolset's
+// create_task): its prerequisites named by task name or id.
+struct TaskAddRequest {
+  std::string workflow_id;
+  PlanTaskInput task;
+  // Without one, the task joins the plan's last sequence; a lower one than
+  // that is refused (it would become an implied prerequisite of tasks
+  // already planned).
+  bool sequence_given = false;
+};
+
 struct TaskReplanRequest {
   std::string id;
   std::string reason;

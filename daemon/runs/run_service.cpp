@@ -75,7 +75,7 @@ RunService::RunService(RunServices services)
           if (ActiveRun* run = find(id)) pump(*run);
         }
       }) {
-  services_.launcher.set_end_observer([this](const std::string& id) {
+  end_observer_ = services_.launcher.add_end_observer([this](const std::string& id) {
     if (by_execution_.count(id) == 0) return;
     ended_.push_back(id);
     judge_turn_.schedule();
@@ -84,7 +84,7 @@ RunService::RunService(RunServices services)
 
 RunService::~RunService() {
   *alive_ = false;
-  services_.launcher.set_end_observer(nullptr);
+  services_.launcher.remove_end_observer(end_observer_);
 }
 
 std::function<void()> RunService::guarded(std::function<void()> done) const {

@@ -203,6 +203,7 @@ class RunService {
   std::vector<std::string> to_activate_;
   std::vector<std::unique_ptr<TaskCheck>> retired_checks_;
   loop::NextTurn pump_turn_;
+  std::size_t end_observer_ = 0;
 };
 
 }  // namespace mission::daemon::runs

@@ -9,7 +9,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 10> kMigrations{
+constexpr std::array<const char*, 11> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -648,6 +648,33 @@ CREATE TABLE run_attempts (
 CREATE INDEX run_attempts_by_execution ON run_attempts(execution_id) WHERE execution_id IS NOT NULL;
 -- Deleting a task (a plan replaced) checks its attempts through this.
 CREATE INDEX run_attempts_by_task ON run_attempts(task_id);
+)sql",
+    // 11: attempts a coordinating agent starts through the control toolset
+    // (docs/adr/0025): a worktree of their own, an agent in it, and
+    // follow-up turns in the same worktree. A queued prompt launches the
+    // next turn once no turn of the attempt is live (the first turn too).
+    R"sql(
+CREATE TABLE task_attempts (
+  id             TEXT PRIMARY KEY,
+  task_id        TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  coordinator_id TEXT NOT NULL,          -- the execution that started it
+  executor       TEXT NOT NULL,          -- the adapter
+  command        TEXT NOT NULL,          -- JSON array: the words before the prompt
+  workspace_id   TEXT REFERENCES workspaces(id) ON DELETE SET NULL,
+  worktree       TEXT NOT NULL,
+  branch         TEXT NOT NULL,
+  base_commit    TEXT NOT NULL,
+  execution_id   TEXT REFERENCES executions(id) ON DELETE SET NULL,  -- the latest turn's agent
+  turns          INTEGER NOT NULL DEFAULT 0,
+  queued_prompt  TEXT,
+  launch_error   TEXT,
+  stopped        INTEGER NOT NULL DEFAULT 0,
+  created_at     INTEGER NOT NULL,
+  updated_at     INTEGER NOT NULL
+);
+CREATE INDEX task_attempts_by_task ON task_attempts(task_id, created_at);
+CREATE INDEX task_attempts_by_execution ON task_attempts(execution_id) WHERE execution_id IS NOT NULL;
+CREATE INDEX task_attempts_queued ON task_attempts(id) WHERE queued_prompt IS NOT NULL;
 )sql",
 };
 

@@ -158,7 +158,7 @@ int main(int argc, char** argv) {
     store::migrate(db);
     db.exec("INSERT INTO executions (id, adapter, delivery, descriptor, cwd, command, state, created_at, "
             "updated_at) VALUES ('ae-bench', 'generic', 'mcp-tool', '{}', '/tmp', '[]', 'running', 0, 0)");
-    planning::Caller caller{db, "ae-bench", nullptr};
+    planning::Caller caller{db, "ae-bench", nullptr, nullptr, {}};
     std::string workflow_id;
     {
       store::Transaction transaction(db);

@@ -26,7 +26,7 @@ namespace {
 struct Fixture {
   test::TempDir dir;
   store::Database db{dir.path() / "mission.db"};
-  planning::Caller caller{db, "ae-planner", nullptr};
+  planning::Caller caller{db, "ae-planner", nullptr, nullptr, {}};
 
   Fixture() {
     store::migrate(db);
