@@ -14,11 +14,12 @@ namespace {
 // user's own flags come later and win): a run is unattended, in a worktree
 // of its own that it commits and judges, so the agent may edit files there
 // without asking (docs/adr/0027). Without them a one-shot Claude Code has its
-// Write and Edit tools refused ("you haven't granted it yet"), and Codex
-// exec runs its commands in a read-only sandbox. Only edits: no shell
-// without asking for Claude Code, and Codex's sandbox stays on (the
-// worktree writable, not the rest of the disk). OpenCode, Copilot CLI and
-// Pi are left as they are.
+// Write and Edit tools refused ("you haven't granted it yet"), Copilot CLI
+// its apply_patch ("Permission denied because no interactive user response
+// was available"), and Codex exec runs its commands in a read-only sandbox.
+// Only edits: no shell without asking for Claude Code and Copilot CLI, and
+// Codex's sandbox stays on (the worktree writable, not the rest of the
+// disk). OpenCode and Pi already edit without asking.
 struct PromptForm {
   std::string_view adapter;
   std::array<std::string_view, 2> first;  // empty words are skipped
@@ -27,7 +28,7 @@ struct PromptForm {
 constexpr PromptForm kPromptForms[] = {
     {"claude-code", {"--permission-mode", "acceptEdits"}, "-p"},
     {"codex", {"-c", "sandbox_mode=\"workspace-write\""}, "exec"},
-    {"copilot", {}, "-p"},
+    {"copilot", {"--allow-tool=write"}, "-p"},
     {"opencode", {}, "run"},
     {"pi", {}, "-p"},
 };

@@ -1,9 +1,10 @@
 // A real agent CLI doing a task of a real `mission workflows run`: the
 // adapter named by MISSION_AGENT_ADAPTER (or argv[2]) takes the two tasks of
 // a planned workflow, two agents at once (--parallel 2), and the model API
-// is a local scripted stub streaming
-// as the real one does (lib/scripted_model.mjs): Anthropic Messages for
-// Claude Code and OpenCode, OpenAI Responses for Codex. The script, turn by
+// is a local scripted stub streaming as the real one does
+// (lib/scripted_model.mjs): Anthropic Messages for Claude Code and
+// OpenCode, OpenAI Responses for Codex, OpenAI Chat Completions for
+// Copilot CLI. The script, turn by
 // turn: mission's start_task over the bridge; the agent's own file-writing
 // tool writing TASK.txt in its worktree; mission's complete_task; a final
 // text. The agent runs its tools for real, so the run judges the attempt
@@ -25,7 +26,7 @@ const adapter = process.env.MISSION_AGENT_ADAPTER || process.argv[2];
 const RUN_TIMEOUT_MS = 120000;
 const TASKS = ['greeting', 'farewell'];
 // clientInfo.name each agent's MCP client sends.
-const CLIENT_NAMES = { 'claude-code': 'claude-code', codex: 'codex-mcp-client', opencode: 'opencode' };
+const CLIENT_NAMES = { 'claude-code': 'claude-code', codex: 'codex-mcp-client', opencode: 'opencode', copilot: 'copilot-cli' };
 const content = (task) => `${task} from ${adapter}\n`;
 
 // The task and the agent's working directory, from the request: the run's
@@ -44,8 +45,10 @@ function workDirOf(text) {
 function toolNames(conversation) {
   const find = (re) => conversation.tools.find((t) => re.test(t));
   return {
-    start: find(/(^|[_.])start_task$/),
-    complete: find(/(^|[_.])complete_task$/),
+    start: find(/(^|[-_.])start_task$/),
+    complete: find(/(^|[-_.])complete_task$/),
+    // Claude Code Write, OpenCode write, Copilot CLI apply_patch (freeform),
+    // Codex (gpt-4.1) exec_command.
     write: find(/^(Write|write)$/) || find(/^apply_patch$/) || find(/^(shell|exec_command|local_shell)$/),
   };
 }

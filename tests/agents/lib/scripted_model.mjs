@@ -1,16 +1,18 @@
 // A scripted stand-in for the model APIs, streaming as the real ones do:
 // Anthropic Messages (server-sent events message_start, content_block_*,
-// input_json_delta for a tool_use, message_delta with stop_reason, message_stop)
-// and OpenAI Responses (response.created, response.output_item.added/done,
-// response.completed). It keeps no state between requests: each request's
-// own conversation says which turn it is (how many tool calls the model has
-// made in it), so agents running in parallel each get their own script.
+// input_json_delta for a tool_use, message_delta with stop_reason,
+// message_stop), OpenAI Responses (response.created,
+// response.output_item.added/done, response.completed) and OpenAI Chat
+// Completions (chunks whose delta carries tool_calls, finish_reason
+// tool_calls, [DONE]). It keeps no state between requests: each request's
+// own conversation says which turn it is (the tool calls the model has made
+// in it), so agents running in parallel each get their own script.
 //
 // `script(conversation)` returns the turn's answer: {tool, input} (a tool the
-// request offers, by name; for a namespaced Responses tool {tool, namespace})
-// or {text}. `conversation` = {api, body, tools (names offered), calls (the
-// tool calls so far), results (their outputs as text), text (the whole
-// request body, to find the task's prompt in)}.
+// request offers, by name; a Responses tool offered inside a `namespace`
+// tool is called with it) or {text}. `conversation` = {api, body, tools
+// (names offered), calls (the tool calls so far), results (their outputs as
+// text), text (the whole request body, to find the task's prompt in)}.
 
 import http from 'node:http';
 import { log } from './harness.mjs';
@@ -144,6 +146,58 @@ function responsesStream(body, answer) {
   return sse(events.map(([name, data], i) => [name, { sequence_number: i, ...data }]));
 }
 
+// --- OpenAI Chat Completions (Copilot CLI's BYOK provider) ----------------
+
+function chatConversation(body) {
+  const calls = [];
+  const results = [];
+  for (const message of body.messages || []) {
+    if (message.role === 'assistant') {
+      for (const call of message.tool_calls || []) {
+        calls.push({ name: call.function && call.function.name, input: call.function && call.function.arguments });
+      }
+    }
+    if (message.role === 'tool') {
+      results.push(typeof message.content === 'string' ? message.content : JSON.stringify(message.content));
+    }
+  }
+  const custom = new Set((body.tools || []).filter((t) => t.type === 'custom' && t.custom).map((t) => t.custom.name));
+  for (const message of body.messages || []) {
+    for (const call of message.tool_calls || []) {
+      if (call.custom) calls.push({ name: call.custom.name, input: call.custom.input });
+    }
+  }
+  const tools = (body.tools || []).map((t) => (t.function ? t.function.name : t.custom ? t.custom.name : t.name))
+    .filter(Boolean);
+  return { api: 'chat', body, tools, custom, calls, results };
+}
+
+function chatStream(body, answer) {
+  const base = { id: nextId('chatcmpl'), object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000),
+                 model: body.model || 'gpt-4o' };
+  const chunk = (delta, finish) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish ?? null }] });
+  const chunks = [];
+  if (answer.tool && answer.custom) {
+    // A freeform tool (Copilot CLI's apply_patch): its input is the text.
+    chunks.push(chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: nextId('call'), type: 'custom',
+                                                                         custom: { name: answer.tool, input: answer.input.input } }] }));
+    chunks.push(chunk({}, 'tool_calls'));
+  } else if (answer.tool) {
+    const args = JSON.stringify(answer.input);
+    const half = Math.floor(args.length / 2);
+    chunks.push(chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: nextId('call'), type: 'function',
+                                                                         function: { name: answer.tool, arguments: '' } }] }));
+    chunks.push(chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(0, half) } }] }));
+    chunks.push(chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(half) } }] }));
+    chunks.push(chunk({}, 'tool_calls'));
+  } else {
+    chunks.push(chunk({ role: 'assistant', content: answer.text }));
+    chunks.push(chunk({}, 'stop'));
+  }
+  chunks.push({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 } });
+  return `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}data: [DONE]\n\n`;
+}
+
 // --- the server ----------------------------------------------------------
 
 /// Starts the stub. Requests without tools (a title, a summary, a quota
@@ -167,12 +221,16 @@ export async function scriptedModelApi(script) {
           res.end(JSON.stringify({ input_tokens: 100 }));
           return;
         }
-        if (req.method === 'POST' && (url.endsWith('/messages') || url.endsWith('/responses'))) {
+        if (req.method === 'POST' && (url.endsWith('/messages') || url.endsWith('/responses') ||
+                                      url.endsWith('/chat/completions'))) {
           const anthropic = url.endsWith('/messages');
-          const conversation = anthropic ? anthropicConversation(body) : responsesConversation(body);
+          const chat = url.endsWith('/chat/completions');
+          const conversation = anthropic ? anthropicConversation(body)
+                                         : chat ? chatConversation(body) : responsesConversation(body);
           conversation.text = raw;
           exchange.results = conversation.results;
           const answer = conversation.tools.length ? script(conversation) : { text: 'ok' };
+          if (answer.tool && conversation.custom && conversation.custom.has(answer.tool)) answer.custom = true;
           // A tool offered inside a `namespace` tool is called with it.
           if (answer.tool && conversation.namespaces && conversation.namespaces[answer.tool] && !answer.namespace) {
             answer.namespace = conversation.namespaces[answer.tool];
@@ -185,11 +243,15 @@ export async function scriptedModelApi(script) {
             res.end(JSON.stringify(anthropic
               ? { id: nextId('msg'), type: 'message', role: 'assistant', model: body.model, stop_reason: 'end_turn',
                   content: [{ type: 'text', text: answer.text || 'ok' }], usage: { input_tokens: 1, output_tokens: 1 } }
-              : { id: nextId('resp'), object: 'response', status: 'completed', output: [] }));
+              : chat
+                ? { id: nextId('chatcmpl'), object: 'chat.completion', model: body.model,
+                    choices: [{ index: 0, message: { role: 'assistant', content: answer.text || 'ok' }, finish_reason: 'stop' }],
+                    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }
+                : { id: nextId('resp'), object: 'response', status: 'completed', output: [] }));
             return;
           }
           res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-          res.end(anthropic ? anthropicStream(body, answer) : responsesStream(body, answer));
+          res.end(anthropic ? anthropicStream(body, answer) : chat ? chatStream(body, answer) : responsesStream(body, answer));
           return;
         }
         if (req.method === 'GET' && url.endsWith('/models')) {

@@ -9,16 +9,17 @@
 using mission::daemon::runs::prompt_arguments;
 using Strings = std::vector<std::string>;
 
-TEST_CASE("a run gives Claude Code and Codex the leave to edit before the user's words and the prompt") {
+TEST_CASE("a run gives Claude Code, Codex and Copilot CLI the leave to edit before the user's words and the prompt") {
   CHECK(prompt_arguments("claude-code", {"--model", "m"}, "P") ==
         Strings{"--permission-mode", "acceptEdits", "--model", "m", "-p", "P"});
   CHECK(prompt_arguments("codex", {"-c", "model=\"m\""}, "P") ==
         Strings{"-c", "sandbox_mode=\"workspace-write\"", "-c", "model=\"m\"", "exec", "P"});
+  CHECK(prompt_arguments("copilot", {"--allow-tool=shell"}, "P") ==
+        Strings{"--allow-tool=write", "--allow-tool=shell", "-p", "P"});
 }
 
 TEST_CASE("the other adapters get only their prompt form, and generic the command as given") {
   CHECK(prompt_arguments("opencode", {"--pure"}, "P") == Strings{"--pure", "run", "P"});
-  CHECK(prompt_arguments("copilot", {}, "P") == Strings{"-p", "P"});
   CHECK(prompt_arguments("pi", {"--no-session"}, "P") == Strings{"--no-session", "-p", "P"});
   CHECK(prompt_arguments("generic", {"/bin/true"}, "P") == Strings{"/bin/true"});
 }
