@@ -12,6 +12,7 @@
 #include "daemon/coordination/coordination.hpp"
 #include "daemon/execution/agent_launch.hpp"
 #include "daemon/planning/planning_support.hpp"
+#include "daemon/planning/workflows.hpp"
 #include "daemon/runs/run_options.hpp"
 #include "daemon/runs/task_prompt.hpp"
 #include "daemon/store/claim_repository.hpp"
@@ -56,6 +57,24 @@ std::string follow_up_prompt(const store::PlannedTaskRow& task, std::int64_t tur
          "\n\nYou are in the same worktree as before; what you did there is still there.\n\n" + prompt + "\n";
 }
 
+// The prompt of an attempt's first turn: the task's own (task_prompt, as a
+// run gives it, `number` being which of the task's attempts this is) and
+// the coordinator's words after it.
+std::string first_turn_prompt(store::Database& db, planning::PlanCache& plans, const store::TaskAttemptRow& attempt,
+                              std::int64_t number, const std::optional<std::string>& coordinator_words) {
+  store::PlannedTaskRow task = planning::require_planned_task(db, attempt.task_id, "task_id");
+  PromptInput input;
+  input.workflow_id = task.mission_id;
+  input.workflow_name = planning::require_workflow(db, task.mission_id, "workflow_id").name;
+  input.attempt = number;
+  input.max_attempts = input.attempt;
+  input.branch = attempt.branch;
+  input.task = std::move(task);
+  std::string prompt = task_prompt(db, &plans, input);
+  if (coordinator_words) prompt += "\n## From your coordinator\n\n" + *coordinator_words + "\n";
+  return prompt;
+}
+
 }  // namespace
 
 AttemptControl::AttemptControl(AttemptServices services)
@@ -90,6 +109,9 @@ AttemptStart AttemptControl::plan_start(const std::string& coordinator, AttemptS
                        "task " + task.id + " has ended (" + std::string(name_of(task.status)) + ")",
                        "start attempts on tasks still to do (list_tasks with status pending)", {{"task_id", task.id}});
   }
+  // As start_task would refuse it: the workflow must be running or ready
+  // and the task's prerequisites done.
+  planning::require_startable(db, &services_.plans, task.id);
   if (auto held = store::ClaimRepository(db).claim_of(task.id)) {
     throw MissionError(ErrorCode::already_claimed,
                        "task " + task.id + " is held by execution " + held->execution_id,
@@ -114,20 +136,9 @@ store::TaskAttemptRow AttemptControl::record_start(const AttemptStart& start, co
   store::Database& db = services_.db;
   const std::int64_t now = unix_ms_now();
   store::WorkspaceRow workspace = workspaces::record_create(db, start.worktree, made, now);
-  store::PlannedTaskRow task = planning::require_planned_task(db, start.request.task_id, "task_id");
-  PromptInput input;
-  input.workflow_id = task.mission_id;
-  input.workflow_name = planning::require_workflow(db, task.mission_id, "workflow_id").name;
-  input.attempt = store::TaskAttemptRepository(db).count_of_task(task.id) + 1;
-  input.max_attempts = input.attempt;
-  input.branch = made.branch;
-  input.task = task;
-  std::string prompt = task_prompt(db, &services_.plans, input);
-  if (start.request.prompt) prompt += "\n## From your coordinator\n\n" + *start.request.prompt + "\n";
-
   store::TaskAttemptRow row;
   row.id = new_random_id("at-", 10);
-  row.task_id = task.id;
+  row.task_id = start.request.task_id;
   row.coordinator_id = start.coordinator;
   row.executor = start.request.executor;
   row.command = nlohmann::json(start.request.args).dump();
@@ -135,7 +146,9 @@ store::TaskAttemptRow AttemptControl::record_start(const AttemptStart& start, co
   row.worktree = made.path;
   row.branch = made.branch;
   row.base_commit = made.base_commit;
-  row.queued_prompt = std::move(prompt);
+  row.queued_prompt = first_turn_prompt(db, services_.plans, row,
+                                        store::TaskAttemptRepository(db).count_of_task(row.task_id) + 1,
+                                        start.request.prompt);
   row.created_at = row.updated_at = now;
   store::TaskAttemptRepository(db).insert(row);
   schedule(row.id);
@@ -202,13 +215,24 @@ FollowUpOutcome AttemptControl::follow_up(const std::string& coordinator, const 
     outcome.delivered_as = "message";
     outcome.message_id = sent.at("id").get<std::string>();
   } else {
-    if (attempt.queued_prompt && attempt.execution_id) {
+    if (attempt.queued_prompt && !attempt.execution_id) {
+      throw MissionError(ErrorCode::invalid_argument, "attempt " + attempt_id + " has not launched its first turn yet",
+                         "wait until get_attempt_status shows it running, then queue the follow-up",
+                         {{"attempt_id", attempt_id}});
+    }
+    if (attempt.queued_prompt) {
       throw MissionError(ErrorCode::invalid_argument, "attempt " + attempt_id + " already has a follow-up queued",
                          "cancel it with follow_up mode cancel first, or wait for it to start",
                          {{"attempt_id", attempt_id}});
     }
-    store::PlannedTaskRow task = planning::require_planned_task(services_.db, attempt.task_id, "task_id");
-    attempt.queued_prompt = follow_up_prompt(task, attempt.turns + 1, *prompt);
+    // An attempt whose turns never ran (none launched, or the launch
+    // failed) still needs its task.
+    attempt.queued_prompt =
+        attempt.turns == 0 || attempt.launch_error
+            ? first_turn_prompt(services_.db, services_.plans, attempt,
+                                store::TaskAttemptRepository(services_.db).count_of_task(attempt.task_id), prompt)
+            : follow_up_prompt(planning::require_planned_task(services_.db, attempt.task_id, "task_id"),
+                               attempt.turns + 1, *prompt);
     attempt.stopped = false;
     if (running) {
       outcome.delivered_as = "queued";
@@ -315,7 +339,7 @@ void AttemptControl::launch_turn(const std::string& attempt_id) {
       attempt.updated_at = now;
       store::TaskAttemptRepository(db).update(attempt);
     });
-  } catch (const MissionError& e) {
+  } catch (const std::exception& e) {
     // The turn will not launch by itself again: the coordinator reads why
     // in get_attempt_status and may follow up.
     store::Transaction transaction(db);

@@ -161,6 +161,24 @@ TEST_CASE("a coordinator starts an attempt and follows it then reads its changes
   CHECK(task["attempts"][0]["attempt_id"] == attempt);
   CHECK(task["attempt_count"] == 1);
   CHECK(coordinator.error_code("get_attempt_status", {{"attempt_id", "at-nothing"}}) == "not_found");
+  // beta waits for alpha, which no attempt completed.
+  const std::string beta = task_id_named(listed, "beta");
+  CHECK(coordinator.error_code("start_task_attempt", {{"task_id", beta}, {"executor", "generic"},
+                                                      {"args", agent_args()}}) == "invalid_argument");
+
+  // An executor whose binary the daemon cannot find: the attempt says why
+  // it did not launch, and a follow-up tries again with the task's prompt.
+  coordinator.ok("task_update_status", {{"id", alpha}, {"status", "completed"}, {"outcome", "alpha.txt written"}});
+  json missing = coordinator.ok("start_task_attempt", {{"task_id", beta}, {"executor", "codex"}});
+  json failed = wait_attempt(coordinator, missing["attempt_id"], [](const json& s) { return s["final"] == true; });
+  CHECK(failed["state"] == "failed");
+  CHECK(failed["launch_error"].get<std::string>().find("codex") != std::string::npos);
+  CHECK(coordinator.ok("follow_up", {{"attempt_id", missing["attempt_id"]}, {"mode", "send"}, {"prompt", "try"}})["delivered_as"] ==
+        "turn");
+  json retried = wait_attempt(coordinator, missing["attempt_id"],
+                              [](const json& s) { return s["turns"] == 2 && s["final"] == true; });
+  CHECK(retried["turns"] == 2);
+  CHECK(retried["launch_error"].get<std::string>().find("codex") != std::string::npos);
   CHECK(coordinator.error_code("start_task_attempt", {{"task_id", alpha}, {"executor", "nobody"}}) == "invalid_argument");
 }
 
