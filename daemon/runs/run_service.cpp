@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "daemon/adapters/adapter_table.hpp"
 #include "daemon/execution/agent_launch.hpp"
 #include "daemon/git/worktrees.hpp"
@@ -446,6 +448,13 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
   const std::filesystem::path prompt_dir = services_.paths.launch_dir() / run.row.id;
   const std::filesystem::path prompt_file = prompt_dir / (slot.id + "-" + std::to_string(slot.attempts) + ".md");
   std::error_code ignored;
+  // The parent is the adapters' launch dir too, which they refuse unless it
+  // is private: made here first (a run's first agent), it must be 0700.
+  try {
+    ensure_private_dir(services_.paths.launch_dir(), ::getuid());
+  } catch (const MissionError&) {
+    // The launch below reports it.
+  }
   std::filesystem::create_directories(prompt_dir, ignored);
   std::filesystem::permissions(prompt_dir, std::filesystem::perms::owner_all, ignored);
   {

@@ -9,14 +9,28 @@
 namespace mission::daemon::runs {
 namespace {
 
-// How each agent CLI takes a one-shot prompt: the words before it.
+// How each agent CLI takes a one-shot prompt: the words before it. And the
+// words a run gives first, before the ones the user gave after `--` (so the
+// user's own flags come later and win): a run is unattended, in a worktree
+// of its own that it commits and judges, so the agent may edit files there
+// without asking (docs/adr/0027). Without them a one-shot Claude Code has its
+// Write and Edit tools refused ("you haven't granted it yet"), Copilot CLI
+// its apply_patch ("Permission denied because no interactive user response
+// was available"), and Codex exec runs its commands in a read-only sandbox.
+// Only edits: no shell without asking for Claude Code and Copilot CLI, and
+// Codex's sandbox stays on (the worktree writable, not the rest of the
+// disk). OpenCode and Pi already edit without asking.
 struct PromptForm {
   std::string_view adapter;
-  std::array<std::string_view, 1> before;
+  std::array<std::string_view, 2> first;  // empty words are skipped
+  std::string_view before;
 };
 constexpr PromptForm kPromptForms[] = {
-    {"claude-code", {"-p"}}, {"codex", {"exec"}}, {"copilot", {"-p"}},
-    {"opencode", {"run"}},   {"pi", {"-p"}},
+    {"claude-code", {"--permission-mode", "acceptEdits"}, "-p"},
+    {"codex", {"-c", "sandbox_mode=\"workspace-write\""}, "exec"},
+    {"copilot", {"--allow-tool=write"}, "-p"},
+    {"opencode", {}, "run"},
+    {"pi", {}, "-p"},
 };
 
 std::string json_list(const std::string& text) {
@@ -71,14 +85,18 @@ std::string task_prompt(store::Database& db, planning::PlanCache* plans, const P
 
 std::vector<std::string> prompt_arguments(const std::string& adapter, const std::vector<std::string>& extra,
                                           const std::string& prompt) {
-  std::vector<std::string> words = extra;
   for (const PromptForm& form : kPromptForms) {
     if (form.adapter != adapter) continue;
-    for (std::string_view word : form.before) words.emplace_back(word);
+    std::vector<std::string> words;
+    for (std::string_view word : form.first) {
+      if (!word.empty()) words.emplace_back(word);
+    }
+    words.insert(words.end(), extra.begin(), extra.end());
+    words.emplace_back(form.before);
     words.push_back(prompt);
     return words;
   }
-  return words;  // generic: the command as given
+  return extra;  // generic: the command as given
 }
 
 }  // namespace mission::daemon::runs

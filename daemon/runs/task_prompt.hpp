@@ -30,7 +30,10 @@ std::string task_prompt(store::Database& db, planning::PlanCache* plans, const P
 
 // The words that give `prompt` to adapter `adapter`'s CLI in its one-shot
 // mode, after the words the run was given (`extra`): claude -p PROMPT,
-// codex exec PROMPT, opencode run PROMPT, copilot -p PROMPT, pi -p PROMPT.
+// codex exec PROMPT, opencode run PROMPT, copilot -p PROMPT, pi -p PROMPT;
+// Claude Code, Codex and Copilot CLI get the leave to edit their worktree
+// first (--permission-mode acceptEdits, -c sandbox_mode="workspace-write",
+// --allow-tool=write).
 // The generic adapter's command is used as given: its agent reads the
 // prompt from its environment.
 std::vector<std::string> prompt_arguments(const std::string& adapter, const std::vector<std::string>& extra,

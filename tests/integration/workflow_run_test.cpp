@@ -308,6 +308,27 @@ TEST_CASE("a run survives a daemon killed with SIGKILL: the next daemon retries 
   CHECK(task_of(run, "next")["status"] == "merged");
 }
 
+TEST_CASE("a run whose first agent goes through an adapter keeps the launch dir private and completes") {
+  // The run writes its prompt files under the launch dir before the adapter
+  // writes its own files there; the adapter refuses that dir unless 0700.
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  const fs::path repo = make_repo(instance);
+  Agent planner(instance, repo, kToolsets);
+  const std::string workflow = make_workflow(planner, {{"solo", {}}});
+  const fs::path fake_claude = instance.root.path() / "fake-claude";
+  write_file(fake_claude, "#!/bin/sh\nprintf '%s\\n' \"$MISSION_TASK_NAME\" > \"$MISSION_TASK_NAME.txt\"\n");
+  fs::permissions(fake_claude, fs::perms::owner_all);
+  ProcessResult result = run_long(instance, {"workflows", "run", workflow, "--adapter", "claude-code", "--max-attempts",
+                                             "1", "--env", "MISSION_CLAUDE_CODE_BIN=" + fake_claude.string()});
+  INFO(result.out << result.err);
+  CHECK(result.exit_code == 0);
+  const json run = run_status(instance, workflow);
+  CHECK(run["status"] == "completed");
+  CHECK(show(instance, repo, std::string(run["integrationBranch"]) + ":solo.txt") == "solo\n");
+}
+
 TEST_CASE("a run is refused with a reason for a workflow that cannot run") {
   Instance instance;
   DaemonProcess daemon(instance);
