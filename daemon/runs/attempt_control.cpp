@@ -4,7 +4,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <string_view>
 
@@ -291,15 +290,8 @@ void AttemptControl::launch_turn(const std::string& attempt_id) {
   auto task = store::PlanRepository(db).task(attempt.task_id);
   const std::int64_t turn = attempt.turns + 1;
 
-  const std::filesystem::path prompt_dir = services_.paths.launch_dir() / attempt.id;
-  const std::filesystem::path prompt_file = prompt_dir / ("turn-" + std::to_string(turn) + ".md");
-  std::error_code ignored;
-  std::filesystem::create_directories(prompt_dir, ignored);
-  std::filesystem::permissions(prompt_dir, std::filesystem::perms::owner_all, ignored);
-  {
-    std::ofstream out(prompt_file, std::ios::binary | std::ios::trunc);
-    out << prompt;
-  }
+  const std::filesystem::path prompt_file =
+      write_prompt_file(services_.paths, attempt.id, "turn-" + std::to_string(turn) + ".md", prompt);
 
   std::vector<std::string> args = nlohmann::json::parse(attempt.command).get<std::vector<std::string>>();
   execution::AgentLaunchRequest request;

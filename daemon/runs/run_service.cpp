@@ -3,9 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-
-#include <unistd.h>
 
 #include "daemon/adapters/adapter_table.hpp"
 #include "daemon/execution/agent_launch.hpp"
@@ -445,22 +442,8 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
   const std::string prompt = task_prompt(db, &services_.plans, input);
 
   // The whole prompt in a file beside the launch files, removed with the run.
-  const std::filesystem::path prompt_dir = services_.paths.launch_dir() / run.row.id;
-  const std::filesystem::path prompt_file = prompt_dir / (slot.id + "-" + std::to_string(slot.attempts) + ".md");
-  std::error_code ignored;
-  // The parent is the adapters' launch dir too, which they refuse unless it
-  // is private: made here first (a run's first agent), it must be 0700.
-  try {
-    ensure_private_dir(services_.paths.launch_dir(), ::getuid());
-  } catch (const MissionError&) {
-    // The launch below reports it.
-  }
-  std::filesystem::create_directories(prompt_dir, ignored);
-  std::filesystem::permissions(prompt_dir, std::filesystem::perms::owner_all, ignored);
-  {
-    std::ofstream out(prompt_file, std::ios::binary | std::ios::trunc);
-    out << prompt;
-  }
+  const std::filesystem::path prompt_file = write_prompt_file(
+      services_.paths, run.row.id, slot.id + "-" + std::to_string(slot.attempts) + ".md", prompt);
 
   execution::AgentLaunchRequest request;
   request.spec.kind = ExecutionKind::launched;

@@ -1,10 +1,14 @@
 #include "daemon/runs/task_prompt.hpp"
 
+#include <unistd.h>
+
 #include <array>
+#include <fstream>
 #include <string_view>
 
 #include "daemon/planning/workflows.hpp"
 #include "daemon/runs/run_options.hpp"
+#include "shared/error_code.hpp"
 
 namespace mission::daemon::runs {
 namespace {
@@ -81,6 +85,23 @@ std::string task_prompt(store::Database& db, planning::PlanCache* plans, const P
     // The prompt stands without it.
   }
   return out;
+}
+
+std::filesystem::path write_prompt_file(const RuntimePaths& paths, const std::string& group, const std::string& name,
+                                        const std::string& prompt) {
+  try {
+    ensure_private_dir(paths.launch_dir(), ::getuid());
+  } catch (const MissionError&) {
+    // The launch reports it, naming the dir.
+  }
+  const std::filesystem::path dir = paths.launch_dir() / group;
+  std::error_code ignored;
+  std::filesystem::create_directories(dir, ignored);
+  std::filesystem::permissions(dir, std::filesystem::perms::owner_all, ignored);
+  const std::filesystem::path file = dir / name;
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out << prompt;
+  return file;
 }
 
 std::vector<std::string> prompt_arguments(const std::string& adapter, const std::vector<std::string>& extra,

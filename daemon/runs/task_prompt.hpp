@@ -3,6 +3,7 @@
 // failed last time, and the task's context within a token budget
 // (task_load_context); and how each agent CLI takes that prompt.
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "daemon/planning/plan_cache.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/store/plan_repository.hpp"
+#include "shared/runtime_paths.hpp"
 
 namespace mission::daemon::runs {
 
@@ -27,6 +29,14 @@ struct PromptInput {
 
 // The prompt, in Markdown.
 std::string task_prompt(store::Database& db, planning::PlanCache* plans, const PromptInput& input);
+
+// Writes the whole prompt to <launch dir>/<group>/<name> and returns the
+// path, for agents that read it from MISSION_TASK_PROMPT_FILE. The launch
+// dir is the adapters' too, which they refuse unless it is private: made
+// here first (a daemon's first agent), it is made 0700, and so is `group`.
+// A failure to write is left for the launch to report.
+std::filesystem::path write_prompt_file(const RuntimePaths& paths, const std::string& group, const std::string& name,
+                                        const std::string& prompt);
 
 // The words that give `prompt` to adapter `adapter`'s CLI in its one-shot
 // mode, after the words the run was given (`extra`): claude -p PROMPT,
