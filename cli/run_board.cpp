@@ -34,6 +34,21 @@ void print_attempt(const nlohmann::json& attempt) {
   std::fflush(stdout);
 }
 
+// A progress line or a question of a run's agent, off a terminal.
+void print_agent_line(const nlohmann::json& row) {
+  const std::string name = padded(safe(row.value("taskName", "")), 24);
+  if (row.contains("question")) {
+    std::printf("%s %s %s\n", styled(padded("question", 10), Tone::attention).c_str(), name.c_str(),
+                safe(row.value("question", "")).c_str());
+    std::printf("           %s\n",
+                styled("mission answer " + row.value("agentExecutionId", "") + " TEXT", Tone::attention).c_str());
+  } else if (row.contains("progress")) {
+    std::printf("%s %s %s\n", styled(padded("progress", 10), Tone::dim).c_str(), name.c_str(),
+                safe(row.value("progress", "")).c_str());
+  }
+  std::fflush(stdout);
+}
+
 void print_run_end(const nlohmann::json& run) {
   const std::string status = run.value("status", "");
   std::printf("%s %s", styled("Run " + run.value("id", "") + " " + status, status == "completed" ? Tone::good : Tone::bad).c_str(),
@@ -98,7 +113,52 @@ RunBoard::RunBoard(const nlohmann::json& run) {
 void RunBoard::update(const nlohmann::json& attempt) {
   const std::string id = attempt.value("taskId", "");
   if (rows_.count(id) == 0) order_.push_back(id);
-  rows_[id] = attempt;
+  nlohmann::json row = attempt;
+  // The same agent still at work keeps what it last said.
+  const nlohmann::json& before = rows_[id];
+  if (before.value("agentExecutionId", "") == row.value("agentExecutionId", "") && row.value("status", "") == "running") {
+    for (const char* key : {"progress", "question"}) {
+      if (before.contains(key)) row[key] = before[key];
+    }
+  }
+  rows_[id] = std::move(row);
+}
+
+std::string RunBoard::note_agent_event(const nlohmann::json& event) {
+  const std::string execution = event.value("agentExecutionId", "");
+  if (execution.empty()) return {};
+  for (const auto& id : order_) {
+    nlohmann::json& row = rows_[id];
+    if (row.value("agentExecutionId", "") != execution) continue;
+    const std::string type = event.value("type", "");
+    if (type == "observation.recorded") {
+      const nlohmann::json& observation = event.value("observation", nlohmann::json::object());
+      const nlohmann::json& payload = observation.contains("payload") && observation["payload"].is_object()
+                                          ? observation["payload"]
+                                          : nlohmann::json::object();
+      const std::string kind = observation.value("kind", "");
+      if (kind == "progress" && payload.contains("summary")) {
+        row["progress"] = payload.value("summary", "");
+        row.erase("question");
+        return id;
+      }
+      if (kind == "needs_input" && payload.contains("question")) {
+        row["question"] = payload.value("question", "");
+        return id;
+      }
+      return {};
+    }
+    if (type == "execution.updated" && row.contains("question")) {
+      // Answered (or ended): it no longer waits on anyone.
+      const std::string state = event.value("execution", nlohmann::json::object()).value("state", "");
+      if (state != "awaiting_input") {
+        row.erase("question");
+        return id;
+      }
+    }
+    return {};
+  }
+  return {};
 }
 
 void RunBoard::draw(const std::string& header) {
@@ -130,7 +190,14 @@ void RunBoard::draw(const std::string& header) {
       line += "  " + padded(run_seconds(row.value("durationMs", std::int64_t{0})), 7);
       if (row.contains("agentExecutionId")) line += "  " + row.value("agentExecutionId", "");
     }
-    if (status == "awaiting_approval") line += styled("  mission approve " + id, Tone::attention);
+    if (status == "awaiting_approval") {
+      line += styled("  mission approve " + id, Tone::attention);
+    } else if (row.contains("question")) {
+      line += styled("  ? " + safe(row.value("question", "")) + "  mission answer " + row.value("agentExecutionId", ""),
+                     Tone::attention);
+    } else if (row.contains("progress")) {
+      line += styled("  " + safe(row.value("progress", "")), Tone::dim);
+    }
     lines.push_back(fit(line, columns));
     if (lines.size() + 1 >= rows) break;
   }
@@ -163,14 +230,28 @@ int follow_run(DaemonClient& client, const nlohmann::json& run, const std::strin
   }
   for (;;) {
     nlohmann::json event = client.read_event();
+    if (!json && !event.contains("runId")) {
+      // What the run's agents say as they work.
+      const std::string task = board.note_agent_event(event);
+      if (task.empty()) continue;
+      if (live) {
+        board.draw(header);
+      } else {
+        print_agent_line(board.row(task));
+      }
+      continue;
+    }
     if (event.value("runId", "") != run_id) continue;
     if (json) print_json_line(event);
     const std::string type = event.value("type", "");
-    if (type == "run.attempt" && live) {
+    if (type == "run.attempt") {
+      // Also off a terminal: the board knows which agent works on what.
       board.update(event.value("attempt", nlohmann::json::object()));
-      board.draw(header);
-    } else if (type == "run.attempt" && !json) {
-      print_attempt(event.value("attempt", nlohmann::json::object()));
+      if (live) {
+        board.draw(header);
+      } else if (!json) {
+        print_attempt(event.value("attempt", nlohmann::json::object()));
+      }
     }
     if (type == "run.updated") {
       const nlohmann::json& summary = event["run"];

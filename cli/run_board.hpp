@@ -2,9 +2,11 @@
 // Following a workflow run (docs/adr/0023, 0026), for `mission workflows
 // run` and `mission workflows show --follow`: on a terminal a board redrawn
 // in place at each event (a progress bar, then each task with its status,
-// attempt, time and agent, an approval it waits on with the command to give
-// it); a line per attempt change when not on a terminal; the events as JSON
-// lines with --json.
+// attempt, time and agent, and its agent's last progress line or, drawn to
+// catch the eye, the question it waits on with the command that answers
+// it, or an approval it waits on with the command to give it); a line per
+// attempt change, progress line and question when not on a terminal; the
+// events as JSON lines with --json.
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -32,6 +34,11 @@ class RunBoard {
   explicit RunBoard(const nlohmann::json& run);
   // A run.attempt event's attempt.
   void update(const nlohmann::json& attempt);
+  // An observation.recorded or execution.updated event of one of the
+  // run's agents: its progress line, the question it asks, or that it
+  // was answered. The task it changed, or empty when it is not news.
+  std::string note_agent_event(const nlohmann::json& event);
+  const nlohmann::json& row(const std::string& task_id) { return rows_[task_id]; }
   void draw(const std::string& header);
 
  private:

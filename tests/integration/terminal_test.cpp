@@ -368,3 +368,41 @@ TEST_CASE("workflows show --follow on a terminal draws a run already under way a
   CHECK(screen.find("completed") != std::string::npos);
   CHECK(follow.raw().find("\x1b[2K") != std::string::npos);
 }
+
+TEST_CASE("a run's board shows each agent's last progress line and the question it waits on") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  const fs::path repo = make_repo(instance);
+  Agent planner(instance, repo, "planning");
+  json workflow = planner.ok("workflow_create", {{"name", "board"}, {"source_type", "prompt"}, {"source_content", "x"}});
+  json tasks = json::array({{{"name", "alpha"}, {"description", "alpha"}, {"sequence", 1}},
+                            {{"name", "beta"}, {"description", "beta"}, {"sequence", 1}}});
+  planner.ok("workflow_set_plan", {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
+  std::map<std::string, std::string> env = instance.env();
+  for (const auto& [name, value] : git_env(instance)) env[name] = value;
+  const fs::path gate = instance.root.path() / "gate";
+  // alpha reports progress, beta asks; both wait for the test, then beta
+  // reports progress (its question is then no longer drawn).
+  const std::string agent =
+      "m() { printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"%s\",\"signal\":%s}\\n' "
+      "\"$MISSION_AGENT_EXECUTION_ID\" \"$1\" \"$2\"; }; "
+      "if [ \"$MISSION_TASK_NAME\" = alpha ]; then m p1 '{\"type\":\"progress\",\"summary\":\"parsing the input\"}'; "
+      "else m q1 '{\"type\":\"needs_input\",\"question\":\"which database?\",\"choices\":[\"postgres\",\"sqlite\"]}'; fi; "
+      "while [ ! -f '" + gate.string() + "' ]; do sleep 0.05; done; "
+      "m p2 '{\"type\":\"progress\",\"summary\":\"all written\"}'; echo x > \"$MISSION_TASK_NAME.txt\"";
+  PtyChild run(mission_argv({"workflows", "run", workflow["id"], "--parallel", "2", "--", "/bin/sh", "-c", agent}), env);
+  run.wait_for([](const std::string& screen) {
+    return screen.find("parsing the input") != std::string::npos && screen.find("? which database?") != std::string::npos;
+  });
+  const std::string waiting = run.screen().text();
+  INFO(waiting);
+  const std::regex asks("running +beta .*\\? which database\\? +mission answer ae-");
+  CHECK(std::regex_search(waiting, asks));
+  write_file(gate, "go\n");
+  CHECK(run.wait_exit(60s) == 0);
+  const std::string screen = run.screen().text();
+  INFO(screen);
+  CHECK(screen.find("2/2 merged") != std::string::npos);
+  CHECK(screen.find("which database?") == std::string::npos);
+}

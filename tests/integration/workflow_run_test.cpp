@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 #include <csignal>
+#include <regex>
 #include <set>
 #include <thread>
 
@@ -547,4 +548,24 @@ TEST_CASE("workflows show --follow prints a run's changes off a terminal, or its
   CHECK(after.exit_code == 0);
   CHECK(after.out.find("No run under way") != std::string::npos);
   CHECK(after.out.find("completed") != std::string::npos);
+}
+
+TEST_CASE("off a terminal a run prints its agents' progress lines and questions with the command that answers") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  const fs::path repo = make_repo(instance);
+  Agent planner(instance, repo, kToolsets);
+  const std::string workflow = make_workflow(planner, {{"solo", {}}});
+  const std::string markers =
+      "m() { printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"%s\",\"signal\":%s}\\n' "
+      "\"$MISSION_AGENT_EXECUTION_ID\" \"$1\" \"$2\"; }; "
+      "m p1 '{\"type\":\"progress\",\"summary\":\"reading the spec\"}'; "
+      "m q1 '{\"type\":\"needs_input\",\"question\":\"tabs or spaces?\",\"choices\":[\"tabs\",\"spaces\"]}'; sleep 0.3";
+  ProcessResult result = run_long(instance, args({"workflows", "run", workflow}, agent(markers)));
+  INFO(result.out << result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(std::regex_search(result.out, std::regex("progress +solo +reading the spec")));
+  CHECK(std::regex_search(result.out, std::regex("question +solo +tabs or spaces\\?")));
+  CHECK(std::regex_search(result.out, std::regex("mission answer ae-[a-z0-9]+ TEXT")));
 }
