@@ -256,6 +256,7 @@ std::string run_markdown(const nlohmann::json& run) {
       out += ", " + human_duration(attempt.value("durationMs", std::int64_t{0}));
       if (attempt.contains("tokens")) out += ", tokens " + tokens_text(attempt.at("tokens"));
       if (attempt.contains("reason")) out += ": " + one_line(attempt.value("reason", ""));
+      if (attempt.contains("scopeWarning")) out += " (scope: " + one_line(attempt.value("scopeWarning", "")) + ")";
       out += "\n";
     }
   }

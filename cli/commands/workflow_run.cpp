@@ -150,6 +150,11 @@ int show_run_status(const CliContext& context, const WorkflowRunOptions& options
         std::printf("%s\n", part.c_str());
       }
     }
+    if (!attempts.empty() && attempts.back().contains("scopeWarning")) {
+      for (const auto& part : wrapped("scope: " + safe(attempts.back().value("scopeWarning", "")), columns, 4)) {
+        std::printf("%s\n", styled(part, Tone::attention).c_str());
+      }
+    }
   }
   return status == "running" || status == "stopping" || status == "completed" ? kExitOk : kExitFailure;
 }

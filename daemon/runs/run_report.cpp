@@ -108,6 +108,7 @@ nlohmann::json run_task_json(store::Database& db, const store::PlannedTaskRow& t
     a["durationMs"] = duration_of(attempt);
     if (attempt.reason) a["reason"] = *attempt.reason;
     if (attempt.merge_commit) a["mergeCommit"] = *attempt.merge_commit;
+    if (attempt.scope_warning) a["scopeWarning"] = *attempt.scope_warning;
     if (attempt.tokens_input || attempt.tokens_output) {
       put_tokens(a, attempt.tokens_input.value_or(0), attempt.tokens_output.value_or(0));
       input += attempt.tokens_input.value_or(0);

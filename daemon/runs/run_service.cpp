@@ -11,6 +11,7 @@
 #include "daemon/planning/planning_support.hpp"
 #include "daemon/planning/workflows.hpp"
 #include "daemon/runs/run_report.hpp"
+#include "daemon/runs/change_scope.hpp"
 #include "daemon/runs/task_prompt.hpp"
 #include "daemon/store/claim_repository.hpp"
 #include "daemon/store/execution_repository.hpp"
@@ -558,6 +559,50 @@ void RunService::judge(ActiveRun& run, std::size_t node) {
     transaction.commit();
     events.publish_to(services_.events);
   }
+  judge_scope(run, node, task ? task->files_likely_affected : std::string("[]"));
+}
+
+void RunService::judge_scope(ActiveRun& run, std::size_t node, const std::string& files_likely_affected) {
+  TaskSlot& slot = run.tasks[node];
+  const std::string run_id = run.row.id;
+  const std::int64_t attempt = slot.attempts;
+  auto changed = std::make_shared<std::vector<std::string>>();
+  auto error = std::make_shared<std::string>();
+  loop::queue_work(
+      services_.loop,
+      [worktree = slot.worktree, base = slot.base_commit, changed, error] {
+        try {
+          *changed = git::changed_paths(worktree, base);
+        } catch (const std::exception& e) {
+          *error = e.what();
+        }
+      },
+      guarded([this, run_id, node, attempt, changed, error, files_likely_affected] {
+        TaskSlot* slot = slot_at(run_id, node, attempt);
+        ActiveRun* run = find(run_id);
+        if (!slot || !run || slot->state != SlotState::judging) return;
+        if (!error->empty()) {
+          attempt_failed(*run, node, "cannot read what the agent changed: " + *error);
+          return;
+        }
+        const ScopeVerdict verdict = judge_change_set(*changed, files_likely_affected);
+        if (verdict.failure) {
+          attempt_failed(*run, node, *verdict.failure);
+          return;
+        }
+        if (verdict.warning) {
+          events::EventBatch events(services_.events);
+          store::Transaction transaction(services_.db);
+          update_attempt(*run, node, [&](store::AttemptRow& a) { a.scope_warning = verdict.warning; }, events);
+          transaction.commit();
+          events.publish_to(services_.events);
+        }
+        judge_check(*run, node);
+      }));
+}
+
+void RunService::judge_check(ActiveRun& run, std::size_t node) {
+  TaskSlot& slot = run.tasks[node];
   if (!run.options.check) {
     pass(run, node);
     return;
@@ -1083,6 +1128,7 @@ nlohmann::json RunService::run_json(const store::RunRow& run) {
       if (attempt.reason) a["reason"] = *attempt.reason;
       if (attempt.merge_commit) a["mergeCommit"] = *attempt.merge_commit;
       if (attempt.dispatch_us) a["dispatchUs"] = *attempt.dispatch_us;
+      if (attempt.scope_warning) a["scopeWarning"] = *attempt.scope_warning;
       const std::int64_t ms = attempt.ended_at.value_or(unix_ms_now()) - attempt.started_at;
       a["durationMs"] = ms;
       duration += ms;

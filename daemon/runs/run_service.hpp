@@ -163,6 +163,10 @@ class RunService {
   void launch(ActiveRun& run, std::size_t node);
   void on_execution_ended(const std::string& execution_id);
   void judge(ActiveRun& run, std::size_t node);
+  // Then what the attempt changed in its worktree against the plan's
+  // files_likely_affected (change_scope.hpp), on a pool thread; then --check.
+  void judge_scope(ActiveRun& run, std::size_t node, const std::string& files_likely_affected);
+  void judge_check(ActiveRun& run, std::size_t node);
   void pass(ActiveRun& run, std::size_t node);
   void pump_merges(ActiveRun& run);
   // The run and node of a task waiting for approval, or MissionError.

@@ -9,7 +9,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 12> kMigrations{
+constexpr std::array<const char*, 13> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -681,6 +681,11 @@ CREATE INDEX task_attempts_queued ON task_attempts(id) WHERE queued_prompt IS NO
     R"sql(
 ALTER TABLE run_attempts ADD COLUMN tokens_input INTEGER;
 ALTER TABLE run_attempts ADD COLUMN tokens_output INTEGER;
+)sql",
+    // 13: what an attempt changed outside its task's files_likely_affected
+    // when it passed anyway (daemon/runs/change_scope.hpp).
+    R"sql(
+ALTER TABLE run_attempts ADD COLUMN scope_warning TEXT;
 )sql",
 };
 

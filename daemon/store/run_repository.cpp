@@ -24,7 +24,7 @@ RunRow read_run(const Statement& s) {
 
 constexpr const char* kAttemptSelect =
     "SELECT run_id, task_id, attempt, status, execution_id, workspace_id, reason, check_output, merge_commit, "
-    "started_at, ended_at, dispatch_us, tokens_input, tokens_output FROM run_attempts ";
+    "started_at, ended_at, dispatch_us, tokens_input, tokens_output, scope_warning FROM run_attempts ";
 
 AttemptRow read_attempt(const Statement& s) {
   AttemptRow row;
@@ -42,6 +42,7 @@ AttemptRow read_attempt(const Statement& s) {
   row.dispatch_us = s.optional_integer(11);
   row.tokens_input = s.optional_integer(12);
   row.tokens_output = s.optional_integer(13);
+  row.scope_warning = s.optional_text(14);
   return row;
 }
 
@@ -105,10 +106,11 @@ void RunRepository::insert_attempt(const AttemptRow& row) {
 void RunRepository::update_attempt(const AttemptRow& row) {
   auto s = db_.cached(
       "UPDATE run_attempts SET status = ?4, execution_id = ?5, workspace_id = ?6, reason = ?7, check_output = ?8, "
-      "merge_commit = ?9, ended_at = ?10, dispatch_us = ?11 WHERE run_id = ?1 AND task_id = ?2 AND attempt = ?3");
+      "merge_commit = ?9, ended_at = ?10, dispatch_us = ?11, scope_warning = ?12 WHERE run_id = ?1 AND task_id = ?2 "
+      "AND attempt = ?3");
   s.bind(1, row.run_id).bind(2, row.task_id).bind(3, row.attempt).bind(4, row.status).bind(5, row.execution_id);
   s.bind(6, row.workspace_id).bind(7, row.reason).bind(8, row.check_output).bind(9, row.merge_commit);
-  s.bind(10, row.ended_at).bind(11, row.dispatch_us);
+  s.bind(10, row.ended_at).bind(11, row.dispatch_us).bind(12, row.scope_warning);
   s.run();
 }
 

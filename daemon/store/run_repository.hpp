@@ -42,6 +42,9 @@ struct AttemptRow {
   // tokens_output), when it did during the attempt.
   std::optional<std::int64_t> tokens_input;
   std::optional<std::int64_t> tokens_output;
+  // The files it changed outside the plan's files_likely_affected, when
+  // it passed anyway (runs/change_scope.hpp).
+  std::optional<std::string> scope_warning;
   std::int64_t started_at = 0;
   std::optional<std::int64_t> ended_at;
 };

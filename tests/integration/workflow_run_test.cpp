@@ -569,3 +569,32 @@ TEST_CASE("off a terminal a run prints its agents' progress lines and questions 
   CHECK(std::regex_search(result.out, std::regex("question +solo +tabs or spaces\\?")));
   CHECK(std::regex_search(result.out, std::regex("mission answer ae-[a-z0-9]+ TEXT")));
 }
+
+TEST_CASE("a run judges what each agent changed against the plan's files: nothing fails and outside files are a warning") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  const fs::path repo = make_repo(instance);
+  Agent planner(instance, repo, kToolsets);
+  json workflow = planner.ok("workflow_create", {{"name", "scoped"}, {"source_type", "prompt"}, {"source_content", "x"}});
+  json tasks = json::array({{{"name", "inside"}, {"description", "d"}, {"sequence", 1}, {"files_likely_affected", {"inside.txt"}}},
+                            {{"name", "wander"}, {"description", "d"}, {"sequence", 1}, {"files_likely_affected", {"docs/"}}},
+                            {{"name", "idle"}, {"description", "d"}, {"sequence", 1}, {"files_likely_affected", {"src/"}}}});
+  planner.ok("workflow_set_plan", {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
+  // The idle task's agent writes nothing at all.
+  ProcessResult result = run_long(
+      instance, args({"workflows", "run", workflow["id"], "--parallel", "3", "--max-attempts", "1"},
+                     agent("[ \"$MISSION_TASK_NAME\" = idle ] && exit 0")));
+  INFO(result.out << result.err);
+  CHECK(result.exit_code == 1);
+  const json run = run_status(instance, workflow["id"]);
+  CHECK(task_of(run, "inside")["status"] == "merged");
+  CHECK_FALSE(task_of(run, "inside")["attempts"][0].contains("scopeWarning"));
+  CHECK(task_of(run, "wander")["status"] == "merged");
+  CHECK(task_of(run, "wander")["attempts"][0]["scopeWarning"] ==
+        "1 file changed outside files_likely_affected: wander.txt");
+  CHECK(task_of(run, "idle")["status"] == "failed");
+  CHECK(task_of(run, "idle")["attempts"][0]["reason"].get<std::string>().find("changed nothing") != std::string::npos);
+  ProcessResult status = run_long(instance, {"workflows", "status", workflow["id"]});
+  CHECK(status.out.find("scope: 1 file changed outside files_likely_affected: wander.txt") != std::string::npos);
+}
