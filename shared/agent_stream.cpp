@@ -105,6 +105,57 @@ std::vector<StreamStep> decode_claude(const nlohmann::json& event) {
   return steps;
 }
 
+// The one shell word `text` spells ('single', "double" with its
+// backslash escapes, bare characters), nullopt when it is more than one
+// word or its quotes do not close.
+std::optional<std::string> one_shell_word(std::string_view text) {
+  std::string word;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c == '\'') {
+      const std::size_t close = text.find('\'', i + 1);
+      if (close == std::string_view::npos) return std::nullopt;
+      word.append(text.substr(i + 1, close - i - 1));
+      i = close + 1;
+    } else if (c == '"') {
+      ++i;
+      for (;; ++i) {
+        if (i >= text.size()) return std::nullopt;
+        if (text[i] == '"') break;
+        const bool escape = text[i] == '\\' && i + 1 < text.size() &&
+                            std::string_view("\\\"$`").find(text[i + 1]) != std::string_view::npos;
+        if (escape) ++i;
+        word.push_back(text[i]);
+      }
+      ++i;
+    } else if (c == ' ' || c == '\t' || c == '\n') {
+      return std::nullopt;
+    } else if (c == '\\' && i + 1 < text.size()) {
+      word.push_back(text[i + 1]);
+      i += 2;
+    } else {
+      word.push_back(c);
+      ++i;
+    }
+  }
+  return word;
+}
+
+// A command as a person reads it: Codex runs each one as `/bin/bash -lc
+// "SCRIPT"` (quoted for the shell), where the script is what the model
+// wrote.
+std::string shell_script(std::string_view command) {
+  static constexpr std::string_view kWrappers[] = {"/bin/bash -lc ", "bash -lc ", "/usr/bin/bash -lc ",
+                                                   "/bin/zsh -lc ", "zsh -lc ", "/bin/sh -c ", "sh -c "};
+  for (std::string_view wrapper : kWrappers) {
+    if (!command.starts_with(wrapper)) continue;
+    auto script = one_shell_word(command.substr(wrapper.size()));
+    if (script && !script->empty()) return *script;
+  }
+  return std::string(command);
+}
+
 // Codex, `codex exec --json`: thread and turn events around items
 // (agent_message, reasoning, command_execution, file_change,
 // mcp_tool_call, web_search, error) that start and complete.
@@ -115,7 +166,7 @@ std::vector<StreamStep> decode_codex(const nlohmann::json& event) {
   const std::string item_type = string_at(item, "type");
   if (type == "item.started") {
     if (item_type == "command_execution") {
-      steps.push_back({Kind::tool_call, "shell(" + string_at(item, "command") + ")"});
+      steps.push_back({Kind::tool_call, "shell(" + shell_script(string_at(item, "command")) + ")"});
     } else if (item_type == "mcp_tool_call") {
       steps.push_back({Kind::tool_call, string_at(item, "server") + "." +
                                             call_text(string_at(item, "tool"), member(item, "arguments"))});

@@ -93,7 +93,8 @@ TEST_CASE("codex exec --json reads as commands with their exit, edits, MCP calls
   REQUIRE(steps.size() == 9);
   CHECK(steps[0].kind == Kind::thinking);
   CHECK(steps[1].kind == Kind::tool_call);
-  CHECK(steps[1].text == "shell(bash -lc 'cargo test -p parser')");
+  // The script the model wrote, not the shell wrapper codex runs it in.
+  CHECK(steps[1].text == "shell(cargo test -p parser)");
   CHECK(steps[2].kind == Kind::error);  // exit 101
   CHECK(steps[2].text.starts_with("exit 101: test result: FAILED."));
   CHECK(steps[3].text == "apply_patch(update parser/src/lib.rs)");
@@ -119,6 +120,76 @@ TEST_CASE("opencode run --format json reads as tool calls with results, text and
   CHECK(steps[5].text == "stop");
   CHECK(steps[6].kind == Kind::error);
   CHECK(steps[6].text == "rate limited, retry in 20s");
+}
+
+// What the pinned CLIs printed for one write and a final text, captured from
+// tests/agents/run-stream.test.mjs (paths shortened, long fields dropped):
+// Claude Code 2.1.330, Codex 0.169.0, OpenCode 1.18.33.
+constexpr const char* kClaudeCaptured[] = {
+    R"j({"type":"system","subtype":"init","cwd":"/src/app","session_id":"6b04","tools":["Task","Bash","Edit","Read","Write","mcp__mission__progress"],"model":"claude-opus-5-5","permissionMode":"acceptEdits"})j",
+    R"j({"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"tool_use","id":"toolu_2","name":"Write","input":{"file_path":"/src/app/hello.txt","content":"hello\n"}}],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1},"context_management":null},"parent_tool_use_id":null,"session_id":"6b04","uuid":"6fab","timestamp":"2026-11-26T02:58:27.487Z"})j",
+    R"j({"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_2","type":"tool_result","content":"File created successfully at: /src/app/hello.txt (file state is current in your context — no need to Read it back)"}]},"parent_tool_use_id":null,"session_id":"6b04","uuid":"6bc9","timestamp":"2026-11-26T02:58:27.588Z","tool_use_result":{"type":"create","filePath":"/src/app/hello.txt","content":"hello\n","structuredPatch":[],"originalFile":null,"userModified":false}})j",
+    R"j({"type":"assistant","message":{"id":"msg_3","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"text","text":"hello.txt is written."}],"stop_reason":null},"parent_tool_use_id":null,"session_id":"6b04","uuid":"3eb9"})j",
+    R"j({"duration_api_ms":104,"stop_reason":"end_turn","session_id":"6b04","total_cost_usd":0.00088,"permission_denials":[],"terminal_reason":"completed","is_error":false,"num_turns":2,"subtype":"success","api_error_status":null,"result":"hello.txt is written.","ttft_ms":120,"type":"result","duration_ms":299,"uuid":"9fe6"})j",
+};
+
+constexpr const char* kCodexCaptured[] = {
+    R"j({"type":"thread.started","thread_id":"01a215ca-506e-7cb1-85bd-0059a71a2d98"})j",
+    R"j({"type":"item.completed","item":{"id":"item_0","type":"error","message":"Model metadata for `gpt-4.1` not found. Defaulting to fallback metadata; this can degrade performance and cause issues."}})j",
+    R"j({"type":"turn.started"})j",
+    R"j({"type":"item.started","item":{"id":"item_1","type":"command_execution","command":"/bin/bash -lc \"printf '%s\\\\n' 'hello' > '/src/app/hello.txt'\"","aggregated_output":"","exit_code":null,"status":"in_progress"}})j",
+    R"j({"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"/bin/bash -lc \"printf '%s\\\\n' 'hello' > '/src/app/hello.txt'\"","aggregated_output":"","exit_code":0,"status":"completed"}})j",
+    R"j({"type":"item.completed","item":{"id":"item_2","type":"agent_message","text":"hello.txt is written."}})j",
+    R"j({"type":"turn.completed","usage":{"input_tokens":20,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":40,"reasoning_output_tokens":0}})j",
+};
+
+constexpr const char* kOpencodeCaptured[] = {
+    R"j({"type":"step_start","timestamp":1795661920897,"sessionID":"ses_dea3","part":{"id":"prt_1","messageID":"msg_1","sessionID":"ses_dea3","type":"step-start"}})j",
+    R"j({"type":"tool_use","timestamp":1795661920897,"sessionID":"ses_dea3","part":{"type":"tool","tool":"write","callID":"toolu_3","state":{"status":"completed","input":{"filePath":"/src/app/hello.txt","content":"hello\n"},"output":"Wrote file successfully.","metadata":{"diagnostics":{},"filepath":"/src/app/hello.txt","exists":false,"truncated":false},"title":"src/app/hello.txt","time":{"start":1795661920845,"end":1795661920864}},"id":"prt_2","sessionID":"ses_dea3","messageID":"msg_1"}})j",
+    R"j({"type":"step_finish","timestamp":1795661920897,"sessionID":"ses_dea3","part":{"id":"prt_3","reason":"tool-calls","messageID":"msg_1","sessionID":"ses_dea3","type":"step-finish","tokens":{"total":30,"input":10,"output":20,"reasoning":0,"cache":{"write":0,"read":0}},"cost":0.00033}})j",
+    R"j({"type":"step_start","timestamp":1795661921046,"sessionID":"ses_dea3","part":{"id":"prt_4","messageID":"msg_2","sessionID":"ses_dea3","type":"step-start"}})j",
+    R"j({"type":"text","timestamp":1795661921046,"sessionID":"ses_dea3","part":{"id":"prt_5","messageID":"msg_2","sessionID":"ses_dea3","type":"text","text":"hello.txt is written.","time":{"start":1795661920988,"end":1795661920995}}})j",
+    R"j({"type":"step_finish","timestamp":1795661921046,"sessionID":"ses_dea3","part":{"id":"prt_6","reason":"stop","messageID":"msg_2","sessionID":"ses_dea3","type":"step-finish","tokens":{"total":30,"input":10,"output":20,"reasoning":0,"cache":{"write":0,"read":0}},"cost":0.00033}})j",
+};
+
+TEST_CASE("the streams the pinned agent CLIs print read as the call, its result, the text and the end") {
+  CHECK(rendered(decode_all("claude-stream-json", kClaudeCaptured), 160) ==
+        std::vector<std::string>{"→ Write(/src/app/hello.txt)",
+                                 "  ← File created successfully at: /src/app/hello.txt (file state is "
+                                 "current in your context — no need to Read it back)",
+                                 "● hello.txt is written.", "■ success, 2 turns, 0.3 s, $0.0009"});
+  // Codex prints a warning as an error item; the command is shown as the
+  // model wrote it, out of codex's `/bin/bash -lc "..."`.
+  CHECK(rendered(decode_all("codex-json", kCodexCaptured), 160) ==
+        std::vector<std::string>{
+            "✗ Model metadata for `gpt-4.1` not found. Defaulting to fallback metadata; this can "
+            "degrade performance and cause issues.",
+            R"(→ shell(printf '%s\n' 'hello' > '/src/app/hello.txt'))", "  ← exit 0",
+            "● hello.txt is written.", "■ turn completed, tokens in 20, out 40"});
+  CHECK(rendered(decode_all("opencode-json", kOpencodeCaptured), 160) ==
+        std::vector<std::string>{"→ write(/src/app/hello.txt)", "  ← Wrote file successfully.",
+                                 "● hello.txt is written.", "■ stop"});
+}
+
+TEST_CASE("a shell command is shown as its script when it is one word after bash -lc or sh -c") {
+  const auto* decoder = mission::find_stream_decoder("codex-json");
+  REQUIRE(decoder != nullptr);
+  auto call = [&](std::string command) {
+    nlohmann::json event = {{"type", "item.started"},
+                            {"item", {{"type", "command_execution"}, {"command", command}}}};
+    auto steps = mission::decode_stream_line(*decoder, event.dump());
+    REQUIRE(steps.has_value());
+    REQUIRE(steps->size() == 1);
+    return (*steps)[0].text;
+  };
+  CHECK(call(R"(/bin/bash -lc "echo \"a \$HOME\" \\ b")") == R"(shell(echo "a $HOME" \ b))");
+  CHECK(call(R"(bash -lc 'it'\''s')") == "shell(it's)");
+  CHECK(call("sh -c ls") == "shell(ls)");
+  // More than one word, an open quote, or no script: the command as it is.
+  CHECK(call("bash -lc ls -la") == "shell(bash -lc ls -la)");
+  CHECK(call(R"(bash -lc "open)") == R"(shell(bash -lc "open))");
+  CHECK(call("bash -lc ''") == "shell(bash -lc '')");
+  CHECK(call("rg -n TODO") == "shell(rg -n TODO)");
 }
 
 TEST_CASE("a stream step is cut to the width by display width, and agent text is neutralised") {
