@@ -111,6 +111,17 @@ struct PersonMessage {
 // `mission send`: {message}.
 nlohmann::json person_send(store::Database& db, events::EventBatch& events,
                            const PersonMessage& message);
+// A notice from the daemon itself to the people's inbox (`mission inbox`),
+// from "mission": what a person must look at, such as a run's task whose
+// merge conflicts. Inside the caller's transaction.
+struct PeopleNotice {
+  std::string subject;
+  std::string text;
+  std::optional<std::string> workflow_id;
+  std::optional<std::string> task_id;
+  MessagePriority priority = MessagePriority::high;
+};
+void notify_people(store::Database& db, events::EventBatch& events, const PeopleNotice& notice);
 // `mission answer`: answers the execution's open needs_input (text, or the
 // 1-based `choice` of its choices) with a message replying to that
 // observation, and puts the execution back to running. {message, execution}.

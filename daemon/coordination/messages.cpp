@@ -387,6 +387,21 @@ nlohmann::json person_send(store::Database& db, events::EventBatch& events, cons
   return {{"message", message_json(row, row.created_at, KeyStyle::camel)}};
 }
 
+void notify_people(store::Database& db, events::EventBatch& events, const PeopleNotice& notice) {
+  store::MessageRow row;
+  row.id = new_message_id();
+  row.thread_id = row.id;
+  row.sender_person = "mission";
+  row.type = MessageType::notification;
+  row.subject = notice.subject;
+  row.body = nlohmann::json(notice.text).dump();
+  row.priority = notice.priority;
+  row.workflow_id = notice.workflow_id;
+  row.task_id = notice.task_id;
+  row.created_at = unix_ms_now();
+  store_message(db, events, std::move(row));
+}
+
 nlohmann::json person_answer(store::Database& db, events::EventBatch& events, PersonMessage message,
                              std::optional<std::int64_t> choice) {
   store::ExecutionRepository executions(db);

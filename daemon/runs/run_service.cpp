@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "daemon/adapters/adapter_table.hpp"
+#include "daemon/coordination/coordination.hpp"
 #include "daemon/execution/agent_launch.hpp"
 #include "daemon/git/worktrees.hpp"
 #include "daemon/loop/work_queue.hpp"
@@ -737,6 +738,13 @@ void RunService::pump_merges(ActiveRun& run) {
                            },
                            events);
             set_task_status(slot->id, TaskStatus::failed, "blocked: " + reason);
+            // A person has to untangle it: say so where people read.
+            coordination::notify_people(
+                db, events,
+                {"Task '" + slot->name + "' of run " + run_id + " cannot merge",
+                 reason + ". Its work is on branch " + slot->branch + "; merge it into " + into +
+                     " by hand, or change the plan and run the workflow again.",
+                 run->row.workflow_id, slot->id});
             transaction.commit();
             events.publish_to(services_.events);
           }

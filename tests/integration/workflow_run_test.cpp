@@ -251,6 +251,13 @@ TEST_CASE("two tasks whose merges conflict: one merges and the other is blocked 
   const std::string merged_file = show(instance, repo, run["integrationBranch"].get<std::string>() + ":src/utils.ts");
   CHECK(merged_file.find("<<<<<<<") == std::string::npos);
   CHECK((merged_file == "export const util = \"one\";\n" || merged_file == "export const util = \"two\";\n"));
+  // People hear of it where they read, with the way out.
+  const json inbox = mission_json(instance, {"inbox"});
+  INFO(inbox.dump());
+  REQUIRE(inbox["messages"].size() == 1);
+  CHECK(inbox["messages"][0]["subject"].get<std::string>().find("cannot merge") != std::string::npos);
+  CHECK(inbox["messages"][0]["body"].get<std::string>().find("conflicts in src/utils.ts") != std::string::npos);
+  CHECK(inbox["messages"][0]["body"].get<std::string>().find("by hand") != std::string::npos);
 }
 
 TEST_CASE("a stopped run stops its agents and gives their tasks back") {
