@@ -222,11 +222,20 @@ TEST_CASE("workflow_next_tasks offers no claimed task: claims, releases and comp
       completed.insert(name_of[task]);
     }
   }
-  // The agents' sessions end: any claim left is released with them, and
-  // its task is offered again.
+  // The agents end (their sessions close and a person stops their
+  // executions, which mission did not launch): any claim left is released
+  // with them, and its task is offered again. A session closing alone does
+  // not end such an execution; its claims would wait for the lease.
   std::set<std::string> left;
   for (const auto& [task, agent] : held) left.insert(task);
+  std::vector<std::string> ended;
+  for (const auto& agent : agents) ended.push_back(agent->execution_id());
   agents.clear();
+  for (const auto& execution : ended) {
+    ProcessResult stopped = run_mission(instance, {"exec", "stop", execution});
+    INFO(stopped.out << stopped.err);
+    CHECK(stopped.exit_code == 0);
+  }
   const auto deadline = std::chrono::steady_clock::now() + 20s;
   std::set<std::string> offered;
   while (std::chrono::steady_clock::now() < deadline) {
