@@ -44,14 +44,18 @@ Daemon::~Daemon() {
   sigterm_.reset();
   sigint_.reset();
   runs_.reset();  // before the launcher, whose end observers they are
+  // A control tool finishing while the loop drains below finds no attempts
+  // (a tool error) rather than a destroyed service.
+  if (mcp_services_) mcp_services_->attempts = nullptr;
   attempts_.reset();
   inbound_.reset();
   launcher_.reset();
   tree_watches_.reset();
   control_services_.reset();
-  mcp_services_.reset();
-  // Let the close callbacks of every handle run before the loop goes.
+  // Let the close callbacks of every handle run before the loop goes. Tool
+  // calls whose pool work finishes now still read the sessions' services.
   while (uv_loop_close(loop_.get()) == UV_EBUSY) uv_run(loop_.get(), UV_RUN_ONCE);
+  mcp_services_.reset();
   database_.reset();
 }
 

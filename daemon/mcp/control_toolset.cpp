@@ -151,8 +151,9 @@ DeferredWork start_task_attempt(ToolContext& context, const runs::AttemptStartRe
   auto made = std::make_shared<git::WorktreeCreated>();
   DeferredWork work;
   work.work = [start, made] { *made = runs::AttemptControl::run_start(*start); };
-  work.finish = [start, made, &attempts](ToolContext&) {
-    store::TaskAttemptRow row = attempts.record_start(*start, *made);
+  // The finishing call's own context: nothing captured outlives the daemon.
+  work.finish = [start, made](ToolContext& finishing) {
+    store::TaskAttemptRow row = attempts_of(finishing).record_start(*start, *made);
     nlohmann::json out = runs::attempt_json(row, std::nullopt);
     out["hint"] = "its agent launches now: follow it with get_attempt_status and tail_attempt_logs";
     return out;
