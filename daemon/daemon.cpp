@@ -149,10 +149,9 @@ void Daemon::start() {
       loop, settings_.tree_watching, [this](const std::string& root) {
         return store::TaskRepository(*database_).has_in_progress(root);
       });
-  runs_ = std::make_unique<runs::RunService>(
-      runs::RunServices{loop, *database_, events_, *launcher_, paths_, *plans_});
-  attempts_ = std::make_unique<runs::AttemptControl>(
-      runs::AttemptServices{loop, *database_, events_, *launcher_, paths_, *plans_});
+  const runs::RunServices run_services{loop, *database_, events_, *launcher_, paths_, *plans_};
+  runs_ = std::make_unique<runs::RunService>(run_services);
+  attempts_ = std::make_unique<runs::AttemptControl>(run_services);
   mcp_services_ = std::make_unique<mcp::SessionServices>(mcp::SessionServices{
       *database_, events_, loop, settings_.idempotency, tree_watches_.get(), plans_.get(), attempts_.get()});
   control_services_ = std::make_unique<ControlServices>(

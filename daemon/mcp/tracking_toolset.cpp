@@ -27,7 +27,9 @@ void planned_task_changed(ToolContext& context, const std::string& mission_id) {
   planning::Caller caller{context.db, context.execution_id,
                           [&context](std::string_view, std::string_view change, const std::string& id) {
                             tracking::add_mission_event(context.events, context.db, change, id, context.execution_id);
-                          }};
+                          },
+                          nullptr,
+                          {}};
   planning::after_task_changed(caller, mission_id);
 }
 

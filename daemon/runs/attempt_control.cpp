@@ -76,7 +76,7 @@ std::string first_turn_prompt(store::Database& db, planning::PlanCache& plans, c
 
 }  // namespace
 
-AttemptControl::AttemptControl(AttemptServices services)
+AttemptControl::AttemptControl(RunServices services)
     : services_(services), launch_turn_(services.loop, [this] { launch_queued(); }) {
   end_observer_ = services_.launcher.add_end_observer([this](const std::string& execution_id) {
     // A follow-up queued behind the turn that just ended launches now.

@@ -24,6 +24,7 @@
 #include "daemon/git/worktrees.hpp"
 #include "daemon/loop/next_turn.hpp"
 #include "daemon/planning/plan_cache.hpp"
+#include "daemon/runs/run_services.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/task_attempt_repository.hpp"
@@ -31,15 +32,6 @@
 #include "shared/runtime_paths.hpp"
 
 namespace mission::daemon::runs {
-
-struct AttemptServices {
-  uv_loop_t* loop;
-  store::Database& db;
-  events::EventSink& events;
-  execution::Launcher& launcher;
-  const RuntimePaths& paths;
-  planning::PlanCache& plans;
-};
 
 struct AttemptStartRequest {
   std::string task_id;
@@ -69,7 +61,7 @@ struct FollowUpOutcome {
 
 class AttemptControl {
  public:
-  explicit AttemptControl(AttemptServices services);
+  explicit AttemptControl(RunServices services);
   ~AttemptControl();
   AttemptControl(const AttemptControl&) = delete;
   AttemptControl& operator=(const AttemptControl&) = delete;
@@ -113,7 +105,7 @@ class AttemptControl {
   void launch_turn(const std::string& attempt_id);
   store::TaskAttemptRow require_coordinator(const std::string& coordinator, const std::string& attempt_id);
 
-  AttemptServices services_;
+  RunServices services_;
   std::vector<std::string> to_launch_;
   loop::NextTurn launch_turn_;
   std::size_t end_observer_ = 0;

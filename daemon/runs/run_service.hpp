@@ -30,21 +30,13 @@
 #include "daemon/loop/timer.hpp"
 #include "daemon/planning/plan_cache.hpp"
 #include "daemon/runs/run_options.hpp"
+#include "daemon/runs/run_services.hpp"
 #include "daemon/runs/task_check.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/store/run_repository.hpp"
 #include "shared/runtime_paths.hpp"
 
 namespace mission::daemon::runs {
-
-struct RunServices {
-  uv_loop_t* loop;
-  store::Database& db;
-  events::EventSink& events;
-  execution::Launcher& launcher;
-  const RuntimePaths& paths;
-  planning::PlanCache& plans;
-};
 
 // The live events of runs: {type, runId, workflowId, run} when a run's
 // status changes, {type, runId, workflowId, attempt} when an attempt does.

@@ -179,8 +179,7 @@ TEST_CASE("what an agent says reaches the terminal with its escape sequences neu
   // A progress summary that would retitle the terminal and clear it, a
   // question in Japanese longer than a line, and raw escapes in the output.
   const std::string script =
-      "m() { printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"%s\",\"signal\":%s}\\n' "
-      "\"$MISSION_AGENT_EXECUTION_ID\" \"$1\" \"$2\"; };"
+      std::string(kMarkerShellFunction) +
       "m e1 '{\"type\":\"progress\",\"summary\":\"\\u001b]0;pwned\\u0007done \\u001b[2Jhalf\"}';"
       "printf '\\033]0;title\\007plain \\033[31mred\\033[0m text\\n'";
   ProcessResult run = run_mission(instance, {"run", "--", "sh", "-c", script});

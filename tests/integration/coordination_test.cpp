@@ -118,7 +118,7 @@ TEST_CASE("a marker agent launched with --stdin-answers reads the answer on its 
   Instance instance;
   DaemonProcess daemon(instance);
   std::string script =
-      "m() { printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"%s\",\"signal\":%s}\\n' \"$MISSION_AGENT_EXECUTION_ID\" \"$1\" \"$2\"; };"
+      std::string(kMarkerShellFunction) +
       "m q1 '{\"type\":\"needs_input\",\"question\":\"Which port?\",\"choices\":[\"8080\",\"9090\"]}';"
       "read answer;"
       "m p1 \"{\\\"type\\\":\\\"progress\\\",\\\"summary\\\":\\\"got $answer\\\"}\";"

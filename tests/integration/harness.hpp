@@ -16,6 +16,13 @@
 
 namespace mission::test {
 
+// A shell function for fake agents that report with stdout markers:
+// `m EVENT_ID SIGNAL_JSON` prints one marker line for the execution in
+// $MISSION_AGENT_EXECUTION_ID. Ends with "; " so a script can follow.
+inline constexpr const char* kMarkerShellFunction =
+    "m() { printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"%s\",\"signal\":%s}\\n' "
+    "\"$MISSION_AGENT_EXECUTION_ID\" \"$1\" \"$2\"; }; ";
+
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 

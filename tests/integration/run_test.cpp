@@ -108,7 +108,7 @@ TEST_CASE("stdout markers become signals, claims are promoted by a clean exit") 
   DaemonProcess daemon(instance);
   // The script learns its id from the environment, as agents do.
   std::string script =
-      "m() { printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"%s\",\"signal\":%s}\\n' \"$MISSION_AGENT_EXECUTION_ID\" \"$1\" \"$2\"; };"
+      std::string(kMarkerShellFunction) +
       "m p1 '{\"type\":\"progress\",\"summary\":\"step one\"}';"
       "m q1 '{\"type\":\"needs_input\",\"question\":\"go?\",\"choices\":[\"yes\"]}';"
       "sleep 0.3;"

@@ -385,8 +385,7 @@ TEST_CASE("a run's board shows each agent's last progress line and the question 
   // alpha reports progress, beta asks; both wait for the test, then beta
   // reports progress (its question is then no longer drawn).
   const std::string agent =
-      "m() { printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"%s\",\"signal\":%s}\\n' "
-      "\"$MISSION_AGENT_EXECUTION_ID\" \"$1\" \"$2\"; }; "
+      std::string(kMarkerShellFunction) +
       "if [ \"$MISSION_TASK_NAME\" = alpha ]; then m p1 '{\"type\":\"progress\",\"summary\":\"parsing the input\"}'; "
       "else m q1 '{\"type\":\"needs_input\",\"question\":\"which database?\",\"choices\":[\"postgres\",\"sqlite\"]}'; fi; "
       "while [ ! -f '" + gate.string() + "' ]; do sleep 0.05; done; "

@@ -565,8 +565,7 @@ TEST_CASE("off a terminal a run prints its agents' progress lines and questions 
   Agent planner(instance, repo, kToolsets);
   const std::string workflow = make_workflow(planner, {{"solo", {}}});
   const std::string markers =
-      "m() { printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"%s\",\"signal\":%s}\\n' "
-      "\"$MISSION_AGENT_EXECUTION_ID\" \"$1\" \"$2\"; }; "
+      std::string(kMarkerShellFunction) +
       "m p1 '{\"type\":\"progress\",\"summary\":\"reading the spec\"}'; "
       "m q1 '{\"type\":\"needs_input\",\"question\":\"tabs or spaces?\",\"choices\":[\"tabs\",\"spaces\"]}'; sleep 0.3";
   ProcessResult result = run_long(instance, args({"workflows", "run", workflow}, agent(markers)));
