@@ -181,9 +181,15 @@ int attach_terminal(DaemonClient& client, const std::string& id, bool read_only,
       ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) {
-        // The person's terminal closed: the agent runs on, detached.
-        finish("");
-        return kExitOk;
+        if (interactive) {
+          // The person's terminal closed: the agent runs on, detached.
+          finish("");
+          return kExitOk;
+        }
+        // Piped input ended (`< /dev/null`, a script): nothing more to type,
+        // but the viewer watches on until the agent ends or it is stopped.
+        stdin_open = false;
+        continue;
       }
       {
         std::string_view typed(buffer, static_cast<std::size_t>(n));

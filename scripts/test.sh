@@ -33,11 +33,16 @@ run_suite() {
 run_suite "$root/build" "" -DCMAKE_BUILD_TYPE=Release
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# The sanitized suite leaves out one test: a client pipelining 600
-# execution.list requests. `mission status` no longer waits on it there
-# (docs/adr/0021), but each of those requests takes about 400 ms in this
-# build, so its 600 replies take minutes and ASan's own memory passes the
-# test's RSS bound; the normal build runs it.
-run_suite "$root/build-asan" "pipelines without reading" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DMISSION_SANITIZE=ON
+# The sanitized suite leaves out two kinds of test, which the normal build
+# runs:
+# - a client pipelining 600 execution.list requests. `mission status` no
+#   longer waits on it there (docs/adr/0021), but each of those requests
+#   takes about 400 ms in this build, so its 600 replies take minutes and
+#   ASan's own memory passes the test's RSS bound;
+# - the real agent CLIs (`agents: ...`). They are node programs the
+#   sanitizers do not see; the daemon paths they drive are the ones the
+#   integration tests and the SDK clients drive here, and they took a
+#   quarter of this suite's time.
+run_suite "$root/build-asan" "pipelines without reading|^agents: " -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DMISSION_SANITIZE=ON
 
 echo "all tests passed" >&2

@@ -2,6 +2,8 @@
 
 #include <utf8proc.h>
 
+#include <algorithm>
+
 namespace mission::text {
 namespace {
 
@@ -75,6 +77,25 @@ std::size_t skip_escape(std::string_view text, std::size_t at) {
   return at;
 }
 
+// Terminal programs move the cursor right where a space would be drawn:
+// CSI n C skips n columns, CSI n G jumps to column n of the line. As text,
+// the first is the n spaces it skipped (up to a line), the second a gap of
+// one: where it lands depends on what is drawn already.
+constexpr std::size_t kMaxCursorForwardColumns = 512;
+
+std::size_t cursor_move_spaces(std::string_view sequence) {
+  if (sequence.size() < 3 || sequence[1] != '[') return 0;
+  const char final_byte = sequence.back();
+  if (final_byte != 'C' && final_byte != 'G') return 0;
+  std::size_t columns = 0;
+  for (char c : sequence.substr(2, sequence.size() - 3)) {
+    if (c < '0' || c > '9') return 0;  // private or several parameters: not a plain move
+    columns = std::min(columns * 10 + static_cast<std::size_t>(c - '0'), kMaxCursorForwardColumns);
+  }
+  if (final_byte == 'G') return 1;
+  return columns == 0 ? 1 : columns;
+}
+
 bool is_bidi_control(char32_t c) {
   return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x200e ||
          c == 0x200f || c == 0x061c;
@@ -117,7 +138,9 @@ std::string neutralised(std::string_view text, Newlines newlines) {
       continue;
     }
     if (byte == kEsc) {
-      at = skip_escape(text, at);
+      const std::size_t end = skip_escape(text, at);
+      out.append(cursor_move_spaces(text.substr(at, end - at)), ' ');
+      at = end;
       continue;
     }
     if (byte == '\n') {

@@ -247,6 +247,41 @@ TEST_CASE("an execution on no terminal cannot be attached to, and its error says
   run_mission(instance, {"exec", "stop", "--force", id});
 }
 
+TEST_CASE("a read-only viewer whose input is /dev/null watches on until the agent ends") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  ProcessResult run = run_mission(
+      instance, {"run", "--tty", "--detach", "--", "sh", "-c",
+                 "echo ready; read a; echo \"got: $a\"; read b; echo \"bye $b\""});
+  REQUIRE(run.exit_code == 0);
+  const std::string id = run.out.substr(0, run.out.find('\n'));
+
+  // A script watching: its input ends at once, which must not end the view.
+  ProcessResult watched;
+  std::thread watcher([&] {
+    watched = run_process(mission_argv({"attach", "--read-only", id}), instance.env(), 20s);
+  });
+  // Attached once a second viewer counts two.
+  bool attached = false;
+  for (int i = 0; i < 200 && !attached; ++i) {
+    RawClient probe(instance.socket());
+    probe.hello();
+    json reply = probe.call("terminal.attach", {{"id", id}, {"readOnly", true}});
+    attached = reply.contains("result") && reply.at("result").at("viewers") == 2;
+    if (!attached) std::this_thread::sleep_for(25ms);
+  }
+  RawClient client(instance.socket());
+  client.hello();
+  client.call("terminal.input", {{"id", id}, {"text", "one"}});
+  client.call("terminal.input", {{"id", id}, {"text", "two"}});
+  watcher.join();
+  CHECK(attached);
+  CHECK(watched.exit_code == 0);
+  CHECK(watched.out.find("got: one") != std::string::npos);
+  CHECK(watched.out.find("bye two") != std::string::npos);
+}
+
 TEST_CASE("stdout markers are still read from a terminal's stream") {
   Instance instance;
   DaemonProcess daemon(instance);

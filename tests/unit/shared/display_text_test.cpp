@@ -27,6 +27,22 @@ TEST_CASE("neutralised text drops escape sequences of every kind") {
   CHECK(neutralised("a\xc2\x9d" "0;t\x07" "b") == "ab");
 }
 
+TEST_CASE("neutralised text keeps the spaces a cursor move right stands for") {
+  // Terminal UIs draw "Claude Code" as "Claude\x1b[1CCode" and jump to a
+  // column for the next field ("Claude Code\x1b[24Gv2").
+  CHECK(neutralised("Claude Code\x1b[24Gv2") == "Claude Code v2");
+  CHECK(neutralised("Claude\x1b[1CCode") == "Claude Code");
+  CHECK(neutralised("a\x1b[Cb") == "a b");
+  CHECK(neutralised("a\x1b[3Cb") == "a   b");
+  CHECK(neutralised("a\x1b[0Cb") == "a b");
+  // Other moves and private sequences ending in C are dropped, not spaced.
+  CHECK(neutralised("a\x1b[1;5Cb") == "ab");
+  CHECK(neutralised("a\x1b[?1Cb") == "ab");
+  CHECK(neutralised("a\x1b[3Db") == "ab");
+  // A hostile count is bounded to a line's width.
+  CHECK(neutralised("a\x1b[99999999999999999999Cb").size() == 2 + 512);
+}
+
 TEST_CASE("neutralised text shows lone controls instead of obeying them") {
   CHECK(neutralised("bell\x07") == "bell^G");
   CHECK(neutralised("back\x08space") == "back^Hspace");
