@@ -27,5 +27,10 @@ inline constexpr std::size_t kMaxTerminalInputBytes = 64 * 1024;
 inline constexpr std::size_t kScreenEagerBytes = 32 * 1024;
 inline constexpr int kScreenWindowMs = 200;
 inline constexpr std::size_t kScreenBacklogBytes = 64 * 1024;
+// Text typed for a person (terminal.input, a message to the agent) gets its
+// Enter this long after the text, as a person presses it: a program that
+// takes keys arriving together for a paste reads an Enter among them as a
+// newline in the pasted text (Codex does, within 120 ms of a burst).
+inline constexpr int kTypedEnterPauseMs = 250;
 
 }  // namespace mission::limits

@@ -90,7 +90,7 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
                                       [](const std::string& entry) { return entry.rfind("TERM=", 0) == 0; });
     if (!has_term) options.env.push_back("TERM=xterm-256color");
     terminal_ = std::make_unique<terminal::TerminalSession>(
-        rows, columns,
+        services_.loop, rows, columns,
         terminal::TerminalSession::AgentSide{
             [this](std::string_view bytes) {
               if (child_ != nullptr) child_->write_terminal(bytes);

@@ -13,8 +13,12 @@ Viewer::~Viewer() {
   if (session_ != nullptr) session_->detach(*this);
 }
 
-TerminalSession::TerminalSession(unsigned short rows, unsigned short columns, AgentSide agent)
-    : screen_(rows, columns), agent_(std::move(agent)) {
+TerminalSession::TerminalSession(uv_loop_t* loop, unsigned short rows, unsigned short columns,
+                                 AgentSide agent)
+    : screen_(rows, columns), agent_(std::move(agent)), pause_timer_(loop, [this] {
+        pausing_ = false;
+        send_keys();
+      }) {
   // Programs ask the terminal where the cursor is or what it is, and some
   // wait for the answer. A typing viewer's own terminal answers; with none
   // attached the screen model does, so a detached agent never hangs.
@@ -118,8 +122,8 @@ void TerminalSession::detach(Viewer& viewer) {
 }
 
 void TerminalSession::input(Viewer& viewer, std::string_view bytes) {
-  if (viewer.session_ != this || !viewer.types_ || !agent_.write) return;
-  agent_.write(bytes);
+  if (viewer.session_ != this || !viewer.types_) return;
+  queue_keys(bytes, false);
 }
 
 void TerminalSession::resize(Viewer& viewer, unsigned short rows, unsigned short columns) {
@@ -131,9 +135,28 @@ void TerminalSession::resize(Viewer& viewer, unsigned short rows, unsigned short
 }
 
 void TerminalSession::type(std::string_view text, bool enter) {
-  if (!agent_.write) return;
-  agent_.write(text);
-  if (enter) agent_.write("\r");
+  queue_keys(text, false);
+  if (enter) queue_keys("\r", true);
+}
+
+void TerminalSession::queue_keys(std::string_view bytes, bool after_pause) {
+  if (!agent_.write || (bytes.empty() && !after_pause)) return;
+  keys_.push_back({std::string(bytes), after_pause});
+  send_keys();
+}
+
+void TerminalSession::send_keys() {
+  while (!keys_.empty() && !pausing_) {
+    Keys& next = keys_.front();
+    if (next.after_pause) {
+      next.after_pause = false;
+      pausing_ = true;
+      pause_timer_.start(limits::kTypedEnterPauseMs);
+      return;
+    }
+    agent_.write(next.bytes);
+    keys_.pop_front();
+  }
 }
 
 void TerminalSession::end(const std::string& status) {

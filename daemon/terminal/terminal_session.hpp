@@ -5,13 +5,17 @@
 // processes: the runner gives it the agent's side, the control API the
 // viewers' side. Loop thread only.
 
+#include <uv.h>
+
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "daemon/loop/timer.hpp"
 #include "daemon/terminal/screen.hpp"
 
 namespace mission::daemon::terminal {
@@ -48,7 +52,8 @@ class TerminalSession {
     std::function<void(unsigned short rows, unsigned short columns)> resize;
   };
 
-  TerminalSession(unsigned short rows, unsigned short columns, AgentSide agent);
+  // `loop` times the Enter that follows typed text.
+  TerminalSession(uv_loop_t* loop, unsigned short rows, unsigned short columns, AgentSide agent);
   // Viewers still attached are detached (their connections see the end first).
   ~TerminalSession();
   TerminalSession(const TerminalSession&) = delete;
@@ -69,7 +74,8 @@ class TerminalSession {
   void resize(Viewer& viewer, unsigned short rows, unsigned short columns);
 
   // Types `text` as if at the keyboard, then Enter (a carriage return)
-  // unless `enter` is false: answers and messages for the agent.
+  // kTypedEnterPauseMs later unless `enter` is false: answers and messages
+  // for the agent. Keys typed meanwhile follow that Enter, in order.
   void type(std::string_view text, bool enter);
 
   // The agent ended: every viewer gets `status` and is detached.
@@ -84,6 +90,10 @@ class TerminalSession {
   void send_to(Viewer& viewer, std::string_view bytes);
   // Feeds the output that waits for the screen model into it.
   void catch_up();
+  // Keys for the agent, after those still waiting; `after_pause` ones wait
+  // kTypedEnterPauseMs after the keys before them.
+  void queue_keys(std::string_view bytes, bool after_pause);
+  void send_keys();
 
   Screen screen_;
   std::string pending_;  // output not yet in the screen model
@@ -92,6 +102,13 @@ class TerminalSession {
   std::int64_t window_start_ms_ = 0;
   std::size_t window_bytes_ = 0;
   AgentSide agent_;
+  struct Keys {
+    std::string bytes;
+    bool after_pause;
+  };
+  std::deque<Keys> keys_;  // waiting behind a pause
+  bool pausing_ = false;
+  loop::Timer pause_timer_;
   std::vector<Viewer*> viewers_;
 };
 

@@ -19,26 +19,15 @@
 #include "daemon/git/watch_ticket.hpp"
 #include "support/change_set_checks.hpp"
 #include "support/git_repo.hpp"
+#include "support/test_loop.hpp"
 
 using namespace mission::daemon::git;
 using mission::test::check_changes;
 using mission::test::Repo;
+using Loop = mission::test::TestLoop;
 namespace fs = std::filesystem;
 
 namespace {
-
-class Loop {
- public:
-  Loop() { REQUIRE(uv_loop_init(&loop_) == 0); }
-  ~Loop() {
-    uv_run(&loop_, UV_RUN_NOWAIT);  // close callbacks
-    uv_loop_close(&loop_);
-  }
-  uv_loop_t* get() { return &loop_; }
-
- private:
-  uv_loop_t loop_{};
-};
 
 // One tree under a service, with snapshots as the daemon takes them: a
 // ticket on the loop, the work, the report read back.

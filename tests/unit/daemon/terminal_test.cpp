@@ -1,12 +1,16 @@
 #include <catch2/catch.hpp>
+#include <chrono>
 
 #include "daemon/terminal/screen.hpp"
 #include "daemon/terminal/terminal_session.hpp"
 #include "shared/terminal_frames.hpp"
+#include "shared/terminal_limits.hpp"
+#include "support/test_loop.hpp"
 
 using mission::daemon::terminal::Screen;
 using mission::daemon::terminal::TerminalSession;
 using mission::daemon::terminal::Viewer;
+using Loop = mission::test::TestLoop;
 
 namespace {
 
@@ -49,7 +53,8 @@ TEST_CASE("viewers: one types and sets the size, the others watch") {
   std::string typed;
   unsigned short rows = 0;
   unsigned short columns = 0;
-  TerminalSession session(24, 80, {[&](std::string_view bytes) { typed += bytes; },
+  Loop loop;
+  TerminalSession session(loop.get(), 24, 80, {[&](std::string_view bytes) { typed += bytes; },
                                    [&](unsigned short r, unsigned short c) {
                                      rows = r;
                                      columns = c;
@@ -67,6 +72,7 @@ TEST_CASE("viewers: one types and sets the size, the others watch") {
   session.input(second, "b");
   CHECK(typed == "a");
   session.type("answer", true);
+  loop.run();
   CHECK(typed == "aanswer\r");
   // A viewer that takes the keyboard leaves the other watching.
   RecordingViewer third;
@@ -79,8 +85,47 @@ TEST_CASE("viewers: one types and sets the size, the others watch") {
   CHECK(session.viewers() == 0);
 }
 
+TEST_CASE("typed text gets its Enter after a pause, and keys typed meanwhile follow it") {
+  // Codex takes keys arriving together for a paste, and an Enter among
+  // them for a newline in it: a person's Enter comes after the text.
+  std::string typed;
+  std::vector<std::chrono::steady_clock::time_point> writes;
+  Loop loop;
+  TerminalSession session(loop.get(), 24, 80, {[&](std::string_view bytes) {
+                                                  typed += bytes;
+                                                  writes.push_back(std::chrono::steady_clock::now());
+                                                },
+                                                {}});
+  uv_update_time(loop.get());  // as the loop does each turn
+  const auto start = std::chrono::steady_clock::now();
+  session.type("say hello", true);
+  CHECK(typed == "say hello");  // the text at once, the Enter not yet
+  session.type("/exit", true);
+  session.type("no enter", false);
+  RecordingViewer typist;
+  session.attach(typist, true, 0, 0);
+  session.input(typist, "k");
+  CHECK(typed == "say hello");  // all of it waits behind the first Enter
+  loop.run();
+  CHECK(typed == "say hello\r/exit\rno enterk");
+  // libuv times from its loop's clock, read once a turn in whole
+  // milliseconds: a few ms of slack.
+  const auto pause = std::chrono::milliseconds(mission::limits::kTypedEnterPauseMs - 10);
+  REQUIRE(writes.size() == 6);
+  CHECK(writes[1] - start >= pause);     // the first Enter
+  CHECK(writes[3] - writes[2] >= pause);  // the second, after its own text
+  // With nothing waiting, a typist's keys go at once.
+  session.input(typist, "x");
+  CHECK(typed.back() == 'x');
+  session.type("", true);
+  CHECK(typed.back() == 'x');
+  loop.run();
+  CHECK(typed.back() == '\r');
+}
+
 TEST_CASE("a viewer that falls behind gets a repaint instead of the bytes it missed") {
-  TerminalSession session(5, 20, {});
+  Loop loop;
+  TerminalSession session(loop.get(), 5, 20, {});
   RecordingViewer slow;
   session.attach(slow, false, 0, 0);
   slow.output.clear();
@@ -94,7 +139,8 @@ TEST_CASE("a viewer that falls behind gets a repaint instead of the bytes it mis
 }
 
 TEST_CASE("a viewer that goes away detaches itself") {
-  TerminalSession session(5, 20, {});
+  Loop loop;
+  TerminalSession session(loop.get(), 5, 20, {});
   {
     RecordingViewer gone;
     session.attach(gone, true, 0, 0);
@@ -127,7 +173,8 @@ TEST_CASE("terminal frames survive arbitrary chunking") {
 }
 
 TEST_CASE("a burst of output shows its last lines without feeding all of it to the model") {
-  TerminalSession session(5, 40, {});
+  Loop loop;
+  TerminalSession session(loop.get(), 5, 40, {});
   std::string burst;
   for (int i = 0; i < 200000; ++i) burst += "line " + std::to_string(i) + "\r\n";
   for (std::size_t at = 0; at < burst.size(); at += 65536) {
