@@ -80,6 +80,8 @@ export async function interactiveSession(sb, {
   const first = await waitScreen(sb, id, banner, firstScreenMs);
   ok &= check(first.ok, `mission attach --read-only repaints ${agent}'s own first screen (${bannerWhat})`,
               tail(first.text, 2500));
+  // Nothing further can pass; the sandbox's cleanup stops the execution.
+  if (!first.ok) return { id, ex, ok: false, first, answered: null };
 
   let answered = null;
   if (answer !== null) {
