@@ -84,6 +84,9 @@ class TerminalSession {
   void send_to(Viewer& viewer, std::string_view bytes);
   // Feeds the output that waits for the screen model into it.
   void catch_up();
+  // Keeps of the waiting output its last kScreenBacklogBytes, from a line
+  // start.
+  void trim_pending();
 
   Screen screen_;
   std::string pending_;  // output not yet in the screen model
