@@ -167,7 +167,7 @@ TEST_CASE("the streams the pinned agent CLIs print read as the call, its result,
   // model wrote it, out of codex's `/bin/bash -lc "..."`.
   CHECK(rendered(decode_all("codex-json", kCodexCaptured), 160) ==
         std::vector<std::string>{
-            "✗ Model metadata for `gpt-4.1` not found. Defaulting to fallback metadata; this can "
+            "! Model metadata for `gpt-4.1` not found. Defaulting to fallback metadata; this can "
             "degrade performance and cause issues.",
             R"(→ shell(printf '%s\n' 'hello' > '/src/app/hello.txt'))", "  ← exit 0",
             "● hello.txt is written.", "■ turn completed, tokens in 20, out 40"});
