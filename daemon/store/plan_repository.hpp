@@ -112,7 +112,8 @@ class PlanRepository {
   void set_status(const std::string& mission_id, MissionStatus status,
                   const std::optional<std::string>& reason, std::int64_t now);
 
-  // Inserts the tasks and their edges, each statement prepared once.
+  // Inserts the tasks and their edges, many rows a statement (the edges in
+  // key order).
   void insert_planned(std::span<const PlannedTaskRow> tasks, std::span<const DependencyRow> edges);
   // Deletes the workflow's planned tasks and their edges (the edges first,
   // in one statement, so the tasks' cascade finds none to delete).
