@@ -200,7 +200,9 @@ std::vector<StreamStep> decode_codex(const nlohmann::json& event) {
     } else if (item_type == "web_search") {
       steps.push_back({Kind::tool_call, "web_search(" + string_at(item, "query") + ")"});
     } else if (item_type == "error") {
-      steps.push_back({Kind::error, string_at(item, "message")});
+      // An error item is a notice the turn goes on after (a feature flag,
+      // unknown model metadata); what ends a turn is turn.failed or error.
+      steps.push_back({Kind::warning, string_at(item, "message")});
     }
   } else if (type == "turn.completed") {
     const nlohmann::json& usage = member(event, "usage");
@@ -316,6 +318,7 @@ std::vector<std::string> render_stream_step(const StreamStep& step, std::size_t 
     case Kind::thinking: return {one_line("∴ ", step.text, columns)};
     case Kind::tool_call: return {one_line("→ ", step.text, columns)};
     case Kind::tool_result: return {one_line("  ← ", step.text, columns)};
+    case Kind::warning: return {one_line("! ", step.text, columns)};
     case Kind::error: return {one_line("✗ ", step.text, columns)};
     case Kind::done: return {one_line("■ ", step.text, columns)};
   }

@@ -22,6 +22,7 @@ struct StreamStep {
     thinking,     // its reasoning, when the format shows it
     tool_call,    // a tool and its arguments
     tool_result,  // what a tool gave back
+    warning,      // a notice the agent goes on after
     error,
     done,         // the end of a run, with its summary
   };

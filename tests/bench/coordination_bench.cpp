@@ -13,11 +13,15 @@
 //       once a second each, in alternating blocks of one run, and compares
 //       the signal call's p50 and p99 in the two conditions.
 //   claims --socket PATH --mission BIN [--agents N] [--tasks T] [--rounds R]
+//          [--gap-us G]
 //       N agents, each its own `mission mcp connect` bridge process, race
 //       for the T tasks of a fresh workflow R times: every agent writes its
-//       task_claim before any reply is read. Reports each claim's latency
-//       through the bridge (write to reply), the daemon's time per claim
-//       (a round's span over its claims), and an unraced claim's latency.
+//       task_claim before any reply is read (the herd). Then R rounds more
+//       where they race for the tasks as agents finishing work do: agent i
+//       claims G µs after agent i-1, so the first for a task wins and the
+//       later ones are refused. Reports each claim's latency through the
+//       bridge (write to reply) in both, the daemon's time per claim in the
+//       herd (a round's span over its claims), and an unraced claim's.
 //   worktrees --socket PATH --mission BIN --repo DIR [--rounds R]
 //       workspace_create through a bridge against `git worktree add -b` on
 //       the same repository, alternating, R of each.
@@ -374,35 +378,48 @@ std::vector<std::string> new_workflow(Bridge& planner, long tasks) {
   return ids;
 }
 
-int run_claims(const std::string& mission, long agents, long tasks, long rounds) {
-  char here[4096];
-  const std::string cwd = ::getcwd(here, sizeof here) ? here : "/";
-  Bridge planner(mission, cwd, "planning,coordination");
-  std::vector<std::unique_ptr<Bridge>> crowd;
-  for (long i = 0; i < agents; ++i) crowd.push_back(std::make_unique<Bridge>(mission, cwd, "coordination"));
-  std::vector<double> raced_us, per_claim_us, alone_us;
+struct ClaimFigures {
+  std::vector<double> latency_us;    // each claim, through its bridge
+  std::vector<double> per_claim_us;  // a round's span over its claims
   long won = 0;
   long lost = 0;
+};
+
+// R rounds (after two of warm-up) of the crowd racing for the T tasks of a
+// fresh workflow, agent i for task i mod T. Agent i writes its claim `gap`
+// after agent i-1 (all at once when gap is 0), replies read as they come.
+ClaimFigures claim_rounds(Bridge& planner, std::vector<std::unique_ptr<Bridge>>& crowd, long tasks, long rounds,
+                          std::chrono::microseconds gap) {
+  ClaimFigures figures;
   for (long round = 0; round < rounds + 2; ++round) {
     std::vector<std::string> ids = new_workflow(planner, tasks);
     std::vector<Clock::time_point> sent(crowd.size());
     std::vector<long> request(crowd.size());
-    for (std::size_t i = 0; i < crowd.size(); ++i) {
-      request[i] = crowd[i]->next_id();
-      sent[i] = Clock::now();
-      crowd[i]->send({{"jsonrpc", "2.0"}, {"id", request[i]}, {"method", "tools/call"},
-                      {"params", {{"name", "task_claim"}, {"arguments", {{"task_id", ids[i % ids.size()]}}}}}});
-    }
     std::vector<bool> done(crowd.size(), false);
+    const Clock::time_point first = Clock::now();
+    std::size_t next = 0;
     std::size_t left = crowd.size();
     Clock::time_point last{};
     long round_won = 0;
     while (left > 0) {
+      while (next < crowd.size() && Clock::now() >= first + gap * static_cast<long>(next)) {
+        request[next] = crowd[next]->next_id();
+        sent[next] = Clock::now();
+        crowd[next]->send({{"jsonrpc", "2.0"}, {"id", request[next]}, {"method", "tools/call"},
+                           {"params", {{"name", "task_claim"}, {"arguments", {{"task_id", ids[next % ids.size()]}}}}}});
+        ++next;
+      }
       std::vector<pollfd> fds;
       for (const auto& bridge : crowd) fds.push_back({bridge->out_fd(), POLLIN, 0});
-      if (::poll(fds.data(), fds.size(), 10000) <= 0) throw std::runtime_error("claims went unanswered");
+      int wait_ms = 10000;
+      if (next < crowd.size()) {
+        const auto until = first + gap * static_cast<long>(next) - Clock::now();
+        wait_ms = std::max(0, static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(until).count()));
+      }
+      const int ready = ::poll(fds.data(), fds.size(), wait_ms);
+      if (ready < 0 || (ready == 0 && next == crowd.size())) throw std::runtime_error("claims went unanswered");
       const auto now = Clock::now();
-      for (std::size_t i = 0; i < crowd.size(); ++i) {
+      for (std::size_t i = 0; i < next; ++i) {
         if (!(fds[i].revents & POLLIN) || done[i]) continue;
         if (!crowd[i]->fill()) throw std::runtime_error("a bridge closed");
         json message;
@@ -413,8 +430,8 @@ int run_claims(const std::string& mission, long agents, long tasks, long rounds)
           last = std::max(last, now);
           const bool error = message.at("result").at("isError").get<bool>();
           if (round >= 2) {
-            raced_us.push_back(std::chrono::duration<double, std::micro>(now - sent[i]).count());
-            error ? ++lost : ++won;
+            figures.latency_us.push_back(std::chrono::duration<double, std::micro>(now - sent[i]).count());
+            error ? ++figures.lost : ++figures.won;
           }
           if (!error) ++round_won;
         }
@@ -422,10 +439,22 @@ int run_claims(const std::string& mission, long agents, long tasks, long rounds)
     }
     if (round_won != tasks) throw std::runtime_error("a round had " + std::to_string(round_won) + " winners for " + std::to_string(tasks) + " tasks");
     if (round >= 2) {
-      per_claim_us.push_back(std::chrono::duration<double, std::micro>(last - sent.front()).count() /
-                             static_cast<double>(crowd.size()));
+      figures.per_claim_us.push_back(std::chrono::duration<double, std::micro>(last - sent.front()).count() /
+                                     static_cast<double>(crowd.size()));
     }
   }
+  return figures;
+}
+
+int run_claims(const std::string& mission, long agents, long tasks, long rounds, long gap_us) {
+  char here[4096];
+  const std::string cwd = ::getcwd(here, sizeof here) ? here : "/";
+  Bridge planner(mission, cwd, "planning,coordination");
+  std::vector<std::unique_ptr<Bridge>> crowd;
+  for (long i = 0; i < agents; ++i) crowd.push_back(std::make_unique<Bridge>(mission, cwd, "coordination"));
+  const ClaimFigures herd = claim_rounds(planner, crowd, tasks, rounds, std::chrono::microseconds(0));
+  const ClaimFigures staggered = claim_rounds(planner, crowd, tasks, rounds, std::chrono::microseconds(gap_us));
+  std::vector<double> alone_us;
   // Unraced: one agent claims the tasks of a fresh workflow one by one.
   for (long round = 0; round < rounds; ++round) {
     std::vector<std::string> ids = new_workflow(planner, tasks);
@@ -436,9 +465,13 @@ int run_claims(const std::string& mission, long agents, long tasks, long rounds)
     }
   }
   std::printf("claims_agents: %ld\nclaims_tasks_per_round: %ld\nclaims_rounds: %ld\n", agents, tasks, rounds);
-  std::printf("claims_won: %ld\nclaims_refused: %ld\n", won, lost);
-  std::printf("claim_raced_p50_us: %.1f\nclaim_raced_p99_us: %.1f\n", percentile(raced_us, 50), percentile(raced_us, 99));
-  std::printf("claim_daemon_per_claim_p50_us: %.1f\n", percentile(per_claim_us, 50));
+  std::printf("claims_won: %ld\nclaims_refused: %ld\n", herd.won + staggered.won, herd.lost + staggered.lost);
+  std::printf("claim_raced_p50_us: %.1f\nclaim_raced_p99_us: %.1f\n", percentile(herd.latency_us, 50),
+              percentile(herd.latency_us, 99));
+  std::printf("claim_daemon_per_claim_p50_us: %.1f\n", percentile(herd.per_claim_us, 50));
+  std::printf("claim_staggered_gap_us: %ld\n", gap_us);
+  std::printf("claim_staggered_p50_us: %.1f\nclaim_staggered_p99_us: %.1f\n", percentile(staggered.latency_us, 50),
+              percentile(staggered.latency_us, 99));
   std::printf("claim_alone_p50_us: %.1f\nclaim_alone_p99_us: %.1f\n", percentile(alone_us, 50), percentile(alone_us, 99));
   return 0;
 }
@@ -495,7 +528,8 @@ int main(int argc, char** argv) {
     }
     if (mode == "claims") {
       return run_claims(text_option(argc, argv, "--mission"), option(argc, argv, "--agents", 50),
-                        option(argc, argv, "--tasks", 10), option(argc, argv, "--rounds", 40));
+                        option(argc, argv, "--tasks", 10), option(argc, argv, "--rounds", 40),
+                        option(argc, argv, "--gap-us", 1000));
     }
     if (mode == "worktrees") {
       return run_worktrees(text_option(argc, argv, "--mission"), text_option(argc, argv, "--repo"),

@@ -11,6 +11,7 @@
 # Usage: tests/bench/coordination_bench.sh [BUILD_DIR]   (default: build)
 # Knobs: BENCH_ROUNDS (200), BENCH_AGENTS (100), BENCH_BLOCKS (10),
 #        BENCH_BLOCK_MS (3000), BENCH_CLAIM_AGENTS (50), BENCH_CLAIM_ROUNDS (40),
+#        BENCH_CLAIM_GAP_US (1000: the staggered race's gap between claims),
 #        BENCH_REPO_FILES (2000), BENCH_WORKTREE_ROUNDS (20),
 #        BENCH_PARTS ("wait heartbeats claims worktrees").
 set -eu
@@ -45,7 +46,7 @@ case " $parts " in *" heartbeats "*)
     --blocks "${BENCH_BLOCKS:-10}" --block-ms "${BENCH_BLOCK_MS:-3000}" ;; esac
 case " $parts " in *" claims "*)
   "$driver" claims --socket "$socket" --mission "$mission" --agents "${BENCH_CLAIM_AGENTS:-50}" \
-    --rounds "${BENCH_CLAIM_ROUNDS:-40}" ;; esac
+    --rounds "${BENCH_CLAIM_ROUNDS:-40}" --gap-us "${BENCH_CLAIM_GAP_US:-1000}" ;; esac
 case " $parts " in *" worktrees "*)
   repo="$scratch/repo"
   mkdir -p "$repo"

@@ -31,6 +31,7 @@ constexpr const char* kCodexLines[] = {
     R"({"type":"item.completed","item":{"id":"item_3","type":"mcp_tool_call","server":"mission","tool":"progress","arguments":{"summary":"parser fixed"},"result":{"content":[{"type":"text","text":"recorded"}]},"error":null,"status":"completed"}})",
     R"({"type":"item.completed","item":{"id":"item_4","type":"agent_message","text":"The parser test passes now."}})",
     R"({"type":"turn.completed","usage":{"input_tokens":24763,"cached_input_tokens":24448,"output_tokens":122}})",
+    R"({"type":"item.completed","item":{"id":"item_5","type":"error","message":"Falling back to default metadata for this model."}})",
     R"({"type":"turn.failed","error":{"message":"stream disconnected before completion"}})",
 };
 
@@ -90,7 +91,7 @@ TEST_CASE("Claude Code stream-json reads as messages, tool calls, results and th
 
 TEST_CASE("codex exec --json reads as commands with their exit, edits, MCP calls and messages") {
   auto steps = decode_all("codex-json", kCodexLines);
-  REQUIRE(steps.size() == 9);
+  REQUIRE(steps.size() == 10);
   CHECK(steps[0].kind == Kind::thinking);
   CHECK(steps[1].kind == Kind::tool_call);
   // The script the model wrote, not the shell wrapper codex runs it in.
@@ -104,8 +105,12 @@ TEST_CASE("codex exec --json reads as commands with their exit, edits, MCP calls
   CHECK(steps[6].kind == Kind::message);
   CHECK(steps[7].kind == Kind::done);
   CHECK(steps[7].text == "turn completed, tokens in 24763, out 122");
-  CHECK(steps[8].kind == Kind::error);
-  CHECK(steps[8].text == "stream disconnected before completion");
+  // A notice codex goes on after is a warning, not a failure.
+  CHECK(steps[8].kind == Kind::warning);
+  CHECK(steps[8].text == "Falling back to default metadata for this model.");
+  CHECK(render_stream_step(steps[8], 80).at(0) == "! Falling back to default metadata for this model.");
+  CHECK(steps[9].kind == Kind::error);
+  CHECK(steps[9].text == "stream disconnected before completion");
 }
 
 TEST_CASE("opencode run --format json reads as tool calls with results, text and errors") {
