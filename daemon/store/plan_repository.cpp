@@ -1,6 +1,7 @@
 #include "daemon/store/plan_repository.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string_view>
 #include <tuple>
 
@@ -181,16 +182,23 @@ void PlanRepository::insert_planned(std::span<const PlannedTaskRow> tasks,
   // Many rows a statement: SQLite runs a statement's one-time work (the
   // CHECK constraints' IN lists become a temporary index, the statement's
   // start and halt) once per execution, so per row that work dominated.
+  // The full chunks of a call share one compiled statement (a 500-row
+  // INSERT takes longer to compile than to run); it is not kept past the
+  // call, the daemon's memory being worth more than a compile a plan.
+  std::optional<Statement> full;
+  auto chunk = [&](std::string_view head, std::size_t columns, std::size_t rows, std::size_t per_insert) -> Statement& {
+    if (rows < per_insert) return full.emplace(db_.prepare(many_rows(head, columns, rows)));
+    if (!full) full.emplace(db_.prepare(many_rows(head, columns, rows)));
+    full->reset();
+    return *full;
+  };
   for (std::size_t first = 0; first < tasks.size(); first += kTaskRowsPerInsert) {
     const std::size_t count = std::min(kTaskRowsPerInsert, tasks.size() - first);
-    // Full chunks reuse one compiled statement (a 500-row INSERT takes
-    // longer to compile than to run); the last, shorter one is compiled once.
-    const std::string sql = many_rows(
+    Statement& insert = chunk(
         "INSERT INTO tasks (id, mission_id, execution_id, name, goal, areas, status, plan_order, "
         "description, sequence, parallel_group, complexity, files_likely_affected, "
         "acceptance_criteria, created_at) VALUES ",
-        15, count);
-    auto insert = count == kTaskRowsPerInsert ? db_.cached(sql) : db_.prepare(sql);
+        15, count, kTaskRowsPerInsert);
     int at = 0;
     for (const auto& row : tasks.subspan(first, count)) {
       insert.bind(at + 1, row.id)
@@ -212,6 +220,7 @@ void PlanRepository::insert_planned(std::span<const PlannedTaskRow> tasks,
     }
     insert.run();
   }
+  full.reset();
   // In key order, so the primary key's B-tree grows at its end.
   std::vector<const DependencyRow*> sorted;
   sorted.reserve(edges.size());
@@ -221,9 +230,8 @@ void PlanRepository::insert_planned(std::span<const PlannedTaskRow> tasks,
   });
   for (std::size_t first = 0; first < sorted.size(); first += kEdgeRowsPerInsert) {
     const std::size_t count = std::min(kEdgeRowsPerInsert, sorted.size() - first);
-    const std::string sql =
-        many_rows("INSERT OR IGNORE INTO task_dependencies (task_id, depends_on_id) VALUES ", 2, count);
-    auto edge = count == kEdgeRowsPerInsert ? db_.cached(sql) : db_.prepare(sql);
+    Statement& edge = chunk("INSERT OR IGNORE INTO task_dependencies (task_id, depends_on_id) VALUES ", 2, count,
+                            kEdgeRowsPerInsert);
     int at = 0;
     for (std::size_t i = first; i < first + count; ++i) {
       edge.bind(at + 1, sorted[i]->task_id).bind(at + 2, sorted[i]->depends_on_id);
