@@ -186,7 +186,8 @@ void PlanRepository::insert_planned(std::span<const PlannedTaskRow> tasks,
   // INSERT takes longer to compile than to run); it is not kept past the
   // call, the daemon's memory being worth more than a compile a plan.
   std::optional<Statement> full;
-  auto chunk = [&](std::string_view head, std::size_t columns, std::size_t rows, std::size_t per_insert) -> Statement& {
+  auto chunk = [&](std::string_view head, std::size_t columns, std::size_t rows,
+                   std::size_t per_insert) -> Statement& {
     if (rows < per_insert) return full.emplace(db_.prepare(many_rows(head, columns, rows)));
     if (!full) full.emplace(db_.prepare(many_rows(head, columns, rows)));
     full->reset();
@@ -230,8 +231,8 @@ void PlanRepository::insert_planned(std::span<const PlannedTaskRow> tasks,
   });
   for (std::size_t first = 0; first < sorted.size(); first += kEdgeRowsPerInsert) {
     const std::size_t count = std::min(kEdgeRowsPerInsert, sorted.size() - first);
-    Statement& edge = chunk("INSERT OR IGNORE INTO task_dependencies (task_id, depends_on_id) VALUES ", 2, count,
-                            kEdgeRowsPerInsert);
+    Statement& edge = chunk("INSERT OR IGNORE INTO task_dependencies (task_id, depends_on_id) VALUES ",
+                            2, count, kEdgeRowsPerInsert);
     int at = 0;
     for (std::size_t i = first; i < first + count; ++i) {
       edge.bind(at + 1, sorted[i]->task_id).bind(at + 2, sorted[i]->depends_on_id);
