@@ -22,6 +22,14 @@ namespace {
 constexpr std::size_t kReadBufferBytes = 64 * 1024;
 char g_read_buffer[kReadBufferBytes];
 
+// A pseudo-terminal hands out at most a few KiB per read (the line
+// discipline's buffer), so under a burst every read would cost a turn of the
+// loop, a log write and a viewer frame. A read of at least this many bytes
+// means a burst: the terminal is read on, into the same buffer, until it has
+// nothing more, the buffer is full or a read comes back short, and the whole
+// is handled as one. A keystroke's echo is a short read and goes at once.
+constexpr std::size_t kTerminalBurstReadBytes = 1024;
+
 // How often the child is polled for its exit where there is no pidfd.
 constexpr std::uint64_t kReapPollMs = 20;
 
@@ -347,6 +355,7 @@ void ChildProcess::on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t* b
   auto* self = static_cast<ChildProcess*>(stream->data);
   if (nread > 0) {
     const char which = stream == reinterpret_cast<uv_stream_t*>(&self->out_) ? 'o' : 'e';
+    if (self->terminal_ && which == 'o') nread = self->read_burst(buf->base, buf->len, static_cast<std::size_t>(nread));
     if (self->callbacks_.on_output) {
       try {
         self->callbacks_.on_output(which, std::string_view(buf->base, static_cast<std::size_t>(nread)));
@@ -361,6 +370,21 @@ void ChildProcess::on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t* b
     --self->open_pipes_;
     self->maybe_finish();
   }
+}
+
+ssize_t ChildProcess::read_burst(char* buffer, std::size_t capacity, std::size_t have) {
+  std::size_t last = have;
+  while (last >= kTerminalBurstReadBytes && have < capacity) {
+    // Non-blocking (libuv made it so): EAGAIN when the terminal is empty; an
+    // error or end (EIO once the agent's side is closed) is left for libuv's
+    // next read to report.
+    const ssize_t n = ::read(terminal_fd_, buffer + have, capacity - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    last = static_cast<std::size_t>(n);
+    have += last;
+  }
+  return static_cast<ssize_t>(have);
 }
 
 void ChildProcess::maybe_finish() {

@@ -83,6 +83,9 @@ class ChildProcess {
   static void on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf);
   static void on_close(uv_handle_t* handle);
   static void on_drain_timeout(uv_timer_t* timer);
+  // After a read of `have` bytes from the terminal into `buffer`, reads on
+  // while a burst lasts; returns the bytes now in `buffer`.
+  ssize_t read_burst(char* buffer, std::size_t capacity, std::size_t have);
 
   // Readable once the child has exited. Where pidfd_open is missing (Linux
   // before 5.3), reap_timer_ polls waitpid instead.

@@ -1,5 +1,6 @@
 #include "daemon/store/migrations.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -9,7 +10,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 13> kMigrations{
+constexpr std::array<const char*, 14> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -687,6 +688,34 @@ ALTER TABLE run_attempts ADD COLUMN tokens_output INTEGER;
     R"sql(
 ALTER TABLE run_attempts ADD COLUMN scope_warning TEXT;
 )sql",
+    // 14: a plan's rows written faster (docs/adr/0029). The edges lose their
+    // foreign keys, which cost two probes of the tasks' primary key per edge
+    // inserted: only the planning code writes edges, between tasks it has
+    // just written or read in the same transaction. A trigger removes a
+    // deleted task's edges both ways, as the cascades did. Tasks' phase and
+    // parent are NULL for planned tasks: their indexes keep only the rows
+    // that have one (lookups by value and the cascades still use them).
+    R"sql(
+CREATE TABLE task_dependencies_new (
+  task_id        TEXT NOT NULL,  -- tasks(id); removed with it by tasks_drop_dependencies
+  depends_on_id  TEXT NOT NULL,  -- tasks(id); likewise
+  PRIMARY KEY (task_id, depends_on_id)
+) WITHOUT ROWID;
+INSERT INTO task_dependencies_new (task_id, depends_on_id)
+  SELECT task_id, depends_on_id FROM task_dependencies ORDER BY task_id, depends_on_id;
+DROP TABLE task_dependencies;
+ALTER TABLE task_dependencies_new RENAME TO task_dependencies;
+CREATE INDEX task_dependencies_by_prerequisite ON task_dependencies(depends_on_id);
+CREATE TRIGGER tasks_drop_dependencies AFTER DELETE ON tasks
+  BEGIN
+    DELETE FROM task_dependencies WHERE task_id = OLD.id;
+    DELETE FROM task_dependencies WHERE depends_on_id = OLD.id;
+  END;
+DROP INDEX tasks_by_phase;
+CREATE INDEX tasks_by_phase ON tasks(phase_id) WHERE phase_id IS NOT NULL;
+DROP INDEX tasks_by_parent;
+CREATE INDEX tasks_by_parent ON tasks(parent_task_id) WHERE parent_task_id IS NOT NULL;
+)sql",
 };
 
 }  // namespace
@@ -699,7 +728,9 @@ int schema_version(Database& db) {
   return static_cast<int>(statement.integer(0));
 }
 
-void migrate(Database& db) {
+void migrate(Database& db) { migrate_to(db, latest_schema_version()); }
+
+void migrate_to(Database& db, int target) {
   int current = schema_version(db);
   if (current > latest_schema_version()) {
     throw MissionError(ErrorCode::internal,
@@ -708,14 +739,14 @@ void migrate(Database& db) {
                            std::to_string(latest_schema_version()) + ")",
                        "run the newer missiond, or point MISSION_STATE_DIR elsewhere");
   }
-  if (current == latest_schema_version()) return;
+  if (current >= target) return;
   // A migration may rebuild a table that others reference; with foreign
   // keys on, dropping the old one would cascade. They are off while
   // migrating (the pragma is a no-op inside a transaction) and the result
   // is checked before each commit.
   db.exec("PRAGMA foreign_keys = OFF");
   try {
-    for (int version = current + 1; version <= latest_schema_version(); ++version) {
+    for (int version = current + 1; version <= std::min(target, latest_schema_version()); ++version) {
       Transaction transaction(db);
       db.exec(kMigrations[static_cast<std::size_t>(version - 1)]);
       auto violations = db.prepare("PRAGMA foreign_key_check");

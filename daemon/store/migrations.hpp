@@ -12,6 +12,8 @@ int latest_schema_version();
 // Brings `db` to latest_schema_version(). Throws MissionError if the file was
 // written by a newer mission (its version is higher than ours).
 void migrate(Database& db);
+// Like migrate, but stops at version `target` (tests build older databases).
+void migrate_to(Database& db, int target);
 
 int schema_version(Database& db);
 

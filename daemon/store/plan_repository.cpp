@@ -1,5 +1,10 @@
 #include "daemon/store/plan_repository.hpp"
 
+#include <algorithm>
+#include <optional>
+#include <string_view>
+#include <tuple>
+
 #include <nlohmann/json.hpp>
 
 #include "daemon/store/journal_repository.hpp"
@@ -97,6 +102,25 @@ constexpr const char* kWorkflowFilter =
     "kind = 'planned' AND (?1 IS NULL OR repository_id = ?1) AND "
     "(?2 = '[]' OR status IN (SELECT value FROM json_each(?2)))";
 
+// Rows a multi-row INSERT of planned tasks (15 parameters each) and of
+// edges (2 each) carries, within SQLite's 32,766 parameters.
+constexpr std::size_t kTaskRowsPerInsert = 500;
+constexpr std::size_t kEdgeRowsPerInsert = 2000;
+
+// `head` followed by `rows` groups of `columns` parameters.
+std::string many_rows(std::string_view head, std::size_t columns, std::size_t rows) {
+  std::string group = "(";
+  for (std::size_t c = 0; c < columns; ++c) group += c == 0 ? "?" : ",?";
+  group += ")";
+  std::string sql(head);
+  sql.reserve(head.size() + rows * (group.size() + 1));
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (r > 0) sql += ',';
+    sql += group;
+  }
+  return sql;
+}
+
 }  // namespace
 
 std::optional<WorkflowPlanRow> PlanRepository::workflow_plan(const std::string& mission_id) {
@@ -155,34 +179,66 @@ void PlanRepository::set_status(const std::string& mission_id, MissionStatus sta
 
 void PlanRepository::insert_planned(std::span<const PlannedTaskRow> tasks,
                                     std::span<const DependencyRow> edges) {
-  auto insert = db_.prepare(
-      "INSERT INTO tasks (id, mission_id, execution_id, name, goal, areas, status, plan_order, "
-      "description, sequence, parallel_group, complexity, files_likely_affected, "
-      "acceptance_criteria, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-  for (const auto& row : tasks) {
-    insert.bind(1, row.id)
-        .bind(2, row.mission_id)
-        .bind(3, row.execution_id)
-        .bind(4, row.name)
-        .bind(5, row.description)
-        .bind(6, row.files_likely_affected)  // a planned task's areas: the files it expects to touch
-        .bind(7, row.status)
-        .bind(8, row.plan_order)
-        .bind(9, row.description)
-        .bind(10, row.sequence)
-        .bind(11, row.parallel_group)
-        .bind(12, row.complexity)
-        .bind(13, row.files_likely_affected)
-        .bind(14, row.acceptance_criteria)
-        .bind(15, row.created_at);
+  // Many rows a statement: SQLite runs a statement's one-time work (the
+  // CHECK constraints' IN lists become a temporary index, the statement's
+  // start and halt) once per execution, so per row that work dominated.
+  // The full chunks of a call share one compiled statement (a 500-row
+  // INSERT takes longer to compile than to run); it is not kept past the
+  // call, the daemon's memory being worth more than a compile a plan.
+  std::optional<Statement> full;
+  auto chunk = [&](std::string_view head, std::size_t columns, std::size_t rows,
+                   std::size_t per_insert) -> Statement& {
+    if (rows < per_insert) return full.emplace(db_.prepare(many_rows(head, columns, rows)));
+    if (!full) full.emplace(db_.prepare(many_rows(head, columns, rows)));
+    full->reset();
+    return *full;
+  };
+  for (std::size_t first = 0; first < tasks.size(); first += kTaskRowsPerInsert) {
+    const std::size_t count = std::min(kTaskRowsPerInsert, tasks.size() - first);
+    Statement& insert = chunk(
+        "INSERT INTO tasks (id, mission_id, execution_id, name, goal, areas, status, plan_order, "
+        "description, sequence, parallel_group, complexity, files_likely_affected, "
+        "acceptance_criteria, created_at) VALUES ",
+        15, count, kTaskRowsPerInsert);
+    int at = 0;
+    for (const auto& row : tasks.subspan(first, count)) {
+      insert.bind(at + 1, row.id)
+          .bind(at + 2, row.mission_id)
+          .bind(at + 3, row.execution_id)
+          .bind(at + 4, row.name)
+          .bind(at + 5, row.description)
+          .bind(at + 6, row.files_likely_affected)  // a planned task's areas: the files it expects to touch
+          .bind(at + 7, row.status)
+          .bind(at + 8, row.plan_order)
+          .bind(at + 9, row.description)
+          .bind(at + 10, row.sequence)
+          .bind(at + 11, row.parallel_group)
+          .bind(at + 12, row.complexity)
+          .bind(at + 13, row.files_likely_affected)
+          .bind(at + 14, row.acceptance_criteria)
+          .bind(at + 15, row.created_at);
+      at += 15;
+    }
     insert.run();
-    insert.reset();
   }
-  auto edge = db_.prepare("INSERT OR IGNORE INTO task_dependencies (task_id, depends_on_id) VALUES (?,?)");
-  for (const auto& row : edges) {
-    edge.bind(1, row.task_id).bind(2, row.depends_on_id);
+  full.reset();
+  // In key order, so the primary key's B-tree grows at its end.
+  std::vector<const DependencyRow*> sorted;
+  sorted.reserve(edges.size());
+  for (const auto& row : edges) sorted.push_back(&row);
+  std::sort(sorted.begin(), sorted.end(), [](const DependencyRow* a, const DependencyRow* b) {
+    return std::tie(a->task_id, a->depends_on_id) < std::tie(b->task_id, b->depends_on_id);
+  });
+  for (std::size_t first = 0; first < sorted.size(); first += kEdgeRowsPerInsert) {
+    const std::size_t count = std::min(kEdgeRowsPerInsert, sorted.size() - first);
+    Statement& edge = chunk("INSERT OR IGNORE INTO task_dependencies (task_id, depends_on_id) VALUES ",
+                            2, count, kEdgeRowsPerInsert);
+    int at = 0;
+    for (std::size_t i = first; i < first + count; ++i) {
+      edge.bind(at + 1, sorted[i]->task_id).bind(at + 2, sorted[i]->depends_on_id);
+      at += 2;
+    }
     edge.run();
-    edge.reset();
   }
   if (!tasks.empty()) bump_revision(tasks.front().mission_id);
 }

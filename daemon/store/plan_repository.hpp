@@ -112,10 +112,11 @@ class PlanRepository {
   void set_status(const std::string& mission_id, MissionStatus status,
                   const std::optional<std::string>& reason, std::int64_t now);
 
-  // Inserts the tasks and their edges, each statement prepared once.
+  // Inserts the tasks and their edges, many rows a statement (the edges in
+  // key order).
   void insert_planned(std::span<const PlannedTaskRow> tasks, std::span<const DependencyRow> edges);
   // Deletes the workflow's planned tasks and their edges (the edges first,
-  // in one statement, so the tasks' cascade finds none to delete).
+  // in one statement, so the tasks' trigger finds none to delete).
   void delete_planned(const std::string& mission_id);
   // The first (in plan order) of the workflow's planned tasks that is no
   // longer pending, if any: one indexed read, not the whole plan.

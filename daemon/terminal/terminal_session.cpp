@@ -52,8 +52,27 @@ void TerminalSession::send_to(Viewer& viewer, std::string_view bytes) {
   viewer.send_output(bytes);
 }
 
+namespace {
+
+// A lagging model's output is cut back to its last kScreenBacklogBytes only
+// once it holds this many times as much: one cut per burst of that size
+// instead of a move of the whole backlog on every read.
+constexpr std::size_t kScreenBacklogSlack = 4;
+
+}  // namespace
+
+void TerminalSession::trim_pending() {
+  if (pending_.size() <= limits::kScreenBacklogBytes) return;
+  // Of a burst, its end from a line start: what a screen shows of it.
+  std::size_t keep_from = pending_.size() - limits::kScreenBacklogBytes;
+  const std::size_t line = pending_.find('\n', keep_from);
+  if (line != std::string::npos && line + 1 < pending_.size()) keep_from = line + 1;
+  pending_.erase(0, keep_from);
+}
+
 void TerminalSession::catch_up() {
   if (pending_.empty()) return;
+  trim_pending();
   screen_.feed(pending_);
   pending_.clear();
 }
@@ -77,13 +96,7 @@ void TerminalSession::on_output(std::string_view bytes) {
     catch_up();
     return;
   }
-  if (pending_.size() > limits::kScreenBacklogBytes) {
-    // Of a burst, its end from a line start: what a screen shows of it.
-    std::size_t keep_from = pending_.size() - limits::kScreenBacklogBytes;
-    const std::size_t line = pending_.find('\n', keep_from);
-    if (line != std::string::npos && line + 1 < pending_.size()) keep_from = line + 1;
-    pending_.erase(0, keep_from);
-  }
+  if (pending_.size() > kScreenBacklogSlack * limits::kScreenBacklogBytes) trim_pending();
 }
 
 void TerminalSession::attach(Viewer& viewer, bool types, unsigned short rows, unsigned short columns) {

@@ -94,6 +94,9 @@ class TerminalSession {
   // kTypedEnterPauseMs after the keys before them.
   void queue_keys(std::string_view bytes, bool after_pause);
   void send_keys();
+  // Keeps of the waiting output its last kScreenBacklogBytes, from a line
+  // start.
+  void trim_pending();
 
   Screen screen_;
   std::string pending_;  // output not yet in the screen model

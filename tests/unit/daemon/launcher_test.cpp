@@ -6,6 +6,8 @@
 #include <uv.h>
 
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <iterator>
 #include <vector>
 
 #include "daemon/events/event_sink.hpp"
@@ -109,4 +111,47 @@ TEST_CASE("an exception in thread-pool work or in its completion never reaches l
       &loop.loop, [] {}, [] { throw std::runtime_error("completion failed"); });
   uv_run(&loop.loop, UV_RUN_DEFAULT);
   CHECK(finished);
+}
+
+TEST_CASE("a burst on a terminal reaches the log and a viewer whole and in order") {
+  // The terminal is read on while a burst lasts (several reads handled as
+  // one): no byte may be lost, doubled or reordered, up to the agent's end.
+  struct Watching : terminal::Viewer {
+    void send_output(std::string_view bytes) override { output += bytes; }
+    void send_notice(std::string_view) override {}
+    void send_end(const std::string& status) override { ended = status; }
+    std::size_t backlog() const override { return 0; }
+    std::string output;
+    std::string ended;
+  };
+  Fixture f;
+  Watching viewer;
+  std::string expected_log;
+  std::string expected_screen;
+  for (int i = 1; i <= 300000; ++i) {
+    expected_log += std::to_string(i) + "\n";
+    expected_screen += std::to_string(i) + "\r\n";
+  }
+  const std::filesystem::path logs = f.dir.path() / "logs";
+  std::string id;
+  {
+    execution::Launcher launcher({&f.loop.loop, f.db, f.sink, logs});
+    id = f.created_execution();
+    execution::LaunchSpec spec = f.spec_for(id, {"seq", "1", "300000"});
+    spec.on_terminal = true;
+    launcher.launch(std::move(spec));
+    REQUIRE(launcher.terminal(id) != nullptr);
+    launcher.terminal(id)->attach(viewer, false, 0, 0);
+    uv_run(&f.loop.loop, UV_RUN_DEFAULT);
+    CHECK_FALSE(launcher.owns(id));
+  }
+  CHECK(store::ExecutionRepository(f.db).find(id)->state == ExecutionState::completed);
+  CHECK(viewer.ended.find("completed") != std::string::npos);
+  // The viewer's first bytes are the repaint of the empty screen.
+  const std::size_t start = viewer.output.find("1\r\n2\r\n");
+  REQUIRE(start != std::string::npos);
+  CHECK(viewer.output.substr(start) == expected_screen);
+  std::ifstream log(logs / (id + ".log"), std::ios::binary);
+  const std::string logged((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  CHECK(logged == expected_log);
 }

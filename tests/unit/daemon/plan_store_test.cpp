@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 #include <random>
+#include <set>
 
 #include "daemon/planning/plan_cache.hpp"
 #include "daemon/planning/workflows.hpp"
@@ -150,4 +151,98 @@ TEST_CASE("a kept DAG is loaded afresh once its plan was replaced") {
   CHECK(state->tasks.front().name == "u0");
   CHECK(state->dag.prerequisites(3).size() == 1);
   CHECK(cache.loads() == 2);
+}
+
+TEST_CASE("a plan larger than one INSERT carries is written whole, every edge as asked") {
+  Fixture f;
+  const std::string id = f.create();
+  // 1,234 tasks (three statements' worth) and up to 3 edges each: 3,600
+  // edges, more than one statement of edges carries.
+  planning::WorkflowSetPlanRequest request;
+  request.id = id;
+  request.plan.summary = "s";
+  request.plan.approach = "a";
+  std::mt19937 rng(7);
+  std::set<std::pair<std::string, std::string>> wanted;
+  for (std::size_t i = 0; i < 1234; ++i) {
+    planning::PlanTaskInput task;
+    task.name = "t" + std::to_string(i);
+    task.description = "d" + std::to_string(i);
+    task.sequence = static_cast<std::int64_t>(i / 10);
+    for (int k = 0; k < 3 && i >= 10; ++k) {
+      const std::string on = "t" + std::to_string(rng() % ((i / 10) * 10));
+      if (wanted.insert({task.name, on}).second) task.depends_on.push_back(on);
+    }
+    request.plan.tasks.push_back(std::move(task));
+  }
+  const json result = planning::workflow_set_plan(f.caller, request);
+  CHECK(result["tasks_created"] == 1234);
+  CHECK(result["dependencies"] == wanted.size());
+  CHECK(f.count("SELECT count(*) FROM tasks WHERE mission_id = '" + id + "'") == 1234);
+  // Each task in its place, with its own description.
+  CHECK(f.count("SELECT count(*) FROM tasks WHERE mission_id = '" + id +
+                "' AND name = 't' || plan_order AND description = 'd' || plan_order") == 1234);
+  std::set<std::pair<std::string, std::string>> stored;
+  auto s = f.db.prepare("SELECT a.name, b.name FROM task_dependencies d JOIN tasks a ON a.id = d.task_id "
+                        "JOIN tasks b ON b.id = d.depends_on_id");
+  while (s.step()) stored.insert({s.text(0), s.text(1)});
+  CHECK(stored == wanted);
+}
+
+TEST_CASE("a task deleted, or its workflow, takes its edges both ways") {
+  Fixture f;
+  const std::string first = f.create();
+  f.set_chain(first, "a", 3);  // a1 -> a0, a2 -> a1
+  const std::string second = f.create();
+  f.set_chain(second, "b", 4);
+  CHECK(f.count("SELECT count(*) FROM task_dependencies") == 5);
+  f.db.exec("DELETE FROM tasks WHERE name = 'a1'");
+  CHECK(f.count("SELECT count(*) FROM task_dependencies d JOIN tasks t ON t.id = d.task_id "
+                "WHERE t.mission_id = '" + first + "'") == 0);
+  CHECK(f.count("SELECT count(*) FROM task_dependencies") == 3);
+  f.db.exec("DELETE FROM missions WHERE id = '" + second + "'");  // its tasks go by cascade
+  CHECK(f.count("SELECT count(*) FROM task_dependencies") == 0);
+}
+
+TEST_CASE("a version 13 database keeps its plans' edges through migration 14") {
+  test::TempDir dir;
+  {
+    store::Database db(dir.path() / "mission.db");
+    store::migrate_to(db, 13);
+    REQUIRE(store::schema_version(db) == 13);
+    store::ExecutionRepository(db).insert(test::sample_execution("ae-planner", ExecutionState::running,
+                                                                 Delivery::mcp_tool));
+    planning::Caller caller{db, "ae-planner", nullptr, nullptr, {}};
+    planning::WorkflowCreateRequest create{"w", "prompt", std::nullopt, "source", std::nullopt, 2, false};
+    const std::string id = planning::workflow_create(caller, create)["id"];
+    planning::WorkflowSetPlanRequest request;
+    request.id = id;
+    request.plan.summary = "s";
+    request.plan.approach = "a";
+    for (int i = 0; i < 4; ++i) {
+      planning::PlanTaskInput task;
+      task.name = "t" + std::to_string(i);
+      task.description = "d";
+      task.sequence = i;
+      if (i > 0) task.depends_on = {"t0"};
+      if (i == 3) task.depends_on.push_back("t2");
+      request.plan.tasks.push_back(std::move(task));
+    }
+    planning::workflow_set_plan(caller, request);
+  }
+  store::Database db(dir.path() / "mission.db");
+  store::migrate(db);
+  CHECK(store::schema_version(db) == store::latest_schema_version());
+  auto count = [&](const std::string& sql) {
+    auto s = db.prepare(sql);
+    s.step();
+    return s.integer(0);
+  };
+  CHECK(count("SELECT count(*) FROM task_dependencies d JOIN tasks a ON a.id = d.task_id "
+              "JOIN tasks b ON b.id = d.depends_on_id") == 4);
+  CHECK(count("SELECT count(*) FROM pragma_foreign_key_list('task_dependencies')") == 0);
+  CHECK(count("SELECT count(*) FROM sqlite_master WHERE name IN ('tasks_by_phase', 'tasks_by_parent') "
+              "AND sql LIKE '%IS NOT NULL'") == 2);
+  db.exec("DELETE FROM tasks WHERE name = 't0'");
+  CHECK(count("SELECT count(*) FROM task_dependencies") == 1);  // t3 -> t2
 }

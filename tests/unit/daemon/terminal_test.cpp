@@ -187,3 +187,22 @@ TEST_CASE("a burst of output shows its last lines without feeding all of it to t
   session.attach(late, false, 0, 0);
   CHECK(late.output.find("line 199999") != std::string::npos);
 }
+
+TEST_CASE("a burst in reads of a few KiB, then a quiet line, leaves the screen at the burst's end") {
+  Loop loop;
+  TerminalSession session(loop.get(), 5, 40, {});
+  RecordingViewer viewer;
+  session.attach(viewer, false, 0, 0);
+  viewer.output.clear();
+  std::string burst;
+  for (int i = 0; i < 100000; ++i) burst += "row " + std::to_string(i) + "\r\n";
+  for (std::size_t at = 0; at < burst.size(); at += 4095) {
+    session.on_output(std::string_view(burst).substr(at, 4095));
+  }
+  // The viewer got every byte, whatever the model kept.
+  CHECK(viewer.output == burst);
+  const std::string text = session.screen().text();
+  CHECK(text.find("row 99999") != std::string::npos);
+  CHECK(text.find("row 99996") != std::string::npos);
+  CHECK(text.find("row 99995") == std::string::npos);
+}
