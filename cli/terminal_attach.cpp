@@ -55,10 +55,12 @@ class RawTerminal {
     if (::tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0) active_ = true;
   }
   ~RawTerminal() {
-    // Normal screen, visible cursor, no mouse or bracketed paste, plain
-    // cursor keys and keypad, attributes reset.
+    // Normal screen, visible cursor, no mouse (nor its encodings), focus
+    // events or bracketed paste, plain cursor keys and keypad, attributes
+    // reset: every mode the daemon's repaint may have turned on.
     static constexpr std::string_view kRestore =
-        "\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?1l\x1b>\x1b[?25h";
+        "\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1004l\x1b[?1005l\x1b[?1006l\x1b[?1015l"
+        "\x1b[?2004l\x1b[?1l\x1b>\x1b[?25h";
     try {
       if (alternate_) write_all(STDOUT_FILENO, "\x1b[?1049l");
       write_all(STDOUT_FILENO, kRestore);

@@ -92,7 +92,6 @@ int Screen::on_property(int property, void* value, void* user) {
   switch (static_cast<VTermProp>(property)) {
     case VTERM_PROP_ALTSCREEN: self->alternate_ = v->boolean != 0; break;
     case VTERM_PROP_CURSORVISIBLE: self->cursor_visible_ = v->boolean != 0; break;
-    case VTERM_PROP_MOUSE: self->mouse_ = v->number; break;
     default: break;
   }
   return 1;
@@ -144,7 +143,6 @@ std::string Screen::repaint() const {
   std::snprintf(move, sizeof move, "\x1b[%d;%dH", cursor.row + 1, cursor.col + 1);
   out += move;
   if (cursor_visible_) out += "\x1b[?25h";
-  if (mouse_ != 0) out += "\x1b[?1000h";
   return out;
 }
 

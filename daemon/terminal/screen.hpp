@@ -47,7 +47,6 @@ class Screen {
   unsigned short columns_;
   bool alternate_ = false;
   bool cursor_visible_ = true;
-  int mouse_ = 0;
   std::function<void(std::string_view)> reply_;
 };
 

@@ -45,8 +45,7 @@ void TerminalSession::send_to(Viewer& viewer, std::string_view bytes) {
   }
   if (viewer.behind_) {
     viewer.behind_ = false;
-    catch_up();
-    viewer.send_output(screen_.repaint());
+    viewer.send_output(repaint());
     return;
   }
   viewer.send_output(bytes);
@@ -84,6 +83,7 @@ const Screen& TerminalSession::screen() {
 
 void TerminalSession::on_output(std::string_view bytes) {
   // Viewers get every byte at once; the model may lag.
+  modes_.feed(bytes);
   pending_.append(bytes);
   for (Viewer* viewer : viewers_) send_to(*viewer, bytes);
   const std::int64_t now = unix_ms_now();
@@ -124,8 +124,12 @@ void TerminalSession::attach(Viewer& viewer, bool types, unsigned short rows, un
       if (agent_.resize) agent_.resize(rows, columns);
     }
   }
+  viewer.send_output(repaint());
+}
+
+std::string TerminalSession::repaint() {
   catch_up();
-  viewer.send_output(screen_.repaint());
+  return screen_.repaint() + modes_.restore();
 }
 
 void TerminalSession::detach(Viewer& viewer) {

@@ -17,6 +17,7 @@
 
 #include "daemon/loop/timer.hpp"
 #include "daemon/terminal/screen.hpp"
+#include "daemon/terminal/terminal_modes.hpp"
 
 namespace mission::daemon::terminal {
 
@@ -98,7 +99,11 @@ class TerminalSession {
   // start.
   void trim_pending();
 
+  // The screen as the model has it, then the modes the program turned on.
+  std::string repaint();
+
   Screen screen_;
+  TerminalModes modes_;  // fed every byte, even those the lagging model skips
   std::string pending_;  // output not yet in the screen model
   // Output in the current window of kScreenWindowMs: past kScreenEagerBytes
   // it waits for the model.

@@ -25,9 +25,10 @@ using nlohmann::json;
 
 namespace {
 
-// A full-screen program: the alternate screen, a title drawn at row 3, each
+// A full-screen program: the alternate screen, bracketed paste and
+// application cursor keys turned on, a title drawn at row 3, each
 // line typed echoed on row 4, its size on row 5 whenever it changes.
-const char* kFakeTui = R"sh(printf '\033[?1049h\033[2J\033[3;5HFAKE-TUI ready'
+const char* kFakeTui = R"sh(printf '\033[?1049h\033[?2004h\033[?1h\033[2J\033[3;5HFAKE-TUI ready'
 trap 'printf "\033[5;1Hsize %s\033[K" "$(stty size)"' WINCH
 while true; do
   IFS= read -r line || exit 0
@@ -194,6 +195,10 @@ TEST_CASE("a full-screen agent is drawn, detached, re-attached with its screen, 
   attach.wait_for_text("got: first");
   CHECK(attach.row(2).find("    FAKE-TUI ready") == 0);
   CHECK(attach.row(3) == "got: first");
+  // The modes it turned on are turned on again in this terminal: a paste
+  // stays one paste, the cursor keys send what it expects.
+  CHECK(attach.raw().find("\x1b[?2004h") != std::string::npos);
+  CHECK(attach.raw().find("\x1b[?1h") != std::string::npos);
 
   // A new size reaches the agent as SIGWINCH with the size set. bash runs
   // the trap once its read returns, so Enter is pressed until it shows.
