@@ -15,7 +15,10 @@ Viewer::~Viewer() {
 
 TerminalSession::TerminalSession(uv_loop_t* loop, unsigned short rows, unsigned short columns,
                                  AgentSide agent)
-    : screen_(rows, columns), agent_(std::move(agent)), pause_timer_(loop, [this] {
+    : screen_(rows, columns),
+      quiet_timer_(loop, [this] { on_quiet_timer(); }),
+      agent_(std::move(agent)),
+      pause_timer_(loop, [this] {
         pausing_ = false;
         send_keys();
       }) {
@@ -92,11 +95,29 @@ void TerminalSession::on_output(std::string_view bytes) {
     window_bytes_ = 0;
   }
   window_bytes_ += bytes.size();
+  last_output_ms_ = now;
   if (window_bytes_ <= limits::kScreenEagerBytes) {
     catch_up();
     return;
   }
   if (pending_.size() > kScreenBacklogSlack * limits::kScreenBacklogBytes) trim_pending();
+  if (!quiet_check_armed_) {
+    quiet_check_armed_ = true;
+    quiet_timer_.start(limits::kScreenWindowMs);
+  }
+}
+
+void TerminalSession::on_quiet_timer() {
+  quiet_check_armed_ = false;
+  if (pending_.empty()) return;
+  const std::int64_t quiet_for = unix_ms_now() - last_output_ms_;
+  if (quiet_for < limits::kScreenWindowMs) {
+    // Still writing: look again once a window has passed since its last output.
+    quiet_check_armed_ = true;
+    quiet_timer_.start(static_cast<int>(limits::kScreenWindowMs - quiet_for));
+    return;
+  }
+  catch_up();
 }
 
 void TerminalSession::attach(Viewer& viewer, bool types, unsigned short rows, unsigned short columns) {

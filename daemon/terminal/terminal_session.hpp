@@ -109,6 +109,13 @@ class TerminalSession {
   // it waits for the model.
   std::int64_t window_start_ms_ = 0;
   std::size_t window_bytes_ = 0;
+  // Output left waiting goes into the model once the agent has been quiet
+  // for a window: it may have asked something (where the cursor is) and
+  // wait for the answer, with no viewer to give it.
+  std::int64_t last_output_ms_ = 0;
+  bool quiet_check_armed_ = false;
+  loop::Timer quiet_timer_;
+  void on_quiet_timer();
   AgentSide agent_;
   struct Keys {
     std::string bytes;

@@ -206,3 +206,21 @@ TEST_CASE("a burst in reads of a few KiB, then a quiet line, leaves the screen a
   CHECK(text.find("row 99996") != std::string::npos);
   CHECK(text.find("row 99995") == std::string::npos);
 }
+
+TEST_CASE("a query after a burst is answered once the agent is quiet, with no viewer attached") {
+  // A program that writes a lot, then asks where the cursor is and waits:
+  // the model lags behind a burst, and nothing more comes to make it catch up.
+  std::string answered;
+  Loop loop;
+  TerminalSession session(loop.get(), 5, 40, {[&](std::string_view bytes) { answered += bytes; }, {}});
+  uv_update_time(loop.get());
+  std::string burst;
+  for (int i = 0; i < 10000; ++i) burst += "line " + std::to_string(i) + "\r\n";
+  for (std::size_t at = 0; at < burst.size(); at += 4096) {
+    session.on_output(std::string_view(burst).substr(at, 4096));
+  }
+  session.on_output("\x1b[2;3H\x1b[6n");
+  CHECK(answered.empty());  // still behind
+  loop.run();
+  CHECK(answered == "\x1b[2;3R");
+}
