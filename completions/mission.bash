@@ -39,8 +39,8 @@ __mission_node() {
     'export') subs='' opts='--output -o --commit --cwd' args='none' ;;
     'resolve') subs='' opts='--note' args='none' ;;
     'inbox') subs='' opts='--all --limit' args='' ;;
-    'send') subs='' opts='--priority' args='executions none' ;;
-    'answer') subs='' opts='--choice' args='executions none' ;;
+    'send') subs='' opts='--priority --no-enter' args='executions none' ;;
+    'answer') subs='' opts='--choice --no-enter' args='executions none' ;;
     'agents') subs='' opts='--status' args='' ;;
     'workspaces') subs='list conflicts clean' opts='' args='' ;;
     'workspaces list') subs='' opts='--workflow --status' args='' ;;

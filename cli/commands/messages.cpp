@@ -90,17 +90,20 @@ void define_send_command(CLI::App& command, CliContext& context) {
   auto id = std::make_shared<std::string>();
   auto text = std::make_shared<std::string>();
   auto priority = std::make_shared<std::string>("normal");
+  auto no_enter = std::make_shared<bool>(false);
   command.add_option("execution", *id, "Agent execution: id, prefix, name or @last")->required()->type_name("EXEC");
   command.add_option("text", *text, "The message")->required()->type_name("TEXT");
   command.add_option("--priority", *priority, "low, normal, high or urgent (default normal)")
       ->check(CLI::IsMember({"low", "normal", "high", "urgent"}))
       ->type_name("P");
-  command.callback([&context, id, text, priority] {
-    context.action = [&context, id, text, priority] {
+  command.add_flag("--no-enter", *no_enter, "Type the text into the agent without pressing Enter after it");
+  command.callback([&context, id, text, priority, no_enter] {
+    context.action = [&context, id, text, priority, no_enter] {
       DaemonConnection connection = context.connect();
       const std::string execution = resolve_execution(connection.client, *id);
-      nlohmann::json result = connection.client.call(
-          "message.send", {{"id", execution}, {"text", *text}, {"from", CliContext::person_name()}, {"priority", *priority}});
+      nlohmann::json params = {{"id", execution}, {"text", *text}, {"from", CliContext::person_name()}, {"priority", *priority}};
+      if (*no_enter) params["enter"] = false;
+      nlohmann::json result = connection.client.call("message.send", params);
       if (context.options.json) {
         print_json(result);
       } else {
@@ -122,14 +125,17 @@ void define_answer_command(CLI::App& command, CliContext& context) {
           ->check(CLI::Range(1, 1000))
           ->type_name("N");
   text_option->excludes(choice_option);
-  command.callback([&context, id, text, choice, text_option, choice_option] {
+  auto no_enter = std::make_shared<bool>(false);
+  command.add_flag("--no-enter", *no_enter, "Type the answer into the agent without pressing Enter after it");
+  command.callback([&context, id, text, choice, text_option, choice_option, no_enter] {
     if (text_option->count() == 0 && choice_option->count() == 0) {
       throw CLI::ValidationError("answer", "give the answer as TEXT, or --choice N");
     }
-    context.action = [&context, id, text, choice] {
+    context.action = [&context, id, text, choice, no_enter] {
       DaemonConnection connection = context.connect();
       const std::string execution = resolve_execution(connection.client, *id);
       nlohmann::json params = {{"id", execution}, {"from", CliContext::person_name()}};
+      if (*no_enter) params["enter"] = false;
       if (*choice > 0) {
         params["choice"] = *choice;
       } else {

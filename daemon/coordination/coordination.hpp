@@ -27,6 +27,8 @@ using tracking::KeyStyle;
 // else the sender), recipientId, message}. message_wait and the inbound
 // delivery listen for it.
 inline constexpr std::string_view kMessageCreated = "message.created";
+// In a message.created event, false when the text is typed without Enter.
+inline constexpr const char* kPressEnterField = "pressEnter";
 
 // Who calls: the execution behind an MCP session.
 struct Caller {
@@ -107,6 +109,9 @@ struct PersonMessage {
   std::string text;
   MessagePriority priority = MessagePriority::normal;
   std::optional<std::string> subject;
+  // Typed into an agent on a terminal (or written to its stdin): Enter
+  // after it, or the text alone for the person to go on with.
+  bool press_enter = true;
 };
 // `mission send`: {message}.
 nlohmann::json person_send(store::Database& db, events::EventBatch& events,

@@ -23,7 +23,8 @@ void InboundDelivery::on_event(const nlohmann::json& event) {
   store::MessageRepository messages(db_);
   auto row = messages.find(id);
   if (!row || row->read_at) return;
-  if (!launcher_.deliver_inbound(recipient, inbound_line(*row))) return;
+  const bool press_enter = event.value(kPressEnterField, true);
+  if (!launcher_.deliver_inbound(recipient, inbound_line(*row), press_enter)) return;
   // On its stdin is as read as it gets: the process has it.
   store::Transaction transaction(db_);
   messages.mark_read(row->id, unix_ms_now());

@@ -32,19 +32,24 @@ void put_time(nlohmann::json& out, KeyStyle style, const char* snake, std::optio
   if (ms) out[tracking::key(style, snake)] = format_utc_iso8601(*ms);
 }
 
-void add_message_event(events::EventBatch& batch, const store::MessageRow& row) {
+// `press_enter` false: the delivery to a launched agent types the text
+// without the Enter after it (kPressEnterField, read by InboundDelivery).
+void add_message_event(events::EventBatch& batch, const store::MessageRow& row, bool press_enter) {
   if (!batch.wanted(kMessageCreated)) return;
   const std::string owner = row.recipient_execution_id ? *row.recipient_execution_id
                                                        : row.sender_execution_id.value_or("");
-  batch.add({{"type", kMessageCreated},
-             {"agentExecutionId", owner},
-             {"recipientId", recipient_id_of(row)},
-             {"message", message_json(row, unix_ms_now(), KeyStyle::camel)}});
+  nlohmann::json event = {{"type", kMessageCreated},
+                          {"agentExecutionId", owner},
+                          {"recipientId", recipient_id_of(row)},
+                          {"message", message_json(row, unix_ms_now(), KeyStyle::camel)}};
+  if (!press_enter) event[kPressEnterField] = false;
+  batch.add(std::move(event));
 }
 
-store::MessageRow store_message(store::Database& db, events::EventBatch& batch, store::MessageRow row) {
+store::MessageRow store_message(store::Database& db, events::EventBatch& batch, store::MessageRow row,
+                                bool press_enter = true) {
   row.position = store::MessageRepository(db).insert(row);
-  add_message_event(batch, row);
+  add_message_event(batch, row, press_enter);
   return row;
 }
 
@@ -383,7 +388,7 @@ nlohmann::json person_send(store::Database& db, events::EventBatch& events, cons
   row.body = nlohmann::json(message.text).dump();
   row.priority = message.priority;
   row.created_at = unix_ms_now();
-  row = store_message(db, events, std::move(row));
+  row = store_message(db, events, std::move(row), message.press_enter);
   return {{"message", message_json(row, row.created_at, KeyStyle::camel)}};
 }
 
@@ -450,7 +455,7 @@ nlohmann::json person_answer(store::Database& db, events::EventBatch& events, Pe
   row.priority = MessagePriority::high;
   row.reply_to_observation_id = question->id;
   row.created_at = unix_ms_now();
-  row = store_message(db, events, std::move(row));
+  row = store_message(db, events, std::move(row), message.press_enter);
   target->state = ExecutionState::running;
   target->updated_at = row.created_at;
   executions.update(*target);

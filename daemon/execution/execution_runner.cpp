@@ -140,14 +140,14 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
   }
 }
 
-bool ExecutionRunner::deliver_inbound(const std::string& line) {
+bool ExecutionRunner::deliver_inbound(const std::string& line, bool press_enter) {
   if (child_ == nullptr) return false;
   // On a terminal the line is typed, Enter after it, as a person would.
   if (terminal_) {
-    terminal_->type(line, true);
+    terminal_->type(line, press_enter);
     return true;
   }
-  return child_->write_stdin(line + "\n") == 0;
+  return child_->write_stdin(press_enter ? line + "\n" : line) == 0;
 }
 
 void ExecutionRunner::stop(bool force) {

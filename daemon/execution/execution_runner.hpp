@@ -41,9 +41,10 @@ class ExecutionRunner {
   // with `force`). The execution ends cancelled.
   void stop(bool force);
 
-  // Writes `line` and a newline to the process's stdin pipe; false when it
-  // has none (launched without stdin lines) or has ended.
-  bool deliver_inbound(const std::string& line);
+  // Types `line` on the process's terminal, Enter after it, or writes it and
+  // a newline to its stdin pipe; without `press_enter` the line alone.
+  // False when it has neither (launched without stdin lines) or has ended.
+  bool deliver_inbound(const std::string& line, bool press_enter);
 
   // Whether a process of this runner is alive.
   bool running() const { return child_ != nullptr; }

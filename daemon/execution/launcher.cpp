@@ -52,9 +52,9 @@ bool Launcher::type_into(const std::string& execution_id, std::string_view text,
   return true;
 }
 
-bool Launcher::deliver_inbound(const std::string& execution_id, const std::string& line) {
+bool Launcher::deliver_inbound(const std::string& execution_id, const std::string& line, bool press_enter) {
   auto found = runners_.find(execution_id);
-  return found != runners_.end() && found->second->deliver_inbound(line);
+  return found != runners_.end() && found->second->deliver_inbound(line, press_enter);
 }
 
 void Launcher::release_all() { runners_.clear(); }

@@ -70,11 +70,11 @@ class Launcher {
   bool type_into(const std::string& execution_id, std::string_view text, bool enter);
 
   // The one seam through which the inbound channel (ADR 17) reaches a
-  // launched process: `line` (no newline inside) goes to the execution's
-  // stdin pipe. False when no process of ours takes lines (it was not
-  // launched with --stdin-answers, or has ended). A runner with a
-  // pseudo-terminal would type it there instead.
-  bool deliver_inbound(const std::string& execution_id, const std::string& line);
+  // launched process: `line` (no newline inside) is typed on the
+  // execution's terminal or goes to its stdin pipe, Enter (a newline) after
+  // it unless `press_enter` is false. False when no process of ours takes
+  // lines (not on a terminal nor launched with --stdin-answers, or ended).
+  bool deliver_inbound(const std::string& execution_id, const std::string& line, bool press_enter);
 
   // `observer` hears the id of every execution whose process has ended,
   // once its final state is committed (the workflow runner judges it then,

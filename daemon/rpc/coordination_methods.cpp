@@ -29,6 +29,7 @@ void from_json(const nlohmann::json& j, MessageSendMethodRequest& request) {
   request.from = j.value("from", "");
   if (j.contains("priority")) request.priority = j.at("priority").get<MessagePriority>();
   if (j.contains("subject")) request.subject = j.at("subject").get<std::string>();
+  request.enter = j.value("enter", true);
 }
 
 void from_json(const nlohmann::json& j, ExecutionAnswerRequest& request) {
@@ -36,6 +37,7 @@ void from_json(const nlohmann::json& j, ExecutionAnswerRequest& request) {
   request.text = j.value("text", "");
   if (j.contains("choice")) request.choice = j.at("choice").get<std::int64_t>();
   request.from = j.value("from", "");
+  request.enter = j.value("enter", true);
   if (request.choice && !request.text.empty()) {
     throw MissionError(ErrorCode::invalid_argument, "an answer is a text or a choice, not both",
                        "give TEXT, or --choice N for the question's Nth choice");
@@ -64,13 +66,13 @@ nlohmann::json handle_inbox_list(MethodContext& context, const InboxListRequest&
 
 nlohmann::json handle_message_send(MethodContext& context, const MessageSendMethodRequest& request) {
   coordination::PersonMessage message{person_named(request.from), request.id, request.text,
-                                      request.priority, request.subject};
+                                      request.priority, request.subject, request.enter};
   return coordination::person_send(context.services.db, context.events, message);
 }
 
 nlohmann::json handle_execution_answer(MethodContext& context, const ExecutionAnswerRequest& request) {
   coordination::PersonMessage message{person_named(request.from), request.id, request.text,
-                                      MessagePriority::high, std::nullopt};
+                                      MessagePriority::high, std::nullopt, request.enter};
   return coordination::person_answer(context.services.db, context.events, message, request.choice);
 }
 

@@ -26,6 +26,7 @@ struct MessageSendMethodRequest {
   std::string from;  // the person's name
   MessagePriority priority = MessagePriority::normal;
   std::optional<std::string> subject;
+  bool enter = true;  // Enter after the text typed into the agent
 };
 void from_json(const nlohmann::json& j, MessageSendMethodRequest& request);
 
@@ -34,6 +35,7 @@ struct ExecutionAnswerRequest {
   std::string text;
   std::optional<std::int64_t> choice;  // 1-based
   std::string from;
+  bool enter = true;  // Enter after the text typed into the agent
 };
 void from_json(const nlohmann::json& j, ExecutionAnswerRequest& request);
 

@@ -114,6 +114,32 @@ TEST_CASE("an agent without message tools learns of an answer in its next tool r
   }
 }
 
+TEST_CASE("send and answer --no-enter type the text alone; the next Enter ends the line") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  // On a terminal of the daemon's, and on a stdin pipe: the agent reads one
+  // line and says what it got.
+  for (const std::vector<std::string>& how : {std::vector<std::string>{"--tty"}, {"--stdin-answers"}}) {
+    std::vector<std::string> args = {"run", "--detach"};
+    args.insert(args.end(), how.begin(), how.end());
+    args.insert(args.end(), {"--", "sh", "-c",
+                             std::string(kMarkerShellFunction) +
+                                 "m q1 '{\"type\":\"needs_input\",\"question\":\"Which port?\",\"choices\":[\"80\",\"8080\"]}';"
+                                 "read answer; echo \"got: $answer.\""});
+    ProcessResult started = run_mission(instance, args);
+    INFO(how[0] << ": " << started.err);
+    REQUIRE(started.exit_code == 0);
+    const std::string id = started.out.substr(0, started.out.find('\n'));
+    wait_state(instance, id, "awaiting_input");
+    REQUIRE(run_mission(instance, {"answer", "--no-enter", id, "80"}).exit_code == 0);
+    REQUIRE(run_mission(instance, {"send", "--no-enter", id, "8"}).exit_code == 0);
+    REQUIRE(run_mission(instance, {"send", id, "0"}).exit_code == 0);
+    wait_state(instance, id, "completed");
+    ProcessResult logs = run_mission(instance, {"exec", "logs", id});
+    CHECK(logs.out.find("got: 8080.") != std::string::npos);
+  }
+}
+
 TEST_CASE("a marker agent launched with --stdin-answers reads the answer on its stdin, others keep /dev/null") {
   Instance instance;
   DaemonProcess daemon(instance);
