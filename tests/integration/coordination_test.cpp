@@ -114,7 +114,7 @@ TEST_CASE("an agent without message tools learns of an answer in its next tool r
   }
 }
 
-TEST_CASE("send and answer --no-enter type the text alone; the next Enter ends the line") {
+TEST_CASE("send and answer --no-enter type the text alone and the next Enter ends the line") {
   Instance instance;
   DaemonProcess daemon(instance);
   // On a terminal of the daemon's, and on a stdin pipe: the agent reads one
