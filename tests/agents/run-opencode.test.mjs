@@ -7,12 +7,11 @@
 // opencode` pasted as the user's own config, with the token in opencode's
 // environment ({env:MISSION_MCP_TOKEN}).
 
-import fs from 'node:fs';
-import path from 'node:path';
 import {
-  agentBinary, check, dump, fakeModelApi, main, runAgent, sandbox, MISSION_TOOLS, writePrivate,
+  agentBinary, check, dump, fakeModelApi, main, runAgent, sandbox, MISSION_TOOLS,
 } from './lib/harness.mjs';
 import { checkLaunch, checkPastedConfig, launchThroughMission } from './lib/launch.mjs';
+import { agentSetup } from './lib/workflow.mjs';
 
 const CLIENT_NAME = 'opencode'; // clientInfo.name OpenCode 1.18.x sends
 const RUN_TIMEOUT_MS = 50000;
@@ -21,26 +20,8 @@ await main('mission run --adapter opencode connects OpenCode through the bridge'
   const opencode = agentBinary('opencode');
   const sb = sandbox('run-opencode');
   const api = await fakeModelApi();
-  const globalDir = path.join(sb.env.XDG_CONFIG_HOME, 'opencode');
-  fs.mkdirSync(globalDir, { recursive: true });
-  writePrivate(path.join(globalDir, 'opencode.json'), JSON.stringify({
-    $schema: 'https://opencode.ai/config.json',
-    provider: { anthropic: { options: { baseURL: `${api.url}/v1` } } },
-    autoupdate: false,
-    share: 'disabled',
-  }, null, 2));
-
-  const env = {
-    ...sb.env,
-    OPENCODE_DISABLE_PROJECT_CONFIG: '1',
-    OPENCODE_DISABLE_CLAUDE_CODE: '1',
-    OPENCODE_DISABLE_MODELS_FETCH: '1',
-    OPENCODE_DISABLE_AUTOUPDATE: '1',
-    OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
-    OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
-    OPENCODE_DISABLE_SHARE: '1',
-    ANTHROPIC_API_KEY: 'sk-ant-mission-test-dummy',
-  };
+  // The stub provider in the user's global config, OpenCode kept offline.
+  const { env } = agentSetup('opencode', sb, api.url);
   const result = await launchThroughMission(sb, 'mission run opencode', {
     adapter: 'opencode', bin: opencode, args: ['run', '--pure', 'say hi'], timeoutMs: RUN_TIMEOUT_MS, env,
   });

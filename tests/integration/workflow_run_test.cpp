@@ -24,6 +24,21 @@ namespace {
 
 const char* kToolsets = "planning,coordination,workspaces,tracking";
 
+// Where every run below starts: a daemon, a git repository, and a
+// planning agent in it, the workflow's author.
+struct RunSetup {
+  Instance instance;
+  DaemonProcess daemon{instance};
+  fs::path repo = ready_repo();
+  Agent planner{instance, repo, kToolsets};
+
+ private:
+  fs::path ready_repo() {
+    REQUIRE(daemon.ready());
+    return make_repo(instance);
+  }
+};
+
 struct PlannedTask {
   const char* name;
   std::vector<std::string> depends_on;
@@ -125,11 +140,8 @@ fs::path fake_codex(const Instance& instance) {
 }  // namespace
 
 TEST_CASE("a diamond workflow runs two at a time in dependency order and merges into its branch") {
-  Instance instance;
-  DaemonProcess daemon(instance);
-  REQUIRE(daemon.ready());
-  const fs::path repo = make_repo(instance);
-  Agent planner(instance, repo, kToolsets);
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow =
       make_workflow(planner, {{"base", {}}, {"left", {"base"}}, {"right", {"base"}}, {"top", {"left", "right"}}});
 
@@ -164,11 +176,8 @@ TEST_CASE("a diamond workflow runs two at a time in dependency order and merges 
 }
 
 TEST_CASE("a failed check is retried with its output in the next attempt's prompt") {
-  Instance instance;
-  DaemonProcess daemon(instance);
-  REQUIRE(daemon.ready());
-  const fs::path repo = make_repo(instance);
-  Agent planner(instance, repo, kToolsets);
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"only", {}}});
   const fs::path notes = instance.root.path() / "notes";
   fs::create_directories(notes);
@@ -194,11 +203,8 @@ TEST_CASE("a failed check is retried with its output in the next attempt's promp
 }
 
 TEST_CASE("an agent that dies mid-task is retried and one that always fails ends the run failed with its dependents blocked") {
-  Instance instance;
-  DaemonProcess daemon(instance);
-  REQUIRE(daemon.ready());
-  const fs::path repo = make_repo(instance);
-  Agent planner(instance, repo, kToolsets);
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
 
   SECTION("killed once, then done") {
     const std::string workflow = make_workflow(planner, {{"fragile", {}}});
@@ -231,11 +237,8 @@ TEST_CASE("an agent that dies mid-task is retried and one that always fails ends
 }
 
 TEST_CASE("two tasks whose merges conflict: one merges and the other is blocked naming the file with nothing half-merged") {
-  Instance instance;
-  DaemonProcess daemon(instance);
-  REQUIRE(daemon.ready());
-  const fs::path repo = make_repo(instance);
-  Agent planner(instance, repo, kToolsets);
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"one", {}}, {"two", {}}});
   ProcessResult result = run_long(
       instance, args({"workflows", "run", workflow, "--parallel", "2", "--max-attempts", "1"},
@@ -261,11 +264,8 @@ TEST_CASE("two tasks whose merges conflict: one merges and the other is blocked 
 }
 
 TEST_CASE("a stopped run stops its agents and gives their tasks back") {
-  Instance instance;
-  DaemonProcess daemon(instance);
-  REQUIRE(daemon.ready());
-  const fs::path repo = make_repo(instance);
-  Agent planner(instance, repo, kToolsets);
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"slow", {}}});
   ProcessResult started =
       run_long(instance, args({"workflows", "run", workflow, "--detach"}, agent("sleep 30")));
@@ -319,11 +319,8 @@ TEST_CASE("a run survives a daemon killed with SIGKILL: the next daemon retries 
 TEST_CASE("a run whose first agent goes through an adapter keeps the launch dir private and completes") {
   // The run writes its prompt files under the launch dir before the adapter
   // writes its own files there; the adapter refuses that dir unless 0700.
-  Instance instance;
-  DaemonProcess daemon(instance);
-  REQUIRE(daemon.ready());
-  const fs::path repo = make_repo(instance);
-  Agent planner(instance, repo, kToolsets);
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"solo", {}}});
   const fs::path fake_claude = instance.root.path() / "fake-claude";
   write_file(fake_claude, "#!/bin/sh\nprintf '%s\\n' \"$MISSION_TASK_NAME\" > \"$MISSION_TASK_NAME.txt\"\n");
@@ -338,11 +335,8 @@ TEST_CASE("a run whose first agent goes through an adapter keeps the launch dir 
 }
 
 TEST_CASE("a run is refused with a reason for a workflow that cannot run") {
-  Instance instance;
-  DaemonProcess daemon(instance);
-  REQUIRE(daemon.ready());
-  const fs::path repo = make_repo(instance);
-  Agent planner(instance, repo, kToolsets);
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
   json unplanned = planner.ok("workflow_create", {{"name", "empty"}, {"source_type", "prompt"}, {"source_content", "x"}});
   ProcessResult result = run_mission(instance, {"workflows", "run", unplanned["id"], "--", "true"});
   CHECK(result.exit_code != 0);
@@ -355,11 +349,8 @@ TEST_CASE("a run is refused with a reason for a workflow that cannot run") {
 }
 
 TEST_CASE("with --approve a person rejects a task with a reason the next attempt sees and then approves it") {
-  Instance instance;
-  DaemonProcess daemon(instance);
-  REQUIRE(daemon.ready());
-  const fs::path repo = make_repo(instance);
-  Agent planner(instance, repo, kToolsets);
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"reviewed", {}}});
   const fs::path notes = instance.root.path() / "notes";
   fs::create_directories(notes);
@@ -410,11 +401,8 @@ TEST_CASE("with --approve a person rejects a task with a reason the next attempt
 }
 
 TEST_CASE("mission report shows a run's attempts, times and the tokens its agents reported, and mission check passes it") {
-  Instance instance;
-  DaemonProcess daemon(instance);
-  REQUIRE(daemon.ready());
-  const fs::path repo = make_repo(instance);
-  Agent planner(instance, repo, kToolsets);
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"first", {}}, {"second", {"first"}}});
   // Never run: no run in the report, nothing to follow.
   CHECK_FALSE(mission_json(instance, {"report", workflow, "--format", "json"}).contains("run"));
@@ -473,11 +461,8 @@ TEST_CASE("mission report shows a run's attempts, times and the tokens its agent
 }
 
 TEST_CASE("mission check fails a workflow whose run ended failed and says so, and --allow-failed relaxes it") {
-  Instance instance;
-  DaemonProcess daemon(instance);
-  REQUIRE(daemon.ready());
-  const fs::path repo = make_repo(instance);
-  Agent planner(instance, repo, kToolsets);
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"doomed", {}}, {"after", {"doomed"}}});
   ProcessResult result = run_long(instance, args({"workflows", "run", workflow, "--max-attempts", "1"}, agent("exit 4")));
   INFO(result.out << result.err);
@@ -504,11 +489,8 @@ TEST_CASE("mission check fails a workflow whose run ended failed and says so, an
 }
 
 TEST_CASE("workflows show --follow prints a run's changes off a terminal, or its events as JSON lines, until it ends") {
-  Instance instance;
-  DaemonProcess daemon(instance);
-  REQUIRE(daemon.ready());
-  const fs::path repo = make_repo(instance);
-  Agent planner(instance, repo, kToolsets);
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"one", {}}, {"two", {"one"}}});
   const fs::path gate = instance.root.path() / "gate";
   // Each agent waits for the test to let it finish: the run is under way
@@ -558,11 +540,8 @@ TEST_CASE("workflows show --follow prints a run's changes off a terminal, or its
 }
 
 TEST_CASE("off a terminal a run prints its agents' progress lines and questions with the command that answers") {
-  Instance instance;
-  DaemonProcess daemon(instance);
-  REQUIRE(daemon.ready());
-  const fs::path repo = make_repo(instance);
-  Agent planner(instance, repo, kToolsets);
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"solo", {}}});
   const std::string markers =
       std::string(kMarkerShellFunction) +
@@ -577,11 +556,8 @@ TEST_CASE("off a terminal a run prints its agents' progress lines and questions 
 }
 
 TEST_CASE("a run judges what each agent changed against the plan's files: nothing fails and outside files are a warning") {
-  Instance instance;
-  DaemonProcess daemon(instance);
-  REQUIRE(daemon.ready());
-  const fs::path repo = make_repo(instance);
-  Agent planner(instance, repo, kToolsets);
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
   json workflow = planner.ok("workflow_create", {{"name", "scoped"}, {"source_type", "prompt"}, {"source_content", "x"}});
   json tasks = json::array({{{"name", "inside"}, {"description", "d"}, {"sequence", 1}, {"files_likely_affected", {"inside.txt"}}},
                             {{"name", "wander"}, {"description", "d"}, {"sequence", 1}, {"files_likely_affected", {"docs/"}}},
