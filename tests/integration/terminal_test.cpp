@@ -339,19 +339,35 @@ TEST_CASE("mission watch --notify runs the command when an execution needs input
   CHECK(notified.find("ended ae-") != std::string::npos);
 }
 
-TEST_CASE("a workflow run on a terminal is a board redrawn in place") {
+// A planned workflow of independent tasks, one per name, in a git
+// repository of a daemon's: what the board tests run. `env` is the
+// instance's with git's identity, for the agents' commits.
+struct BoardSetup {
+  explicit BoardSetup(std::initializer_list<const char*> names) {
+    json tasks = json::array();
+    for (const char* name : names) tasks.push_back({{"name", name}, {"description", name}, {"sequence", 1}});
+    planner.ok("workflow_set_plan", {{"id", workflow}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
+    for (const auto& [name, value] : git_env(instance)) env[name] = value;
+  }
   Instance instance;
-  DaemonProcess daemon(instance);
-  REQUIRE(daemon.ready());
-  const fs::path repo = make_repo(instance);
-  Agent planner(instance, repo, "planning");
-  json workflow = planner.ok("workflow_create", {{"name", "board"}, {"source_type", "prompt"}, {"source_content", "x"}});
-  json tasks = json::array();
-  for (const char* name : {"alpha", "beta", "gamma"}) tasks.push_back({{"name", name}, {"description", name}, {"sequence", 1}});
-  planner.ok("workflow_set_plan", {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
+  DaemonProcess daemon{instance};
+  fs::path repo = ready_repo();
+  Agent planner{instance, repo, "planning"};
+  std::string workflow =
+      planner.ok("workflow_create", {{"name", "board"}, {"source_type", "prompt"}, {"source_content", "x"}})["id"];
   std::map<std::string, std::string> env = instance.env();
-  for (const auto& [name, value] : git_env(instance)) env[name] = value;
-  PtyChild run(mission_argv({"workflows", "run", workflow["id"], "--parallel", "2", "--", "/bin/sh", "-c",
+
+ private:
+  fs::path ready_repo() {
+    REQUIRE(daemon.ready());
+    return make_repo(instance);
+  }
+};
+
+TEST_CASE("a workflow run on a terminal is a board redrawn in place") {
+  BoardSetup setup({"alpha", "beta", "gamma"});
+  auto& [instance, daemon, repo, planner, workflow, env] = setup;
+  PtyChild run(mission_argv({"workflows", "run", workflow, "--parallel", "2", "--", "/bin/sh", "-c",
                              "echo x > \"$MISSION_TASK_NAME.txt\""}),
                env);
   CHECK(run.wait_exit(60s) == 0);
@@ -369,26 +385,17 @@ TEST_CASE("a workflow run on a terminal is a board redrawn in place") {
 }
 
 TEST_CASE("workflows show --follow on a terminal draws a run already under way as the same board until it ends") {
-  Instance instance;
-  DaemonProcess daemon(instance);
-  REQUIRE(daemon.ready());
-  const fs::path repo = make_repo(instance);
-  Agent planner(instance, repo, "planning");
-  json workflow = planner.ok("workflow_create", {{"name", "board"}, {"source_type", "prompt"}, {"source_content", "x"}});
-  json tasks = json::array();
-  for (const char* name : {"alpha", "beta", "gamma"}) tasks.push_back({{"name", name}, {"description", name}, {"sequence", 1}});
-  planner.ok("workflow_set_plan", {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
-  std::map<std::string, std::string> env = instance.env();
-  for (const auto& [name, value] : git_env(instance)) env[name] = value;
+  BoardSetup setup({"alpha", "beta", "gamma"});
+  auto& [instance, daemon, repo, planner, workflow, env] = setup;
   const fs::path gate = instance.root.path() / "gate";
   // The agents wait for the test: the run is under way when the board starts.
   ProcessResult started = run_process(
-      mission_argv({"workflows", "run", workflow["id"], "--parallel", "2", "--detach", "--", "/bin/sh", "-c",
+      mission_argv({"workflows", "run", workflow, "--parallel", "2", "--detach", "--", "/bin/sh", "-c",
                     "while [ ! -f '" + gate.string() + "' ]; do sleep 0.05; done; echo x > \"$MISSION_TASK_NAME.txt\""}),
       env);
   INFO(started.err);
   REQUIRE(started.exit_code == 0);
-  PtyChild follow(mission_argv({"workflows", "show", workflow["id"], "--follow"}), env);
+  PtyChild follow(mission_argv({"workflows", "show", workflow, "--follow"}), env);
   // Two agents running as it starts, drawn from the run's state.
   const std::regex running("running +(alpha|beta|gamma)");
   follow.wait_for([&running](const std::string& screen) {
@@ -410,17 +417,8 @@ TEST_CASE("workflows show --follow on a terminal draws a run already under way a
 }
 
 TEST_CASE("a run's board shows each agent's last progress line and the question it waits on") {
-  Instance instance;
-  DaemonProcess daemon(instance);
-  REQUIRE(daemon.ready());
-  const fs::path repo = make_repo(instance);
-  Agent planner(instance, repo, "planning");
-  json workflow = planner.ok("workflow_create", {{"name", "board"}, {"source_type", "prompt"}, {"source_content", "x"}});
-  json tasks = json::array({{{"name", "alpha"}, {"description", "alpha"}, {"sequence", 1}},
-                            {{"name", "beta"}, {"description", "beta"}, {"sequence", 1}}});
-  planner.ok("workflow_set_plan", {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
-  std::map<std::string, std::string> env = instance.env();
-  for (const auto& [name, value] : git_env(instance)) env[name] = value;
+  BoardSetup setup({"alpha", "beta"});
+  auto& [instance, daemon, repo, planner, workflow, env] = setup;
   const fs::path gate = instance.root.path() / "gate";
   // alpha reports progress, beta asks; both wait for the test, then beta
   // reports progress (its question is then no longer drawn).
@@ -430,7 +428,7 @@ TEST_CASE("a run's board shows each agent's last progress line and the question 
       "else m q1 '{\"type\":\"needs_input\",\"question\":\"which database?\",\"choices\":[\"postgres\",\"sqlite\"]}'; fi; "
       "while [ ! -f '" + gate.string() + "' ]; do sleep 0.05; done; "
       "m p2 '{\"type\":\"progress\",\"summary\":\"all written\"}'; echo x > \"$MISSION_TASK_NAME.txt\"";
-  PtyChild run(mission_argv({"workflows", "run", workflow["id"], "--parallel", "2", "--", "/bin/sh", "-c", agent}), env);
+  PtyChild run(mission_argv({"workflows", "run", workflow, "--parallel", "2", "--", "/bin/sh", "-c", agent}), env);
   run.wait_for([](const std::string& screen) {
     return screen.find("parsing the input") != std::string::npos && screen.find("? which database?") != std::string::npos;
   });
