@@ -150,7 +150,10 @@ void TerminalSession::attach(Viewer& viewer, bool types, unsigned short rows, un
 
 std::string TerminalSession::repaint() {
   catch_up();
-  return screen_.repaint() + modes_.restore();
+  // Modes before the cells: whoever sees the screen drawn can already paste
+  // into it and press its cursor keys (the alternate screen switch in the
+  // repaint leaves these modes as they are).
+  return modes_.restore() + screen_.repaint();
 }
 
 void TerminalSession::detach(Viewer& viewer) {
