@@ -34,7 +34,7 @@ AgentRow read_row(const Statement& s) {
 }  // namespace
 
 std::optional<AgentRow> AgentRepository::find(const std::string& execution_id) {
-  auto s = db_.cached(std::string(kSelect) + "WHERE e.id = ?1");
+  auto s = db_.prepare(std::string(kSelect) + "WHERE e.id = ?1");
   s.bind(1, execution_id);
   if (!s.step()) return std::nullopt;
   return read_row(s);
@@ -42,7 +42,7 @@ std::optional<AgentRow> AgentRepository::find(const std::string& execution_id) {
 
 void AgentRepository::register_agent(const std::string& execution_id,
                                      const AgentRegistration& registration, std::int64_t now) {
-  auto s = db_.cached(
+  auto s = db_.prepare(
       "UPDATE executions SET agent_name = ?2, agent_runtime = ?3, agent_role = ?4, "
       "agent_capabilities = ?5, agent_status = 'online', agent_workspace = ?6, agent_metadata = ?7, "
       "agent_registered_at = coalesce(agent_registered_at, ?8), last_heartbeat_at = ?8 WHERE id = ?1");
@@ -55,7 +55,7 @@ void AgentRepository::register_agent(const std::string& execution_id,
 void AgentRepository::change(const std::string& execution_id, const AgentChanges& changes,
                              std::int64_t now) {
   // ?N IS NULL keeps a column; the flags say whether to touch the nullable one.
-  auto s = db_.cached(
+  auto s = db_.prepare(
       "UPDATE executions SET agent_status = coalesce(?2, agent_status), "
       "agent_task_id = CASE WHEN ?3 THEN ?4 ELSE agent_task_id END, "
       "agent_workspace = coalesce(?5, agent_workspace), agent_metadata = coalesce(?6, agent_metadata), "

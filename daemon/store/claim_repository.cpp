@@ -31,7 +31,7 @@ bool ClaimRepository::try_claim(const std::string& task_id, const std::string& e
   // DAG then learns of the claim, and workflow_next_tasks stops offering the
   // task. Not status: tasks_end_claim would drop the claim of a failed task.
   // Every path that ends a claim sets status (release, migration 8's triggers).
-  auto s = db_.cached(
+  auto s = db_.prepare(
       "UPDATE tasks SET claimed_by = ?2, claimed_at = ?3, execution_id = ?2, started_at = started_at "
       "WHERE id = ?1 AND claimed_by IS NULL AND plan_order IS NOT NULL "
       "AND status IN ('pending', 'failed')");
@@ -55,14 +55,14 @@ void ClaimRepository::hold_to_start(const std::string& task_id, const std::strin
 }
 
 std::optional<ClaimRow> ClaimRepository::claim_of(const std::string& task_id) {
-  auto s = db_.cached(std::string(kClaimSelect) + "WHERE t.id = ?1 AND t.claimed_by IS NOT NULL");
+  auto s = db_.prepare(std::string(kClaimSelect) + "WHERE t.id = ?1 AND t.claimed_by IS NOT NULL");
   s.bind(1, task_id);
   if (!s.step()) return std::nullopt;
   return read_claim(s);
 }
 
 std::vector<ClaimRow> ClaimRepository::claims_of(const std::string& execution_id) {
-  auto s = db_.cached(std::string(kClaimSelect) + "WHERE t.claimed_by = ?1 ORDER BY t.claimed_at, t.rowid");
+  auto s = db_.prepare(std::string(kClaimSelect) + "WHERE t.claimed_by = ?1 ORDER BY t.claimed_at, t.rowid");
   s.bind(1, execution_id);
   std::vector<ClaimRow> rows;
   while (s.step()) rows.push_back(read_claim(s));
@@ -74,7 +74,7 @@ bool ClaimRepository::release(const std::string& task_id, const std::string& exe
   auto claim = claim_of(task_id);
   if (!claim || claim->execution_id != execution_id) return false;
   // The same two steps as the trigger of migration 8, for one task.
-  auto insert = db_.cached(
+  auto insert = db_.prepare(
       "INSERT INTO checkpoints (id, task_id, seq, execution_id, type, summary, detail, created_at) "
       "SELECT ?2, t.id, t.journal_seq + 1, ?3, 'recovery', ?4, "
       "json_object('reason', ?5, 'agent_execution_id', ?3, 'previous_status', t.status), ?6 "
@@ -82,7 +82,7 @@ bool ClaimRepository::release(const std::string& task_id, const std::string& exe
   insert.bind(1, task_id).bind(2, new_random_id("cp-", 10)).bind(3, execution_id);
   insert.bind(4, summary).bind(5, reason).bind(6, now);
   insert.run();
-  auto update = db_.cached(
+  auto update = db_.prepare(
       "UPDATE tasks SET journal_seq = journal_seq + 1, claimed_by = NULL, claimed_at = NULL, "
       "started_at = CASE WHEN status = 'in_progress' THEN NULL ELSE started_at END, "
       "status = CASE WHEN status = 'in_progress' THEN 'pending' ELSE status END "
@@ -93,7 +93,7 @@ bool ClaimRepository::release(const std::string& task_id, const std::string& exe
 }
 
 std::vector<ClaimRow> ClaimRepository::expired(std::int64_t now, std::int64_t lease_ms) {
-  auto s = db_.cached(
+  auto s = db_.prepare(
       std::string(kClaimSelect) +
       "JOIN executions e ON e.id = t.claimed_by WHERE t.claimed_by IS NOT NULL AND e.kind != 'launched' "
       "AND max(t.claimed_at, coalesce(e.last_heartbeat_at, 0), "

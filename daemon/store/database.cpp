@@ -11,6 +11,12 @@ namespace {
 // never opens the database, but sqlite3 or a backup tool might).
 constexpr int kBusyTimeoutMs = 5000;
 
+// How many compiled statements a connection keeps. The daemon's SQL texts
+// are fixed strings and a few shapes built from them (filters, multi-row
+// inserts): about a hundred in all, so the cache seldom evicts; the bound
+// keeps a shape built from data from growing it without end.
+constexpr std::size_t kMaxCachedStatements = 192;
+
 // The hint for what SQLite reported: a full disk and an I/O error are the
 // machine's to fix, not the caller's.
 const char* hint_for(int code) {
@@ -42,21 +48,25 @@ Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
   }
 }
 
-Statement::Statement(sqlite3* db, sqlite3_stmt* cached) : db_(db), stmt_(cached), borrowed_(true) {}
+Statement::Statement(sqlite3* db, sqlite3_stmt* cached, bool* in_use)
+    : db_(db), stmt_(cached), in_use_(in_use) {
+  *in_use_ = true;
+}
 
 Statement::~Statement() {
   if (stmt_ == nullptr) return;
-  if (borrowed_) {
+  if (in_use_ != nullptr) {
     sqlite3_reset(stmt_);
     sqlite3_clear_bindings(stmt_);
+    *in_use_ = false;
   } else {
     sqlite3_finalize(stmt_);
   }
 }
 
-Statement::Statement(Statement&& other) noexcept
-    : db_(other.db_), stmt_(other.stmt_), borrowed_(other.borrowed_) {
+Statement::Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.stmt_), in_use_(other.in_use_) {
   other.stmt_ = nullptr;
+  other.in_use_ = nullptr;
 }
 
 Statement& Statement::bind(int index, std::string_view text) {
@@ -160,23 +170,41 @@ Database::Database(const std::filesystem::path& path) : path_(path) {
 }
 
 Database::~Database() {
-  for (auto& [sql, statement] : cache_) sqlite3_finalize(statement);
+  for (auto& [sql, entry] : cache_) sqlite3_finalize(entry.statement);
   sqlite3_close_v2(db_);
 }
 
-Statement Database::prepare(std::string_view sql) { return Statement(db_, sql); }
-
-Statement Database::cached(std::string_view sql) {
+Statement Database::prepare(std::string_view sql) {
   auto found = cache_.find(sql);
-  if (found == cache_.end()) {
-    sqlite3_stmt* statement = nullptr;
-    if (sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
-                           &statement, nullptr) != SQLITE_OK) {
-      fail(db_, "prepare");
-    }
-    found = cache_.emplace(std::string(sql), statement).first;
+  if (found != cache_.end()) {
+    if (found->second.in_use) return Statement(db_, sql);
+    found->second.last_used = ++uses_;
+    return Statement(db_, found->second.statement, &found->second.in_use);
   }
-  return Statement(db_, found->second);
+  if (!make_room()) return Statement(db_, sql);
+  sqlite3_stmt* statement = nullptr;
+  if (sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &statement,
+                         nullptr) != SQLITE_OK) {
+    fail(db_, "prepare");
+  }
+  found = cache_.emplace(std::string(sql), CachedStatement{statement, false, ++uses_}).first;
+  return Statement(db_, found->second.statement, &found->second.in_use);
+}
+
+Statement Database::prepare_once(std::string_view sql) { return Statement(db_, sql); }
+
+bool Database::make_room() {
+  if (cache_.size() < kMaxCachedStatements) return true;
+  auto oldest = cache_.end();
+  for (auto it = cache_.begin(); it != cache_.end(); ++it) {
+    if (!it->second.in_use && (oldest == cache_.end() || it->second.last_used < oldest->second.last_used)) {
+      oldest = it;
+    }
+  }
+  if (oldest == cache_.end()) return false;
+  sqlite3_finalize(oldest->second.statement);
+  cache_.erase(oldest);
+  return true;
 }
 
 void Database::exec(const std::string& sql) {
@@ -194,17 +222,17 @@ std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_ro
 int Database::changes() const { return sqlite3_changes(db_); }
 
 Transaction::Transaction(Database& db) : db_(db), nested_(sqlite3_get_autocommit(db.handle()) == 0) {
-  db_.cached(nested_ ? "SAVEPOINT nested" : "BEGIN IMMEDIATE").run();
+  db_.prepare(nested_ ? "SAVEPOINT nested" : "BEGIN IMMEDIATE").run();
 }
 
 Transaction::~Transaction() {
   if (done_) return;
   try {
     if (nested_) {
-      db_.cached("ROLLBACK TO nested").run();
-      db_.cached("RELEASE nested").run();
+      db_.prepare("ROLLBACK TO nested").run();
+      db_.prepare("RELEASE nested").run();
     } else {
-      db_.cached("ROLLBACK").run();
+      db_.prepare("ROLLBACK").run();
     }
   } catch (...) {
   }
@@ -221,7 +249,7 @@ void Transaction::commit() {
                        hint_for(sqlite3_extended_errcode(db_.handle())));
   }
   if (!nested_) faults::at(faults::FaultPoint::before_commit);
-  db_.cached(nested_ ? "RELEASE nested" : "COMMIT").run();
+  db_.prepare(nested_ ? "RELEASE nested" : "COMMIT").run();
   done_ = true;
 }
 

@@ -19,8 +19,8 @@ class Statement {
  public:
   Statement(sqlite3* db, std::string_view sql);
   // Borrows a statement owned by the Database's cache: the destructor resets
-  // it for the next use instead of finalizing it.
-  Statement(sqlite3* db, sqlite3_stmt* cached);
+  // it and hands it back (clears *in_use) instead of finalizing it.
+  Statement(sqlite3* db, sqlite3_stmt* cached, bool* in_use);
   ~Statement();
   Statement(Statement&& other) noexcept;
   Statement(const Statement&) = delete;
@@ -70,7 +70,7 @@ class Statement {
 
   sqlite3* db_;
   sqlite3_stmt* stmt_ = nullptr;
-  bool borrowed_ = false;
+  bool* in_use_ = nullptr;  // set when borrowed from the cache
 };
 
 class Database {
@@ -82,11 +82,15 @@ class Database {
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
+  // A statement for `sql`, compiled once and kept for the next call with
+  // the same text (docs/adr/0031): parsing is most of a small request's
+  // time. While one is in use, the same SQL asked again (a loop over rows
+  // that calls back into a repository) gets a fresh statement of its own.
   Statement prepare(std::string_view sql);
-  // Like prepare, but compiled once and kept: for the statements of every
-  // request (the ledger, the session counters). The returned Statement must
-  // be done with before the same SQL is asked for again.
-  Statement cached(std::string_view sql);
+  // Compiled for this one use and not kept: for SQL whose shape grows with
+  // the data (a multi-row insert, an IN list of a page of ids), which would
+  // only push the reused statements out of the cache.
+  Statement prepare_once(std::string_view sql);
   // Runs one or more statements that return no rows.
   void exec(const std::string& sql);
   std::int64_t last_insert_rowid() const;
@@ -97,7 +101,17 @@ class Database {
  private:
   std::filesystem::path path_;
   sqlite3* db_ = nullptr;
-  std::map<std::string, sqlite3_stmt*, std::less<>> cache_;
+  struct CachedStatement {
+    sqlite3_stmt* statement = nullptr;
+    bool in_use = false;
+    std::uint64_t last_used = 0;
+  };
+  // Makes room for one more, dropping the least recently used idle entry;
+  // false when every entry is in use.
+  bool make_room();
+
+  std::map<std::string, CachedStatement, std::less<>> cache_;
+  std::uint64_t uses_ = 0;
 };
 
 // BEGIN IMMEDIATE on construction; ROLLBACK in the destructor unless

@@ -47,7 +47,7 @@ void ExecutionRepository::insert(const ExecutionRow& row) {
 }
 
 void ExecutionRepository::update(const ExecutionRow& row) {
-  auto s = db_.cached(
+  auto s = db_.prepare(
       "UPDATE executions SET state = ?2, pid = ?3, exit_code = ?4, exit_signal = ?5, "
       "started_at = ?6, ended_at = ?7, updated_at = ?8 WHERE id = ?1");
   s.bind(1, row.id).bind(2, row.state).bind(3, row.pid).bind(4, row.exit_code);
@@ -56,13 +56,13 @@ void ExecutionRepository::update(const ExecutionRow& row) {
 }
 
 void ExecutionRepository::set_command(const std::string& id, const std::string& command) {
-  auto s = db_.cached("UPDATE executions SET command = ?2 WHERE id = ?1");
+  auto s = db_.prepare("UPDATE executions SET command = ?2 WHERE id = ?1");
   s.bind(1, id).bind(2, command);
   s.run();
 }
 
 std::optional<ExecutionRow> ExecutionRepository::find(const std::string& id) {
-  auto s = db_.cached(std::string("SELECT ") + kColumns + " FROM executions WHERE id = ?1");
+  auto s = db_.prepare(std::string("SELECT ") + kColumns + " FROM executions WHERE id = ?1");
   s.bind(1, id);
   if (!s.step()) return std::nullopt;
   return read_row(s);
@@ -158,7 +158,7 @@ ExecutionRepository::Counts ExecutionRepository::count(std::span<const Execution
   }
   if (states.empty()) sql += "NULL";
   sql += ")) FROM executions";
-  auto s = db_.cached(sql);
+  auto s = db_.prepare(sql);
   for (std::size_t i = 0; i < states.size(); ++i) s.bind(static_cast<int>(i + 1), states[i]);
   s.step();
   return {s.integer(0), s.integer(1)};

@@ -24,7 +24,7 @@ void GrantRepository::grant_task(const std::string& execution_id, const std::str
 
 bool GrantRepository::holds(const std::string& execution_id, const std::string& mission_id,
                             const std::optional<std::string>& task_id) {
-  auto s = db_.cached(
+  auto s = db_.prepare(
       "SELECT EXISTS (SELECT 1 FROM grants WHERE execution_id = ?1 AND "
       "(mission_id = ?2 OR (?3 IS NOT NULL AND task_id = ?3)))");
   s.bind(1, execution_id).bind(2, mission_id).bind(3, task_id);

@@ -4,7 +4,7 @@ namespace mission::store {
 
 std::optional<IdempotencyRow> IdempotencyRepository::find(const std::string& execution_id,
                                                           const std::string& request_id) {
-  auto s = db_.cached(
+  auto s = db_.prepare(
       "SELECT execution_id, request_id, tool, payload_sha256, state, result, created_at, "
       "expires_at FROM idempotency_records WHERE execution_id = ?1 AND request_id = ?2");
   s.bind(1, execution_id).bind(2, request_id);
@@ -22,7 +22,7 @@ std::optional<IdempotencyRow> IdempotencyRepository::find(const std::string& exe
 }
 
 void IdempotencyRepository::put(const IdempotencyRow& row) {
-  db_.cached(
+  db_.prepare(
          "INSERT OR REPLACE INTO idempotency_records (execution_id, request_id, tool, "
          "payload_sha256, state, result, created_at, expires_at) VALUES (?,?,?,?,?,?,?,?)")
       .bind(1, row.execution_id)
@@ -37,7 +37,7 @@ void IdempotencyRepository::put(const IdempotencyRow& row) {
 }
 
 void IdempotencyRepository::remove(const std::string& execution_id, const std::string& request_id) {
-  db_.cached("DELETE FROM idempotency_records WHERE execution_id = ?1 AND request_id = ?2")
+  db_.prepare("DELETE FROM idempotency_records WHERE execution_id = ?1 AND request_id = ?2")
       .bind(1, execution_id)
       .bind(2, request_id)
       .run();

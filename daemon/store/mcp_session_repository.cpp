@@ -15,7 +15,7 @@ std::int64_t McpSessionRepository::insert(const std::string& execution_id,
 void McpSessionRepository::set_client(std::int64_t id, const std::string& name,
                                       const std::string& version,
                                       const std::string& protocol_version) {
-  auto s = db_.cached(
+  auto s = db_.prepare(
       "UPDATE mcp_sessions SET client_name = ?2, client_version = ?3, protocol_version = ?4 "
       "WHERE id = ?1");
   s.bind(1, id).bind(2, name).bind(3, version).bind(4, protocol_version);
@@ -24,13 +24,13 @@ void McpSessionRepository::set_client(std::int64_t id, const std::string& name,
 
 void McpSessionRepository::count_call(std::int64_t id) {
   // The same write records a sign of life of the agent (ADR 17).
-  auto s = db_.cached("UPDATE mcp_sessions SET calls = calls + 1, last_call_at = ?2 WHERE id = ?1");
+  auto s = db_.prepare("UPDATE mcp_sessions SET calls = calls + 1, last_call_at = ?2 WHERE id = ?1");
   s.bind(1, id).bind(2, unix_ms_now());
   s.run();
 }
 
 void McpSessionRepository::count_tool_list(std::int64_t id) {
-  auto s = db_.cached("UPDATE mcp_sessions SET tool_lists = tool_lists + 1 WHERE id = ?1");
+  auto s = db_.prepare("UPDATE mcp_sessions SET tool_lists = tool_lists + 1 WHERE id = ?1");
   s.bind(1, id);
   s.run();
 }

@@ -47,7 +47,7 @@ std::optional<std::string> names_json(const std::vector<Enum>& values) {
 }  // namespace
 
 std::int64_t MessageRepository::insert(const MessageRow& row) {
-  auto s = db_.cached(
+  auto s = db_.prepare(
       "INSERT INTO messages (message_id, thread_id, sender_execution_id, sender_person, "
       "recipient_execution_id, message_type, subject, body, priority, workflow_id, task_id, "
       "reply_to_id, reply_to_observation_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, "
@@ -62,7 +62,7 @@ std::int64_t MessageRepository::insert(const MessageRow& row) {
 }
 
 std::optional<MessageRow> MessageRepository::find(const std::string& id) {
-  auto s = db_.cached(std::string("SELECT ") + kColumns + " FROM messages WHERE message_id = ?1");
+  auto s = db_.prepare(std::string("SELECT ") + kColumns + " FROM messages WHERE message_id = ?1");
   s.bind(1, id);
   if (!s.step()) return std::nullopt;
   return read_row(s);
@@ -99,7 +99,7 @@ Page<MessageRow> MessageRepository::page(const MessageFilter& filter, const Page
 
 std::map<std::string, std::int64_t> MessageRepository::count_unread(
     const std::optional<std::string>& recipient, std::int64_t now) {
-  auto s = db_.cached(std::string("SELECT priority, count(*) FROM messages WHERE "
+  auto s = db_.prepare(std::string("SELECT priority, count(*) FROM messages WHERE "
                                   "recipient_execution_id IS ?2") +
                       kUnread + " GROUP BY priority");
   s.bind(1, now).bind(2, recipient);
@@ -110,7 +110,7 @@ std::map<std::string, std::int64_t> MessageRepository::count_unread(
 
 std::vector<MessageRow> MessageRepository::unread(const std::string& recipient, std::int64_t now,
                                                   std::size_t limit) {
-  auto s = db_.cached(std::string("SELECT ") + kColumns +
+  auto s = db_.prepare(std::string("SELECT ") + kColumns +
                       " FROM messages WHERE recipient_execution_id = ?2" + kUnread +
                       " ORDER BY id LIMIT ?3");
   s.bind(1, now).bind(2, recipient).bind(3, static_cast<std::int64_t>(limit));
@@ -131,20 +131,20 @@ std::map<std::string, std::int64_t> MessageRepository::unread_by_execution(
 }
 
 std::int64_t MessageRepository::newest_position(const std::string& recipient) {
-  auto s = db_.cached("SELECT coalesce(max(id), 0) FROM messages WHERE recipient_execution_id = ?1");
+  auto s = db_.prepare("SELECT coalesce(max(id), 0) FROM messages WHERE recipient_execution_id = ?1");
   s.bind(1, recipient);
   s.step();
   return s.integer(0);
 }
 
 void MessageRepository::mark_read(const std::string& id, std::int64_t now) {
-  auto s = db_.cached("UPDATE messages SET read_at = coalesce(read_at, ?2) WHERE message_id = ?1");
+  auto s = db_.prepare("UPDATE messages SET read_at = coalesce(read_at, ?2) WHERE message_id = ?1");
   s.bind(1, id).bind(2, now);
   s.run();
 }
 
 void MessageRepository::archive(const std::string& id, std::int64_t now) {
-  auto s = db_.cached(
+  auto s = db_.prepare(
       "UPDATE messages SET archived_at = coalesce(archived_at, ?2), read_at = coalesce(read_at, ?2) "
       "WHERE message_id = ?1");
   s.bind(1, id).bind(2, now);

@@ -23,7 +23,7 @@ ObservationRow read_row(const Statement& s) {
 }  // namespace
 
 std::optional<std::int64_t> ObservationRepository::insert_unique(const ObservationRow& row) {
-  auto s = db_.cached(
+  auto s = db_.prepare(
       "INSERT INTO observations (execution_id, event_id, origin, kind, payload, status, reason, "
       "created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
       "ON CONFLICT (execution_id, event_id) DO NOTHING");
@@ -36,7 +36,7 @@ std::optional<std::int64_t> ObservationRepository::insert_unique(const Observati
 
 std::optional<ObservationRow> ObservationRepository::find(const std::string& execution_id,
                                                           const std::string& event_id) {
-  auto s = db_.cached(std::string("SELECT ") + kColumns +
+  auto s = db_.prepare(std::string("SELECT ") + kColumns +
                       " FROM observations WHERE execution_id = ?1 AND event_id = ?2");
   s.bind(1, execution_id).bind(2, event_id);
   if (!s.step()) return std::nullopt;
@@ -62,14 +62,14 @@ Page<ObservationRow> ObservationRepository::page(const std::string& execution_id
 }
 
 std::int64_t ObservationRepository::count(const std::string& execution_id) {
-  auto s = db_.cached("SELECT count(*) FROM observations WHERE execution_id = ?1");
+  auto s = db_.prepare("SELECT count(*) FROM observations WHERE execution_id = ?1");
   s.bind(1, execution_id);
   s.step();
   return s.integer(0);
 }
 
 std::optional<SignalType> ObservationRepository::last_claim(const std::string& execution_id) {
-  auto s = db_.cached(
+  auto s = db_.prepare(
       "SELECT kind FROM observations WHERE execution_id = ?1 AND kind IN ('completed_claim', "
       "'failed_claim') ORDER BY id DESC LIMIT 1");
   s.bind(1, execution_id);
@@ -78,7 +78,7 @@ std::optional<SignalType> ObservationRepository::last_claim(const std::string& e
 }
 
 std::optional<ObservationRow> ObservationRepository::waiting_on(const std::string& execution_id) {
-  auto s = db_.cached(std::string("SELECT ") + kColumns +
+  auto s = db_.prepare(std::string("SELECT ") + kColumns +
                       " FROM observations WHERE execution_id = ?1 AND kind IN ('needs_input', "
                       "'blocked') AND status = 'accepted' ORDER BY id DESC LIMIT 1");
   s.bind(1, execution_id);
@@ -87,7 +87,7 @@ std::optional<ObservationRow> ObservationRepository::waiting_on(const std::strin
 }
 
 void ObservationRepository::promote(const std::string& execution_id, SignalType kind) {
-  auto s = db_.cached(
+  auto s = db_.prepare(
       "UPDATE observations SET status = 'promoted' WHERE execution_id = ?1 AND kind = ?2 AND "
       "status = 'recorded-only'");
   s.bind(1, execution_id).bind(2, kind);

@@ -153,7 +153,7 @@ void PlanRepository::write_workflow_plan(const WorkflowPlanRow& row, std::int64_
 }
 
 std::int64_t PlanRepository::plan_revision(const std::string& mission_id) {
-  auto s = db_.cached("SELECT plan_revision FROM missions WHERE id = ?");
+  auto s = db_.prepare("SELECT plan_revision FROM missions WHERE id = ?");
   s.bind(1, mission_id);
   return s.step() ? s.integer(0) : -1;
 }
@@ -188,8 +188,8 @@ void PlanRepository::insert_planned(std::span<const PlannedTaskRow> tasks,
   std::optional<Statement> full;
   auto chunk = [&](std::string_view head, std::size_t columns, std::size_t rows,
                    std::size_t per_insert) -> Statement& {
-    if (rows < per_insert) return full.emplace(db_.prepare(many_rows(head, columns, rows)));
-    if (!full) full.emplace(db_.prepare(many_rows(head, columns, rows)));
+    if (rows < per_insert) return full.emplace(db_.prepare_once(many_rows(head, columns, rows)));
+    if (!full) full.emplace(db_.prepare_once(many_rows(head, columns, rows)));
     full->reset();
     return *full;
   };
@@ -272,14 +272,14 @@ std::optional<PlannedTaskRow> PlanRepository::first_started(const std::string& m
 }
 
 std::optional<TaskStatus> PlanRepository::task_status(const std::string& id) {
-  auto s = db_.cached("SELECT status FROM tasks WHERE id = ?");
+  auto s = db_.prepare("SELECT status FROM tasks WHERE id = ?");
   s.bind(1, id);
   if (!s.step()) return std::nullopt;
   return s.name<TaskStatus>(0);
 }
 
 std::vector<TaskProgressRow> PlanRepository::planned_progress(const std::string& mission_id) {
-  auto s = db_.cached(
+  auto s = db_.prepare(
       "SELECT id, status, started_at, completed_at, claimed_by FROM tasks "
       "WHERE mission_id = ? AND plan_order IS NOT NULL ORDER BY plan_order");
   s.bind(1, mission_id);

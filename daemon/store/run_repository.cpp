@@ -59,28 +59,28 @@ void RunRepository::insert(const RunRow& row) {
 }
 
 std::optional<RunRow> RunRepository::find(const std::string& id) {
-  auto s = db_.cached(std::string(kRunSelect) + "WHERE id = ?1");
+  auto s = db_.prepare(std::string(kRunSelect) + "WHERE id = ?1");
   s.bind(1, id);
   if (!s.step()) return std::nullopt;
   return read_run(s);
 }
 
 std::optional<RunRow> RunRepository::live_of(const std::string& workflow_id) {
-  auto s = db_.cached(std::string(kRunSelect) + "WHERE workflow_id = ?1 AND status IN ('running', 'stopping')");
+  auto s = db_.prepare(std::string(kRunSelect) + "WHERE workflow_id = ?1 AND status IN ('running', 'stopping')");
   s.bind(1, workflow_id);
   if (!s.step()) return std::nullopt;
   return read_run(s);
 }
 
 std::optional<RunRow> RunRepository::latest_of(const std::string& workflow_id) {
-  auto s = db_.cached(std::string(kRunSelect) + "WHERE workflow_id = ?1 ORDER BY created_at DESC, rowid DESC LIMIT 1");
+  auto s = db_.prepare(std::string(kRunSelect) + "WHERE workflow_id = ?1 ORDER BY created_at DESC, rowid DESC LIMIT 1");
   s.bind(1, workflow_id);
   if (!s.step()) return std::nullopt;
   return read_run(s);
 }
 
 std::vector<RunRow> RunRepository::live() {
-  auto s = db_.cached(std::string(kRunSelect) + "WHERE status IN ('running', 'stopping') ORDER BY created_at, rowid");
+  auto s = db_.prepare(std::string(kRunSelect) + "WHERE status IN ('running', 'stopping') ORDER BY created_at, rowid");
   std::vector<RunRow> rows;
   while (s.step()) rows.push_back(read_run(s));
   return rows;
@@ -88,13 +88,13 @@ std::vector<RunRow> RunRepository::live() {
 
 void RunRepository::set_status(const std::string& id, RunStatus status, const std::optional<std::string>& reason,
                                std::optional<std::int64_t> ended_at) {
-  auto s = db_.cached("UPDATE runs SET status = ?2, reason = coalesce(?3, reason), ended_at = ?4 WHERE id = ?1");
+  auto s = db_.prepare("UPDATE runs SET status = ?2, reason = coalesce(?3, reason), ended_at = ?4 WHERE id = ?1");
   s.bind(1, id).bind(2, status).bind(3, reason).bind(4, ended_at);
   s.run();
 }
 
 void RunRepository::insert_attempt(const AttemptRow& row) {
-  auto s = db_.cached(
+  auto s = db_.prepare(
       "INSERT INTO run_attempts (run_id, task_id, attempt, status, execution_id, workspace_id, reason, "
       "check_output, merge_commit, started_at, ended_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
   s.bind(1, row.run_id).bind(2, row.task_id).bind(3, row.attempt).bind(4, row.status).bind(5, row.execution_id);
@@ -104,7 +104,7 @@ void RunRepository::insert_attempt(const AttemptRow& row) {
 }
 
 void RunRepository::update_attempt(const AttemptRow& row) {
-  auto s = db_.cached(
+  auto s = db_.prepare(
       "UPDATE run_attempts SET status = ?4, execution_id = ?5, workspace_id = ?6, reason = ?7, check_output = ?8, "
       "merge_commit = ?9, ended_at = ?10, dispatch_us = ?11, scope_warning = ?12 WHERE run_id = ?1 AND task_id = ?2 "
       "AND attempt = ?3");
@@ -115,7 +115,7 @@ void RunRepository::update_attempt(const AttemptRow& row) {
 }
 
 std::vector<AttemptRow> RunRepository::attempts(const std::string& run_id) {
-  auto s = db_.cached(std::string(kAttemptSelect) + "WHERE run_id = ?1 ORDER BY task_id, attempt");
+  auto s = db_.prepare(std::string(kAttemptSelect) + "WHERE run_id = ?1 ORDER BY task_id, attempt");
   s.bind(1, run_id);
   std::vector<AttemptRow> rows;
   while (s.step()) rows.push_back(read_attempt(s));
@@ -124,14 +124,14 @@ std::vector<AttemptRow> RunRepository::attempts(const std::string& run_id) {
 
 std::optional<AttemptRow> RunRepository::attempt(const std::string& run_id, const std::string& task_id,
                                                  std::int64_t attempt) {
-  auto s = db_.cached(std::string(kAttemptSelect) + "WHERE run_id = ?1 AND task_id = ?2 AND attempt = ?3");
+  auto s = db_.prepare(std::string(kAttemptSelect) + "WHERE run_id = ?1 AND task_id = ?2 AND attempt = ?3");
   s.bind(1, run_id).bind(2, task_id).bind(3, attempt);
   if (!s.step()) return std::nullopt;
   return read_attempt(s);
 }
 
 std::optional<AttemptRow> RunRepository::attempt_of_execution(const std::string& execution_id) {
-  auto s = db_.cached(std::string(kAttemptSelect) + "WHERE execution_id = ?1");
+  auto s = db_.prepare(std::string(kAttemptSelect) + "WHERE execution_id = ?1");
   s.bind(1, execution_id);
   if (!s.step()) return std::nullopt;
   return read_attempt(s);
@@ -144,7 +144,7 @@ std::vector<AttemptRow> RunRepository::attempts_of_tasks(const std::string& run_
   std::string sql = std::string(kAttemptSelect) + "WHERE run_id = ?1 AND task_id IN (";
   for (std::size_t i = 0; i < task_ids.size(); ++i) sql += (i == 0 ? "?" : ", ?") + std::to_string(i + 2);
   sql += ") ORDER BY task_id, attempt";
-  auto s = db_.prepare(sql);
+  auto s = db_.prepare_once(sql);
   s.bind(1, run_id);
   for (std::size_t i = 0; i < task_ids.size(); ++i) s.bind(static_cast<int>(i + 2), task_ids[i]);
   while (s.step()) rows.push_back(read_attempt(s));
@@ -152,7 +152,7 @@ std::vector<AttemptRow> RunRepository::attempts_of_tasks(const std::string& run_
 }
 
 std::vector<AttemptRow> RunRepository::latest_attempts(const std::string& run_id) {
-  auto s = db_.cached(std::string(kAttemptSelect) +
+  auto s = db_.prepare(std::string(kAttemptSelect) +
                       "AS a WHERE run_id = ?1 AND attempt = (SELECT max(attempt) FROM run_attempts b "
                       "WHERE b.run_id = a.run_id AND b.task_id = a.task_id) ORDER BY task_id");
   s.bind(1, run_id);
@@ -163,7 +163,7 @@ std::vector<AttemptRow> RunRepository::latest_attempts(const std::string& run_id
 
 void RunRepository::set_attempt_tokens(const std::string& run_id, const std::string& task_id, std::int64_t attempt,
                                        std::optional<std::int64_t> input, std::optional<std::int64_t> output) {
-  auto s = db_.cached(
+  auto s = db_.prepare(
       "UPDATE run_attempts SET tokens_input = ?4, tokens_output = ?5 WHERE run_id = ?1 AND task_id = ?2 AND "
       "attempt = ?3");
   s.bind(1, run_id).bind(2, task_id).bind(3, attempt).bind(4, input).bind(5, output);
@@ -171,7 +171,7 @@ void RunRepository::set_attempt_tokens(const std::string& run_id, const std::str
 }
 
 RunRepository::Totals RunRepository::totals(const std::string& run_id) {
-  auto s = db_.cached(
+  auto s = db_.prepare(
       "SELECT count(*), coalesce(sum(tokens_input), 0), coalesce(sum(tokens_output), 0), "
       "coalesce(sum(tokens_input IS NOT NULL OR tokens_output IS NOT NULL), 0) FROM run_attempts "
       "WHERE run_id = ?1");

@@ -45,7 +45,7 @@ void TaskAttemptRepository::insert(const TaskAttemptRow& row) {
 }
 
 void TaskAttemptRepository::update(const TaskAttemptRow& row) {
-  auto s = db_.cached(
+  auto s = db_.prepare(
       "UPDATE task_attempts SET workspace_id = ?2, execution_id = ?3, turns = ?4, queued_prompt = ?5, "
       "launch_error = ?6, stopped = ?7, updated_at = ?8 WHERE id = ?1");
   s.bind(1, row.id).bind(2, row.workspace_id).bind(3, row.execution_id).bind(4, row.turns);
@@ -55,14 +55,14 @@ void TaskAttemptRepository::update(const TaskAttemptRow& row) {
 }
 
 std::optional<TaskAttemptRow> TaskAttemptRepository::find(const std::string& id) {
-  auto s = db_.cached(std::string(kSelect) + "WHERE id = ?1");
+  auto s = db_.prepare(std::string(kSelect) + "WHERE id = ?1");
   s.bind(1, id);
   if (!s.step()) return std::nullopt;
   return read_row(s);
 }
 
 std::optional<TaskAttemptRow> TaskAttemptRepository::of_execution(const std::string& execution_id) {
-  auto s = db_.cached(std::string(kSelect) + "WHERE execution_id = ?1");
+  auto s = db_.prepare(std::string(kSelect) + "WHERE execution_id = ?1");
   s.bind(1, execution_id);
   if (!s.step()) return std::nullopt;
   return read_row(s);
@@ -75,14 +75,14 @@ Page<TaskAttemptRow> TaskAttemptRepository::of_task(const std::string& task_id, 
 }
 
 std::int64_t TaskAttemptRepository::count_of_task(const std::string& task_id) {
-  auto s = db_.cached("SELECT count(*) FROM task_attempts WHERE task_id = ?1");
+  auto s = db_.prepare("SELECT count(*) FROM task_attempts WHERE task_id = ?1");
   s.bind(1, task_id);
   s.step();
   return s.integer(0);
 }
 
 std::vector<TaskAttemptRow> TaskAttemptRepository::queued() {
-  auto s = db_.cached(std::string(kSelect) + "WHERE queued_prompt IS NOT NULL ORDER BY rowid");
+  auto s = db_.prepare(std::string(kSelect) + "WHERE queued_prompt IS NOT NULL ORDER BY rowid");
   std::vector<TaskAttemptRow> rows;
   while (s.step()) rows.push_back(read_row(s));
   return rows;

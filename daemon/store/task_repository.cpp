@@ -223,7 +223,7 @@ int TaskRepository::close_open_tasks(const std::string& mission_id, TaskStatus s
 }
 
 bool TaskRepository::has_in_progress(const std::string& snapshot_root) {
-  auto s = db_.cached("SELECT 1 FROM tasks WHERE status = 'in_progress' AND snapshot_root = ?1 LIMIT 1");
+  auto s = db_.prepare("SELECT 1 FROM tasks WHERE status = 'in_progress' AND snapshot_root = ?1 LIMIT 1");
   s.bind(1, snapshot_root);
   return s.step();
 }

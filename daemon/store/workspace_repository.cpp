@@ -48,7 +48,7 @@ void WorkspaceRepository::insert(const WorkspaceRow& row) {
 }
 
 void WorkspaceRepository::fill_tasks(WorkspaceRow& row) {
-  auto s = db_.cached("SELECT id FROM tasks WHERE workspace_id = ?1 ORDER BY rowid");
+  auto s = db_.prepare("SELECT id FROM tasks WHERE workspace_id = ?1 ORDER BY rowid");
   s.bind(1, row.id);
   while (s.step()) row.task_ids.push_back(s.text(0));
 }
@@ -86,7 +86,7 @@ void WorkspaceRepository::assign(const std::string& task_id, const std::optional
 }
 
 std::optional<WorkspaceRow> WorkspaceRepository::of_task(const std::string& task_id) {
-  auto s = db_.cached(std::string(kSelect) + "JOIN tasks t ON t.workspace_id = w.id WHERE t.id = ?1");
+  auto s = db_.prepare(std::string(kSelect) + "JOIN tasks t ON t.workspace_id = w.id WHERE t.id = ?1");
   s.bind(1, task_id);
   if (!s.step()) return std::nullopt;
   return read_row(s);
