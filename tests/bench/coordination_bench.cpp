@@ -21,7 +21,9 @@
 //       claims G µs after agent i-1, so the first for a task wins and the
 //       later ones are refused. Reports each claim's latency through the
 //       bridge (write to reply) in both, the daemon's time per claim in the
-//       herd (a round's span over its claims), and an unraced claim's.
+//       herd (a round's span over its claims), and an unraced claim's;
+//       and the herd's floor, the same N agents sending a call that does
+//       next to nothing (message_count_unread) at one instant.
 //   worktrees --socket PATH --mission BIN --repo DIR [--rounds R]
 //       workspace_create through a bridge against `git worktree add -b` on
 //       the same repository, alternating, R of each.
@@ -446,6 +448,45 @@ ClaimFigures claim_rounds(Bridge& planner, std::vector<std::unique_ptr<Bridge>>&
   return figures;
 }
 
+// The herd's floor: R rounds of the crowd sending a read-only call that
+// does nearly nothing in the daemon (message_count_unread) at one instant.
+// What a claim's herd takes beyond this is the claim's; this much is two
+// process hops for each of N agents queued on the machine's cores.
+std::vector<double> floor_rounds(std::vector<std::unique_ptr<Bridge>>& crowd, long rounds) {
+  std::vector<double> latency_us;
+  for (long round = 0; round < rounds + 2; ++round) {
+    std::vector<Clock::time_point> sent(crowd.size());
+    std::vector<long> request(crowd.size());
+    for (std::size_t i = 0; i < crowd.size(); ++i) {
+      request[i] = crowd[i]->next_id();
+      sent[i] = Clock::now();
+      crowd[i]->send({{"jsonrpc", "2.0"}, {"id", request[i]}, {"method", "tools/call"},
+                      {"params", {{"name", "message_count_unread"}, {"arguments", json::object()}}}});
+    }
+    std::vector<bool> done(crowd.size(), false);
+    std::size_t left = crowd.size();
+    while (left > 0) {
+      std::vector<pollfd> fds;
+      for (const auto& bridge : crowd) fds.push_back({bridge->out_fd(), POLLIN, 0});
+      if (::poll(fds.data(), fds.size(), 10000) <= 0) throw std::runtime_error("calls went unanswered");
+      const auto now = Clock::now();
+      for (std::size_t i = 0; i < crowd.size(); ++i) {
+        if (!(fds[i].revents & POLLIN) || done[i]) continue;
+        if (!crowd[i]->fill()) throw std::runtime_error("a bridge closed");
+        json message;
+        while (crowd[i]->take(message)) {
+          if (message.value("id", -1L) != request[i]) continue;
+          if (message.at("result").at("isError").get<bool>()) throw std::runtime_error("message_count_unread failed");
+          done[i] = true;
+          --left;
+          if (round >= 2) latency_us.push_back(std::chrono::duration<double, std::micro>(now - sent[i]).count());
+        }
+      }
+    }
+  }
+  return latency_us;
+}
+
 int run_claims(const std::string& mission, long agents, long tasks, long rounds, long gap_us) {
   char here[4096];
   const std::string cwd = ::getcwd(here, sizeof here) ? here : "/";
@@ -453,6 +494,7 @@ int run_claims(const std::string& mission, long agents, long tasks, long rounds,
   std::vector<std::unique_ptr<Bridge>> crowd;
   for (long i = 0; i < agents; ++i) crowd.push_back(std::make_unique<Bridge>(mission, cwd, "coordination"));
   const ClaimFigures herd = claim_rounds(planner, crowd, tasks, rounds, std::chrono::microseconds(0));
+  const std::vector<double> floor_us = floor_rounds(crowd, rounds);
   const ClaimFigures staggered = claim_rounds(planner, crowd, tasks, rounds, std::chrono::microseconds(gap_us));
   std::vector<double> alone_us;
   // Unraced: one agent claims the tasks of a fresh workflow one by one.
@@ -469,6 +511,7 @@ int run_claims(const std::string& mission, long agents, long tasks, long rounds,
   std::printf("claim_raced_p50_us: %.1f\nclaim_raced_p99_us: %.1f\n", percentile(herd.latency_us, 50),
               percentile(herd.latency_us, 99));
   std::printf("claim_daemon_per_claim_p50_us: %.1f\n", percentile(herd.per_claim_us, 50));
+  std::printf("herd_floor_p50_us: %.1f\nherd_floor_p99_us: %.1f\n", percentile(floor_us, 50), percentile(floor_us, 99));
   std::printf("claim_staggered_gap_us: %ld\n", gap_us);
   std::printf("claim_staggered_p50_us: %.1f\nclaim_staggered_p99_us: %.1f\n", percentile(staggered.latency_us, 50),
               percentile(staggered.latency_us, 99));
