@@ -49,6 +49,16 @@ std::uint64_t print_log_lines(const nlohmann::json& page, bool json_lines,
   return last_printed;
 }
 
+void print_partial_lines(const nlohmann::json& page, bool raw) {
+  for (const auto& line : page.value("partialLines", nlohmann::json::array())) {
+    std::FILE* sink = line.value("stream", "") == "stderr" ? stderr : stdout;
+    std::string text = raw ? line.value("text", "") : text::neutralised(line.value("text", ""));
+    text.push_back('\n');
+    std::fwrite(text.data(), 1, text.size(), sink);
+  }
+  std::fflush(stdout);
+}
+
 nlohmann::json follow_log(DaemonClient& client, const std::string& execution_id,
                           std::uint64_t after, bool json_lines,
                           const std::function<void()>& between_polls, bool raw) {

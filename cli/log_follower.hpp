@@ -19,6 +19,10 @@ namespace mission::cli {
 std::uint64_t print_log_lines(const nlohmann::json& page, bool json_lines,
                               std::uint64_t last_printed, bool raw = false);
 
+// Writes a page's `partialLines` (what a live execution printed after its
+// last complete line, such as a prompt), each ended with a newline.
+void print_partial_lines(const nlohmann::json& page, bool raw = false);
+
 // Follows from line `after` until the execution is final and every line is
 // printed. `between_polls` runs while waiting (e.g. to forward Ctrl-C).
 // Returns the last page, which has the final state and the exit status.

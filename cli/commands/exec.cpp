@@ -132,6 +132,9 @@ int run_logs(const CliContext& context, const ExecOptions& options) {
   }
   std::uint64_t last =
       print_log_lines(page, context.options.json, options.after.value_or(0), options.raw);
+  // A snapshot ends with what the agent has printed since its last line
+  // (a prompt); a follower prints each line once it is complete.
+  if (!options.follow) print_partial_lines(page, options.raw);
   if (!options.follow && page.contains("nextCursor") && !context.options.json) {
     std::fprintf(stderr, "(older lines: --cursor %llu)\n",
                  static_cast<unsigned long long>(page.at("nextCursor").get<std::uint64_t>()));

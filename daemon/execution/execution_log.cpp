@@ -264,6 +264,15 @@ void ExecutionLogWriter::append(char stream, std::string_view bytes) {
   flush();
 }
 
+std::vector<PartialLine> ExecutionLogWriter::partial_lines() const {
+  std::vector<PartialLine> out;
+  if (closed_ || full_) return out;
+  for (const Stream* s : {&out_, &err_}) {
+    if (!s->partial.empty()) out.push_back({s->name, std::string(without_cr(s->partial))});
+  }
+  return out;
+}
+
 void ExecutionLogWriter::close() {
   if (closed_) return;
   for (Stream* s : {&out_, &err_}) {

@@ -33,6 +33,12 @@
 namespace mission::daemon::execution {
 
 inline constexpr std::size_t kLogIndexRecordBytes = 16;
+
+// Output of a stream that has no "\n" yet: a prompt waiting for its answer.
+struct PartialLine {
+  char stream;  // 'o' stdout, 'e' stderr
+  std::string text;
+};
 inline constexpr std::uint8_t kLogLineContinued = 0x01;
 
 // Writes one execution's log. Lives on the loop thread; append() and close()
@@ -58,6 +64,11 @@ class ExecutionLogWriter {
   // Writes the partial lines (stdout's, then stderr's) and closes the files.
   // Idempotent; output appended afterwards is dropped.
   void close();
+
+  // Each stream's output since its last "\n" (stdout's, then stderr's;
+  // none when empty), at most kMaxLogLineBytes each: what a reader of the
+  // log would otherwise not see until the line ends.
+  std::vector<PartialLine> partial_lines() const;
 
   // Lines written so far, the limit notice included.
   std::uint64_t line_count() const { return lines_; }

@@ -51,6 +51,8 @@ class ExecutionRunner {
   // Its terminal while it runs on one, else nullptr.
   terminal::TerminalSession* terminal() const { return terminal_.get(); }
   const std::string& execution_id() const { return execution_id_; }
+  // What its output streams hold past their last complete line.
+  std::vector<PartialLine> partial_lines() const { return log_.partial_lines(); }
 
  private:
   void on_output(char stream, std::string_view bytes);

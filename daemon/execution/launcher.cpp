@@ -57,6 +57,11 @@ bool Launcher::deliver_inbound(const std::string& execution_id, const std::strin
   return found != runners_.end() && found->second->deliver_inbound(line, press_enter);
 }
 
+std::vector<PartialLine> Launcher::partial_lines(const std::string& execution_id) const {
+  auto found = runners_.find(execution_id);
+  return found == runners_.end() ? std::vector<PartialLine>{} : found->second->partial_lines();
+}
+
 void Launcher::release_all() { runners_.clear(); }
 
 }  // namespace mission::daemon::execution

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "daemon/adapters/launch_files.hpp"
+#include "daemon/execution/execution_log.hpp"
 #include "daemon/events/event_sink.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/terminal/terminal_session.hpp"
@@ -87,6 +88,10 @@ class Launcher {
   void remove_end_observer(std::size_t token) {
     std::erase_if(end_observers_, [token](const auto& entry) { return entry.first == token; });
   }
+
+  // The unfinished last line of each output stream of a running execution
+  // of ours (a prompt waiting for its answer); empty otherwise.
+  std::vector<PartialLine> partial_lines(const std::string& execution_id) const;
 
   bool owns(const std::string& execution_id) const { return runners_.count(execution_id) != 0; }
   std::size_t running() const { return runners_.size(); }

@@ -95,6 +95,17 @@ nlohmann::json handle_execution_logs(MethodContext& context, const ExecutionLogs
                            {"state", row.state},
                            {"final", is_final(row.state)}};
   if (page.next_cursor) result["nextCursor"] = *page.next_cursor;
+  // A page that reaches the end of a live log also shows what follows its
+  // last line: a prompt waits without a newline, and a reader wants to see it.
+  const bool at_end = page.lines.empty() ? request.after.value_or(0) >= page.last_line && !request.cursor
+                                         : page.lines.back().number == page.last_line;
+  if (at_end && !is_final(row.state)) {
+    nlohmann::json partial = nlohmann::json::array();
+    for (const auto& line : context.services.launcher.partial_lines(request.id)) {
+      partial.push_back({{"stream", line.stream == 'e' ? "stderr" : "stdout"}, {"text", line.text}});
+    }
+    if (!partial.empty()) result["partialLines"] = std::move(partial);
+  }
   // So a follower learns how the agent ended without asking again.
   if (row.exit_code) result["exitCode"] = *row.exit_code;
   if (row.exit_signal) result["exitSignal"] = *row.exit_signal;

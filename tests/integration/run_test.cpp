@@ -224,6 +224,33 @@ TEST_CASE("a process that dies mid-line keeps its last partial line") {
   CHECK(logs["lines"][1]["text"] == "partial");
 }
 
+TEST_CASE("a prompt a running agent printed without a newline shows at the end of exec logs") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  std::string id = detach(instance, "echo 'about to ask'; printf 'Proceed? [y/N] '; read answer; echo \"got $answer\"",
+                          {"--stdin-answers"});
+  json logs;
+  for (int i = 0; i < 500 && !logs.contains("partialLines"); ++i) {
+    std::this_thread::sleep_for(20ms);
+    logs = json::parse(run_mission(instance, {"--json", "exec", "logs", id}).out);
+  }
+  REQUIRE(logs.contains("partialLines"));
+  CHECK(logs["partialLines"] == json::parse(R"([{"stream": "stdout", "text": "Proceed? [y/N] "}])"));
+  REQUIRE(logs["lines"].size() == 1);  // the prompt is no numbered line until it ends
+  CHECK(run_mission(instance, {"exec", "logs", id}).out == "about to ask\nProceed? [y/N] \n");
+  // An older page does not end the log, so it has no partial lines.
+  json older = json::parse(run_mission(instance, {"--json", "exec", "logs", "--cursor", "1", id}).out);
+  CHECK_FALSE(older.contains("partialLines"));
+
+  REQUIRE(run_mission(instance, {"send", id, "yes"}).exit_code == 0);
+  json execution = wait_final(instance, id);
+  CHECK(execution["state"] == "completed");
+  logs = json::parse(run_mission(instance, {"--json", "exec", "logs", id}).out);
+  CHECK_FALSE(logs.contains("partialLines"));
+  REQUIRE(logs["lines"].size() == 2);
+  CHECK(logs["lines"][1]["text"] == "Proceed? [y/N] got yes");
+}
+
 TEST_CASE("after a daemon restart a launched execution it no longer owns is lost") {
   Instance instance;
   auto daemon = std::make_unique<DaemonProcess>(instance);
