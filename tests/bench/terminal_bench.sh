@@ -6,6 +6,7 @@
 #     and the log on (target: at least 100 MB/s);
 #   - `mission attach` repainting a full screen (target: at most 20 ms).
 # Usage: tests/bench/terminal_bench.sh [BUILD_DIR]   (default: build)
+# Knobs: BENCH_ROUND_TRIPS (2000), BENCH_THROUGHPUT_RUNS (5 of each, alternated).
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
