@@ -1,5 +1,7 @@
 #include "cli/log_follower.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -59,6 +61,51 @@ void print_partial_lines(const nlohmann::json& page, bool raw) {
   std::fflush(stdout);
 }
 
+namespace {
+
+// What a followed agent printed after its last newline (a question waiting
+// for its answer), shown on the terminal while it waits and erased before
+// the next complete lines, which hold it. Only on a terminal, and only a
+// prompt that fits on one row, so that erasing it is one carriage return.
+class PendingPrompt {
+ public:
+  explicit PendingPrompt(bool enabled) : enabled_(enabled) {}
+
+  void erase() {
+    if (shown_ == nullptr) return;
+    std::fputs("\r\x1b[K", shown_);
+    std::fflush(shown_);
+    shown_ = nullptr;
+    text_.clear();
+  }
+
+  void show(const nlohmann::json& page) {
+    // Streaming JSON is shown as steps: half an event is not one.
+    if (!enabled_ || page.contains("outputFormat")) return;
+    for (const auto& line : page.value("partialLines", nlohmann::json::array())) {
+      std::FILE* sink = line.value("stream", "") == "stderr" ? stderr : stdout;
+      if (::isatty(::fileno(sink)) != 1) continue;
+      std::string text = text::neutralised(line.value("text", ""));
+      if (text.empty() || text::display_width(text) >= output_columns()) continue;
+      if (sink == shown_ && text == text_) return;
+      erase();
+      std::fwrite(text.data(), 1, text.size(), sink);
+      std::fflush(sink);
+      shown_ = sink;
+      text_ = std::move(text);
+      return;
+    }
+    erase();
+  }
+
+ private:
+  bool enabled_;
+  std::FILE* shown_ = nullptr;
+  std::string text_;
+};
+
+}  // namespace
+
 nlohmann::json follow_log(DaemonClient& client, const std::string& execution_id,
                           std::uint64_t after, bool json_lines,
                           const std::function<void()>& between_polls, bool raw) {
@@ -66,15 +113,18 @@ nlohmann::json follow_log(DaemonClient& client, const std::string& execution_id,
   // ending within a millisecond or so, a long one costs a request every
   // kFollowPollMs.
   const auto started = std::chrono::steady_clock::now();
+  PendingPrompt prompt(!json_lines && !raw);
   for (;;) {
     nlohmann::json page = client.call(
         "execution.logs",
         {{"id", execution_id}, {"after", after}, {"limit", limits::kFollowPageLines}});
     const std::size_t count = page.value("lines", nlohmann::json::array()).size();
+    if (count > 0) prompt.erase();
     after = print_log_lines(page, json_lines, after, raw);
     // A full page means more is waiting; a final execution with a short
     // page has nothing left to say.
     if (count >= limits::kFollowPageLines) continue;
+    prompt.show(page);
     if (page.value("final", false)) return page;
     if (between_polls) between_polls();
     const auto followed = std::chrono::duration_cast<std::chrono::milliseconds>(

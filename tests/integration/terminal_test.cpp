@@ -287,6 +287,32 @@ TEST_CASE("a read-only viewer whose input is /dev/null watches on until the agen
   CHECK(watched.out.find("bye two") != std::string::npos);
 }
 
+TEST_CASE("exec logs -f on a terminal shows a waiting prompt and then its answered line once") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  ProcessResult run = run_mission(
+      instance, {"run", "--detach", "--stdin-answers", "--", "sh", "-c",
+                 "echo start; printf 'Proceed? [y/N] '; read a; echo \"got $a\"; printf 'Again? '; read b; "
+                 "echo \"then $b\""});
+  REQUIRE(run.exit_code == 0);
+  const std::string id = run.out.substr(0, run.out.find('\n'));
+
+  PtyChild follow(mission_argv({"exec", "logs", "-f", id}), instance.env());
+  follow.wait_for_text("Proceed? [y/N]");
+  CHECK(follow.row(0) == "start");
+  CHECK(follow.row(1) == "Proceed? [y/N]");  // the screen model drops trailing blanks
+  REQUIRE(run_mission(instance, {"send", id, "yes"}).exit_code == 0);
+  follow.wait_for_text("Again?");
+  // The prompt was taken back before its complete line came: no second copy.
+  CHECK(follow.row(1) == "Proceed? [y/N] got yes");
+  CHECK(follow.row(2) == "Again?");
+  REQUIRE(run_mission(instance, {"send", id, "no"}).exit_code == 0);
+  CHECK(follow.wait_exit() == 0);
+  CHECK(follow.row(2) == "Again? then no");
+  CHECK(follow.row(3).empty());
+}
+
 TEST_CASE("stdout markers are still read from a terminal's stream") {
   Instance instance;
   DaemonProcess daemon(instance);
