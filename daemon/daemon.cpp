@@ -1,5 +1,7 @@
 #include "daemon/daemon.hpp"
 
+#include <malloc.h>
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -200,6 +202,12 @@ void Daemon::start() {
   // it had queued launch.
   runs_->resume();
   attempts_->resume();
+  // What the start compiled and allocated (migrations, recovery, the
+  // schemas' first use) mostly does not run again: give it back, so an idle
+  // daemon holds only what serving requests needs.
+  database_->drop_cached_statements();
+  sqlite3_db_release_memory(database_->handle());
+  malloc_trim(0);
 }
 
 void Daemon::run() { uv_run(loop_.get(), UV_RUN_DEFAULT); }

@@ -193,6 +193,17 @@ Statement Database::prepare(std::string_view sql) {
 
 Statement Database::prepare_once(std::string_view sql) { return Statement(db_, sql); }
 
+void Database::drop_cached_statements() {
+  for (auto it = cache_.begin(); it != cache_.end();) {
+    if (it->second.in_use) {
+      ++it;
+      continue;
+    }
+    sqlite3_finalize(it->second.statement);
+    it = cache_.erase(it);
+  }
+}
+
 bool Database::make_room() {
   if (cache_.size() < kMaxCachedStatements) return true;
   auto oldest = cache_.end();

@@ -91,6 +91,10 @@ class Database {
   // the data (a multi-row insert, an IN list of a page of ids), which would
   // only push the reused statements out of the cache.
   Statement prepare_once(std::string_view sql);
+  // Finalizes every cached statement not in use: those of the daemon's
+  // start (migrations, recovery) do not run again.
+  void drop_cached_statements();
+  std::size_t cached_statements() const { return cache_.size(); }
   // Runs one or more statements that return no rows.
   void exec(const std::string& sql);
   std::int64_t last_insert_rowid() const;

@@ -95,3 +95,25 @@ TEST_CASE("a kept statement sees a column added after it was compiled") {
   REQUIRE(s.step());
   CHECK(s.text(1) == "one");
 }
+
+TEST_CASE("dropping the cached statements spares one in use and the next prepare compiles anew") {
+  Database db(":memory:");
+  fill(db, 2);
+  auto held = db.prepare(kAbove);
+  held.bind(1, 0);
+  REQUIRE(held.step());
+  {
+    auto count = db.prepare("SELECT count(*) FROM numbers");
+    REQUIRE(count.step());
+  }
+  const std::size_t before = db.cached_statements();
+  db.drop_cached_statements();
+  CHECK(db.cached_statements() == 1);  // the held one
+  CHECK(before > 1);
+  REQUIRE(held.step());
+  CHECK(held.integer(0) == 2);
+  CHECK_FALSE(held.step());
+  auto count = db.prepare("SELECT count(*) FROM numbers");
+  REQUIRE(count.step());
+  CHECK(count.integer(0) == 2);
+}
