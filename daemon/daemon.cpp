@@ -1,7 +1,6 @@
 #include "daemon/daemon.hpp"
 
 #include <malloc.h>
-
 #include <unistd.h>
 
 #include <cstdio>
