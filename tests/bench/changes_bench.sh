@@ -25,7 +25,7 @@
 # disk to prepare.
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$root/build}
+build=$(cd "${1:-$root/build}" && pwd)
 runs=${BENCH_RUNS:-15}
 sizes=${BENCH_SIZES:-50000 500000}
 files=${BENCH_FILES:-100}

@@ -16,7 +16,7 @@
 #        BENCH_PARTS ("wait heartbeats claims worktrees").
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$root/build}
+build=$(cd "${1:-$root/build}" && pwd)
 mission="$build/bin/mission"
 driver="$build/bin/mission_coordination_bench"
 scratch=$(mktemp -d)

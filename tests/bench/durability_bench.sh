@@ -10,7 +10,7 @@
 #        measure; default: a temp dir under $TMPDIR).
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$root/build}
+build=$(cd "${1:-$root/build}" && pwd)
 calls=${BENCH_CALLS:-5000}
 mission="$build/bin/mission"
 missiond="$build/bin/missiond"

@@ -11,7 +11,7 @@
 # Usage: tests/bench/executions_bench.sh [BUILD_DIR]   (default: build)
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$root/build}
+build=$(cd "${1:-$root/build}" && pwd)
 markers=${BENCH_MARKERS:-200000}
 executions=${BENCH_EXECUTIONS:-1000}
 

@@ -17,7 +17,7 @@
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bench_dir="$root/tests/bench"
-build=${1:-$root/build}
+build=$(cd "${1:-$root/build}" && pwd)
 cold_runs=${BENCH_COLD_RUNS:-200}
 ref_runs=${BENCH_REF_RUNS:-20}
 calls=${BENCH_CALLS:-10000}

@@ -13,7 +13,7 @@
 # Knobs: BENCH_SKIP_BRIDGE=1, BENCH_DONE_STAGES (50).
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$root/build}
+build=$(cd "${1:-$root/build}" && pwd)
 runs=${2:-20}
 mission="$build/bin/mission"
 cmake --build "$build" --target mission missiond mission_planning_bench >&2

@@ -7,7 +7,7 @@
 # Usage: tests/bench/status_bench.sh [BUILD_DIR]   (default: build)
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$root/build}
+build=$(cd "${1:-$root/build}" && pwd)
 runs=${BENCH_RUNS:-300}
 
 . "$root/tests/bench/bench_daemon.sh"

@@ -9,7 +9,7 @@
 # Knobs: BENCH_ROUND_TRIPS (2000), BENCH_THROUGHPUT_RUNS (5 of each, alternated).
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$root/build}
+build=$(cd "${1:-$root/build}" && pwd)
 
 . "$root/tests/bench/bench_daemon.sh"
 start_bench_daemon mission_terminal_bench
