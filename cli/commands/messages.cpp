@@ -18,7 +18,7 @@
 namespace mission::cli {
 namespace {
 
-std::string text_of(const nlohmann::json& body) {
+std::string body_text(const nlohmann::json& body) {
   return body.is_string() ? body.get<std::string>() : body.dump();
 }
 
@@ -44,7 +44,7 @@ void print_inbox(const nlohmann::json& inbox) {
     std::string subject = message.contains("subject") ? " [" + message.value("subject", "") + "]" : "";
     std::printf("%s  %s  %s%s: %s\n", short_time(message.value("createdAt", nlohmann::json())).c_str(),
                 message.value("id", "").c_str(), message.value("senderId", "").c_str(), subject.c_str(),
-                text_of(message.value("body", nlohmann::json())).c_str());
+                body_text(message.value("body", nlohmann::json())).c_str());
   }
 }
 
@@ -146,7 +146,7 @@ void define_answer_command(CLI::App& command, CliContext& context) {
         print_json(result);
       } else {
         std::printf("answered %s: %s (now %s)\n", execution.c_str(),
-                    text_of(result.at("message").value("body", nlohmann::json())).c_str(),
+                    body_text(result.at("message").value("body", nlohmann::json())).c_str(),
                     result.value("state", "").c_str());
       }
       return int{kExitOk};

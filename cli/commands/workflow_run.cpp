@@ -46,7 +46,7 @@ std::optional<std::int64_t> duration_ms(const std::string& text) {
   return std::nullopt;
 }
 
-void on_interrupt(int) {
+void leave_run_on_interrupt(int) {
   static const char kNote[] =
       "\nmission: the run goes on in the daemon; follow it with 'mission workflows show ID --follow', stop it "
       "with 'mission workflows stop ID'\n";
@@ -87,7 +87,7 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
     return kExitOk;
   }
   struct sigaction action {};
-  action.sa_handler = on_interrupt;
+  action.sa_handler = leave_run_on_interrupt;
   sigaction(SIGINT, &action, nullptr);
   const auto& tasks = run.value("tasks", nlohmann::json::array());
   char header[512];
