@@ -33,13 +33,13 @@
 namespace mission::daemon::execution {
 
 inline constexpr std::size_t kLogIndexRecordBytes = 16;
+inline constexpr std::uint8_t kLogLineContinued = 0x01;
 
 // Output of a stream that has no "\n" yet: a prompt waiting for its answer.
 struct PartialLine {
   char stream;  // 'o' stdout, 'e' stderr
   std::string text;
 };
-inline constexpr std::uint8_t kLogLineContinued = 0x01;
 
 // Writes one execution's log. Lives on the loop thread; append() and close()
 // never throw on I/O errors (they run in libuv callbacks): the first error is

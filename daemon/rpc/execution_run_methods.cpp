@@ -101,7 +101,7 @@ nlohmann::json handle_execution_logs(MethodContext& context, const ExecutionLogs
                                          : page.lines.back().number == page.last_line;
   if (at_end && !is_final(row.state)) {
     nlohmann::json partial = nlohmann::json::array();
-    for (const auto& line : context.services.launcher.partial_lines(request.id)) {
+    for (const auto& line : context.services.launcher.partial_lines(row.id)) {
       partial.push_back({{"stream", line.stream == 'e' ? "stderr" : "stdout"}, {"text", line.text}});
     }
     if (!partial.empty()) result["partialLines"] = std::move(partial);
