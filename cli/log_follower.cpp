@@ -13,6 +13,13 @@
 #include "shared/limits.hpp"
 
 namespace mission::cli {
+namespace {
+
+// Where a log line (or an unfinished one) of the agent goes: its stderr to
+// ours, the rest to stdout.
+std::FILE* sink_of(const nlohmann::json& line) { return line.value("stream", "") == "stderr" ? stderr : stdout; }
+
+}  // namespace
 
 std::uint64_t print_log_lines(const nlohmann::json& page, bool json_lines,
                               std::uint64_t last_printed, bool raw) {
@@ -28,7 +35,7 @@ std::uint64_t print_log_lines(const nlohmann::json& page, bool json_lines,
       std::printf("%s\n", line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
       continue;
     }
-    std::FILE* sink = line.value("stream", "") == "stderr" ? stderr : stdout;
+    std::FILE* sink = sink_of(line);
     if (decoder != nullptr && sink == stdout) {
       const std::string raw_text = line.value("text", "");
       if (auto steps = decode_stream_line(*decoder, raw_text)) {
@@ -53,7 +60,7 @@ std::uint64_t print_log_lines(const nlohmann::json& page, bool json_lines,
 
 void print_partial_lines(const nlohmann::json& page, bool raw) {
   for (const auto& line : page.value("partialLines", nlohmann::json::array())) {
-    std::FILE* sink = line.value("stream", "") == "stderr" ? stderr : stdout;
+    std::FILE* sink = sink_of(line);
     std::string text = raw ? line.value("text", "") : text::neutralised(line.value("text", ""));
     text.push_back('\n');
     std::fwrite(text.data(), 1, text.size(), sink);
@@ -83,7 +90,7 @@ class PendingPrompt {
     // Streaming JSON is shown as steps: half an event is not one.
     if (!enabled_ || page.contains("outputFormat")) return;
     for (const auto& line : page.value("partialLines", nlohmann::json::array())) {
-      std::FILE* sink = line.value("stream", "") == "stderr" ? stderr : stdout;
+      std::FILE* sink = sink_of(line);
       if (::isatty(::fileno(sink)) != 1) continue;
       std::string text = text::neutralised(line.value("text", ""));
       if (text.empty() || text::display_width(text) >= output_columns()) continue;

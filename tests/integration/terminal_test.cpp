@@ -160,6 +160,15 @@ std::vector<std::string> mission_argv(std::vector<std::string> args) {
   return args;
 }
 
+// Starts `mission run --detach ARGS...` and gives the id it printed.
+std::string run_detached(const Instance& instance, const std::vector<std::string>& args) {
+  std::vector<std::string> line{"run", "--detach"};
+  line.insert(line.end(), args.begin(), args.end());
+  ProcessResult run = run_mission(instance, line);
+  REQUIRE(run.exit_code == 0);
+  return run.out.substr(0, run.out.find('\n'));
+}
+
 std::string execution_id_in(const std::string& output) {
   std::smatch match;
   REQUIRE(std::regex_search(output, match, std::regex("mission: (ae-[0-9a-z-]+) on a terminal")));
@@ -243,9 +252,7 @@ TEST_CASE("an execution on no terminal cannot be attached to, and its error says
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
-  ProcessResult run = run_mission(instance, {"run", "--detach", "--", "sleep", "5"});
-  REQUIRE(run.exit_code == 0);
-  const std::string id = run.out.substr(0, run.out.find('\n'));
+  const std::string id = run_detached(instance, {"--", "sleep", "5"});
   ProcessResult attach = run_mission(instance, {"attach", id});
   CHECK(attach.exit_code == 1);
   CHECK(attach.err.find("does not run on a terminal") != std::string::npos);
@@ -256,11 +263,8 @@ TEST_CASE("a read-only viewer whose input is /dev/null watches on until the agen
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
-  ProcessResult run = run_mission(
-      instance, {"run", "--tty", "--detach", "--", "sh", "-c",
-                 "echo ready; read a; echo \"got: $a\"; read b; echo \"bye $b\""});
-  REQUIRE(run.exit_code == 0);
-  const std::string id = run.out.substr(0, run.out.find('\n'));
+  const std::string id = run_detached(
+      instance, {"--tty", "--", "sh", "-c", "echo ready; read a; echo \"got: $a\"; read b; echo \"bye $b\""});
 
   // A script watching: its input ends at once, which must not end the view.
   ProcessResult watched;
@@ -291,12 +295,10 @@ TEST_CASE("exec logs -f on a terminal shows a waiting prompt and then its answer
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
-  ProcessResult run = run_mission(
-      instance, {"run", "--detach", "--stdin-answers", "--", "sh", "-c",
+  const std::string id = run_detached(
+      instance, {"--stdin-answers", "--", "sh", "-c",
                  "echo start; printf 'Proceed? [y/N] '; read a; echo \"got $a\"; printf 'Again? '; read b; "
                  "echo \"then $b\""});
-  REQUIRE(run.exit_code == 0);
-  const std::string id = run.out.substr(0, run.out.find('\n'));
 
   PtyChild follow(mission_argv({"exec", "logs", "-f", id}), instance.env());
   follow.wait_for_text("Proceed? [y/N]");
@@ -317,15 +319,13 @@ TEST_CASE("stdout markers are still read from a terminal's stream") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
-  ProcessResult run = run_mission(
+  const std::string id = run_detached(
       instance,
-      {"run", "--tty", "--detach", "--", "sh", "-c",
+      {"--tty", "--", "sh", "-c",
        "printf '\\033[1mworking\\033[0m\\n'; "
        "printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"e1\","
        "\"signal\":{\"type\":\"progress\",\"summary\":\"half way\"}}\\n' \"$MISSION_AGENT_EXECUTION_ID\"; "
        "sleep 0.3"});
-  REQUIRE(run.exit_code == 0);
-  const std::string id = run.out.substr(0, run.out.find('\n'));
   json observations;
   const auto deadline = std::chrono::steady_clock::now() + 10s;
   while (std::chrono::steady_clock::now() < deadline) {
