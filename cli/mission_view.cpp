@@ -339,8 +339,11 @@ std::string mission_report_markdown(const nlohmann::json& detail) {
 void print_check(const nlohmann::json& result) {
   const nlohmann::json missions = result.value("missions", nlohmann::json::array());
   if (missions.empty()) {
-    std::printf("no missions to check%s\n",
-                result.contains("cwd") ? (" in " + result.at("cwd").get<std::string>()).c_str() : "");
+    // A gate with nothing to judge fails; say where it looked and why.
+    std::printf("%s  no mission records to check%s\n", styled("FAIL", Tone::bad).c_str(),
+                result.contains("cwd") ? (" in " + safe(result.at("cwd").get<std::string>())).c_str() : "");
+    std::printf("  record work with an agent connected to mission (mission run, mission workflows run), or "
+                "judge exported records with --from FILE or --from-notes RANGE\n");
   }
   for (const auto& mission : missions) {
     const bool ok = mission.value("ok", false);

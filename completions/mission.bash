@@ -35,7 +35,7 @@ __mission_node() {
     'tasks') subs='' opts='--task' args='none' ;;
     'context') subs='' opts='--include --phase --agent --since' args='none' ;;
     'report') subs='' opts='--format' args='none' ;;
-    'check') subs='' opts='--mission --cwd --from --from-notes --allow-failed --allow-blockers --allow-scope' args='none' ;;
+    'check') subs='' opts='--mission --cwd --from --from-notes --allow-failed --allow-blockers --allow-scope --allow-unfinished' args='none' ;;
     'export') subs='' opts='--output -o --commit --cwd' args='none' ;;
     'resolve') subs='' opts='--note' args='none' ;;
     'inbox') subs='' opts='--all --limit' args='' ;;

@@ -190,6 +190,7 @@ complete -c mission -n '__mission_at '\''check'\''' -l from-notes -x -d 'Check t
 complete -c mission -n '__mission_at '\''check'\''' -l allow-failed -d 'Failed tasks do not fail the check'
 complete -c mission -n '__mission_at '\''check'\''' -l allow-blockers -d 'Open blockers do not fail the check'
 complete -c mission -n '__mission_at '\''check'\''' -l allow-scope -d 'Changes outside areas do not fail the check'
+complete -c mission -n '__mission_at '\''check'\''' -l allow-unfinished -d 'Tasks never started or completed, and runs under way, do not fail the check'
 complete -c mission -n '__mission_at '\''export'\''' -l output -s o -r -F -d 'Write the record to FILE ('\''-'\'': stdout), not to git notes'
 complete -c mission -n '__mission_at '\''export'\''' -l commit -x -d 'Commit that carries the note (default: HEAD)'
 complete -c mission -n '__mission_at '\''export'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'Repository to write the note in (default: current)'

@@ -1,10 +1,12 @@
 #include "shared/mission_record.hpp"
 
 #include <cstdint>
+#include <set>
 #include <string>
 
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
+#include "shared/vocabulary.hpp"
 
 namespace mission {
 namespace {
@@ -85,16 +87,40 @@ void check_scope(const nlohmann::json& task, const nlohmann::json& fields, const
                        rules.allow_scope));
 }
 
-void check_task(const nlohmann::json& task, const CheckRules& rules, Findings& findings) {
+// A value the gate does not know fails it: a record from another version,
+// or one edited by hand, is never read as "nothing wrong".
+void unknown_value(const nlohmann::json& fields, const std::string& what, const nlohmann::json& value,
+                   Findings& findings) {
+  findings.add(false, problem("unknown_value", fields,
+                              what + " is " + (value.is_null() ? std::string("missing") : value.dump()) +
+                                  ", which this mission cannot judge (check it with the mission that exported it)",
+                              false));
+}
+
+// `run_ended_short`: the workflow's run ended failed, partial or stopped,
+// which is why its unfinished tasks never ran: allowing that failure
+// allows them.
+// `awaiting`: the tasks the run says wait for approval, whose own
+// problem (awaiting_approval) says why they are unfinished.
+void check_task(const nlohmann::json& task, const CheckRules& rules, bool run_ended_short,
+                const std::set<std::string>& awaiting, Findings& findings) {
   const std::string id = text_of(task, "taskId");
   const std::string name = text_of(task, "name");
-  const std::string status = text_of(task, "status");
   const std::string label = "task " + id + " '" + name + "'";
   const nlohmann::json fields = {{"taskId", id}, {"name", name}};
-  if (status == "failed") {
+  auto found = task.find("status");
+  const nlohmann::json status_value = found == task.end() ? nlohmann::json() : *found;
+  const auto status = status_value.is_string() ? parse_name<TaskStatus>(status_value.get<std::string>())
+                                               : std::nullopt;
+  if (!status) {
+    unknown_value(fields, "the status of " + label, status_value, findings);
+  } else if (*status == TaskStatus::failed) {
     findings.add(rules.allow_failed, problem("failed_task", fields, label + " failed", rules.allow_failed));
-  } else if (status == "in_progress") {
-    findings.warn(problem("open_task", fields, label + " was never completed", true));
+  } else if (!is_final(*status) && !awaiting.contains(id)) {
+    const bool allowed = rules.allow_unfinished || (run_ended_short && rules.allow_failed);
+    findings.add(allowed, problem("unfinished_task", fields,
+                                  label + (*status == TaskStatus::pending ? " was never started" : " was never completed"),
+                                  allowed));
   }
   check_scope(task, fields, label, rules, findings);
 }
@@ -108,6 +134,11 @@ void check_run(const nlohmann::json& run, const std::string& workflow_id, const 
   const std::string status = text_of(run, "status");
   const std::string reason = text_of(run, "reason");
   const nlohmann::json fields = {{"runId", id}, {"runStatus", status}};
+  if (!parse_name<RunStatus>(status)) {
+    unknown_value(fields, "the status of run " + id, run.contains("status") ? run.at("status") : nlohmann::json(),
+                  findings);
+    return;
+  }
   if (status == "completed") return;
   if (status == "failed" || status == "partial" || status == "stopped") {
     findings.add(rules.allow_failed,
@@ -131,7 +162,10 @@ void check_run(const nlohmann::json& run, const std::string& workflow_id, const 
                              task_id + " REASON)",
                          rules.allow_blockers));
   }
-  if (waiting.empty()) findings.warn(problem("run_under_way", fields, "run " + id + " is still " + status, true));
+  if (waiting.empty()) {
+    findings.add(rules.allow_unfinished,
+                 problem("run_under_way", fields, "run " + id + " is still " + status, rules.allow_unfinished));
+  }
 }
 
 }  // namespace
@@ -158,11 +192,28 @@ void require_mission_record(const nlohmann::json& record) {
 nlohmann::json check_mission_record(const nlohmann::json& record, const CheckRules& rules) {
   require_mission_record(record);
   Findings findings;
+  auto run = record.find("run");
+  const bool has_run = run != record.end() && run->is_object();
+  const std::string run_status = has_run ? text_of(*run, "status") : "";
+  const bool run_ended_short = run_status == "failed" || run_status == "partial" || run_status == "stopped";
+  std::set<std::string> awaiting;
+  if (has_run) {
+    for (const auto& waiting : array_of(*run, "awaitingApproval")) {
+      if (waiting.is_object()) awaiting.insert(text_of(waiting, "taskId"));
+    }
+  }
   for (const auto& task : array_of(record, "tasks")) {
-    if (task.is_object()) check_task(task, rules, findings);
+    if (task.is_object()) {
+      check_task(task, rules, run_ended_short, awaiting, findings);
+    } else {
+      unknown_value(nlohmann::json::object(), "a task entry", task, findings);
+    }
   }
   for (const auto& blocker : array_of(record, "openBlockers")) {
-    if (!blocker.is_object()) continue;
+    if (!blocker.is_object()) {
+      unknown_value(nlohmann::json::object(), "a blocker entry", blocker, findings);
+      continue;
+    }
     const std::string id = text_of(blocker, "id");
     const std::string description = text_of(blocker, "description");
     findings.add(rules.allow_blockers,
@@ -173,8 +224,7 @@ nlohmann::json check_mission_record(const nlohmann::json& record, const CheckRul
                          rules.allow_blockers));
   }
   const nlohmann::json& mission = record.at("mission");
-  auto run = record.find("run");
-  if (run != record.end() && run->is_object()) check_run(*run, text_of(mission, "missionId"), rules, findings);
+  if (has_run) check_run(*run, text_of(mission, "missionId"), rules, findings);
   nlohmann::json out = {{"missionId", text_of(mission, "missionId")},
                         {"name", text_of(mission, "name")},
                         {"kind", text_of(mission, "kind")},
@@ -199,6 +249,13 @@ nlohmann::json check_mission_records(const std::vector<nlohmann::json>& records,
   }
   nlohmann::json out = {{"ok", ok}, {"missions", std::move(missions)}};
   if (passed_omitted > 0) out["passedOmitted"] = passed_omitted;
+  // A gate with nothing to judge fails: no record far more often means
+  // records never made, exported or fetched than work that needs no check.
+  if (records.empty()) {
+    out["ok"] = false;
+    out["problems"] = nlohmann::json::array(
+        {problem("nothing_to_judge", nlohmann::json::object(), "there is no mission record to judge", false)});
+  }
   return out;
 }
 

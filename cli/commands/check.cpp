@@ -1,6 +1,8 @@
-// mission check: the CI gate. Exit 0 only when no task failed, no blocker is
-// open, every task stayed in its areas and a workflow's last run completed
-// with nothing waiting for approval (each relaxed by a flag), for one
+// mission check: the CI gate. Exit 0 only when there is a record to judge,
+// every value in it is one this version knows, no task failed or was left
+// unfinished, no blocker is open, every task stayed in its areas and a
+// workflow's last run completed with nothing waiting for approval (each
+// but the first two relaxed by a flag), for one
 // mission or every mission recorded in or below the current directory;
 // otherwise exit 1 and say exactly why. With --from-notes or --from it
 // judges exported records (mission export) instead, with no daemon: on a
@@ -40,7 +42,13 @@ std::vector<nlohmann::json> exported_records(const CheckOptions& options) {
     }
     std::ostringstream text;
     text << in.rdbuf();
-    for (auto& record : parse_records(text.str(), file)) records.push_back(std::move(record));
+    auto parsed = parse_records(text.str(), file);
+    if (parsed.empty()) {
+      // An empty file is an export that never happened, not a pass.
+      throw MissionError(ErrorCode::invalid_argument, file + " holds no mission record",
+                         "write it with 'mission export MISSION --output " + file + "'");
+    }
+    for (auto& record : parsed) records.push_back(std::move(record));
   }
   if (options.from_notes) {
     const std::string range = options.notes_range.empty() ? "HEAD" : options.notes_range;
@@ -75,7 +83,8 @@ int run_check(const CliContext& context, const CheckOptions& options) {
   } else {
     nlohmann::json params = {{"allowFailed", options.rules.allow_failed},
                              {"allowBlockers", options.rules.allow_blockers},
-                             {"allowScope", options.rules.allow_scope}};
+                             {"allowScope", options.rules.allow_scope},
+                             {"allowUnfinished", options.rules.allow_unfinished}};
     if (!options.mission_id.empty()) {
       params["missionId"] = options.mission_id;
     } else {
@@ -114,6 +123,8 @@ void define_check_command(CLI::App& command, CliContext& context) {
   command.add_flag("--allow-failed", options->rules.allow_failed, "Failed tasks do not fail the check");
   command.add_flag("--allow-blockers", options->rules.allow_blockers, "Open blockers do not fail the check");
   command.add_flag("--allow-scope", options->rules.allow_scope, "Changes outside areas do not fail the check");
+  command.add_flag("--allow-unfinished", options->rules.allow_unfinished,
+                   "Tasks never started or completed, and runs under way, do not fail the check");
   command.callback([&context, options, notes] {
     options->from_notes = notes->count() > 0;
     context.action = [&context, options] { return run_check(context, *options); };

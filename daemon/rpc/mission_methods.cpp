@@ -58,6 +58,7 @@ void from_json(const nlohmann::json& j, MissionCheckRequest& request) {
   request.rules.allow_failed = j.value("allowFailed", false);
   request.rules.allow_blockers = j.value("allowBlockers", false);
   request.rules.allow_scope = j.value("allowScope", false);
+  request.rules.allow_unfinished = j.value("allowUnfinished", false);
 }
 
 void from_json(const nlohmann::json& j, TaskChangesMethodRequest& request) {

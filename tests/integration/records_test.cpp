@@ -108,4 +108,13 @@ TEST_CASE("an exported mission travels in git notes to a fresh clone and gates C
   ProcessResult refused = mission_in(instance, clone, {"check", "--from", junk.string()});
   CHECK(refused.exit_code == 1);
   CHECK(refused.err.find("not a mission record") != std::string::npos);
+
+  // An empty or blank file judges nothing, and fails.
+  for (const char* text : {"", "\n  \n"}) {
+    fs::path empty = instance.root.path() / "empty.json";
+    write_file(empty, text);
+    ProcessResult nothing = mission_in(instance, clone, {"check", "--from", empty.string()});
+    CHECK(nothing.exit_code == 1);
+    CHECK(nothing.err.find("holds no mission record") != std::string::npos);
+  }
 }
