@@ -5,9 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "shared/agent_environment.hpp"
 #include "shared/error_code.hpp"
-
-extern char** environ;
 
 namespace mission::cli {
 
@@ -32,17 +31,14 @@ std::optional<DaemonClient> CliContext::connect_if_running() const {
 }
 
 std::map<std::string, std::string> CliContext::agent_environment(const std::vector<std::string>& overrides) {
-  std::map<std::string, std::string> env;
-  for (char** entry = environ; *entry != nullptr; ++entry) {
-    std::string text = *entry;
-    auto equals = text.find('=');
-    if (equals != std::string::npos) env[text.substr(0, equals)] = text.substr(equals + 1);
-  }
+  // mission's per-execution variables of this shell (a CLI run by an agent
+  // has its token) are never passed on, not even with --env.
+  std::map<std::string, std::string> env = process_environment();
   for (const auto& assignment : overrides) {
     auto equals = assignment.find('=');
     env[assignment.substr(0, equals)] = assignment.substr(equals + 1);
   }
-  return env;
+  return without_execution_variables(std::move(env));
 }
 
 std::string CliContext::person_name() {

@@ -3,6 +3,7 @@
 #include <malloc.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
@@ -14,6 +15,8 @@
 #include "daemon/store/mcp_session_repository.hpp"
 #include "daemon/store/migrations.hpp"
 #include "daemon/store/task_repository.hpp"
+#include "daemon/workspaces/workspaces.hpp"
+#include "daemon/loop/work_queue.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/jsonrpc.hpp"
@@ -154,10 +157,14 @@ void Daemon::start() {
   runs_ = std::make_unique<runs::RunService>(run_services);
   attempts_ = std::make_unique<runs::AttemptControl>(run_services);
   mcp_services_ = std::make_unique<mcp::SessionServices>(mcp::SessionServices{
-      *database_, events_, loop, settings_.idempotency, tree_watches_.get(), plans_.get(), attempts_.get()});
+      *database_, events_, loop, settings_.idempotency, tree_watches_.get(), plans_.get(), attempts_.get(),
+      &shutting_down_});
+  // Agents' sessions leave room for people's commands (limits.hpp).
+  const std::size_t max = settings_.connections.max_connections;
+  agent_sessions_.max = max - std::min(limits::kReservedControlConnections, max / 2);
   control_services_ = std::make_unique<ControlServices>(
-      ControlServices{*database_, events_, *launcher_, paths_, settings_.idempotency,
-                      settings_.retention, *this, *mcp_services_, *tree_watches_, *runs_});
+      ControlServices{*database_, events_, *launcher_, paths_, settings_.idempotency, settings_.retention, *this,
+                      *mcp_services_, *tree_watches_, *runs_, &agent_sessions_});
   maintenance_timer_ = std::make_unique<loop::Timer>(loop, [this] { maintain(); });
   maintain();
   claims_timer_ = std::make_unique<loop::Timer>(loop, [this] { expire_claims(); });
@@ -201,6 +208,7 @@ void Daemon::start() {
   // it had queued launch.
   runs_->resume();
   attempts_->resume();
+  recover_workspaces();
   // What the start compiled and allocated (migrations, recovery, the
   // schemas' first use) mostly does not run again: give it back, so an idle
   // daemon holds only what serving requests needs.
@@ -210,6 +218,31 @@ void Daemon::start() {
 }
 
 void Daemon::run() { uv_run(loop_.get(), UV_RUN_DEFAULT); }
+
+void Daemon::recover_workspaces() {
+  // What an earlier daemon left in git without a row (killed between
+  // making a worktree and recording it) is reconciled off the loop; only
+  // what holds no work goes (workspaces.hpp).
+  auto cleanup = std::make_shared<workspaces::Cleanup>(workspaces::plan_recovery(*database_));
+  loop::queue_work(
+      loop_.get(),
+      [cleanup] {
+        try {
+          workspaces::run_clean(*cleanup);
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "missiond: reconciling worktrees failed: %s\n", e.what());
+        }
+      },
+      [cleanup] {
+        for (const auto& leftover : cleanup->leftovers) {
+          if (!leftover.removed) continue;
+          std::fprintf(stderr, "missiond: removed %s%s left without a record in %s\n",
+                       leftover.name.empty() ? "" : ("worktree " + leftover.name + " ").c_str(),
+                       leftover.branch.empty() ? "" : ("branch " + leftover.branch).c_str(),
+                       leftover.repository.c_str());
+        }
+      });
+}
 
 void Daemon::maintain() {
   const std::int64_t now = unix_ms_now();

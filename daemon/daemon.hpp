@@ -72,6 +72,7 @@ class Daemon : public DaemonControl {
   void open_store();
   void finish_shutdown();
   void maintain();  // the request_id prune and the retention sweep
+  void recover_workspaces();  // git left by a killed daemon, reconciled on the pool
   void expire_claims();  // claims of silent agents (docs/adr/0019)
 
   RuntimePaths paths_;
@@ -92,6 +93,7 @@ class Daemon : public DaemonControl {
   std::unique_ptr<runs::RunService> runs_;
   std::unique_ptr<runs::AttemptControl> attempts_;
   std::unique_ptr<mcp::SessionServices> mcp_services_;
+  AgentSessionCount agent_sessions_;
   std::unique_ptr<ControlServices> control_services_;
   std::unique_ptr<loop::Listener> listener_;
   std::unique_ptr<loop::SignalWatcher> sigterm_;

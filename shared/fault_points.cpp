@@ -22,8 +22,9 @@ std::atomic<bool> g_armed{false};
 
 namespace {
 
-constexpr std::array<std::string_view, 6> kPointNames = {"reply_unsent", "before_commit", "snapshot_walk",
-                                                         "db_write",     "log_write",     "request"};
+constexpr std::array<std::string_view, 7> kPointNames = {"reply_unsent", "before_commit", "snapshot_walk",
+                                                         "db_write",     "log_write",     "request",
+                                                         "worktree_made"};
 constexpr std::array<std::string_view, 4> kActionNames = {"kill", "fail", "full", "oom"};
 
 struct Rule {
@@ -57,7 +58,7 @@ std::optional<std::uint64_t> number(std::string_view text) {
   throw MissionError(ErrorCode::invalid_argument,
                      std::string(kFaultsEnvironmentVariable) + ": cannot read \"" + std::string(item) + "\"",
                      "write POINT:ACTION[@FIRST[-[LAST]]], comma-separated; points: reply_unsent, "
-                     "before_commit, snapshot_walk, db_write, log_write, request; actions: kill, fail, "
+                     "before_commit, snapshot_walk, db_write, log_write, request, worktree_made; actions: kill, fail, "
                      "full, oom (a test-only setting: unset it)");
 }
 

@@ -34,6 +34,9 @@ enum class FaultPoint {
   log_write,
   // A request (control method or MCP message) is about to be handled.
   request,
+  // A workspace's worktree and branch are made in git, its row not yet
+  // written (on the thread pool).
+  worktree_made,
 };
 
 enum class FaultAction {

@@ -59,14 +59,26 @@ void print_conflicts(const nlohmann::json& result) {
 void print_clean(const nlohmann::json& result) {
   const nlohmann::json removed = result.value("removed", nlohmann::json::array());
   const nlohmann::json failed = result.value("failed", nlohmann::json::array());
-  if (removed.empty() && failed.empty()) std::printf("nothing to clean\n");
+  const nlohmann::json kept = result.value("kept", nlohmann::json::array());
+  if (removed.empty() && failed.empty() && kept.empty()) std::printf("nothing to clean\n");
   for (const auto& item : removed) {
+    if (item.value("withoutRecord", false)) {
+      // Left by a daemon killed while it made a workspace, or by one removed.
+      const std::string path = item.value("path", "");
+      std::printf("removed %s%s%s  (left without a record)\n", safe(path).c_str(), path.empty() ? "" : "  ",
+                  item.value("branchDeleted", false) ? ("branch " + safe(item.value("branch", ""))).c_str() : "");
+      continue;
+    }
     std::printf("removed %s  %s%s\n", safe(item.value("id", "")).c_str(), safe(item.value("path", "")).c_str(),
                 item.value("branchDeleted", false) ? "  (merged branch deleted)" : "  (branch kept)");
   }
   for (const auto& item : failed) {
     std::printf("kept %s  %s: %s\n", safe(item.value("id", "")).c_str(), safe(item.value("path", "")).c_str(),
                 safe(item.value("error", "")).c_str());
+  }
+  for (const auto& item : kept) {
+    const std::string what = item.value("branch", "").empty() ? item.value("path", "") : item.value("branch", "");
+    std::printf("kept %s: %s\n", safe(what).c_str(), safe(item.value("reason", "")).c_str());
   }
 }
 

@@ -45,7 +45,10 @@ struct GitBackend {
   std::optional<std::string> (*commit_work_tree)(const std::string& work_tree, const std::string& message);
   BranchMerge (*merge_branch)(const std::string& repository, const std::string& into, const std::string& from,
                               const std::string& message);
-  std::string (*ensure_branch)(const std::string& repository, const std::string& branch, const std::string& start);
+  MadeRefs (*made_refs)(const std::string& repository, const std::string& name_prefix,
+                        const std::string& branch_prefix);
+  std::string (*ensure_branch)(const std::string& repository, const std::string& branch, const std::string& start,
+                               bool adopt);
 };
 
 // The name the module exports, an extern "C" function returning the

@@ -19,6 +19,7 @@ mission_git_backend() {
       mission::daemon::git::git_trial_merge,
       mission::daemon::git::git_commit_work_tree,
       mission::daemon::git::git_merge_branch,
+      mission::daemon::git::git_made_refs,
       mission::daemon::git::git_ensure_branch,
   };
   return &kBackend;

@@ -123,6 +123,30 @@ void move_branch(git_repository* repo, const std::string& branch, const git_oid&
   git_reference_free(moved);
 }
 
+// A branch named after a remote ("origin/main") or a tag would be taken
+// for it, or hide it, wherever git resolves a name: refused.
+void require_unshadowed(git_repository* repo, const std::string& branch) {
+  auto refuse = [&](const std::string& what) {
+    throw MissionError(ErrorCode::invalid_argument, "branch '" + branch + "' would be read as " + what,
+                       "name a branch of your own, or leave branch out for mission's own", {{"field", "branch"}});
+  };
+  git_strarray remotes{};
+  if (git_remote_list(&remotes, repo) == 0) {
+    std::optional<std::string> shadowed;
+    for (std::size_t i = 0; i < remotes.count; ++i) {
+      const std::string remote = remotes.strings[i];
+      if (branch == remote || branch.starts_with(remote + "/")) shadowed = remote;
+    }
+    git_strarray_dispose(&remotes);
+    if (shadowed) refuse("a ref of the remote '" + *shadowed + "'");
+  }
+  git_reference* tag = nullptr;
+  if (git_reference_lookup(&tag, repo, ("refs/tags/" + branch).c_str()) == 0) {
+    git_reference_free(tag);
+    refuse("the tag of the same name");
+  }
+}
+
 }  // namespace
 
 WorktreeCreated add_git_worktree(const WorktreeSpec& spec) {
@@ -140,6 +164,7 @@ WorktreeCreated add_git_worktree(const WorktreeSpec& spec) {
     Reference owned(head);
     base = git_reference_is_branch(head) ? git_reference_shorthand(head) : lg2::oid_hex(*git_reference_target(head));
   }
+  require_unshadowed(repo.get(), spec.branch);
   lg2::Commit base_commit = commit_of(repo.get(), base, "base");
   created.base_ref = base;
   created.base_commit = lg2::oid_hex(*git_commit_id(base_commit.get()));
@@ -437,16 +462,79 @@ BranchMerge git_merge_branch(const std::string& repository, const std::string& i
   return out;
 }
 
-std::string git_ensure_branch(const std::string& repository, const std::string& branch, const std::string& start) {
+MadeRefs git_made_refs(const std::string& repository, const std::string& name_prefix,
+                       const std::string& branch_prefix) {
+  std::lock_guard<std::mutex> one_at_a_time(worktree_mutex());
   lg2::Repository repo = open_main(repository);
+  MadeRefs out;
+  git_strarray names{};
+  lg2::check(git_worktree_list(&names, repo.get()), "cannot list the worktrees of " + repository);
+  for (std::size_t i = 0; i < names.count; ++i) {
+    const std::string name = names.strings[i];
+    if (!name.starts_with(name_prefix)) continue;
+    git_worktree* raw = nullptr;
+    if (git_worktree_lookup(&raw, repo.get(), name.c_str()) != 0) continue;
+    Worktree worktree(raw);
+    MadeRefs::Worktree item;
+    item.name = name;
+    item.path = git_worktree_path(worktree.get());
+    item.dirty = git_work_tree_dirty(item.path);
+    out.worktrees.push_back(std::move(item));
+  }
+  git_strarray_dispose(&names);
+
+  // Every other branch's tip, to tell whether a made branch's commits are
+  // held by one of them.
+  std::vector<std::pair<std::string, git_oid>> tips;
+  git_branch_iterator* iterator = nullptr;
+  lg2::check(git_branch_iterator_new(&iterator, repo.get(), GIT_BRANCH_LOCAL), "cannot list the branches");
+  git_reference* ref = nullptr;
+  git_branch_t type{};
+  while (git_branch_next(&ref, &type, iterator) == 0) {
+    Reference owned(ref);
+    const char* name = nullptr;
+    if (git_branch_name(&name, ref) != 0 || git_reference_target(ref) == nullptr) continue;
+    tips.emplace_back(name, *git_reference_target(ref));
+  }
+  git_branch_iterator_free(iterator);
+  for (const auto& [name, tip] : tips) {
+    if (!name.starts_with(branch_prefix)) continue;
+    MadeRefs::Branch item;
+    item.name = name;
+    for (const auto& [other, other_tip] : tips) {
+      if (other == name || other.starts_with(branch_prefix)) continue;
+      if (git_oid_equal(&tip, &other_tip) == 1 ||
+          git_graph_descendant_of(repo.get(), &other_tip, &tip) == 1) {
+        item.held_elsewhere = true;
+        break;
+      }
+    }
+    out.branches.push_back(std::move(item));
+  }
+  return out;
+}
+
+std::string git_ensure_branch(const std::string& repository, const std::string& branch, const std::string& start,
+                              bool adopt) {
+  lg2::Repository repo = open_main(repository);
+  auto base_of = [&] { return commit_of(repo.get(), start.empty() ? "HEAD" : start, "base"); };
   git_reference* existing = nullptr;
   if (git_branch_lookup(&existing, repo.get(), branch.c_str(), GIT_BRANCH_LOCAL) == 0) {
     Reference owned(existing);
     auto tip = branch_tip(repo.get(), branch);
     if (!tip) lg2::fail("branch " + branch + " points at no commit");
+    // A branch still at the base holds nothing anyone added: it is what a
+    // start killed before its run was recorded left behind.
+    if (!adopt && git_oid_cmp(&*tip, git_commit_id(base_of().get())) != 0) {
+      throw MissionError(ErrorCode::invalid_argument,
+                         "branch " + branch + " exists, but mission did not make it: a run builds only on a "
+                         "branch an earlier run of the same workflow made",
+                         "delete or rename it (git branch -m " + branch + " NEW), then run again",
+                         {{"branch", branch}});
+    }
     return lg2::oid_hex(*tip);
   }
-  lg2::Commit base = commit_of(repo.get(), start.empty() ? "HEAD" : start, "base");
+  lg2::Commit base = base_of();
   git_reference* created = nullptr;
   lg2::check(git_branch_create(&created, repo.get(), branch.c_str(), base.get(), 0),
              "cannot create branch '" + branch + "'");

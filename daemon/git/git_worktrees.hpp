@@ -20,6 +20,9 @@ TrialMerge git_trial_merge(const std::string& repository, const std::string& our
 std::optional<std::string> git_commit_work_tree(const std::string& work_tree, const std::string& message);
 BranchMerge git_merge_branch(const std::string& repository, const std::string& into, const std::string& from,
                              const std::string& message);
-std::string git_ensure_branch(const std::string& repository, const std::string& branch, const std::string& start);
+MadeRefs git_made_refs(const std::string& repository, const std::string& name_prefix,
+                       const std::string& branch_prefix);
+std::string git_ensure_branch(const std::string& repository, const std::string& branch, const std::string& start,
+                              bool adopt);
 
 }  // namespace mission::daemon::git

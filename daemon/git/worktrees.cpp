@@ -29,6 +29,10 @@ std::vector<std::string> changed_paths(const std::string& work_tree, const std::
 
 bool work_tree_dirty(const std::string& work_tree) { return git_backend().work_tree_dirty(work_tree); }
 
+MadeRefs made_refs(const std::string& repository, const std::string& name_prefix, const std::string& branch_prefix) {
+  return git_backend().made_refs(repository, name_prefix, branch_prefix);
+}
+
 TrialMerge trial_merge(const std::string& repository, const std::string& ours, const std::string& theirs) {
   return git_backend().trial_merge(repository, ours, theirs);
 }
@@ -42,8 +46,9 @@ BranchMerge merge_branch(const std::string& repository, const std::string& into,
   return git_backend().merge_branch(repository, into, from, message);
 }
 
-std::string ensure_branch(const std::string& repository, const std::string& branch, const std::string& start) {
-  return git_backend().ensure_branch(repository, branch, start);
+std::string ensure_branch(const std::string& repository, const std::string& branch, const std::string& start,
+                          bool adopt) {
+  return git_backend().ensure_branch(repository, branch, start, adopt);
 }
 
 }  // namespace mission::daemon::git

@@ -104,8 +104,30 @@ struct BranchMerge {
 BranchMerge merge_branch(const std::string& repository, const std::string& into, const std::string& from,
                          const std::string& message);
 
+// What mission made in a repository, as git sees it: the worktrees whose
+// name starts with `name_prefix` and the branches under `branch_prefix`,
+// whatever the database says (a daemon killed between git's work and its
+// record leaves some behind). For each branch, whether another branch
+// holds its tip, so deleting it loses no commit.
+struct MadeRefs {
+  struct Worktree {
+    std::string name;
+    std::string path;
+    bool dirty = false;  // edits never committed: removing it loses them
+  };
+  struct Branch {
+    std::string name;
+    bool held_elsewhere = false;
+  };
+  std::vector<Worktree> worktrees;
+  std::vector<Branch> branches;
+};
+MadeRefs made_refs(const std::string& repository, const std::string& name_prefix, const std::string& branch_prefix);
+
 // Creates branch `branch` at `start` (a branch, tag or commit; empty: HEAD)
-// unless it exists; returns its tip.
-std::string ensure_branch(const std::string& repository, const std::string& branch, const std::string& start);
+// unless it exists; returns its tip. An existing branch is taken only when
+// `adopt` (mission made it earlier); otherwise MissionError invalid_argument.
+std::string ensure_branch(const std::string& repository, const std::string& branch, const std::string& start,
+                          bool adopt);
 
 }  // namespace mission::daemon::git

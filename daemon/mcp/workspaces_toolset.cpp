@@ -24,9 +24,15 @@ DeferredWork workspace_create(ToolContext& context, const workspaces::CreateRequ
   return work;
 }
 
-nlohmann::json workspace_update(ToolContext& context, const workspaces::UpdateRequest& request) {
-  workspaces::update(context.db, context.execution_id, request.id, request.status, request.merge_commit);
-  return {{"success", true}};
+DeferredWork workspace_update(ToolContext& context, const workspaces::UpdateRequest& request) {
+  auto plan = std::make_shared<workspaces::UpdatePlan>(workspaces::plan_update(context.db, context.execution_id, request));
+  DeferredWork work;
+  work.work = [plan] { workspaces::run_update(*plan); };
+  work.finish = [plan](ToolContext& finishing) {
+    workspaces::record_update(finishing.db, *plan, unix_ms_now());
+    return nlohmann::json{{"success", true}};
+  };
+  return work;
 }
 
 // Lists after marking those whose branch reached the base merged.
@@ -66,7 +72,7 @@ std::span<const ToolRow> workspace_tools() {
   using namespace workspaces;
   static constexpr ToolRow kTools[] = {
       {"workspace_create", ToolMode::deferred, true, deferred<CreateRequest, mcp::workspace_create>},
-      {"workspace_update", ToolMode::immediate, true, immediate<UpdateRequest, mcp::workspace_update>},
+      {"workspace_update", ToolMode::deferred, true, deferred<UpdateRequest, mcp::workspace_update>},
       {"workspace_list", ToolMode::deferred, false, deferred<ListRequest, mcp::workspace_list>},
       {"task_assign_workspace", ToolMode::immediate, true, immediate<AssignRequest, mcp::task_assign_workspace>},
       {"workspace_conflicts", ToolMode::deferred, false, deferred<ConflictsRequest, mcp::workspace_conflicts>},

@@ -16,6 +16,7 @@
 #include "daemon/runs/task_prompt.hpp"
 #include "daemon/store/claim_repository.hpp"
 #include "daemon/store/ownership.hpp"
+#include "shared/agent_environment.hpp"
 #include "daemon/store/plan_repository.hpp"
 #include "daemon/store/task_repository.hpp"
 #include "shared/clock.hpp"
@@ -39,17 +40,7 @@ void require_prompt_size(const std::optional<std::string>& prompt, const char* f
 // An attempt's agent gets the daemon's environment (the coordinator's own
 // is not the daemon's to know), with the MISSION_* names of its turn set
 // over it by launch_turn and the launch.
-std::map<std::string, std::string> daemon_environment() {
-  std::map<std::string, std::string> env;
-  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
-    std::string_view text(*entry);
-    const std::size_t equals = text.find('=');
-    if (equals == std::string_view::npos) continue;
-    env.emplace(std::string(text.substr(0, equals)), std::string(text.substr(equals + 1)));
-  }
-  env.erase("MISSION_RUN_ID");  // not a run's agent
-  return env;
-}
+std::map<std::string, std::string> daemon_environment() { return process_environment(); }
 
 std::string follow_up_prompt(const store::PlannedTaskRow& task, std::int64_t turn, const std::string& prompt) {
   return "# Follow-up on task '" + task.name + "' (" + task.id + "), turn " + std::to_string(turn) +
@@ -112,10 +103,17 @@ AttemptStart AttemptControl::plan_start(const std::string& coordinator, AttemptS
   // and the task's prerequisites done.
   planning::require_startable(db, &services_.plans, task.id);
   if (auto held = store::ClaimRepository(db).claim_of(task.id)) {
+    // The hint names the attempt to wait for or stop, when it is one.
+    auto attempt = store::TaskAttemptRepository(db).of_execution(held->execution_id);
+    nlohmann::json details = {{"task_id", task.id}, {"already_claimed_by", held->execution_id}};
+    if (attempt) details["attempt_id"] = attempt->id;
     throw MissionError(ErrorCode::already_claimed,
-                       "task " + task.id + " is held by execution " + held->execution_id,
-                       "wait for that attempt to end (get_attempt_status), or stop it with stop_attempt",
-                       {{"task_id", task.id}, {"execution_id", held->execution_id}});
+                       "task " + task.id + " is held by agent execution " + held->execution_id,
+                       attempt ? "wait for attempt " + attempt->id + " to end (get_attempt_status), or stop it "
+                                 "with stop_attempt"
+                               : "another agent claimed it: wait until it ends the task or its claim, or start an "
+                                 "attempt on another task (list_tasks with status ready)",
+                       std::move(details));
   }
   AttemptStart start;
   start.coordinator = coordinator;

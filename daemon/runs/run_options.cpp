@@ -1,5 +1,6 @@
 #include "daemon/runs/run_options.hpp"
 
+#include "shared/agent_environment.hpp"
 #include "shared/error_code.hpp"
 
 namespace mission::daemon::runs {
@@ -9,8 +10,12 @@ nlohmann::json options_json(const RunOptions& options) {
                         {"command", options.command},
                         {"parallel", options.parallel},
                         {"maxAttempts", options.max_attempts},
-                        {"env", options.env},
                         {"approve", options.approve}};
+  // The environment's values may be secrets: they are never stored here
+  // (run_environment.hpp); its names are, for the record.
+  nlohmann::json names = nlohmann::json::array();
+  for (const auto& [name, value] : options.env) names.push_back(name);
+  out["envNames"] = std::move(names);
   if (options.check) out["check"] = *options.check;
   if (options.task_timeout_ms) out["taskTimeoutMs"] = *options.task_timeout_ms;
   if (options.base) out["base"] = *options.base;
@@ -26,7 +31,8 @@ RunOptions options_from_json(const nlohmann::json& j) {
   options.max_attempts = j.value("maxAttempts", kDefaultRunAttempts);
   if (j.contains("taskTimeoutMs")) options.task_timeout_ms = j.at("taskTimeoutMs").get<std::int64_t>();
   if (j.contains("base")) options.base = j.at("base").get<std::string>();
-  options.env = j.value("env", std::map<std::string, std::string>{});
+  // Given by `mission workflows run`; a stored run's comes from its file.
+  options.env = without_execution_variables(j.value("env", std::map<std::string, std::string>{}));
   options.approve = j.value("approve", false);
   auto refuse = [](const char* field, const std::string& what, const std::string& hint) {
     throw MissionError(ErrorCode::invalid_argument, what, hint, {{"field", field}});

@@ -11,6 +11,7 @@
 #include "daemon/loop/work_queue.hpp"
 #include "daemon/planning/planning_support.hpp"
 #include "daemon/planning/workflows.hpp"
+#include "daemon/runs/run_environment.hpp"
 #include "daemon/runs/run_report.hpp"
 #include "daemon/runs/change_scope.hpp"
 #include "daemon/runs/task_prompt.hpp"
@@ -21,6 +22,7 @@
 #include "daemon/store/plan_repository.hpp"
 #include "daemon/store/workspace_repository.hpp"
 #include "daemon/workspaces/workspaces.hpp"
+#include "shared/agent_environment.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
@@ -151,6 +153,7 @@ RunStart RunService::plan_start(const std::string& workflow_id, RunOptions optio
   start.workflow_id = workflow.id;
   start.repository = workspaces::repository_of(db, workflow);
   start.branch = "mission/run/" + workflow.id;
+  start.adopt_branch = store::RunRepository(db).latest_of(workflow.id).has_value();
   start.options = std::move(options);
   return start;
 }
@@ -162,7 +165,8 @@ void RunService::run_start(RunStart& start) {
                        "a run gives each task a worktree: create or register the workflow in a git repository");
   }
   start.repository = *root;
-  start.base_commit = git::ensure_branch(start.repository, start.branch, start.options.base.value_or(""));
+  start.base_commit =
+      git::ensure_branch(start.repository, start.branch, start.options.base.value_or(""), start.adopt_branch);
 }
 
 store::RunRow RunService::record_start(const RunStart& start, events::EventBatch& events) {
@@ -171,6 +175,7 @@ store::RunRow RunService::record_start(const RunStart& start, events::EventBatch
   row.workflow_id = start.workflow_id;
   row.status = RunStatus::running;
   row.options = options_json(start.options).dump();
+  save_run_environment(services_.paths, row.id, start.options.env);
   row.repository = start.repository;
   row.integration_branch = start.branch;
   row.base_commit = start.base_commit;
@@ -193,6 +198,15 @@ void RunService::load(const store::RunRow& row) {
   auto run = std::make_unique<ActiveRun>();
   run->row = row;
   run->options = options_from_json(nlohmann::json::parse(row.options));
+  if (auto env = load_run_environment(services_.paths, row.id)) {
+    run->options.env = std::move(*env);
+  } else {
+    // Its file went with the runtime dir (a reboot): the daemon's own
+    // environment is the person's nearest.
+    run->options.env = process_environment();
+    std::fprintf(stderr, "missiond: run %s resumes with the daemon's environment: the one it started with is gone\n",
+                 row.id.c_str());
+  }
   run->workflow_name = planning::require_workflow(db, row.workflow_id, "id").name;
   // Loaded afresh: the DAG's shape is fixed while the run holds it.
   run->plan = std::make_shared<planning::PlanState>(planning::load_plan_state(db, row.workflow_id));

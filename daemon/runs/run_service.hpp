@@ -51,6 +51,9 @@ struct RunStart {
   std::string workflow_id;
   std::string repository;
   std::string branch;  // the integration branch
+  // An earlier run of the workflow made the branch: it goes on there. A
+  // branch of that name nobody ran on is refused, never built upon.
+  bool adopt_branch = false;
   RunOptions options;
   std::string base_commit;  // filled by run_start
 };
@@ -65,7 +68,7 @@ class RunService {
   // Checks the workflow (planned, with a plan, not ended, no live run).
   RunStart plan_start(const std::string& workflow_id, RunOptions options);
   // On a pool thread: the integration branch mission/run/<workflow id>,
-  // made at the base unless it exists.
+  // made at the base unless an earlier run made it.
   static void run_start(RunStart& start);
   // On the loop, in the caller's transaction.
   store::RunRow record_start(const RunStart& start, events::EventBatch& events);

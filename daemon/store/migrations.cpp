@@ -10,7 +10,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 14> kMigrations{
+constexpr std::array<const char*, 15> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -715,6 +715,14 @@ DROP INDEX tasks_by_phase;
 CREATE INDEX tasks_by_phase ON tasks(phase_id) WHERE phase_id IS NOT NULL;
 DROP INDEX tasks_by_parent;
 CREATE INDEX tasks_by_parent ON tasks(parent_task_id) WHERE parent_task_id IS NOT NULL;
+)sql",
+    // 15: a run's stored options kept the whole environment of the
+    // `mission workflows run` that started it, secrets and a caller's MCP
+    // token included. The environment now lives in a 0600 file of the
+    // runtime dir (docs/adr/0032); what the database held goes. A run live
+    // across this upgrade resumes with the daemon's environment.
+    R"sql(
+UPDATE runs SET options = json_remove(options, '$.env') WHERE json_valid(options) AND json_type(options, '$.env') IS NOT NULL;
 )sql",
 };
 

@@ -4,15 +4,19 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <set>
 #include <stdexcept>
 
 #include "daemon/store/mission_repository.hpp"
+#include "daemon/workspaces/branch_names.hpp"
 #include "daemon/store/ownership.hpp"
 #include "daemon/store/plan_repository.hpp"
 #include "daemon/store/task_repository.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
+#include "shared/fault_points.hpp"
 #include "shared/limits.hpp"
 #include "shared/record_id.hpp"
 #include "shared/time_format.hpp"
@@ -47,17 +51,87 @@ store::WorkspaceRow require_workspace(store::Database& db, const std::string& id
   return *row;
 }
 
-bool valid_branch(const std::string& name) {
-  if (name.empty() || name.size() > limits::kMaxBranchNameBytes || name.front() == '-' || name.front() == '/' ||
-      name.back() == '/' || name.back() == '.' || name.find("..") != std::string::npos ||
-      name.find("//") != std::string::npos || name.find("@{") != std::string::npos ||
-      name.ends_with(".lock")) {
-    return false;
+}  // namespace
+
+namespace {
+
+// Workspaces being made now, and those recorded while a reconciliation
+// runs. A worktree exists before its row does (git works on the pool, the
+// row is written after), and a reconciliation judges git against the rows
+// it read when it was planned: a workspace made in between is neither a
+// row it knows nor a leftover. Shared by the loop and the pool's threads.
+struct Creations {
+  std::mutex mutex;
+  std::set<std::string> in_flight;
+  // Recorded since a running reconciliation read its rows, by generation.
+  std::map<std::string, std::uint64_t> recorded;
+  std::uint64_t generation = 0;
+  std::size_t reconciling = 0;
+};
+
+Creations& creations() {
+  static Creations state;
+  return state;
+}
+
+void note_creation(const std::string& id) {
+  Creations& c = creations();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  c.in_flight.insert(id);
+}
+
+void note_recorded(const std::string& id) {
+  Creations& c = creations();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  c.in_flight.erase(id);
+  if (c.reconciling > 0) c.recorded[id] = ++c.generation;
+}
+
+// A reconciliation begins (on the loop, with the rows it reads): its
+// generation. With none other running, what was recorded is in those rows.
+std::uint64_t begin_reconciling() {
+  Creations& c = creations();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (c.reconciling++ == 0) c.recorded.clear();
+  return c.generation;
+}
+
+void end_reconciling() {
+  Creations& c = creations();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (c.reconciling > 0) --c.reconciling;
+}
+
+// Whether `id` is being made, or was recorded after generation `since`.
+bool made_since(const std::string& id, std::uint64_t since) {
+  Creations& c = creations();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (c.in_flight.contains(id)) return true;
+  auto found = c.recorded.find(id);
+  return found != c.recorded.end() && found->second > since;
+}
+
+constexpr std::string_view kWorkspaceIdPrefix = "ws-";
+
+std::string branch_prefix() { return std::string(kMissionBranchPrefix) + std::string(kWorkspaceIdPrefix); }
+
+// The repositories mission made worktrees in, with the ids of the rows in
+// each that are still live.
+std::vector<Cleanup::Repository> made_in(store::Database& db, const std::vector<Cleanup::Entry>& removing) {
+  std::set<std::string> going;
+  for (const auto& entry : removing) going.insert(entry.workspace.id);
+  std::map<std::string, Cleanup::Repository> by_path;
+  for (const auto& row : store::WorkspaceRepository(db).in_statuses(
+           std::nullopt, {WorkspaceStatus::active, WorkspaceStatus::merged, WorkspaceStatus::abandoned,
+                          WorkspaceStatus::removed})) {
+    if (!row.owned || row.repository.empty()) continue;
+    Cleanup::Repository& repository = by_path[row.repository];
+    repository.path = row.repository;
+    if (row.status != WorkspaceStatus::removed && !going.contains(row.id)) repository.live.insert(row.id);
   }
-  return std::none_of(name.begin(), name.end(), [](unsigned char c) {
-    return c < 0x20 || c == 0x7f || c == ' ' || c == '~' || c == '^' || c == ':' || c == '?' || c == '*' ||
-           c == '[' || c == '\\';
-  });
+  std::vector<Cleanup::Repository> out;
+  for (auto& [path, repository] : by_path) out.push_back(std::move(repository));
+  return out;
 }
 
 }  // namespace
@@ -96,15 +170,20 @@ CreatePlan plan_create(store::Database& db, const std::string& caller, const Cre
   }
   if (!may) store::require_mission_writer(db, caller, workflow);
   CreatePlan plan;
-  plan.id = new_random_id("ws-", 10);
+  plan.id = new_random_id(kWorkspaceIdPrefix, 10);
+  note_creation(plan.id);
   plan.workflow_id = workflow.id;
   plan.caller = caller;
   plan.task_ids = request.task_ids;
   plan.spec.repository = repository_of(db, workflow);
-  plan.spec.branch = request.branch.value_or("mission/" + plan.id);
-  if (!valid_branch(plan.spec.branch)) {
-    throw MissionError(ErrorCode::invalid_argument, "branch '" + plan.spec.branch + "' is not a valid branch name",
-                       "use letters, digits, '-', '_', '.' and '/' (git check-ref-format)", {{"field", "branch"}});
+  plan.spec.branch = request.branch.value_or(std::string(kMissionBranchPrefix) + plan.id);
+  if (request.branch) {
+    if (std::string problem = branch_name_problem(*request.branch); !problem.empty()) {
+      throw MissionError(ErrorCode::invalid_argument, "branch '" + *request.branch + "' cannot be used: " + problem,
+                         "name a branch of your own such as feature/login, with letters, digits, '-', '_', '.' "
+                         "and '/', or leave branch out for mission's own",
+                         {{"field", "branch"}});
+    }
   }
   plan.spec.base = request.base_branch.value_or("");
   plan.spec.name = plan.id;
@@ -114,7 +193,15 @@ CreatePlan plan_create(store::Database& db, const std::string& caller, const Cre
       throw MissionError(ErrorCode::invalid_argument, "path '" + *request.path + "' is not absolute",
                          "give an absolute path that does not exist yet, or leave path out", {{"field", "path"}});
     }
-    plan.spec.path = path.lexically_normal().string();
+    // Where it may go is known only once git has found the repository's
+    // worktree folder (run_create); the name can be judged now.
+    const std::filesystem::path normal = path.lexically_normal();
+    if (normal.filename().empty() || normal.filename() == "." || normal.filename() == "..") {
+      throw MissionError(ErrorCode::invalid_argument, "path '" + *request.path + "' names no new folder",
+                         "give a path inside the repository's worktree folder, or leave path out",
+                         {{"field", "path"}});
+    }
+    plan.spec.path = normal.string();
     if (store::WorkspaceRepository(db).find_by_path(plan.spec.path)) {
       throw MissionError(ErrorCode::duplicate, "a workspace at " + plan.spec.path + " exists",
                          "workspace_list shows it; choose another path", {{"field", "path"}});
@@ -123,24 +210,48 @@ CreatePlan plan_create(store::Database& db, const std::string& caller, const Cre
   return plan;
 }
 
+std::string worktree_folder(const std::string& main_work_tree) {
+  return main_work_tree + std::string(kWorktreeFolderSuffix);
+}
+
 git::WorktreeCreated run_create(const CreatePlan& plan) {
+  namespace fs = std::filesystem;
   git::WorktreeSpec spec = plan.spec;
-  if (spec.path.empty()) {
-    auto root = git::main_work_tree(spec.repository);
-    if (!root) {
-      throw MissionError(ErrorCode::invalid_argument, spec.repository + " is not in a git work tree",
-                         "workspaces are git worktrees: run the workflow in a git repository",
-                         {{"repository", spec.repository}});
-    }
-    spec.path = *root + ".worktrees/" + plan.id;
+  auto root = git::main_work_tree(spec.repository);
+  if (!root) {
+    throw MissionError(ErrorCode::invalid_argument, spec.repository + " is not in a git work tree",
+                       "workspaces are git worktrees: run the workflow in a git repository",
+                       {{"repository", spec.repository}});
   }
-  std::error_code ignored;
-  if (std::filesystem::exists(spec.path, ignored)) {
+  const fs::path folder = worktree_folder(*root);
+  if (spec.path.empty()) spec.path = (folder / plan.id).string();
+  std::error_code error;
+  if (fs::exists(fs::symlink_status(spec.path, error))) {
     throw MissionError(ErrorCode::invalid_argument, spec.path + " exists",
                        "give a path that does not exist yet, or leave path out", {{"field", "path"}});
   }
-  std::filesystem::create_directories(std::filesystem::path(spec.path).parent_path(), ignored);
-  return git::add_worktree(spec);
+  fs::create_directories(folder, error);
+  // Judged on real paths, after every symlink on the way: a worktree goes
+  // inside the repository's worktree folder and nowhere else (not into
+  // .git, not into another repository's config, not across a symlink).
+  const fs::path real_folder = fs::canonical(folder, error);
+  const fs::path parent = fs::path(spec.path).parent_path();
+  if (!error) fs::create_directories(parent, error);
+  const fs::path real_parent = error ? fs::path() : fs::canonical(parent, error);
+  const auto inside = [&] {
+    if (error) return false;
+    auto [end, rest] = std::mismatch(real_folder.begin(), real_folder.end(), real_parent.begin(), real_parent.end());
+    return end == real_folder.end();
+  };
+  if (!inside()) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       spec.path + " is outside the repository's worktree folder " + folder.string(),
+                       "leave path out, or give a new folder inside " + folder.string(), {{"field", "path"}});
+  }
+  spec.path = (real_parent / fs::path(spec.path).filename()).string();
+  git::WorktreeCreated made = git::add_worktree(spec);
+  faults::at(faults::FaultPoint::worktree_made);
+  return made;
 }
 
 store::WorkspaceRow record_create(store::Database& db, const CreatePlan& plan, const git::WorktreeCreated& made,
@@ -160,6 +271,7 @@ store::WorkspaceRow record_create(store::Database& db, const CreatePlan& plan, c
   store::WorkspaceRepository workspaces(db);
   workspaces.insert(row);
   for (const auto& task_id : plan.task_ids) workspaces.assign(task_id, row.id);
+  note_recorded(row.id);
   row.task_ids = plan.task_ids;
   return row;
 }
@@ -172,21 +284,49 @@ bool wants_workspace(store::Database& db, const std::string& task_id) {
   return plan && plan->auto_create_workspaces;
 }
 
-void update(store::Database& db, const std::string& caller, const std::string& id,
-            std::optional<WorkspaceStatus> status, const std::optional<std::string>& merge_commit) {
-  store::WorkspaceRow row = require_workspace(db, id);
+UpdatePlan plan_update(store::Database& db, const std::string& caller, const UpdateRequest& request) {
+  store::WorkspaceRow row = require_workspace(db, request.id);
   if (!caller.empty() && row.execution_id != caller) {
     store::require_mission_writer(db, caller, require_workflow(db, row.workflow_id));
   }
-  if (status == WorkspaceStatus::removed) {
+  if (request.status == WorkspaceStatus::removed) {
     throw MissionError(ErrorCode::invalid_argument, "status removed is set by mission workspaces clean",
                        "set abandoned; mission workspaces clean then removes its worktree", {{"field", "status"}});
   }
   if (row.status == WorkspaceStatus::removed) {
-    throw MissionError(ErrorCode::invalid_argument, "workspace " + id + " was removed", "create a new workspace",
-                       {{"id", id}});
+    throw MissionError(ErrorCode::invalid_argument, "workspace " + request.id + " was removed",
+                       "create a new workspace", {{"id", request.id}});
   }
-  store::WorkspaceRepository(db).set_status(id, status.value_or(row.status), merge_commit, unix_ms_now());
+  UpdatePlan plan;
+  plan.request = request;
+  if (request.status == WorkspaceStatus::merged) {
+    if (!row.base_branch || !row.base_commit) {
+      throw MissionError(ErrorCode::invalid_argument,
+                         "workspace " + row.id + " has no base recorded, so mission cannot tell it merged",
+                         "set abandoned once its work is in, or leave it active", {{"field", "status"}});
+    }
+    plan.merge.push_back({row.id, row.repository, row.branch, *row.base_branch, *row.base_commit, false});
+  }
+  return plan;
+}
+
+void run_update(UpdatePlan& plan) { run_merge_checks(plan.merge); }
+
+void record_update(store::Database& db, const UpdatePlan& plan, std::int64_t now) {
+  const UpdateRequest& request = plan.request;
+  store::WorkspaceRow row = require_workspace(db, request.id);
+  if (!plan.merge.empty() && !plan.merge.front().merged) {
+    const MergeCheck& check = plan.merge.front();
+    throw MissionError(ErrorCode::invalid_argument,
+                       "branch " + check.branch + " of workspace " + row.id + " is not merged into " + check.base_ref +
+                           ": git shows commits on it that " + check.base_ref + " does not hold",
+                       "merge it first (mission marks it merged by itself once git shows it), or set abandoned",
+                       {{"field", "status"}, {"branch", check.branch}, {"base_branch", check.base_ref}});
+  }
+  // A merge commit is kept only beside a merge git confirmed.
+  const std::optional<std::string> merge_commit =
+      request.status == WorkspaceStatus::merged ? request.merge_commit : std::nullopt;
+  store::WorkspaceRepository(db).set_status(row.id, request.status.value_or(row.status), merge_commit, now);
 }
 
 void assign(store::Database& db, const std::string& caller, const std::string& task_id,
@@ -343,6 +483,19 @@ nlohmann::json conflicts_json(const ConflictScan& scan, KeyStyle style) {
   return out;
 }
 
+Cleanup plan_recovery(store::Database& db) {
+  Cleanup cleanup;
+  cleanup.only_without_rows = true;
+  cleanup.repositories = made_in(db, {});
+  cleanup.generation = begin_reconciling();
+  for (const auto& row : store::WorkspaceRepository(db).in_statuses(
+           std::nullopt, {WorkspaceStatus::active, WorkspaceStatus::merged, WorkspaceStatus::abandoned,
+                          WorkspaceStatus::removed})) {
+    cleanup.ever_recorded.insert(row.id);
+  }
+  return cleanup;
+}
+
 Cleanup plan_clean(store::Database& db, const std::optional<std::string>& workflow_id) {
   Cleanup cleanup;
   store::MissionRepository missions(db);
@@ -355,20 +508,71 @@ Cleanup plan_clean(store::Database& db, const std::optional<std::string>& workfl
       gone = !workflow || is_final(workflow->status);
     }
     if (!gone) continue;
-    const bool merged = row.status == WorkspaceStatus::merged;
-    cleanup.entries.push_back({std::move(row), merged, std::nullopt});
+    cleanup.entries.push_back({std::move(row), false, std::nullopt});  // run_clean asks git
   }
+  cleanup.repositories = made_in(db, cleanup.entries);
+  cleanup.generation = begin_reconciling();
   return cleanup;
 }
+
+namespace {
+
+// The leftovers of one repository: worktrees and branches no live row
+// names and no creation of this process is making.
+void reconcile(Cleanup& cleanup, const Cleanup::Repository& repository) {
+  auto left = [&](const std::string& id) {
+    if (repository.live.contains(id) || made_since(id, cleanup.generation)) return false;
+    return !cleanup.only_without_rows || !cleanup.ever_recorded.contains(id);
+  };
+  git::MadeRefs refs = git::made_refs(repository.path, std::string(kWorkspaceIdPrefix), branch_prefix());
+  std::set<std::string> kept_worktrees;
+  for (const auto& worktree : refs.worktrees) {
+    if (!left(worktree.name)) continue;
+    Cleanup::Leftover leftover{repository.path, worktree.name, worktree.path, "", false, ""};
+    if (worktree.dirty) {
+      leftover.why = "it has edits that were never committed";
+      kept_worktrees.insert(worktree.name);
+    } else {
+      try {
+        git::remove_worktree(repository.path, worktree.name, "", false);
+        leftover.removed = true;
+      } catch (const std::exception& e) {
+        leftover.why = e.what();
+        kept_worktrees.insert(worktree.name);
+      }
+    }
+    cleanup.leftovers.push_back(std::move(leftover));
+  }
+  for (const auto& branch : refs.branches) {
+    const std::string id = branch.name.substr(std::string(kMissionBranchPrefix).size());
+    if (!left(id) || kept_worktrees.contains(id)) continue;
+    Cleanup::Leftover leftover{repository.path, "", "", branch.name, false, ""};
+    if (!branch.held_elsewhere) {
+      leftover.why = "it holds commits no other branch has (delete it with git branch -D " + branch.name + ")";
+    } else {
+      try {
+        git::remove_worktree(repository.path, id, branch.name, true);
+        leftover.removed = true;
+      } catch (const std::exception& e) {
+        leftover.why = e.what();
+      }
+    }
+    // At start-up, a kept branch is nobody's news: clean reports it.
+    if (leftover.removed || !cleanup.only_without_rows) cleanup.leftovers.push_back(std::move(leftover));
+  }
+}
+
+}  // namespace
 
 void run_clean(Cleanup& cleanup) {
   for (auto& entry : cleanup.entries) {
     const auto& row = entry.workspace;
     try {
-      // A branch found merged only now is deleted as well.
-      if (!entry.delete_branch && row.base_branch && row.base_commit) {
-        entry.delete_branch = git::branch_merged(row.repository, row.branch, *row.base_branch, *row.base_commit);
-      }
+      // Only a branch git shows merged is deleted, whatever its row says:
+      // the row may have been told so by a caller, and the commits on an
+      // unmerged branch would be gone with it.
+      entry.delete_branch = row.base_branch && row.base_commit &&
+                            git::branch_merged(row.repository, row.branch, *row.base_branch, *row.base_commit);
       // Edits never committed would be lost with the directory: kept.
       if (git::work_tree_dirty(row.path)) {
         throw MissionError(ErrorCode::invalid_argument, row.path + " has edits that were never committed",
@@ -379,6 +583,14 @@ void run_clean(Cleanup& cleanup) {
       entry.error = e.what();
     }
   }
+  for (const auto& repository : cleanup.repositories) {
+    try {
+      reconcile(cleanup, repository);
+    } catch (const std::exception& e) {
+      cleanup.leftovers.push_back({repository.path, "", "", "", false, e.what()});
+    }
+  }
+  end_reconciling();
 }
 
 nlohmann::json record_clean(store::Database& db, const Cleanup& cleanup, std::int64_t now, KeyStyle style) {
@@ -396,7 +608,23 @@ nlohmann::json record_clean(store::Database& db, const Cleanup& cleanup, std::in
                        {"branch", entry.workspace.branch},
                        {key(style, "branch_deleted"), entry.delete_branch}});
   }
-  return {{"removed", std::move(removed)}, {"failed", std::move(failed)}};
+  nlohmann::json kept = nlohmann::json::array();
+  for (const auto& leftover : cleanup.leftovers) {
+    if (leftover.removed) {
+      nlohmann::json item = {{"path", leftover.path},
+                             {"branch", leftover.branch},
+                             {key(style, "branch_deleted"), !leftover.branch.empty()},
+                             {key(style, "without_record"), true}};
+      if (!leftover.name.empty()) item["id"] = leftover.name;
+      removed.push_back(std::move(item));
+    } else {
+      kept.push_back({{"repository", leftover.repository},
+                      {"path", leftover.path},
+                      {"branch", leftover.branch},
+                      {"reason", leftover.why}});
+    }
+  }
+  return {{"removed", std::move(removed)}, {"failed", std::move(failed)}, {"kept", std::move(kept)}};
 }
 
 }  // namespace mission::daemon::workspaces

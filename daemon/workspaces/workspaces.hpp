@@ -12,7 +12,9 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "daemon/git/worktrees.hpp"
@@ -49,8 +51,15 @@ struct ConflictsRequest {
 // One page of workspaces, newest first (all but removed unless asked).
 store::Page<store::WorkspaceRow> list(store::Database& db, const ListRequest& request);
 
+// Every worktree mission makes lives in the repository's worktree folder,
+// beside its main work tree: <repository>.worktrees/.
+inline constexpr std::string_view kWorktreeFolderSuffix = ".worktrees";
+std::string worktree_folder(const std::string& main_work_tree);
+
 // What to create. Empty path and branch take the defaults: branch
-// mission/<workspace id>, path <repository>.worktrees/<workspace id>.
+// mission/<workspace id>, path <repository>.worktrees/<workspace id>. A
+// path given must lie inside that folder once symlinks are resolved; a
+// branch given must pass branch_name_problem (branch_names.hpp).
 struct CreateRequest {
   std::string workflow_id;
   std::optional<std::string> path;
@@ -72,7 +81,8 @@ struct CreatePlan {
 // execution id; empty: a person or the daemon itself), and picks the
 // defaults. Writes nothing.
 CreatePlan plan_create(store::Database& db, const std::string& caller, const CreateRequest& request);
-// On a pool thread: adds the worktree and its branch.
+// On a pool thread: adds the worktree and its branch; refuses a path
+// outside the worktree folder (MissionError invalid_argument).
 git::WorktreeCreated run_create(const CreatePlan& plan);
 // On the loop, in a transaction: records the workspace and assigns its tasks.
 store::WorkspaceRow record_create(store::Database& db, const CreatePlan& plan, const git::WorktreeCreated& made,
@@ -86,10 +96,31 @@ std::string repository_of(store::Database& db, const store::MissionRow& workflow
 // auto_create_workspaces still needs a workspace of its own.
 bool wants_workspace(store::Database& db, const std::string& task_id);
 
+// A workspace whose branch may have been merged into its base.
+struct MergeCheck {
+  std::string id;
+  std::string repository;
+  std::string branch;
+  std::string base_ref;
+  std::string base_commit;
+  bool merged = false;
+};
+
 // Seed 003's workspace_update: status active, merged or abandoned, and the
 // merge commit. Only a writer of the workflow or the workspace's creator.
-void update(store::Database& db, const std::string& caller, const std::string& id,
-            std::optional<WorkspaceStatus> status, const std::optional<std::string>& merge_commit);
+// Merged is never taken from the caller: git must show the branch merged
+// into its base (run_update), or the update is refused.
+struct UpdatePlan {
+  UpdateRequest request;
+  std::vector<MergeCheck> merge;  // one check when merged is asked for
+};
+// On the loop: checks who asks and the transition. Writes nothing.
+UpdatePlan plan_update(store::Database& db, const std::string& caller, const UpdateRequest& request);
+// On a pool thread: asks git whether the branch is merged, if asked.
+void run_update(UpdatePlan& plan);
+// On the loop, in a transaction: records it, or refuses merged with what
+// git showed.
+void record_update(store::Database& db, const UpdatePlan& plan, std::int64_t now);
 // Runs `task_id` in workspace `workspace_id` (same workflow; the task must
 // not be in progress: its snapshot is taken where it starts).
 void assign(store::Database& db, const std::string& caller, const std::string& task_id,
@@ -99,14 +130,6 @@ nlohmann::json workspace_json(const store::WorkspaceRow& row, KeyStyle style);
 
 // Merge detection: the workspaces that `check` (pool thread) finds merged
 // are marked so by `record_merged` (loop).
-struct MergeCheck {
-  std::string id;
-  std::string repository;
-  std::string branch;
-  std::string base_ref;
-  std::string base_commit;
-  bool merged = false;
-};
 std::vector<MergeCheck> plan_merge_checks(store::Database& db, const std::optional<std::string>& workflow_id);
 void run_merge_checks(std::vector<MergeCheck>& checks);
 void record_merged(store::Database& db, const std::vector<MergeCheck>& checks, std::int64_t now);
@@ -147,8 +170,35 @@ struct Cleanup {
     std::optional<std::string> error;
   };
   std::vector<Entry> entries;
+  // Reconciling git with the rows: in each repository mission made
+  // worktrees in, the ws-* worktrees and mission/ws-* branches no live row
+  // names (a daemon killed between git's work and its record, or the
+  // branches of removed workspaces). A clean worktree goes; a branch goes
+  // when another branch holds its commits, and is kept, and said so,
+  // when it holds work nowhere else.
+  struct Repository {
+    std::string path;
+    std::set<std::string> live;  // ids of rows not removed (nor removed by this pass)
+  };
+  std::vector<Repository> repositories;
+  bool only_without_rows = false;  // at start-up: only what no row ever named
+  std::uint64_t generation = 0;    // of the rows read when it was planned
+  std::set<std::string> ever_recorded;  // with only_without_rows: every id a row names
+  struct Leftover {
+    std::string repository;
+    std::string name;  // worktree name, or empty for a branch alone
+    std::string path;
+    std::string branch;
+    bool removed = false;
+    std::string why;  // why it was kept, or the error
+  };
+  std::vector<Leftover> leftovers;
 };
 Cleanup plan_clean(store::Database& db, const std::optional<std::string>& workflow_id);
+// What start-up recovery reconciles: worktrees and branches that no row
+// names at all, in every repository mission made worktrees in.
+Cleanup plan_recovery(store::Database& db);
+// On a pool thread.
 void run_clean(Cleanup& cleanup);
 nlohmann::json record_clean(store::Database& db, const Cleanup& cleanup, std::int64_t now, KeyStyle style);
 

@@ -59,11 +59,13 @@ std::string make_workflow(Agent& planner, const std::vector<PlannedTask>& plan) 
 
 // `mission ARGS...` allowed to run as long as a run takes.
 ProcessResult run_long(const Instance& instance, const std::vector<std::string>& args,
-                       std::chrono::milliseconds timeout = 60s) {
+                       std::chrono::milliseconds timeout = 60s,
+                       const std::map<std::string, std::string>& extra_env = {}) {
   std::vector<std::string> argv{MISSION_PATH};
   argv.insert(argv.end(), args.begin(), args.end());
   std::map<std::string, std::string> env = instance.env();
   for (const auto& [name, value] : git_env(instance)) env[name] = value;
+  for (const auto& [name, value] : extra_env) env[name] = value;
   return run_process(argv, env, timeout);
 }
 
@@ -200,6 +202,48 @@ TEST_CASE("a failed check is retried with its output in the next attempt's promp
   CHECK(second_prompt.find("The previous attempt failed") != std::string::npos);
   CHECK(second_prompt.find("tests failed: expected 2, got 3") != std::string::npos);
   CHECK(read_file(notes / "prompt-1").find("previous attempt") == std::string::npos);
+}
+
+TEST_CASE("a run's agents and checks never get the caller's mission token, and the run stores no environment") {
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
+  const std::string workflow = make_workflow(planner, {{"only", {}}});
+  const fs::path notes = instance.root.path() / "notes";
+  fs::create_directories(notes);
+  // A `mission workflows run` started by an agent: its shell has that
+  // agent's execution, token and a secret of the person's.
+  const std::map<std::string, std::string> caller = {{"MISSION_MCP_TOKEN", "caller-token-0123456789"},
+                                                     {"MISSION_AGENT_EXECUTION_ID", "ae-caller0000"},
+                                                     {"MISSION_TASK_ID", "tk-caller0000"},
+                                                     {"SOME_API_KEY", "sk-secret-0123456789"}};
+  const std::string check = "env > '" + notes.string() + "/check-env'";
+  ProcessResult result = run_long(instance,
+                                  args({"workflows", "run", workflow, "--check", check, "--env", "EXPLICIT=yes",
+                                        "--env", "MISSION_MCP_TOKEN=forced-token-0123456789"},
+                                       agent("env > '" + notes.string() + "/agent-env'")),
+                                  60s, caller);
+  INFO(result.out << result.err);
+  CHECK(result.exit_code == 0);
+  const std::string agent_env = read_file(notes / "agent-env");
+  const std::string check_env = read_file(notes / "check-env");
+  for (const std::string* env : {&agent_env, &check_env}) {
+    CHECK(env->find("SOME_API_KEY=sk-secret-0123456789") != std::string::npos);
+    CHECK(env->find("EXPLICIT=yes") != std::string::npos);
+    CHECK(env->find("caller-token-0123456789") == std::string::npos);
+    CHECK(env->find("forced-token-0123456789") == std::string::npos);
+    CHECK(env->find("ae-caller0000") == std::string::npos);
+    CHECK(env->find("tk-caller0000") == std::string::npos);
+  }
+  CHECK(agent_env.find("MISSION_TASK_ID=tk-") != std::string::npos);
+  CHECK(check_env.find("MISSION_MCP_TOKEN") == std::string::npos);
+  // Neither the secret nor the token is anywhere in the database.
+  for (const char* file : {"mission.db", "mission.db-wal"}) {
+    const fs::path path = instance.state_dir() / file;
+    if (!fs::exists(path)) continue;
+    const std::string bytes = read_file(path);
+    CHECK(bytes.find("sk-secret-0123456789") == std::string::npos);
+    CHECK(bytes.find("caller-token-0123456789") == std::string::npos);
+  }
 }
 
 TEST_CASE("an agent that dies mid-task is retried and one that always fails ends the run failed with its dependents blocked") {

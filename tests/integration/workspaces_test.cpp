@@ -4,11 +4,14 @@
 // change sets; a conflict mission predicts is the one a real `git merge`
 // then meets; a merged branch is seen merged, and clean removes its worktree.
 
+#include <signal.h>
+
 #include <catch2/catch.hpp>
 #include <map>
 #include <set>
 
 #include "integration/tracking_agent.hpp"
+#include "support/eventually.hpp"
 
 using namespace mission::test;
 using nlohmann::json;
@@ -41,6 +44,18 @@ std::string task_named(Agent& reader, const std::string& workflow, const std::st
 void commit_all(const Instance& instance, const fs::path& tree, const std::string& message) {
   git(instance, tree, {"add", "-A"});
   git(instance, tree, {"commit", "-q", "-m", message});
+}
+
+// git's own answer, stdout only.
+std::string git_out(const Instance& instance, const fs::path& repo, std::vector<std::string> args) {
+  args.insert(args.begin(), {"/usr/bin/git", "-C", repo.string()});
+  return run_process(args, git_env(instance)).out;
+}
+
+// Branches and worktrees mission might have made.
+std::string mission_refs(const Instance& instance, const fs::path& repo) {
+  return git_out(instance, repo, {"branch", "--list", "mission/*", "--format=%(refname:short)"}) +
+         git_out(instance, repo, {"worktree", "list", "--porcelain"});
 }
 
 }  // namespace
@@ -97,7 +112,8 @@ TEST_CASE("a conflict mission predicts is the one a real git merge meets, and me
   json a = planner.ok("workspace_create", {{"workflow_id", workflow}, {"branch", "feature/a"}});
   json b = planner.ok("workspace_create", {{"workflow_id", workflow}, {"branch", "feature/b"}});
   json c = planner.ok("workspace_create", {{"workflow_id", workflow}, {"branch", "feature/c"},
-                                           {"path", (instance.root.path() / "elsewhere" / "c").string()}});
+                                           {"path", repo.string() + ".worktrees/chosen/c"}});
+  CHECK(c["path"] == repo.string() + ".worktrees/chosen/c");
   CHECK(a["base_branch"] == "main");
   const fs::path a_tree = a["path"].get<std::string>();
   const fs::path b_tree = b["path"].get<std::string>();
@@ -161,4 +177,142 @@ TEST_CASE("a conflict mission predicts is the one a real git merge meets, and me
   REQUIRE(kept["failed"].size() == 1);
   CHECK(kept["failed"][0]["error"].get<std::string>().find("never committed") != std::string::npos);
   CHECK(fs::exists(c_tree));
+}
+
+TEST_CASE("workspace_create keeps worktrees in the repository's worktree folder and refuses branches that pose as other refs") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  const fs::path repo = make_repo(instance);
+  git(instance, repo, {"remote", "add", "origin", (instance.root.path() / "remote.git").string()});
+  git(instance, repo, {"tag", "v1"});
+  Agent planner(instance, repo, kToolsets);
+  const std::string workflow = make_workflow(planner, false, {"a"});
+  const std::string before = mission_refs(instance, repo);
+
+  // Paths: anywhere else, into .git, into git's own config, across a symlink.
+  const fs::path folder = repo.string() + ".worktrees";
+  fs::create_directories(folder);
+  fs::create_directories(instance.root.path() / "outside");
+  fs::create_directory_symlink(instance.root.path() / "outside", folder / "link");
+  for (const std::string& path :
+       {(instance.root.path() / "elsewhere").string(), (repo / ".git" / "mission-ws").string(),
+        (instance.root.path() / "home" / ".config" / "git").string(), (folder / "link" / "w").string(),
+        folder.string() + "/../" + repo.filename().string() + "/.git/hooks/w", folder.string()}) {
+    json refused = planner.call("workspace_create", {{"workflow_id", workflow}, {"path", path}});
+    INFO(path << " " << refused.dump());
+    CHECK(refused["isError"] == true);
+    CHECK(refused["structuredContent"]["code"] == "invalid_argument");
+  }
+  CHECK_FALSE(fs::exists(instance.root.path() / "outside" / "w"));
+  CHECK_FALSE(fs::exists(repo / ".git" / "hooks" / "w"));
+  CHECK_FALSE(fs::exists(repo / ".git" / "mission-ws"));
+
+  // Branches git would read as something else, or that are mission's own.
+  const std::vector<std::string> branches = {
+      "origin/main", "origin",      "@",        "HEAD",       "FETCH_HEAD",    "ORIG_HEAD",
+      "refs/remotes/origin/x",     "refs/tags/v2", "tags/v2",  "heads/main", "remotes/origin/y",
+      "v1",          "mission/run/" + workflow,  "mission/ws-0000000000", "feature/.hidden",
+      "feature/x.lock", "a..b",    "-x",       "x@{1}",      "a b",           "x\x7f"};
+  for (const std::string& branch : branches) {
+    json refused = planner.call("workspace_create", {{"workflow_id", workflow}, {"branch", branch}});
+    INFO(branch << " " << refused.dump());
+    CHECK(refused["isError"] == true);
+    CHECK(refused["structuredContent"]["code"] == "invalid_argument");
+    CHECK(refused["structuredContent"]["details"]["field"] == "branch");
+  }
+  // Nothing was made along the way.
+  CHECK(mission_refs(instance, repo) == before);
+  CHECK(git_out(instance, repo, {"branch", "--list", "origin*", "v1", "HEAD", "@"}).empty());
+
+  // A name of one's own, in a folder of one's own inside the worktree folder, is fine.
+  json made = planner.ok("workspace_create", {{"workflow_id", workflow}, {"branch", "feature/login"},
+                                              {"path", (folder / "mine" / "login").string()}});
+  CHECK(made["branch"] == "feature/login");
+  CHECK(fs::exists(folder / "mine" / "login" / "README.md"));
+}
+
+TEST_CASE("merged is what git shows, never what a caller says, and clean deletes only branches whose commits are held elsewhere") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  const fs::path repo = make_repo(instance);
+  Agent planner(instance, repo, kToolsets);
+  const std::string workflow = make_workflow(planner, false, {"a", "b"});
+  json kept = planner.ok("workspace_create", {{"workflow_id", workflow}});
+  const std::string kept_branch = kept["branch"];
+  json merged = planner.ok("workspace_create", {{"workflow_id", workflow}, {"branch", "feature/merged"}});
+  const fs::path kept_tree = kept["path"].get<std::string>();
+  write_file(kept_tree / "work.txt", "work nobody merged\n");
+  commit_all(instance, kept_tree, "work");
+  const std::string kept_commit = git_out(instance, repo, {"rev-parse", kept_branch});
+
+  // Saying merged does not make it so.
+  json refused = planner.call("workspace_update", {{"id", kept["id"]}, {"status", "merged"}});
+  INFO(refused.dump());
+  CHECK(refused["isError"] == true);
+  CHECK(refused["structuredContent"]["code"] == "invalid_argument");
+  CHECK(refused["structuredContent"]["message"].get<std::string>().find("not merged") != std::string::npos);
+  json listed = planner.ok("workspace_list", {{"workflow_id", workflow}});
+  for (const auto& workspace : listed["workspaces"]) CHECK(workspace["status"] == "active");
+
+  // Given up: its worktree goes, its branch and commit stay, and clean says so.
+  planner.ok("workspace_update", {{"id", kept["id"]}, {"status", "abandoned"}});
+  json cleaned = mission_json(instance, {"workspaces", "clean"});
+  REQUIRE(cleaned["removed"].size() == 1);
+  CHECK(cleaned["removed"][0]["branchDeleted"] == false);
+  CHECK_FALSE(fs::exists(kept_tree));
+  CHECK(git_out(instance, repo, {"rev-parse", kept_branch}) == kept_commit);
+  // Every clean after says which branch it keeps, and why.
+  ProcessResult again = run_mission(instance, {"workspaces", "clean"});
+  CHECK(again.out.find("kept " + kept_branch) != std::string::npos);
+  CHECK(again.out.find("commits no other branch has") != std::string::npos);
+
+  // Merged for real: accepted, and cleaned with its branch.
+  const fs::path merged_tree = merged["path"].get<std::string>();
+  write_file(merged_tree / "done.txt", "merged work\n");
+  commit_all(instance, merged_tree, "done");
+  git(instance, repo, {"merge", "-q", "--no-edit", "feature/merged"});
+  planner.ok("workspace_update", {{"id", merged["id"]}, {"status", "merged"}});
+  mission_json(instance, {"workspaces", "clean"});
+  CHECK(git_out(instance, repo, {"branch", "--list", "feature/merged"}).empty());
+  CHECK(git_out(instance, repo, {"rev-parse", kept_branch}) == kept_commit);
+}
+
+TEST_CASE("a daemon killed between making a worktree and recording it leaves nothing behind once restarted") {
+  Instance instance;
+  const fs::path repo = make_repo(instance);
+  {
+    DaemonProcess daemon(instance);
+    REQUIRE(daemon.ready());
+    Agent planner(instance, repo, kToolsets);
+    const std::string workflow = make_workflow(planner, false, {"a"});
+    // One recorded workspace, so the repository is one mission made worktrees in.
+    planner.ok("workspace_create", {{"workflow_id", workflow}, {"branch", "feature/recorded"}});
+  }
+  const std::string recorded = mission_refs(instance, repo);
+  {
+    std::optional<DaemonProcess> daemon;
+    {
+      ArmedFaults armed("worktree_made:kill@1");
+      daemon.emplace(instance);
+    }
+    REQUIRE(daemon->ready());
+    Agent planner(instance, repo, kToolsets);
+    const std::string workflow = make_workflow(planner, false, {"b"});
+    planner.send_call("workspace_create", {{"workflow_id", workflow}});
+    CHECK(daemon->wait_exit() == 128 + SIGKILL);
+  }
+  // git holds a worktree and a branch no row names.
+  CHECK(git_out(instance, repo, {"branch", "--list", "mission/ws-*"}).size() > 0);
+  CHECK(mission_refs(instance, repo) != recorded);
+
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  CHECK(eventually([&] { return mission_refs(instance, repo) == recorded; }));
+  CHECK(git_out(instance, repo, {"branch", "--list", "mission/ws-*"}).empty());
+  // The recorded one is untouched, and clean finds nothing more to do.
+  CHECK(git_out(instance, repo, {"branch", "--list", "feature/recorded"}).size() > 0);
+  ProcessResult clean = run_mission(instance, {"workspaces", "clean"});
+  CHECK(clean.out.find("nothing to clean") != std::string::npos);
 }

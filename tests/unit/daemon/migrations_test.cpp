@@ -91,3 +91,24 @@ TEST_CASE("the observation ledger accepts an eventId once per execution") {
   CHECK(ledger.count_all() == 2);
   CHECK(ledger.find("e1", "ev-1")->id == *first);
 }
+
+TEST_CASE("migration 15 takes the stored environment, secrets and tokens, out of runs' options") {
+  TempDb temp;
+  {
+    Database db(temp.file());
+    migrate_to(db, 14);
+    db.exec("INSERT INTO missions (id, kind, name, status, cwd, execution_id, created_at, updated_at) "
+            "VALUES ('wf-1', 'planned', 'w', 'in_progress', '/r', NULL, 1, 1)");
+    db.exec("INSERT INTO runs (id, workflow_id, status, options, repository, integration_branch, base_commit, "
+            "created_at) VALUES ('run-1', 'wf-1', 'running', '{\"adapter\":\"generic\",\"env\":{\"MISSION_MCP_TOKEN\":"
+            "\"secret-token\",\"OPENAI_API_KEY\":\"sk-1\"},\"parallel\":2}', '/r', 'mission/run/wf-1', 'abc', 1)");
+  }
+  Database db(temp.file());
+  migrate(db);
+  auto s = db.prepare("SELECT options FROM runs WHERE id = 'run-1'");
+  REQUIRE(s.step());
+  const std::string options = s.text(0);
+  CHECK(options.find("secret-token") == std::string::npos);
+  CHECK(options.find("sk-1") == std::string::npos);
+  CHECK(options.find("\"parallel\":2") != std::string::npos);
+}
