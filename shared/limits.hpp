@@ -28,6 +28,13 @@ inline constexpr std::size_t kMaxQueuedWriteBytes = 8 * 1024 * 1024;
 // daemon_unavailable with the reason and closed.
 inline constexpr std::size_t kMaxConnections = 256;
 
+// Of those, this many are kept for people's commands (mission status,
+// exec stop, ...): agents' MCP sessions may hold at most kMaxConnections
+// less this, and one more mcp.attach is answered daemon_unavailable, so a
+// daemon full of agents never locks the person out. A --max-connections
+// smaller than twice the reserve keeps half of it instead.
+inline constexpr std::size_t kReservedControlConnections = 16;
+
 // Largest frame before hello: a hello is small, and a connection flood
 // holds at most this much per connection.
 inline constexpr std::size_t kMaxHelloFrameBytes = 256 * 1024;

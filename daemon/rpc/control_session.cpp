@@ -104,10 +104,18 @@ void ControlSession::on_eof(loop::Connection& connection) {
   }
 }
 
+void ControlSession::become_mcp(std::unique_ptr<mcp::McpSession> session) {
+  if (!mcp_ && services_.agent_sessions != nullptr) ++services_.agent_sessions->open;
+  mcp_ = std::move(session);
+}
+
 void ControlSession::on_closed(loop::Connection& connection) {
   services_.events.unsubscribe(connection);
   viewer_.reset();  // detaches from the terminal
-  if (mcp_) mcp_->on_closed();
+  if (mcp_) {
+    if (services_.agent_sessions != nullptr) --services_.agent_sessions->open;
+    mcp_->on_closed();
+  }
 }
 
 void ControlSession::reply_later(nlohmann::json id, DeferredReply deferred, bool reply) {

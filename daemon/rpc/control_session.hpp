@@ -45,7 +45,7 @@ class ControlSession : public loop::ConnectionDelegate {
   loop::Connection& connection() { return connection_; }
 
   // From the next frame on, this connection speaks MCP through `session`.
-  void become_mcp(std::unique_ptr<mcp::McpSession> session) { mcp_ = std::move(session); }
+  void become_mcp(std::unique_ptr<mcp::McpSession> session);
   bool is_mcp() const { return mcp_ != nullptr; }
 
   // From the next bytes on, this connection carries terminal frames to and

@@ -29,6 +29,14 @@ nlohmann::json handle_mcp_attach(MethodContext& context, const McpAttachRequest&
     throw MissionError(ErrorCode::invalid_request, "this connection is already an MCP session",
                        "open a new connection for another session");
   }
+  if (const AgentSessionCount* sessions = context.services.agent_sessions;
+      sessions != nullptr && sessions->open >= sessions->max) {
+    throw MissionError(ErrorCode::daemon_unavailable,
+                       "the daemon already serves " + std::to_string(sessions->open) +
+                           " agent sessions, its limit (the rest of its connections are kept for "
+                           "people's commands)",
+                       "end agents that are done, or start missiond with a larger --max-connections");
+  }
   store::Database& db = context.services.db;
   execution::AgentExecutionRegistry registry(db);
   store::ExecutionRow row;

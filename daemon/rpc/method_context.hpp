@@ -25,6 +25,14 @@ namespace runs {
 class RunService;
 }
 
+// Agents' MCP sessions open now, and how many may be: the connection limit
+// less the connections kept for people's commands
+// (limits::kReservedControlConnections).
+struct AgentSessionCount {
+  std::size_t open = 0;
+  std::size_t max = static_cast<std::size_t>(-1);
+};
+
 // The daemon itself, as its methods see it: how it is, and how to stop it.
 class DaemonControl {
  public:
@@ -46,6 +54,7 @@ struct ControlServices {
   mcp::SessionServices& mcp;  // handed to the sessions mcp.attach opens
   git::TreeWatchService& trees;
   runs::RunService& runs;
+  AgentSessionCount* agent_sessions = nullptr;  // null: no limit of its own
 };
 
 // A method whose work must leave the loop (git): `work` runs on a pool

@@ -63,7 +63,9 @@ if [ "$run_reference" = 1 ]; then
     "$bench_dir/node_modules/@modelcontextprotocol/server-everything/package.json")
 fi
 
-"$mission" daemon start >/dev/null
+# Room for every session at once: by default the daemon serves 240 agents'
+# sessions and keeps 16 connections for people's commands.
+MISSION_MAX_CONNECTIONS=$((sessions + 64)) "$mission" daemon start >/dev/null
 status_json=$("$mission" --json daemon status)
 daemon_pid=$(printf '%s\n' "$status_json" | sed -n 's/.*"pid": \([0-9]*\).*/\1/p')
 socket=$(printf '%s\n' "$status_json" | sed -n 's/.*"socket": "\([^"]*\)".*/\1/p')
