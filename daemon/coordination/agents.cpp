@@ -83,7 +83,7 @@ nlohmann::json agent_register(Caller& caller, const AgentRegisterRequest& reques
   registration.name = request.name;
   registration.runtime = request.runtime;
   registration.role = request.role;
-  registration.capabilities = nlohmann::json(request.capabilities).dump();
+  if (request.capabilities) registration.capabilities = nlohmann::json(*request.capabilities).dump();
   registration.workspace = request.workspace_path;
   registration.metadata = request.metadata;
   store::AgentRepository(caller.db).register_agent(caller.execution_id, registration, unix_ms_now());

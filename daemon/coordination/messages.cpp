@@ -258,6 +258,7 @@ nlohmann::json message_list(Caller& caller, const MessageListRequest& request) {
   filter.priorities = request.priorities;
   filter.workflow_id = request.workflow_id;
   filter.thread_id = request.thread_id;
+  filter.include_sent = request.thread_id.has_value();
   filter.since_ms = request.since_ms;
   filter.now = unix_ms_now();
   store::MessageRepository messages(caller.db);

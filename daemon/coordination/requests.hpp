@@ -20,7 +20,7 @@ struct AgentRegisterRequest {
   std::string name;
   std::string runtime;
   AgentRole role = AgentRole::worker;
-  std::vector<std::string> capabilities;
+  std::optional<std::vector<std::string>> capabilities;  // absent: kept as registered before
   std::optional<std::string> workspace_path;
   std::optional<std::string> metadata;  // JSON object text
 };

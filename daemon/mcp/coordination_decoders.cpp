@@ -143,7 +143,14 @@ void from_json(const nlohmann::json& j, MessageListRequest& request) {
   request.priorities = names<MessagePriority>(j, "priority");
   request.workflow_id = text(j, "workflow_id");
   request.thread_id = text(j, "thread_id");
-  if (auto since = text(j, "since")) request.since_ms = tracking::parse_time_field(*since, "since");
+  if (j.contains("since") && j.at("since").is_number()) {
+    // The seed's Unix timestamp is in seconds; a value no second count
+    // reaches for millennia is taken as milliseconds (Date.now()).
+    const double since = j.at("since").get<double>();
+    request.since_ms = static_cast<std::int64_t>(since >= 1e11 ? since : since * 1000.0);
+  } else if (auto since = text(j, "since")) {
+    request.since_ms = tracking::parse_time_field(*since, "since");
+  }
   request.page = page_of(j, limits::kDefaultMessageListLimit);
 }
 

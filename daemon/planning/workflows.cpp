@@ -83,6 +83,14 @@ store::RepositoryRow ensure_repository(store::Database& db, const std::string& p
     if (created != nullptr) *created = false;
     return *found;
   }
+  std::error_code error;
+  if (!std::filesystem::is_directory(normal, error)) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "repository path " + normal + (std::filesystem::exists(normal, error) ? " is not a directory"
+                                                                                                : " does not exist"),
+                       "give the absolute path of a directory that exists, the repository's root",
+                       {{"field", "path"}, {"path", normal}});
+  }
   store::RepositoryRow row{new_random_id("rp-", 10), normal, name.value_or(repository_name(normal)), unix_ms_now()};
   plans.insert_repository(row);
   if (created != nullptr) *created = true;
@@ -170,7 +178,14 @@ store::MissionRow new_workflow(Caller& caller, const std::string& name, const st
   plan.source_type = source_type;
   plan.source_ref = source_ref;
   plan.source_content = source_content;
-  if (repository_path) plan.repository_id = ensure_repository(caller.db, *repository_path, std::nullopt, nullptr).id;
+  // Without one, the repository is where the workflow was made (the seed's
+  // default: the current directory), so workflow_list by path finds it.
+  std::error_code error;
+  if (repository_path) {
+    plan.repository_id = ensure_repository(caller.db, *repository_path, std::nullopt, nullptr).id;
+  } else if (!row.cwd.empty() && std::filesystem::is_directory(row.cwd, error)) {
+    plan.repository_id = ensure_repository(caller.db, row.cwd, std::nullopt, nullptr).id;
+  }
   plan.max_parallel_tasks = max_parallel;
   plan.auto_create_workspaces = auto_workspaces;
   store::PlanRepository(caller.db).write_workflow_plan(plan, row.created_at);
@@ -392,10 +407,34 @@ nlohmann::json workflow_update_status(Caller& caller, const WorkflowUpdateStatus
   store::require_mission_writer(caller.db, caller.execution_id, workflow);
   MissionStatus status = workflow_status_named(request.status);
   require_not_final(workflow);
-  if (status == MissionStatus::ready || status == MissionStatus::in_progress) {
-    if (store::PlanRepository(caller.db).planned_tasks(workflow.id).empty()) {
-      throw MissionError(ErrorCode::invalid_argument, "workflow " + workflow.id + " has no plan yet",
-                         "set one with workflow_set_plan first", {{"id", workflow.id}});
+  const auto tasks = store::PlanRepository(caller.db).planned_tasks(workflow.id);
+  if ((status == MissionStatus::ready || status == MissionStatus::in_progress) && tasks.empty()) {
+    throw MissionError(ErrorCode::invalid_argument, "workflow " + workflow.id + " has no plan yet",
+                       "set one with workflow_set_plan first", {{"id", workflow.id}});
+  }
+  // A status that says something of the tasks must be true of them.
+  auto first_task = [&](auto&& matches) -> const store::PlannedTaskRow* {
+    for (const auto& task : tasks) {
+      if (matches(task)) return &task;
+    }
+    return nullptr;
+  };
+  if (status == MissionStatus::planning) {
+    if (const auto* busy = first_task([](const auto& t) { return t.status == TaskStatus::in_progress || t.claimed_by; })) {
+      throw MissionError(ErrorCode::invalid_argument,
+                         "workflow " + workflow.id + " cannot go back to planning: task '" + busy->name + "' is " +
+                             (busy->status == TaskStatus::in_progress ? "in progress" : "claimed"),
+                         "let its agent finish or release it first, or pause the workflow",
+                         {{"id", workflow.id}, {"task_id", busy->id}});
+    }
+  }
+  if (status == MissionStatus::completed) {
+    if (const auto* open = first_task([](const auto& t) { return !is_done(t.status); })) {
+      throw MissionError(ErrorCode::invalid_argument,
+                         "workflow " + workflow.id + " is not completed: task '" + open->name + "' is " +
+                             std::string(seed_task_status(open->status, true)),
+                         "complete or skip every task first, or end the workflow failed or cancelled",
+                         {{"id", workflow.id}, {"task_id", open->id}});
     }
   }
   // A blocked workflow stays blocked until a person clears its blocker.
@@ -468,6 +507,9 @@ nlohmann::json task_update_status(Caller& caller, const TaskUpdateStatusRequest&
       require_prerequisites_done(caller.db, caller.plans, task, "start");
       // Whoever starts it holds it (docs/adr/0019).
       store::ClaimRepository(caller.db).hold_to_start(task.id, caller.execution_id, now);
+      // A start_task whose agent ended left its snapshot: this start is a
+      // new one, which task_update_status ends as well as it begins.
+      store::PlanRepository(caller.db).drop_snapshot(task.id);
       task.started_at = now;
       task.completed_at.reset();
       task.error.reset();

@@ -44,7 +44,8 @@ void AgentRepository::register_agent(const std::string& execution_id,
                                      const AgentRegistration& registration, std::int64_t now) {
   auto s = db_.prepare(
       "UPDATE executions SET agent_name = ?2, agent_runtime = ?3, agent_role = ?4, "
-      "agent_capabilities = ?5, agent_status = 'online', agent_workspace = ?6, agent_metadata = ?7, "
+      "agent_capabilities = coalesce(?5, agent_capabilities, '[]'), agent_status = 'online', "
+      "agent_workspace = coalesce(?6, agent_workspace), agent_metadata = coalesce(?7, agent_metadata), "
       "agent_registered_at = coalesce(agent_registered_at, ?8), last_heartbeat_at = ?8 WHERE id = ?1");
   s.bind(1, execution_id).bind(2, registration.name).bind(3, registration.runtime);
   s.bind(4, registration.role).bind(5, registration.capabilities).bind(6, registration.workspace);

@@ -33,11 +33,13 @@ struct AgentRow {
   std::int64_t created_at = 0;
 };
 
+// What agent_register sets. Registering again changes name, runtime and
+// role; capabilities, workspace and metadata left out keep what they were.
 struct AgentRegistration {
   std::string name;
   std::string runtime;
   AgentRole role = AgentRole::worker;
-  std::string capabilities = "[]";
+  std::optional<std::string> capabilities;  // JSON array
   std::optional<std::string> workspace;
   std::optional<std::string> metadata;
 };

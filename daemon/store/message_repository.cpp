@@ -70,10 +70,15 @@ std::optional<MessageRow> MessageRepository::find(const std::string& id) {
 
 Page<MessageRow> MessageRepository::page(const MessageFilter& filter, const PageRequest& request) {
   std::string sql = std::string("SELECT ") + kColumns +
-                    " FROM messages WHERE recipient_execution_id IS ?2";
+                    " FROM messages WHERE ((recipient_execution_id IS ?2";
   if (filter.state == MessageState::unread) sql += kUnread;
   if (filter.state == MessageState::read) sql += " AND read_at IS NOT NULL AND archived_at IS NULL";
   if (filter.state == MessageState::all) sql += " AND archived_at IS NULL";
+  sql += ")";
+  if (filter.include_sent && filter.thread_id && filter.recipient) {
+    sql += " OR (sender_execution_id = ?2 AND thread_id = ?6)";
+  }
+  sql += ")";
   sql +=
       " AND (?3 IS NULL OR message_type IN (SELECT value FROM json_each(?3)))"
       " AND (?4 IS NULL OR priority IN (SELECT value FROM json_each(?4)))"

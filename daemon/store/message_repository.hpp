@@ -46,6 +46,9 @@ struct MessageFilter {
   std::vector<MessagePriority> priorities;
   std::optional<std::string> workflow_id;
   std::optional<std::string> thread_id;
+  // With thread_id: the messages `recipient` sent in the thread too (whatever
+  // their state), so a thread reads as both halves of the conversation.
+  bool include_sent = false;
   std::optional<std::int64_t> since_ms;
   std::int64_t now = 0;  // for expiry
 };

@@ -330,6 +330,14 @@ void PlanRepository::set_task_status(const PlannedTaskRow& row) {
       .run();
 }
 
+void PlanRepository::drop_snapshot(const std::string& task_id) {
+  db_.prepare(
+         "UPDATE tasks SET snapshot_type = NULL, snapshot_id = NULL, snapshot_root = NULL, snapshot_data = NULL "
+         "WHERE id = ?1")
+      .bind(1, task_id)
+      .run();
+}
+
 void PlanRepository::insert_checkpoint(const CheckpointRow& row) {
   db_.prepare(std::string("INSERT INTO checkpoints (") + kCheckpointColumns + ") VALUES (?,?,?,?,?,?,?,?,?)")
       .bind(1, row.id)

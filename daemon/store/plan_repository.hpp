@@ -134,6 +134,9 @@ class PlanRepository {
                      const std::optional<std::string>& context);
   // Sets status and the fields that go with it: outcome, error, the times.
   void set_task_status(const PlannedTaskRow& row);
+  // Forgets the snapshot of a start that was given up (its agent ended or
+  // lost its claim): the task's next start is a new one.
+  void drop_snapshot(const std::string& task_id);
 
   void insert_checkpoint(const CheckpointRow& row);
   // A task's checkpoints, oldest first: those after `since_seq`, of `types`

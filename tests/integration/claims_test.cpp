@@ -61,7 +61,7 @@ std::string recovery_summary(const json& task) {
 
 }  // namespace
 
-TEST_CASE("50 agents racing for 10 tasks: exactly one winner each, every task done, none lost") {
+TEST_CASE("50 agents racing for 10 tasks: exactly one winner each, every task done, none lost", "[heavy]") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
@@ -342,4 +342,59 @@ TEST_CASE("a daemon killed under a claiming agent: after the restart the lost ex
   CHECK(ready["status"] == "ready");
   CHECK(recovery_summary(ready).find("lost") != std::string::npos);
   if (agent_pid > 0) ::kill(agent_pid, SIGKILL);
+}
+
+TEST_CASE("a task started with start_task whose agent ended is started and ended with task_update_status by its next holder") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  const fs::path repo = make_repo(instance);
+  Agent planner(instance, repo, "planning,coordination");
+  const std::string workflow = make_workflow(planner, 1);
+  const std::string task = planner.ok("task_get_available", {{"workflow_id", workflow}})["tasks"][0]["id"];
+
+  // A tracking agent starts it (a snapshot is taken), then its execution ends.
+  Agent first(instance, repo, "planning,coordination,tracking");
+  first.ok("task_claim", {{"task_id", task}});
+  first.ok("start_task", {{"task_id", task}, {"name", "task-0"}, {"goal", "part 0"}});
+  REQUIRE(run_mission(instance, {"exec", "stop", first.execution_id()}).exit_code == 0);
+  wait_ready(planner, task);
+
+  // A seed-003 agent, with no tracking tools, does the task its own way.
+  Agent next(instance, repo, "planning,coordination");
+  next.ok("task_claim", {{"task_id", task}});
+  next.ok("task_update_status", {{"id", task}, {"status", "in_progress"}});
+  json done = next.ok("task_update_status", {{"id", task}, {"status", "completed"}, {"outcome", "done its way"}});
+  CHECK(done["status"] == "completed");
+  CHECK(task_of(planner, task)["status"] == "completed");
+}
+
+TEST_CASE("a holder whose claim ended writes nothing more to the task until it claims it again") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  Agent planner(instance, instance.root.path(), "planning,coordination");
+  const std::string workflow = make_workflow(planner, 1);
+  const std::string task = planner.ok("task_get_available", {{"workflow_id", workflow}})["tasks"][0]["id"];
+  Agent holder(instance, instance.root.path(), "planning,coordination");
+  holder.ok("task_claim", {{"task_id", task}});
+  const json note = {{"task_id", task}, {"type", "progress"}, {"summary", "halfway"}};
+  holder.ok("checkpoint_add", note);
+
+  holder.ok("task_release", {{"task_id", task}, {"reason", "stepping away"}});
+  json refused = holder.call("checkpoint_add", note);
+  INFO(refused.dump());
+  CHECK(refused["isError"] == true);
+  CHECK(refused["structuredContent"]["code"] == "forbidden");
+  CHECK(refused["structuredContent"]["hint"].get<std::string>().find("task_claim") != std::string::npos);
+  CHECK(holder.error_code("task_update_status", {{"id", task}, {"status", "in_progress"}}) == "forbidden");
+
+  Agent other(instance, instance.root.path(), "planning,coordination");
+  other.ok("task_claim", {{"task_id", task}});
+  json taken = holder.call("checkpoint_add", note);
+  CHECK(taken["structuredContent"]["code"] == "forbidden");
+  CHECK(taken["structuredContent"]["message"].get<std::string>().find(other.execution_id()) != std::string::npos);
+  other.ok("checkpoint_add", note);
+  // The workflow's owner still may.
+  planner.ok("checkpoint_add", note);
 }
