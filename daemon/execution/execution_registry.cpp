@@ -126,7 +126,7 @@ store::ExecutionRow AgentExecutionRegistry::authorize_mcp(const std::string& id,
   return row;
 }
 
-bool AgentExecutionRegistry::end_attached(const std::string& id) {
+bool AgentExecutionRegistry::end_attached(const std::string& id, bool daemon_stopping) {
   store::ExecutionRepository executions(db_);
   auto row = executions.find(id);
   if (!row) return false;
@@ -137,7 +137,8 @@ bool AgentExecutionRegistry::end_attached(const std::string& id) {
     executions.remove(id);
     return false;
   }
-  row->state = final_state_after_session(store::ObservationRepository(db_).last_claim(id));
+  const auto claim = store::ObservationRepository(db_).last_claim(id);
+  row->state = daemon_stopping && !claim ? ExecutionState::cancelled : final_state_after_session(claim);
   row->ended_at = row->updated_at = unix_ms_now();
   executions.update(*row);
   return true;

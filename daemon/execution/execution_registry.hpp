@@ -45,10 +45,12 @@ class AgentExecutionRegistry {
   store::ExecutionRow authorize_mcp(const std::string& id, const std::string& token);
 
   // Called when the last MCP session of an `attached` execution ends: it
-  // ends too, completed or failed after a matching claim, else lost. One
-  // that made no tool call at all (a probe) is removed instead. Returns
-  // whether the execution still exists.
-  bool end_attached(const std::string& id);
+  // ends too, completed or failed after a matching claim, else completed
+  // (ADR 0024), or cancelled when the daemon cut the session because it was
+  // stopping (the agent did not finish). One that made no tool call at
+  // all (a probe) is removed instead. Returns whether the execution still
+  // exists.
+  bool end_attached(const std::string& id, bool daemon_stopping = false);
 
   // Ends an execution nothing of ours runs for (created or external) as
   // cancelled; false if it was already final.

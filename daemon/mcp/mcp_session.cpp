@@ -553,7 +553,8 @@ void McpSession::on_closed() {
     bool still_there = true;
     if (attached_.kind == ExecutionKind::attached &&
         sessions.count_attached(attached_.execution_id) == 0) {
-      still_there = execution::AgentExecutionRegistry(services_.db).end_attached(attached_.execution_id);
+      const bool stopping = services_.daemon_stopping != nullptr && *services_.daemon_stopping;
+      still_there = execution::AgentExecutionRegistry(services_.db).end_attached(attached_.execution_id, stopping);
     }
     if (still_there) {
       execution::add_execution_event(batch, services_.db, execution::kExecutionUpdated,

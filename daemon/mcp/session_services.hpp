@@ -20,6 +20,9 @@ struct SessionServices {
   git::TreeWatchService* trees;  // the watched trees, for snapshots; may be null
   planning::PlanCache* plans = nullptr;  // planned workflows' DAGs; may be null
   runs::AttemptControl* attempts = nullptr;  // the control toolset's attempts; may be null
+  // True once the daemon is stopping: a session it closes then was not
+  // ended by its client.
+  const bool* daemon_stopping = nullptr;
 };
 
 }  // namespace mission::daemon::mcp
