@@ -217,6 +217,7 @@ void define_exec_command(CLI::App& command, CliContext& context) {
       ->type_name("DIR");
   create->add_option("--toolsets", options->toolsets, "MCP toolsets (default: signals,tracking)")
       ->delimiter(',')
+      ->allow_extra_args(false)
       ->type_name("TOOLSETS");
   create->add_flag("--print-token", options->print_token,
                    "Also print the MCP session token (a secret: pass it as MISSION_MCP_TOKEN)");

@@ -119,6 +119,7 @@ void define_mcp_command(CLI::App& command, CliContext& context) {
       ->add_option("--toolsets", options->toolsets,
                    "Toolsets of the execution created without --agent-execution")
       ->delimiter(',')
+      ->allow_extra_args(false)
       ->type_name("TOOLSETS");
   connect->fallthrough();
   connect->callback([&context, options] {

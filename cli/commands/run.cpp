@@ -148,8 +148,11 @@ void define_run_command(CLI::App& command, CliContext& context) {
                   "Signal delivery (default: the adapter's preferred one)")
       ->check(CLI::IsMember({"mcp-tool", "stdout-marker"}))
       ->type_name("D");
+  // Options that may repeat take one value each time: everything after --
+  // belongs to the agent, never to them.
   command.add_option("--toolsets", options->toolsets, "MCP toolsets for mcp-tool delivery")
       ->delimiter(',')
+      ->allow_extra_args(false)
       ->type_name("TOOLSETS");
   command.add_option("--name", options->name,
                      "A name to call the execution by instead of its id (exec show NAME, attach NAME)")
@@ -158,6 +161,7 @@ void define_run_command(CLI::App& command, CliContext& context) {
       ->type_name("DIR");
   command
       .add_option("--env", options->env, "Set K=V in the agent's environment (repeatable)")
+      ->allow_extra_args(false)
       ->type_name("K=V")
       ->check([](const std::string& value) {
         return value.find('=') == std::string::npos || value.front() == '='

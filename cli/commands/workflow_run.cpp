@@ -178,7 +178,10 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
       ->type_name("K");
   run->add_option("--task-timeout", options->task_timeout, "Stop an agent after DUR (90s, 15m, 2h)")->type_name("DUR");
   run->add_option("--base", options->base, "Start the integration branch here (default HEAD)")->type_name("REF");
-  run->add_option("--env", options->env, "Set K=V in the agents' environment (repeatable)")->type_name("K=V");
+  // One value each time it is given: what follows -- is the agent's.
+  run->add_option("--env", options->env, "Set K=V in the agents' environment (repeatable)")
+      ->allow_extra_args(false)
+      ->type_name("K=V");
   run->add_flag("--detach", options->detach, "Print the run id and return; the daemon runs it");
   run->add_flag("--approve", options->approve, "A person approves each merge: mission approve|reject TASK");
   run->add_option("command", options->command, "After --: the agent (generic), or words before the task's prompt")
