@@ -33,7 +33,7 @@ void run_sql(const Instance& instance, const std::string& sql) {
 
 }  // namespace
 
-TEST_CASE("a task that changed 20,000 files answers in bounded size and pages the rest") {
+TEST_CASE("a task that changed 20,000 files answers in bounded size and pages the rest", "[heavy]") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());

@@ -87,7 +87,7 @@ ProcessResult run_process(const std::vector<std::string>& argv,
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   std::string* sinks[2] = {&result.out, &result.err};
   int open_count = 2;
-  const auto deadline = Clock::now() + timeout;
+  const auto deadline = Clock::now() + timeout * kWaitScale;
   while (open_count > 0) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) {
@@ -181,7 +181,7 @@ void DaemonProcess::signal(int signum) { ::kill(pid_, signum); }
 
 std::optional<int> DaemonProcess::wait_exit(std::chrono::milliseconds timeout) {
   if (exit_code_) return exit_code_;
-  const auto deadline = Clock::now() + timeout;
+  const auto deadline = Clock::now() + timeout * kWaitScale;
   while (Clock::now() < deadline) {
     int status = 0;
     if (::waitpid(pid_, &status, WNOHANG) == pid_) {
@@ -230,7 +230,7 @@ bool RawClient::try_send(std::string_view bytes) {
 }
 
 std::optional<nlohmann::json> RawClient::read(std::chrono::milliseconds timeout) {
-  const auto deadline = Clock::now() + timeout;
+  const auto deadline = Clock::now() + timeout * kWaitScale;
   for (;;) {
     if (auto newline = buffer_.find('\n'); newline != std::string::npos) {
       std::string line = buffer_.substr(0, newline);
@@ -266,7 +266,7 @@ nlohmann::json RawClient::hello() {
 }
 
 bool RawClient::closed_by_peer(std::chrono::milliseconds timeout) {
-  const auto deadline = Clock::now() + timeout;
+  const auto deadline = Clock::now() + timeout * kWaitScale;
   while (Clock::now() < deadline) {
     pollfd pfd{fd_, POLLIN, 0};
     if (::poll(&pfd, 1, 50) <= 0) continue;

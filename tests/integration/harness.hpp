@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/eventually.hpp"
 #include "support/temp_dir.hpp"
 
 namespace mission::test {
@@ -47,7 +48,8 @@ struct ProcessResult {
 std::vector<std::string> make_environment(const std::map<std::string, std::string>& overrides);
 
 // Runs argv to completion with the current environment plus `env`,
-// capturing stdout and stderr. Fails the test after `timeout`.
+// capturing stdout and stderr. Fails the test after `timeout` (every
+// bound below is a failure bound, scaled by kWaitScale in slow builds).
 ProcessResult run_process(const std::vector<std::string>& argv,
                           const std::map<std::string, std::string>& env,
                           std::chrono::milliseconds timeout = 10s);

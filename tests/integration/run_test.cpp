@@ -92,6 +92,22 @@ TEST_CASE("the agent gets its execution id, the socket, --env and --cwd") {
                           fs::canonical(instance.root.path()).string() + "|none\n");
 }
 
+TEST_CASE("everything after -- is the agent's, whatever option comes just before it") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  for (const std::vector<std::string>& options :
+       {std::vector<std::string>{"--env", "A=1"}, std::vector<std::string>{"--env", "A=1", "--env", "B=2"},
+        std::vector<std::string>{"--env", "A=1", "--delivery", "mcp-tool", "--toolsets", "signals,tracking"}}) {
+    std::vector<std::string> args{"run"};
+    args.insert(args.end(), options.begin(), options.end());
+    for (const char* word : {"--", "sh", "-c", "echo \"A=$A\" -c"}) args.push_back(word);
+    ProcessResult result = run_mission(instance, args);
+    INFO(result.err);
+    CHECK(result.exit_code == 0);
+    CHECK(result.out == "A=1 -c\n");
+  }
+}
+
 TEST_CASE("a command that cannot start fails the launch with a clear error") {
   Instance instance;
   DaemonProcess daemon(instance);
@@ -204,7 +220,8 @@ TEST_CASE("exec stop ends an agent that ignores SIGTERM with SIGKILL after the g
   Instance instance;
   DaemonProcess daemon(instance);
   std::string id = detach(instance, "trap '' TERM; echo ready; while :; do sleep 1; done");
-  std::this_thread::sleep_for(200ms);
+  // Stopped only once the trap is set, which it says.
+  CHECK(eventually([&] { return run_mission(instance, {"exec", "logs", id}).out.find("ready") != std::string::npos; }));
   ProcessResult stop = run_mission(instance, {"exec", "stop", id});
   CHECK(stop.exit_code == 0);
   json execution = wait_final(instance, id, 15s);
@@ -272,11 +289,11 @@ TEST_CASE("a launched agent that keeps writing outlives a daemon stop, not kille
   // leaves a file behind.
   std::string id = detach(instance, "for i in $(seq 20); do echo out $i; echo err $i >&2; sleep 0.05; done; touch " +
                                         done.string());
-  std::this_thread::sleep_for(200ms);
+  // The daemon stops while the agent writes.
+  CHECK(eventually([&] { return run_mission(instance, {"exec", "logs", id}).out.find("out 2") != std::string::npos; }));
   daemon->signal(SIGTERM);
   REQUIRE(daemon->wait_exit() == 0);
-  for (int i = 0; i < 100 && !fs::exists(done); ++i) std::this_thread::sleep_for(50ms);
-  CHECK(fs::exists(done));
+  CHECK(eventually([&] { return fs::exists(done); }));
 }
 
 TEST_CASE("exec instructions tell a marker agent its id, the format and every signal") {

@@ -73,7 +73,7 @@ void StdioProcess::send_raw(std::string_view bytes) {
 }
 
 std::optional<std::string> StdioProcess::next_line(std::chrono::milliseconds timeout) {
-  const auto deadline = Clock::now() + timeout;
+  const auto deadline = Clock::now() + timeout * kWaitScale;
   for (;;) {
     if (auto newline = buffer_.find('\n'); newline != std::string::npos) {
       std::string line = buffer_.substr(0, newline);
@@ -126,7 +126,7 @@ void StdioProcess::close_stdin() {
 
 std::optional<int> StdioProcess::wait_exit(std::chrono::milliseconds timeout) {
   if (exit_code_) return exit_code_;
-  const auto deadline = Clock::now() + timeout;
+  const auto deadline = Clock::now() + timeout * kWaitScale;
   while (Clock::now() < deadline) {
     int status = 0;
     if (::waitpid(pid_, &status, WNOHANG) == pid_) {

@@ -26,9 +26,9 @@ class StdioProcess {
   // Writes one message as a line.
   void send(const nlohmann::json& message) { send_raw(message.dump() + "\n"); }
   // The next stdout line as JSON; nullopt at EOF. Fails the test on timeout.
-  std::optional<nlohmann::json> read(std::chrono::milliseconds timeout = std::chrono::seconds(5));
+  std::optional<nlohmann::json> read(std::chrono::milliseconds timeout = std::chrono::seconds(15));
   // The next stdout line as text; fails the test at EOF or on timeout.
-  std::string read_raw_line(std::chrono::milliseconds timeout = std::chrono::seconds(5));
+  std::string read_raw_line(std::chrono::milliseconds timeout = std::chrono::seconds(15));
   // Sends a request with `id` and returns the next line (the reply).
   nlohmann::json request(int id, const std::string& method,
                          const nlohmann::json& params = nlohmann::json::object());

@@ -342,11 +342,15 @@ TEST_CASE("mission watch --notify runs the command when an execution needs input
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
   const fs::path sink = instance.root.path() / "notified";
+  // An agent already running, which the watch lists once it has subscribed.
+  ProcessResult early = run_mission(instance, {"run", "--detach", "--", "sleep", "60"});
+  REQUIRE(early.exit_code == 0);
+  const std::string early_id = early.out.substr(0, early.out.find('\n'));
   PtyChild watch(mission_argv({"watch", "--notify",
                                "printf '%s %s %s\\n' \"$MISSION_EVENT\" \"$MISSION_EXECUTION_ID\" "
                                "\"$MISSION_QUESTION\" >> " + sink.string()}),
                  instance.env());
-  std::this_thread::sleep_for(300ms);  // subscribed
+  watch.wait_for_text(early_id);
   const std::string script =
       "printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"q1\","
       "\"signal\":{\"type\":\"needs_input\",\"question\":\"Migrate now?\",\"choices\":[\"yes\",\"no\"]}}\\n' "
@@ -354,12 +358,10 @@ TEST_CASE("mission watch --notify runs the command when an execution needs input
   ProcessResult run = run_mission(instance, {"run", "--", "sh", "-c", script});
   REQUIRE(run.exit_code == 0);
   std::string notified;
-  const auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (std::chrono::steady_clock::now() < deadline) {
+  CHECK(eventually([&] {
     notified = fs::exists(sink) ? read_file(sink) : "";
-    if (notified.find("ended") != std::string::npos) break;
-    std::this_thread::sleep_for(50ms);
-  }
+    return notified.find("ended") != std::string::npos;
+  }));
   CHECK(notified.find("needs_input ae-") != std::string::npos);
   CHECK(notified.find("Migrate now?") != std::string::npos);
   CHECK(notified.find("ended ae-") != std::string::npos);

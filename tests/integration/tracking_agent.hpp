@@ -116,7 +116,7 @@ class Agent {
                    {"method", "tools/call"},
                    {"params", {{"name", tool}, {"arguments", arguments}}}});
   }
-  json reply(std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
+  json reply(std::chrono::milliseconds timeout = std::chrono::seconds(15)) {
     std::optional<json> reply = bridge_->read(timeout);
     REQUIRE(reply.has_value());
     INFO(reply->dump());

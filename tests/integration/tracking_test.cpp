@@ -14,6 +14,7 @@
 #include "integration/harness.hpp"
 #include "integration/stdio_process.hpp"
 #include "integration/tracking_agent.hpp"
+#include "support/eventually.hpp"
 
 using namespace mission::test;
 using nlohmann::json;
@@ -131,6 +132,12 @@ TEST_CASE("the seed's mission flow records phases, tasks, exact change sets and 
   CHECK(run_mission(instance, {"resolve", issue_id, "--note", "7 days is fine"}).exit_code == 0);
   CHECK(run_mission(instance, {"check", "--mission", mission_id, "--allow-failed", "--allow-scope"}).exit_code == 0);
   CHECK(run_mission(instance, {"check", "--cwd", repo.string(), "--allow-failed", "--allow-scope"}).exit_code == 0);
+  // A folder with no mission in it gives the gate nothing to judge: it fails.
+  const fs::path empty_dir = instance.root.path() / "no-missions";
+  fs::create_directories(empty_dir);
+  ProcessResult nothing = run_mission(instance, {"check", "--cwd", empty_dir.string()});
+  CHECK(nothing.exit_code == 1);
+  CHECK(nothing.out.find("no mission records to check") != std::string::npos);
 
   json finished = agent.ok("complete_mission", {{"mission_id", mission_id},
                                                 {"status", "partial"},
@@ -182,7 +189,7 @@ TEST_CASE("a start_task sent just before the client closes its stdin is still an
 
 TEST_CASE("request_id replays the first result, refuses another payload, and expires") {
   Instance instance;
-  DaemonProcess daemon(instance, {"--idempotency-ttl", "1"});
+  DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
   fs::path repo = make_repo(instance);
   Agent agent(instance, repo);
@@ -213,10 +220,19 @@ TEST_CASE("request_id replays the first result, refuses another payload, and exp
                                         {"request_id", "req-4"}}) == "not_found");
   agent.ok("start_task", {{"mission_id", first["mission_id"]}, {"name", "T2"}, {"goal", "G"}, {"request_id", "req-4"}});
 
-  // With a 1 s lifetime the key is free again soon: the other payload runs.
-  std::this_thread::sleep_for(1100ms);
-  json later = agent.ok("start_mission", other);
-  CHECK(later["mission_id"] != first["mission_id"]);
+  // With a 1 s lifetime (another daemon), the key is free again once it
+  // passes, however long the steps before took: the other payload runs.
+  Instance short_lived;
+  DaemonProcess expiring(short_lived, {"--idempotency-ttl", "1"});
+  REQUIRE(expiring.ready());
+  Agent forgetful(short_lived, make_repo(short_lived));
+  json kept = forgetful.ok("start_mission", args);
+  json later;
+  CHECK(eventually([&] {
+    later = forgetful.call("start_mission", other);
+    return later["isError"] == false;
+  }));
+  CHECK(later["structuredContent"]["mission_id"] != kept["mission_id"]);
 }
 
 TEST_CASE("outside git a checksum snapshot gives the task's exact changes") {
