@@ -398,3 +398,38 @@ TEST_CASE("a holder whose claim ended writes nothing more to the task until it c
   // The workflow's owner still may.
   planner.ok("checkpoint_add", note);
 }
+
+TEST_CASE("an attached agent cut off by daemon stop --force ends cancelled and its task is ready again") {
+  Instance instance;
+  auto daemon = std::make_unique<DaemonProcess>(instance);
+  REQUIRE(daemon->ready());
+  Agent planner(instance, instance.root.path(), "planning,coordination");
+  const std::string workflow = make_workflow(planner, 1);
+  const std::string task = planner.ok("task_get_available", {{"workflow_id", workflow}})["tasks"][0]["id"];
+  StdioProcess bridge({MISSION_PATH, "mcp", "connect", "--toolsets", "planning,coordination"}, instance.env(),
+                      instance.root.path().string());
+  REQUIRE(bridge.request(1, "initialize", {{"protocolVersion", "2025-06-18"}, {"capabilities", json::object()},
+                                           {"clientInfo", {{"name", "worker"}, {"version", "1"}}}})
+              .contains("result"));
+  bridge.send(json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+  json registered = bridge.request(2, "tools/call", {{"name", "agent_register"},
+                                                     {"arguments", {{"name", "cut"}, {"runtime", "custom"}}}});
+  const std::string agent = registered["result"]["structuredContent"]["id"];
+  REQUIRE(bridge.request(3, "tools/call", {{"name", "task_claim"}, {"arguments", {{"task_id", task}}}})["result"]
+              ["isError"] == false);
+  REQUIRE(bridge.request(4, "tools/call", {{"name", "task_update_status"},
+                                           {"arguments", {{"id", task}, {"status", "in_progress"}}}})["result"]
+              ["isError"] == false);
+
+  ProcessResult stopped = run_mission(instance, {"daemon", "stop", "--force"});
+  INFO(stopped.out << stopped.err);
+  CHECK(stopped.exit_code == 0);
+  CHECK(daemon->wait_exit() == 0);
+  daemon = std::make_unique<DaemonProcess>(instance);
+  REQUIRE(daemon->ready());
+  CHECK(mission_json(instance, {"exec", "show", agent})["state"] == "cancelled");
+  Agent reader(instance, instance.root.path(), "planning,coordination");
+  const std::string why = recovery_summary(wait_ready(reader, task));
+  CHECK(why.find("cancelled") != std::string::npos);
+  CHECK(why.find("completed") == std::string::npos);
+}
