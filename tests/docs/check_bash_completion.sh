@@ -86,7 +86,7 @@ expect "decisions" mission context ms-1 --include d
 expect "tasks,milestones" mission context --include tasks,m
 expect "--phase" mission context --include tasks --ph
 expect "markdown json" mission report ms-1 --format ''
-expect "--allow-failed --allow-blockers --allow-scope" mission check --allow
+expect "--allow-failed --allow-blockers --allow-scope --allow-unfinished" mission check --allow
 expect "--mission" mission check --m
 expect "--note" mission resolve is-1 --not
 expect "signals,tracking" mission exec create --toolsets signals,tr
