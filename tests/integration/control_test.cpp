@@ -305,3 +305,19 @@ TEST_CASE("list_tasks answers a cursor or after_cursor past either end of the pl
   CHECK(process_alive(daemon.pid()));
   CHECK(names(coordinator.ok("list_tasks", {{"workflow_id", workflow}})) == Names{"alpha", "beta"});
 }
+
+TEST_CASE("a follow_up that misses a field of the form its mode chose is told which") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  Agent coordinator(instance, instance.root.path(), kCoordinatorToolsets);
+  json send = coordinator.call("follow_up", {{"attempt_id", "at-0000000000"}, {"mode", "send"}});
+  REQUIRE(send["isError"] == true);
+  CHECK(send["structuredContent"]["code"] == "invalid_argument");
+  CHECK(send["structuredContent"]["message"] == "invalid arguments for follow_up: /prompt: required when mode is 'send'");
+  CHECK(send["structuredContent"]["details"]["violations"] ==
+        json::array({{{"path", "/prompt"}, {"message", "required when mode is 'send'"}}}));
+  json cancel = coordinator.call("follow_up", {{"attempt_id", "at-0000000000"}, {"mode", "cancel"}, {"prompt", "p"}});
+  CHECK(cancel["structuredContent"]["message"] ==
+        "invalid arguments for follow_up: /prompt: must be left out when mode is 'cancel'");
+}
