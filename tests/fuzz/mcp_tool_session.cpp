@@ -48,7 +48,7 @@ std::vector<std::string> McpToolSession::tool_names() {
 
 json McpToolSession::exchange(const std::string& frame, std::int64_t id) {
   static const bool trace = std::getenv("FUZZ_TOOLS_TRACE") != nullptr;
-  if (trace) std::fprintf(stderr, "> %.2000s", frame.c_str());
+  if (trace) std::fprintf(stderr, "> %.2000s%s", frame.c_str(), frame.size() > 2000 ? "...\n" : "");
   if (!connection_->write(frame)) fail("the daemon closed the session's connection");
   for (;;) {
     std::optional<std::string> line = connection_->read_line();
