@@ -172,6 +172,7 @@ struct Tally {
   std::map<std::string, std::uint64_t> calls;    // by tool
   std::map<std::string, std::uint64_t> answers;  // "ok", an error code, or "rpc:<code>"
   std::uint64_t inputs = 0;
+  std::uint64_t bytes = 0;  // of the frames sent
 };
 
 class Harness {
@@ -277,8 +278,8 @@ void Harness::seed() {
                                                  {"body", "hello"},
                                                  {"workflow_id", workflow_id}}),
               ids);
-  harvest_ids(session_->call_ok("template_create",
-                                {{"name", "fuzzed template " + session}, {"from_workflow_id", workflow_id}}),
+  harvest_ids(session_->call_ok("template_create", {{"name", "fuzzed template " + session},
+                                                    {"from_workflow_id", workflow_id}}),
               ids);
   harvest_ids(session_->call_ok("repository_register", {{"path", repo_.string()}}), ids);
   harvest_ids(session_->call_ok("workspace_create", {{"workflow_id", workflow_id}}), ids);
@@ -342,6 +343,7 @@ void Harness::run_input(const std::uint8_t* data, std::size_t size) {
                     {"params", {{"name", tool.name}, {"arguments", std::move(arguments)}}}};
     const std::string frame = SchemaValues::dump_with_raw(message) + "\n";
     ++tally_.calls[tool.name];
+    tally_.bytes += frame.size();
     json reply = session_->exchange(frame, id);
     check(tool.name, reply, frame);
     if (reply.contains("result"))
@@ -364,10 +366,12 @@ void Harness::report() const {
   }
   auto ok = tally_.answers.find("ok");
   std::printf(
-      "mcp_tools: %llu inputs, %llu calls over %zu tools (fewest: %llu, %s), %llu answered ok\n",
+      "mcp_tools: %llu inputs, %llu calls over %zu tools (fewest: %llu, %s), %llu answered ok, "
+      "%llu KiB sent\n",
       static_cast<unsigned long long>(tally_.inputs), static_cast<unsigned long long>(calls),
       tools_.size(), static_cast<unsigned long long>(fewest), fewest_tool.c_str(),
-      static_cast<unsigned long long>(ok == tally_.answers.end() ? 0 : ok->second));
+      static_cast<unsigned long long>(ok == tally_.answers.end() ? 0 : ok->second),
+      static_cast<unsigned long long>(tally_.bytes / 1024));
   if (std::getenv("FUZZ_TOOLS_REPORT") == nullptr) return;
   for (const auto& tool : tools_) {
     auto found = tally_.calls.find(tool.name);
