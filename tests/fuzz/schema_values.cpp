@@ -65,32 +65,26 @@ constexpr std::array<std::string_view, 12> kWords = {"x",         "alpha",      
                                                      "feature/x", "src/main.c", "README", "*",
                                                      "src/**",    "-",          ".",      "HEAD"};
 
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // The field a key names, without the "[]" of an item.
 std::string_view field_of(std::string_view key) {
-  if (ends_with(key, "[]")) key.remove_suffix(2);
+  if (key.ends_with("[]")) key.remove_suffix(2);
   return key;
 }
 
 bool names_a_record(std::string_view key) {
   std::string_view field = field_of(key);
-  return field == "id" || ends_with(field, "_id") || ends_with(field, "_ids") ||
-         field == "from_workflow_id";
+  return field == "id" || field.ends_with("_id") || field.ends_with("_ids");
 }
 
 bool names_a_place(std::string_view key) {
   std::string_view field = field_of(key);
-  return field == "path" || ends_with(field, "_path") || field == "cwd" || field == "root";
+  return field == "path" || field.ends_with("_path") || field == "cwd" || field == "root";
 }
 
 bool names_a_position(std::string_view key) {
   std::string_view field = field_of(key);
-  return field == "cursor" || ends_with(field, "_cursor") || field == "offset" ||
-         ends_with(field, "_index") || field == "since_sequence";
+  return field == "cursor" || field.ends_with("_cursor") || field == "offset" ||
+         field.ends_with("_index") || field == "since_sequence";
 }
 
 std::size_t bound(const json& schema, const char* keyword, std::size_t otherwise) {
