@@ -17,6 +17,13 @@ inline constexpr std::size_t kMaxFrameBytes = 1024 * 1024;
 // deeper message is answered invalid_request and the connection goes on.
 inline constexpr std::size_t kMaxJsonDepth = 128;
 
+// Deepest nesting of an MCP tool's arguments, the arguments object being
+// the first level. What a tool stores (metadata, details, a message body)
+// comes back inside replies a few levels deeper than it came in, and each
+// such reply must stay within kMaxJsonDepth for the daemon's own clients;
+// deeper arguments are answered invalid_argument.
+inline constexpr std::size_t kMaxToolArgumentDepth = 64;
+
 // Bytes queued for writing on one connection before the daemon stops reading
 // from it until the peer drains its socket (backpressure).
 inline constexpr std::size_t kMaxQueuedWriteBytes = 8 * 1024 * 1024;

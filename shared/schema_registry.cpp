@@ -7,6 +7,7 @@
 #include <valijson/validator.hpp>
 
 #include "shared/embedded_schemas.hpp"
+#include "shared/schema_branches.hpp"
 
 namespace mission {
 namespace {
@@ -20,7 +21,56 @@ constexpr int kMaxRefDepth = 16;
 struct SchemaRegistry::Compiled {
   valijson::Schema schema;
   valijson::Validator validator;
+  // For a schema whose root has oneOf or anyOf: its branches (in resolved_),
+  // and the root without them, whose violations the validator words well;
+  // a miss of the branches is worded by explain_branch_miss.
+  const nlohmann::json* branches = nullptr;
+  std::unique_ptr<Compiled> base;
 };
+
+namespace {
+
+std::unique_ptr<SchemaRegistry::Compiled> compile(const nlohmann::json& schema) {
+  auto compiled = std::make_unique<SchemaRegistry::Compiled>();
+  valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+  valijson::adapters::NlohmannJsonAdapter adapter(schema);
+  parser.populateSchema(adapter, compiled->schema);
+  for (const char* keyword : {"oneOf", "anyOf"}) {
+    if (!schema.is_object() || !schema.contains(keyword) || schema.contains("allOf")) continue;
+    nlohmann::json base = schema;
+    base.erase(keyword);
+    if (base.contains("oneOf") || base.contains("anyOf")) continue;  // both: left to the validator
+    compiled->branches = &schema.at(keyword);
+    compiled->base = compile(base);
+  }
+  return compiled;
+}
+
+// Every violation of `value`, in the validator's words.
+std::vector<SchemaViolation> violations_of(SchemaRegistry::Compiled& compiled, const nlohmann::json& value) {
+  valijson::adapters::NlohmannJsonAdapter target(value);
+  valijson::ValidationResults results;
+  compiled.validator.validate(compiled.schema, target, &results);
+  std::vector<SchemaViolation> violations;
+  valijson::ValidationResults::Error error;
+  while (results.popError(error)) {
+    std::string path;
+    for (const auto& part : error.context) {
+      if (part == "<root>") continue;
+      std::string segment = part;
+      // valijson writes "[name]" or "[0]"; a JSON pointer reads better.
+      if (segment.size() >= 2 && segment.front() == '[' && segment.back() == ']') {
+        segment = segment.substr(1, segment.size() - 2);
+        if (segment.size() >= 2 && segment.front() == '"') segment = segment.substr(1, segment.size() - 2);
+      }
+      path += "/" + segment;
+    }
+    violations.push_back({path.empty() ? "/" : path, error.description});
+  }
+  return violations;
+}
+
+}  // namespace
 
 SchemaRegistry::SchemaRegistry(const std::vector<std::pair<std::string, std::string>>& documents) {
   owned_.reserve(documents.size());
@@ -107,41 +157,26 @@ const nlohmann::json& SchemaRegistry::resolved(std::string_view id) const {
 std::vector<SchemaViolation> SchemaRegistry::validate(std::string_view id,
                                                       const nlohmann::json& value) const {
   auto it = compiled_.find(id);
-  if (it == compiled_.end()) {
-    auto compiled = std::make_unique<Compiled>();
-    valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
-    valijson::adapters::NlohmannJsonAdapter adapter(resolved(id));
-    parser.populateSchema(adapter, compiled->schema);
-    it = compiled_.emplace(std::string(id), std::move(compiled)).first;
-  }
+  if (it == compiled_.end()) it = compiled_.emplace(std::string(id), compile(resolved(id))).first;
+  Compiled& compiled = *it->second;
 
   // The validator lives with the schema: it caches the compiled regular
   // expressions of "pattern", which would otherwise be compiled per call.
   // Valid values, the common case, take the fast path that stops at the
   // first failure; only invalid ones are validated again for every message.
-  valijson::Validator& validator = it->second->validator;
   valijson::adapters::NlohmannJsonAdapter target(value);
-  std::vector<SchemaViolation> violations;
-  if (validator.validate(it->second->schema, target, nullptr)) return violations;
-  valijson::ValidationResults results;
-  validator.validate(it->second->schema, target, &results);
-
-  valijson::ValidationResults::Error error;
-  while (results.popError(error)) {
-    std::string path;
-    for (const auto& part : error.context) {
-      if (part == "<root>") continue;
-      std::string segment = part;
-      // valijson writes "[name]" or "[0]"; a JSON pointer reads better.
-      if (segment.size() >= 2 && segment.front() == '[' && segment.back() == ']') {
-        segment = segment.substr(1, segment.size() - 2);
-        if (segment.size() >= 2 && segment.front() == '"') segment = segment.substr(1, segment.size() - 2);
-      }
-      path += "/" + segment;
+  if (compiled.validator.validate(compiled.schema, target, nullptr)) return {};
+  if (compiled.base) {
+    // valijson reports each branch's failures, the branches nobody meant
+    // included; say instead what the meant one lacks.
+    std::vector<SchemaViolation> violations = violations_of(*compiled.base, value);
+    if (auto miss = explain_branch_miss(*compiled.branches, value)) {
+      violations.push_back({miss->path, miss->message});
+      return violations;
     }
-    violations.push_back({path.empty() ? "/" : path, error.description});
+    if (!violations.empty()) return violations;
   }
-  return violations;
+  return violations_of(compiled, value);
 }
 
 std::string describe(const std::vector<SchemaViolation>& violations) {

@@ -25,6 +25,9 @@ class SchemaRegistry {
   SchemaRegistry(const SchemaRegistry&) = delete;
   SchemaRegistry& operator=(const SchemaRegistry&) = delete;
 
+  // A schema ready to validate with (schema_registry.cpp).
+  struct Compiled;
+
   // The registry of the schemas embedded in this binary.
   static SchemaRegistry& embedded();
 
@@ -42,7 +45,6 @@ class SchemaRegistry {
   std::vector<SchemaViolation> validate(std::string_view id, const nlohmann::json& value) const;
 
  private:
-  struct Compiled;
   // A registry of texts that outlive it (the embedded ones), not copied.
   struct StaticTexts {};
   SchemaRegistry(StaticTexts, const std::vector<std::pair<std::string, std::string_view>>& documents);

@@ -6,6 +6,7 @@
 // for attempts and runs get the default toolsets, so a worker cannot
 // launch agents.
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 
@@ -75,9 +76,10 @@ nlohmann::json list_tasks(ToolContext& context, const control::ListTasksRequest&
   auto state = planning::plan_state(context.plans, context.db, request.workflow_id);
   const std::int64_t count = static_cast<std::int64_t>(state->tasks.size());
   // Positions are plan order from 1; a page runs forward from after_cursor
-  // (or the start), or back from cursor.
-  std::int64_t from = request.page.after.value_or(0) + 1;
-  const std::int64_t to = request.page.cursor ? *request.page.cursor - 1 : count;
+  // (or the start), or back from cursor. A position past either end is
+  // kept to the plan: the decoder allows any up to 18 digits.
+  const std::int64_t from = request.page.after.value_or(0) + 1;
+  const std::int64_t to = request.page.cursor ? std::min(*request.page.cursor - 1, count) : count;
   nlohmann::json items = nlohmann::json::array();
   std::vector<std::int64_t> positions;
   auto wanted = [&](planning::Node node) {

@@ -1,5 +1,6 @@
 #include "daemon/mcp/tool_call.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -7,6 +8,7 @@
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/tracking/idempotency.hpp"
 #include "shared/error_code.hpp"
+#include "shared/limits.hpp"
 #include "shared/schema_registry.hpp"
 
 namespace mission::daemon::mcp {
@@ -49,6 +51,29 @@ void check_single_target(const ToolDefinition& tool, const nlohmann::json& argum
                      tool.name + " got " + listed + "; it takes exactly one of them",
                      "keep the one that names where the work belongs and drop the others",
                      {{"given", given}, {"one_of", tool.targets}});
+}
+
+// The nesting of `value` (0 for a scalar), counted no further than one
+// past `limit`. A parsed frame is at most kMaxJsonDepth deep.
+std::size_t depth_of(const nlohmann::json& value, std::size_t limit) {
+  if (!value.is_structured() || limit == 0) return value.is_structured() ? 1 : 0;
+  std::size_t deepest = 0;
+  for (const auto& item : value) {
+    deepest = std::max(deepest, depth_of(item, limit - 1));
+    if (deepest >= limit) break;
+  }
+  return deepest + 1;
+}
+
+void check_depth(const ToolDefinition& tool, const nlohmann::json& arguments) {
+  if (depth_of(arguments, limits::kMaxToolArgumentDepth) <= limits::kMaxToolArgumentDepth) return;
+  const std::string limit = std::to_string(limits::kMaxToolArgumentDepth);
+  throw MissionError(ErrorCode::invalid_argument,
+                     "the arguments for " + tool.name + " nest deeper than " + limit +
+                         " levels of arrays and objects",
+                     "flatten the deepest field (metadata, a detail, a body) to at most " + limit +
+                         " levels, the arguments object being the first",
+                     {{"limit", limits::kMaxToolArgumentDepth}});
 }
 
 void validate(const ToolDefinition& tool, const nlohmann::json& arguments) {
@@ -132,6 +157,7 @@ ToolOutcome call_tool(ToolContext& context, const CatalogView& view, const nlohm
   const nlohmann::json& arguments = given.is_null() ? kNoArguments : given;
   const ToolRow& row = *tool.row;
   try {
+    check_depth(tool, arguments);
     check_single_target(tool, arguments);
     validate(tool, arguments);
     require_live_execution(context, tool);

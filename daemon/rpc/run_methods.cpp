@@ -107,12 +107,16 @@ nlohmann::json handle_workflow_run_report(MethodContext& context, const Workflow
   const store::PageRequest wanted = page_request(params, limits::kMaxPageItems);
   const auto count = static_cast<std::int64_t>(tasks.size());
   std::vector<std::int64_t> positions;
+  // A position past either end (any integer the schema lets through) is
+  // taken as that end before the arithmetic.
   if (wanted.after) {
-    for (std::int64_t p = std::max<std::int64_t>(*wanted.after + 1, 1); p <= count && positions.size() < wanted.limit; ++p) {
+    for (std::int64_t p = std::clamp<std::int64_t>(*wanted.after, 0, count) + 1;
+         p <= count && positions.size() < wanted.limit; ++p) {
       positions.push_back(p);
     }
   } else {
-    for (std::int64_t p = std::min(*wanted.cursor - 1, count); p >= 1 && positions.size() < wanted.limit; --p) {
+    for (std::int64_t p = std::clamp<std::int64_t>(*wanted.cursor, 1, count + 1) - 1;
+         p >= 1 && positions.size() < wanted.limit; --p) {
       positions.push_back(p);
     }
   }

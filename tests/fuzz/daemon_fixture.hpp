@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +18,31 @@ namespace mission::fuzz {
 // The hello every fuzzed connection begins with.
 inline constexpr std::string_view kHello =
     "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"hello\",\"params\":{\"protocol\":1,\"client\":{\"name\":\"fuzz\"}}}\n";
+
+// A connection kept open across inputs, for a target that holds one
+// session instead of starting one per input. Traps (a hang) when the
+// daemon takes longer than kExchangeTimeoutMs to take or give a line.
+class Connection {
+ public:
+  explicit Connection(const std::filesystem::path& socket);
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Writes all of `bytes`, reading what the daemon sends meanwhile; false
+  // when the daemon closed the connection.
+  bool write(std::string_view bytes);
+  // The next line the daemon sent, without its newline; nullopt once the
+  // daemon closed the connection.
+  std::optional<std::string> read_line();
+
+ private:
+  // Waits for `events`; reads what came in. False when the daemon closed.
+  bool pump(short events);
+  int fd_;
+  std::string received_;
+  bool closed_ = false;
+};
 
 // Starts the daemon on first use.
 class DaemonFixture {
@@ -30,6 +57,12 @@ class DaemonFixture {
   // line until the daemon closes. Traps (a hang) if that takes longer than
   // kExchangeTimeoutMs.
   std::vector<std::string> exchange(std::string_view bytes);
+
+  // A connection to keep (Connection).
+  std::unique_ptr<Connection> connect() const { return std::make_unique<Connection>(socket_); }
+
+  // The fixture's temp dir, which everything of the daemon's is under.
+  const std::filesystem::path& root() const { return root_; }
 
   // Traps unless a fresh connection still gets hello and daemon.status
   // answered.

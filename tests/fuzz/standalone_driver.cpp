@@ -79,9 +79,13 @@ void save_current_input() {
   static volatile sig_atomic_t saved = 0;
   if (saved) return;
   saved = 1;
+  if (g_current == nullptr) {
+    say("\n==fuzz driver== no input was running (a report at exit, such as a leak)\n");
+    return;
+  }
   int fd = ::open(g_crash_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd >= 0) {
-    if (g_current != nullptr) write_all(fd, g_current, g_current_size);
+    write_all(fd, g_current, g_current_size);
     ::close(fd);
   }
   say("\n==fuzz driver== the failing input is in ");
@@ -157,6 +161,9 @@ void run_one(const Bytes& input) {
   ::alarm(kInputTimeoutSeconds);
   LLVMFuzzerTestOneInput(input.data(), input.size());
   ::alarm(0);
+  // The input is freed after this; a report at exit (a leak) names none.
+  g_current = nullptr;
+  g_current_size = 0;
 }
 
 class Mutator {

@@ -253,3 +253,71 @@ TEST_CASE("a queued follow-up launches when the running turn ends") {
   CHECK(done["state"] == "completed");
   CHECK(coordinator.ok("tail_attempt_logs", {{"attempt_id", attempt}})["entries"].back()["text"] == "turn-2");
 }
+
+TEST_CASE("list_tasks answers a cursor or after_cursor past either end of the plan and the daemon goes on") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  Agent coordinator(instance, instance.root.path(), kCoordinatorToolsets);
+  const std::string workflow = make_workflow(coordinator);
+  auto names = [](const json& page) {
+    std::vector<std::string> out;
+    for (const auto& task : page["tasks"]) out.push_back(task["name"]);
+    return out;
+  };
+  using Names = std::vector<std::string>;
+
+  // A cursor pages back from before its position: past the end, that is
+  // the last page of the plan.
+  for (const char* cursor : {"1000000", "12", "3", "999999999999999999"}) {
+    INFO(cursor);
+    json page = coordinator.ok("list_tasks", {{"workflow_id", workflow}, {"cursor", cursor}});
+    CHECK(names(page) == Names{"alpha", "beta"});
+    CHECK(page["total"] == 2);
+    CHECK_FALSE(page.contains("cursor"));
+  }
+  json last = coordinator.ok("list_tasks", {{"workflow_id", workflow}, {"cursor", "1000000"}, {"limit", 1}});
+  CHECK(names(last) == Names{"beta"});
+  REQUIRE(last.contains("cursor"));
+  CHECK(names(coordinator.ok("list_tasks", {{"workflow_id", workflow}, {"cursor", last["cursor"]}})) ==
+        Names{"alpha"});
+  // Nothing is before the first position, nor after the last.
+  for (const char* cursor : {"0", "1"}) {
+    INFO(cursor);
+    CHECK(coordinator.ok("list_tasks", {{"workflow_id", workflow}, {"cursor", cursor}})["tasks"].empty());
+  }
+  for (const char* after : {"2", "3", "1000000", "999999999999999999"}) {
+    INFO(after);
+    json page = coordinator.ok("list_tasks", {{"workflow_id", workflow}, {"after_cursor", after}});
+    CHECK(page["tasks"].empty());
+    CHECK_FALSE(page.contains("after_cursor"));
+  }
+  CHECK(names(coordinator.ok("list_tasks", {{"workflow_id", workflow}, {"after_cursor", "0"}})) ==
+        Names{"alpha", "beta"});
+  // A cursor mission did not give is refused with what to do.
+  for (const char* bad : {"-1", "1e3", "9223372036854775808"}) {
+    INFO(bad);
+    json refused = coordinator.call("list_tasks", {{"workflow_id", workflow}, {"cursor", bad}});
+    CHECK(refused["isError"] == true);
+    CHECK(refused["structuredContent"]["code"] == "invalid_argument");
+    CHECK(refused["structuredContent"].contains("hint"));
+  }
+  CHECK(process_alive(daemon.pid()));
+  CHECK(names(coordinator.ok("list_tasks", {{"workflow_id", workflow}})) == Names{"alpha", "beta"});
+}
+
+TEST_CASE("a follow_up that misses a field of the form its mode chose is told which") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  Agent coordinator(instance, instance.root.path(), kCoordinatorToolsets);
+  json send = coordinator.call("follow_up", {{"attempt_id", "at-0000000000"}, {"mode", "send"}});
+  REQUIRE(send["isError"] == true);
+  CHECK(send["structuredContent"]["code"] == "invalid_argument");
+  CHECK(send["structuredContent"]["message"] == "invalid arguments for follow_up: /prompt: required when mode is 'send'");
+  CHECK(send["structuredContent"]["details"]["violations"] ==
+        json::array({{{"path", "/prompt"}, {"message", "required when mode is 'send'"}}}));
+  json cancel = coordinator.call("follow_up", {{"attempt_id", "at-0000000000"}, {"mode", "cancel"}, {"prompt", "p"}});
+  CHECK(cancel["structuredContent"]["message"] ==
+        "invalid arguments for follow_up: /prompt: must be left out when mode is 'cancel'");
+}

@@ -236,3 +236,37 @@ TEST_CASE("agents and messages survive the daemon's death") {
   CHECK(shown.out.find("durable") != std::string::npos);
   CHECK(shown.out.find("1 unread") != std::string::npos);
 }
+
+// `levels` objects, each in the one before: {"k": {"k": ... 1}}.
+json nested(int levels) {
+  json value = 1;
+  for (int i = 0; i < levels; ++i) value = json{{"k", std::move(value)}};
+  return value;
+}
+
+TEST_CASE("tool arguments nested past the argument depth are refused so that every reply holding them stays readable") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  Agent agent(instance, instance.root.path(), "signals,coordination");
+  // 125 levels fit a frame (128 with the envelope's three), but stored and
+  // sent back deeper inside a reply they would not: `mission agents` could
+  // no longer read the daemon's answer.
+  json deep = agent.call("agent_register", {{"name", "deep"}, {"runtime", "custom"}, {"metadata", nested(125)}});
+  REQUIRE(deep["isError"] == true);
+  CHECK(deep["structuredContent"]["code"] == "invalid_argument");
+  CHECK(deep["structuredContent"]["details"]["limit"] == 64);
+  CHECK(deep["structuredContent"]["hint"].get<std::string>().find("64") != std::string::npos);
+  CHECK(agent.error_code("message_send", {{"recipient_id", "person"}, {"message_type", "query"},
+                                          {"body", nested(125)}}) == "invalid_argument");
+  CHECK(agent.error_code("agent_register", {{"name", "deep"}, {"runtime", "custom"}, {"metadata", nested(64)}}) ==
+        "invalid_argument");
+  // At the limit: the arguments object and 63 levels in it.
+  agent.ok("agent_register", {{"name", "deep"}, {"runtime", "custom"}, {"metadata", nested(63)}});
+  ProcessResult listed = run_mission(instance, {"--json", "agents"});
+  INFO(listed.err);
+  REQUIRE(listed.exit_code == 0);
+  json agents = json::parse(listed.out)["agents"];
+  REQUIRE(agents.size() == 1);
+  CHECK(agents[0]["metadata"] == nested(63));
+}

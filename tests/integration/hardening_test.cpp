@@ -184,8 +184,9 @@ TEST_CASE("a 60000-deep log_milestone metadata through the bridge leaves the ses
   bridge.send_raw("{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":" + nested_array(48000) + "}\n");
   CHECK(error_code_of(*bridge.read()) == "invalid_request");
 
-  // Nesting within the limit is stored and read back.
-  json metadata = json::parse(nested_object(mission::limits::kMaxJsonDepth - 10));
+  // Nesting within the limit of a tool's arguments (the arguments object
+  // being the first level) is stored and read back.
+  json metadata = json::parse(nested_object(mission::limits::kMaxToolArgumentDepth - 1));
   agent.ok("log_milestone", {{"task_id", task_id}, {"message", "deep but fine"}, {"metadata", metadata}});
   json context = agent.ok("get_context", {{"mission_id", mission_id}, {"include", json::array({"milestones"})}});
   CHECK(context.dump().find("deep but fine") != std::string::npos);

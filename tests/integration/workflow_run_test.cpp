@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 #include <csignal>
+#include <limits>
 #include <regex>
 #include <set>
 #include <thread>
@@ -486,6 +487,27 @@ TEST_CASE("mission report shows a run's attempts, times and the tokens its agent
   }
   CHECK(first["durationMs"] == attempt_times);
   CHECK(run["tasks"][1]["tokens"]["total"] == 55);
+
+  // Positions past either end of the plan, up to INT64 max, page within it.
+  RawClient client(instance.socket());
+  client.hello();
+  auto page_names = [&](const json& paging) {
+    json params = {{"id", workflow}};
+    params.update(paging);
+    json reply = client.call("workflow.runReport", params);
+    INFO(reply.dump());
+    REQUIRE(reply.contains("result"));
+    std::vector<std::string> names;
+    for (const auto& task : reply["result"]["tasks"]) names.push_back(task["name"]);
+    return names;
+  };
+  using Names = std::vector<std::string>;
+  CHECK(page_names({{"after", std::numeric_limits<std::int64_t>::max()}}).empty());
+  CHECK(page_names({{"after", 2}}).empty());
+  CHECK(page_names({{"after", 0}}) == Names{"first", "second"});
+  CHECK(page_names({{"cursor", std::numeric_limits<std::int64_t>::max()}}) == Names{"second", "first"});
+  CHECK(page_names({{"cursor", 1}}).empty());
+  CHECK(process_alive(daemon.pid()));
 
   // The same in Markdown, ready for a pull request.
   ProcessResult markdown = run_mission(instance, {"report", workflow});

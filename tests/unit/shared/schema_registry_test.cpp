@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "shared/schema_registry.hpp"
@@ -74,4 +75,44 @@ TEST_CASE("signal schemas accept their payloads and reject unknown keys") {
   CHECK(!registry.validate("signals/message", {{"type", "message"}, {"text", "x"},
                                                {"artifacts", {{{"path", "a"}, {"activity", "ate"}}}}})
              .empty());
+}
+
+TEST_CASE("a oneOf miss names what the branch its discriminator chose lacks") {
+  SchemaRegistry& registry = SchemaRegistry::embedded();
+  auto send = registry.validate("tools/follow_up.input", {{"attempt_id", "at-1"}, {"mode", "send"}});
+  CHECK(mission::describe(send) == "/prompt: required when mode is 'send'");
+  auto cancel = registry.validate("tools/follow_up.input", {{"attempt_id", "at-1"}, {"mode", "cancel"}, {"prompt", "p"}});
+  CHECK(mission::describe(cancel) == "/prompt: must be left out when mode is 'cancel'");
+  // Violations outside the branches are still named, in the validator's words.
+  auto both = registry.validate("tools/follow_up.input", {{"mode", "queue"}, {"extra", 1}});
+  auto named = [&](const std::string& word) {
+    return std::any_of(both.begin(), both.end(), [&](const mission::SchemaViolation& v) {
+      return (v.path + v.message).find(word) != std::string::npos;
+    });
+  };
+  CHECK(named("prompt"));
+  CHECK(named("extra"));
+  CHECK(named("attempt_id"));
+  CHECK(registry.validate("tools/follow_up.input", {{"attempt_id", "at-1"}, {"mode", "queue"}, {"prompt", "p"}}).empty());
+}
+
+TEST_CASE("an anyOf miss names the fields of the alternatives the call began") {
+  SchemaRegistry& registry = SchemaRegistry::embedded();
+  CHECK(mission::describe(registry.validate("tools/start_task.input", {{"name", "n"}, {"mission_id", "ms-1"}})) ==
+        "/goal: required with name and mission_id");
+  CHECK(mission::describe(registry.validate("tools/start_task.input", {{"name", "n"}, {"goal", "g"}})) ==
+        "/: one of mission_id, workflow_id or parent_task_id is required with name and goal");
+  CHECK(mission::describe(registry.validate("tools/start_task.input", {{"phase", 1}})) ==
+        "/: one of task_id; name, goal and mission_id; name, goal and workflow_id; or name, goal and "
+        "parent_task_id is required");
+}
+
+TEST_CASE("branches of other shapes keep the validator's words") {
+  std::vector<std::pair<std::string, std::string>> documents{
+      {"typed", R"({"type":"object","oneOf":[{"properties":{"a":{"type":"string"}}},
+                                             {"properties":{"a":{"type":"integer"}}}]})"}};
+  SchemaRegistry registry(documents);
+  auto violations = registry.validate("typed", {{"a", true}});
+  REQUIRE_FALSE(violations.empty());
+  CHECK(mission::describe(violations).find("/a") != std::string::npos);
 }
