@@ -7,6 +7,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include "cli/exit_codes.hpp"
 #include "shared/error_code.hpp"
 #include "shared/terminal_frames.hpp"
+#include "shared/terminal_limits.hpp"
 
 namespace mission::cli {
 namespace {
@@ -106,6 +108,17 @@ bool window_size(unsigned short& rows, unsigned short& columns) {
   return false;
 }
 
+bool agent_terminal_size(unsigned short& rows, unsigned short& columns, bool& cut) {
+  cut = false;
+  unsigned short own_rows = 0;
+  unsigned short own_columns = 0;
+  if (!window_size(own_rows, own_columns)) return false;
+  rows = std::clamp(own_rows, limits::kMinTerminalRows, limits::kMaxTerminalRows);
+  columns = std::clamp(own_columns, limits::kMinTerminalColumns, limits::kMaxTerminalColumns);
+  cut = rows != own_rows || columns != own_columns;
+  return true;
+}
+
 bool on_terminal() { return ::isatty(STDIN_FILENO) == 1 && ::isatty(STDOUT_FILENO) == 1; }
 
 int attach_terminal(DaemonClient& client, const std::string& id, bool read_only,
@@ -114,7 +127,21 @@ int attach_terminal(DaemonClient& client, const std::string& id, bool read_only,
   nlohmann::json params = {{"id", id}, {"readOnly", read_only}};
   unsigned short rows = 0;
   unsigned short columns = 0;
-  if (window_size(rows, columns)) params["size"] = {{"rows", rows}, {"columns", columns}};
+  bool cut = false;
+  bool told_cut = false;
+  // Said once each time this terminal grows past what an agent's may be,
+  // below the screen drawn (a repaint clears what was there).
+  auto tell_cut = [&] {
+    if (cut && !told_cut && !read_only) {
+      write_all(STDERR_FILENO, "\r\n[mission: an agent's terminal has at most " +
+                                   std::to_string(limits::kMaxTerminalRows) + " rows and " +
+                                   std::to_string(limits::kMaxTerminalColumns) + " columns; it is " +
+                                   std::to_string(rows) + "x" + std::to_string(columns) +
+                                   " here and the rest of this terminal stays blank]\r\n");
+    }
+    told_cut = cut;
+  };
+  if (agent_terminal_size(rows, columns, cut)) params["size"] = {{"rows", rows}, {"columns", columns}};
   client.call("terminal.attach", params);
   const int socket = client.fd();
   terminal_frames::Decoder decoder;
@@ -143,6 +170,7 @@ int attach_terminal(DaemonClient& client, const std::string& id, bool read_only,
       if (frame->type == terminal_frames::kOutput) {
         if (raw) raw->saw_output(frame->payload);
         write_all(STDOUT_FILENO, frame->payload);
+        tell_cut();
       } else if (frame->type == terminal_frames::kNotice) {
         write_all(STDERR_FILENO, "\r\n[mission: " + frame->payload + "]\r\n");
       } else if (frame->type == terminal_frames::kEnded) {
@@ -175,7 +203,7 @@ int attach_terminal(DaemonClient& client, const std::string& id, bool read_only,
       char drain[64];
       while (::read(g_winch_pipe[0], drain, sizeof drain) > 0) {
       }
-      if (!read_only && window_size(rows, columns)) {
+      if (!read_only && agent_terminal_size(rows, columns, cut)) {
         write_all(socket, terminal_frames::encode_resize(rows, columns));
       }
     }

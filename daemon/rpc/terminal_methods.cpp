@@ -79,7 +79,13 @@ nlohmann::json handle_terminal_input(MethodContext& context, const TerminalInput
 }
 
 void ConnectionViewer::send_output(std::string_view bytes) {
-  connection_.write(terminal_frames::encode(terminal_frames::kOutput, bytes));
+  // A repaint of a large screen of many colours can pass the frame limit
+  // the client holds to: the stream is cut into frames that fit it.
+  while (!bytes.empty()) {
+    const std::string_view piece = bytes.substr(0, terminal_frames::kMaxFrameBytes);
+    connection_.write(terminal_frames::encode(terminal_frames::kOutput, piece));
+    bytes.remove_prefix(piece.size());
+  }
 }
 
 void ConnectionViewer::send_notice(std::string_view text) {
@@ -104,6 +110,9 @@ void ConnectionViewer::on_bytes(std::string_view bytes) {
         unsigned short columns = 0;
         if (terminal_frames::decode_resize(frame->payload, rows, columns)) {
           attached->resize(*this, rows, columns);
+        } else {
+          send_notice("a resize frame carries 4 bytes (rows, then columns, 2 bytes each); this one had " +
+                      std::to_string(frame->payload.size()) + " and was refused");
         }
       }
     }

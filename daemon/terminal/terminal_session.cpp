@@ -8,6 +8,18 @@
 #include "shared/terminal_limits.hpp"
 
 namespace mission::daemon::terminal {
+namespace {
+
+// Why a size is refused, for the person at the viewer.
+std::string size_refusal(unsigned rows, unsigned columns, const Screen& screen) {
+  return "the agent's terminal stays " + std::to_string(screen.rows()) + "x" + std::to_string(screen.columns()) +
+         ": a size of " + std::to_string(rows) + "x" + std::to_string(columns) + " (rows x columns) was refused; a " +
+         "terminal has " + std::to_string(limits::kMinTerminalRows) + " to " + std::to_string(limits::kMaxTerminalRows) +
+         " rows and " + std::to_string(limits::kMinTerminalColumns) + " to " +
+         std::to_string(limits::kMaxTerminalColumns) + " columns";
+}
+
+}  // namespace
 
 Viewer::~Viewer() {
   if (session_ != nullptr) session_->detach(*this);
@@ -140,7 +152,10 @@ void TerminalSession::attach(Viewer& viewer, bool types, unsigned short rows, un
     }
     viewer.types_ = true;
     catch_up();
-    if (rows > 0 && columns > 0 && (rows != screen_.rows() || columns != screen_.columns())) {
+    const bool sized = rows != 0 || columns != 0;
+    if (sized && !limits::terminal_size_allowed(rows, columns)) {
+      viewer.send_notice(size_refusal(rows, columns, screen_));
+    } else if (sized && (rows != screen_.rows() || columns != screen_.columns())) {
       screen_.resize(rows, columns);
       if (agent_.resize) agent_.resize(rows, columns);
     }
@@ -168,7 +183,11 @@ void TerminalSession::input(Viewer& viewer, std::string_view bytes) {
 }
 
 void TerminalSession::resize(Viewer& viewer, unsigned short rows, unsigned short columns) {
-  if (viewer.session_ != this || !viewer.types_ || rows == 0 || columns == 0) return;
+  if (viewer.session_ != this || !viewer.types_) return;
+  if (!limits::terminal_size_allowed(rows, columns)) {
+    viewer.send_notice(size_refusal(rows, columns, screen_));
+    return;
+  }
   if (rows == screen_.rows() && columns == screen_.columns()) return;
   catch_up();
   screen_.resize(rows, columns);

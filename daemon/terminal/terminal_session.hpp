@@ -65,12 +65,14 @@ class TerminalSession {
 
   // Attaches `viewer`, which gets a repaint of the current screen. With
   // `types` it takes the keyboard (the one typing before only watches
-  // from now on) and the terminal takes its size. Throws MissionError when
-  // kMaxTerminalViewers are attached.
+  // from now on) and the terminal takes its size (0 x 0: keeps its own).
+  // Throws MissionError when kMaxTerminalViewers are attached.
   void attach(Viewer& viewer, bool types, unsigned short rows, unsigned short columns);
   void detach(Viewer& viewer);
 
-  // Keystrokes and a new size from `viewer`; ignored unless it types.
+  // Keystrokes and a new size from `viewer`; ignored unless it types. A
+  // size outside kMin/kMaxTerminalRows and kMin/kMaxTerminalColumns (also
+  // in attach) is refused with a notice to the viewer saying why.
   void input(Viewer& viewer, std::string_view bytes);
   void resize(Viewer& viewer, unsigned short rows, unsigned short columns);
 

@@ -19,6 +19,8 @@
 #include "daemon/terminal/screen.hpp"
 #include "integration/harness.hpp"
 #include "integration/tracking_agent.hpp"
+#include "shared/terminal_frames.hpp"
+#include "shared/terminal_limits.hpp"
 
 using namespace mission::test;
 using nlohmann::json;
@@ -169,6 +171,44 @@ std::string run_detached(const Instance& instance, const std::vector<std::string
   return run.out.substr(0, run.out.find('\n'));
 }
 
+// A viewer speaking terminal frames on the control socket itself, as
+// `mission attach` does, so that a test can send any frame.
+class FrameViewer {
+ public:
+  FrameViewer(const Instance& instance, const std::string& id, const json& size = nullptr)
+      : client_(instance.socket()) {
+    client_.hello();
+    json params = {{"id", id}};
+    if (!size.is_null()) params["size"] = size;
+    reply_ = client_.call("terminal.attach", params);
+  }
+  const json& reply() const { return reply_; }
+  void send(char type, std::string_view payload) { client_.send(mission::terminal_frames::encode(type, payload)); }
+  void send_raw(std::string_view bytes) { client_.send(bytes); }
+  // Reads frames until `done` holds, or fails after `timeout` (scaled for
+  // the slow build).
+  void wait_for(const std::function<bool()>& done, std::chrono::milliseconds timeout = 10s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout * kWaitScale;
+    while (!done()) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        FAIL("timed out; output: " << output << "\nnotices: " << notices);
+      }
+      decoder_.feed(client_.read_bytes(50ms));
+      while (auto frame = decoder_.next()) {
+        if (frame->type == mission::terminal_frames::kOutput) output += frame->payload;
+        if (frame->type == mission::terminal_frames::kNotice) notices += frame->payload + "\n";
+      }
+    }
+  }
+  std::string output;
+  std::string notices;
+
+ private:
+  RawClient client_;
+  json reply_;
+  mission::terminal_frames::Decoder decoder_;
+};
+
 std::string execution_id_in(const std::string& output) {
   std::smatch match;
   REQUIRE(std::regex_search(output, match, std::regex("mission: (ae-[0-9a-z-]+) on a terminal")));
@@ -246,6 +286,56 @@ TEST_CASE("a full-screen agent is drawn, detached, re-attached with its screen, 
   CHECK(logs.out.find('\x1b') == std::string::npos);
   ProcessResult raw = run_mission(instance, {"exec", "logs", "--raw", id});
   CHECK(raw.out.find("\x1b[?1049h") != std::string::npos);
+}
+
+TEST_CASE("a terminal's size is bounded on every path, and a huge resize frame is refused, not obeyed") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  const std::string id = run_detached(
+      instance, {"--tty", "--", "sh", "-c", "echo ready; while IFS= read -r l; do echo \"got: $l\"; done"});
+
+  // A raw resize frame of 65535 x 65535 from a typing viewer: libvterm was
+  // asked for 150 GB and the daemon died. It is refused, with the reason.
+  FrameViewer viewer(instance, id);
+  REQUIRE(viewer.reply().contains("result"));
+  viewer.wait_for([&] { return viewer.output.find("ready") != std::string::npos; });
+  viewer.send_raw(std::string("r\0\0\0\4\xff\xff\xff\xff", 9));
+  viewer.wait_for([&] { return viewer.notices.find("was refused") != std::string::npos; });
+  CHECK(viewer.notices.find("65535x65535") != std::string::npos);
+  CHECK(viewer.notices.find(std::to_string(mission::limits::kMaxTerminalRows) + " rows") != std::string::npos);
+  viewer.send_raw(std::string("r\0\0\0\4\0\0\0\x50", 9));  // 0 rows
+  viewer.wait_for([&] { return viewer.notices.find("0x80") != std::string::npos; });
+  viewer.send_raw(std::string("r\0\0\0\2\0\x10", 7));  // too short to be a size
+  viewer.wait_for([&] { return viewer.notices.find("carries 4 bytes") != std::string::npos; });
+  // The daemon lives on, the agent too, and the viewer still types.
+  CHECK(process_alive(daemon.pid()));
+  viewer.send(mission::terminal_frames::kInput, "still here\r");
+  viewer.wait_for([&] { return viewer.output.find("got: still here") != std::string::npos; });
+
+  // Sizes in JSON are refused by the control schemas, with the bound.
+  RawClient client(instance.socket());
+  client.hello();
+  json attach = client.call("terminal.attach", {{"id", id}, {"size", {{"rows", 65535}, {"columns", 65535}}}});
+  REQUIRE(attach.contains("error"));
+  CHECK(attach.at("error").at("data").at("code") == "invalid_argument");
+  CHECK(attach.at("error").dump().find("/size/") != std::string::npos);
+  CHECK(attach.at("error").dump().find("less than or equal to") != std::string::npos);
+  RawClient launcher(instance.socket());
+  launcher.hello();
+  json launch = launcher.call("execution.launch", {{"cwd", instance.root.path().string()},
+                                                   {"command", {"true"}},
+                                                   {"terminal", {{"rows", 24}, {"columns", 5000}}}});
+  REQUIRE(launch.contains("error"));
+  CHECK(launch.at("error").dump().find("1000") != std::string::npos);
+  CHECK(process_alive(daemon.pid()));
+
+  // mission attach from a terminal larger than an agent's may be asks for
+  // the largest one and says so.
+  PtyChild large(mission_argv({"attach", id}), instance.env(), 400, 1200);
+  large.wait_for_text("at most 300 rows and 1000 columns");
+  CHECK(process_alive(daemon.pid()));
+  run_mission(instance, {"exec", "stop", "--force", id});
 }
 
 TEST_CASE("an execution on no terminal cannot be attached to, and its error says why") {

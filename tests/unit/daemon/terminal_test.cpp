@@ -85,6 +85,38 @@ TEST_CASE("viewers: one types and sets the size, the others watch") {
   CHECK(session.viewers() == 0);
 }
 
+TEST_CASE("a size outside the terminal limits is refused with a notice and never reaches the model") {
+  using namespace mission::limits;
+  std::vector<std::pair<unsigned short, unsigned short>> sizes;
+  Loop loop;
+  TerminalSession session(loop.get(), 24, 80,
+                          {{}, [&](unsigned short r, unsigned short c) { sizes.emplace_back(r, c); }});
+  RecordingViewer typist;
+  session.attach(typist, true, 65535, 65535);
+  CHECK(typist.notices.find("65535x65535") != std::string::npos);
+  CHECK(typist.notices.find("stays 24x80") != std::string::npos);
+  for (auto [rows, columns] : {std::pair<unsigned short, unsigned short>{0, 80}, {24, 0},
+                               {static_cast<unsigned short>(kMaxTerminalRows + 1), 80},
+                               {24, static_cast<unsigned short>(kMaxTerminalColumns + 1)}}) {
+    typist.notices.clear();
+    session.resize(typist, rows, columns);
+    CHECK(typist.notices.find("was refused") != std::string::npos);
+  }
+  CHECK(sizes.empty());
+  CHECK(session.screen().rows() == 24);
+  CHECK(session.screen().columns() == 80);
+  session.resize(typist, kMaxTerminalRows, kMaxTerminalColumns);
+  REQUIRE(sizes.size() == 1);
+  CHECK(session.screen().rows() == kMaxTerminalRows);
+  CHECK(session.screen().columns() == kMaxTerminalColumns);
+  // The model itself never takes more, whoever asks.
+  Screen screen(60000, 60000);
+  CHECK(screen.rows() == kMaxTerminalRows);
+  screen.resize(0, 0);
+  CHECK(screen.rows() == kMinTerminalRows);
+  CHECK(screen.columns() == kMinTerminalColumns);
+}
+
 TEST_CASE("typed text gets its Enter after a pause, and keys typed meanwhile follow it") {
   // Codex takes keys arriving together for a paste, and an Enter among
   // them for a newline in it: a person's Enter comes after the text.

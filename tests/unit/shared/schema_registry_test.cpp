@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "shared/schema_registry.hpp"
+#include "shared/terminal_limits.hpp"
 
 using mission::SchemaRegistry;
 using nlohmann::json;
@@ -74,4 +75,17 @@ TEST_CASE("signal schemas accept their payloads and reject unknown keys") {
   CHECK(!registry.validate("signals/message", {{"type", "message"}, {"text", "x"},
                                                {"artifacts", {{{"path", "a"}, {"activity", "ate"}}}}})
              .empty());
+}
+
+TEST_CASE("the terminal size in the control schemas holds the terminal limits") {
+  SchemaRegistry& registry = SchemaRegistry::embedded();
+  for (const char* schema : {"control/terminal.attach.params", "control/execution.launch.params"}) {
+    INFO(schema);
+    const json& properties = registry.resolved(schema).at("properties");
+    const json& size = properties.at(properties.contains("size") ? "size" : "terminal").at("properties");
+    CHECK(size.at("rows").at("minimum") == mission::limits::kMinTerminalRows);
+    CHECK(size.at("rows").at("maximum") == mission::limits::kMaxTerminalRows);
+    CHECK(size.at("columns").at("minimum") == mission::limits::kMinTerminalColumns);
+    CHECK(size.at("columns").at("maximum") == mission::limits::kMaxTerminalColumns);
+  }
 }
