@@ -136,8 +136,10 @@ nlohmann::json person_answer(store::Database& db, events::EventBatch& events, Pe
 // agentName?, observationId, question, choices, askedAt}], oldest first.
 nlohmann::json open_questions(store::Database& db);
 
-// The text a line-based delivery (stdin) writes for `message`: one line,
-// no newline inside.
+// The text a line-based delivery (stdin, a terminal) writes for
+// `message`: one line, no newline inside. A person's text is as given; any
+// other sender's has its control characters made visible
+// (text::inert_keys), so that it can type nothing but itself.
 std::string inbound_line(const store::MessageRow& message);
 
 }  // namespace mission::daemon::coordination

@@ -10,6 +10,7 @@
 #include "daemon/store/observation_repository.hpp"
 #include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
+#include "shared/display_text.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
 #include "shared/record_id.hpp"
@@ -437,7 +438,9 @@ nlohmann::json person_answer(store::Database& db, events::EventBatch& events, Pe
                                          : "give --choice between 1 and " + std::to_string(choices.size()),
                          {{"choices", choices}});
     }
-    message.text = choices.at(static_cast<std::size_t>(*choice - 1)).get<std::string>();
+    // The choice is the asking agent's text, not the person's: it is typed
+    // as text, whatever it holds.
+    message.text = text::inert_keys(choices.at(static_cast<std::size_t>(*choice - 1)).get<std::string>());
   }
   if (message.text.empty()) {
     throw MissionError(ErrorCode::invalid_argument, "an answer needs a text or a choice",
@@ -488,6 +491,10 @@ nlohmann::json open_questions(store::Database& db) {
 
 std::string inbound_line(const store::MessageRow& message) {
   std::string line = body_text(message);
+  // Only a person at the shell may type keys into an agent (a ^C on
+  // purpose); another agent's text arrives as text: "status?\x1c" would
+  // have been a SIGQUIT on a terminal (docs/adr/0014).
+  if (!message.sender_person) return text::inert_keys(line);
   std::replace(line.begin(), line.end(), '\n', ' ');
   std::replace(line.begin(), line.end(), '\r', ' ');
   return line;
