@@ -36,6 +36,13 @@ constexpr bool terminal_size_allowed(unsigned rows, unsigned columns) {
 inline constexpr std::size_t kMaxViewerBacklogBytes = 4 * 1024 * 1024;
 inline constexpr std::size_t kMaxTerminalViewers = 16;
 inline constexpr std::size_t kMaxTerminalInputBytes = 64 * 1024;
+// Bytes waiting to reach one agent (its terminal, or its stdin with
+// --stdin-answers) that it has not read: keys a viewer typed, messages and
+// answers. An agent that never reads would have the daemon keep them all.
+// Past it a viewer's keys are dropped and the viewer told; a message, an
+// answer or a terminal.input is refused (agent_not_reading, retryable)
+// before it is stored, never dropped once accepted.
+inline constexpr std::size_t kMaxQueuedInputBytes = 1024 * 1024;
 // The screen model (libvterm) reads a few MB/s, far below what an agent can
 // write: while an agent writes at most kScreenEagerBytes in a window of
 // kScreenWindowMs its output goes into the model at once (so the model can

@@ -47,6 +47,14 @@ void add_message_event(events::EventBatch& batch, const store::MessageRow& row, 
   batch.add(std::move(event));
 }
 
+// Refuses `row` when it goes to an agent whose process does not read what
+// is typed or written to it: past the bound it would be dropped after it was
+// accepted, or kept in the daemon's memory for ever.
+void require_room(const execution::Launcher* launcher, const store::MessageRow& row) {
+  if (launcher == nullptr || !row.recipient_execution_id) return;
+  launcher->require_input_room(*row.recipient_execution_id, inbound_line(row).size() + 1);
+}
+
 store::MessageRow store_message(store::Database& db, events::EventBatch& batch, store::MessageRow row,
                                 bool press_enter = true) {
   row.position = store::MessageRepository(db).insert(row);
@@ -221,6 +229,7 @@ nlohmann::json message_send(Caller& caller, const MessageSendRequest& request) {
     row.reply_to_id = parent.id;
     row.thread_id = parent.thread_id;
   }
+  require_room(caller.launcher, row);
   row = store_message(caller.db, caller.events, std::move(row));
   return {{"id", row.id}, {"thread_id", row.thread_id}};
 }
@@ -228,7 +237,7 @@ nlohmann::json message_send(Caller& caller, const MessageSendRequest& request) {
 nlohmann::json message_broadcast(Caller& caller, const MessageBroadcastRequest& request) {
   require_self(caller, request.sender_id, "sender_id");
   const std::int64_t now = unix_ms_now();
-  nlohmann::json ids = nlohmann::json::array();
+  std::vector<store::MessageRow> rows;
   std::string thread;
   for (const auto& agent : store::AgentRepository(caller.db).registered_active()) {
     if (agent.execution_id == caller.execution_id) continue;
@@ -242,9 +251,12 @@ nlohmann::json message_broadcast(Caller& caller, const MessageBroadcastRequest& 
     row.recipient_execution_id = agent.execution_id;
     if (thread.empty()) thread = row.id;  // one thread for the whole broadcast
     row.thread_id = thread;
-    row = store_message(caller.db, caller.events, std::move(row));
-    ids.push_back(row.id);
+    // All or none: one recipient that does not read refuses the broadcast.
+    require_room(caller.launcher, row);
+    rows.push_back(std::move(row));
   }
+  nlohmann::json ids = nlohmann::json::array();
+  for (auto& row : rows) ids.push_back(store_message(caller.db, caller.events, std::move(row)).id);
   return {{"sent_count", ids.size()}, {"message_ids", std::move(ids)}};
 }
 
@@ -379,7 +391,8 @@ std::optional<std::string> unread_notice(store::Database& db, const std::string&
   return text;
 }
 
-nlohmann::json person_send(store::Database& db, events::EventBatch& events, const PersonMessage& message) {
+nlohmann::json person_send(store::Database& db, events::EventBatch& events, const PersonMessage& message,
+                           const execution::Launcher* launcher) {
   store::MessageRow row;
   row.id = new_message_id();
   row.thread_id = row.id;
@@ -390,6 +403,7 @@ nlohmann::json person_send(store::Database& db, events::EventBatch& events, cons
   row.body = nlohmann::json(message.text).dump();
   row.priority = message.priority;
   row.created_at = unix_ms_now();
+  require_room(launcher, row);
   row = store_message(db, events, std::move(row), message.press_enter);
   return {{"message", message_json(row, row.created_at, KeyStyle::camel)}};
 }
@@ -410,7 +424,7 @@ void notify_people(store::Database& db, events::EventBatch& events, const People
 }
 
 nlohmann::json person_answer(store::Database& db, events::EventBatch& events, PersonMessage message,
-                             std::optional<std::int64_t> choice) {
+                             std::optional<std::int64_t> choice, const execution::Launcher* launcher) {
   store::ExecutionRepository executions(db);
   auto target = executions.find(message.execution_id);
   if (!target) {
@@ -459,6 +473,7 @@ nlohmann::json person_answer(store::Database& db, events::EventBatch& events, Pe
   row.priority = MessagePriority::high;
   row.reply_to_observation_id = question->id;
   row.created_at = unix_ms_now();
+  require_room(launcher, row);
   row = store_message(db, events, std::move(row), message.press_enter);
   target->state = ExecutionState::running;
   target->updated_at = row.created_at;

@@ -25,10 +25,13 @@ void from_json(const nlohmann::json& j, TerminalInputRequest& request) {
 
 namespace {
 
-// The running terminal of `id`, or the error that says why there is none.
-terminal::TerminalSession& require_terminal(MethodContext& context, const std::string& id) {
+// The running terminal of `id`, or the error that says why there is none;
+// `resolved` gets the execution's whole id.
+terminal::TerminalSession& require_terminal(MethodContext& context, const std::string& id,
+                                            std::string* resolved = nullptr) {
   store::ExecutionRow row = execution::AgentExecutionRegistry(context.services.db).require(id);
   terminal::TerminalSession* session = context.services.launcher.terminal(row.id);
+  if (resolved != nullptr) *resolved = row.id;
   if (session != nullptr) return *session;
   if (is_final(row.state)) {
     throw MissionError(ErrorCode::execution_final,
@@ -73,7 +76,11 @@ nlohmann::json handle_terminal_attach(MethodContext& context, const TerminalAtta
 }
 
 nlohmann::json handle_terminal_input(MethodContext& context, const TerminalInputRequest& request) {
-  terminal::TerminalSession& session = require_terminal(context, request.id);
+  std::string id;
+  terminal::TerminalSession& session = require_terminal(context, request.id, &id);
+  // An agent that does not read is not typed at without end: refused here,
+  // as a viewer's keys are dropped past the bound (TerminalSession::input).
+  context.services.launcher.require_input_room(id, request.text.size() + (request.enter ? 1 : 0));
   session.type(request.text, request.enter);
   return {{"agentExecutionId", request.id}, {"typed", request.text.size() + (request.enter ? 1 : 0)}};
 }

@@ -177,8 +177,26 @@ void TerminalSession::detach(Viewer& viewer) {
   viewer.types_ = false;
 }
 
+std::size_t TerminalSession::queued_input() const {
+  return keys_bytes_ + (agent_.queued ? agent_.queued() : 0);
+}
+
 void TerminalSession::input(Viewer& viewer, std::string_view bytes) {
   if (viewer.session_ != this || !viewer.types_) return;
+  // An agent that never reads would have the daemon keep every key typed
+  // at it (300 MB of them cost 295 MiB): past the bound they are dropped.
+  if (queued_input() + bytes.size() > limits::kMaxQueuedInputBytes) {
+    if (!told_not_reading_) {
+      told_not_reading_ = true;
+      viewer.send_notice("the agent is not reading its keyboard: " + std::to_string(queued_input()) +
+                         " bytes typed wait for it, and what you type now is dropped until it reads them");
+    }
+    return;
+  }
+  if (told_not_reading_) {
+    told_not_reading_ = false;
+    viewer.send_notice("the agent reads its keyboard again; keys typed meanwhile were dropped");
+  }
   queue_keys(bytes, false);
 }
 
@@ -202,6 +220,7 @@ void TerminalSession::type(std::string_view text, bool enter) {
 void TerminalSession::queue_keys(std::string_view bytes, bool after_pause) {
   if (!agent_.write || (bytes.empty() && !after_pause)) return;
   keys_.push_back({std::string(bytes), after_pause});
+  keys_bytes_ += bytes.size();
   send_keys();
 }
 
@@ -215,6 +234,7 @@ void TerminalSession::send_keys() {
       return;
     }
     agent_.write(next.bytes);
+    keys_bytes_ -= next.bytes.size();
     keys_.pop_front();
   }
 }

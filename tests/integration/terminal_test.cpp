@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <functional>
 #include <regex>
 #include <thread>
@@ -336,6 +337,80 @@ TEST_CASE("a terminal's size is bounded on every path, and a huge resize frame i
   large.wait_for_text("at most 300 rows and 1000 columns");
   CHECK(process_alive(daemon.pid()));
   run_mission(instance, {"exec", "stop", "--force", id});
+}
+
+namespace {
+
+// The daemon's resident memory, from /proc.
+std::size_t resident_kib(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stoul(line.substr(6));
+  }
+  FAIL("no VmRSS for " << pid);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("input for an agent that never reads is bounded: messages are refused, a viewer's keys dropped") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  RawClient client(instance.socket());
+  client.hello();
+  const std::size_t before_kib = resident_kib(daemon.pid());
+  const std::string text(16000, 'm');
+  for (const std::string how : {"--tty", "--stdin-answers"}) {
+    INFO(how);
+    const std::string id = run_detached(instance, {how, "--", "sleep", "60"});
+    // 16 KB messages until the agent has a bound's worth waiting: refused,
+    // retryable, with the reason.
+    json refused;
+    std::size_t accepted = 0;
+    for (; accepted < 1000; ++accepted) {
+      json reply = client.call("message.send", {{"id", id}, {"text", text}});
+      if (reply.contains("error")) {
+        refused = reply.at("error").at("data");
+        break;
+      }
+    }
+    REQUIRE(refused.is_object());
+    CHECK(refused.at("code") == "agent_not_reading");
+    CHECK(refused.at("retryable") == true);
+    CHECK(refused.at("message").get<std::string>().find("is not reading its input") != std::string::npos);
+    CHECK(accepted * text.size() <= mission::limits::kMaxQueuedInputBytes + 256 * 1024);
+    // The person at the shell is told so too.
+    ProcessResult send = run_mission(instance, {"send", id, text});
+    CHECK(send.exit_code == 1);
+    CHECK(send.err.find("is not reading its input") != std::string::npos);
+    if (how == "--tty") {
+      json typed = client.call("terminal.input", {{"id", id}, {"text", text}});
+      REQUIRE(typed.contains("error"));
+      CHECK(typed.at("error").at("data").at("code") == "agent_not_reading");
+      // A viewer typing 64 MB at it: the keys past the bound are dropped,
+      // and it is told once.
+      FrameViewer viewer(instance, id);
+      const std::string keys(64 * 1024, 'k');
+      for (int i = 0; i < 1024; ++i) viewer.send(mission::terminal_frames::kInput, keys);
+      viewer.wait_for([&] { return viewer.notices.find("not reading its keyboard") != std::string::npos; });
+      CHECK(viewer.notices.find("not reading its keyboard") == viewer.notices.rfind("not reading its keyboard"));
+    }
+    CHECK(process_alive(daemon.pid()));
+    run_mission(instance, {"exec", "stop", "--force", id});
+  }
+  // Without the bound 64 MB of keys and the messages stayed in the daemon.
+  // AddressSanitizer keeps what is freed in quarantine (256 MB) instead of
+  // reusing it, so the sanitized build bounds only that.
+#ifdef MISSION_TEST_SLOW_BUILD
+  constexpr std::size_t kGrowthKib = 320 * 1024;
+#else
+  constexpr std::size_t kGrowthKib = 32 * 1024;
+#endif
+  const std::size_t after_kib = resident_kib(daemon.pid());
+  INFO("daemon RSS " << before_kib << " KiB before, " << after_kib << " KiB after");
+  CHECK(after_kib < before_kib + kGrowthKib);
 }
 
 TEST_CASE("an execution on no terminal cannot be attached to, and its error says why") {

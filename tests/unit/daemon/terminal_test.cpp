@@ -58,7 +58,8 @@ TEST_CASE("viewers: one types and sets the size, the others watch") {
                                    [&](unsigned short r, unsigned short c) {
                                      rows = r;
                                      columns = c;
-                                   }});
+                                   },
+                                   {}});
   session.on_output("hello");
   RecordingViewer first;
   session.attach(first, true, 30, 100);
@@ -90,7 +91,7 @@ TEST_CASE("a size outside the terminal limits is refused with a notice and never
   std::vector<std::pair<unsigned short, unsigned short>> sizes;
   Loop loop;
   TerminalSession session(loop.get(), 24, 80,
-                          {{}, [&](unsigned short r, unsigned short c) { sizes.emplace_back(r, c); }});
+                          {{}, [&](unsigned short r, unsigned short c) { sizes.emplace_back(r, c); }, {}});
   RecordingViewer typist;
   session.attach(typist, true, 65535, 65535);
   CHECK(typist.notices.find("65535x65535") != std::string::npos);
@@ -127,6 +128,7 @@ TEST_CASE("typed text gets its Enter after a pause, and keys typed meanwhile fol
                                                   typed += bytes;
                                                   writes.push_back(std::chrono::steady_clock::now());
                                                 },
+                                                {},
                                                 {}});
   uv_update_time(loop.get());  // as the loop does each turn
   const auto start = std::chrono::steady_clock::now();
@@ -244,7 +246,7 @@ TEST_CASE("a query after a burst is answered once the agent is quiet, with no vi
   // the model lags behind a burst, and nothing more comes to make it catch up.
   std::string answered;
   Loop loop;
-  TerminalSession session(loop.get(), 5, 40, {[&](std::string_view bytes) { answered += bytes; }, {}});
+  TerminalSession session(loop.get(), 5, 40, {[&](std::string_view bytes) { answered += bytes; }, {}, {}});
   uv_update_time(loop.get());
   std::string burst;
   for (int i = 0; i < 10000; ++i) burst += "line " + std::to_string(i) + "\r\n";
