@@ -35,10 +35,12 @@ TerminalSession::TerminalSession(uv_loop_t* loop, unsigned short rows, unsigned 
         send_keys();
       }) {
   // Programs ask the terminal where the cursor is or what it is, and some
-  // wait for the answer. A typing viewer's own terminal answers; with none
-  // attached the screen model does, so a detached agent never hangs.
+  // wait for the answer. The screen model answers, viewers or not: a
+  // viewer's own terminal never sees the query (the CLI's output filter
+  // drops it, so that nothing an agent writes makes the person's terminal
+  // type into it), and a detached agent never hangs.
   screen_.on_reply([this](std::string_view reply) {
-    if (!has_typist() && agent_.write) agent_.write(reply);
+    if (agent_.write) agent_.write(reply);
   });
 }
 

@@ -413,6 +413,46 @@ TEST_CASE("input for an agent that never reads is bounded: messages are refused,
   CHECK(after_kib < before_kib + kGrowthKib);
 }
 
+TEST_CASE("mission run and mission attach draw the agent's screen but pass no clipboard, title, query or reset") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  // Once told to go, the agent writes the clipboard (OSC 52), a title, a
+  // title report request (CSI 21t), a DECRQSS query (DCS), a reset (RIS), a
+  // font query (OSC 50) and a link (OSC 8) amid text and colour, one of
+  // them an 8-bit CSI; then asks where the cursor is, and waits for the
+  // answer.
+  const char* agent =
+      R"sh(echo ready; IFS= read -r go
+printf '\033]52;c;cm0gLXJmIH4=\007\033]0;pwned\007\033[21t\033P$qm\033\\\033c\033]50;?\007'
+printf '\033]8;;https://evil.example\033\\link\033]8;;\033\\ \302\23331mred\033[0m \033[1mbold\033[0m\n'
+printf '\033[5;7H\033[6n'; IFS= read -rs -d R pos
+printf '\033[8;1Hpos=%s done\n' "${pos#*[}"
+sleep 30)sh";
+  PtyChild run(mission_argv({"run", "--", "bash", "-c", agent}), instance.env());
+  run.wait_for_text("ready");
+  const std::string id = execution_id_in(run.raw());
+  PtyChild watcher(mission_argv({"attach", "--read-only", id}), instance.env());
+  watcher.wait_for_text("ready");
+  run.type("go\r");
+  // The daemon's screen model answered the query, though a viewer types:
+  // the viewer's own terminal never saw it.
+  run.wait_for_text("pos=5;7 done");
+  watcher.wait_for_text("pos=5;7 done");
+  for (PtyChild* viewer : {&run, &watcher}) {
+    const std::string& raw = viewer->raw();
+    CHECK(viewer->screen().text().find("link red bold") != std::string::npos);
+    CHECK(raw.find("\x1b[1mbold") != std::string::npos);
+    CHECK(raw.find("\x1b[31mred") != std::string::npos);  // the 8-bit CSI in its 7-bit form
+    for (const char* banned : {"\x1b]52", "\x1b]0;", "\x1b]8;", "\x1b]50", "\x1b[21t", "\x1bP", "\x1b" "c",
+                               "\x1b[6n", "\xc2\x9b"}) {
+      INFO(viewer->raw());
+      CHECK(raw.find(banned) == std::string::npos);
+    }
+  }
+  run_mission(instance, {"exec", "stop", "--force", id});
+}
+
 TEST_CASE("an execution on no terminal cannot be attached to, and its error says why") {
   Instance instance;
   DaemonProcess daemon(instance);

@@ -49,6 +49,19 @@ TEST_CASE("the screen model answers the agent's queries only where told to") {
   CHECK(replies == "\x1b[5;7R");
 }
 
+TEST_CASE("the screen model answers the agent's queries while a viewer types") {
+  // A viewer's terminal never sees the query (the CLI drops it): if the
+  // model kept quiet, the agent would wait for ever.
+  std::string typed;
+  Loop loop;
+  TerminalSession session(loop.get(), 24, 80, {[&](std::string_view bytes) { typed += bytes; }, {}, {}});
+  RecordingViewer typist;
+  session.attach(typist, true, 0, 0);
+  session.on_output("\x1b[3;4H\x1b[6n\x1b[c");
+  CHECK(typed.find("\x1b[3;4R") == 0);
+  CHECK(typed.find("c") != std::string::npos);  // the device attributes
+}
+
 TEST_CASE("viewers: one types and sets the size, the others watch") {
   std::string typed;
   unsigned short rows = 0;
