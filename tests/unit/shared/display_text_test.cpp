@@ -51,6 +51,8 @@ TEST_CASE("neutralised text shows lone controls instead of obeying them") {
   CHECK(neutralised("two\nlines") == "two lines");
   CHECK(neutralised("two\nlines", Newlines::keep) == "two\nlines");
   CHECK(neutralised("a\xc2\x85" "b") == "a\xef\xbf\xbd" "b");  // NEL
+  // An 8-bit CSI as a lone byte is not UTF-8: U+FFFD, and what follows is text.
+  CHECK(neutralised("a\x9b" "2Jb") == "a\xef\xbf\xbd" "2Jb");
 }
 
 TEST_CASE("neutralised text replaces invalid UTF-8 and bidirectional overrides") {
