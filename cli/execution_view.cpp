@@ -32,7 +32,8 @@ std::string session_clients(const nlohmann::json& sessions) {
 
 }  // namespace
 
-void print_execution_table(const nlohmann::json& executions) {
+void print_execution_table(const nlohmann::json& given) {
+  const nlohmann::json executions = for_display(given);
   if (executions.empty()) {
     std::printf("no agent executions\n");
     return;
@@ -55,7 +56,8 @@ void print_execution_table(const nlohmann::json& executions) {
   }
 }
 
-void print_execution(const nlohmann::json& execution) {
+void print_execution(const nlohmann::json& given) {
+  const nlohmann::json execution = for_display(given);
   const std::string state = execution.value("state", "");
   std::printf("%s  %s\n", styled(execution.value("id", ""), Tone::bold).c_str(),
               styled(state, state_tone(state)).c_str());
@@ -106,7 +108,8 @@ void print_execution(const nlohmann::json& execution) {
   }
 }
 
-void print_observation_table(const nlohmann::json& observations) {
+void print_observation_table(const nlohmann::json& given) {
+  const nlohmann::json observations = for_display(given);
   if (observations.empty()) {
     std::printf("no observations\n");
     return;

@@ -32,7 +32,7 @@ std::uint64_t print_log_lines(const nlohmann::json& page, bool json_lines,
     if (number <= last_printed) continue;
     last_printed = number;
     if (json_lines) {
-      std::printf("%s\n", line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+      std::printf("%s\n", json_text(line).c_str());
       continue;
     }
     std::FILE* sink = sink_of(line);

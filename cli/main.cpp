@@ -22,8 +22,10 @@ using mission::cli::CliContext;
 
 int report_error(const CliContext& context, const mission::MissionError& error) {
   if (context.options.json) mission::cli::print_json({{"error", error.to_payload()}});
-  std::fprintf(stderr, "mission: %s\n", error.what());
-  if (!error.hint().empty()) std::fprintf(stderr, "  hint: %s\n", error.hint().c_str());
+  // An error may quote what an agent or a file supplied (a record's
+  // format, a name): it is printed as text.
+  std::fprintf(stderr, "mission: %s\n", mission::cli::safe(error.what()).c_str());
+  if (!error.hint().empty()) std::fprintf(stderr, "  hint: %s\n", mission::cli::safe(error.hint()).c_str());
   return error.code() == mission::ErrorCode::daemon_unavailable
              ? mission::cli::kExitDaemonUnavailable
              : mission::cli::kExitFailure;

@@ -1,8 +1,10 @@
 #include "cli/mission_view.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "cli/output.hpp"
+#include "shared/display_text.hpp"
 
 namespace mission::cli {
 namespace {
@@ -48,11 +50,58 @@ std::string seconds_text(const nlohmann::json& item) {
   return seconds == 0 ? "<1s" : human_duration(seconds * 1000);
 }
 
+// Agent text as Markdown: neutralised, one line unless `lines`, with every
+// character Markdown acts on inline escaped (emphasis, code, links and
+// images, HTML, tables) and a line that would start a block (a heading, a
+// list, a quote) escaped at its start: it reads as written and breaks
+// nothing around it.
+std::string md(std::string_view given, bool lines = false) {
+  const std::string text = text::neutralised(given, lines ? text::Newlines::keep : text::Newlines::fold);
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  bool line_start = true;
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    const char c = text[at];
+    if (line_start && c != '\n') {
+      std::size_t digits = at;
+      while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+      const bool ordered = digits > at && digits < text.size() && (text[digits] == '.' || text[digits] == ')');
+      if (std::string_view("-+=#").find(c) != std::string_view::npos) out.push_back('\\');
+      if (ordered) {
+        out.append(text, at, digits - at);
+        out.push_back('\\');
+        at = digits - 1;
+        line_start = false;
+        continue;
+      }
+    }
+    if (std::string_view("\\`*_[]<>|~").find(c) != std::string_view::npos) out.push_back('\\');
+    out.push_back(c);
+    line_start = c == '\n';
+  }
+  return out;
+}
+
+// Agent text (a path, an id) as a Markdown code span: neutralised to one
+// line, fenced by more backticks than it holds in a row.
+std::string md_code(std::string_view given) {
+  const std::string text = text::neutralised(given);
+  std::size_t longest = 0;
+  std::size_t run = 0;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(longest + 1, '`');
+  const bool pad = !text.empty() && (text.front() == '`' || text.back() == '`');
+  return fence + (pad ? " " : "") + text + (pad ? " " : "") + fence;
+}
+
 void markdown_files(std::string& out, const nlohmann::json& changes) {
   std::string line;
   for (const auto& [kind, mark] : {std::pair{"added", "+"}, {"modified", "~"}, {"deleted", "-"}}) {
     for (const auto& path : changes.value(kind, nlohmann::json::array())) {
-      line += (line.empty() ? "" : ", ") + std::string("`") + mark + path.get<std::string>() + "`";
+      line += (line.empty() ? "" : ", ") + md_code(mark + path.get<std::string>());
     }
   }
   if (changes.value("truncated", false)) {
@@ -63,7 +112,8 @@ void markdown_files(std::string& out, const nlohmann::json& changes) {
 
 }  // namespace
 
-void print_mission_table(const nlohmann::json& missions) {
+void print_mission_table(const nlohmann::json& given) {
+  const nlohmann::json missions = for_display(given);
   if (missions.empty()) {
     std::printf("no missions\n");
     return;
@@ -90,7 +140,8 @@ void print_mission_table(const nlohmann::json& missions) {
   }
 }
 
-void print_task_table(const nlohmann::json& tasks) {
+void print_task_table(const nlohmann::json& given) {
+  const nlohmann::json tasks = for_display(given);
   if (tasks.empty()) {
     std::printf("no tasks\n");
     return;
@@ -129,11 +180,12 @@ void print_change_list(const nlohmann::json& changes) {
   }
 }
 
-void print_mission(const nlohmann::json& detail) {
+void print_mission(const nlohmann::json& given) {
+  const nlohmann::json detail = for_display(given);
   const nlohmann::json& mission = detail.at("mission");
-  const std::string status = mission.value("status", "");
-  std::printf("%s  %s  %s\n", styled(mission.value("missionId", ""), Tone::bold).c_str(),
-              styled(status, status_tone(status)).c_str(), mission.value("name", "").c_str());
+  const std::string status = safe(mission.value("status", ""));
+  std::printf("%s  %s  %s\n", styled(safe(mission.value("missionId", "")), Tone::bold).c_str(),
+              styled(status, status_tone(status)).c_str(), safe(mission.value("name", "")).c_str());
   std::vector<Field> fields{{"kind", mission.value("kind", "")}};
   for (const char* key : {"objective", "scope", "constraints", "summary"}) {
     if (mission.contains(key)) fields.push_back({key, mission.at(key).get<std::string>()});
@@ -165,9 +217,10 @@ void print_mission(const nlohmann::json& detail) {
   }
 }
 
-void print_context(const nlohmann::json& context) {
-  std::printf("%s  %s  %s\n", styled(context.value("missionId", ""), Tone::bold).c_str(),
-              context.value("missionStatus", "").c_str(), context.value("missionName", "").c_str());
+void print_context(const nlohmann::json& given) {
+  const nlohmann::json context = for_display(given);
+  std::printf("%s  %s  %s\n", styled(safe(context.value("missionId", "")), Tone::bold).c_str(),
+              safe(context.value("missionStatus", "")).c_str(), safe(context.value("missionName", "")).c_str());
   auto section = [&](const char* key, const char* title, auto line_of) {
     if (!context.contains(key)) return;
     std::printf("%s\n", styled(title, Tone::bold).c_str());
@@ -209,25 +262,16 @@ std::string tokens_text(const nlohmann::json& tokens) {
          " in, " + grouped(tokens.value("output", std::int64_t{0})) + " out)";
 }
 
-// One line of Markdown: newlines in an agent's or a check's text would
-// break the list.
-std::string one_line(const std::string& text) {
-  std::string out = text;
-  for (char& c : out) {
-    if (c == '\n' || c == '\r') c = ' ';
-  }
-  return out;
-}
-
 // The workflow's last run: how it ended, the totals, and each task with
 // every attempt (its agent, time, failure and tokens).
 std::string run_markdown(const nlohmann::json& run) {
-  std::string out = "\n### Run `" + run.value("id", "") + "`\n\n";
+  std::string out = "\n### Run " + md_code(run.value("id", "")) + "\n\n";
   const std::string status = run.value("status", "");
   const bool ended = status != "running" && status != "stopping";
-  out += "- Status: **" + run.value("status", "") + "**";
-  if (run.contains("reason")) out += ": " + one_line(run.value("reason", ""));
-  out += "\n- Branch: `" + run.value("integrationBranch", "") + "`, adapter " + run.value("adapter", "generic") + "\n";
+  out += "- Status: **" + md(status) + "**";
+  if (run.contains("reason")) out += ": " + md(run.value("reason", ""));
+  out += "\n- Branch: " + md_code(run.value("integrationBranch", "")) + ", adapter " +
+         md(run.value("adapter", "generic")) + "\n";
   const std::int64_t attempts_total = run.value("attemptsTotal", std::int64_t{0});
   out += "- Time: " + human_duration(run.value("durationMs", std::int64_t{0})) + ", " +
          std::to_string(attempts_total) + (attempts_total == 1 ? " attempt" : " attempts") + " at " +
@@ -240,7 +284,8 @@ std::string run_markdown(const nlohmann::json& run) {
          "\n\n";
   for (const auto& task : run.value("tasks", nlohmann::json::array())) {
     const auto& attempts = task.value("attempts", nlohmann::json::array());
-    out += "- **" + task.value("name", "") + "** (`" + task.value("taskId", "") + "`): " + task.value("status", "");
+    out += "- **" + md(task.value("name", "")) + "** (" + md_code(task.value("taskId", "")) +
+           "): " + md(task.value("status", ""));
     if (attempts.empty()) {
       out += ended ? ", never started" : ", not started yet";
     } else {
@@ -250,13 +295,13 @@ std::string run_markdown(const nlohmann::json& run) {
     if (task.contains("tokens")) out += ", tokens " + tokens_text(task.at("tokens"));
     out += "\n";
     for (const auto& attempt : attempts) {
-      out += "  - Attempt " + std::to_string(attempt.value("attempt", 0)) + ": " + attempt.value("status", "") + ", " +
-             attempt.value("adapter", run.value("adapter", "generic"));
-      if (attempt.contains("agentExecutionId")) out += " `" + attempt.value("agentExecutionId", "") + "`";
+      out += "  - Attempt " + std::to_string(attempt.value("attempt", 0)) + ": " + md(attempt.value("status", "")) +
+             ", " + md(attempt.value("adapter", run.value("adapter", "generic")));
+      if (attempt.contains("agentExecutionId")) out += " " + md_code(attempt.value("agentExecutionId", ""));
       out += ", " + human_duration(attempt.value("durationMs", std::int64_t{0}));
       if (attempt.contains("tokens")) out += ", tokens " + tokens_text(attempt.at("tokens"));
-      if (attempt.contains("reason")) out += ": " + one_line(attempt.value("reason", ""));
-      if (attempt.contains("scopeWarning")) out += " (scope: " + one_line(attempt.value("scopeWarning", "")) + ")";
+      if (attempt.contains("reason")) out += ": " + md(attempt.value("reason", ""));
+      if (attempt.contains("scopeWarning")) out += " (scope: " + md(attempt.value("scopeWarning", "")) + ")";
       out += "\n";
     }
   }
@@ -266,38 +311,44 @@ std::string run_markdown(const nlohmann::json& run) {
 }  // namespace
 
 std::string mission_report_markdown(const nlohmann::json& detail) {
+  // Every string an agent supplied goes through md() or md_code(), which
+  // neutralise it: the report is printed on terminals and pasted where
+  // Markdown is rendered.
   const nlohmann::json& mission = detail.at("mission");
   const nlohmann::json tasks = detail.value("tasks", nlohmann::json::array());
   std::string out = "## " + std::string(mission.value("kind", "mission") != "mission" ? "Workflow" : "Mission") +
-                    ": " + mission.value("name", "") + "\n\n";
-  out += "- Id: `" + mission.value("missionId", "") + "`\n";
-  out += "- Status: **" + mission.value("status", "") + "**\n";
-  if (mission.contains("objective")) out += "- Objective: " + mission.at("objective").get<std::string>() + "\n";
+                    ": " + md(mission.value("name", "")) + "\n\n";
+  out += "- Id: " + md_code(mission.value("missionId", "")) + "\n";
+  out += "- Status: **" + md(mission.value("status", "")) + "**\n";
+  if (mission.contains("objective")) out += "- Objective: " + md(mission.at("objective").get<std::string>()) + "\n";
   const nlohmann::json counts = mission.value("tasks", nlohmann::json::object());
   out += "- Tasks: " + std::to_string(counts.value("total", 0)) + " (" +
          std::to_string(counts.value("failed", 0)) + " failed)\n";
-  if (mission.contains("summary")) out += "\n" + mission.at("summary").get<std::string>() + "\n";
+  if (mission.contains("summary")) out += "\n" + md(mission.at("summary").get<std::string>(), true) + "\n";
 
   auto task_block = [&](const nlohmann::json& task) {
-    std::string block = "- **" + task.value("name", "") + "** (`" + task.value("taskId", "") + "`): " +
-                        task.value("status", "") + ", " + seconds_text(task) + "\n";
+    std::string block = "- **" + md(task.value("name", "")) + "** (" + md_code(task.value("taskId", "")) + "): " +
+                        md(task.value("status", "")) + ", " + seconds_text(task) + "\n";
     if (task.contains("outcome")) {
-      block += "  - Outcome: " + task.at("outcome").value("summary", "") + "\n";
+      block += "  - Outcome: " + md(task.at("outcome").value("summary", "")) + "\n";
       for (const auto& item : task.at("outcome").value("limitations", nlohmann::json::array())) {
-        block += "  - Limitation: " + item.get<std::string>() + "\n";
+        block += "  - Limitation: " + md(item.get<std::string>()) + "\n";
       }
     }
     if (task.contains("filesChanged")) markdown_files(block, task.at("filesChanged"));
     if (task.contains("verification") && !task.at("verification").value("scopeMatch", true)) {
-      block += "  - Scope: outside the declared areas: " +
-               joined(task.at("verification").value("unexpectedFiles", nlohmann::json::array()), ", ") + "\n";
+      std::string unexpected;
+      for (const auto& path : task.at("verification").value("unexpectedFiles", nlohmann::json::array())) {
+        unexpected += (unexpected.empty() ? "" : ", ") + md_code(path.is_string() ? path.get<std::string>() : path.dump());
+      }
+      block += "  - Scope: outside the declared areas: " + unexpected + "\n";
     }
     return block;
   };
   const nlohmann::json phases = detail.value("phases", nlohmann::json::array());
   for (const auto& phase : phases) {
-    out += "\n### Phase " + std::to_string(phase.value("phaseNumber", 0)) + ": " + phase.value("name", "") +
-           " (" + phase.value("status", "") + ")\n\n";
+    out += "\n### Phase " + std::to_string(phase.value("phaseNumber", 0)) + ": " + md(phase.value("name", "")) +
+           " (" + md(phase.value("status", "")) + ")\n\n";
     for (const auto& task : tasks) {
       if (task.value("phaseNumber", 0) == phase.value("phaseNumber", -1)) out += task_block(task);
     }
@@ -312,15 +363,15 @@ std::string mission_report_markdown(const nlohmann::json& detail) {
   if (!decisions.empty()) {
     out += "\n### Decisions\n\n";
     for (const auto& d : decisions) {
-      out += "- " + d.value("question", "") + " **" + d.value("chosen", "") + "**: " + d.value("reasoning", "") +
-             " (" + d.value("category", "") + ")\n";
+      out += "- " + md(d.value("question", "")) + " **" + md(d.value("chosen", "")) + "**: " +
+             md(d.value("reasoning", "")) + " (" + md(d.value("category", "")) + ")\n";
     }
   }
   std::string blockers;
   for (const auto& issue : detail.value("issues", nlohmann::json::array())) {
     if (issue.value("requiresHumanReview", false) && !issue.contains("resolvedAt")) {
-      blockers += "- `" + issue.value("id", "") + "` " + issue.value("description", "") + " (" +
-                  issue.value("resolution", "") + ")\n";
+      blockers += "- " + md_code(issue.value("id", "")) + " " + md(issue.value("description", "")) + " (" +
+                  md(issue.value("resolution", "")) + ")\n";
     }
   }
   out += "\n### Open blockers\n\n" + (blockers.empty() ? std::string("None.\n") : blockers);
@@ -328,7 +379,7 @@ std::string mission_report_markdown(const nlohmann::json& detail) {
   for (const auto& task : tasks) {
     if (!task.contains("verification")) continue;
     for (const auto& warning : task.at("verification").value("warnings", nlohmann::json::array())) {
-      warnings += "- " + task.value("name", "") + ": " + warning.get<std::string>() + "\n";
+      warnings += "- " + md(task.value("name", "")) + ": " + md(warning.get<std::string>()) + "\n";
     }
   }
   out += "\n### Scope warnings\n\n" + (warnings.empty() ? std::string("None.\n") : warnings);
@@ -336,12 +387,13 @@ std::string mission_report_markdown(const nlohmann::json& detail) {
   return out;
 }
 
-void print_check(const nlohmann::json& result) {
+void print_check(const nlohmann::json& given) {
+  const nlohmann::json result = for_display(given);
   const nlohmann::json missions = result.value("missions", nlohmann::json::array());
   if (missions.empty()) {
     // A gate with nothing to judge fails; say where it looked and why.
-    std::printf("%s  no mission records to check%s\n", styled("FAIL", Tone::bad).c_str(),
-                result.contains("cwd") ? (" in " + safe(result.at("cwd").get<std::string>())).c_str() : "");
+    const std::string where = result.contains("cwd") ? " in " + safe(result.value("cwd", "")) : "";
+    std::printf("%s  no mission records to check%s\n", styled("FAIL", Tone::bad).c_str(), where.c_str());
     std::printf("  record work with an agent connected to mission (mission run, mission workflows run), or "
                 "judge exported records with --from FILE or --from-notes RANGE\n");
   }

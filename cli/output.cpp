@@ -13,8 +13,46 @@
 
 namespace mission::cli {
 
+nlohmann::json for_display(const nlohmann::json& document) {
+  if (document.is_string()) return text::neutralised(document.get_ref<const std::string&>(), text::Newlines::keep);
+  if (document.is_array()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& item : document) out.push_back(for_display(item));
+    return out;
+  }
+  if (document.is_object()) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [key, value] : document.items()) out[text::neutralised(key)] = for_display(value);
+    return out;
+  }
+  return document;
+}
+
+std::string json_text(const nlohmann::json& value, int indent) {
+  const std::string dumped = value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+  // The dump escapes the C0 controls; DEL and U+0080 to U+009F (the bytes
+  // C2 80 to C2 9F) come out as they are, and only ever inside strings.
+  std::string text;
+  text.reserve(dumped.size());
+  for (std::size_t at = 0; at < dumped.size(); ++at) {
+    const auto byte = static_cast<unsigned char>(dumped[at]);
+    const auto next = at + 1 < dumped.size() ? static_cast<unsigned char>(dumped[at + 1]) : 0;
+    if (byte == 0xc2 && next >= 0x80 && next <= 0x9f) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", next);
+      text += escaped;
+      ++at;
+    } else if (byte == 0x7f) {
+      text += "\\u007f";
+    } else {
+      text.push_back(static_cast<char>(byte));
+    }
+  }
+  return text;
+}
+
 void print_json(const nlohmann::json& document) {
-  std::string text = document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string text = json_text(document, 2);
   text.push_back('\n');
   std::fwrite(text.data(), 1, text.size(), stdout);
 }

@@ -28,7 +28,17 @@ std::string safe(std::string_view text);
 // first are indented by `indent` spaces (included in `width`).
 std::vector<std::string> wrapped(std::string_view text, std::size_t width, std::size_t indent);
 
-// One JSON document on stdout.
+// `document` with every string in it (keys too) neutralised, newlines
+// kept: what a human view prints from, so that no field an agent supplied
+// reaches the terminal as anything but text, whichever way it is printed.
+nlohmann::json for_display(const nlohmann::json& document);
+
+// `value` as JSON text (compact, or indented by `indent`): data, with every
+// control character escaped, the C1 controls (U+0080 to U+009F, which a
+// terminal obeys) too, and invalid UTF-8 as U+FFFD.
+std::string json_text(const nlohmann::json& value, int indent = -1);
+
+// One JSON document on stdout (json_text, indented).
 void print_json(const nlohmann::json& document);
 
 // Whether stdout gets ANSI colour: a terminal, and NO_COLOR unset or empty.

@@ -61,7 +61,7 @@ void print_run_end(const nlohmann::json& run) {
 }
 
 void print_json_line(const nlohmann::json& value) {
-  std::printf("%s\n", value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+  std::printf("%s\n", json_text(value).c_str());
   std::fflush(stdout);
 }
 
@@ -213,7 +213,11 @@ void RunBoard::draw(const std::string& header) {
   std::fflush(stdout);
 }
 
-int follow_run(DaemonClient& client, const nlohmann::json& run, const std::string& header, bool json) {
+int follow_run(DaemonClient& client, const nlohmann::json& given_run, const std::string& given_header, bool json) {
+  // Task names, progress lines, questions and reasons are agents' text:
+  // the board and the lines show them as text only (--json prints data).
+  const nlohmann::json run = json ? given_run : for_display(given_run);
+  const std::string header = safe(given_header);
   const std::string run_id = run.value("id", "");
   const bool live = !json && ::isatty(STDOUT_FILENO) == 1;
   RunBoard board(run);
@@ -230,6 +234,7 @@ int follow_run(DaemonClient& client, const nlohmann::json& run, const std::strin
   }
   for (;;) {
     nlohmann::json event = client.read_event();
+    if (!json) event = for_display(event);
     if (!json && !event.contains("runId")) {
       // What the run's agents say as they work.
       const std::string task = board.note_agent_event(event);

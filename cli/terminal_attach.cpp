@@ -7,14 +7,18 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <optional>
 
 #include "cli/exit_codes.hpp"
+#include "shared/display_text.hpp"
 #include "shared/error_code.hpp"
 #include "shared/terminal_frames.hpp"
+#include "shared/terminal_limits.hpp"
+#include "shared/terminal_output_filter.hpp"
 
 namespace mission::cli {
 namespace {
@@ -45,24 +49,28 @@ void write_all(int fd, std::string_view bytes) {
 }
 
 // The person's terminal in raw mode for as long as this lives, then as it
-// was, with the modes a full-screen agent may have left on turned off.
+// was, with every mode the agent's output may have set (those the output
+// filter lets through) turned off again.
 class RawTerminal {
  public:
-  RawTerminal() {
+  explicit RawTerminal(const TerminalOutputFilter& output) : output_(output) {
     if (::tcgetattr(STDIN_FILENO, &saved_) != 0) return;
     termios raw = saved_;
     ::cfmakeraw(&raw);
     if (::tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0) active_ = true;
   }
   ~RawTerminal() {
-    // Normal screen, visible cursor, no mouse (nor its encodings), focus
-    // events or bracketed paste, plain cursor keys and keypad, attributes
-    // reset: every mode the daemon's repaint may have turned on.
+    // Synchronized output ended, normal screen, no scroll region (the
+    // cursor kept where it is), attributes reset, no mouse (nor its
+    // encodings), focus events or bracketed paste, plain cursor keys and
+    // keypad, no reverse video or insert mode, autowrap on, the usual
+    // character set, a visible steady cursor of the terminal's own style.
     static constexpr std::string_view kRestore =
-        "\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1004l\x1b[?1005l\x1b[?1006l\x1b[?1015l"
-        "\x1b[?2004l\x1b[?1l\x1b>\x1b[?25h";
+        "\x1b[?2026l\x1b" "7\x1b[r\x1b" "8\x1b[0m\x1b[?9l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1004l"
+        "\x1b[?1005l\x1b[?1006l\x1b[?1015l\x1b[?1016l\x1b[?2004l\x1b[?1l\x1b>\x1b[?5l\x1b[4l\x1b[?7h"
+        "\x0f\x1b(B\x1b[0 q\x1b[?12l\x1b[?25h";
     try {
-      if (alternate_) write_all(STDOUT_FILENO, "\x1b[?1049l");
+      if (output_.alternate_screen()) write_all(STDOUT_FILENO, "\x1b[?1049l");
       write_all(STDOUT_FILENO, kRestore);
     } catch (...) {
     }
@@ -71,18 +79,10 @@ class RawTerminal {
   RawTerminal(const RawTerminal&) = delete;
   RawTerminal& operator=(const RawTerminal&) = delete;
 
-  // Follows the alternate screen in the agent's output, to leave it on exit.
-  void saw_output(std::string_view bytes) {
-    for (std::size_t at = bytes.find("\x1b[?1049"); at != std::string_view::npos;
-         at = bytes.find("\x1b[?1049", at + 1)) {
-      if (at + 7 < bytes.size()) alternate_ = bytes[at + 7] == 'h';
-    }
-  }
-
  private:
+  const TerminalOutputFilter& output_;
   termios saved_{};
   bool active_ = false;
-  bool alternate_ = false;
 };
 
 int exit_status_of(const nlohmann::json& ended) {
@@ -106,6 +106,17 @@ bool window_size(unsigned short& rows, unsigned short& columns) {
   return false;
 }
 
+bool agent_terminal_size(unsigned short& rows, unsigned short& columns, bool& cut) {
+  cut = false;
+  unsigned short own_rows = 0;
+  unsigned short own_columns = 0;
+  if (!window_size(own_rows, own_columns)) return false;
+  rows = std::clamp(own_rows, limits::kMinTerminalRows, limits::kMaxTerminalRows);
+  columns = std::clamp(own_columns, limits::kMinTerminalColumns, limits::kMaxTerminalColumns);
+  cut = rows != own_rows || columns != own_columns;
+  return true;
+}
+
 bool on_terminal() { return ::isatty(STDIN_FILENO) == 1 && ::isatty(STDOUT_FILENO) == 1; }
 
 int attach_terminal(DaemonClient& client, const std::string& id, bool read_only,
@@ -114,7 +125,21 @@ int attach_terminal(DaemonClient& client, const std::string& id, bool read_only,
   nlohmann::json params = {{"id", id}, {"readOnly", read_only}};
   unsigned short rows = 0;
   unsigned short columns = 0;
-  if (window_size(rows, columns)) params["size"] = {{"rows", rows}, {"columns", columns}};
+  bool cut = false;
+  bool told_cut = false;
+  // Said once each time this terminal grows past what an agent's may be,
+  // below the screen drawn (a repaint clears what was there).
+  auto tell_cut = [&] {
+    if (cut && !told_cut && !read_only) {
+      write_all(STDERR_FILENO, "\r\n[mission: an agent's terminal has at most " +
+                                   std::to_string(limits::kMaxTerminalRows) + " rows and " +
+                                   std::to_string(limits::kMaxTerminalColumns) + " columns; it is " +
+                                   std::to_string(rows) + "x" + std::to_string(columns) +
+                                   " here and the rest of this terminal stays blank]\r\n");
+    }
+    told_cut = cut;
+  };
+  if (agent_terminal_size(rows, columns, cut)) params["size"] = {{"rows", rows}, {"columns", columns}};
   client.call("terminal.attach", params);
   const int socket = client.fd();
   terminal_frames::Decoder decoder;
@@ -129,8 +154,12 @@ int attach_terminal(DaemonClient& client, const std::string& id, bool read_only,
   ::sigaction(SIGWINCH, &action, nullptr);
 
   const bool interactive = ::isatty(STDIN_FILENO) == 1;
+  // The agent's output reaches this terminal through the filter only: it
+  // may draw, not set the clipboard, titles or links, query or reset.
+  TerminalOutputFilter output_filter;
+  std::string shown;
   std::optional<RawTerminal> raw;
-  if (interactive) raw.emplace();
+  if (interactive) raw.emplace(output_filter);
   auto finish = [&](const std::string& message) {
     raw.reset();
     if (!message.empty()) std::fprintf(stderr, "%s\n", message.c_str());
@@ -141,14 +170,16 @@ int attach_terminal(DaemonClient& client, const std::string& id, bool read_only,
   for (;;) {
     while (auto frame = decoder.next()) {
       if (frame->type == terminal_frames::kOutput) {
-        if (raw) raw->saw_output(frame->payload);
-        write_all(STDOUT_FILENO, frame->payload);
+        shown.clear();
+        output_filter.feed(frame->payload, shown);
+        write_all(STDOUT_FILENO, shown);
+        tell_cut();
       } else if (frame->type == terminal_frames::kNotice) {
-        write_all(STDERR_FILENO, "\r\n[mission: " + frame->payload + "]\r\n");
+        write_all(STDERR_FILENO, "\r\n[mission: " + text::neutralised(frame->payload) + "]\r\n");
       } else if (frame->type == terminal_frames::kEnded) {
         nlohmann::json ended = nlohmann::json::parse(frame->payload, nullptr, false);
-        if (ended.is_discarded()) ended = nlohmann::json::object();
-        finish("[mission: " + id + " " + ended.value("state", "ended") + "]");
+        if (!ended.is_object()) ended = nlohmann::json::object();
+        finish("[mission: " + id + " " + text::neutralised(ended.value("state", "ended")) + "]");
         return exit_status_of(ended);
       }
     }
@@ -175,7 +206,7 @@ int attach_terminal(DaemonClient& client, const std::string& id, bool read_only,
       char drain[64];
       while (::read(g_winch_pipe[0], drain, sizeof drain) > 0) {
       }
-      if (!read_only && window_size(rows, columns)) {
+      if (!read_only && agent_terminal_size(rows, columns, cut)) {
         write_all(socket, terminal_frames::encode_resize(rows, columns));
       }
     }

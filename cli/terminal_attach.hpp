@@ -19,6 +19,12 @@ bool on_terminal();
 // The size of the terminal on stdin or stdout; false when neither is one.
 bool window_size(unsigned short& rows, unsigned short& columns);
 
+// The size an agent's terminal takes from this one: window_size within
+// kMin/kMaxTerminalRows and kMin/kMaxTerminalColumns (shared/terminal_limits.hpp),
+// which the daemon refuses past. False when there is no terminal; `cut` is
+// set when this terminal is larger (or smaller) than that.
+bool agent_terminal_size(unsigned short& rows, unsigned short& columns, bool& cut);
+
 // Attaches `client` (a fresh connection) to execution `id`'s terminal and
 // runs until the agent ends (its exit status is returned, as mission run
 // passes it on) or the person detaches (0). Throws MissionError when the

@@ -158,7 +158,7 @@ void Daemon::start() {
   attempts_ = std::make_unique<runs::AttemptControl>(run_services);
   mcp_services_ = std::make_unique<mcp::SessionServices>(mcp::SessionServices{
       *database_, events_, loop, settings_.idempotency, tree_watches_.get(), plans_.get(), attempts_.get(),
-      &shutting_down_});
+      &shutting_down_, launcher_.get()});
   // Agents' sessions leave room for people's commands (limits.hpp).
   const std::size_t max = settings_.connections.max_connections;
   agent_sessions_.max = max - std::min(limits::kReservedControlConnections, max / 2);

@@ -177,6 +177,39 @@ std::string neutralised(std::string_view text, Newlines newlines) {
   return out;
 }
 
+std::string inert_keys(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const auto byte = static_cast<unsigned char>(text[at]);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out.push_back(static_cast<char>(byte));
+      ++at;
+      continue;
+    }
+    if (byte == '\t' || byte == '\r' || byte == '\n') {
+      out.push_back(' ');
+      ++at;
+      continue;
+    }
+    if (byte < 0x20 || byte == 0x7f) {
+      out.push_back('^');
+      out.push_back(static_cast<char>(byte == 0x7f ? '?' : byte + 0x40));
+      ++at;
+      continue;
+    }
+    const char32_t code_point = next_code_point(text, at);
+    if (code_point >= 0x80 && code_point <= 0x9f) {
+      out += "M-^";
+      out.push_back(static_cast<char>(code_point - 0x80 + 0x40));
+      continue;
+    }
+    append_code_point(out, code_point);
+  }
+  return out;
+}
+
 std::size_t display_width(std::string_view text) {
   std::size_t total = 0;
   std::size_t at = 0;

@@ -19,6 +19,14 @@ enum class Newlines { fold, keep };
 // Newlines become a space with `fold`, and stay with `keep`.
 std::string neutralised(std::string_view text, Newlines newlines = Newlines::fold);
 
+// `text` made into keys that can type nothing but themselves, for text an
+// agent sends to another one's terminal or stdin: C0 controls, DEL and the
+// C1 controls (U+0080 to U+009F) shown as `cat -v` shows them ("^C", "^?",
+// "M-^["), tabs, carriage returns and newlines as a space (one line),
+// invalid UTF-8 as U+FFFD. Nothing a terminal's line discipline, a shell or
+// a program's key handling acts on is left.
+std::string inert_keys(std::string_view text);
+
 // Columns `text` takes on a terminal: the width of each grapheme cluster (its
 // widest code point), 0 for controls. Meant for neutralised text.
 std::size_t display_width(std::string_view text);

@@ -40,6 +40,7 @@ constexpr std::array kErrorTable{
     ErrorInfo{ErrorCode::already_running, "already_running", kServerError, false},
     ErrorInfo{ErrorCode::unsafe_runtime_dir, "unsafe_runtime_dir", kServerError, false},
     ErrorInfo{ErrorCode::shutting_down, "shutting_down", kServerError, true},
+    ErrorInfo{ErrorCode::agent_not_reading, "agent_not_reading", kServerError, true},
     ErrorInfo{ErrorCode::internal, "internal", -32603, true},
 };
 

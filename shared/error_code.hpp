@@ -34,6 +34,7 @@ enum class ErrorCode {
   already_running,
   unsafe_runtime_dir,
   shutting_down,
+  agent_not_reading,
   internal,
 };
 

@@ -14,9 +14,35 @@ namespace mission::limits {
 // terminal.input may type.
 inline constexpr unsigned short kDefaultTerminalRows = 24;
 inline constexpr unsigned short kDefaultTerminalColumns = 80;
+// The sizes a terminal may take, on every path: the launch's size, the one
+// terminal.attach gives, a viewer's resize frame, and `mission attach` and
+// `mission run` (which send at most these, and say so, from a larger
+// terminal). The screen model keeps two screens of cells of some 36 bytes
+// each (the normal and the alternate one): 300 x 1000 costs it 21 MiB,
+// 2000 x 2000 275 MiB, and a resize of 65535 x 65535 asked libvterm for
+// 150 GB. A size outside them is refused with the reason; nothing real
+// needs more (a 4K screen in a small font shows some 380 columns and 120
+// rows).
+inline constexpr unsigned short kMinTerminalRows = 1;
+inline constexpr unsigned short kMinTerminalColumns = 1;
+inline constexpr unsigned short kMaxTerminalRows = 300;
+inline constexpr unsigned short kMaxTerminalColumns = 1000;
+
+// Whether a terminal may be `rows` x `columns`.
+constexpr bool terminal_size_allowed(unsigned rows, unsigned columns) {
+  return rows >= kMinTerminalRows && rows <= kMaxTerminalRows && columns >= kMinTerminalColumns &&
+         columns <= kMaxTerminalColumns;
+}
 inline constexpr std::size_t kMaxViewerBacklogBytes = 4 * 1024 * 1024;
 inline constexpr std::size_t kMaxTerminalViewers = 16;
 inline constexpr std::size_t kMaxTerminalInputBytes = 64 * 1024;
+// Bytes waiting to reach one agent (its terminal, or its stdin with
+// --stdin-answers) that it has not read: keys a viewer typed, messages and
+// answers. An agent that never reads would have the daemon keep them all.
+// Past it a viewer's keys are dropped and the viewer told; a message, an
+// answer or a terminal.input is refused (agent_not_reading, retryable)
+// before it is stored, never dropped once accepted.
+inline constexpr std::size_t kMaxQueuedInputBytes = 1024 * 1024;
 // The screen model (libvterm) reads a few MB/s, far below what an agent can
 // write: while an agent writes at most kScreenEagerBytes in a window of
 // kScreenWindowMs its output goes into the model at once (so the model can

@@ -66,7 +66,7 @@ int run_show(const CliContext& context, const ExecOptions& options) {
   if (options.follow) connection.client.call("events.subscribe", {{"agentExecutionId", id}});
   nlohmann::json execution = connection.client.call("execution.get", {{"id", id}}).at("execution");
   if (context.options.json && options.follow) {
-    std::printf("%s\n", execution.dump().c_str());  // JSON lines, like the events after it
+    std::printf("%s\n", json_text(execution).c_str());  // JSON lines, like the events after it
   } else if (context.options.json) {
     print_json(execution);
   } else {
@@ -77,7 +77,7 @@ int run_show(const CliContext& context, const ExecOptions& options) {
   }
   for (;;) {
     nlohmann::json event = connection.client.read_event();
-    std::printf("%s\n", context.options.json ? event.dump().c_str() : event_line(event).c_str());
+    std::printf("%s\n", context.options.json ? json_text(event).c_str() : event_line(event).c_str());
     std::fflush(stdout);
     if (event_is_final(event)) return kExitOk;
   }

@@ -23,7 +23,7 @@ struct ExportOptions {
 };
 
 void write_file(const std::string& path, const nlohmann::json& record) {
-  const std::string text = record.dump(2) + "\n";
+  const std::string text = json_text(record, 2) + "\n";
   if (path == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return;

@@ -22,7 +22,10 @@ std::string body_text(const nlohmann::json& body) {
   return body.is_string() ? body.get<std::string>() : body.dump();
 }
 
-void print_inbox(const nlohmann::json& inbox) {
+// Questions, choices, subjects and bodies are agents' text: each is
+// neutralised and printed as one line.
+void print_inbox(const nlohmann::json& given) {
+  const nlohmann::json inbox = for_display(given);
   const nlohmann::json questions = inbox.value("questions", nlohmann::json::array());
   const nlohmann::json messages = inbox.value("messages", nlohmann::json::array());
   if (questions.empty() && messages.empty()) {
@@ -30,25 +33,26 @@ void print_inbox(const nlohmann::json& inbox) {
     return;
   }
   for (const auto& question : questions) {
-    std::string who = question.value("agentExecutionId", "");
-    if (question.contains("agentName")) who += " (" + question.value("agentName", "") + ")";
-    std::printf("%s asks: %s\n", styled(who, Tone::bold).c_str(), question.value("question", "").c_str());
+    std::string who = safe(question.value("agentExecutionId", ""));
+    if (question.contains("agentName")) who += " (" + safe(question.value("agentName", "")) + ")";
+    std::printf("%s asks: %s\n", styled(who, Tone::bold).c_str(), safe(question.value("question", "")).c_str());
     int index = 1;
     for (const auto& choice : question.value("choices", nlohmann::json::array())) {
-      std::printf("  %d. %s\n", index++, choice.get<std::string>().c_str());
+      std::printf("  %d. %s\n", index++, safe(body_text(choice)).c_str());
     }
-    std::printf("  answer: mission answer %s TEXT%s\n", question.value("agentExecutionId", "").c_str(),
+    std::printf("  answer: mission answer %s TEXT%s\n", safe(question.value("agentExecutionId", "")).c_str(),
                 question.value("choices", nlohmann::json::array()).empty() ? "" : " | --choice N");
   }
   for (const auto& message : messages) {
-    std::string subject = message.contains("subject") ? " [" + message.value("subject", "") + "]" : "";
+    std::string subject = message.contains("subject") ? " [" + safe(message.value("subject", "")) + "]" : "";
     std::printf("%s  %s  %s%s: %s\n", short_time(message.value("createdAt", nlohmann::json())).c_str(),
-                message.value("id", "").c_str(), message.value("senderId", "").c_str(), subject.c_str(),
-                body_text(message.value("body", nlohmann::json())).c_str());
+                safe(message.value("id", "")).c_str(), safe(message.value("senderId", "")).c_str(), subject.c_str(),
+                safe(body_text(message.value("body", nlohmann::json()))).c_str());
   }
 }
 
-void print_agents(const nlohmann::json& agents) {
+void print_agents(const nlohmann::json& given) {
+  const nlohmann::json agents = for_display(given);
   if (agents.empty()) {
     std::printf("no agents registered\n");
     return;
@@ -56,10 +60,10 @@ void print_agents(const nlohmann::json& agents) {
   std::printf("%s\n", styled("ID             NAME                 ROLE         STATUS   RUNTIME      TASK",
                              Tone::dim).c_str());
   for (const auto& agent : agents) {
-    std::printf("%-14s %-20s %-12s %-8s %-12s %s\n", agent.value("id", "").c_str(),
-                fit(agent.value("name", ""), 20).c_str(), agent.value("role", "").c_str(),
-                agent.value("status", "").c_str(), fit(agent.value("runtime", ""), 12).c_str(),
-                agent.value("currentTaskId", "").c_str());
+    std::printf("%-14s %-20s %-12s %-8s %-12s %s\n", safe(agent.value("id", "")).c_str(),
+                fit(agent.value("name", ""), 20).c_str(), safe(agent.value("role", "")).c_str(),
+                safe(agent.value("status", "")).c_str(), fit(agent.value("runtime", ""), 12).c_str(),
+                safe(agent.value("currentTaskId", "")).c_str());
   }
 }
 
@@ -146,8 +150,8 @@ void define_answer_command(CLI::App& command, CliContext& context) {
         print_json(result);
       } else {
         std::printf("answered %s: %s (now %s)\n", execution.c_str(),
-                    body_text(result.at("message").value("body", nlohmann::json())).c_str(),
-                    result.value("state", "").c_str());
+                    safe(body_text(result.at("message").value("body", nlohmann::json()))).c_str(),
+                    safe(result.value("state", "")).c_str());
       }
       return int{kExitOk};
     };

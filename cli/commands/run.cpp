@@ -75,7 +75,8 @@ int run_agent(const CliContext& context, const RunOptions& options) {
     params["terminal"] = nlohmann::json::object();
     unsigned short rows = 0;
     unsigned short columns = 0;
-    if (window_size(rows, columns)) params["terminal"] = {{"rows", rows}, {"columns", columns}};
+    bool cut = false;  // said once attached
+    if (agent_terminal_size(rows, columns, cut)) params["terminal"] = {{"rows", rows}, {"columns", columns}};
   }
   if (options.stdin_answers) params["stdinAnswers"] = true;
   if (!options.bin.empty()) {

@@ -18,6 +18,7 @@
 #include "cli/execution_reference.hpp"
 #include "cli/event_view.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/output.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
 #include "shared/vocabulary.hpp"
@@ -71,7 +72,9 @@ void notify(const std::string& command, const std::map<std::string, std::string>
     std::string text = *entry;
     if (values.count(text.substr(0, text.find('='))) == 0) entries.push_back(std::move(text));
   }
-  for (const auto& [name, value] : values) entries.push_back(name + "=" + value);
+  // The command shows them to a person (notify-send, a terminal): an
+  // agent's question arrives as text, with no escape sequence in it.
+  for (const auto& [name, value] : values) entries.push_back(name + "=" + safe(value));
   std::vector<char*> envp;
   for (auto& entry : entries) envp.push_back(entry.data());
   envp.push_back(nullptr);
@@ -135,7 +138,7 @@ int run_watch(const CliContext& context, const WatchOptions& options) {
   std::string last_line;
   auto show = [&](const nlohmann::json& event) {
     if (context.options.json) {
-      std::printf("%s\n", event.dump().c_str());
+      std::printf("%s\n", json_text(event).c_str());
     } else {
       // The same line twice in a row, but for its time, says nothing new.
       std::string line = event_line(event);

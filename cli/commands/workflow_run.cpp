@@ -127,6 +127,7 @@ int show_run_status(const CliContext& context, const WorkflowRunOptions& options
     print_json(run);
     return kExitOk;
   }
+  run = for_display(run);  // agents' text, printed as text only
   const std::string status = run.value("status", "");
   std::printf("Run %s of workflow %s: %s, %s", run.value("id", "").c_str(), options.id.c_str(),
               styled(status, attempt_tone(status == "completed" ? "merged" : status == "running" ? "running" : "failed")).c_str(),

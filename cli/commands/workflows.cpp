@@ -63,6 +63,7 @@ int run_list(const CliContext& context, const PlanningOptions& options) {
     print_json(result);
     return kExitOk;
   }
+  result = for_display(result);  // agents' text, printed as text only
   const auto& workflows = result.value("workflows", nlohmann::json::array());
   if (workflows.empty()) {
     std::printf("No planned workflows (an agent creates them with workflow_create or template_apply).\n");
@@ -103,9 +104,9 @@ int follow_show(const CliContext& context, const PlanningOptions& options) {
   const std::string status = text_of(run["status"]);
   const bool ended = run_has_ended(status);
   if (context.options.json) {
-    std::printf("%s\n", nlohmann::json{{"type", "run.current"}, {"runId", run["id"]}, {"workflowId", options.id}, {"run", run}}
-                            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-                            .c_str());
+    std::printf("%s\n",
+                json_text({{"type", "run.current"}, {"runId", run["id"]}, {"workflowId", options.id}, {"run", run}})
+                    .c_str());
     std::fflush(stdout);
   }
   // "3 tasks (1 merged, 2 running)".
@@ -128,6 +129,7 @@ int run_show(const CliContext& context, const PlanningOptions& options) {
     print_json(result);
     return kExitOk;
   }
+  result = for_display(result);  // agents' text, printed as text only
   std::vector<Field> fields = {{"id", text_of(result["id"])},
                                {"name", text_of(result["name"])},
                                {"status", text_of(result["status"])},
@@ -276,7 +278,10 @@ int run_plan(const CliContext& context, const PlanningOptions& options) {
   nlohmann::json graph = context.connect().client.call("workflow.graph", {{"id", options.id}});
   if (context.options.json) {
     print_json(graph);
-  } else if (options.format == "dot") {
+    return kExitOk;
+  }
+  graph = for_display(graph);  // agents' text, printed as text only
+  if (options.format == "dot") {
     print_dot(graph);
   } else if (options.format == "mermaid") {
     print_mermaid(graph);
@@ -294,6 +299,7 @@ int run_next(const CliContext& context, const PlanningOptions& options) {
     print_json(result);
     return kExitOk;
   }
+  result = for_display(result);  // agents' text, printed as text only
   const std::size_t columns = output_columns();
   std::printf("%s ready, %s in progress, %s recommended (max parallel %s)%s\n",
               text_of(result["availableCount"]).c_str(), text_of(result["inProgressCount"]).c_str(),
@@ -321,6 +327,7 @@ int run_progress(const CliContext& context, const PlanningOptions& options) {
     print_json(result);
     return kExitOk;
   }
+  result = for_display(result);  // agents' text, printed as text only
   const bool terminal = ::isatty(STDOUT_FILENO) == 1;
   const std::size_t columns = output_columns();
   std::string counts;
@@ -356,7 +363,7 @@ int run_progress(const CliContext& context, const PlanningOptions& options) {
   if (!blocked.empty()) {
     std::printf("blocked (%s):\n", text_of(result["blockedCount"]).c_str());
     for (const auto& task : blocked) {
-      std::printf("  %s\n", text::elide_end(safe(text_of(task["name"])) + " <- " + joined(task["blockedBy"], ", "),
+      std::printf("  %s\n", text::elide_end(safe(text_of(task["name"])) + " <- " + safe(joined(task["blockedBy"], ", ")),
                                             columns > 2 ? columns - 2 : columns)
                                 .c_str());
     }
@@ -372,13 +379,14 @@ int run_templates_list(const CliContext& context, const PlanningOptions& options
     print_json(result);
     return kExitOk;
   }
+  result = for_display(result);  // agents' text, printed as text only
   const auto& templates = result.value("templates", nlohmann::json::array());
   if (templates.empty()) std::printf("No templates (an agent creates them with template_create).\n");
   const std::size_t columns = output_columns();
   for (const auto& entry : templates) {
     std::string variables;
     for (const auto& variable : entry["variables"]) {
-      variables += (variables.empty() ? "" : " ") + text_of(variable["name"]) +
+      variables += (variables.empty() ? "" : " ") + safe(text_of(variable["name"])) +
                    (variable.value("required", false) ? "" : "?");
     }
     std::printf("%s\n", text::elide_end(text_of(entry["id"]) + "  " + safe(text_of(entry["name"])) + "  " +
@@ -396,6 +404,7 @@ int run_templates_show(const CliContext& context, const PlanningOptions& options
     print_json(result);
     return kExitOk;
   }
+  result = for_display(result);  // agents' text, printed as text only
   print_fields({{"id", text_of(result["id"])},
                 {"name", text_of(result["name"])},
                 {"description", text_of(result["description"]), true},
@@ -409,7 +418,7 @@ int run_templates_show(const CliContext& context, const PlanningOptions& options
   const std::size_t columns = output_columns();
   for (const auto& task : definition.value("tasks", nlohmann::json::array())) {
     std::string line = "  " + text_of(task["sequence"]) + ". " + safe(text_of(task["name"]));
-    if (task.contains("depends_on") && !task["depends_on"].empty()) line += "  <- " + joined(task["depends_on"], ", ");
+    if (task.contains("depends_on") && !task["depends_on"].empty()) line += "  <- " + safe(joined(task["depends_on"], ", "));
     std::printf("%s\n", text::elide_end(line, columns).c_str());
   }
   return kExitOk;
@@ -432,6 +441,7 @@ int run_templates_apply(const CliContext& context, const PlanningOptions& option
     print_json(result);
     return kExitOk;
   }
+  result = for_display(result);  // agents' text, printed as text only
   const std::string workflow = text_of(result["workflowId"]);
   std::printf("Workflow %s created from template %s: %s tasks, %s.\n", workflow.c_str(),
               safe(text_of(result["templateId"])).c_str(), text_of(result["tasksCreated"]).c_str(),

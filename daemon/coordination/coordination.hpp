@@ -12,6 +12,7 @@
 
 #include "daemon/coordination/requests.hpp"
 #include "daemon/events/event_sink.hpp"
+#include "daemon/execution/launcher.hpp"
 #include "daemon/planning/plan_cache.hpp"
 #include "daemon/store/agent_repository.hpp"
 #include "daemon/store/claim_repository.hpp"
@@ -37,6 +38,9 @@ struct Caller {
   events::EventBatch& events;
   // Planned workflows' DAGs (task_claim's prerequisite check); may be null.
   planning::PlanCache* plans = nullptr;
+  // The processes messages are typed or written to, which refuse a message
+  // their agent has no room for (Launcher::require_input_room); may be null.
+  const execution::Launcher* launcher = nullptr;
 };
 
 // Agents.
@@ -115,7 +119,7 @@ struct PersonMessage {
 };
 // `mission send`: {message}.
 nlohmann::json person_send(store::Database& db, events::EventBatch& events,
-                           const PersonMessage& message);
+                           const PersonMessage& message, const execution::Launcher* launcher);
 // A notice from the daemon itself to the people's inbox (`mission inbox`),
 // from "mission": what a person must look at, such as a run's task whose
 // merge conflicts. Inside the caller's transaction.
@@ -131,13 +135,15 @@ void notify_people(store::Database& db, events::EventBatch& events, const People
 // 1-based `choice` of its choices) with a message replying to that
 // observation, and puts the execution back to running. {message, execution}.
 nlohmann::json person_answer(store::Database& db, events::EventBatch& events, PersonMessage message,
-                             std::optional<std::int64_t> choice);
+                             std::optional<std::int64_t> choice, const execution::Launcher* launcher);
 // The questions executions wait on (`mission inbox`): [{agentExecutionId,
 // agentName?, observationId, question, choices, askedAt}], oldest first.
 nlohmann::json open_questions(store::Database& db);
 
-// The text a line-based delivery (stdin) writes for `message`: one line,
-// no newline inside.
+// The text a line-based delivery (stdin, a terminal) writes for
+// `message`: one line, no newline inside. A person's text is as given; any
+// other sender's has its control characters made visible
+// (text::inert_keys), so that it can type nothing but itself.
 std::string inbound_line(const store::MessageRow& message);
 
 }  // namespace mission::daemon::coordination

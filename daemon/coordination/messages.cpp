@@ -10,6 +10,7 @@
 #include "daemon/store/observation_repository.hpp"
 #include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
+#include "shared/display_text.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
 #include "shared/record_id.hpp"
@@ -44,6 +45,14 @@ void add_message_event(events::EventBatch& batch, const store::MessageRow& row, 
                           {"message", message_json(row, unix_ms_now(), KeyStyle::camel)}};
   if (!press_enter) event[kPressEnterField] = false;
   batch.add(std::move(event));
+}
+
+// Refuses `row` when it goes to an agent whose process does not read what
+// is typed or written to it: past the bound it would be dropped after it was
+// accepted, or kept in the daemon's memory for ever.
+void require_room(const execution::Launcher* launcher, const store::MessageRow& row) {
+  if (launcher == nullptr || !row.recipient_execution_id) return;
+  launcher->require_input_room(*row.recipient_execution_id, inbound_line(row).size() + 1);
 }
 
 store::MessageRow store_message(store::Database& db, events::EventBatch& batch, store::MessageRow row,
@@ -220,6 +229,7 @@ nlohmann::json message_send(Caller& caller, const MessageSendRequest& request) {
     row.reply_to_id = parent.id;
     row.thread_id = parent.thread_id;
   }
+  require_room(caller.launcher, row);
   row = store_message(caller.db, caller.events, std::move(row));
   return {{"id", row.id}, {"thread_id", row.thread_id}};
 }
@@ -227,7 +237,7 @@ nlohmann::json message_send(Caller& caller, const MessageSendRequest& request) {
 nlohmann::json message_broadcast(Caller& caller, const MessageBroadcastRequest& request) {
   require_self(caller, request.sender_id, "sender_id");
   const std::int64_t now = unix_ms_now();
-  nlohmann::json ids = nlohmann::json::array();
+  std::vector<store::MessageRow> rows;
   std::string thread;
   for (const auto& agent : store::AgentRepository(caller.db).registered_active()) {
     if (agent.execution_id == caller.execution_id) continue;
@@ -241,9 +251,12 @@ nlohmann::json message_broadcast(Caller& caller, const MessageBroadcastRequest& 
     row.recipient_execution_id = agent.execution_id;
     if (thread.empty()) thread = row.id;  // one thread for the whole broadcast
     row.thread_id = thread;
-    row = store_message(caller.db, caller.events, std::move(row));
-    ids.push_back(row.id);
+    // All or none: one recipient that does not read refuses the broadcast.
+    require_room(caller.launcher, row);
+    rows.push_back(std::move(row));
   }
+  nlohmann::json ids = nlohmann::json::array();
+  for (auto& row : rows) ids.push_back(store_message(caller.db, caller.events, std::move(row)).id);
   return {{"sent_count", ids.size()}, {"message_ids", std::move(ids)}};
 }
 
@@ -378,7 +391,8 @@ std::optional<std::string> unread_notice(store::Database& db, const std::string&
   return text;
 }
 
-nlohmann::json person_send(store::Database& db, events::EventBatch& events, const PersonMessage& message) {
+nlohmann::json person_send(store::Database& db, events::EventBatch& events, const PersonMessage& message,
+                           const execution::Launcher* launcher) {
   store::MessageRow row;
   row.id = new_message_id();
   row.thread_id = row.id;
@@ -389,6 +403,7 @@ nlohmann::json person_send(store::Database& db, events::EventBatch& events, cons
   row.body = nlohmann::json(message.text).dump();
   row.priority = message.priority;
   row.created_at = unix_ms_now();
+  require_room(launcher, row);
   row = store_message(db, events, std::move(row), message.press_enter);
   return {{"message", message_json(row, row.created_at, KeyStyle::camel)}};
 }
@@ -409,7 +424,7 @@ void notify_people(store::Database& db, events::EventBatch& events, const People
 }
 
 nlohmann::json person_answer(store::Database& db, events::EventBatch& events, PersonMessage message,
-                             std::optional<std::int64_t> choice) {
+                             std::optional<std::int64_t> choice, const execution::Launcher* launcher) {
   store::ExecutionRepository executions(db);
   auto target = executions.find(message.execution_id);
   if (!target) {
@@ -437,7 +452,9 @@ nlohmann::json person_answer(store::Database& db, events::EventBatch& events, Pe
                                          : "give --choice between 1 and " + std::to_string(choices.size()),
                          {{"choices", choices}});
     }
-    message.text = choices.at(static_cast<std::size_t>(*choice - 1)).get<std::string>();
+    // The choice is the asking agent's text, not the person's: it is typed
+    // as text, whatever it holds.
+    message.text = text::inert_keys(choices.at(static_cast<std::size_t>(*choice - 1)).get<std::string>());
   }
   if (message.text.empty()) {
     throw MissionError(ErrorCode::invalid_argument, "an answer needs a text or a choice",
@@ -456,6 +473,7 @@ nlohmann::json person_answer(store::Database& db, events::EventBatch& events, Pe
   row.priority = MessagePriority::high;
   row.reply_to_observation_id = question->id;
   row.created_at = unix_ms_now();
+  require_room(launcher, row);
   row = store_message(db, events, std::move(row), message.press_enter);
   target->state = ExecutionState::running;
   target->updated_at = row.created_at;
@@ -488,6 +506,10 @@ nlohmann::json open_questions(store::Database& db) {
 
 std::string inbound_line(const store::MessageRow& message) {
   std::string line = body_text(message);
+  // Only a person at the shell may type keys into an agent (a ^C on
+  // purpose); another agent's text arrives as text: "status?\x1c" would
+  // have been a SIGQUIT on a terminal (docs/adr/0014).
+  if (!message.sender_person) return text::inert_keys(line);
   std::replace(line.begin(), line.end(), '\n', ' ');
   std::replace(line.begin(), line.end(), '\r', ' ');
   return line;

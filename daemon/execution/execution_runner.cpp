@@ -97,10 +97,12 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
             },
             [this](unsigned short new_rows, unsigned short new_columns) {
               if (child_ != nullptr) child_->resize_terminal(new_rows, new_columns);
-            }});
+            },
+            [this] { return child_ != nullptr ? child_->queued_input_bytes() : std::size_t{0}; }});
   }
   int error = 0;
   options.stdin_pipe = spec.stdin_lines;
+  takes_stdin_lines_ = spec.stdin_lines;
   child_ = loop::ChildProcess::spawn(services_.loop, options, std::move(callbacks), error);
   if (child_ == nullptr) {
     terminal_.reset();
@@ -148,6 +150,13 @@ bool ExecutionRunner::deliver_inbound(const std::string& line, bool press_enter)
     return true;
   }
   return child_->write_stdin(press_enter ? line + "\n" : line) == 0;
+}
+
+std::optional<std::size_t> ExecutionRunner::queued_input() const {
+  if (child_ == nullptr) return std::nullopt;
+  if (terminal_) return terminal_->queued_input();
+  if (!takes_stdin_lines_) return std::nullopt;
+  return child_->queued_input_bytes();
 }
 
 void ExecutionRunner::stop(bool force) {

@@ -46,6 +46,10 @@ class ExecutionRunner {
   // False when it has neither (launched without stdin lines) or has ended.
   bool deliver_inbound(const std::string& line, bool press_enter);
 
+  // Bytes typed or written for the process that it has not read, while it
+  // takes lines (on a terminal, or a stdin pipe); nullopt when it takes none.
+  std::optional<std::size_t> queued_input() const;
+
   // Whether a process of this runner is alive.
   bool running() const { return child_ != nullptr; }
   // Its terminal while it runs on one, else nullptr.
@@ -71,6 +75,7 @@ class ExecutionRunner {
   std::unique_ptr<terminal::TerminalSession> terminal_;
   loop::Timer kill_timer_;
   bool stop_requested_ = false;
+  bool takes_stdin_lines_ = false;
   std::function<void(const std::string&)> on_finished_;
 };
 

@@ -1,6 +1,8 @@
 #include "daemon/execution/launcher.hpp"
 
 #include "daemon/execution/execution_runner.hpp"
+#include "shared/error_code.hpp"
+#include "shared/terminal_limits.hpp"
 
 namespace mission::daemon::execution {
 
@@ -50,6 +52,21 @@ bool Launcher::type_into(const std::string& execution_id, std::string_view text,
   if (session == nullptr) return false;
   session->type(text, enter);
   return true;
+}
+
+void Launcher::require_input_room(const std::string& execution_id, std::size_t bytes) const {
+  auto found = runners_.find(execution_id);
+  if (found == runners_.end()) return;
+  const std::optional<std::size_t> queued = found->second->queued_input();
+  if (!queued || *queued + bytes <= limits::kMaxQueuedInputBytes) return;
+  throw MissionError(ErrorCode::agent_not_reading,
+                     "agent execution " + execution_id + " is not reading its input: " + std::to_string(*queued) +
+                         " bytes typed or written for it wait already, and " + std::to_string(bytes) +
+                         " more would pass the " + std::to_string(limits::kMaxQueuedInputBytes) + "-byte bound",
+                     "send it again once it reads (mission attach " + execution_id + " shows what it does)",
+                     {{"agentExecutionId", execution_id},
+                      {"queuedBytes", *queued},
+                      {"maxQueuedBytes", limits::kMaxQueuedInputBytes}});
 }
 
 bool Launcher::deliver_inbound(const std::string& execution_id, const std::string& line, bool press_enter) {

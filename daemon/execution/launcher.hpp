@@ -70,6 +70,13 @@ class Launcher {
   // when it runs on no terminal of this daemon.
   bool type_into(const std::string& execution_id, std::string_view text, bool enter);
 
+  // Throws MissionError agent_not_reading when `bytes` more for the
+  // execution's terminal or stdin would pass kMaxQueuedInputBytes waiting
+  // for it to read; checked before a message, an answer or typed text is
+  // accepted, so that nothing accepted is dropped. Nothing when no process
+  // of ours takes lines for it.
+  void require_input_room(const std::string& execution_id, std::size_t bytes) const;
+
   // The one seam through which the inbound channel (ADR 17) reaches a
   // launched process: `line` (no newline inside) is typed on the
   // execution's terminal or goes to its stdin pipe, Enter (a newline) after

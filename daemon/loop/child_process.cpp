@@ -258,6 +258,13 @@ int ChildProcess::write_stdin(std::string bytes) {
   return rc;
 }
 
+std::size_t ChildProcess::queued_input_bytes() const {
+  if (finished_) return 0;
+  if (terminal_) return uv_stream_get_write_queue_size(reinterpret_cast<const uv_stream_t*>(&out_));
+  if (has_stdin_) return uv_stream_get_write_queue_size(reinterpret_cast<const uv_stream_t*>(&in_));
+  return 0;
+}
+
 int ChildProcess::signal_group(int signum) const {
   if (exited_ || pid_ <= 0) return 0;
   return ::kill(-pid_, signum) == 0 ? 0 : -errno;

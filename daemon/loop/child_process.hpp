@@ -61,6 +61,9 @@ class ChildProcess {
   // Queues `bytes` for the child's stdin pipe; 0, or UV_EPIPE when it has
   // none or has exited. A write the child never reads fails quietly.
   int write_stdin(std::string bytes);
+  // Bytes queued for the child's terminal or stdin pipe that the kernel has
+  // not taken yet (the child does not read them): its owner bounds them.
+  std::size_t queued_input_bytes() const;
   // Sends `signum` to the child's whole process group; 0 or a negative errno.
   int signal_group(int signum) const;
   // The owner is going away (the daemon stops): drop the callbacks and

@@ -14,7 +14,7 @@ namespace {
 
 template <class Request, nlohmann::json (*Function)(coordination::Caller&, const Request&)>
 nlohmann::json as_caller(ToolContext& context, const Request& request) {
-  coordination::Caller caller{context.db, context.execution_id, context.events, context.plans};
+  coordination::Caller caller{context.db, context.execution_id, context.events, context.plans, context.launcher};
   return Function(caller, request);
 }
 

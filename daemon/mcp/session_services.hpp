@@ -4,6 +4,7 @@
 #include <uv.h>
 
 #include "daemon/events/event_bus.hpp"
+#include "daemon/execution/launcher.hpp"
 #include "daemon/git/tree_watch_service.hpp"
 #include "daemon/planning/plan_cache.hpp"
 #include "daemon/runs/attempt_control.hpp"
@@ -23,6 +24,7 @@ struct SessionServices {
   // True once the daemon is stopping: a session it closes then was not
   // ended by its client.
   const bool* daemon_stopping = nullptr;
+  const execution::Launcher* launcher = nullptr;  // the launched processes; may be null
 };
 
 }  // namespace mission::daemon::mcp

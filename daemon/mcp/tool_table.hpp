@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "daemon/events/event_sink.hpp"
+#include "daemon/execution/launcher.hpp"
 #include "daemon/git/tree_watch_service.hpp"
 #include "daemon/planning/plan_cache.hpp"
 #include "daemon/runs/attempt_control.hpp"
@@ -40,6 +41,9 @@ struct ToolContext {
   planning::PlanCache* plans = nullptr;
   // The control toolset's attempts (docs/adr/0025); may be null.
   runs::AttemptControl* attempts = nullptr;
+  // The launched processes, which refuse a message their agent has no room
+  // for; may be null.
+  const execution::Launcher* launcher = nullptr;
 };
 
 // Long work a tool hands to the thread pool (a git snapshot or diff). The

@@ -67,13 +67,14 @@ nlohmann::json handle_inbox_list(MethodContext& context, const InboxListRequest&
 nlohmann::json handle_message_send(MethodContext& context, const MessageSendMethodRequest& request) {
   coordination::PersonMessage message{person_named(request.from), request.id, request.text,
                                       request.priority, request.subject, request.enter};
-  return coordination::person_send(context.services.db, context.events, message);
+  return coordination::person_send(context.services.db, context.events, message, &context.services.launcher);
 }
 
 nlohmann::json handle_execution_answer(MethodContext& context, const ExecutionAnswerRequest& request) {
   coordination::PersonMessage message{person_named(request.from), request.id, request.text,
                                       MessagePriority::high, std::nullopt, request.enter};
-  return coordination::person_answer(context.services.db, context.events, message, request.choice);
+  return coordination::person_answer(context.services.db, context.events, message, request.choice,
+                                     &context.services.launcher);
 }
 
 nlohmann::json handle_agent_list(MethodContext& context, const AgentListMethodRequest& request) {

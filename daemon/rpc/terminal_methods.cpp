@@ -25,10 +25,13 @@ void from_json(const nlohmann::json& j, TerminalInputRequest& request) {
 
 namespace {
 
-// The running terminal of `id`, or the error that says why there is none.
-terminal::TerminalSession& require_terminal(MethodContext& context, const std::string& id) {
+// The running terminal of `id`, or the error that says why there is none;
+// `resolved` gets the execution's whole id.
+terminal::TerminalSession& require_terminal(MethodContext& context, const std::string& id,
+                                            std::string* resolved = nullptr) {
   store::ExecutionRow row = execution::AgentExecutionRegistry(context.services.db).require(id);
   terminal::TerminalSession* session = context.services.launcher.terminal(row.id);
+  if (resolved != nullptr) *resolved = row.id;
   if (session != nullptr) return *session;
   if (is_final(row.state)) {
     throw MissionError(ErrorCode::execution_final,
@@ -73,13 +76,23 @@ nlohmann::json handle_terminal_attach(MethodContext& context, const TerminalAtta
 }
 
 nlohmann::json handle_terminal_input(MethodContext& context, const TerminalInputRequest& request) {
-  terminal::TerminalSession& session = require_terminal(context, request.id);
+  std::string id;
+  terminal::TerminalSession& session = require_terminal(context, request.id, &id);
+  // An agent that does not read is not typed at without end: refused here,
+  // as a viewer's keys are dropped past the bound (TerminalSession::input).
+  context.services.launcher.require_input_room(id, request.text.size() + (request.enter ? 1 : 0));
   session.type(request.text, request.enter);
   return {{"agentExecutionId", request.id}, {"typed", request.text.size() + (request.enter ? 1 : 0)}};
 }
 
 void ConnectionViewer::send_output(std::string_view bytes) {
-  connection_.write(terminal_frames::encode(terminal_frames::kOutput, bytes));
+  // A repaint of a large screen of many colours can pass the frame limit
+  // the client holds to: the stream is cut into frames that fit it.
+  while (!bytes.empty()) {
+    const std::string_view piece = bytes.substr(0, terminal_frames::kMaxFrameBytes);
+    connection_.write(terminal_frames::encode(terminal_frames::kOutput, piece));
+    bytes.remove_prefix(piece.size());
+  }
 }
 
 void ConnectionViewer::send_notice(std::string_view text) {
@@ -104,6 +117,9 @@ void ConnectionViewer::on_bytes(std::string_view bytes) {
         unsigned short columns = 0;
         if (terminal_frames::decode_resize(frame->payload, rows, columns)) {
           attached->resize(*this, rows, columns);
+        } else {
+          send_notice("a resize frame carries 4 bytes (rows, then columns, 2 bytes each); this one had " +
+                      std::to_string(frame->payload.size()) + " and was refused");
         }
       }
     }

@@ -207,7 +207,7 @@ FollowUpOutcome AttemptControl::follow_up(const std::string& coordinator, const 
     request.content.priority = MessagePriority::high;
     request.content.workflow_id = task.mission_id;
     request.content.task_id = task.id;
-    coordination::Caller caller{services_.db, coordinator, events, &services_.plans};
+    coordination::Caller caller{services_.db, coordinator, events, &services_.plans, &services_.launcher};
     nlohmann::json sent = coordination::message_send(caller, request);
     outcome.delivered_as = "message";
     outcome.message_id = sent.at("id").get<std::string>();

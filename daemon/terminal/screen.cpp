@@ -2,7 +2,10 @@
 
 #include <vterm.h>
 
+#include <algorithm>
 #include <cstdio>
+
+#include "shared/terminal_limits.hpp"
 
 namespace mission::daemon::terminal {
 namespace {
@@ -68,8 +71,24 @@ void output_to_reply(const char* bytes, std::size_t length, void* user) {
 
 }  // namespace
 
+namespace {
+
+// libvterm allocates every cell of a size it is given, and fails on none:
+// sizes are refused before they reach here (TerminalSession, the control
+// schemas), and clamped here should one slip through.
+unsigned short bounded_rows(unsigned short rows) {
+  return std::clamp(rows, limits::kMinTerminalRows, limits::kMaxTerminalRows);
+}
+unsigned short bounded_columns(unsigned short columns) {
+  return std::clamp(columns, limits::kMinTerminalColumns, limits::kMaxTerminalColumns);
+}
+
+}  // namespace
+
 Screen::Screen(unsigned short rows, unsigned short columns)
-    : vterm_(vterm_new(rows, columns)), rows_(rows), columns_(columns) {
+    : vterm_(vterm_new(bounded_rows(rows), bounded_columns(columns))),
+      rows_(bounded_rows(rows)),
+      columns_(bounded_columns(columns)) {
   vterm_set_utf8(vterm_, 1);
   screen_ = vterm_obtain_screen(vterm_);
   static const VTermScreenCallbacks kCallbacks = {
@@ -100,7 +119,9 @@ int Screen::on_property(int property, void* value, void* user) {
 void Screen::feed(std::string_view bytes) { vterm_input_write(vterm_, bytes.data(), bytes.size()); }
 
 void Screen::resize(unsigned short rows, unsigned short columns) {
-  if (rows == 0 || columns == 0 || (rows == rows_ && columns == columns_)) return;
+  rows = bounded_rows(rows);
+  columns = bounded_columns(columns);
+  if (rows == rows_ && columns == columns_) return;
   rows_ = rows;
   columns_ = columns;
   vterm_set_size(vterm_, rows, columns);

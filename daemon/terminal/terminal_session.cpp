@@ -8,6 +8,18 @@
 #include "shared/terminal_limits.hpp"
 
 namespace mission::daemon::terminal {
+namespace {
+
+// Why a size is refused, for the person at the viewer.
+std::string size_refusal(unsigned rows, unsigned columns, const Screen& screen) {
+  return "the agent's terminal stays " + std::to_string(screen.rows()) + "x" + std::to_string(screen.columns()) +
+         ": a size of " + std::to_string(rows) + "x" + std::to_string(columns) + " (rows x columns) was refused; a " +
+         "terminal has " + std::to_string(limits::kMinTerminalRows) + " to " + std::to_string(limits::kMaxTerminalRows) +
+         " rows and " + std::to_string(limits::kMinTerminalColumns) + " to " +
+         std::to_string(limits::kMaxTerminalColumns) + " columns";
+}
+
+}  // namespace
 
 Viewer::~Viewer() {
   if (session_ != nullptr) session_->detach(*this);
@@ -23,10 +35,12 @@ TerminalSession::TerminalSession(uv_loop_t* loop, unsigned short rows, unsigned 
         send_keys();
       }) {
   // Programs ask the terminal where the cursor is or what it is, and some
-  // wait for the answer. A typing viewer's own terminal answers; with none
-  // attached the screen model does, so a detached agent never hangs.
+  // wait for the answer. The screen model answers, viewers or not: a
+  // viewer's own terminal never sees the query (the CLI's output filter
+  // drops it, so that nothing an agent writes makes the person's terminal
+  // type into it), and a detached agent never hangs.
   screen_.on_reply([this](std::string_view reply) {
-    if (!has_typist() && agent_.write) agent_.write(reply);
+    if (agent_.write) agent_.write(reply);
   });
 }
 
@@ -140,7 +154,10 @@ void TerminalSession::attach(Viewer& viewer, bool types, unsigned short rows, un
     }
     viewer.types_ = true;
     catch_up();
-    if (rows > 0 && columns > 0 && (rows != screen_.rows() || columns != screen_.columns())) {
+    const bool sized = rows != 0 || columns != 0;
+    if (sized && !limits::terminal_size_allowed(rows, columns)) {
+      viewer.send_notice(size_refusal(rows, columns, screen_));
+    } else if (sized && (rows != screen_.rows() || columns != screen_.columns())) {
       screen_.resize(rows, columns);
       if (agent_.resize) agent_.resize(rows, columns);
     }
@@ -162,13 +179,35 @@ void TerminalSession::detach(Viewer& viewer) {
   viewer.types_ = false;
 }
 
+std::size_t TerminalSession::queued_input() const {
+  return keys_bytes_ + (agent_.queued ? agent_.queued() : 0);
+}
+
 void TerminalSession::input(Viewer& viewer, std::string_view bytes) {
   if (viewer.session_ != this || !viewer.types_) return;
+  // An agent that never reads would have the daemon keep every key typed
+  // at it (300 MB of them cost 295 MiB): past the bound they are dropped.
+  if (queued_input() + bytes.size() > limits::kMaxQueuedInputBytes) {
+    if (!told_not_reading_) {
+      told_not_reading_ = true;
+      viewer.send_notice("the agent is not reading its keyboard: " + std::to_string(queued_input()) +
+                         " bytes typed wait for it, and what you type now is dropped until it reads them");
+    }
+    return;
+  }
+  if (told_not_reading_) {
+    told_not_reading_ = false;
+    viewer.send_notice("the agent reads its keyboard again; keys typed meanwhile were dropped");
+  }
   queue_keys(bytes, false);
 }
 
 void TerminalSession::resize(Viewer& viewer, unsigned short rows, unsigned short columns) {
-  if (viewer.session_ != this || !viewer.types_ || rows == 0 || columns == 0) return;
+  if (viewer.session_ != this || !viewer.types_) return;
+  if (!limits::terminal_size_allowed(rows, columns)) {
+    viewer.send_notice(size_refusal(rows, columns, screen_));
+    return;
+  }
   if (rows == screen_.rows() && columns == screen_.columns()) return;
   catch_up();
   screen_.resize(rows, columns);
@@ -183,6 +222,7 @@ void TerminalSession::type(std::string_view text, bool enter) {
 void TerminalSession::queue_keys(std::string_view bytes, bool after_pause) {
   if (!agent_.write || (bytes.empty() && !after_pause)) return;
   keys_.push_back({std::string(bytes), after_pause});
+  keys_bytes_ += bytes.size();
   send_keys();
 }
 
@@ -196,6 +236,7 @@ void TerminalSession::send_keys() {
       return;
     }
     agent_.write(next.bytes);
+    keys_bytes_ -= next.bytes.size();
     keys_.pop_front();
   }
 }

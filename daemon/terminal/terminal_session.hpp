@@ -51,6 +51,8 @@ class TerminalSession {
   struct AgentSide {
     std::function<void(std::string_view)> write;
     std::function<void(unsigned short rows, unsigned short columns)> resize;
+    // Bytes written and not yet taken by the agent's terminal; none if empty.
+    std::function<std::size_t()> queued;
   };
 
   // `loop` times the Enter that follows typed text.
@@ -65,19 +67,28 @@ class TerminalSession {
 
   // Attaches `viewer`, which gets a repaint of the current screen. With
   // `types` it takes the keyboard (the one typing before only watches
-  // from now on) and the terminal takes its size. Throws MissionError when
-  // kMaxTerminalViewers are attached.
+  // from now on) and the terminal takes its size (0 x 0: keeps its own).
+  // Throws MissionError when kMaxTerminalViewers are attached.
   void attach(Viewer& viewer, bool types, unsigned short rows, unsigned short columns);
   void detach(Viewer& viewer);
 
   // Keystrokes and a new size from `viewer`; ignored unless it types.
+  // Keys past kMaxQueuedInputBytes waiting for the agent (it does not read
+  // them) are dropped, and the viewer is told once until it reads again. A
+  // size outside kMin/kMaxTerminalRows and kMin/kMaxTerminalColumns (also
+  // in attach) is refused with a notice to the viewer saying why.
   void input(Viewer& viewer, std::string_view bytes);
   void resize(Viewer& viewer, unsigned short rows, unsigned short columns);
 
   // Types `text` as if at the keyboard, then Enter (a carriage return)
   // kTypedEnterPauseMs later unless `enter` is false: answers and messages
-  // for the agent. Keys typed meanwhile follow that Enter, in order.
+  // for the agent. Keys typed meanwhile follow that Enter, in order. The
+  // caller checks queued_input() first: typed text is never dropped.
   void type(std::string_view text, bool enter);
+
+  // Bytes typed for the agent that it has not read yet: those waiting
+  // behind an Enter's pause and those its terminal has not taken.
+  std::size_t queued_input() const;
 
   // The agent ended: every viewer gets `status` and is detached.
   void end(const std::string& status);
@@ -122,6 +133,8 @@ class TerminalSession {
     bool after_pause;
   };
   std::deque<Keys> keys_;  // waiting behind a pause
+  std::size_t keys_bytes_ = 0;  // in keys_
+  bool told_not_reading_ = false;  // the typist knows its keys are dropped
   bool pausing_ = false;
   loop::Timer pause_timer_;
   std::vector<Viewer*> viewers_;

@@ -140,6 +140,62 @@ TEST_CASE("send and answer --no-enter type the text alone and the next Enter end
   }
 }
 
+TEST_CASE("another agent's control characters reach a terminal or stdin agent as text, a person's as keys") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  Agent sender(instance, instance.root.path(), "signals,coordination");
+  // What the agent read, in the log as it wrote it.
+  auto wait_log = [&](const std::string& id, const std::string& text) {
+    std::string log;
+    const bool shown = eventually(
+        [&] {
+          log = run_mission(instance, {"exec", "logs", "--raw", id}).out;
+          return log.find(text) != std::string::npos;
+        },
+        20s, 20ms);
+    INFO("the log of " << id << ": " << log);
+    REQUIRE(shown);
+    return log;
+  };
+  // Sent as another execution does, with message_send; ^\ ^C ^Z ^U on a
+  // terminal were SIGQUIT, SIGINT, SIGTSTP and the line's erasure.
+  const std::vector<std::pair<std::string, std::string>> sent_and_read = {
+      {"status?\x1c", "got: status?^\\."},
+      {"a\x03" "b", "got: a^Cb."},
+      {"c\x1a" "d", "got: c^Zd."},
+      {"e\x15" "f", "got: e^Uf."},
+      {"\x1b[31mred\xc2\x9b!\x7f\tx", "got: ^[[31mredM-^[!^? x."},
+  };
+  for (const std::string how : {"--tty", "--stdin-answers"}) {
+    INFO(how);
+    ProcessResult started = run_mission(
+        instance, {"run", "--detach", how, "--", "sh", "-c",
+                   "echo ready; while IFS= read -r line; do echo \"got: $line.\"; [ \"$line\" = done ] && exit 0; done"});
+    REQUIRE(started.exit_code == 0);
+    const std::string id = started.out.substr(0, started.out.find('\n'));
+    wait_log(id, "ready");
+    for (const auto& [body, read] : sent_and_read) {
+      INFO(read);
+      sender.ok("message_send", {{"recipient_id", id}, {"message_type", "query"}, {"body", body}});
+      const std::string log = wait_log(id, read);
+      CHECK(log.find('\x1c') == std::string::npos);
+      CHECK(exec_show(instance, id)["state"] == "running");
+    }
+    if (how == "--tty") {
+      // A person at the shell may mean a key: ^C ends the agent.
+      REQUIRE(run_mission(instance, {"send", id, "\x03"}).exit_code == 0);
+      json ended = wait_state(instance, id, "failed");
+      CHECK(ended["exitSignal"] == SIGINT);
+    } else {
+      REQUIRE(run_mission(instance, {"send", id, "raw\x01"}).exit_code == 0);
+      wait_log(id, "got: raw\x01.");
+      sender.ok("message_send", {{"recipient_id", id}, {"message_type", "query"}, {"body", "done"}});
+      CHECK(wait_state(instance, id, "completed")["exitCode"] == 0);
+    }
+  }
+}
+
 TEST_CASE("a marker agent launched with --stdin-answers reads the answer on its stdin, others keep /dev/null") {
   Instance instance;
   DaemonProcess daemon(instance);

@@ -249,6 +249,20 @@ std::optional<nlohmann::json> RawClient::read(std::chrono::milliseconds timeout)
   }
 }
 
+std::string RawClient::read_bytes(std::chrono::milliseconds timeout) {
+  if (buffer_.empty()) {
+    pollfd pfd{fd_, POLLIN, 0};
+    if (::poll(&pfd, 1, static_cast<int>(timeout.count())) > 0) {
+      char chunk[65536];
+      ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
+      if (n > 0) buffer_.append(chunk, static_cast<std::size_t>(n));
+    }
+  }
+  std::string bytes;
+  bytes.swap(buffer_);
+  return bytes;
+}
+
 nlohmann::json RawClient::call(const std::string& method, const nlohmann::json& params) {
   int id = next_id_++;
   nlohmann::json request = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}};

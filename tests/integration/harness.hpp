@@ -97,6 +97,10 @@ class RawClient {
   bool try_send(std::string_view bytes);
   // The next line as JSON; nullopt on EOF. Fails the test on timeout.
   std::optional<nlohmann::json> read(std::chrono::milliseconds timeout = 5s);
+  // The bytes after the last line read (a terminal's frames after
+  // terminal.attach), else what arrives within `timeout`; empty when
+  // nothing does or the peer closed.
+  std::string read_bytes(std::chrono::milliseconds timeout);
   // Sends a request and returns the reply to it.
   nlohmann::json call(const std::string& method, const nlohmann::json& params = nlohmann::json::object());
   // hello with the current protocol; returns its result.

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <functional>
 #include <regex>
 #include <thread>
@@ -19,6 +20,8 @@
 #include "daemon/terminal/screen.hpp"
 #include "integration/harness.hpp"
 #include "integration/tracking_agent.hpp"
+#include "shared/terminal_frames.hpp"
+#include "shared/terminal_limits.hpp"
 
 using namespace mission::test;
 using nlohmann::json;
@@ -169,6 +172,44 @@ std::string run_detached(const Instance& instance, const std::vector<std::string
   return run.out.substr(0, run.out.find('\n'));
 }
 
+// A viewer speaking terminal frames on the control socket itself, as
+// `mission attach` does, so that a test can send any frame.
+class FrameViewer {
+ public:
+  FrameViewer(const Instance& instance, const std::string& id, const json& size = nullptr)
+      : client_(instance.socket()) {
+    client_.hello();
+    json params = {{"id", id}};
+    if (!size.is_null()) params["size"] = size;
+    reply_ = client_.call("terminal.attach", params);
+  }
+  const json& reply() const { return reply_; }
+  void send(char type, std::string_view payload) { client_.send(mission::terminal_frames::encode(type, payload)); }
+  void send_raw(std::string_view bytes) { client_.send(bytes); }
+  // Reads frames until `done` holds, or fails after `timeout` (scaled for
+  // the slow build).
+  void wait_for(const std::function<bool()>& done, std::chrono::milliseconds timeout = 10s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout * kWaitScale;
+    while (!done()) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        FAIL("timed out; output: " << output << "\nnotices: " << notices);
+      }
+      decoder_.feed(client_.read_bytes(50ms));
+      while (auto frame = decoder_.next()) {
+        if (frame->type == mission::terminal_frames::kOutput) output += frame->payload;
+        if (frame->type == mission::terminal_frames::kNotice) notices += frame->payload + "\n";
+      }
+    }
+  }
+  std::string output;
+  std::string notices;
+
+ private:
+  RawClient client_;
+  json reply_;
+  mission::terminal_frames::Decoder decoder_;
+};
+
 std::string execution_id_in(const std::string& output) {
   std::smatch match;
   REQUIRE(std::regex_search(output, match, std::regex("mission: (ae-[0-9a-z-]+) on a terminal")));
@@ -246,6 +287,170 @@ TEST_CASE("a full-screen agent is drawn, detached, re-attached with its screen, 
   CHECK(logs.out.find('\x1b') == std::string::npos);
   ProcessResult raw = run_mission(instance, {"exec", "logs", "--raw", id});
   CHECK(raw.out.find("\x1b[?1049h") != std::string::npos);
+}
+
+TEST_CASE("a terminal's size is bounded on every path, and a huge resize frame is refused, not obeyed") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  const std::string id = run_detached(
+      instance, {"--tty", "--", "sh", "-c", "echo ready; while IFS= read -r l; do echo \"got: $l\"; done"});
+
+  // A raw resize frame of 65535 x 65535 from a typing viewer: libvterm was
+  // asked for 150 GB and the daemon died. It is refused, with the reason.
+  FrameViewer viewer(instance, id);
+  REQUIRE(viewer.reply().contains("result"));
+  viewer.wait_for([&] { return viewer.output.find("ready") != std::string::npos; });
+  viewer.send_raw(std::string("r\0\0\0\4\xff\xff\xff\xff", 9));
+  viewer.wait_for([&] { return viewer.notices.find("was refused") != std::string::npos; });
+  CHECK(viewer.notices.find("65535x65535") != std::string::npos);
+  CHECK(viewer.notices.find(std::to_string(mission::limits::kMaxTerminalRows) + " rows") != std::string::npos);
+  viewer.send_raw(std::string("r\0\0\0\4\0\0\0\x50", 9));  // 0 rows
+  viewer.wait_for([&] { return viewer.notices.find("0x80") != std::string::npos; });
+  viewer.send_raw(std::string("r\0\0\0\2\0\x10", 7));  // too short to be a size
+  viewer.wait_for([&] { return viewer.notices.find("carries 4 bytes") != std::string::npos; });
+  // The daemon lives on, the agent too, and the viewer still types.
+  CHECK(process_alive(daemon.pid()));
+  viewer.send(mission::terminal_frames::kInput, "still here\r");
+  viewer.wait_for([&] { return viewer.output.find("got: still here") != std::string::npos; });
+
+  // Sizes in JSON are refused by the control schemas, with the bound.
+  RawClient client(instance.socket());
+  client.hello();
+  json attach = client.call("terminal.attach", {{"id", id}, {"size", {{"rows", 65535}, {"columns", 65535}}}});
+  REQUIRE(attach.contains("error"));
+  CHECK(attach.at("error").at("data").at("code") == "invalid_argument");
+  CHECK(attach.at("error").dump().find("/size/") != std::string::npos);
+  CHECK(attach.at("error").dump().find("less than or equal to") != std::string::npos);
+  RawClient launcher(instance.socket());
+  launcher.hello();
+  json launch = launcher.call("execution.launch", {{"cwd", instance.root.path().string()},
+                                                   {"command", {"true"}},
+                                                   {"terminal", {{"rows", 24}, {"columns", 5000}}}});
+  REQUIRE(launch.contains("error"));
+  CHECK(launch.at("error").dump().find("1000") != std::string::npos);
+  CHECK(process_alive(daemon.pid()));
+
+  // mission attach from a terminal larger than an agent's may be asks for
+  // the largest one and says so.
+  PtyChild large(mission_argv({"attach", id}), instance.env(), 400, 1200);
+  large.wait_for_text("at most 300 rows and 1000 columns");
+  CHECK(process_alive(daemon.pid()));
+  run_mission(instance, {"exec", "stop", "--force", id});
+}
+
+namespace {
+
+// The daemon's resident memory, from /proc.
+std::size_t resident_kib(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stoul(line.substr(6));
+  }
+  FAIL("no VmRSS for " << pid);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("input for an agent that never reads is bounded: messages are refused, a viewer's keys dropped") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  RawClient client(instance.socket());
+  client.hello();
+  const std::size_t before_kib = resident_kib(daemon.pid());
+  const std::string text(16000, 'm');
+  for (const std::string how : {"--tty", "--stdin-answers"}) {
+    INFO(how);
+    const std::string id = run_detached(instance, {how, "--", "sleep", "60"});
+    // 16 KB messages until the agent has a bound's worth waiting: refused,
+    // retryable, with the reason.
+    json refused;
+    std::size_t accepted = 0;
+    for (; accepted < 1000; ++accepted) {
+      json reply = client.call("message.send", {{"id", id}, {"text", text}});
+      if (reply.contains("error")) {
+        refused = reply.at("error").at("data");
+        break;
+      }
+    }
+    REQUIRE(refused.is_object());
+    CHECK(refused.at("code") == "agent_not_reading");
+    CHECK(refused.at("retryable") == true);
+    CHECK(refused.at("message").get<std::string>().find("is not reading its input") != std::string::npos);
+    CHECK(accepted * text.size() <= mission::limits::kMaxQueuedInputBytes + 256 * 1024);
+    // The person at the shell is told so too.
+    ProcessResult send = run_mission(instance, {"send", id, text});
+    CHECK(send.exit_code == 1);
+    CHECK(send.err.find("is not reading its input") != std::string::npos);
+    if (how == "--tty") {
+      json typed = client.call("terminal.input", {{"id", id}, {"text", text}});
+      REQUIRE(typed.contains("error"));
+      CHECK(typed.at("error").at("data").at("code") == "agent_not_reading");
+      // A viewer typing 64 MB at it: the keys past the bound are dropped,
+      // and it is told once.
+      FrameViewer viewer(instance, id);
+      const std::string keys(64 * 1024, 'k');
+      for (int i = 0; i < 1024; ++i) viewer.send(mission::terminal_frames::kInput, keys);
+      viewer.wait_for([&] { return viewer.notices.find("not reading its keyboard") != std::string::npos; });
+      CHECK(viewer.notices.find("not reading its keyboard") == viewer.notices.rfind("not reading its keyboard"));
+    }
+    CHECK(process_alive(daemon.pid()));
+    run_mission(instance, {"exec", "stop", "--force", id});
+  }
+  // Without the bound 64 MB of keys and the messages stayed in the daemon.
+  // AddressSanitizer keeps what is freed in quarantine (256 MB) instead of
+  // reusing it, so the sanitized build bounds only that.
+#ifdef MISSION_TEST_SLOW_BUILD
+  constexpr std::size_t kGrowthKib = 320 * 1024;
+#else
+  constexpr std::size_t kGrowthKib = 32 * 1024;
+#endif
+  const std::size_t after_kib = resident_kib(daemon.pid());
+  INFO("daemon RSS " << before_kib << " KiB before, " << after_kib << " KiB after");
+  CHECK(after_kib < before_kib + kGrowthKib);
+}
+
+TEST_CASE("mission run and mission attach draw the agent's screen but pass no clipboard, title, query or reset") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  // Once told to go, the agent writes the clipboard (OSC 52), a title, a
+  // title report request (CSI 21t), a DECRQSS query (DCS), a reset (RIS), a
+  // font query (OSC 50) and a link (OSC 8) amid text and colour, one of
+  // them an 8-bit CSI; then asks where the cursor is, and waits for the
+  // answer.
+  const char* agent =
+      R"sh(echo ready; IFS= read -r go
+printf '\033]52;c;cm0gLXJmIH4=\007\033]0;pwned\007\033[21t\033P$qm\033\\\033c\033]50;?\007'
+printf '\033]8;;https://evil.example\033\\link\033]8;;\033\\ \302\23331mred\033[0m \033[1mbold\033[0m\n'
+printf '\033[5;7H\033[6n'; IFS= read -rs -d R pos
+printf '\033[8;1Hpos=%s done\n' "${pos#*[}"
+sleep 30)sh";
+  PtyChild run(mission_argv({"run", "--", "bash", "-c", agent}), instance.env());
+  run.wait_for_text("ready");
+  const std::string id = execution_id_in(run.raw());
+  PtyChild watcher(mission_argv({"attach", "--read-only", id}), instance.env());
+  watcher.wait_for_text("ready");
+  run.type("go\r");
+  // The daemon's screen model answered the query, though a viewer types:
+  // the viewer's own terminal never saw it.
+  run.wait_for_text("pos=5;7 done");
+  watcher.wait_for_text("pos=5;7 done");
+  for (PtyChild* viewer : {&run, &watcher}) {
+    const std::string& raw = viewer->raw();
+    CHECK(viewer->screen().text().find("link red bold") != std::string::npos);
+    CHECK(raw.find("\x1b[1mbold") != std::string::npos);
+    CHECK(raw.find("\x1b[31mred") != std::string::npos);  // the 8-bit CSI in its 7-bit form
+    for (const char* banned : {"\x1b]52", "\x1b]0;", "\x1b]8;", "\x1b]50", "\x1b[21t", "\x1bP", "\x1b" "c",
+                               "\x1b[6n", "\xc2\x9b"}) {
+      INFO(viewer->raw());
+      CHECK(raw.find(banned) == std::string::npos);
+    }
+  }
+  run_mission(instance, {"exec", "stop", "--force", id});
 }
 
 TEST_CASE("an execution on no terminal cannot be attached to, and its error says why") {

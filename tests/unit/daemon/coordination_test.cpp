@@ -168,13 +168,13 @@ TEST_CASE("an answer replies to the open question and puts the execution back to
 
   events::EventBatch batch(f.bus);
   coordination::PersonMessage answer{"alice", "ae-q", "", MessagePriority::high, std::nullopt};
-  CHECK(code_of([&] { coordination::person_answer(*f.db, batch, answer, 3); }) == ErrorCode::invalid_argument);
-  json answered = coordination::person_answer(*f.db, batch, answer, 2);
+  CHECK(code_of([&] { coordination::person_answer(*f.db, batch, answer, 3, nullptr); }) == ErrorCode::invalid_argument);
+  json answered = coordination::person_answer(*f.db, batch, answer, 2, nullptr);
   CHECK(answered["message"]["body"] == "no");
   CHECK(answered["message"]["replyToObservationId"] == observation);
   CHECK(store::ExecutionRepository(*f.db).find("ae-q")->state == ExecutionState::running);
   // Nothing is open any more.
-  CHECK(code_of([&] { coordination::person_answer(*f.db, batch, answer, 1); }) == ErrorCode::invalid_argument);
+  CHECK(code_of([&] { coordination::person_answer(*f.db, batch, answer, 1, nullptr); }) == ErrorCode::invalid_argument);
 
   coordination::MessageWaitRequest wait;
   json ready = *coordination::message_wait_ready(*f.db, "ae-q", wait);

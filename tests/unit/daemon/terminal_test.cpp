@@ -49,6 +49,19 @@ TEST_CASE("the screen model answers the agent's queries only where told to") {
   CHECK(replies == "\x1b[5;7R");
 }
 
+TEST_CASE("the screen model answers the agent's queries while a viewer types") {
+  // A viewer's terminal never sees the query (the CLI drops it): if the
+  // model kept quiet, the agent would wait for ever.
+  std::string typed;
+  Loop loop;
+  TerminalSession session(loop.get(), 24, 80, {[&](std::string_view bytes) { typed += bytes; }, {}, {}});
+  RecordingViewer typist;
+  session.attach(typist, true, 0, 0);
+  session.on_output("\x1b[3;4H\x1b[6n\x1b[c");
+  CHECK(typed.find("\x1b[3;4R") == 0);
+  CHECK(typed.find("c") != std::string::npos);  // the device attributes
+}
+
 TEST_CASE("viewers: one types and sets the size, the others watch") {
   std::string typed;
   unsigned short rows = 0;
@@ -58,7 +71,8 @@ TEST_CASE("viewers: one types and sets the size, the others watch") {
                                    [&](unsigned short r, unsigned short c) {
                                      rows = r;
                                      columns = c;
-                                   }});
+                                   },
+                                   {}});
   session.on_output("hello");
   RecordingViewer first;
   session.attach(first, true, 30, 100);
@@ -85,6 +99,38 @@ TEST_CASE("viewers: one types and sets the size, the others watch") {
   CHECK(session.viewers() == 0);
 }
 
+TEST_CASE("a size outside the terminal limits is refused with a notice and never reaches the model") {
+  using namespace mission::limits;
+  std::vector<std::pair<unsigned short, unsigned short>> sizes;
+  Loop loop;
+  TerminalSession session(loop.get(), 24, 80,
+                          {{}, [&](unsigned short r, unsigned short c) { sizes.emplace_back(r, c); }, {}});
+  RecordingViewer typist;
+  session.attach(typist, true, 65535, 65535);
+  CHECK(typist.notices.find("65535x65535") != std::string::npos);
+  CHECK(typist.notices.find("stays 24x80") != std::string::npos);
+  for (auto [rows, columns] : {std::pair<unsigned short, unsigned short>{0, 80}, {24, 0},
+                               {static_cast<unsigned short>(kMaxTerminalRows + 1), 80},
+                               {24, static_cast<unsigned short>(kMaxTerminalColumns + 1)}}) {
+    typist.notices.clear();
+    session.resize(typist, rows, columns);
+    CHECK(typist.notices.find("was refused") != std::string::npos);
+  }
+  CHECK(sizes.empty());
+  CHECK(session.screen().rows() == 24);
+  CHECK(session.screen().columns() == 80);
+  session.resize(typist, kMaxTerminalRows, kMaxTerminalColumns);
+  REQUIRE(sizes.size() == 1);
+  CHECK(session.screen().rows() == kMaxTerminalRows);
+  CHECK(session.screen().columns() == kMaxTerminalColumns);
+  // The model itself never takes more, whoever asks.
+  Screen screen(60000, 60000);
+  CHECK(screen.rows() == kMaxTerminalRows);
+  screen.resize(0, 0);
+  CHECK(screen.rows() == kMinTerminalRows);
+  CHECK(screen.columns() == kMinTerminalColumns);
+}
+
 TEST_CASE("typed text gets its Enter after a pause, and keys typed meanwhile follow it") {
   // Codex takes keys arriving together for a paste, and an Enter among
   // them for a newline in it: a person's Enter comes after the text.
@@ -95,6 +141,7 @@ TEST_CASE("typed text gets its Enter after a pause, and keys typed meanwhile fol
                                                   typed += bytes;
                                                   writes.push_back(std::chrono::steady_clock::now());
                                                 },
+                                                {},
                                                 {}});
   uv_update_time(loop.get());  // as the loop does each turn
   const auto start = std::chrono::steady_clock::now();
@@ -212,7 +259,7 @@ TEST_CASE("a query after a burst is answered once the agent is quiet, with no vi
   // the model lags behind a burst, and nothing more comes to make it catch up.
   std::string answered;
   Loop loop;
-  TerminalSession session(loop.get(), 5, 40, {[&](std::string_view bytes) { answered += bytes; }, {}});
+  TerminalSession session(loop.get(), 5, 40, {[&](std::string_view bytes) { answered += bytes; }, {}, {}});
   uv_update_time(loop.get());
   std::string burst;
   for (int i = 0; i < 10000; ++i) burst += "line " + std::to_string(i) + "\r\n";

@@ -51,6 +51,8 @@ TEST_CASE("neutralised text shows lone controls instead of obeying them") {
   CHECK(neutralised("two\nlines") == "two lines");
   CHECK(neutralised("two\nlines", Newlines::keep) == "two\nlines");
   CHECK(neutralised("a\xc2\x85" "b") == "a\xef\xbf\xbd" "b");  // NEL
+  // An 8-bit CSI as a lone byte is not UTF-8: U+FFFD, and what follows is text.
+  CHECK(neutralised("a\x9b" "2Jb") == "a\xef\xbf\xbd" "2Jb");
 }
 
 TEST_CASE("neutralised text replaces invalid UTF-8 and bidirectional overrides") {
@@ -139,4 +141,20 @@ TEST_CASE("since: relative times and dates, impossible ones refused") {
   CHECK_FALSE(mission::parse_since("2026-13-01", now));
   CHECK_FALSE(mission::parse_since("soon", now));
   CHECK_FALSE(mission::parse_since("2x", now));
+}
+
+TEST_CASE("inert keys show every control as cat -v does and keep the rest as it is") {
+  // What another agent's message may not do to a terminal: ^\ (SIGQUIT),
+  // ^C, ^Z, ^U (erase the line), an escape sequence, an 8-bit CSI.
+  CHECK(inert_keys("status?\x1c") == "status?^\\");
+  CHECK(inert_keys("a\x03" "b\x1a" "c\x15" "d\x04") == "a^Cb^Zc^Ud^D");
+  CHECK(inert_keys("\x1b[31mred\x1b]52;c;eA==\x07") == "^[[31mred^[]52;c;eA==^G");
+  CHECK(inert_keys("x\xc2\x9b" "2J\xc2\x85" "y") == "xM-^[2JM-^Ey");
+  CHECK(inert_keys("del\x7f nul") == "del^? nul");
+  CHECK(inert_keys(std::string_view("a\0b", 3)) == "a^@b");
+  // One line: tabs, carriage returns and newlines become spaces.
+  CHECK(inert_keys("one\ttwo\r\nthree") == "one two  three");
+  // Text is kept, invalid UTF-8 (a lone 8-bit C1 byte too) is U+FFFD.
+  CHECK(inert_keys("日本語 ok ✓ 🚀 \xe2\x80\xae") == "日本語 ok ✓ 🚀 \xe2\x80\xae");
+  CHECK(inert_keys("a\x9b" "b\xff") == "a\xef\xbf\xbd" "b\xef\xbf\xbd");
 }

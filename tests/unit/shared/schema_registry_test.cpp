@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "shared/schema_registry.hpp"
+#include "shared/terminal_limits.hpp"
 
 using mission::SchemaRegistry;
 using nlohmann::json;
@@ -115,4 +116,17 @@ TEST_CASE("branches of other shapes keep the validator's words") {
   auto violations = registry.validate("typed", {{"a", true}});
   REQUIRE_FALSE(violations.empty());
   CHECK(mission::describe(violations).find("/a") != std::string::npos);
+}
+
+TEST_CASE("the terminal size in the control schemas holds the terminal limits") {
+  SchemaRegistry& registry = SchemaRegistry::embedded();
+  for (const char* schema : {"control/terminal.attach.params", "control/execution.launch.params"}) {
+    INFO(schema);
+    const json& properties = registry.resolved(schema).at("properties");
+    const json& size = properties.at(properties.contains("size") ? "size" : "terminal").at("properties");
+    CHECK(size.at("rows").at("minimum") == mission::limits::kMinTerminalRows);
+    CHECK(size.at("rows").at("maximum") == mission::limits::kMaxTerminalRows);
+    CHECK(size.at("columns").at("minimum") == mission::limits::kMinTerminalColumns);
+    CHECK(size.at("columns").at("maximum") == mission::limits::kMaxTerminalColumns);
+  }
 }
