@@ -24,10 +24,19 @@ nlohmann::json workflow_set_parallelism(Caller& caller, const WorkflowSetParalle
 nlohmann::json task_set_plan(Caller& caller, const TaskSetPlanRequest& request);
 nlohmann::json task_update_status(Caller& caller, const TaskUpdateStatusRequest& request);
 nlohmann::json task_replan(Caller& caller, const TaskReplanRequest& request);
-// Adds one task to a workflow that has a plan and has not ended; a new
-// task depends only on tasks already there, so it never makes a cycle.
-// The new task's id.
-std::string task_add(Caller& caller, const TaskAddRequest& request);
+// A task task_add made: its id and name, whether every prerequisite is
+// done, and the names of its prerequisites (named or implied), in plan
+// order.
+struct TaskAdded {
+  std::string id;
+  std::string name;
+  bool ready = true;
+  std::vector<std::string> depends_on;
+};
+// Adds one task to a workflow that has not ended; a new task depends only
+// on tasks already there, so it never makes a cycle. Reads by index, never
+// the whole plan.
+TaskAdded task_add(Caller& caller, const TaskAddRequest& request);
 nlohmann::json checkpoint_add(Caller& caller, const CheckpointAddRequest& request);
 nlohmann::json repository_register(Caller& caller, const RepositoryRegisterRequest& request);
 nlohmann::json template_create(Caller& caller, const TemplateCreateRequest& request);

@@ -10,7 +10,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 14> kMigrations{
+constexpr std::array<const char*, 15> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -715,6 +715,14 @@ DROP INDEX tasks_by_phase;
 CREATE INDEX tasks_by_phase ON tasks(phase_id) WHERE phase_id IS NOT NULL;
 DROP INDEX tasks_by_parent;
 CREATE INDEX tasks_by_parent ON tasks(parent_task_id) WHERE parent_task_id IS NOT NULL;
+)sql",
+    // 15: a task added to a plan (create_task) finds what it needs by index,
+    // not by reading the whole plan (docs/adr/0032): a planned task by
+    // name, the plan's last sequence, and the tasks of the stage before a
+    // sequence.
+    R"sql(
+CREATE INDEX tasks_planned_by_name ON tasks(mission_id, name) WHERE plan_order IS NOT NULL;
+CREATE INDEX tasks_planned_by_sequence ON tasks(mission_id, sequence, plan_order) WHERE plan_order IS NOT NULL;
 )sql",
 };
 

@@ -2,8 +2,9 @@
 // before any task started leaves none of the old tasks or edges; one with a
 // started task is refused, naming it; the DAG cache brings a kept state up
 // to date after task changes (equal to a fresh load) and reloads a
-// replaced plan.
+// replaced plan; a task added by index answers as a full load would.
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <random>
 #include <set>
@@ -245,4 +246,58 @@ TEST_CASE("a version 13 database keeps its plans' edges through migration 14") {
               "AND sql LIKE '%IS NOT NULL'") == 2);
   db.exec("DELETE FROM tasks WHERE name = 't0'");
   CHECK(count("SELECT count(*) FROM task_dependencies") == 1);  // t3 -> t2
+}
+
+TEST_CASE("a task added by index answers as a full load of its plan does") {
+  Fixture f;
+  std::mt19937 rng(11);
+  for (int round = 0; round < 20; ++round) {
+    const std::string id = f.create();
+    planning::WorkflowSetPlanRequest request;
+    request.id = id;
+    request.plan.summary = "s";
+    request.plan.approach = "a";
+    const int n = 1 + static_cast<int>(rng() % 30);
+    for (int i = 0; i < n; ++i) {
+      planning::PlanTaskInput task;
+      task.name = "t" + std::to_string(i);
+      task.description = "d";
+      task.sequence = static_cast<std::int64_t>(rng() % 4);
+      if (i > 0 && rng() % 2 == 0) task.depends_on = {"t" + std::to_string(rng() % i)};
+      request.plan.tasks.push_back(std::move(task));
+    }
+    try {
+      planning::workflow_set_plan(f.caller, request);
+    } catch (const MissionError&) {
+      continue;  // a cycle through the sequence order
+    }
+    f.db.exec("UPDATE tasks SET status = 'success' WHERE mission_id = '" + id +
+              "' AND random() % 2 = 0");
+    std::int64_t last_sequence = 0;
+    for (const auto& task : request.plan.tasks)
+      last_sequence = std::max(last_sequence, task.sequence);
+    for (int added = 0; added < 5; ++added) {
+      planning::TaskAddRequest add;
+      add.workflow_id = id;
+      add.task.name = "added" + std::to_string(added);
+      add.task.description = "d";
+      if (rng() % 2 == 0) {
+        add.sequence_given = true;
+        add.task.sequence = last_sequence + static_cast<std::int64_t>(rng() % 2);
+        last_sequence = add.task.sequence;
+      }
+      if (rng() % 2 == 0) add.task.depends_on = {"t" + std::to_string(rng() % n), "t0"};
+      const planning::TaskAdded made = planning::task_add(f.caller, add);
+      planning::TaskGetRequest get;
+      get.id = made.id;
+      json loaded = planning::task_get(f.db, nullptr, get, KeyStyle::snake);
+      INFO("round " << round << " added " << added);
+      CHECK(made.name == add.task.name);
+      CHECK(json(made.depends_on) == loaded["depends_on"]);
+      CHECK(planning::seed_task_status(TaskStatus::pending, made.ready) == loaded["status"]);
+    }
+    CHECK(f.count("SELECT count(DISTINCT plan_order) FROM tasks WHERE mission_id = '" + id + "'") ==
+          n + 5);
+    CHECK(f.count("SELECT max(plan_order) FROM tasks WHERE mission_id = '" + id + "'") == n + 4);
+  }
 }
