@@ -74,9 +74,15 @@ nlohmann::json template_list(store::Database& db, const TemplateListRequest& req
 nlohmann::json template_get(store::Database& db, const TemplateGetRequest& request, KeyStyle style);
 
 // The DAG of a workflow for a picture: nodes with their status and edges,
-// drawn by the CLI (mission plan).
+// drawn by the CLI (mission plan). Whole when `max_bytes` is npos; else one
+// page whose lists' JSON stays within it (every node in plan order, then
+// every edge, node by node; a page holds at least one item), with `more`
+// and, while more remain, `after_cursor` to pass as `after` for the next
+// ("" for the first). Throws invalid_argument for a cursor it did not give,
+// or one of a plan replaced since.
 nlohmann::json workflow_graph(store::Database& db, PlanCache* cache, const std::string& workflow_id,
-                              KeyStyle style);
+                              KeyStyle style, const std::string& after = "",
+                              std::size_t max_bytes = std::string::npos);
 
 // After a planned task ended (complete_task, task_update_status): a
 // workflow whose planned tasks are all done is completed; one that was

@@ -2,7 +2,8 @@
 // before any task started leaves none of the old tasks or edges; one with a
 // started task is refused, naming it; the DAG cache brings a kept state up
 // to date after task changes (equal to a fresh load) and reloads a
-// replaced plan; a task added by index answers as a full load would.
+// replaced plan; a task added by index answers as a full load would; a
+// graph and a record read in pages join to the whole ones.
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -14,7 +15,9 @@
 #include "daemon/store/database.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/migrations.hpp"
+#include "daemon/store/mission_repository.hpp"
 #include "daemon/store/plan_repository.hpp"
+#include "daemon/tracking/mission_check.hpp"
 #include "shared/error_code.hpp"
 #include "support/sample_rows.hpp"
 #include "support/temp_dir.hpp"
@@ -300,4 +303,60 @@ TEST_CASE("a task added by index answers as a full load of its plan does") {
           n + 5);
     CHECK(f.count("SELECT max(plan_order) FROM tasks WHERE mission_id = '" + id + "'") == n + 4);
   }
+}
+
+TEST_CASE("a graph and a record read in pages are the whole ones, and a plan replaced meanwhile is refused") {
+  Fixture f;
+  const std::string id = f.create();
+  f.set_chain(id, "a", 300);
+  const json whole_graph = planning::workflow_graph(f.db, nullptr, id, KeyStyle::camel);
+  const store::MissionRow workflow = *store::MissionRepository(f.db).find(id);
+  const json whole_record = tracking::mission_record(f.db, workflow);
+  REQUIRE(whole_graph["nodes"].size() == 300);
+  REQUIRE(whole_record["tasks"].size() == 300);
+
+  // Every page within its budget, in order, and joined: the whole.
+  constexpr std::size_t kBudget = 8192;
+  json nodes = json::array();
+  json edges = json::array();
+  std::size_t pages = 0;
+  std::string after;
+  std::string first_cursor;
+  for (;;) {
+    json page = planning::workflow_graph(f.db, nullptr, id, KeyStyle::camel, after, kBudget);
+    CHECK(page.dump().size() <= kBudget);
+    for (auto& node : page["nodes"]) nodes.push_back(node);
+    for (auto& edge : page["edges"]) edges.push_back(edge);
+    ++pages;
+    if (!page["more"].get<bool>()) break;
+    after = page["afterCursor"];
+    if (first_cursor.empty()) first_cursor = after;
+  }
+  CHECK(pages > 2);
+  CHECK(nodes == whole_graph["nodes"]);
+  CHECK(edges == whole_graph["edges"]);
+
+  json tasks = json::array();
+  pages = 0;
+  after.clear();
+  std::string first_record_cursor;
+  for (;;) {
+    json page = tracking::mission_record_page(f.db, workflow, after, kBudget);
+    CHECK(page.dump().size() <= kBudget);
+    CHECK(page["format"] == whole_record["format"]);
+    for (auto& task : page["tasks"]) tasks.push_back(task);
+    ++pages;
+    if (!page["more"].get<bool>()) break;
+    after = page["afterCursor"];
+    if (first_record_cursor.empty()) first_record_cursor = after;
+  }
+  CHECK(pages > 2);
+  CHECK(tasks == whole_record["tasks"]);
+
+  // The plan replaced after a first page: its cursors no longer go on.
+  f.set_chain(id, "b", 300);
+  CHECK_THROWS_AS(planning::workflow_graph(f.db, nullptr, id, KeyStyle::camel, first_cursor, kBudget),
+                  MissionError);
+  CHECK_THROWS_AS(tracking::mission_record_page(f.db, workflow, first_record_cursor, kBudget), MissionError);
+  CHECK_THROWS_AS(tracking::mission_record_page(f.db, workflow, "tasks:x", kBudget), MissionError);
 }
