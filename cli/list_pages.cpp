@@ -14,4 +14,23 @@ nlohmann::json fetch_all(DaemonClient& client, std::string_view method, nlohmann
   }
 }
 
+nlohmann::json fetch_document(DaemonClient& client, std::string_view method, nlohmann::json params,
+                              std::initializer_list<const char*> lists) {
+  params["after"] = "";
+  nlohmann::json document = client.call(method, params);
+  bool more = document.value("more", false);
+  while (more) {
+    params["after"] = document.at("afterCursor");
+    nlohmann::json page = client.call(method, params);
+    for (const char* list : lists) {
+      for (auto& item : page.at(list)) document.at(list).push_back(std::move(item));
+    }
+    more = page.value("more", false);
+    if (more) document["afterCursor"] = page.at("afterCursor");
+  }
+  document.erase("more");
+  document.erase("afterCursor");
+  return document;
+}
+
 }  // namespace mission::cli

@@ -1,8 +1,9 @@
 #pragma once
 // Reads a whole list from a paged control-API method (see the daemon's
 // rpc/paging.hpp): asks for `after` pages, oldest first, until `more` is
-// false, and joins them.
+// false, and joins them; or a whole document whose lists come in pages.
 
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
@@ -13,5 +14,12 @@ namespace mission::cli {
 // Every item under `key` of `method` called with `params` (plus after).
 nlohmann::json fetch_all(DaemonClient& client, std::string_view method, nlohmann::json params,
                          std::string_view key);
+
+// A document too large for one reply (mission.export, workflow.graph),
+// read whole: `method` is called with `after` "" and then each page's
+// afterCursor while `more`, and each page's `lists` are appended, in order,
+// to the first page's, which is returned without the paging fields.
+nlohmann::json fetch_document(DaemonClient& client, std::string_view method, nlohmann::json params,
+                              std::initializer_list<const char*> lists);
 
 }  // namespace mission::cli

@@ -264,6 +264,19 @@ inline constexpr std::size_t kMaxPlanTasks = 20000;
 inline constexpr std::size_t kMaxPlanEdges = 100000;
 inline constexpr std::size_t kMaxTaskDependencies = 256;
 
+// The longest texts of one planned task, in characters (code points, as
+// JSON Schema's maxLength counts them): its name (and so each name in its
+// depends_on), its parallel group and its description.
+// schemas/tools/fields/plan_task.json says the same. template_apply holds
+// each task it fills in to them, and refuses as soon as a filled-in text
+// would pass its limit, before it is built.
+inline constexpr std::size_t kMaxPlanTaskNameChars = 200;
+inline constexpr std::size_t kMaxPlanTaskGroupChars = 200;
+inline constexpr std::size_t kMaxPlanTaskDescriptionChars = 8000;
+// Most bytes template_apply fills a template's texts to, all its tasks
+// together: no more than one workflow_set_plan request could carry.
+inline constexpr std::size_t kMaxAppliedTemplateBytes = kMaxFrameBytes;
+
 // workflow_next_tasks lists at most kMaxNextTasks ready tasks;
 // workflow_progress at most kMaxBlockedShown blocked tasks (each with at
 // most kMaxBlockersShown blockers) and kMaxGroupsShown groups and sequences.

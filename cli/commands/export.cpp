@@ -8,6 +8,7 @@
 
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/list_pages.hpp"
 #include "cli/mission_notes.hpp"
 #include "cli/output.hpp"
 #include "shared/error_code.hpp"
@@ -38,7 +39,11 @@ void write_file(const std::string& path, const nlohmann::json& record) {
 }
 
 int run_export(const CliContext& context, const ExportOptions& options) {
-  nlohmann::json record = context.connect().client.call("mission.export", {{"id", options.mission_id}});
+  // A record too large for one reply (a workflow of thousands of tasks)
+  // comes in pages; the note or file always holds every task.
+  DaemonConnection connection = context.connect();
+  nlohmann::json record = fetch_document(connection.client, "mission.export",
+                                         {{"id", options.mission_id}}, {"tasks", "openBlockers"});
   if (!options.output.empty()) {
     write_file(options.output, record);
     if (options.output != "-") {

@@ -12,6 +12,7 @@
 
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/list_pages.hpp"
 #include "cli/output.hpp"
 #include "cli/run_board.hpp"
 #include "shared/display_text.hpp"
@@ -275,7 +276,10 @@ void print_mermaid(const nlohmann::json& graph) {
 }
 
 int run_plan(const CliContext& context, const PlanningOptions& options) {
-  nlohmann::json graph = context.connect().client.call("workflow.graph", {{"id", options.id}});
+  // A plan of thousands of tasks comes in pages of nodes and edges.
+  DaemonConnection connection = context.connect();
+  nlohmann::json graph =
+      fetch_document(connection.client, "workflow.graph", {{"id", options.id}}, {"nodes", "edges"});
   if (context.options.json) {
     print_json(graph);
     return kExitOk;

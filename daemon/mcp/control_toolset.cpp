@@ -139,12 +139,11 @@ nlohmann::json get_task(ToolContext& context, const control::TaskIdRequest& requ
 
 nlohmann::json create_task(ToolContext& context, const planning::TaskAddRequest& request) {
   planning::Caller caller = planning_caller(context);
-  const std::string id = planning::task_add(caller, request);
-  planning::TaskGetRequest get;
-  get.id = id;
-  nlohmann::json task = planning::task_get(context.db, nullptr, get, KeyStyle::snake);
-  return {{"task_id", id}, {"name", task.at("name")}, {"status", task.at("status")},
-          {"depends_on", task.at("depends_on")}};
+  planning::TaskAdded added = planning::task_add(caller, request);
+  return {{"task_id", added.id},
+          {"name", added.name},
+          {"status", planning::seed_task_status(TaskStatus::pending, added.ready)},
+          {"depends_on", added.depends_on}};
 }
 
 DeferredWork start_task_attempt(ToolContext& context, const runs::AttemptStartRequest& request) {

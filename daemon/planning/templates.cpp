@@ -1,9 +1,11 @@
 #include "daemon/planning/templates.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "daemon/planning/dag.hpp"
 #include "shared/error_code.hpp"
+#include "shared/limits.hpp"
 
 namespace mission::daemon::planning {
 namespace {
@@ -51,17 +53,40 @@ std::vector<std::string> placeholders(const std::string& text) {
   return out;
 }
 
-std::string substitute(const std::string& text, const std::map<std::string, std::string>& values) {
+std::size_t text_chars(std::string_view text) {
+  std::size_t chars = 0;
+  for (char c : text) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+  return chars;
+}
+
+std::optional<std::string> substitute(const std::string& text,
+                                      const std::map<std::string, std::string>& values,
+                                      std::size_t max_chars, std::size_t max_bytes) {
   std::string out;
+  std::size_t chars = 0;
+  bool over = false;
+  // Each piece is measured before it is appended, so a text of many
+  // placeholders never grows past the limits it is held to.
+  auto append = [&](std::string_view piece) {
+    if (over) return;
+    chars += text_chars(piece);
+    if (chars > max_chars || out.size() + piece.size() > max_bytes) {
+      over = true;
+      return;
+    }
+    out += piece;
+  };
   std::size_t copied = 0;
+  const std::string_view whole(text);
   scan(text, [&](const std::string& name, std::size_t begin, std::size_t end) {
     auto found = values.find(name);
     if (found == values.end()) return;
-    out.append(text, copied, begin - copied);
-    out += found->second;
+    append(whole.substr(copied, begin - copied));
+    append(found->second);
     copied = end;
   });
-  out.append(text, copied, std::string::npos);
+  append(whole.substr(copied));
+  if (over) return std::nullopt;
   return out;
 }
 
@@ -123,13 +148,59 @@ TemplateDefinition instantiate(const TemplateDefinition& definition,
                          "template_list shows each template's variables", {{"field", "variables"}, {"name", name}});
     }
   }
+  // The plan's limits hold for what is filled in, as for a plan given
+  // whole; and all the texts together stay within what one
+  // workflow_set_plan could carry.
+  std::size_t budget = limits::kMaxAppliedTemplateBytes;
+  auto fill = [&](const TemplateTask& task, const std::string& text, const char* field,
+                  std::size_t max_chars) {
+    std::optional<std::string> filled = substitute(text, values, max_chars, budget);
+    if (filled) {
+      budget -= filled->size();
+      return std::move(*filled);
+    }
+    std::vector<std::string> used = placeholders(text);
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    // Within its own limit, it is the total that is over.
+    if (substitute(text, values, max_chars, std::string::npos)) {
+      throw MissionError(
+          ErrorCode::payload_too_large,
+          "the template's texts filled in would pass " +
+              std::to_string(limits::kMaxAppliedTemplateBytes) + " bytes (at task '" + task.name +
+              "')",
+          "give shorter values for the variables, or split the work over several workflows",
+          {{"field", "variables"},
+           {"task", task.name},
+           {"max_bytes", limits::kMaxAppliedTemplateBytes},
+           {"variables", used}});
+    }
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "template task '" + task.name + "': its " + field + " filled in would pass " +
+            std::to_string(max_chars) + " characters, the most a planned task's " + field +
+            " holds",
+        "give shorter values for the variables it uses, or shorten the template's text",
+        {{"field", "variables"},
+         {"task", task.name},
+         {"text", field},
+         {"max_chars", max_chars},
+         {"variables", used}});
+  };
   TemplateDefinition out;
   for (const auto& task : definition.tasks) {
-    TemplateTask copy = task;
-    copy.name = substitute(task.name, values);
-    copy.description = substitute(task.description, values);
-    if (task.parallel_group) copy.parallel_group = substitute(*task.parallel_group, values);
-    for (auto& name : copy.depends_on) name = substitute(name, values);
+    TemplateTask copy;
+    copy.sequence = task.sequence;
+    copy.name = fill(task, task.name, "name", limits::kMaxPlanTaskNameChars);
+    copy.description =
+        fill(task, task.description, "description", limits::kMaxPlanTaskDescriptionChars);
+    if (task.parallel_group) {
+      copy.parallel_group =
+          fill(task, *task.parallel_group, "parallel_group", limits::kMaxPlanTaskGroupChars);
+    }
+    for (const auto& name : task.depends_on) {
+      copy.depends_on.push_back(fill(task, name, "depends_on", limits::kMaxPlanTaskNameChars));
+    }
     out.tasks.push_back(std::move(copy));
   }
   return out;

@@ -5,7 +5,9 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "daemon/planning/requests.hpp"
@@ -15,8 +17,16 @@ namespace mission::daemon::planning {
 // The placeholders of `text`, in order: "{{ name }}" gives "name".
 std::vector<std::string> placeholders(const std::string& text);
 
-// Replaces every {{name}} of `text` with values.at(name).
-std::string substitute(const std::string& text, const std::map<std::string, std::string>& values);
+// Characters of UTF-8 `text` as JSON Schema's maxLength counts them (code
+// points).
+std::size_t text_chars(std::string_view text);
+
+// `text` with every {{name}} that `values` names replaced by its value;
+// nullopt as soon as the result would pass `max_chars` characters or
+// `max_bytes` bytes, before more of it is built.
+std::optional<std::string> substitute(const std::string& text,
+                                      const std::map<std::string, std::string>& values,
+                                      std::size_t max_chars, std::size_t max_bytes);
 
 // Refuses a definition with no task, two variables of one name, a
 // placeholder no variable declares, or a plan that does not resolve
@@ -25,7 +35,9 @@ void check_definition(const TemplateDefinition& definition);
 
 // The definition with every placeholder replaced: `given` values, then the
 // defaults. Refuses a missing required variable and a variable the
-// template does not declare, naming them.
+// template does not declare, naming them; and a filled-in text longer than
+// a plan's task may hold (limits::kMaxPlanTask*Chars), or texts that
+// together pass limits::kMaxAppliedTemplateBytes, naming the task.
 TemplateDefinition instantiate(const TemplateDefinition& definition,
                                const std::map<std::string, std::string>& given);
 

@@ -502,27 +502,139 @@ nlohmann::json template_get(store::Database& db, const TemplateGetRequest& reque
           {key(style, "created_at"), format_utc_iso8601(row->created_at)}};
 }
 
-nlohmann::json workflow_graph(store::Database& db, PlanCache* cache, const std::string& workflow_id, KeyStyle style) {
+namespace {
+
+// Where a graph's pages go on: the next node to give, or the next edge (the
+// edge-th prerequisite of node), and the id of that node's task, which
+// tells a plan replaced between two pages from the one paged.
+struct GraphPosition {
+  bool edges = false;
+  Node node = 0;
+  std::size_t edge = 0;
+};
+
+std::string graph_cursor(const PlanState& state, const GraphPosition& position) {
+  const std::string id = position.node < state.tasks.size() ? state.tasks[position.node].id : "";
+  if (!position.edges) return "nodes:" + std::to_string(position.node) + ":" + id;
+  return "edges:" + std::to_string(position.node) + ":" + std::to_string(position.edge) + ":" + id;
+}
+
+GraphPosition parse_graph_cursor(const PlanState& state, const std::string& text) {
+  if (text.empty()) return {};
+  auto refuse = [&](const std::string& why, const std::string& hint) {
+    throw MissionError(ErrorCode::invalid_argument, why, hint, {{"field", "after"}});
+  };
+  std::vector<std::string> parts;
+  for (std::size_t at = 0;;) {
+    const std::size_t colon = text.find(':', at);
+    parts.push_back(text.substr(at, colon == std::string::npos ? std::string::npos : colon - at));
+    if (colon == std::string::npos) break;
+    at = colon + 1;
+  }
+  auto number = [&](const std::string& part) -> std::size_t {
+    if (part.empty() || part.size() > 9 ||
+        part.find_first_not_of("0123456789") != std::string::npos) {
+      refuse("'" + text + "' is not a cursor of workflow.graph",
+             "pass the afterCursor of the previous page");
+    }
+    return std::stoul(part);
+  };
+  GraphPosition position;
+  std::string id;
+  if (parts.size() == 3 && parts[0] == "nodes") {
+    position.node = static_cast<Node>(number(parts[1]));
+    id = parts[2];
+  } else if (parts.size() == 4 && parts[0] == "edges") {
+    position.edges = true;
+    position.node = static_cast<Node>(number(parts[1]));
+    position.edge = number(parts[2]);
+    id = parts[3];
+  } else {
+    refuse("'" + text + "' is not a cursor of workflow.graph",
+           "pass the afterCursor of the previous page");
+  }
+  // Tasks added since only extend the plan; a replaced plan has other ids.
+  const bool same = position.node < state.tasks.size()
+                        ? state.tasks[position.node].id == id
+                        : id.empty() && position.node == state.tasks.size();
+  if (!same) {
+    refuse("the plan of workflow " + state.workflow_id + " was replaced while it was read",
+           "read it again from the first page");
+  }
+  return position;
+}
+
+std::size_t reply_bytes(const nlohmann::json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).size();
+}
+
+}  // namespace
+
+nlohmann::json workflow_graph(store::Database& db, PlanCache* cache, const std::string& workflow_id,
+                              KeyStyle style, const std::string& after, std::size_t max_bytes) {
   store::MissionRow workflow = require_workflow(db, workflow_id, "id");
   auto state = plan_state(cache, db, workflow.id);
+  GraphPosition position = parse_graph_cursor(*state, after);
+  nlohmann::json page = {{key(style, "workflow"), workflow_json(db, workflow, style)}};
+  // Room for the lists: the workflow, the keys and the paging fields, and
+  // the reply's envelope, take the rest.
+  constexpr std::size_t kFrameBytes = 1024;
+  std::size_t room = std::string::npos;
+  if (max_bytes != std::string::npos) {
+    const std::size_t fixed = reply_bytes(page) + kFrameBytes;
+    room = max_bytes > fixed ? max_bytes - fixed : 0;
+  }
   nlohmann::json nodes = nlohmann::json::array();
   nlohmann::json edges = nlohmann::json::array();
-  for (Node node = 0; node < state->tasks.size(); ++node) {
-    const PlanTask& task = state->tasks[node];
-    nodes.push_back({{key(style, "id"), task.id},
-                     {key(style, "name"), task.name},
-                     {key(style, "sequence"), task.sequence},
-                     {key(style, "parallel_group"), task.parallel_group ? nlohmann::json(*task.parallel_group) : nlohmann::json()},
-                     {key(style, "status"), seed_task_status(task.status, prerequisites_done(*state, node))}});
-    for (Node prerequisite : state->dag.prerequisites(node)) {
-      edges.push_back({{key(style, "from"), state->tasks[prerequisite].id},
-                       {key(style, "to"), task.id},
-                       {key(style, "implied"), !state->dag.has_explicit(node)}});
+  // An item goes in while it fits, and always when the page has none yet.
+  auto add = [&](nlohmann::json& list, nlohmann::json item) {
+    if (room != std::string::npos) {
+      const std::size_t bytes = reply_bytes(item) + 1;
+      if (bytes > room && !(nodes.empty() && edges.empty())) return false;
+      room -= std::min(room, bytes);
+    }
+    list.push_back(std::move(item));
+    return true;
+  };
+  const Node n = static_cast<Node>(state->tasks.size());
+  bool full = false;
+  for (; !position.edges && position.node < n; ++position.node) {
+    const PlanTask& task = state->tasks[position.node];
+    nlohmann::json node = {
+        {key(style, "id"), task.id},
+        {key(style, "name"), task.name},
+        {key(style, "sequence"), task.sequence},
+        {key(style, "parallel_group"),
+         task.parallel_group ? nlohmann::json(*task.parallel_group) : nlohmann::json()},
+        {key(style, "status"),
+         seed_task_status(task.status, prerequisites_done(*state, position.node))}};
+    if (!add(nodes, std::move(node))) {
+      full = true;
+      break;
     }
   }
-  return {{key(style, "workflow"), workflow_json(db, workflow, style)},
-          {key(style, "nodes"), std::move(nodes)},
-          {key(style, "edges"), std::move(edges)}};
+  if (!full && !position.edges) position = {true, 0, 0};
+  for (; !full && position.node < n; ++position.node, position.edge = 0) {
+    const auto prerequisites = state->dag.prerequisites(position.node);
+    const bool implied = !state->dag.has_explicit(position.node);
+    for (; position.edge < prerequisites.size(); ++position.edge) {
+      nlohmann::json edge = {{key(style, "from"), state->tasks[prerequisites[position.edge]].id},
+                             {key(style, "to"), state->tasks[position.node].id},
+                             {key(style, "implied"), implied}};
+      if (!add(edges, std::move(edge))) {
+        full = true;
+        break;
+      }
+    }
+    if (full) break;
+  }
+  page[key(style, "nodes")] = std::move(nodes);
+  page[key(style, "edges")] = std::move(edges);
+  if (max_bytes != std::string::npos) {
+    page[key(style, "more")] = full;
+    if (full) page[key(style, "after_cursor")] = graph_cursor(*state, position);
+  }
+  return page;
 }
 
 }  // namespace mission::daemon::planning

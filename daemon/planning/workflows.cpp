@@ -335,33 +335,31 @@ nlohmann::json workflow_create(Caller& caller, const WorkflowCreateRequest& requ
           {"auto_create_workspaces", request.auto_create_workspaces}};
 }
 
-std::string task_add(Caller& caller, const TaskAddRequest& request) {
+TaskAdded task_add(Caller& caller, const TaskAddRequest& request) {
   store::MissionRow workflow = require_workflow(caller.db, request.workflow_id, "workflow_id");
   store::require_mission_writer(caller.db, caller.execution_id, workflow);
   require_not_final(workflow);
+  // Everything below reads by index: a plan of ten thousand tasks costs an
+  // added task no more than a plan of ten.
   store::PlanRepository plans(caller.db);
-  const std::vector<store::PlannedTaskRow> existing = plans.planned_tasks(workflow.id);
+  const store::PlanEnd end = plans.plan_end(workflow.id);
   PlanTaskInput task = request.task;
-  std::int64_t last_order = -1;
-  std::int64_t last_sequence = 0;
-  for (const auto& row : existing) last_sequence = std::max(last_sequence, row.sequence);
   if (!request.sequence_given) {
-    task.sequence = last_sequence;
-  } else if (task.sequence < last_sequence) {
+    task.sequence = end.last_sequence;
+  } else if (task.sequence < end.last_sequence) {
     throw MissionError(ErrorCode::invalid_argument,
                        "sequence " + std::to_string(task.sequence) + " is below the plan's last, " +
-                           std::to_string(last_sequence) + ": tasks already planned would come to wait for it",
-                       "leave sequence out, or give " + std::to_string(last_sequence) +
+                           std::to_string(end.last_sequence) +
+                           ": tasks already planned would come to wait for it",
+                       "leave sequence out, or give " + std::to_string(end.last_sequence) +
                            " or more; name what it waits for in depends_on",
                        {{"field", "sequence"}});
   }
-  for (const auto& row : existing) {
-    if (row.name == task.name) {
-      throw MissionError(ErrorCode::invalid_argument,
-                         "workflow " + workflow.id + " already has a task named '" + task.name + "'",
-                         "give the new task another name", {{"field", "name"}, {"task_id", row.id}});
-    }
-    last_order = std::max(last_order, row.plan_order.value_or(-1));
+  if (auto same = plans.planned_task_ref(workflow.id, task.name); same && same->name == task.name) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "workflow " + workflow.id + " already has a task named '" + task.name + "'",
+                       "give the new task another name",
+                       {{"field", "name"}, {"task_id", same->id}});
   }
   store::PlannedTaskRow row;
   row.id = new_random_id("tk-", 10);
@@ -370,29 +368,43 @@ std::string task_add(Caller& caller, const TaskAddRequest& request) {
   row.name = task.name;
   row.description = task.description;
   row.status = TaskStatus::pending;
-  row.plan_order = last_order + 1;
+  row.plan_order = end.last_order + 1;
   row.sequence = task.sequence;
   row.parallel_group = task.parallel_group;
   row.complexity = task.complexity;
   row.files_likely_affected = json_text(task.files_likely_affected);
   row.acceptance_criteria = json_text(task.acceptance_criteria);
   row.created_at = unix_ms_now();
+  // Its prerequisites as the DAG will have them (docs/adr/0015): the ones
+  // it names, else the stage before its sequence; in plan order.
+  std::vector<store::PlannedTaskRef> prerequisites;
   std::vector<store::DependencyRow> edges;
   for (const std::string& wanted : task.depends_on) {
-    auto found = std::find_if(existing.begin(), existing.end(),
-                              [&](const store::PlannedTaskRow& other) { return other.name == wanted || other.id == wanted; });
-    if (found == existing.end()) {
+    auto found = plans.planned_task_ref(workflow.id, wanted);
+    if (!found) {
       throw MissionError(ErrorCode::invalid_argument,
                          "depends_on names '" + wanted + "', which is no task of workflow " + workflow.id,
                          "name a task of the workflow by its name or id (list_tasks)", {{"field", "depends_on"}});
     }
     if (std::none_of(edges.begin(), edges.end(), [&](const auto& edge) { return edge.depends_on_id == found->id; })) {
       edges.push_back({row.id, found->id});
+      prerequisites.push_back(std::move(*found));
     }
+  }
+  if (task.depends_on.empty()) {
+    prerequisites = plans.stage_before(workflow.id, task.sequence);
+  } else {
+    std::sort(prerequisites.begin(), prerequisites.end(),
+              [](const auto& a, const auto& b) { return a.plan_order < b.plan_order; });
   }
   plans.insert_planned(std::span<const store::PlannedTaskRow>(&row, 1), edges);
   caller.notify("task", "created", row.id);
-  return row.id;
+  TaskAdded added{row.id, row.name, true, {}};
+  for (auto& prerequisite : prerequisites) {
+    if (!is_done(prerequisite.status)) added.ready = false;
+    added.depends_on.push_back(std::move(prerequisite.name));
+  }
+  return added;
 }
 
 nlohmann::json workflow_set_plan(Caller& caller, const WorkflowSetPlanRequest& request) {

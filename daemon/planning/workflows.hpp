@@ -24,10 +24,19 @@ nlohmann::json workflow_set_parallelism(Caller& caller, const WorkflowSetParalle
 nlohmann::json task_set_plan(Caller& caller, const TaskSetPlanRequest& request);
 nlohmann::json task_update_status(Caller& caller, const TaskUpdateStatusRequest& request);
 nlohmann::json task_replan(Caller& caller, const TaskReplanRequest& request);
-// Adds one task to a workflow that has a plan and has not ended; a new
-// task depends only on tasks already there, so it never makes a cycle.
-// The new task's id.
-std::string task_add(Caller& caller, const TaskAddRequest& request);
+// A task task_add made: its id and name, whether every prerequisite is
+// done, and the names of its prerequisites (named or implied), in plan
+// order.
+struct TaskAdded {
+  std::string id;
+  std::string name;
+  bool ready = true;
+  std::vector<std::string> depends_on;
+};
+// Adds one task to a workflow that has not ended; a new task depends only
+// on tasks already there, so it never makes a cycle. Reads by index, never
+// the whole plan.
+TaskAdded task_add(Caller& caller, const TaskAddRequest& request);
 nlohmann::json checkpoint_add(Caller& caller, const CheckpointAddRequest& request);
 nlohmann::json repository_register(Caller& caller, const RepositoryRegisterRequest& request);
 nlohmann::json template_create(Caller& caller, const TemplateCreateRequest& request);
@@ -65,9 +74,15 @@ nlohmann::json template_list(store::Database& db, const TemplateListRequest& req
 nlohmann::json template_get(store::Database& db, const TemplateGetRequest& request, KeyStyle style);
 
 // The DAG of a workflow for a picture: nodes with their status and edges,
-// drawn by the CLI (mission plan).
+// drawn by the CLI (mission plan). Whole when `max_bytes` is npos; else one
+// page whose lists' JSON stays within it (every node in plan order, then
+// every edge, node by node; a page holds at least one item), with `more`
+// and, while more remain, `after_cursor` to pass as `after` for the next
+// ("" for the first). Throws invalid_argument for a cursor it did not give,
+// or one of a plan replaced since.
 nlohmann::json workflow_graph(store::Database& db, PlanCache* cache, const std::string& workflow_id,
-                              KeyStyle style);
+                              KeyStyle style, const std::string& after = "",
+                              std::size_t max_bytes = std::string::npos);
 
 // After a planned task ended (complete_task, task_update_status): a
 // workflow whose planned tasks are all done is completed; one that was

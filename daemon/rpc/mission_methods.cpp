@@ -27,6 +27,11 @@ void from_json(const nlohmann::json& j, MissionIdRequest& request) {
   request.id = j.at("id").get<std::string>();
 }
 
+void from_json(const nlohmann::json& j, MissionExportRequest& request) {
+  request.id = j.at("id").get<std::string>();
+  if (j.contains("after")) request.after = j.at("after").get<std::string>();
+}
+
 void from_json(const nlohmann::json& j, MissionPageRequest& request) {
   request.id = j.at("id").get<std::string>();
   request.kind = j.value("kind", "");
@@ -159,9 +164,13 @@ nlohmann::json handle_mission_check(MethodContext& context, const MissionCheckRe
   return result;
 }
 
-nlohmann::json handle_mission_export(MethodContext& context, const MissionIdRequest& request) {
+nlohmann::json handle_mission_export(MethodContext& context, const MissionExportRequest& request) {
   store::Database& db = context.services.db;
-  return tracking::mission_record(db, tracking::require_mission(db, request.id, "mission"));
+  store::MissionRow mission = tracking::require_mission(db, request.id, "mission");
+  // Without `after`, the whole record in one reply, as clients that do not
+  // page expect: one too large for a reply is refused rather than cut.
+  if (!request.after) return tracking::mission_record(db, mission);
+  return tracking::mission_record_page(db, mission, *request.after, limits::kMaxReplyBytes);
 }
 
 nlohmann::json handle_task_changes(MethodContext& context, const TaskChangesMethodRequest& request) {

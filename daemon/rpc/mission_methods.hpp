@@ -27,6 +27,14 @@ struct MissionIdRequest {
 };
 void from_json(const nlohmann::json& j, MissionIdRequest& request);
 
+// mission.export: the whole record, or with `after` one page of it ("" for
+// the first page, then each page's afterCursor).
+struct MissionExportRequest {
+  std::string id;
+  std::optional<std::string> after;
+};
+void from_json(const nlohmann::json& j, MissionExportRequest& request);
+
 // A page of one mission's tasks, or of its decisions, issues or milestones.
 struct MissionPageRequest {
   std::string id;
@@ -59,7 +67,7 @@ struct IssueResolveRequest {
 void from_json(const nlohmann::json& j, IssueResolveRequest& request);
 
 nlohmann::json handle_mission_list(MethodContext& context, const MissionListRequest& request);
-nlohmann::json handle_mission_export(MethodContext& context, const MissionIdRequest& request);
+nlohmann::json handle_mission_export(MethodContext& context, const MissionExportRequest& request);
 nlohmann::json handle_mission_get(MethodContext& context, const MissionIdRequest& request);
 nlohmann::json handle_mission_tasks(MethodContext& context, const MissionPageRequest& request);
 nlohmann::json handle_mission_journal(MethodContext& context, const MissionPageRequest& request);

@@ -2,6 +2,7 @@
 
 #include "daemon/planning/workflows.hpp"
 #include "daemon/tracking/tracking_events.hpp"
+#include "shared/limits.hpp"
 
 namespace mission::daemon {
 namespace {
@@ -21,6 +22,11 @@ void from_json(const nlohmann::json& j, WorkflowListMethodRequest& request) {
   if (j.contains("status")) request.list.statuses = j.at("status").get<std::vector<std::string>>();
   if (j.contains("repositoryPath")) request.list.repository_path = j.at("repositoryPath").get<std::string>();
   request.list.position = position_of(j);
+}
+
+void from_json(const nlohmann::json& j, WorkflowGraphRequest& request) {
+  request.id = j.at("id").get<std::string>();
+  if (j.contains("after")) request.after = j.at("after").get<std::string>();
 }
 
 void from_json(const nlohmann::json& j, WorkflowMethodRequest& request) {
@@ -51,8 +57,13 @@ nlohmann::json handle_workflow_get(MethodContext& context, const WorkflowMethodR
   return planning::workflow_get(context.services.db, context.services.mcp.plans, {request.id, true, true}, kCamel);
 }
 
-nlohmann::json handle_workflow_graph(MethodContext& context, const WorkflowMethodRequest& request) {
-  return planning::workflow_graph(context.services.db, context.services.mcp.plans, request.id, kCamel);
+nlohmann::json handle_workflow_graph(MethodContext& context, const WorkflowGraphRequest& request) {
+  // Without `after`, the whole graph in one reply, as clients that do not
+  // page expect: one too large for a reply is refused rather than cut.
+  store::Database& db = context.services.db;
+  planning::PlanCache* plans = context.services.mcp.plans;
+  if (!request.after) return planning::workflow_graph(db, plans, request.id, kCamel);
+  return planning::workflow_graph(db, plans, request.id, kCamel, *request.after, limits::kMaxReplyBytes);
 }
 
 nlohmann::json handle_workflow_next(MethodContext& context, const WorkflowMethodRequest& request) {

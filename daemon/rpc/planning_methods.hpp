@@ -7,6 +7,8 @@
 // answers in camelCase.
 
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 
 #include "daemon/planning/requests.hpp"
 #include "daemon/rpc/dispatcher.hpp"
@@ -24,6 +26,14 @@ struct WorkflowMethodRequest {
 };
 void from_json(const nlohmann::json& j, WorkflowMethodRequest& request);
 
+// workflow.graph: the whole graph, or with `after` one page of it ("" for
+// the first page, then each page's afterCursor).
+struct WorkflowGraphRequest {
+  std::string id;
+  std::optional<std::string> after;
+};
+void from_json(const nlohmann::json& j, WorkflowGraphRequest& request);
+
 struct TemplateListMethodRequest {
   planning::TemplateListRequest list;
 };
@@ -39,7 +49,7 @@ void from_json(const nlohmann::json& j, TemplateApplyMethodRequest& request);
 
 nlohmann::json handle_workflow_list(MethodContext& context, const WorkflowListMethodRequest& request);
 nlohmann::json handle_workflow_get(MethodContext& context, const WorkflowMethodRequest& request);
-nlohmann::json handle_workflow_graph(MethodContext& context, const WorkflowMethodRequest& request);
+nlohmann::json handle_workflow_graph(MethodContext& context, const WorkflowGraphRequest& request);
 nlohmann::json handle_workflow_next(MethodContext& context, const WorkflowMethodRequest& request);
 nlohmann::json handle_workflow_progress(MethodContext& context, const WorkflowMethodRequest& request);
 nlohmann::json handle_template_list(MethodContext& context, const TemplateListMethodRequest& request);

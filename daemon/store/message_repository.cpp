@@ -104,12 +104,24 @@ Page<MessageRow> MessageRepository::page(const MessageFilter& filter, const Page
 
 std::map<std::string, std::int64_t> MessageRepository::count_unread(
     const std::optional<std::string>& recipient, std::int64_t now) {
-  auto s = db_.prepare(std::string("SELECT priority, count(*) FROM messages WHERE "
-                                  "recipient_execution_id IS ?2") +
-                      kUnread + " GROUP BY priority");
-  s.bind(1, now).bind(2, recipient);
+  // The kept counts (migration 16), less the counted messages that have
+  // expired since, which the index of expiring messages finds alone.
   std::map<std::string, std::int64_t> counts;
-  while (s.step()) counts[s.text(0)] = s.integer(1);
+  auto kept = db_.prepare(
+      "SELECT priority, unread FROM message_unread_counts WHERE recipient = coalesce(?1, '')");
+  kept.bind(1, recipient);
+  while (kept.step()) counts[kept.text(0)] = kept.integer(1);
+  // One range of the index per priority counted: no sort, no row read.
+  for (auto& [priority, count] : counts) {
+    auto expired = db_.prepare(
+        "SELECT count(*) FROM messages WHERE recipient_execution_id IS ?2 AND priority = ?3 "
+        "AND read_at IS NULL AND archived_at IS NULL AND expires_at IS NOT NULL AND expires_at <= "
+        "?1");
+    expired.bind(1, now).bind(2, recipient).bind(3, priority);
+    expired.step();
+    count -= expired.integer(0);
+  }
+  std::erase_if(counts, [](const auto& entry) { return entry.second <= 0; });
   return counts;
 }
 
@@ -126,12 +138,19 @@ std::vector<MessageRow> MessageRepository::unread(const std::string& recipient, 
 
 std::map<std::string, std::int64_t> MessageRepository::unread_by_execution(
     const std::string& execution_ids, std::int64_t now) {
-  auto s = db_.prepare(std::string("SELECT recipient_execution_id, count(*) FROM messages WHERE "
-                                   "recipient_execution_id IN (SELECT value FROM json_each(?2))") +
-                       kUnread + " GROUP BY recipient_execution_id");
-  s.bind(1, now).bind(2, execution_ids);
   std::map<std::string, std::int64_t> counts;
-  while (s.step()) counts[s.text(0)] = s.integer(1);
+  auto kept = db_.prepare(
+      "SELECT recipient, sum(unread) FROM message_unread_counts "
+      "WHERE recipient IN (SELECT value FROM json_each(?1)) GROUP BY recipient");
+  kept.bind(1, execution_ids);
+  while (kept.step()) counts[kept.text(0)] = kept.integer(1);
+  auto expired = db_.prepare(
+      "SELECT recipient_execution_id, count(*) FROM messages WHERE recipient_execution_id IN "
+      "(SELECT value FROM json_each(?2)) AND read_at IS NULL AND archived_at IS NULL "
+      "AND expires_at IS NOT NULL AND expires_at <= ?1 GROUP BY recipient_execution_id");
+  expired.bind(1, now).bind(2, execution_ids);
+  while (expired.step()) counts[expired.text(0)] -= expired.integer(1);
+  std::erase_if(counts, [](const auto& entry) { return entry.second <= 0; });
   return counts;
 }
 

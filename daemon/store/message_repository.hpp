@@ -61,12 +61,15 @@ class MessageRepository {
   std::int64_t insert(const MessageRow& row);
   std::optional<MessageRow> find(const std::string& id);
   Page<MessageRow> page(const MessageFilter& filter, const PageRequest& request);
-  // Unread messages of `recipient` by priority name.
+  // Unread messages of `recipient` by priority name: the counts the
+  // triggers of migration 16 keep, less those that have expired since
+  // (read from an index of the expiring ones); never a scan of the backlog.
   std::map<std::string, std::int64_t> count_unread(const std::optional<std::string>& recipient,
                                                    std::int64_t now);
   // The oldest `limit` unread messages of an execution, oldest first.
   std::vector<MessageRow> unread(const std::string& recipient, std::int64_t now, std::size_t limit);
-  // Unread messages of each of `execution_ids` (a JSON array text).
+  // Unread messages of each of `execution_ids` (a JSON array text), from
+  // the same kept counts.
   std::map<std::string, std::int64_t> unread_by_execution(const std::string& execution_ids,
                                                           std::int64_t now);
   // The position of the newest message to `recipient`, or 0.

@@ -10,7 +10,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 15> kMigrations{
+constexpr std::array<const char*, 17> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -723,6 +723,67 @@ CREATE INDEX tasks_by_parent ON tasks(parent_task_id) WHERE parent_task_id IS NO
     // across this upgrade resumes with the daemon's environment.
     R"sql(
 UPDATE runs SET options = json_remove(options, '$.env') WHERE json_valid(options) AND json_type(options, '$.env') IS NOT NULL;
+)sql",
+    // 16: a task added to a plan (create_task) finds what it needs by index,
+    // not by reading the whole plan (docs/adr/0033): a planned task by
+    // name, the plan's last sequence, and the tasks of the stage before a
+    // sequence.
+    R"sql(
+CREATE INDEX tasks_planned_by_name ON tasks(mission_id, name) WHERE plan_order IS NOT NULL;
+CREATE INDEX tasks_planned_by_sequence ON tasks(mission_id, sequence, plan_order) WHERE plan_order IS NOT NULL;
+)sql",
+    // 17: unread messages counted, not scanned (docs/adr/0033): every tool
+    // result of an agent looks for unread messages, and counting a backlog
+    // of 100,000 read each of them. Triggers keep the count of unread
+    // (neither read nor archived) messages per recipient and priority; the
+    // ones among them that have expired are counted through an index of
+    // only the messages that can expire. The unread index carries
+    // expires_at, so finding the oldest unexpired message skips expired
+    // ones in the index alone.
+    R"sql(
+CREATE TABLE message_unread_counts (
+  recipient  TEXT NOT NULL,  -- recipient_execution_id, or '' for the people's inbox
+  priority   TEXT NOT NULL,
+  unread     INTEGER NOT NULL,
+  PRIMARY KEY (recipient, priority)
+) WITHOUT ROWID;
+INSERT INTO message_unread_counts (recipient, priority, unread)
+  SELECT coalesce(recipient_execution_id, ''), priority, count(*) FROM messages
+  WHERE read_at IS NULL AND archived_at IS NULL GROUP BY 1, 2;
+CREATE TRIGGER messages_count_insert AFTER INSERT ON messages
+  WHEN NEW.read_at IS NULL AND NEW.archived_at IS NULL
+  BEGIN
+    INSERT INTO message_unread_counts (recipient, priority, unread)
+      VALUES (coalesce(NEW.recipient_execution_id, ''), NEW.priority, 1)
+      ON CONFLICT (recipient, priority) DO UPDATE SET unread = unread + 1;
+  END;
+CREATE TRIGGER messages_count_update
+  AFTER UPDATE OF read_at, archived_at, recipient_execution_id, priority ON messages
+  BEGIN
+    UPDATE message_unread_counts SET unread = unread - 1
+      WHERE OLD.read_at IS NULL AND OLD.archived_at IS NULL
+        AND recipient = coalesce(OLD.recipient_execution_id, '') AND priority = OLD.priority;
+    INSERT INTO message_unread_counts (recipient, priority, unread)
+      SELECT coalesce(NEW.recipient_execution_id, ''), NEW.priority, 1
+      WHERE NEW.read_at IS NULL AND NEW.archived_at IS NULL
+      ON CONFLICT (recipient, priority) DO UPDATE SET unread = unread + 1;
+  END;
+CREATE TRIGGER messages_count_delete AFTER DELETE ON messages
+  WHEN OLD.read_at IS NULL AND OLD.archived_at IS NULL
+  BEGIN
+    UPDATE message_unread_counts SET unread = unread - 1
+      WHERE recipient = coalesce(OLD.recipient_execution_id, '') AND priority = OLD.priority;
+  END;
+CREATE TRIGGER executions_drop_message_counts AFTER DELETE ON executions
+  BEGIN DELETE FROM message_unread_counts WHERE recipient = OLD.id; END;
+DROP INDEX messages_unread;
+CREATE INDEX messages_unread ON messages(recipient_execution_id, id, expires_at)
+  WHERE read_at IS NULL AND archived_at IS NULL;
+-- read_at and archived_at (always NULL here) make it covering for the
+-- count, which names them to match the index's WHERE.
+CREATE INDEX messages_unread_expiring
+  ON messages(recipient_execution_id, priority, expires_at, read_at, archived_at)
+  WHERE read_at IS NULL AND archived_at IS NULL AND expires_at IS NOT NULL;
 )sql",
 };
 

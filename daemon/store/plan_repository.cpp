@@ -67,6 +67,12 @@ PlannedTaskRow read_task(const Statement& s) {
   return row;
 }
 
+constexpr const char* kRefColumns = "id, name, status, plan_order";
+
+PlannedTaskRef read_ref(const Statement& s) {
+  return {s.text(0), s.text(1), s.name<TaskStatus>(2), s.integer(3)};
+}
+
 constexpr const char* kCheckpointColumns =
     "id, task_id, seq, execution_id, type, summary, detail, files_changed, created_at";
 
@@ -259,6 +265,49 @@ std::vector<PlannedTaskRow> PlanRepository::planned_tasks(const std::string& mis
   s.bind(1, mission_id);
   std::vector<PlannedTaskRow> rows;
   while (s.step()) rows.push_back(read_task(s));
+  return rows;
+}
+
+PlanEnd PlanRepository::plan_end(const std::string& mission_id) {
+  PlanEnd end;
+  auto order = db_.prepare(
+      "SELECT plan_order FROM tasks WHERE mission_id = ? AND plan_order IS NOT NULL "
+      "ORDER BY plan_order DESC LIMIT 1");
+  order.bind(1, mission_id);
+  if (order.step()) end.last_order = order.integer(0);
+  auto sequence = db_.prepare(
+      "SELECT sequence FROM tasks WHERE mission_id = ? AND plan_order IS NOT NULL "
+      "ORDER BY sequence DESC LIMIT 1");
+  sequence.bind(1, mission_id);
+  if (sequence.step()) end.last_sequence = std::max<std::int64_t>(0, sequence.integer(0));
+  return end;
+}
+
+std::optional<PlannedTaskRef> PlanRepository::planned_task_ref(const std::string& mission_id,
+                                                               const std::string& name_or_id) {
+  auto by_name =
+      db_.prepare(std::string("SELECT ") + kRefColumns +
+                  " FROM tasks WHERE mission_id = ?1 AND name = ?2 AND plan_order IS NOT NULL");
+  by_name.bind(1, mission_id).bind(2, name_or_id);
+  if (by_name.step()) return read_ref(by_name);
+  auto by_id =
+      db_.prepare(std::string("SELECT ") + kRefColumns +
+                  " FROM tasks WHERE id = ?2 AND mission_id = ?1 AND plan_order IS NOT NULL");
+  by_id.bind(1, mission_id).bind(2, name_or_id);
+  if (by_id.step()) return read_ref(by_id);
+  return std::nullopt;
+}
+
+std::vector<PlannedTaskRef> PlanRepository::stage_before(const std::string& mission_id,
+                                                         std::int64_t sequence) {
+  auto s =
+      db_.prepare(std::string("SELECT ") + kRefColumns +
+                  " FROM tasks WHERE mission_id = ?1 AND plan_order IS NOT NULL AND sequence = "
+                  "(SELECT sequence FROM tasks WHERE mission_id = ?1 AND plan_order IS NOT NULL "
+                  "AND sequence < ?2 ORDER BY sequence DESC LIMIT 1) ORDER BY plan_order");
+  s.bind(1, mission_id).bind(2, sequence);
+  std::vector<PlannedTaskRef> rows;
+  while (s.step()) rows.push_back(read_ref(s));
   return rows;
 }
 

@@ -67,6 +67,22 @@ struct TaskProgressRow {
   std::optional<std::string> claimed_by;
 };
 
+// A planned task as a new task's prerequisite: enough to name it and tell
+// whether it is done.
+struct PlannedTaskRef {
+  std::string id;
+  std::string name;
+  TaskStatus status = TaskStatus::pending;
+  std::int64_t plan_order = 0;
+};
+
+// Where a plan ends: its greatest plan_order and sequence (-1 and 0 for a
+// plan with no task).
+struct PlanEnd {
+  std::int64_t last_order = -1;
+  std::int64_t last_sequence = 0;
+};
+
 struct DependencyRow {
   std::string task_id;
   std::string depends_on_id;
@@ -123,6 +139,16 @@ class PlanRepository {
   std::optional<PlannedTaskRow> first_started(const std::string& mission_id);
   // The workflow's planned tasks, in plan order.
   std::vector<PlannedTaskRow> planned_tasks(const std::string& mission_id);
+  // Where the workflow's plan ends: two reads at the end of indexes.
+  PlanEnd plan_end(const std::string& mission_id);
+  // The workflow's planned task named `name_or_id`, else the one whose id
+  // it is: indexed reads, whatever the plan's size.
+  std::optional<PlannedTaskRef> planned_task_ref(const std::string& mission_id,
+                                                 const std::string& name_or_id);
+  // The planned tasks of the greatest sequence below `sequence`, in plan
+  // order: what a task of that sequence without depends_on waits for. Read
+  // by index: as many rows as that stage has.
+  std::vector<PlannedTaskRef> stage_before(const std::string& mission_id, std::int64_t sequence);
   std::optional<PlannedTaskRow> task(const std::string& id);
   // A task's status alone (one cached statement), nullopt when it is gone.
   std::optional<TaskStatus> task_status(const std::string& id);

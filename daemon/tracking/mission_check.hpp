@@ -21,6 +21,16 @@ using mission::CheckRules;
 // and for a workflow that was run, its latest run.
 nlohmann::json mission_record(store::Database& db, const store::MissionRow& mission);
 
+// One page of that record, for a record too large for one reply: a record
+// whose tasks and openBlockers are a slice of the whole, in order (the
+// tasks, then the blockers), their JSON within `max_bytes` (a page always
+// holds at least one item). `after` is "" for the first page, which alone
+// carries the run, or the previous page's afterCursor; `more` says whether
+// pages remain. Throws MissionError invalid_argument for a cursor this
+// function did not give.
+nlohmann::json mission_record_page(store::Database& db, const store::MissionRow& mission,
+                                   const std::string& after, std::size_t max_bytes);
+
 // {ok, missions: [{missionId, name, kind, status, ok, problems, warnings,
 // ...}], passedOmitted?} for the missions named (camelCase: a control-API
 // answer). Lists are bounded; what does not fit is counted.

@@ -3,12 +3,16 @@
 // unread notice says what is waiting, and an answer puts a waiting
 // execution back to running.
 
-#include <catch2/catch.hpp>
-
 #include "daemon/coordination/coordination.hpp"
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <random>
+
 #include "daemon/events/event_bus.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/store/execution_repository.hpp"
+#include "daemon/store/message_repository.hpp"
 #include "daemon/store/migrations.hpp"
 #include "daemon/store/observation_repository.hpp"
 #include "shared/error_code.hpp"
@@ -182,4 +186,71 @@ TEST_CASE("an answer replies to the open question and puts the execution back to
   CHECK(ready["timed_out"] == false);
   wait.after = std::stoll(ready["after_cursor"].get<std::string>());
   CHECK_FALSE(coordination::message_wait_ready(*f.db, "ae-q", wait));
+}
+
+TEST_CASE(
+    "unread counts kept by the store equal a count of the messages, whatever happens to them") {
+  Fixture f;
+  const std::vector<std::string> agents = {"ae-a", "ae-b", "ae-c"};
+  for (const auto& id : agents) f.add_execution(id);
+  store::MessageRepository messages(*f.db);
+  std::mt19937 rng(7);
+  const std::int64_t now = 1'000'000;
+  // The count as a scan of the messages would give it.
+  auto scanned = [&](const std::optional<std::string>& recipient, std::int64_t at) {
+    auto s = f.db->prepare(
+        "SELECT priority, count(*) FROM messages WHERE recipient_execution_id IS ?1 AND read_at IS "
+        "NULL "
+        "AND archived_at IS NULL AND (expires_at IS NULL OR expires_at > ?2) GROUP BY priority");
+    s.bind(1, recipient).bind(2, at);
+    std::map<std::string, std::int64_t> counts;
+    while (s.step()) counts[s.text(0)] = s.integer(1);
+    return counts;
+  };
+  std::vector<std::string> ids;
+  std::vector<std::optional<std::string>> recipients = {std::nullopt};
+  for (const auto& id : agents) recipients.push_back(id);
+  const MessagePriority priorities[] = {MessagePriority::low, MessagePriority::normal,
+                                        MessagePriority::urgent};
+  for (int step = 0; step < 600; ++step) {
+    const int action = static_cast<int>(rng() % 10);
+    if (action < 6 || ids.empty()) {
+      store::MessageRow row;
+      row.id = "ms-" + std::to_string(step);
+      row.thread_id = row.id;
+      row.recipient_execution_id = recipients[rng() % recipients.size()];
+      row.sender_person = "p";
+      row.body = "\"hi\"";
+      row.priority = priorities[rng() % 3];
+      row.created_at = now - 10;
+      if (rng() % 3 == 0) row.expires_at = now - 500 + static_cast<std::int64_t>(rng() % 1000);
+      messages.insert(row);
+      ids.push_back(row.id);
+    } else if (action < 8) {
+      messages.mark_read(ids[rng() % ids.size()], now);
+    } else {
+      messages.archive(ids[rng() % ids.size()], now);
+    }
+    if (step % 50 != 0) continue;
+    for (const auto& recipient : recipients) {
+      for (std::int64_t at : {now - 600, now, now + 600}) {
+        INFO("step " << step << " recipient " << recipient.value_or("people") << " at " << at);
+        CHECK(messages.count_unread(recipient, at) == scanned(recipient, at));
+      }
+    }
+  }
+  json ids_json = agents;
+  auto by_execution = messages.unread_by_execution(ids_json.dump(), now);
+  for (const auto& id : agents) {
+    std::int64_t total = 0;
+    for (const auto& [priority, n] : scanned(id, now)) total += n;
+    CHECK(by_execution[id] == total);
+  }
+  // An execution removed takes its messages, and its counts, with it.
+  store::ExecutionRepository(*f.db).remove("ae-b");
+  CHECK(messages.count_unread(std::string("ae-b"), now).empty());
+  auto left = f.db->prepare("SELECT count(*) FROM message_unread_counts WHERE recipient = 'ae-b'");
+  left.step();
+  CHECK(left.integer(0) == 0);
+  CHECK(messages.count_unread(std::string("ae-a"), now) == scanned(std::string("ae-a"), now));
 }

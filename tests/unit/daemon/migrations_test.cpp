@@ -1,9 +1,12 @@
+#include "daemon/store/migrations.hpp"
+
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <map>
 
 #include "daemon/store/database.hpp"
 #include "daemon/store/execution_repository.hpp"
-#include "daemon/store/migrations.hpp"
+#include "daemon/store/message_repository.hpp"
 #include "daemon/store/observation_repository.hpp"
 #include "shared/error_code.hpp"
 #include "support/sample_rows.hpp"
@@ -111,4 +114,45 @@ TEST_CASE("migration 15 takes the stored environment, secrets and tokens, out of
   CHECK(options.find("secret-token") == std::string::npos);
   CHECK(options.find("sk-1") == std::string::npos);
   CHECK(options.find("\"parallel\":2") != std::string::npos);
+}
+
+TEST_CASE(
+    "a version 14 database gains the plan's indexes and counts the unread messages it holds") {
+  TempDb temp;
+  {
+    Database db(temp.file());
+    migrate_to(db, 14);
+    ExecutionRepository(db).insert(
+        mission::test::sample_execution("ae-a", mission::ExecutionState::running));
+    // Unread, read, archived, expired, and one to the people's inbox.
+    db.exec(
+        "INSERT INTO messages (message_id, thread_id, sender_person, recipient_execution_id, "
+        "message_type, body, "
+        "priority, created_at, expires_at, read_at, archived_at) VALUES "
+        "('ms-1', 'ms-1', 'p', 'ae-a', 'query', '\"a\"', 'normal', 1, NULL, NULL, NULL), "
+        "('ms-2', 'ms-2', 'p', 'ae-a', 'query', '\"b\"', 'urgent', 1, NULL, NULL, NULL), "
+        "('ms-3', 'ms-3', 'p', 'ae-a', 'query', '\"c\"', 'normal', 1, NULL, 5, NULL), "
+        "('ms-4', 'ms-4', 'p', 'ae-a', 'query', '\"d\"', 'normal', 1, NULL, 5, 6), "
+        "('ms-5', 'ms-5', 'p', 'ae-a', 'query', '\"e\"', 'normal', 1, 10, NULL, NULL), "
+        "('ms-6', 'ms-6', 'p', NULL, 'notification', '\"f\"', 'low', 1, NULL, NULL, NULL)");
+  }
+  Database db(temp.file());
+  migrate(db);
+  CHECK(schema_version(db) == latest_schema_version());
+  auto indexes = db.prepare(
+      "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN "
+      "('tasks_planned_by_name', "
+      "'tasks_planned_by_sequence', 'messages_unread', 'messages_unread_expiring')");
+  REQUIRE(indexes.step());
+  CHECK(indexes.integer(0) == 4);
+  MessageRepository messages(db);
+  // ms-5 counts until it expires at 10.
+  CHECK(messages.count_unread(std::string("ae-a"), 5) ==
+        std::map<std::string, std::int64_t>{{"normal", 2}, {"urgent", 1}});
+  CHECK(messages.count_unread(std::string("ae-a"), 10) ==
+        std::map<std::string, std::int64_t>{{"normal", 1}, {"urgent", 1}});
+  CHECK(messages.count_unread(std::nullopt, 10) == std::map<std::string, std::int64_t>{{"low", 1}});
+  messages.mark_read("ms-2", 20);
+  CHECK(messages.count_unread(std::string("ae-a"), 20) ==
+        std::map<std::string, std::int64_t>{{"normal", 1}});
 }

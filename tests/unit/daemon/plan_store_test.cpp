@@ -2,8 +2,10 @@
 // before any task started leaves none of the old tasks or edges; one with a
 // started task is refused, naming it; the DAG cache brings a kept state up
 // to date after task changes (equal to a fresh load) and reloads a
-// replaced plan.
+// replaced plan; a task added by index answers as a full load would; a
+// graph and a record read in pages join to the whole ones.
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <random>
 #include <set>
@@ -13,7 +15,9 @@
 #include "daemon/store/database.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/migrations.hpp"
+#include "daemon/store/mission_repository.hpp"
 #include "daemon/store/plan_repository.hpp"
+#include "daemon/tracking/mission_check.hpp"
 #include "shared/error_code.hpp"
 #include "support/sample_rows.hpp"
 #include "support/temp_dir.hpp"
@@ -245,4 +249,114 @@ TEST_CASE("a version 13 database keeps its plans' edges through migration 14") {
               "AND sql LIKE '%IS NOT NULL'") == 2);
   db.exec("DELETE FROM tasks WHERE name = 't0'");
   CHECK(count("SELECT count(*) FROM task_dependencies") == 1);  // t3 -> t2
+}
+
+TEST_CASE("a task added by index answers as a full load of its plan does") {
+  Fixture f;
+  std::mt19937 rng(11);
+  for (int round = 0; round < 20; ++round) {
+    const std::string id = f.create();
+    planning::WorkflowSetPlanRequest request;
+    request.id = id;
+    request.plan.summary = "s";
+    request.plan.approach = "a";
+    const int n = 1 + static_cast<int>(rng() % 30);
+    for (int i = 0; i < n; ++i) {
+      planning::PlanTaskInput task;
+      task.name = "t" + std::to_string(i);
+      task.description = "d";
+      task.sequence = static_cast<std::int64_t>(rng() % 4);
+      if (i > 0 && rng() % 2 == 0) task.depends_on = {"t" + std::to_string(rng() % i)};
+      request.plan.tasks.push_back(std::move(task));
+    }
+    try {
+      planning::workflow_set_plan(f.caller, request);
+    } catch (const MissionError&) {
+      continue;  // a cycle through the sequence order
+    }
+    f.db.exec("UPDATE tasks SET status = 'success' WHERE mission_id = '" + id +
+              "' AND random() % 2 = 0");
+    std::int64_t last_sequence = 0;
+    for (const auto& task : request.plan.tasks)
+      last_sequence = std::max(last_sequence, task.sequence);
+    for (int added = 0; added < 5; ++added) {
+      planning::TaskAddRequest add;
+      add.workflow_id = id;
+      add.task.name = "added" + std::to_string(added);
+      add.task.description = "d";
+      if (rng() % 2 == 0) {
+        add.sequence_given = true;
+        add.task.sequence = last_sequence + static_cast<std::int64_t>(rng() % 2);
+        last_sequence = add.task.sequence;
+      }
+      if (rng() % 2 == 0) add.task.depends_on = {"t" + std::to_string(rng() % n), "t0"};
+      const planning::TaskAdded made = planning::task_add(f.caller, add);
+      planning::TaskGetRequest get;
+      get.id = made.id;
+      json loaded = planning::task_get(f.db, nullptr, get, KeyStyle::snake);
+      INFO("round " << round << " added " << added);
+      CHECK(made.name == add.task.name);
+      CHECK(json(made.depends_on) == loaded["depends_on"]);
+      CHECK(planning::seed_task_status(TaskStatus::pending, made.ready) == loaded["status"]);
+    }
+    CHECK(f.count("SELECT count(DISTINCT plan_order) FROM tasks WHERE mission_id = '" + id + "'") ==
+          n + 5);
+    CHECK(f.count("SELECT max(plan_order) FROM tasks WHERE mission_id = '" + id + "'") == n + 4);
+  }
+}
+
+TEST_CASE("a graph and a record read in pages are the whole ones, and a plan replaced meanwhile is refused") {
+  Fixture f;
+  const std::string id = f.create();
+  f.set_chain(id, "a", 300);
+  const json whole_graph = planning::workflow_graph(f.db, nullptr, id, KeyStyle::camel);
+  const store::MissionRow workflow = *store::MissionRepository(f.db).find(id);
+  const json whole_record = tracking::mission_record(f.db, workflow);
+  REQUIRE(whole_graph["nodes"].size() == 300);
+  REQUIRE(whole_record["tasks"].size() == 300);
+
+  // Every page within its budget, in order, and joined: the whole.
+  constexpr std::size_t kBudget = 8192;
+  json nodes = json::array();
+  json edges = json::array();
+  std::size_t pages = 0;
+  std::string after;
+  std::string first_cursor;
+  for (;;) {
+    json page = planning::workflow_graph(f.db, nullptr, id, KeyStyle::camel, after, kBudget);
+    CHECK(page.dump().size() <= kBudget);
+    for (auto& node : page["nodes"]) nodes.push_back(node);
+    for (auto& edge : page["edges"]) edges.push_back(edge);
+    ++pages;
+    if (!page["more"].get<bool>()) break;
+    after = page["afterCursor"];
+    if (first_cursor.empty()) first_cursor = after;
+  }
+  CHECK(pages > 2);
+  CHECK(nodes == whole_graph["nodes"]);
+  CHECK(edges == whole_graph["edges"]);
+
+  json tasks = json::array();
+  pages = 0;
+  after.clear();
+  std::string first_record_cursor;
+  for (;;) {
+    json page = tracking::mission_record_page(f.db, workflow, after, kBudget);
+    CHECK(page.dump().size() <= kBudget);
+    CHECK(page["format"] == whole_record["format"]);
+    for (auto& task : page["tasks"]) tasks.push_back(task);
+    ++pages;
+    if (!page["more"].get<bool>()) break;
+    after = page["afterCursor"];
+    if (first_record_cursor.empty()) first_record_cursor = after;
+  }
+  CHECK(pages > 2);
+  CHECK(tasks == whole_record["tasks"]);
+
+  // The plan replaced after a first page: its cursors no longer go on.
+  f.set_chain(id, "b", 300);
+  CHECK_THROWS_AS(planning::workflow_graph(f.db, nullptr, id, KeyStyle::camel, first_cursor, kBudget),
+                  MissionError);
+  CHECK_THROWS_AS(tracking::mission_record_page(f.db, workflow, first_record_cursor, kBudget), MissionError);
+  CHECK_THROWS_AS(tracking::mission_record_page(f.db, workflow, "tasks:x", kBudget), MissionError);
 }

@@ -4,6 +4,7 @@
 // check the properties; an oracle reads the plan's definition directly.
 
 #include <catch2/catch.hpp>
+#include <map>
 #include <random>
 #include <set>
 
@@ -12,6 +13,8 @@
 #include "daemon/planning/plan_state.hpp"
 #include "daemon/planning/templates.hpp"
 #include "shared/error_code.hpp"
+#include "shared/limits.hpp"
+#include "shared/schema_registry.hpp"
 
 using namespace mission;
 using namespace mission::daemon::planning;
@@ -348,4 +351,61 @@ TEST_CASE("templates substitute variables, require them and use defaults") {
   TemplateDefinition back = definition_from_json(definition_json(definition));
   CHECK(definition_json(back) == definition_json(definition));
   CHECK(placeholders("{{ a }} and {{b}}") == std::vector<std::string>{"a", "b"});
+}
+
+TEST_CASE("substitution stops at the limit it is held to, before building more") {
+  const std::map<std::string, std::string> values = {{"x", std::string(2000, 'a')},
+                                                     {"e", "\xC3\xA9"}};
+  CHECK(substitute("{{x}}{{x}}", values, 4000, 4000) == std::string(4000, 'a'));
+  CHECK_FALSE(substitute("{{x}}{{x}}!", values, 4000, 10000));  // one character over
+  CHECK_FALSE(substitute("{{x}}{{x}}", values, 10000, 3999));   // one byte over
+  // Characters are code points, as JSON Schema's maxLength counts them.
+  CHECK(substitute("{{e}}{{e}}", values, 2, 4) == "\xC3\xA9\xC3\xA9");
+  CHECK_FALSE(substitute("{{e}}{{e}}{{e}}", values, 2, 100));
+  CHECK(text_chars("\xC3\xA9t\xE2\x82\xAC") == 3);
+}
+
+TEST_CASE("a template filled in is held to a plan's limits, each text and all together") {
+  TemplateDefinition definition;
+  std::string many;
+  for (int i = 0; i < 1600; ++i) many += "{{x}}";
+  definition.tasks = {{"t", many, 0, std::nullopt, {}}};
+  definition.variables = {{"x", "", true, std::nullopt}};
+  check_definition(definition);
+  try {
+    instantiate(definition, {{"x", std::string(2000, 'a')}});
+    FAIL("a 3.2 MB description was made");
+  } catch (const MissionError& e) {
+    CHECK(e.code() == ErrorCode::invalid_argument);
+    CHECK(std::string(e.what()).find("description") != std::string::npos);
+    CHECK(e.details()["max_chars"] == mission::limits::kMaxPlanTaskDescriptionChars);
+  }
+  // Exactly at the limit is fine.
+  CHECK(instantiate(definition, {{"x", "abcde"}}).tasks[0].description.size() == 8000);
+  // Each text within its limit, all of them together over the budget.
+  definition.tasks.clear();
+  for (int i = 0; i < 200; ++i)
+    definition.tasks.push_back(
+        {"t{{i}}" + std::to_string(i), "{{x}}{{x}}{{x}}", 0, std::nullopt, {}});
+  definition.variables = {{"x", "", true, std::nullopt}, {"i", "", false, std::nullopt}};
+  try {
+    instantiate(definition, {{"x", std::string(2000, 'a')}});
+    FAIL("the template filled in past its budget");
+  } catch (const MissionError& e) {
+    CHECK(e.code() == ErrorCode::payload_too_large);
+  }
+  CHECK_THROWS_AS(instantiate(definition, {{"x", "a"}, {"i", std::string(200, 'n')}}),
+                  MissionError);  // a name
+}
+
+TEST_CASE("the plan task limits are the ones its schema holds agents to") {
+  const nlohmann::json& schema =
+      mission::SchemaRegistry::embedded().resolved("tools/fields/plan_task");
+  const nlohmann::json& properties = schema.at("properties");
+  CHECK(properties.at("name").at("maxLength") == mission::limits::kMaxPlanTaskNameChars);
+  CHECK(properties.at("description").at("maxLength") ==
+        mission::limits::kMaxPlanTaskDescriptionChars);
+  CHECK(properties.at("parallel_group").at("maxLength") == mission::limits::kMaxPlanTaskGroupChars);
+  CHECK(properties.at("depends_on").at("items").at("maxLength") ==
+        mission::limits::kMaxPlanTaskNameChars);
 }
