@@ -66,7 +66,8 @@ LaunchPlan prepare(const LaunchRequest& request) {
 constexpr std::string_view kStreamFormat = "claude-stream-json";
 
 std::string_view output_format(const std::vector<std::string>& argv) {
-  return option_value(argv, "--output-format") == "stream-json" ? kStreamFormat : std::string_view();
+  return option_value(argv, "--output-format") == "stream-json" ? kStreamFormat
+                                                                : std::string_view();
 }
 
 ManualConfig manual(const BridgeEntry& bridge) {
