@@ -422,7 +422,10 @@ void RunService::dispatch(ActiveRun& run, std::size_t node, bool launch_now) {
       guarded([this, run_id, node, attempt, plan, made, error, queued_at] {
         TaskSlot* slot = slot_at(run_id, node, attempt);
         ActiveRun* run = find(run_id);
-        if (!slot || !run) return;
+        if (!slot || !run) {
+          if (error->empty()) workspaces::abandon_create(*plan);
+          return;
+        }
         slot->worktree_time = std::chrono::duration_cast<std::chrono::microseconds>(
             std::chrono::steady_clock::now() - queued_at);
         if (!error->empty()) {

@@ -81,6 +81,14 @@ void note_creation(const std::string& id) {
   c.in_flight.insert(id);
 }
 
+// A creation that failed, before or after git made anything: what it left
+// is a leftover like any other.
+void forget_creation(const std::string& id) {
+  Creations& c = creations();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  c.in_flight.erase(id);
+}
+
 void note_recorded(const std::string& id) {
   Creations& c = creations();
   std::lock_guard<std::mutex> lock(c.mutex);
@@ -119,15 +127,18 @@ std::string branch_prefix() {
 }
 
 // The repositories mission made worktrees in, with the ids of the rows in
-// each that are still live.
+// each that are still live; every id ever recorded into `recorded` when
+// given.
 std::vector<Cleanup::Repository> made_in(store::Database& db,
-                                         const std::vector<Cleanup::Entry>& removing) {
+                                         const std::vector<Cleanup::Entry>& removing,
+                                         std::set<std::string>* recorded = nullptr) {
   std::set<std::string> going;
   for (const auto& entry : removing) going.insert(entry.workspace.id);
   std::map<std::string, Cleanup::Repository> by_path;
   for (const auto& row : store::WorkspaceRepository(db).in_statuses(
            std::nullopt, {WorkspaceStatus::active, WorkspaceStatus::merged,
                           WorkspaceStatus::abandoned, WorkspaceStatus::removed})) {
+    if (recorded != nullptr) recorded->insert(row.id);
     if (!row.owned || row.repository.empty()) continue;
     Cleanup::Repository& repository = by_path[row.repository];
     repository.path = row.repository;
@@ -179,7 +190,6 @@ CreatePlan plan_create(store::Database& db, const std::string& caller,
   if (!may) store::require_mission_writer(db, caller, workflow);
   CreatePlan plan;
   plan.id = new_random_id(kWorkspaceIdPrefix, 10);
-  note_creation(plan.id);
   plan.workflow_id = workflow.id;
   plan.caller = caller;
   plan.task_ids = request.task_ids;
@@ -226,7 +236,9 @@ std::string worktree_folder(const std::string& main_work_tree) {
   return main_work_tree + std::string(kWorktreeFolderSuffix);
 }
 
-git::WorktreeCreated run_create(const CreatePlan& plan) {
+namespace {
+
+git::WorktreeCreated make_worktree(const CreatePlan& plan) {
   namespace fs = std::filesystem;
   git::WorktreeSpec spec = plan.spec;
   auto root = git::main_work_tree(spec.repository);
@@ -269,6 +281,20 @@ git::WorktreeCreated run_create(const CreatePlan& plan) {
   return made;
 }
 
+}  // namespace
+
+git::WorktreeCreated run_create(const CreatePlan& plan) {
+  // Noted before git makes anything, so that a reconciliation never takes
+  // this worktree for a leftover while it is being made.
+  note_creation(plan.id);
+  try {
+    return make_worktree(plan);
+  } catch (...) {
+    forget_creation(plan.id);
+    throw;
+  }
+}
+
 store::WorkspaceRow record_create(store::Database& db, const CreatePlan& plan,
                                   const git::WorktreeCreated& made, std::int64_t now) {
   store::WorkspaceRow row;
@@ -284,11 +310,20 @@ store::WorkspaceRow record_create(store::Database& db, const CreatePlan& plan,
   if (!plan.caller.empty()) row.execution_id = plan.caller;
   row.created_at = row.updated_at = now;
   store::WorkspaceRepository workspaces(db);
-  workspaces.insert(row);
-  for (const auto& task_id : plan.task_ids) workspaces.assign(task_id, row.id);
+  try {
+    workspaces.insert(row);
+    for (const auto& task_id : plan.task_ids) workspaces.assign(task_id, row.id);
+  } catch (...) {
+    forget_creation(row.id);
+    throw;
+  }
   note_recorded(row.id);
   row.task_ids = plan.task_ids;
   return row;
+}
+
+void abandon_create(const CreatePlan& plan) {
+  forget_creation(plan.id);
 }
 
 bool wants_workspace(store::Database& db, const std::string& task_id) {
@@ -521,13 +556,8 @@ nlohmann::json conflicts_json(const ConflictScan& scan, KeyStyle style) {
 Cleanup plan_recovery(store::Database& db) {
   Cleanup cleanup;
   cleanup.only_without_rows = true;
-  cleanup.repositories = made_in(db, {});
+  cleanup.repositories = made_in(db, {}, &cleanup.ever_recorded);
   cleanup.generation = begin_reconciling();
-  for (const auto& row : store::WorkspaceRepository(db).in_statuses(
-           std::nullopt, {WorkspaceStatus::active, WorkspaceStatus::merged,
-                          WorkspaceStatus::abandoned, WorkspaceStatus::removed})) {
-    cleanup.ever_recorded.insert(row.id);
-  }
   return cleanup;
 }
 

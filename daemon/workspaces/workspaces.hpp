@@ -88,6 +88,9 @@ git::WorktreeCreated run_create(const CreatePlan& plan);
 // On the loop, in a transaction: records the workspace and assigns its tasks.
 store::WorkspaceRow record_create(store::Database& db, const CreatePlan& plan,
                                   const git::WorktreeCreated& made, std::int64_t now);
+// On the loop, for a worktree made that will not be recorded (its run
+// ended meanwhile): from now on it is a leftover that clean reconciles.
+void abandon_create(const CreatePlan& plan);
 
 // The directory a workflow's work happens in: its registered repository,
 // else where it was created.

@@ -105,14 +105,14 @@ TEST_CASE(
   agent.ok("agent_register", {{"name", "a"},
                               {"runtime", "claude_code"},
                               {"capabilities", {"rust", "testing"}},
-                              {"workspace_path", "/work/a"},
+                              {"workspace_path", "/srv/agents/a"},
                               {"metadata", {{"team", "core"}}}});
   agent.ok("agent_register", {{"name", "a2"}, {"runtime", "codex"}});
   json shown = agent.ok("agent_get", {{"id", agent.execution_id()}});
   CHECK(shown["name"] == "a2");
   CHECK(shown["runtime"] == "codex");
   CHECK(shown["capabilities"] == json::array({"rust", "testing"}));
-  CHECK(shown["workspace_path"] == "/work/a");
+  CHECK(shown["workspace_path"] == "/srv/agents/a");
   CHECK(shown["metadata"]["team"] == "core");
   // Given again, they change.
   agent.ok("agent_register",
