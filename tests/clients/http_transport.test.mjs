@@ -1,5 +1,6 @@
 // MCP over Streamable HTTP (missiond --http, ADR 0034) judged by the
-// official SDKs' own HTTP transports: SDK v1 initializes a 2025-11-25
+// official SDKs' own HTTP transports, at the URL `mission mcp config --http`
+// prints: SDK v1 initializes a 2025-11-25
 // session, lists tools, calls a tracking tool, and waits in message_wait
 // until a person answers from the shell; client v2 does the 2025 handshake
 // and the stateless 2026-07-28 revision. Then the refusals, with raw
@@ -55,7 +56,13 @@ await runTest('mcp over streamable http', missionPath, async h => {
   const status = await h.missionJson(['daemon', 'status']);
   assert.match(status.http ?? '', /^127\.0\.0\.1:\d+$/, `daemon status: no http address: ${JSON.stringify(status)}`);
   const address = status.http;
-  const url = new URL(`http://${address}/mcp/${id}`);
+  // The remote form `mission mcp config --http` prints names the endpoint.
+  const config = await h.missionJson(['mcp', 'config', '--adapter', 'generic', '--agent-execution', id,
+                                      '--http', `http://${address}/`]);
+  const entry = JSON.parse(config.text);
+  assert.equal(entry.url, `http://${address}/mcp/${id}`, `mcp config --http: ${config.text}`);
+  assert.equal(entry.headers?.Authorization, 'Bearer ${MISSION_MCP_TOKEN}', 'mcp config --http: no token placeholder');
+  const url = new URL(entry.url);
   const auth = { Authorization: `Bearer ${token}` };
 
   // --- SDK v1: a 2025-11-25 session ---------------------------------------
