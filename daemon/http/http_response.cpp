@@ -49,9 +49,12 @@ std::string format_response(int status, const Headers& headers, std::string_view
   std::string out;
   out.reserve(160 + body.size());
   append_head(out, status, headers);
-  out += "Content-Length: ";
-  out += std::to_string(body.size());
-  out += "\r\n";
+  // A 204 has no body, and must not say how long it is.
+  if (status != 204) {
+    out += "Content-Length: ";
+    out += std::to_string(body.size());
+    out += "\r\n";
+  }
   if (!keep_alive) out += "Connection: close\r\n";
   out += "\r\n";
   out += body;

@@ -14,8 +14,8 @@ using Headers = std::vector<std::pair<std::string, std::string>>;
 // "OK", "Not Found", ... for the statuses the daemon answers.
 std::string_view status_text(int status);
 
-// A complete response with Content-Length; `keep_alive` false adds
-// "Connection: close".
+// A complete response with Content-Length (but a 204); `keep_alive` false
+// adds "Connection: close".
 std::string format_response(int status, const Headers& headers, std::string_view body,
                             bool keep_alive);
 
