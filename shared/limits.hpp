@@ -56,7 +56,7 @@ inline constexpr int kHelloTimeoutMs = 10000;
 // is answered payload_too_large, to be sent again on its own.
 inline constexpr std::size_t kMaxBatchMessages = 100;
 
-// The HTTP listener (missiond --http, docs/adr/0034). A request's line and
+// The HTTP listener (missiond --http, docs/adr/0035). A request's line and
 // headers may take kMaxHttpHeaderBytes, its body kMaxHttpBodyBytes (one MCP
 // message, as on the socket); more is answered 431 or 413 and the
 // connection closed. At most kMaxHttpConnections are held at once; one

@@ -1,5 +1,5 @@
 #pragma once
-// The daemon's HTTP listener (missiond --http, docs/adr/0034): accepts TCP
+// The daemon's HTTP listener (missiond --http, docs/adr/0035): accepts TCP
 // connections on the loop, checks every request's Host and Origin against
 // the listener (no DNS rebinding), and routes it: /mcp/<execution-id> to
 // MCP over Streamable HTTP. The board's routes will sit beside it.

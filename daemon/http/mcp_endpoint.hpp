@@ -1,6 +1,6 @@
 #pragma once
 // /mcp/<execution-id>: MCP over Streamable HTTP for one agent execution,
-// with its token as `Authorization: Bearer` (docs/adr/0034). 2025-11-25
+// with its token as `Authorization: Bearer` (docs/adr/0035). 2025-11-25
 // sessions (initialize answers an Mcp-Session-Id; POST, GET for the server
 // stream, DELETE) and 2026-07-28 requests without a session, which share
 // one session per execution. Sessions no client uses end after

@@ -1,6 +1,6 @@
 #pragma once
 // Turns a connection's bytes into HTTP/1.1 requests, one at a time, with
-// Node's http-parser (docs/adr/0034). Chunked bodies are decoded; the line
+// Node's http-parser (docs/adr/0035). Chunked bodies are decoded; the line
 // and headers, and the body, are bounded (limits.hpp).
 
 #include <http_parser.h>

@@ -1,5 +1,5 @@
 // MCP over Streamable HTTP against the Unix-socket bridge, same daemon, same
-// run (docs/adr/0034): a durable signal's tools/call (`progress`) round
+// run (docs/adr/0035): a durable signal's tools/call (`progress`) round
 // trip through `mission mcp connect` and through POST /mcp/ID on loopback
 // (one kept-alive connection), in alternating rounds so both see the same
 // machine; then missiond's idle RSS with the listener on, beside a daemon
@@ -154,7 +154,7 @@ try {
   const idleOn = rssKib(pidOn);
   console.log(`idle RSS: ${(idleOn / 1024).toFixed(1)} MiB with --http, ${(rssKib(pidOff) / 1024).toFixed(1)} MiB without`);
   // What an idle HTTP connection costs the daemon (the thread-per-connection
-  // model pays a thread's stack for each; ADR 0034).
+  // model pays a thread's stack for each; ADR 0035).
   const held = 100;
   const idleAddress = missionJson(restarted, ['daemon', 'status']).http;
   const [idleHost, idlePort] = [idleAddress.slice(0, idleAddress.lastIndexOf(':')), Number(idleAddress.slice(idleAddress.lastIndexOf(':') + 1))];

@@ -1,4 +1,4 @@
-// MCP over Streamable HTTP (missiond --http, ADR 0034) judged by the
+// MCP over Streamable HTTP (missiond --http, ADR 0035) judged by the
 // official SDKs' own HTTP transports, at the URL `mission mcp config --http`
 // prints: SDK v1 initializes a 2025-11-25
 // session, lists tools, calls a tracking tool, and waits in message_wait
