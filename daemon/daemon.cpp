@@ -9,6 +9,7 @@
 
 #include "daemon/coordination/coordination.hpp"
 #include "daemon/git/change_set.hpp"
+#include "daemon/loop/work_queue.hpp"
 #include "daemon/rpc/control_session.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/idempotency_repository.hpp"
@@ -16,7 +17,6 @@
 #include "daemon/store/migrations.hpp"
 #include "daemon/store/task_repository.hpp"
 #include "daemon/workspaces/workspaces.hpp"
-#include "daemon/loop/work_queue.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/jsonrpc.hpp"
@@ -70,7 +70,9 @@ std::int64_t Daemon::uptime_ms() const {
       .count();
 }
 
-std::size_t Daemon::connection_count() const { return listener_ ? listener_->connection_count() : 0; }
+std::size_t Daemon::connection_count() const {
+  return listener_ ? listener_->connection_count() : 0;
+}
 
 void Daemon::take_locks() {
   runtime_lock_ = FileLock::try_acquire(paths_.daemon_lock());
@@ -138,7 +140,8 @@ void Daemon::start() {
   started_at_ = std::chrono::steady_clock::now();
   // Files other users could read would give away every mission, signal and
   // agent command line: the state dir is 0700 and the database 0600.
-  if (!paths_.runtime_dir_note.empty()) std::fprintf(stderr, "missiond: %s\n", paths_.runtime_dir_note.c_str());
+  if (!paths_.runtime_dir_note.empty())
+    std::fprintf(stderr, "missiond: %s\n", paths_.runtime_dir_note.c_str());
   if (std::string note = ensure_state_dir(paths_.state_dir, getuid()); !note.empty()) {
     std::fprintf(stderr, "missiond: %s\n", note.c_str());
   }
@@ -157,15 +160,15 @@ void Daemon::start() {
   const runs::RunServices run_services{loop, *database_, events_, *launcher_, paths_, *plans_};
   runs_ = std::make_unique<runs::RunService>(run_services);
   attempts_ = std::make_unique<runs::AttemptControl>(run_services);
-  mcp_services_ = std::make_unique<mcp::SessionServices>(mcp::SessionServices{
-      *database_, events_, loop, settings_.idempotency, tree_watches_.get(), plans_.get(), attempts_.get(),
-      &shutting_down_, launcher_.get()});
+  mcp_services_ = std::make_unique<mcp::SessionServices>(
+      mcp::SessionServices{*database_, events_, loop, settings_.idempotency, tree_watches_.get(),
+                           plans_.get(), attempts_.get(), &shutting_down_, launcher_.get()});
   // Agents' sessions leave room for people's commands (limits.hpp).
   const std::size_t max = settings_.connections.max_connections;
   agent_sessions_.max = max - std::min(limits::kReservedControlConnections, max / 2);
-  control_services_ = std::make_unique<ControlServices>(
-      ControlServices{*database_, events_, *launcher_, paths_, settings_.idempotency, settings_.retention, *this,
-                      *mcp_services_, *tree_watches_, *runs_, &agent_sessions_});
+  control_services_ = std::make_unique<ControlServices>(ControlServices{
+      *database_, events_, *launcher_, paths_, settings_.idempotency, settings_.retention, *this,
+      *mcp_services_, *tree_watches_, *runs_, &agent_sessions_});
   maintenance_timer_ = std::make_unique<loop::Timer>(loop, [this] { maintain(); });
   maintain();
   claims_timer_ = std::make_unique<loop::Timer>(loop, [this] { expire_claims(); });
@@ -200,7 +203,8 @@ void Daemon::start() {
     // Built only when asked for: a daemon without --http holds none of it.
     http_ = std::make_unique<http::HttpServer>(*mcp_services_);
     http_->listen(*settings_.http);
-    std::fprintf(stderr, "missiond: MCP over HTTP at http://%s/mcp/EXECUTION_ID\n", http_->address().c_str());
+    std::fprintf(stderr, "missiond: MCP over HTTP at http://%s/mcp/EXECUTION_ID\n",
+                 http_->address().c_str());
   }
   write_pid_file();
 
@@ -224,7 +228,9 @@ void Daemon::start() {
   malloc_trim(0);
 }
 
-void Daemon::run() { uv_run(loop_.get(), UV_RUN_DEFAULT); }
+void Daemon::run() {
+  uv_run(loop_.get(), UV_RUN_DEFAULT);
+}
 
 void Daemon::recover_workspaces() {
   // What an earlier daemon left in git without a row (killed between
@@ -273,7 +279,8 @@ void Daemon::expire_claims() {
     const std::size_t released = coordination::expire_claims(*database_, batch, unix_ms_now());
     transaction.commit();
     batch.publish_to(events_);
-    if (released > 0) std::fprintf(stderr, "missiond: released %zu claims whose lease ran out\n", released);
+    if (released > 0)
+      std::fprintf(stderr, "missiond: released %zu claims whose lease ran out\n", released);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "missiond: the claim sweep failed: %s\n", e.what());
   }
@@ -310,7 +317,8 @@ void Daemon::request_shutdown(const char* reason) {
 void Daemon::schedule_shutdown(const char* reason) {
   // A zero timer fires on the next loop turn, after this request's reply
   // has been queued.
-  shutdown_soon_ = std::make_unique<loop::Timer>(loop_.get(), [this, reason] { request_shutdown(reason); });
+  shutdown_soon_ =
+      std::make_unique<loop::Timer>(loop_.get(), [this, reason] { request_shutdown(reason); });
   shutdown_soon_->start(0);
 }
 

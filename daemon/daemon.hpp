@@ -14,10 +14,10 @@
 
 #include "daemon/coordination/inbound_delivery.hpp"
 #include "daemon/events/event_bus.hpp"
-#include "daemon/http/http_server.hpp"
 #include "daemon/execution/launcher.hpp"
 #include "daemon/execution/retention.hpp"
 #include "daemon/git/tree_watch_service.hpp"
+#include "daemon/http/http_server.hpp"
 #include "daemon/loop/listener.hpp"
 #include "daemon/loop/signal_watcher.hpp"
 #include "daemon/loop/timer.hpp"
@@ -75,9 +75,9 @@ class Daemon : public DaemonControl {
   void write_pid_file();
   void open_store();
   void finish_shutdown();
-  void maintain();  // the request_id prune and the retention sweep
+  void maintain();            // the request_id prune and the retention sweep
   void recover_workspaces();  // git left by a killed daemon, reconciled on the pool
-  void expire_claims();  // claims of silent agents (docs/adr/0019)
+  void expire_claims();       // claims of silent agents (docs/adr/0019)
 
   RuntimePaths paths_;
   DaemonSettings settings_;

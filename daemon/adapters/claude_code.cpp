@@ -66,7 +66,8 @@ LaunchPlan prepare(const LaunchRequest& request) {
 constexpr std::string_view kStreamFormat = "claude-stream-json";
 
 std::string_view output_format(const std::vector<std::string>& argv) {
-  return option_value(argv, "--output-format") == "stream-json" ? kStreamFormat : std::string_view();
+  return option_value(argv, "--output-format") == "stream-json" ? kStreamFormat
+                                                                : std::string_view();
 }
 
 ManualConfig manual(const BridgeEntry& bridge) {
@@ -76,10 +77,12 @@ ManualConfig manual(const BridgeEntry& bridge) {
 
 // Claude expands ${VAR} in headers too.
 ManualConfig remote(const std::string& url) {
-  nlohmann::ordered_json server = {
-      {"type", "http"}, {"url", url}, {"headers", {{"Authorization", "Bearer ${MISSION_MCP_TOKEN}"}}}};
+  nlohmann::ordered_json server = {{"type", "http"},
+                                   {"url", url},
+                                   {"headers", {{"Authorization", "Bearer ${MISSION_MCP_TOKEN}"}}}};
   nlohmann::ordered_json config = {{"mcpServers", {{kServerName, server}}}};
-  return {"json", ".mcp.json in the project, or the mcpServers of ~/.claude.json", config.dump(2) + "\n"};
+  return {"json", ".mcp.json in the project, or the mcpServers of ~/.claude.json",
+          config.dump(2) + "\n"};
 }
 
 }  // namespace

@@ -51,7 +51,8 @@ ManualConfig remote(const std::string& url) {
                                    {"headers", {{"Authorization", "Bearer ${MISSION_MCP_TOKEN}"}}},
                                    {"tools", {"*"}}};
   nlohmann::ordered_json config = {{"mcpServers", {{kServerName, server}}}};
-  return {"json", "~/.copilot/mcp-config.json (or $COPILOT_HOME/mcp-config.json)", config.dump(2) + "\n"};
+  return {"json", "~/.copilot/mcp-config.json (or $COPILOT_HOME/mcp-config.json)",
+          config.dump(2) + "\n"};
 }
 
 }  // namespace

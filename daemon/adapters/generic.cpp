@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "daemon/adapters/adapter.hpp"
-#include "shared/vocabulary.hpp"
 #include "shared/error_code.hpp"
+#include "shared/vocabulary.hpp"
 
 namespace mission::daemon::adapters {
 namespace {
@@ -36,9 +36,11 @@ ManualConfig manual(const BridgeEntry& bridge) {
 // The Streamable HTTP entry most MCP clients take; the client must put the
 // token from its environment into the header itself.
 ManualConfig remote(const std::string& url) {
-  nlohmann::ordered_json server = {
-      {"type", "http"}, {"url", url}, {"headers", {{"Authorization", "Bearer ${MISSION_MCP_TOKEN}"}}}};
-  return {"json", "the Streamable HTTP server entry of your MCP client's config", server.dump(2) + "\n"};
+  nlohmann::ordered_json server = {{"type", "http"},
+                                   {"url", url},
+                                   {"headers", {{"Authorization", "Bearer ${MISSION_MCP_TOKEN}"}}}};
+  return {"json", "the Streamable HTTP server entry of your MCP client's config",
+          server.dump(2) + "\n"};
 }
 
 }  // namespace

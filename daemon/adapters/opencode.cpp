@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "daemon/adapters/adapter.hpp"
-#include "shared/vocabulary.hpp"
 #include "shared/error_code.hpp"
+#include "shared/vocabulary.hpp"
 
 namespace mission::daemon::adapters {
 namespace {
@@ -48,7 +48,8 @@ LaunchPlan prepare(const LaunchRequest& request) {
   // `opencode run` off a terminal: its JSON events, right after the
   // subcommand, so the run shows its steps as they happen.
   auto run = std::find(plan.argv.begin() + 1, plan.argv.end(), "run");
-  if (run != plan.argv.end() && !request.on_terminal && !has_option(request.arguments, "--format")) {
+  if (run != plan.argv.end() && !request.on_terminal &&
+      !has_option(request.arguments, "--format")) {
     plan.argv.insert(run + 1, {"--format", "json"});
   }
   return plan;
@@ -69,10 +70,11 @@ ManualConfig manual(const BridgeEntry& bridge) {
 }
 
 ManualConfig remote(const std::string& url) {
-  nlohmann::ordered_json server = {{"type", "remote"},
-                                   {"url", url},
-                                   {"headers", {{"Authorization", "Bearer {env:MISSION_MCP_TOKEN}"}}},
-                                   {"enabled", true}};
+  nlohmann::ordered_json server = {
+      {"type", "remote"},
+      {"url", url},
+      {"headers", {{"Authorization", "Bearer {env:MISSION_MCP_TOKEN}"}}},
+      {"enabled", true}};
   nlohmann::ordered_json config = {{"$schema", "https://opencode.ai/config.json"},
                                    {"mcp", {{kServerName, server}}}};
   return {"json", "opencode.json in the project, or ~/.config/opencode/opencode.json",

@@ -20,12 +20,14 @@ HostCheck::HostCheck(const sockaddr_storage& bound) {
   const std::string port = std::to_string(port_of(bound));
   hosts_.push_back(format_address(bound));
   if (is_loopback(bound)) {
-    for (const char* name : {"localhost", "127.0.0.1", "[::1]"}) hosts_.push_back(name + (":" + port));
+    for (const char* name : {"localhost", "127.0.0.1", "[::1]"})
+      hosts_.push_back(name + (":" + port));
   }
   // A client leaves the default port out of Host.
   if (port == "80") {
     const std::size_t count = hosts_.size();
-    for (std::size_t i = 0; i < count; ++i) hosts_.push_back(hosts_[i].substr(0, hosts_[i].size() - 3));
+    for (std::size_t i = 0; i < count; ++i)
+      hosts_.push_back(hosts_[i].substr(0, hosts_[i].size() - 3));
   }
 }
 

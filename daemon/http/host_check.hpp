@@ -4,11 +4,11 @@
 // 127.0.0.1 (DNS rebinding) names that site, not us, and is refused; a
 // page's Origin is refused unless it is this listener too.
 
+#include <sys/socket.h>
+
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <sys/socket.h>
 
 namespace mission::daemon::http {
 

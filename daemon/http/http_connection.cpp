@@ -102,8 +102,9 @@ void HttpConnection::process() {
     try {
       handler_(exchange);
     } catch (const std::exception& e) {
-      exchange->respond(500, {{"Content-Type", "application/json"}},
-                        jsonrpc::to_line(jsonrpc::error(nullptr, MissionError(ErrorCode::internal, e.what()))));
+      exchange->respond(
+          500, {{"Content-Type", "application/json"}},
+          jsonrpc::to_line(jsonrpc::error(nullptr, MissionError(ErrorCode::internal, e.what()))));
     }
   }
   processing_ = false;
@@ -126,10 +127,10 @@ void HttpConnection::finished(bool keep_alive) {
 void HttpConnection::refuse(int status, const std::string& why) {
   const std::string hint = status == 413 ? "send smaller requests; large content belongs in files"
                                          : "send one well-formed HTTP/1.1 request at a time";
-  const std::string body =
-      jsonrpc::to_line(jsonrpc::error(nullptr, MissionError(status == 413 ? ErrorCode::payload_too_large
-                                                                          : ErrorCode::invalid_request,
-                                                            why, hint)));
+  const std::string body = jsonrpc::to_line(jsonrpc::error(
+      nullptr,
+      MissionError(status == 413 ? ErrorCode::payload_too_large : ErrorCode::invalid_request, why,
+                   hint)));
   connection_.write(format_response(status, {{"Content-Type", "application/json"}}, body, false));
   pending_.clear();
   connection_.close();

@@ -50,7 +50,9 @@ HttpMcpSession::HttpMcpSession(mcp::SessionServices& services, mcp::AttachedExec
   session_ = std::make_unique<mcp::McpSession>(services, std::move(channel), std::move(attached));
 }
 
-HttpMcpSession::~HttpMcpSession() { end("the daemon is stopping"); }
+HttpMcpSession::~HttpMcpSession() {
+  end("the daemon is stopping");
+}
 
 bool HttpMcpSession::token_matches(std::string_view token) const {
   return digest_matches(std::span(token_.data(), token_.size()), token_digest(token));
@@ -118,10 +120,11 @@ void HttpMcpSession::end(const std::string& why) {
   if (ended_) return;
   ended_ = true;
   for (auto& [id, exchange] : channel_->waiting) {
-    const std::string line = jsonrpc::to_line(jsonrpc::error(
-        nlohmann::json::parse(id, nullptr, false),
-        MissionError(ErrorCode::daemon_unavailable, "the MCP session ended before the reply: " + why,
-                     "initialize a new session and call again")));
+    const std::string line = jsonrpc::to_line(
+        jsonrpc::error(nlohmann::json::parse(id, nullptr, false),
+                       MissionError(ErrorCode::daemon_unavailable,
+                                    "the MCP session ended before the reply: " + why,
+                                    "initialize a new session and call again")));
     if (exchange->streaming()) {
       exchange->send_event(line);
       exchange->end();

@@ -28,22 +28,26 @@ HttpServer::HttpServer(mcp::SessionServices& services)
           },
           loop::Listener::Transport::tcp),
       mcp_(services) {
-  listener_.limit_connections(limits::kMaxHttpConnections, [](const std::string& why, const std::string& hint) {
-    return format_response(
-        503, {{"Content-Type", "application/json"}},
-        jsonrpc::to_line(jsonrpc::error(nullptr, MissionError(ErrorCode::daemon_unavailable, why, hint))),
-        false);
+  listener_.limit_connections(limits::kMaxHttpConnections, [](const std::string& why,
+                                                              const std::string& hint) {
+    return format_response(503, {{"Content-Type", "application/json"}},
+                           jsonrpc::to_line(jsonrpc::error(
+                               nullptr, MissionError(ErrorCode::daemon_unavailable, why, hint))),
+                           false);
   });
 }
 
-HttpServer::~HttpServer() { stop(); }
+HttpServer::~HttpServer() {
+  stop();
+}
 
 void HttpServer::listen(const sockaddr_storage& address) {
   if (int rc = listener_.listen_tcp(reinterpret_cast<const sockaddr*>(&address)); rc != 0) {
     stop();
-    throw MissionError(ErrorCode::invalid_argument,
-                       "cannot listen for HTTP on " + format_address(address) + ": " + uv_strerror(rc),
-                       "choose another --http address or port (port 0 picks a free one)");
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "cannot listen for HTTP on " + format_address(address) + ": " + uv_strerror(rc),
+        "choose another --http address or port (port 0 picks a free one)");
   }
   sockaddr_storage bound{};
   listener_.bound_address(bound);
@@ -65,13 +69,15 @@ void HttpServer::route(const std::shared_ptr<HttpExchange>& exchange) {
   if (host == nullptr || !hosts_ || !hosts_->host_allowed(*host)) {
     refuse(exchange, 421,
            MissionError(ErrorCode::forbidden,
-                        "Host '" + (host != nullptr ? *host : std::string()) + "' does not name this listener",
+                        "Host '" + (host != nullptr ? *host : std::string()) +
+                            "' does not name this listener",
                         "connect to http://" + (hosts_ ? hosts_->canonical() : address_) +
                             " (other names are refused against DNS rebinding)"));
     return;
   }
   // Browsers send Origin; a page of another site must not reach the daemon.
-  if (const std::string* origin = request.header("origin"); origin != nullptr && !hosts_->origin_allowed(*origin)) {
+  if (const std::string* origin = request.header("origin");
+      origin != nullptr && !hosts_->origin_allowed(*origin)) {
     refuse(exchange, 403,
            MissionError(ErrorCode::forbidden, "Origin '" + *origin + "' is not this listener",
                         "send requests from a client, not a web page of another site"));

@@ -46,10 +46,13 @@ std::string bearer_token(const HttpRequest& request) {
 // The HTTP status of a refused attach.
 int status_of(const MissionError& error) {
   switch (error.code()) {
-    case ErrorCode::not_found: return 404;
+    case ErrorCode::not_found:
+      return 404;
     case ErrorCode::unauthorized:
-    case ErrorCode::execution_final: return 403;
-    default: return 500;
+    case ErrorCode::execution_final:
+      return 403;
+    default:
+      return 500;
   }
 }
 
@@ -72,7 +75,9 @@ McpEndpoint::McpEndpoint(mcp::SessionServices& services)
         sweep();
       }) {}
 
-McpEndpoint::~McpEndpoint() { end_all(); }
+McpEndpoint::~McpEndpoint() {
+  end_all();
+}
 
 void McpEndpoint::end_all() {
   sweep_timer_.stop();
@@ -107,7 +112,8 @@ void McpEndpoint::sweep() {
 }
 
 std::unique_ptr<HttpMcpSession> McpEndpoint::open_session(const std::string& execution_id,
-                                                          const std::string& token, std::string key) {
+                                                          const std::string& token,
+                                                          std::string key) {
   if (session_count() >= limits::kMaxHttpMcpSessions) {
     throw MissionError(ErrorCode::daemon_unavailable,
                        "the daemon already holds " + std::to_string(limits::kMaxHttpMcpSessions) +
@@ -118,7 +124,8 @@ std::unique_ptr<HttpMcpSession> McpEndpoint::open_session(const std::string& exe
   store::Database& db = services_.db;
   events::EventBatch batch(services_.events);
   store::Transaction transaction(db);
-  store::ExecutionRow row = execution::AgentExecutionRegistry(db).authorize_mcp(execution_id, token);
+  store::ExecutionRow row =
+      execution::AgentExecutionRegistry(db).authorize_mcp(execution_id, token);
   nlohmann::json descriptor = parse_stored_json(row.descriptor, "execution descriptor");
   std::vector<Toolset> toolsets = execution::descriptor_toolsets(descriptor);
   std::int64_t session_id = store::McpSessionRepository(db).insert(row.id, unix_ms_now());
@@ -127,8 +134,8 @@ std::unique_ptr<HttpMcpSession> McpEndpoint::open_session(const std::string& exe
   batch.publish_to(services_.events);
   auto session = std::make_unique<HttpMcpSession>(
       services_,
-      mcp::AttachedExecution{row.id, row.kind, mcp::ToolCatalog::builtin().view(toolsets, descriptor),
-                             session_id},
+      mcp::AttachedExecution{row.id, row.kind,
+                             mcp::ToolCatalog::builtin().view(toolsets, descriptor), session_id},
       std::move(key), token_digest(token));
   return session;
 }
@@ -139,7 +146,8 @@ void McpEndpoint::handle(const std::shared_ptr<HttpExchange>& exchange,
   const std::string token = bearer_token(request);
   if (token.empty()) {
     refuse(exchange, 401, nullptr,
-           MissionError(ErrorCode::unauthorized, "no bearer token: MCP over HTTP needs the execution's token",
+           MissionError(ErrorCode::unauthorized,
+                        "no bearer token: MCP over HTTP needs the execution's token",
                         std::string(kTokenHint)),
            {{"WWW-Authenticate", "Bearer realm=\"mission\""}});
     return;
@@ -148,7 +156,8 @@ void McpEndpoint::handle(const std::shared_ptr<HttpExchange>& exchange,
       version != nullptr && mcp::negotiate_legacy(*version) != *version &&
       !mcp::is_supported_modern(*version)) {
     refuse(exchange, 400, nullptr,
-           MissionError(ErrorCode::invalid_request, "unsupported MCP-Protocol-Version '" + *version + "'",
+           MissionError(ErrorCode::invalid_request,
+                        "unsupported MCP-Protocol-Version '" + *version + "'",
                         "send a version initialize answered, or 2026-07-28"));
     return;
   }
@@ -193,7 +202,8 @@ void McpEndpoint::handle(const std::shared_ptr<HttpExchange>& exchange,
 }
 
 HttpMcpSession* McpEndpoint::named_session(const std::shared_ptr<HttpExchange>& exchange,
-                                           const std::string& execution_id, const std::string& token) {
+                                           const std::string& execution_id,
+                                           const std::string& token) {
   const std::string* key = exchange->request().header("mcp-session-id");
   if (key == nullptr) {
     refuse(exchange, 400, nullptr,
@@ -210,16 +220,17 @@ HttpMcpSession* McpEndpoint::named_session(const std::shared_ptr<HttpExchange>& 
     return nullptr;
   }
   if (!it->second->token_matches(token)) {
-    refuse(exchange, 403, nullptr,
-           MissionError(ErrorCode::unauthorized, "wrong MCP session token for '" + execution_id + "'",
-                        std::string(kTokenHint)));
+    refuse(
+        exchange, 403, nullptr,
+        MissionError(ErrorCode::unauthorized, "wrong MCP session token for '" + execution_id + "'",
+                     std::string(kTokenHint)));
     return nullptr;
   }
   return it->second.get();
 }
 
-void McpEndpoint::post(const std::shared_ptr<HttpExchange>& exchange, const std::string& execution_id,
-                       const std::string& token) {
+void McpEndpoint::post(const std::shared_ptr<HttpExchange>& exchange,
+                       const std::string& execution_id, const std::string& token) {
   const HttpRequest& request = exchange->request();
   const std::string* type = request.header("content-type");
   if (type == nullptr || type->find("application/json") == std::string::npos) {
@@ -268,7 +279,8 @@ void McpEndpoint::post(const std::shared_ptr<HttpExchange>& exchange, const std:
       // 2026-07-28: no session; the execution's requests share one.
       auto it = stateless_.find(execution_id);
       if (it != stateless_.end() && !it->second->token_matches(token)) {
-        throw MissionError(ErrorCode::unauthorized, "wrong MCP session token for '" + execution_id + "'",
+        throw MissionError(ErrorCode::unauthorized,
+                           "wrong MCP session token for '" + execution_id + "'",
                            std::string(kTokenHint));
       }
       if (it == stateless_.end()) {
@@ -276,10 +288,11 @@ void McpEndpoint::post(const std::shared_ptr<HttpExchange>& exchange, const std:
       }
       session = it->second.get();
     } else {
-      refuse(exchange, 400, request_id != nullptr ? *request_id : nlohmann::json(),
-             MissionError(ErrorCode::handshake_required, "no Mcp-Session-Id and no 2026-07-28 _meta",
-                          "send initialize first and then its Mcp-Session-Id, or put the 2026-07-28 "
-                          "_meta on every request"));
+      refuse(
+          exchange, 400, request_id != nullptr ? *request_id : nlohmann::json(),
+          MissionError(ErrorCode::handshake_required, "no Mcp-Session-Id and no 2026-07-28 _meta",
+                       "send initialize first and then its Mcp-Session-Id, or put the 2026-07-28 "
+                       "_meta on every request"));
       return;
     }
   } catch (const MissionError& error) {
@@ -288,7 +301,8 @@ void McpEndpoint::post(const std::shared_ptr<HttpExchange>& exchange, const std:
     if (error.code() == ErrorCode::unauthorized) {
       // The registry's hint speaks of the bridge's environment; over HTTP
       // the token goes in a header.
-      refuse(exchange, status, id, MissionError(ErrorCode::unauthorized, error.what(), std::string(kTokenHint)));
+      refuse(exchange, status, id,
+             MissionError(ErrorCode::unauthorized, error.what(), std::string(kTokenHint)));
     } else {
       refuse(exchange, status, id, error);
     }

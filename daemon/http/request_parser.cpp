@@ -9,7 +9,9 @@
 namespace mission::daemon::http {
 namespace {
 
-RequestParser& self(http_parser* parser) { return *static_cast<RequestParser*>(parser->data); }
+RequestParser& self(http_parser* parser) {
+  return *static_cast<RequestParser*>(parser->data);
+}
 
 }  // namespace
 
@@ -39,9 +41,9 @@ RequestParser::Result RequestParser::feed(std::string_view bytes) {
   if (error != HPE_OK || refusal_status_ != 0) {
     result.state = State::failed;
     result.status = refusal_status_ != 0 ? refusal_status_ : 400;
-    result.error = refusal_status_ != 0 ? refusal_
-                                        : std::string("malformed HTTP request: ") +
-                                              http_errno_description(error);
+    result.error = refusal_status_ != 0
+                       ? refusal_
+                       : std::string("malformed HTTP request: ") + http_errno_description(error);
     return result;
   }
   if (parser_.upgrade) {
@@ -111,7 +113,8 @@ int RequestParser::on_headers_complete(http_parser* parser) {
   if (parser->content_length != ULLONG_MAX && parser->content_length > limits::kMaxHttpBodyBytes) {
     p.refusal_status_ = 413;
     p.refusal_ = "the body of " + std::to_string(parser->content_length) + " bytes passes the " +
-                 std::to_string(limits::kMaxHttpBodyBytes) + "-byte (1 MiB) limit of one MCP message";
+                 std::to_string(limits::kMaxHttpBodyBytes) +
+                 "-byte (1 MiB) limit of one MCP message";
     return -1;
   }
   p.request_.method = http_method_str(static_cast<http_method>(parser->method));

@@ -6,8 +6,8 @@
 // everything else. Its replies go to a ReplyChannel.
 
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "daemon/events/event_bus.hpp"

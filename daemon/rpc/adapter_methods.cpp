@@ -64,8 +64,8 @@ nlohmann::json handle_adapter_config(MethodContext& context, const AdapterConfig
         execution::AgentExecutionRegistry(context.services.db).require(request.execution_id);
     if (row.delivery != Delivery::mcp_tool) {
       throw MissionError(ErrorCode::invalid_argument,
-                         "agent execution '" + row.id + "' uses " + std::string(name_of(row.delivery)) +
-                             " delivery and has no MCP access",
+                         "agent execution '" + row.id + "' uses " +
+                             std::string(name_of(row.delivery)) + " delivery and has no MCP access",
                          "create one with 'mission exec create --delivery mcp-tool', or leave "
                          "out --agent-execution");
     }
@@ -77,16 +77,18 @@ nlohmann::json handle_adapter_config(MethodContext& context, const AdapterConfig
   }
   if (!request.http_url.empty()) {
     if (request.execution_id.empty()) {
-      throw MissionError(ErrorCode::invalid_argument,
-                         "MCP over HTTP serves one execution, whose token the agent sends",
-                         "create one with 'mission exec create --delivery mcp-tool --print-token' and "
-                         "pass --agent-execution");
+      throw MissionError(
+          ErrorCode::invalid_argument,
+          "MCP over HTTP serves one execution, whose token the agent sends",
+          "create one with 'mission exec create --delivery mcp-tool --print-token' and "
+          "pass --agent-execution");
     }
     if (adapter.remote_config == nullptr) {
-      throw MissionError(ErrorCode::invalid_argument,
-                         std::string(adapter.name) + " cannot reach an MCP server over HTTP",
-                         "leave out --http: the agent runs 'mission mcp connect' on the daemon's host",
-                         {{"adapter", adapter.name}});
+      throw MissionError(
+          ErrorCode::invalid_argument,
+          std::string(adapter.name) + " cannot reach an MCP server over HTTP",
+          "leave out --http: the agent runs 'mission mcp connect' on the daemon's host",
+          {{"adapter", adapter.name}});
     }
     std::string base = request.http_url;
     while (!base.empty() && base.back() == '/') base.pop_back();

@@ -4,10 +4,10 @@
 
 #include "daemon/execution/retention.hpp"
 #include "daemon/rpc/control_session.hpp"
-#include "daemon/store/idempotency_repository.hpp"
-#include "shared/clock.hpp"
 #include "daemon/store/execution_repository.hpp"
+#include "daemon/store/idempotency_repository.hpp"
 #include "daemon/store/migrations.hpp"
+#include "shared/clock.hpp"
 #include "shared/control_protocol.hpp"
 #include "shared/version.hpp"
 
@@ -55,8 +55,9 @@ nlohmann::json handle_daemon_status(MethodContext& context, const EmptyRequest&)
           // listened, and no other process may write it while it runs.
           {"schemaVersion", store::latest_schema_version()},
           {"connections", services.daemon.connection_count()},
-          {"http", services.daemon.http_address().empty() ? nlohmann::json()
-                                                          : nlohmann::json(services.daemon.http_address())},
+          {"http", services.daemon.http_address().empty()
+                       ? nlohmann::json()
+                       : nlohmann::json(services.daemon.http_address())},
           {"executions",
            {{"total", executions.total},
             {"active", executions.in_states},
@@ -70,13 +71,16 @@ nlohmann::json handle_daemon_stop(MethodContext& context, const EmptyRequest&) {
   return {{"stopping", true}, {"pid", getpid()}};
 }
 
-void from_json(const nlohmann::json& j, GcRequest& request) { request.dry_run = j.value("dryRun", false); }
+void from_json(const nlohmann::json& j, GcRequest& request) {
+  request.dry_run = j.value("dryRun", false);
+}
 
 nlohmann::json handle_daemon_gc(MethodContext& context, const GcRequest& request) {
   ControlServices& services = context.services;
   const std::int64_t now = unix_ms_now();
   store::IdempotencyRepository records(services.db);
-  const std::int64_t request_ids = request.dry_run ? records.count_expired(now) : records.prune(now);
+  const std::int64_t request_ids =
+      request.dry_run ? records.count_expired(now) : records.prune(now);
   execution::SweepReport report =
       execution::sweep(services.db, services.paths, services.retention, now, request.dry_run);
   return {{"dryRun", request.dry_run},

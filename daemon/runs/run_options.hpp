@@ -38,7 +38,7 @@ struct RunOptions {
   std::int64_t max_attempts = kDefaultRunAttempts;
   std::optional<std::int64_t> task_timeout_ms;
   std::optional<std::string> base;  // where the integration branch starts; empty: HEAD
-  bool approve = false;  // a person approves each merge (mission approve / reject)
+  bool approve = false;             // a person approves each merge (mission approve / reject)
   // The agents' and checks' environment: the caller's, without mission's
   // per-execution variables. Kept out of the database (run_environment.hpp).
   std::map<std::string, std::string> env;

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <string>
 
 #include "daemon/http/host_check.hpp"
@@ -15,8 +14,8 @@ namespace limits = mission::limits;
 namespace {
 
 std::string post(const std::string& body, const std::string& extra = "") {
-  return "POST /mcp/ae-1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\n" + extra +
-         "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  return "POST /mcp/ae-1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\n" +
+         extra + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
 }
 
 }  // namespace
@@ -53,14 +52,16 @@ TEST_CASE("http: pipelined requests come out one at a time") {
 TEST_CASE("http: a chunked body is decoded") {
   RequestParser parser;
   auto result = parser.feed(
-      "POST /mcp/x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n");
+      "POST /mcp/x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: "
+      "chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n");
   REQUIRE(result.state == RequestParser::State::complete);
   CHECK(parser.take().body == "abcde");
 }
 
 TEST_CASE("http: headers past the limit are refused 431, a body past it 413") {
   RequestParser headers;
-  auto big = headers.feed(post("{}", "X-Padding: " + std::string(limits::kMaxHttpHeaderBytes, 'a') + "\r\n"));
+  auto big = headers.feed(
+      post("{}", "X-Padding: " + std::string(limits::kMaxHttpHeaderBytes, 'a') + "\r\n"));
   CHECK(big.state == RequestParser::State::failed);
   CHECK(big.status == 431);
 
@@ -74,7 +75,8 @@ TEST_CASE("http: headers past the limit are refused 431, a body past it 413") {
   std::string chunk(64 * 1024, 'x');
   std::string wire = "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n";
   RequestParser::Result result = chunked.feed(wire);
-  for (std::size_t sent = 0; result.state == RequestParser::State::need_more && sent <= limits::kMaxHttpBodyBytes;
+  for (std::size_t sent = 0;
+       result.state == RequestParser::State::need_more && sent <= limits::kMaxHttpBodyBytes;
        sent += chunk.size()) {
     char size[16];
     std::snprintf(size, sizeof size, "%zx\r\n", chunk.size());
