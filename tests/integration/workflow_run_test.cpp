@@ -82,7 +82,7 @@ json run_status(const Instance& instance, const std::string& workflow) {
 // Polls the run until `done` says so (each read is a real round trip).
 json wait_for_run(const Instance& instance, const std::string& workflow,
                   const std::function<bool(const json&)>& done, std::chrono::seconds limit = 30s) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
+  const auto deadline = std::chrono::steady_clock::now() + limit * kWaitScale;
   json run;
   while (std::chrono::steady_clock::now() < deadline) {
     run = run_status(instance, workflow);
