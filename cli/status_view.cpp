@@ -45,6 +45,10 @@ void print_daemon_status(const nlohmann::json& status) {
                          std::to_string(executions.value("active", 0)) + " active"},
       {"clients", std::to_string(status.value("connections", 0)) + " connected"},
   });
+  if (status.contains("http") && status.at("http").is_string()) {
+    print_fields(
+        {{"http", "MCP at http://" + status.at("http").get<std::string>() + "/mcp/EXECUTION_ID"}});
+  }
   if (!status.contains("watchedTrees")) return;
   const nlohmann::json& trees = status.at("watchedTrees");
   print_fields({{"trees", trees_summary(trees)}});

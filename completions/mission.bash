@@ -28,7 +28,7 @@ __mission_node() {
     'watch') subs='' opts='--execution --notify' args='' ;;
     'mcp') subs='connect config' opts='' args='' ;;
     'mcp connect') subs='' opts='--agent-execution --toolsets' args='' ;;
-    'mcp config') subs='' opts='--adapter --agent-execution --add-json' args='' ;;
+    'mcp config') subs='' opts='--adapter --agent-execution --http --add-json' args='' ;;
     'missions') subs='list show' opts='' args='' ;;
     'missions list') subs='' opts='--cwd --here --limit' args='' ;;
     'missions show') subs='' opts='' args='none' ;;
@@ -94,6 +94,7 @@ __mission_value() {
     'mcp connect|--toolsets') kind=list values='signals tracking legacy inspect planning templates coordination workspaces control' ;;
     'mcp config|--adapter') kind=words values='claude-code codex copilot opencode pi generic' ;;
     'mcp config|--agent-execution') kind=executions ;;
+    'mcp config|--http') kind=none ;;
     'missions list|--cwd') kind=directories ;;
     'missions list|--limit') kind=none ;;
     'tasks|--task') kind=none ;;

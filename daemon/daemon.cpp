@@ -41,6 +41,7 @@ Daemon::Daemon(RuntimePaths paths, DaemonSettings settings)
 
 Daemon::~Daemon() {
   listener_.reset();
+  http_.reset();
   maintenance_timer_.reset();
   claims_timer_.reset();
   stop_timer_.reset();
@@ -198,6 +199,13 @@ void Daemon::start() {
                        "cannot listen on " + paths_.socket.string() + ": " + uv_strerror(rc),
                        "check that the directory exists and is writable");
   }
+  if (settings_.http) {
+    // Built only when asked for: a daemon without --http holds none of it.
+    http_ = std::make_unique<http::HttpServer>(*mcp_services_);
+    http_->listen(*settings_.http);
+    std::fprintf(stderr, "missiond: MCP over HTTP at http://%s/mcp/EXECUTION_ID\n",
+                 http_->address().c_str());
+  }
   write_pid_file();
 
   auto on_signal = [this](int signum) {
@@ -288,6 +296,8 @@ void Daemon::request_shutdown(const char* reason) {
   git::cancel_running_snapshots();
   tree_watches_->stop();
   listener_->stop_accepting();
+  // HTTP clients hold streams open; their sessions end now.
+  if (http_) http_->stop();
   std::error_code ignored;
   std::filesystem::remove(paths_.socket, ignored);
   // Requests are answered synchronously, so every one in flight already has

@@ -17,6 +17,7 @@
 #include "daemon/execution/launcher.hpp"
 #include "daemon/execution/retention.hpp"
 #include "daemon/git/tree_watch_service.hpp"
+#include "daemon/http/http_server.hpp"
 #include "daemon/loop/listener.hpp"
 #include "daemon/loop/signal_watcher.hpp"
 #include "daemon/loop/timer.hpp"
@@ -36,6 +37,8 @@ struct DaemonSettings {
   execution::RetentionSettings retention;
   git::TreeWatchSettings tree_watching;
   loop::ConnectionSettings connections;
+  // missiond --http: where MCP over Streamable HTTP listens; off when empty.
+  std::optional<sockaddr_storage> http;
   // missiond --synchronous: SQLite's synchronous setting. "normal": an
   // acknowledged write survives a crash of the daemon, and a power loss may
   // take the last commits; "full": it survives a power loss too, at one
@@ -64,6 +67,7 @@ class Daemon : public DaemonControl {
   // DaemonControl, for daemon.status and daemon.stop.
   std::int64_t uptime_ms() const override;
   std::size_t connection_count() const override;
+  std::string http_address() const override { return http_ ? http_->address() : std::string(); }
   void schedule_shutdown(const char* reason) override;
 
  private:
@@ -96,6 +100,7 @@ class Daemon : public DaemonControl {
   AgentSessionCount agent_sessions_;
   std::unique_ptr<ControlServices> control_services_;
   std::unique_ptr<loop::Listener> listener_;
+  std::unique_ptr<http::HttpServer> http_;  // null unless --http
   std::unique_ptr<loop::SignalWatcher> sigterm_;
   std::unique_ptr<loop::SignalWatcher> sigint_;
   std::unique_ptr<loop::Timer> maintenance_timer_;

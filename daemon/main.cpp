@@ -12,6 +12,7 @@
 #include <string>
 
 #include "daemon/daemon.hpp"
+#include "daemon/http/listen_address.hpp"
 #include "shared/error_code.hpp"
 #include "shared/fault_points.hpp"
 #include "shared/limits.hpp"
@@ -110,6 +111,12 @@ int main(int argc, char** argv) {
       ->type_name("MODE")
       ->envname("MISSION_SYNCHRONOUS")
       ->check(CLI::IsMember({"normal", "full"}));
+  std::string http;
+  app.add_option("--http", http,
+                 "Serve MCP over Streamable HTTP on ADDR:PORT, e.g. 127.0.0.1:8080 (port 0 picks "
+                 "one; off by default)")
+      ->type_name("ADDR:PORT")
+      ->envname("MISSION_HTTP");
   app.set_version_flag("--version", std::string(mission::kVersion));
   CLI11_PARSE(app, argc, argv);
 
@@ -132,6 +139,14 @@ int main(int argc, char** argv) {
     settings.tree_watching.watch_new_trees = watch_trees;
     settings.connections = {max_connections, hello_timeout_ms};
     settings.synchronous = synchronous;
+    if (!http.empty()) {
+      settings.http = mission::daemon::http::parse_listen_address(http);
+      if (!settings.http) {
+        throw mission::MissionError(
+            mission::ErrorCode::invalid_argument, "--http " + http + " is not ADDR:PORT",
+            "give an IP address and a port, e.g. 127.0.0.1:8080 or [::1]:0");
+      }
+    }
     mission::daemon::Daemon daemon(
         mission::resolve_runtime_paths(mission::process_env(), getuid(), socket), settings);
     daemon.start();

@@ -56,6 +56,28 @@ inline constexpr int kHelloTimeoutMs = 10000;
 // is answered payload_too_large, to be sent again on its own.
 inline constexpr std::size_t kMaxBatchMessages = 100;
 
+// The HTTP listener (missiond --http, docs/adr/0035). A request's line and
+// headers may take kMaxHttpHeaderBytes, its body kMaxHttpBodyBytes (one MCP
+// message, as on the socket); more is answered 431 or 413 and the
+// connection closed. At most kMaxHttpConnections are held at once; one
+// more is answered 503 and closed.
+inline constexpr std::size_t kMaxHttpHeaderBytes = 16 * 1024;
+inline constexpr std::size_t kMaxHttpBodyBytes = kMaxFrameBytes;
+inline constexpr std::size_t kMaxHttpConnections = 128;
+
+// A request must arrive whole within kHttpRequestTimeoutMs of its first
+// byte (a slow sender holds a connection), and a kept-alive connection
+// with no request is closed after kHttpIdleTimeoutMs.
+inline constexpr int kHttpRequestTimeoutMs = 10000;
+inline constexpr int kHttpIdleTimeoutMs = 60000;
+
+// MCP over HTTP has no socket whose close ends a session: a session with
+// no request for kHttpMcpSessionIdleMs (and none in progress) is ended as
+// if its client had gone. At most kMaxHttpMcpSessions are open at once;
+// one more initialize is answered 503.
+inline constexpr int kHttpMcpSessionIdleMs = 30 * 60 * 1000;
+inline constexpr std::size_t kMaxHttpMcpSessions = 256;
+
 // How long the CLI waits for an auto-started daemon to report readiness.
 inline constexpr int kAutostartTimeoutMs = 5000;
 

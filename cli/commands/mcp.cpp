@@ -27,6 +27,7 @@ struct ConnectOptions {
 struct ConfigOptions {
   std::string adapter;
   std::string execution_id;
+  std::string http_url;
   bool add_json = false;
 };
 
@@ -75,6 +76,7 @@ int run_connect(const CliContext& context, const ConnectOptions& options) {
 int print_config(const CliContext& context, const ConfigOptions& options) {
   nlohmann::json params = {{"adapter", options.adapter}};
   if (!options.execution_id.empty()) params["agentExecutionId"] = options.execution_id;
+  if (!options.http_url.empty()) params["httpUrl"] = options.http_url;
   DaemonConnection connection = context.connect();
   nlohmann::json config = connection.client.call("adapter.config", params);
   if (context.options.json) {
@@ -145,6 +147,11 @@ void define_mcp_command(CLI::App& command, CliContext& context) {
                    "For this execution (the agent supplies $MISSION_MCP_TOKEN); without it, "
                    "each session makes its own")
       ->type_name("EXEC");
+  config
+      ->add_option("--http", config_options->http_url,
+                   "The remote form: MCP over HTTP at URL/mcp/EXEC (missiond --http), the token "
+                   "from $MISSION_MCP_TOKEN; needs --agent-execution")
+      ->type_name("URL");
   config->add_flag("--add-json", config_options->add_json,
                    "claude-code: print the `claude mcp add-json` command that adds it instead");
   config->fallthrough();

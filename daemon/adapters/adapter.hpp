@@ -110,6 +110,10 @@ struct AgentAdapter {
   LaunchPlan (*prepare_launch)(const LaunchRequest& request);
   // nullptr for a provider without an MCP client.
   ManualConfig (*manual_config)(const BridgeEntry& bridge);
+  // The same for MCP over Streamable HTTP at `url` (missiond --http), the
+  // token taken from MISSION_MCP_TOKEN in the agent's environment; nullptr
+  // when the provider's client cannot reach an HTTP server.
+  ManualConfig (*remote_config)(const std::string& url);
   // The streaming JSON an execution's command line asks the provider for
   // (a format of shared/agent_stream.hpp: `mission run` and `exec logs`
   // render it as steps), empty for text; nullptr when it prints only text.

@@ -75,6 +75,16 @@ ManualConfig manual(const BridgeEntry& bridge) {
           config_text(bridge)};
 }
 
+// Claude expands ${VAR} in headers too.
+ManualConfig remote(const std::string& url) {
+  nlohmann::ordered_json server = {{"type", "http"},
+                                   {"url", url},
+                                   {"headers", {{"Authorization", "Bearer ${MISSION_MCP_TOKEN}"}}}};
+  nlohmann::ordered_json config = {{"mcpServers", {{kServerName, server}}}};
+  return {"json", ".mcp.json in the project, or the mcpServers of ~/.claude.json",
+          config.dump(2) + "\n"};
+}
+
 }  // namespace
 
 extern const AgentAdapter kClaudeCodeAdapter;
@@ -84,6 +94,7 @@ const AgentAdapter kClaudeCodeAdapter = {
     {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}, false},
     prepare,
     manual,
+    remote,
     output_format,
 };
 

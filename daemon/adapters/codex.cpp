@@ -134,6 +134,14 @@ ManualConfig manual(const BridgeEntry& bridge) {
   return {"toml", "~/.codex/config.toml (or $CODEX_HOME/config.toml)", text};
 }
 
+// Codex reads the bearer token from the variable it names.
+ManualConfig remote(const std::string& url) {
+  std::string text = "[mcp_servers." + std::string(kServerName) + "]\n";
+  text += "url = " + toml_string(url) + "\n";
+  text += "bearer_token_env_var = \"MISSION_MCP_TOKEN\"\n";
+  return {"toml", "~/.codex/config.toml (or $CODEX_HOME/config.toml)", text};
+}
+
 }  // namespace
 
 extern const AgentAdapter kCodexAdapter;
@@ -143,6 +151,7 @@ const AgentAdapter kCodexAdapter = {
     {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}, false},
     prepare,
     manual,
+    remote,
     output_format,
 };
 

@@ -45,6 +45,16 @@ ManualConfig manual(const BridgeEntry& bridge) {
           config_text(bridge)};
 }
 
+ManualConfig remote(const std::string& url) {
+  nlohmann::ordered_json server = {{"type", "http"},
+                                   {"url", url},
+                                   {"headers", {{"Authorization", "Bearer ${MISSION_MCP_TOKEN}"}}},
+                                   {"tools", {"*"}}};
+  nlohmann::ordered_json config = {{"mcpServers", {{kServerName, server}}}};
+  return {"json", "~/.copilot/mcp-config.json (or $COPILOT_HOME/mcp-config.json)",
+          config.dump(2) + "\n"};
+}
+
 }  // namespace
 
 extern const AgentAdapter kCopilotAdapter;
@@ -54,6 +64,7 @@ const AgentAdapter kCopilotAdapter = {
     {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}, false},
     prepare,
     manual,
+    remote,
     nullptr,
 };
 

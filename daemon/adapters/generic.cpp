@@ -33,6 +33,16 @@ ManualConfig manual(const BridgeEntry& bridge) {
   return {"json", "the stdio server entry of your MCP client's config", server.dump(2) + "\n"};
 }
 
+// The Streamable HTTP entry most MCP clients take; the client must put the
+// token from its environment into the header itself.
+ManualConfig remote(const std::string& url) {
+  nlohmann::ordered_json server = {{"type", "http"},
+                                   {"url", url},
+                                   {"headers", {{"Authorization", "Bearer ${MISSION_MCP_TOKEN}"}}}};
+  return {"json", "the Streamable HTTP server entry of your MCP client's config",
+          server.dump(2) + "\n"};
+}
+
 }  // namespace
 
 extern const AgentAdapter kGenericAdapter;
@@ -42,6 +52,7 @@ const AgentAdapter kGenericAdapter = {
     {kDeliveries, Delivery::stdout_marker, Delivery::stdout_marker, {false, true, false}, true},
     prepare,
     manual,
+    remote,
     nullptr,
 };
 

@@ -69,6 +69,18 @@ ManualConfig manual(const BridgeEntry& bridge) {
           config_text(bridge)};
 }
 
+ManualConfig remote(const std::string& url) {
+  nlohmann::ordered_json server = {
+      {"type", "remote"},
+      {"url", url},
+      {"headers", {{"Authorization", "Bearer {env:MISSION_MCP_TOKEN}"}}},
+      {"enabled", true}};
+  nlohmann::ordered_json config = {{"$schema", "https://opencode.ai/config.json"},
+                                   {"mcp", {{kServerName, server}}}};
+  return {"json", "opencode.json in the project, or ~/.config/opencode/opencode.json",
+          config.dump(2) + "\n"};
+}
+
 }  // namespace
 
 extern const AgentAdapter kOpenCodeAdapter;
@@ -78,6 +90,7 @@ const AgentAdapter kOpenCodeAdapter = {
     {kDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}, false},
     prepare,
     manual,
+    remote,
     output_format,
 };
 

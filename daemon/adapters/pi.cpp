@@ -33,6 +33,7 @@ const AgentAdapter kPiAdapter = {
     prepare,
     nullptr,
     nullptr,
+    nullptr,
 };
 
 }  // namespace mission::daemon::adapters

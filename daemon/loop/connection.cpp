@@ -27,24 +27,28 @@ void ConnectionDelegate::on_eof(Connection& connection) {
   connection.close();
 }
 
-Connection::Connection() : id_(g_next_connection_id++) {
-  pipe_.data = this;
-}
+Connection::Connection() : id_(g_next_connection_id++) {}
 
 Connection::~Connection() = default;
 
 Connection* Connection::accept(uv_stream_t* server, int& error) {
   auto* connection = new Connection();
-  error = uv_pipe_init(server->loop, &connection->pipe_, 0);
+  connection->tcp_ = server->type == UV_TCP;
+  error = connection->tcp_ ? uv_tcp_init(server->loop, &connection->handle_.tcp)
+                           : uv_pipe_init(server->loop, &connection->handle_.pipe, 0);
   if (error != 0) {
     delete connection;
     return nullptr;
   }
-  connection->pipe_.data = connection;
-  error = uv_accept(server, reinterpret_cast<uv_stream_t*>(&connection->pipe_));
-  if (error == 0) {
+  connection->stream()->data = connection;
+  error = uv_accept(server, connection->stream());
+  if (error == 0 && connection->tcp_) {
+    // Replies go out in a few small writes (headers, then the body or an
+    // event): Nagle would hold each after the first for the peer's ACK.
+    error = uv_tcp_nodelay(&connection->handle_.tcp, 1);
+  } else if (error == 0) {
     uv_os_fd_t fd;
-    error = uv_fileno(reinterpret_cast<uv_handle_t*>(&connection->pipe_), &fd);
+    error = uv_fileno(reinterpret_cast<uv_handle_t*>(&connection->handle_), &fd);
     if (error == 0) {
       struct ucred cred {};
       socklen_t len = sizeof cred;
@@ -71,28 +75,28 @@ void Connection::update_reading() {
   if (handle_closed_) return;
   bool want = !eof_ && !closing_ && !held_ && queued_bytes_ < limits::kMaxQueuedWriteBytes;
   if (want && !reading_) {
-    reading_ = uv_read_start(reinterpret_cast<uv_stream_t*>(&pipe_), on_alloc, on_read) == 0;
+    reading_ = uv_read_start(stream(), on_alloc, on_read) == 0;
   } else if (!want && reading_) {
-    uv_read_stop(reinterpret_cast<uv_stream_t*>(&pipe_));
+    uv_read_stop(stream());
     reading_ = false;
   }
 }
 
 void Connection::write(std::string_view bytes) {
   if (closing_ || handle_closed_ || bytes.empty()) return;
-  auto* stream = reinterpret_cast<uv_stream_t*>(&pipe_);
+  uv_stream_t* handle = stream();
   // Try the socket first: most answers fit its buffer and need no allocation.
   if (queued_bytes_ == 0) {
     uv_buf_t buf =
         uv_buf_init(const_cast<char*>(bytes.data()), static_cast<unsigned>(bytes.size()));
-    int written = uv_try_write(stream, &buf, 1);
+    int written = uv_try_write(handle, &buf, 1);
     if (written > 0) bytes.remove_prefix(static_cast<std::size_t>(written));
     if (bytes.empty()) return;
   }
   auto* request = new WriteRequest{{}, std::string(bytes)};
   request->req.data = this;
   uv_buf_t buf = uv_buf_init(request->data.data(), static_cast<unsigned>(request->data.size()));
-  if (uv_write(&request->req, stream, &buf, 1, on_write) != 0) {
+  if (uv_write(&request->req, handle, &buf, 1, on_write) != 0) {
     delete request;
     close_handle();
     return;
@@ -112,7 +116,7 @@ void Connection::close_handle() {
   if (handle_closed_) return;
   handle_closed_ = true;
   closing_ = true;
-  uv_close(reinterpret_cast<uv_handle_t*>(&pipe_), on_close);
+  uv_close(reinterpret_cast<uv_handle_t*>(&handle_), on_close);
 }
 
 void Connection::on_alloc(uv_handle_t*, std::size_t, uv_buf_t* buf) {

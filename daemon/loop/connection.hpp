@@ -1,6 +1,7 @@
 #pragma once
-// One accepted stream socket. Owns its uv handle and write queue, applies
-// backpressure, and frees itself in the close callback. Knows nothing of JSON.
+// One accepted stream socket, Unix or TCP. Owns its uv handle and write
+// queue, applies backpressure, and frees itself in the close callback.
+// Knows nothing of JSON or HTTP.
 
 #include <sys/types.h>
 #include <uv.h>
@@ -34,13 +35,15 @@ class ConnectionDelegate {
 
 class Connection {
  public:
+  // Of a Unix-socket peer only: TCP has no credentials to ask for.
   struct PeerCredentials {
     pid_t pid = 0;
     uid_t uid = 0;
   };
 
-  // Accepts a pending connection on `server`; nullptr (and a negative uv code
-  // in `error`) if that fails. The connection frees itself once closed.
+  // Accepts a pending connection on `server` (a pipe or a TCP handle);
+  // nullptr (and a negative uv code in `error`) if that fails. The
+  // connection frees itself once closed.
   static Connection* accept(uv_stream_t* server, int& error);
 
   // Starts reading; `delegate` receives the events from now on.
@@ -66,8 +69,9 @@ class Connection {
   bool closing() const { return closing_; }
   // The socket's descriptor; 0 or a negative uv code.
   int fileno(uv_os_fd_t& fd) const {
-    return uv_fileno(reinterpret_cast<const uv_handle_t*>(&pipe_), &fd);
+    return uv_fileno(reinterpret_cast<const uv_handle_t*>(&handle_), &fd);
   }
+  bool is_tcp() const { return tcp_; }
   std::uint64_t id() const { return id_; }
   const PeerCredentials& peer() const { return peer_; }
   std::size_t queued_bytes() const { return queued_bytes_; }
@@ -89,7 +93,14 @@ class Connection {
   static void on_write(uv_write_t* req, int status);
   static void on_close(uv_handle_t* handle);
 
-  uv_pipe_t pipe_{};
+  uv_stream_t* stream() { return reinterpret_cast<uv_stream_t*>(&handle_); }
+
+  // One of the two, as the listener's kind says.
+  union Handle {
+    uv_pipe_t pipe;
+    uv_tcp_t tcp;
+  } handle_{};
+  bool tcp_ = false;
   std::unique_ptr<ConnectionDelegate> delegate_;
   PeerCredentials peer_;
   std::uint64_t id_;

@@ -17,33 +17,59 @@ class RefusedDelegate : public ConnectionDelegate {
 
 }  // namespace
 
-Listener::Listener(uv_loop_t* loop, DelegateFactory factory)
-    : loop_(loop), factory_(std::move(factory)) {
-  uv_pipe_init(loop_, &server_, 0);
-  server_.data = this;
+Listener::Listener(uv_loop_t* loop, DelegateFactory factory, Transport transport)
+    : loop_(loop),
+      factory_(std::move(factory)),
+      server_(new Server{}),
+      tcp_(transport == Transport::tcp) {
+  if (tcp_) {
+    uv_tcp_init(loop_, &server_->tcp);
+  } else {
+    uv_pipe_init(loop_, &server_->pipe, 0);
+  }
+  server()->data = this;
 }
 
 Listener::~Listener() {
   for (Connection* connection : connections_) connection->on_released = nullptr;
+  stop_accepting();
 }
 
 int Listener::listen(const std::filesystem::path& path) {
+  if (tcp_) return UV_EINVAL;
   // Bind under a tight umask so the socket is never reachable by others,
   // not even between bind and chmod.
   mode_t old_mask = umask(0177);
-  int rc = uv_pipe_bind(&server_, path.c_str());
+  int rc = uv_pipe_bind(&server_->pipe, path.c_str());
   umask(old_mask);
   if (rc != 0) return rc;
   if (chmod(path.c_str(), 0600) != 0) return -errno;
-  rc = uv_listen(reinterpret_cast<uv_stream_t*>(&server_), SOMAXCONN, on_connection);
+  rc = uv_listen(server(), SOMAXCONN, on_connection);
   listening_ = rc == 0;
   return rc;
+}
+
+int Listener::listen_tcp(const sockaddr* address) {
+  if (!tcp_) return UV_EINVAL;
+  int rc = uv_tcp_bind(&server_->tcp, address, 0);
+  if (rc != 0) return rc;
+  rc = uv_listen(server(), SOMAXCONN, on_connection);
+  listening_ = rc == 0;
+  return rc;
+}
+
+int Listener::bound_address(sockaddr_storage& address) const {
+  if (!tcp_) return UV_EINVAL;
+  int length = sizeof address;
+  return uv_tcp_getsockname(&server_->tcp, reinterpret_cast<sockaddr*>(&address), &length);
 }
 
 void Listener::stop_accepting() {
   if (closed_) return;
   closed_ = true;
-  uv_close(reinterpret_cast<uv_handle_t*>(&server_), nullptr);
+  server()->data = nullptr;
+  uv_close(reinterpret_cast<uv_handle_t*>(server_),
+           [](uv_handle_t* handle) { delete reinterpret_cast<Server*>(handle); });
 }
 
 void Listener::close_connections() {
@@ -121,7 +147,7 @@ std::string Listener::descriptors_short(Connection& connection) {
 
 void Listener::accept_one() {
   int error = 0;
-  Connection* connection = Connection::accept(reinterpret_cast<uv_stream_t*>(&server_), error);
+  Connection* connection = Connection::accept(server(), error);
   if (connection == nullptr) {
     std::fprintf(stderr, "missiond: accept failed: %s\n", uv_strerror(error));
     return;
@@ -131,7 +157,7 @@ void Listener::accept_one() {
     connections_.erase(&released);
     if (connections_.empty() && on_idle) on_idle();
   };
-  if (connection->peer().uid != getuid()) {
+  if (!connection->is_tcp() && connection->peer().uid != getuid()) {
     ++refused_;
     std::fprintf(
         stderr, "missiond: refused connection from uid %u (pid %d): not the daemon's uid\n",

@@ -1,6 +1,7 @@
 #pragma once
-// A Unix-socket listener that accepts connections from the daemon's own uid
-// only and tracks every live connection. Knows nothing of JSON.
+// A listener on a Unix socket, which accepts connections from the daemon's
+// own uid only, or on a TCP address; it tracks every live connection. Knows
+// nothing of JSON or HTTP.
 
 #include <uv.h>
 
@@ -27,14 +28,25 @@ class Listener {
   // Makes the protocol delegate for a newly accepted connection.
   using DelegateFactory = std::function<std::unique_ptr<ConnectionDelegate>(Connection&)>;
 
-  Listener(uv_loop_t* loop, DelegateFactory factory);
+  enum class Transport { unix_socket, tcp };
+
+  Listener(uv_loop_t* loop, DelegateFactory factory, Transport transport = Transport::unix_socket);
   ~Listener();
   Listener(const Listener&) = delete;
   Listener& operator=(const Listener&) = delete;
 
   // Binds `path` with mode 0600 and listens. Returns 0 or a negative uv code.
   // The path must not exist (the caller removes a stale socket under its lock).
-  int listen(const std::filesystem::path& path);
+  int listen(const std::filesystem::path& path);  // unix_socket only
+
+  // Binds the TCP `address` (port 0: the system picks one) and listens.
+  // Returns 0 or a negative uv code. Peers are not checked: whoever can
+  // reach the address may connect, so the protocol above authenticates.
+  int listen_tcp(const sockaddr* address);  // tcp only
+
+  // The address a TCP listener is bound to (with the port picked for 0);
+  // 0 or a negative uv code.
+  int bound_address(sockaddr_storage& address) const;
 
   // Stops accepting; existing connections go on.
   void stop_accepting();
@@ -76,9 +88,18 @@ class Listener {
   // Why `connection` cannot be served for lack of descriptors, or empty.
   std::string descriptors_short(Connection& connection);
 
+  uv_stream_t* server() { return reinterpret_cast<uv_stream_t*>(server_); }
+
   uv_loop_t* loop_;
   DelegateFactory factory_;
-  uv_pipe_t server_{};
+  // As the transport says. Heap-allocated so the handle outlives this
+  // object until its close callback (see timer.cpp).
+  union Server {
+    uv_pipe_t pipe;
+    uv_tcp_t tcp;
+  };
+  Server* server_;
+  bool tcp_ = false;
   bool listening_ = false;
   bool closed_ = false;
   std::size_t refused_ = 0;

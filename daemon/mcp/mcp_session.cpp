@@ -135,12 +135,13 @@ std::string bounded_line(const nlohmann::json& response) {
 void McpSession::write_reply(const nlohmann::json& response) {
   std::string line = bounded_line(response);
   (void)faults::hit(faults::FaultPoint::reply_unsent);
-  connection_.write(line);
+  const bool single = response.is_object() && response.contains("id");
+  channel_->send(single ? response.at("id") : nlohmann::json(), std::move(line));
 }
 
-McpSession::McpSession(SessionServices& services, loop::Connection& connection,
+McpSession::McpSession(SessionServices& services, std::unique_ptr<ReplyChannel> channel,
                        AttachedExecution attached)
-    : services_(services), connection_(connection), attached_(std::move(attached)) {
+    : services_(services), channel_(std::move(channel)), attached_(std::move(attached)) {
   can_read_messages_ = attached_.view.find("message_list") != nullptr;
 }
 
@@ -193,7 +194,7 @@ void McpSession::finish_wait(bool timed_out) {
   if (wait_timer_) wait_timer_->stop();
   if (pending.modern) result["resultType"] = "complete";
   write_reply(jsonrpc::result(pending.id, std::move(result)));
-  if (client_done_ && deferred_in_flight_ == 0) connection_.close();
+  if (client_done_ && deferred_in_flight_ == 0) channel_->finish();
 }
 
 void McpSession::add_unread_notice(nlohmann::json& call_result) {
@@ -534,7 +535,7 @@ void McpSession::reply_later(DeferredWork deferred) {
         }
         if (modern) result["resultType"] = "complete";
         write_reply(jsonrpc::result(id, std::move(result)));
-        if (--deferred_in_flight_ == 0 && client_done_) connection_.close();
+        if (--deferred_in_flight_ == 0 && client_done_) channel_->finish();
       });
 }
 
@@ -542,7 +543,7 @@ void McpSession::on_client_done() {
   client_done_ = true;
   // Nobody will call again, so a pending wait answers with what is there.
   if (wait_) finish_wait(true);
-  if (deferred_in_flight_ == 0) connection_.close();
+  if (deferred_in_flight_ == 0) channel_->finish();
 }
 
 nlohmann::json McpSession::set_log_level(const Request& request) {

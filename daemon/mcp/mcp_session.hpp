@@ -1,8 +1,9 @@
 #pragma once
-// One MCP session: a control connection after a successful mcp.attach. Speaks
-// MCP JSON-RPC for one AgentExecution: the lifecycle (initialize, or the
-// stateless revision's per-request _meta), ping, tools, logging, and a prompt
-// error for everything else.
+// One MCP session: a control connection after a successful mcp.attach, or a
+// session of MCP over Streamable HTTP. Speaks MCP JSON-RPC for one
+// AgentExecution: the lifecycle (initialize, or the stateless revision's
+// per-request _meta), ping, tools, logging, and a prompt error for
+// everything else. Its replies go to a ReplyChannel.
 
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -10,8 +11,8 @@
 #include <string>
 
 #include "daemon/events/event_bus.hpp"
-#include "daemon/loop/connection.hpp"
 #include "daemon/loop/timer.hpp"
+#include "daemon/mcp/reply_channel.hpp"
 #include "daemon/mcp/session_services.hpp"
 #include "daemon/mcp/tool_catalog.hpp"
 #include "daemon/mcp/tool_table.hpp"
@@ -29,7 +30,8 @@ struct AttachedExecution {
 // Listens on the event bus only while a message_wait of it is pending.
 class McpSession : public events::EventListener {
  public:
-  McpSession(SessionServices& services, loop::Connection& connection, AttachedExecution attached);
+  McpSession(SessionServices& services, std::unique_ptr<ReplyChannel> channel,
+             AttachedExecution attached);
   ~McpSession() override;
   McpSession(const McpSession&) = delete;
   McpSession& operator=(const McpSession&) = delete;
@@ -39,12 +41,17 @@ class McpSession : public events::EventListener {
   void on_event(const nlohmann::json& event) override;
 
   void handle_frame(const Frame& frame);
-  // The client sent its last request (EOF). The connection closes once
+  // The client sent its last request (EOF). The channel finishes once
   // every deferred tool call has been answered: a client that sends
   // start_task and closes its stdin still gets the task's id.
   void on_client_done();
-  // The connection is gone: record it and end an attached execution.
+  // The connection (or the HTTP session) is gone: record it and end an
+  // attached execution.
   void on_closed();
+
+  const AttachedExecution& attached() const { return attached_; }
+  // Whether a reply is still owed (a deferred call or a wait).
+  bool owes_replies() const { return deferred_in_flight_ > 0 || wait_.has_value(); }
 
   // A parsed request, with what the lifecycle checks found.
   struct Request {
@@ -78,7 +85,7 @@ class McpSession : public events::EventListener {
   void add_unread_notice(nlohmann::json& call_result);
 
   SessionServices& services_;
-  loop::Connection& connection_;
+  std::unique_ptr<ReplyChannel> channel_;
   AttachedExecution attached_;
   bool initialize_answered_ = false;
   bool initialized_ = false;

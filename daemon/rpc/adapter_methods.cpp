@@ -37,6 +37,7 @@ nlohmann::json adapter_json(const adapters::AgentAdapter& adapter) {
 void from_json(const nlohmann::json& j, AdapterConfigRequest& request) {
   request.adapter = j.at("adapter").get<std::string>();
   request.execution_id = j.value("agentExecutionId", "");
+  request.http_url = j.value("httpUrl", "");
 }
 
 nlohmann::json handle_adapter_list(MethodContext&, const EmptyRequest&) {
@@ -73,6 +74,30 @@ nlohmann::json handle_adapter_config(MethodContext& context, const AdapterConfig
                          "agent execution '" + row.id + "' is " + std::string(name_of(row.state)),
                          "create a new one with 'mission exec create'", {{"state", row.state}});
     }
+  }
+  if (!request.http_url.empty()) {
+    if (request.execution_id.empty()) {
+      throw MissionError(
+          ErrorCode::invalid_argument,
+          "MCP over HTTP serves one execution, whose token the agent sends",
+          "create one with 'mission exec create --delivery mcp-tool --print-token' and "
+          "pass --agent-execution");
+    }
+    if (adapter.remote_config == nullptr) {
+      throw MissionError(
+          ErrorCode::invalid_argument,
+          std::string(adapter.name) + " cannot reach an MCP server over HTTP",
+          "leave out --http: the agent runs 'mission mcp connect' on the daemon's host",
+          {{"adapter", adapter.name}});
+    }
+    std::string base = request.http_url;
+    while (!base.empty() && base.back() == '/') base.pop_back();
+    adapters::ManualConfig config = adapter.remote_config(base + "/mcp/" + request.execution_id);
+    return {{"adapter", adapter.name},
+            {"format", config.format},
+            {"target", config.target},
+            {"text", config.text},
+            {"agentExecutionId", request.execution_id}};
   }
   adapters::BridgeEntry bridge = adapters::bridge_entry(
       adapters::mission_binary(), context.services.paths.socket, request.execution_id);

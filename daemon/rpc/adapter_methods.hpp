@@ -14,6 +14,7 @@ namespace mission::daemon {
 struct AdapterConfigRequest {
   std::string adapter;
   std::string execution_id;  // empty: a bridge that makes an attached execution per session
+  std::string http_url;  // the daemon's HTTP listener as the agent reaches it; empty: the bridge
 };
 void from_json(const nlohmann::json& j, AdapterConfigRequest& request);
 

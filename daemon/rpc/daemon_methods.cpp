@@ -55,6 +55,9 @@ nlohmann::json handle_daemon_status(MethodContext& context, const EmptyRequest&)
           // listened, and no other process may write it while it runs.
           {"schemaVersion", store::latest_schema_version()},
           {"connections", services.daemon.connection_count()},
+          {"http", services.daemon.http_address().empty()
+                       ? nlohmann::json()
+                       : nlohmann::json(services.daemon.http_address())},
           {"executions",
            {{"total", executions.total},
             {"active", executions.in_states},

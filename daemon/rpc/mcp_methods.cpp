@@ -64,7 +64,7 @@ nlohmann::json handle_mcp_attach(MethodContext& context, const McpAttachRequest&
   std::vector<Toolset> toolsets = execution::descriptor_toolsets(descriptor);
   std::int64_t session_id = store::McpSessionRepository(db).insert(row.id, unix_ms_now());
   context.session.become_mcp(std::make_unique<mcp::McpSession>(
-      context.services.mcp, context.session.connection(),
+      context.services.mcp, std::make_unique<mcp::ConnectionChannel>(context.session.connection()),
       mcp::AttachedExecution{row.id, row.kind,
                              mcp::ToolCatalog::builtin().view(toolsets, descriptor), session_id}));
   execution::add_execution_event(

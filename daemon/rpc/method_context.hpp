@@ -39,6 +39,8 @@ class DaemonControl {
   virtual ~DaemonControl() = default;
   virtual std::int64_t uptime_ms() const = 0;
   virtual std::size_t connection_count() const = 0;
+  // The HTTP listener's address ("127.0.0.1:8080"), or empty when it is off.
+  virtual std::string http_address() const { return {}; }
   // Stops the daemon on the next loop turn, after the current reply is queued.
   virtual void schedule_shutdown(const char* reason) = 0;
 };

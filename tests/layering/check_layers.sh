@@ -26,7 +26,8 @@ daemon/workspaces 7
 daemon/runs 8
 daemon/mcp 9
 daemon/rpc 10
-daemon 11
+daemon/http 11
+daemon 12
 cli 1
 '
 

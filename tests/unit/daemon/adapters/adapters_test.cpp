@@ -490,3 +490,31 @@ env = { MISSION_SOCKET = "/run/mission/daemon.sock" }
 })"
                                                                               "\n");
 }
+
+TEST_CASE("remote configs name the HTTP endpoint and take the token from the environment") {
+  const std::string url = "http://10.0.0.2:8080/mcp/ae-test000001";
+  CHECK(require_adapter("claude-code").remote_config(url).text == R"({
+  "mcpServers": {
+    "mission": {
+      "type": "http",
+      "url": "http://10.0.0.2:8080/mcp/ae-test000001",
+      "headers": {
+        "Authorization": "Bearer ${MISSION_MCP_TOKEN}"
+      }
+    }
+  }
+}
+)");
+  CHECK(require_adapter("codex").remote_config(url).text == R"([mcp_servers.mission]
+url = "http://10.0.0.2:8080/mcp/ae-test000001"
+bearer_token_env_var = "MISSION_MCP_TOKEN"
+)");
+  std::string opencode = require_adapter("opencode").remote_config(url).text;
+  CHECK(opencode.find(R"("type": "remote")") != std::string::npos);
+  CHECK(opencode.find(R"("Authorization": "Bearer {env:MISSION_MCP_TOKEN}")") != std::string::npos);
+  std::string copilot = require_adapter("copilot").remote_config(url).text;
+  CHECK(copilot.find(R"("type": "http")") != std::string::npos);
+  CHECK(copilot.find(R"("Authorization": "Bearer ${MISSION_MCP_TOKEN}")") != std::string::npos);
+  CHECK(require_adapter("generic").remote_config(url).text.find(url) != std::string::npos);
+  CHECK(require_adapter("pi").remote_config == nullptr);
+}

@@ -1,0 +1,49 @@
+#pragma once
+// The daemon's HTTP listener (missiond --http, docs/adr/0035): accepts TCP
+// connections on the loop, checks every request's Host and Origin against
+// the listener (no DNS rebinding), and routes it: /mcp/<execution-id> to
+// MCP over Streamable HTTP. The board's routes will sit beside it.
+
+#include <sys/socket.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "daemon/http/host_check.hpp"
+#include "daemon/http/http_connection.hpp"
+#include "daemon/http/mcp_endpoint.hpp"
+#include "daemon/loop/listener.hpp"
+#include "daemon/mcp/session_services.hpp"
+
+namespace mission::daemon::http {
+
+class HttpServer {
+ public:
+  explicit HttpServer(mcp::SessionServices& services);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Binds `address` and listens; throws MissionError saying why not.
+  void listen(const sockaddr_storage& address);
+  // "127.0.0.1:8080": the address bound, with the port picked for 0.
+  const std::string& address() const { return address_; }
+
+  // Stops accepting, ends the MCP sessions and closes every connection.
+  void stop();
+
+  std::size_t connection_count() const { return listener_.connection_count(); }
+
+ private:
+  void route(const std::shared_ptr<HttpExchange>& exchange);
+
+  mcp::SessionServices& services_;
+  loop::Listener listener_;
+  McpEndpoint mcp_;
+  std::optional<HostCheck> hosts_;
+  std::string address_;
+  bool stopped_ = false;
+};
+
+}  // namespace mission::daemon::http

@@ -1,0 +1,120 @@
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "daemon/http/host_check.hpp"
+#include "daemon/http/listen_address.hpp"
+#include "daemon/http/request_parser.hpp"
+#include "shared/limits.hpp"
+
+using mission::daemon::http::HostCheck;
+using mission::daemon::http::parse_listen_address;
+using mission::daemon::http::RequestParser;
+namespace limits = mission::limits;
+
+namespace {
+
+std::string post(const std::string& body, const std::string& extra = "") {
+  return "POST /mcp/ae-1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\n" +
+         extra + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+}  // namespace
+
+TEST_CASE("http: a request split across reads comes out whole, headers in lower case") {
+  RequestParser parser;
+  const std::string wire = post("{\"a\":1}", "Authorization: Bearer abc\r\n");
+  auto first = parser.feed(std::string_view(wire).substr(0, 20));
+  CHECK(first.state == RequestParser::State::need_more);
+  CHECK(parser.in_request());
+  auto rest = parser.feed(std::string_view(wire).substr(first.consumed));
+  REQUIRE(rest.state == RequestParser::State::complete);
+  auto request = parser.take();
+  CHECK(request.method == "POST");
+  CHECK(request.path == "/mcp/ae-1");
+  CHECK(request.body == "{\"a\":1}");
+  REQUIRE(request.header("authorization") != nullptr);
+  CHECK(*request.header("authorization") == "Bearer abc");
+  CHECK(request.keep_alive);
+}
+
+TEST_CASE("http: pipelined requests come out one at a time") {
+  RequestParser parser;
+  const std::string wire = post("1") + post("22");
+  auto first = parser.feed(wire);
+  REQUIRE(first.state == RequestParser::State::complete);
+  CHECK(first.consumed == post("1").size());
+  CHECK(parser.take().body == "1");
+  auto second = parser.feed(std::string_view(wire).substr(first.consumed));
+  REQUIRE(second.state == RequestParser::State::complete);
+  CHECK(parser.take().body == "22");
+}
+
+TEST_CASE("http: a chunked body is decoded") {
+  RequestParser parser;
+  auto result = parser.feed(
+      "POST /mcp/x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: "
+      "chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n");
+  REQUIRE(result.state == RequestParser::State::complete);
+  CHECK(parser.take().body == "abcde");
+}
+
+TEST_CASE("http: headers past the limit are refused 431, a body past it 413") {
+  RequestParser headers;
+  auto big = headers.feed(
+      post("{}", "X-Padding: " + std::string(limits::kMaxHttpHeaderBytes, 'a') + "\r\n"));
+  CHECK(big.state == RequestParser::State::failed);
+  CHECK(big.status == 431);
+
+  RequestParser declared;
+  auto large = declared.feed("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: " +
+                             std::to_string(limits::kMaxHttpBodyBytes + 1) + "\r\n\r\n");
+  CHECK(large.state == RequestParser::State::failed);
+  CHECK(large.status == 413);
+
+  RequestParser chunked;
+  std::string chunk(64 * 1024, 'x');
+  std::string wire = "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n";
+  RequestParser::Result result = chunked.feed(wire);
+  for (std::size_t sent = 0;
+       result.state == RequestParser::State::need_more && sent <= limits::kMaxHttpBodyBytes;
+       sent += chunk.size()) {
+    char size[16];
+    std::snprintf(size, sizeof size, "%zx\r\n", chunk.size());
+    result = chunked.feed(size + chunk + "\r\n");
+  }
+  CHECK(result.state == RequestParser::State::failed);
+  CHECK(result.status == 413);
+}
+
+TEST_CASE("http: garbage is a 400 that names the parser's complaint") {
+  RequestParser parser;
+  auto result = parser.feed("HELLO\x01 / HTTP/1.1\r\n\r\n");
+  CHECK(result.state == RequestParser::State::failed);
+  CHECK(result.status == 400);
+  CHECK(result.error.find("malformed HTTP request") != std::string::npos);
+}
+
+TEST_CASE("http: a loopback listener accepts its own names and port only") {
+  auto address = parse_listen_address("127.0.0.1:8080");
+  REQUIRE(address);
+  HostCheck hosts(*address);
+  CHECK(hosts.host_allowed("127.0.0.1:8080"));
+  CHECK(hosts.host_allowed("localhost:8080"));
+  CHECK(hosts.host_allowed("LOCALHOST:8080"));
+  CHECK(hosts.host_allowed("[::1]:8080"));
+  CHECK_FALSE(hosts.host_allowed("127.0.0.1:8081"));
+  CHECK_FALSE(hosts.host_allowed("rebound.example:8080"));
+  CHECK_FALSE(hosts.host_allowed("localhost"));
+  CHECK(hosts.origin_allowed("http://localhost:8080"));
+  CHECK_FALSE(hosts.origin_allowed("http://evil.example"));
+  CHECK_FALSE(hosts.origin_allowed("null"));
+}
+
+TEST_CASE("http: --http takes ADDR:PORT in numbers only") {
+  CHECK(parse_listen_address("[::1]:0"));
+  CHECK(parse_listen_address("0.0.0.0:80"));
+  CHECK_FALSE(parse_listen_address("localhost:8080"));
+  CHECK_FALSE(parse_listen_address("127.0.0.1"));
+  CHECK_FALSE(parse_listen_address("127.0.0.1:65536"));
+  CHECK_FALSE(parse_listen_address("127.0.0.1:80x"));
+}
