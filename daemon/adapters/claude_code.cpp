@@ -76,6 +76,9 @@ ManualConfig manual(const BridgeEntry& bridge) {
 
 }  // namespace
 
+// What its CLI writes under HOME.
+constexpr StatePath kStatePaths[] = {{".claude", true}, {".claude.json", false}, {".cache/claude-cli-nodejs", true}};
+
 extern const AgentAdapter kClaudeCodeAdapter;
 const AgentAdapter kClaudeCodeAdapter = {
     "claude-code",
@@ -84,6 +87,7 @@ const AgentAdapter kClaudeCodeAdapter = {
     prepare,
     manual,
     output_format,
+    kStatePaths,
 };
 
 }  // namespace mission::daemon::adapters

@@ -133,6 +133,9 @@ ManualConfig manual(const BridgeEntry& bridge) {
 
 }  // namespace
 
+// What its CLI writes under HOME.
+constexpr StatePath kStatePaths[] = {{".codex", true}};
+
 extern const AgentAdapter kCodexAdapter;
 const AgentAdapter kCodexAdapter = {
     "codex",
@@ -141,6 +144,7 @@ const AgentAdapter kCodexAdapter = {
     prepare,
     manual,
     output_format,
+    kStatePaths,
 };
 
 }  // namespace mission::daemon::adapters

@@ -47,6 +47,9 @@ ManualConfig manual(const BridgeEntry& bridge) {
 
 }  // namespace
 
+// What its CLI writes under HOME.
+constexpr StatePath kStatePaths[] = {{".copilot", true}, {".cache/copilot", true}};
+
 extern const AgentAdapter kCopilotAdapter;
 const AgentAdapter kCopilotAdapter = {
     "copilot",
@@ -55,6 +58,7 @@ const AgentAdapter kCopilotAdapter = {
     prepare,
     manual,
     nullptr,
+    kStatePaths,
 };
 
 }  // namespace mission::daemon::adapters

@@ -70,6 +70,9 @@ ManualConfig manual(const BridgeEntry& bridge) {
 
 }  // namespace
 
+// What its CLI writes under HOME.
+constexpr StatePath kStatePaths[] = {{".local/share/opencode", true}, {".config/opencode", true}, {".cache/opencode", true}, {".local/state/opencode", true}};
+
 extern const AgentAdapter kOpenCodeAdapter;
 const AgentAdapter kOpenCodeAdapter = {
     "opencode",
@@ -78,6 +81,7 @@ const AgentAdapter kOpenCodeAdapter = {
     prepare,
     manual,
     output_format,
+    kStatePaths,
 };
 
 }  // namespace mission::daemon::adapters

@@ -72,6 +72,27 @@ adapters::LaunchPlan prepare_launch(const RuntimePaths& paths, const adapters::A
   return adapter.prepare_launch(launch);
 }
 
+// The adapter's state paths under the agent's HOME, its folders created
+// (0700) when missing: a CLI run for the first time fills them, and a
+// confined agent could not create them itself. Nothing without a HOME.
+std::vector<std::filesystem::path> state_paths(const adapters::AgentAdapter& adapter,
+                                               const std::map<std::string, std::string>& env) {
+  auto home = env.find("HOME");
+  if (home == env.end() || home->second.empty() || home->second.front() != '/') return {};
+  std::vector<std::filesystem::path> paths;
+  for (const adapters::StatePath& state : adapter.state_paths) {
+    const std::filesystem::path path = std::filesystem::path(home->second) / state.under_home;
+    if (state.folder) {
+      std::error_code ec;
+      if (std::filesystem::create_directories(path, ec)) {
+        std::filesystem::permissions(path, std::filesystem::perms::owner_all, ec);
+      }
+    }
+    paths.push_back(path);
+  }
+  return paths;
+}
+
 // A launch that never got its process: it fails here, with the reason as
 // the last line of its log, as a spawn failure does.
 void fail_unstarted(AgentLaunchServices& services, const std::string& id, const std::string& reason) {
@@ -146,6 +167,8 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
   launch.reads_markers = spec.delivery == Delivery::stdout_marker;
   launch.files = std::move(plan.files);
   launch.stdin_lines = request.stdin_answers;
+  launch.confined = request.confined;
+  if (launch.confined) launch.writable = state_paths(adapter, env);
   for (const auto& [name, value] : env) launch.env.push_back(name + "=" + value);
   launch.on_terminal = request.terminal;
   launch.rows = request.rows;
