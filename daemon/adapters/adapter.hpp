@@ -100,12 +100,15 @@ struct ManualConfig {
   std::string text;    // ends with a newline
 };
 
-// A place under the agent's HOME its CLI writes (configuration, sessions,
-// caches): writable under the confinement profile (daemon/sandbox/). A
-// folder is created before the launch if it is missing, so a first run
-// can fill it.
+// A place its CLI writes outside the worktree (configuration, sessions,
+// caches): writable under the confinement profile (daemon/sandbox/). The
+// path is `name` in the folder `variable` names in the agent's
+// environment, else in `home_default` under its HOME. A folder is created
+// before the launch if it is missing, so a first run can fill it.
 struct StatePath {
-  std::string_view under_home;  // relative to HOME
+  std::string_view variable;      // CODEX_HOME, XDG_DATA_HOME, ...; empty: none
+  std::string_view home_default;  // relative to HOME; empty: HOME itself
+  std::string_view name;          // empty: the folder itself
   bool folder = true;
 };
 

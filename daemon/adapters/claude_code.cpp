@@ -77,7 +77,7 @@ ManualConfig manual(const BridgeEntry& bridge) {
 }  // namespace
 
 // What its CLI writes under HOME.
-constexpr StatePath kStatePaths[] = {{".claude", true}, {".claude.json", false}, {".cache/claude-cli-nodejs", true}};
+constexpr StatePath kStatePaths[] = {{"CLAUDE_CONFIG_DIR", ".claude", "", true}, {"", "", ".claude.json", false}, {"XDG_CACHE_HOME", ".cache", "claude-cli-nodejs", true}};
 
 extern const AgentAdapter kClaudeCodeAdapter;
 const AgentAdapter kClaudeCodeAdapter = {

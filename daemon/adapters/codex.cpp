@@ -134,7 +134,7 @@ ManualConfig manual(const BridgeEntry& bridge) {
 }  // namespace
 
 // What its CLI writes under HOME.
-constexpr StatePath kStatePaths[] = {{".codex", true}};
+constexpr StatePath kStatePaths[] = {{"CODEX_HOME", ".codex", "", true}};
 
 extern const AgentAdapter kCodexAdapter;
 const AgentAdapter kCodexAdapter = {

@@ -71,7 +71,7 @@ ManualConfig manual(const BridgeEntry& bridge) {
 }  // namespace
 
 // What its CLI writes under HOME.
-constexpr StatePath kStatePaths[] = {{".local/share/opencode", true}, {".config/opencode", true}, {".cache/opencode", true}, {".local/state/opencode", true}};
+constexpr StatePath kStatePaths[] = {{"XDG_DATA_HOME", ".local/share", "opencode", true}, {"XDG_CONFIG_HOME", ".config", "opencode", true}, {"XDG_CACHE_HOME", ".cache", "opencode", true}, {"XDG_STATE_HOME", ".local/state", "opencode", true}};
 
 extern const AgentAdapter kOpenCodeAdapter;
 const AgentAdapter kOpenCodeAdapter = {

@@ -26,7 +26,7 @@ LaunchPlan prepare(const LaunchRequest& request) {
 }  // namespace
 
 // What its CLI writes under HOME.
-constexpr StatePath kStatePaths[] = {{".pi", true}};
+constexpr StatePath kStatePaths[] = {{"", ".pi", "", true}};
 
 extern const AgentAdapter kPiAdapter;
 const AgentAdapter kPiAdapter = {

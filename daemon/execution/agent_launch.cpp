@@ -72,16 +72,25 @@ adapters::LaunchPlan prepare_launch(const RuntimePaths& paths, const adapters::A
   return adapter.prepare_launch(launch);
 }
 
-// The adapter's state paths under the agent's HOME, its folders created
-// (0700) when missing: a CLI run for the first time fills them, and a
-// confined agent could not create them itself. Nothing without a HOME.
+// The adapter's state paths in the agent's environment, its folders
+// created (0700) when missing: a CLI run for the first time fills them,
+// and a confined agent could not create them itself. A path that is not
+// absolute (no HOME) is left out.
 std::vector<std::filesystem::path> state_paths(const adapters::AgentAdapter& adapter,
                                                const std::map<std::string, std::string>& env) {
-  auto home = env.find("HOME");
-  if (home == env.end() || home->second.empty() || home->second.front() != '/') return {};
+  auto absolute = [&env](std::string_view name) -> std::optional<std::filesystem::path> {
+    auto set = env.find(std::string(name));
+    if (set == env.end() || set->second.empty() || set->second.front() != '/') return std::nullopt;
+    return std::filesystem::path(set->second);
+  };
+  const std::optional<std::filesystem::path> home = absolute("HOME");
   std::vector<std::filesystem::path> paths;
   for (const adapters::StatePath& state : adapter.state_paths) {
-    const std::filesystem::path path = std::filesystem::path(home->second) / state.under_home;
+    std::optional<std::filesystem::path> base;
+    if (!state.variable.empty()) base = absolute(state.variable);
+    if (!base && home) base = *home / state.home_default;
+    if (!base) continue;
+    const std::filesystem::path path = (state.name.empty() ? *base : *base / state.name).lexically_normal();
     if (state.folder) {
       std::error_code ec;
       if (std::filesystem::create_directories(path, ec)) {

@@ -468,7 +468,8 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
   request.spec.cwd = slot.worktree;
   request.spec.command = run.options.adapter == "generic"
                              ? run.options.command
-                             : prompt_arguments(run.options.adapter, run.options.command, prompt);
+                             : prompt_arguments(run.options.adapter, run.options.command, prompt,
+                                                                run.options.sandbox);
   request.detach = true;
   request.confined = run.options.sandbox;
   request.env = agent_env(run, slot);

@@ -6,8 +6,8 @@
 
 namespace mission::daemon::sandbox {
 
-ConfinedLaunch::ConfinedLaunch(LaunchPlace place, const std::filesystem::path& temp_root, const std::string& name,
-                               loop::ChildProcess::Options& options) {
+ConfinedLaunch::ConfinedLaunch(LaunchPlace place, const std::filesystem::path& temp_root,
+                               const std::string& name, loop::ChildProcess::Options& options) {
   const KernelSupport& support = kernel_support();
   if (support.landlock_abi == 0) {
     warning_ = unconfined_warning(support);
@@ -23,7 +23,8 @@ ConfinedLaunch::ConfinedLaunch(LaunchPlace place, const std::filesystem::path& t
     remove_private_temp(temp_dir_);  // the destructor does not run
     throw;
   }
-  std::erase_if(options.env, [](const std::string& entry) { return entry.rfind("TMPDIR=", 0) == 0; });
+  std::erase_if(options.env,
+                [](const std::string& entry) { return entry.rfind("TMPDIR=", 0) == 0; });
   options.env.push_back("TMPDIR=" + temp_dir_.string());
   options.confine_spawning_thread = rules_->spawn_hook();
 }

@@ -18,8 +18,8 @@ namespace {
 // (a terminal's size and modes are ioctls).
 std::uint64_t handled_writes(int abi) {
   using namespace landlock;
-  std::uint64_t rights = kFsWriteFile | kFsRemoveDir | kFsRemoveFile | kFsMakeChar | kFsMakeDir | kFsMakeReg |
-                         kFsMakeSock | kFsMakeFifo | kFsMakeBlock | kFsMakeSym;
+  std::uint64_t rights = kFsWriteFile | kFsRemoveDir | kFsRemoveFile | kFsMakeChar | kFsMakeDir |
+                         kFsMakeReg | kFsMakeSock | kFsMakeFifo | kFsMakeBlock | kFsMakeSym;
   if (abi >= kAbiRefer) rights |= kFsRefer;
   if (abi >= kAbiTruncate) rights |= kFsTruncate;
   return rights;
@@ -47,9 +47,10 @@ Confinement::Confinement(const Profile& profile, const KernelSupport& support) {
   if (support.scopes()) attr.scoped = landlock::kScopeSignal | landlock::kScopeAbstractUnixSocket;
   const long fd = landlock::create_ruleset(&attr, ruleset_size(support.landlock_abi), 0);
   if (fd < 0) {
-    throw MissionError(ErrorCode::internal,
-                       std::string("cannot make the agent's Landlock rules: ") + std::strerror(errno),
-                       "run it with --sandbox off, and report this with 'mission sandbox check'");
+    throw MissionError(
+        ErrorCode::internal,
+        std::string("cannot make the agent's Landlock rules: ") + std::strerror(errno),
+        "run it with --sandbox off, and report this with 'mission sandbox check'");
   }
   ruleset_fd_ = static_cast<int>(fd);
   auto add = [&](const std::filesystem::path& path, std::uint64_t rights) {
@@ -61,7 +62,8 @@ Confinement::Confinement(const Profile& profile, const KernelSupport& support) {
       ::close(ruleset_fd_);
       ruleset_fd_ = -1;
       throw MissionError(ErrorCode::internal,
-                         "cannot open " + path.string() + " for the agent's Landlock rules: " + std::strerror(cause),
+                         "cannot open " + path.string() +
+                             " for the agent's Landlock rules: " + std::strerror(cause),
                          "check the path's permissions, or run with --sandbox off");
     }
     landlock::PathBeneathAttr rule;
@@ -73,9 +75,10 @@ Confinement::Confinement(const Profile& profile, const KernelSupport& support) {
     if (rc != 0) {
       ::close(ruleset_fd_);
       ruleset_fd_ = -1;
-      throw MissionError(ErrorCode::internal,
-                         "the kernel refused a Landlock rule for " + path.string() + ": " + std::strerror(cause),
-                         "run it with --sandbox off, and report this with 'mission sandbox check'");
+      throw MissionError(
+          ErrorCode::internal,
+          "the kernel refused a Landlock rule for " + path.string() + ": " + std::strerror(cause),
+          "run it with --sandbox off, and report this with 'mission sandbox check'");
     }
   };
   for (const auto& tree : profile.writable_trees) add(tree, handled);
@@ -93,7 +96,8 @@ int Confinement::apply_to_this_thread() const {
 }
 
 std::string unconfined_warning(const KernelSupport& support) {
-  return "warning: this agent runs unconfined, with all of your rights (it can write outside its worktree): " +
+  return "warning: this agent runs unconfined, with all of your rights (it can write outside its "
+         "worktree): " +
          support.landlock_missing;
 }
 

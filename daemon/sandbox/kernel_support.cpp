@@ -25,9 +25,12 @@ int probe_landlock(std::string& missing) {
   const long abi = landlock::create_ruleset(nullptr, 0, landlock::kCreateRulesetVersion);
   if (abi > 0) return static_cast<int>(abi);
   if (errno == EOPNOTSUPP) {
-    missing = "Landlock is built into this kernel but not enabled (add landlock to the lsm= boot parameter)";
+    missing =
+        "Landlock is built into this kernel but not enabled (add landlock to the lsm= boot "
+        "parameter)";
   } else if (errno == ENOSYS) {
-    missing = "this kernel has no Landlock (Linux 5.13 or later, built with CONFIG_SECURITY_LANDLOCK)";
+    missing =
+        "this kernel has no Landlock (Linux 5.13 or later, built with CONFIG_SECURITY_LANDLOCK)";
   } else {
     missing = std::string("Landlock's probe failed: ") + std::strerror(errno);
   }
@@ -48,7 +51,9 @@ bool probe_user_namespaces() {
 
 }  // namespace
 
-bool KernelSupport::scopes() const { return landlock_abi >= landlock::kAbiScopes; }
+bool KernelSupport::scopes() const {
+  return landlock_abi >= landlock::kAbiScopes;
+}
 
 void configure_from_environment() {
   const char* set = std::getenv(kAssumeNoLandlockVariable);

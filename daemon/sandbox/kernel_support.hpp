@@ -6,7 +6,7 @@
 namespace mission::daemon::sandbox {
 
 struct KernelSupport {
-  int landlock_abi = 0;  // 0: no Landlock (not built in, not enabled, or simulated)
+  int landlock_abi = 0;          // 0: no Landlock (not built in, not enabled, or simulated)
   std::string landlock_missing;  // why, when landlock_abi is 0
   bool user_namespaces = false;  // an unprivileged user namespace can be made
   bool scopes() const;           // Landlock scoping of signals and abstract sockets

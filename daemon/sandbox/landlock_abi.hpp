@@ -63,6 +63,8 @@ inline long create_ruleset(const RulesetAttr* attr, std::size_t size, std::uint3
 inline long add_rule(int ruleset_fd, int rule_type, const void* rule_attr) {
   return ::syscall(SYS_landlock_add_rule, ruleset_fd, rule_type, rule_attr, 0);
 }
-inline long restrict_self(int ruleset_fd) { return ::syscall(SYS_landlock_restrict_self, ruleset_fd, 0); }
+inline long restrict_self(int ruleset_fd) {
+  return ::syscall(SYS_landlock_restrict_self, ruleset_fd, 0);
+}
 
 }  // namespace mission::daemon::sandbox::landlock

@@ -10,14 +10,15 @@
 
 namespace mission::daemon::sandbox {
 
-std::filesystem::path make_private_temp(const std::filesystem::path& root, const std::string& name) {
+std::filesystem::path make_private_temp(const std::filesystem::path& root,
+                                        const std::string& name) {
   const std::filesystem::path dir = root / name;
   remove_private_temp(dir);
   for (const auto& path : {root, dir}) {
     if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) {
       throw MissionError(ErrorCode::internal,
-                         "cannot create the agent's private temporary folder " + path.string() + ": " +
-                             std::strerror(errno),
+                         "cannot create the agent's private temporary folder " + path.string() +
+                             ": " + std::strerror(errno),
                          "check that " + root.parent_path().string() + " is writable and has room");
     }
   }

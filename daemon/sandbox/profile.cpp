@@ -54,12 +54,15 @@ void add_worktree_git(const fs::path& cwd, Profile& profile) {
   profile.writable_trees.push_back(ref_folder);
   profile.writable_trees.push_back(log_folder);
   if (ref.parent_path() != "refs/heads") {
-    profile.notes.push_back("every ref in and beneath " + ref_folder.string() +
-                            " is writable, not only the branch's own: the kernel's rules name folders");
+    profile.notes.push_back(
+        "every ref in and beneath " + ref_folder.string() +
+        " is writable, not only the branch's own: the kernel's rules name folders");
   } else {
-    profile.notes.push_back("every branch directly under refs/heads is writable: the kernel's rules name folders");
+    profile.notes.push_back(
+        "every branch directly under refs/heads is writable: the kernel's rules name folders");
   }
-  profile.notes.push_back("packed-refs, config and hooks of " + common.string() + " are not writable");
+  profile.notes.push_back("packed-refs, config and hooks of " + common.string() +
+                          " are not writable");
 }
 
 }  // namespace

@@ -12,9 +12,9 @@ namespace mission::daemon::sandbox {
 
 // Where a launch happens and what it declares beyond its working directory.
 struct LaunchPlace {
-  std::filesystem::path cwd;        // the worktree, or mission run's cwd
-  std::filesystem::path temp_dir;   // its private TMPDIR
-  std::filesystem::path terminal;   // its pseudo-terminal's device, if any
+  std::filesystem::path cwd;       // the worktree, or mission run's cwd
+  std::filesystem::path temp_dir;  // its private TMPDIR
+  std::filesystem::path terminal;  // its pseudo-terminal's device, if any
   // The adapter's state folders and files (its CLI's configuration, caches
   // and sessions), and what the person allowed: paths that do not exist
   // are left out.
