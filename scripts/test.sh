@@ -30,7 +30,7 @@ run_suite() {
 
 # Tests need no debug info, and without it the build takes a fifth less CPU
 # time; line tables are all a sanitizer report needs (-g1, 15% less).
-run_suite "$root/build" "" -DCMAKE_BUILD_TYPE=Release
+run_suite "$root/build" "" -DCMAKE_BUILD_TYPE=Release -DMISSION_WERROR=ON
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # The sanitized suite leaves out two kinds of test, which the normal build
@@ -43,6 +43,6 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 #   sanitizers do not see; the daemon paths they drive are the ones the
 #   integration tests and the SDK clients drive here, and they took a
 #   quarter of this suite's time.
-run_suite "$root/build-asan" "pipelines without reading|^agents: " -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DMISSION_SANITIZE=ON
+run_suite "$root/build-asan" "pipelines without reading|^agents: " -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DMISSION_SANITIZE=ON -DMISSION_WERROR=ON
 
 echo "all tests passed" >&2

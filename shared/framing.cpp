@@ -44,7 +44,7 @@ std::vector<Frame> LineFramer::feed(std::string_view bytes) {
       continue;
     }
     if (!partial_.empty() && partial_.back() == '\r') partial_.pop_back();
-    if (!partial_.empty()) frames.push_back({Frame::Kind::line, std::move(partial_)});
+    if (!partial_.empty()) frames.push_back({Frame::Kind::line, std::move(partial_), {}, {}});
     partial_.clear();
   }
   return frames;

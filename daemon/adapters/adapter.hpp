@@ -126,7 +126,7 @@ struct AgentAdapter {
   // (a format of shared/agent_stream.hpp: `mission run` and `exec logs`
   // render it as steps), empty for text; nullptr when it prints only text.
   std::string_view (*output_format)(const std::vector<std::string>& argv);
-  // What its CLI writes outside the worktree (docs/adr/0035 lists them).
+  // What its CLI writes outside the worktree (docs/adr/0036 lists them).
   std::span<const StatePath> state_paths = {};
 };
 

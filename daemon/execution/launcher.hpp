@@ -45,7 +45,7 @@ struct LaunchSpec {
   unsigned short rows = 0;
   unsigned short columns = 0;
   bool stdin_lines = false;      // a pipe on stdin for inbound lines (ADR 17)
-  // Confined to its profile (daemon/sandbox/, docs/adr/0035): writes to
+  // Confined to its profile (daemon/sandbox/, docs/adr/0036): writes to
   // its cwd, its git metadata, `writable` (the adapter's state folders)
   // and its private TMPDIR only. False: --sandbox off.
   bool confined = true;

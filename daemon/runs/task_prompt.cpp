@@ -24,7 +24,7 @@ namespace {
 // Only edits: no shell without asking for Claude Code and Copilot CLI, and
 // Codex's sandbox stays on (the worktree writable, not the rest of the
 // disk). OpenCode and Pi already edit without asking. Confined by mission
-// (docs/adr/0035), Codex is told to leave its own sandbox off: mission's
+// (docs/adr/0036), Codex is told to leave its own sandbox off: mission's
 // is the same fence, and Codex's needs a user namespace whose uid_map a
 // confined agent may not write, so every command it ran failed.
 struct PromptForm {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Benchmark for the confinement targets (docs/adr/0035): a confined
+# Benchmark for the confinement targets (docs/adr/0036): a confined
 # `mission run -- true` takes at most 3 ms (median) more than the same
 # launch with --sandbox off, and `mission run --sandbox off -- true` comes
 # back within 3 ms of `true` itself. The three run in one hyperfine session

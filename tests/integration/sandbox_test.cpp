@@ -1,4 +1,4 @@
-// Confined agents (daemon/sandbox/, docs/adr/0035), through the real daemon
+// Confined agents (daemon/sandbox/, docs/adr/0036), through the real daemon
 // and the real kernel: a task's shell agent under `mission workflows run`
 // tries to write outside its worktree and is refused while its own commit
 // merges; a `mission run` agent cannot signal the daemon or a sibling

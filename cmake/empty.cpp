@@ -1,0 +1,1 @@
+// Owns the daemon layers' precompiled header (daemon/CMakeLists.txt).
