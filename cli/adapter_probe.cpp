@@ -30,7 +30,6 @@ constexpr std::size_t kMaxVersionOutput = 4096;
 // Longest version text shown.
 constexpr std::size_t kMaxVersionText = 80;
 
-
 struct Probe {
   pid_t pid = -1;
   int fd = -1;
@@ -86,7 +85,6 @@ std::string first_line(const std::string& output) {
 }
 
 }  // namespace
-
 
 std::vector<VersionProbe> probe_versions(const std::vector<std::string>& paths) {
   std::vector<VersionProbe> results(paths.size());

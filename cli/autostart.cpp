@@ -29,13 +29,13 @@ MissionError not_running(const RuntimePaths& paths) {
 
 MissionError start_failed(const RuntimePaths& paths, const std::string& why) {
   return MissionError(ErrorCode::daemon_unavailable, "could not start missiond: " + why,
-                      "see " + paths.daemon_log().string() + ", or run 'mission daemon run' to "
-                      "watch it start in the foreground");
+                      "see " + paths.daemon_log().string() +
+                          ", or run 'mission daemon run' to "
+                          "watch it start in the foreground");
 }
 
 // In the grandchild: becomes missiond with stdio on /dev/null and the log.
-[[noreturn]] void exec_daemon(const RuntimePaths& paths, const std::string& binary,
-                              int ready_fd) {
+[[noreturn]] void exec_daemon(const RuntimePaths& paths, const std::string& binary, int ready_fd) {
   int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   int log_fd = ::open(paths.daemon_log().c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (null_fd >= 0) ::dup2(null_fd, STDIN_FILENO);
@@ -50,8 +50,8 @@ MissionError start_failed(const RuntimePaths& paths, const std::string& why) {
   ::unsetenv(faults::kFaultsEnvironmentVariable);
   // The socket is passed explicitly so the daemon listens exactly where this
   // CLI will connect, whatever the environment says.
-  std::vector<const char*> argv{binary.c_str(), "--ready-fd", ready.c_str(), "--socket",
-                                paths.socket.c_str(), nullptr};
+  std::vector<const char*> argv{binary.c_str(), "--ready-fd",         ready.c_str(),
+                                "--socket",     paths.socket.c_str(), nullptr};
   ::execvp(binary.c_str(), const_cast<char* const*>(argv.data()));
   std::string message = "error: cannot run " + binary + ": " + std::strerror(errno) + "\n";
   ssize_t ignored = ::write(ready_fd, message.data(), message.size());
@@ -92,8 +92,9 @@ std::string read_readiness(int fd, Clock::time_point deadline) {
   std::string line;
   for (;;) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left.count() <= 0) return "error: no readiness report within " +
-                                  std::to_string(limits::kAutostartTimeoutMs) + " ms";
+    if (left.count() <= 0)
+      return "error: no readiness report within " + std::to_string(limits::kAutostartTimeoutMs) +
+             " ms";
     pollfd pfd{fd, POLLIN, 0};
     int ready = ::poll(&pfd, 1, static_cast<int>(left.count()));
     if (ready < 0 && errno == EINTR) continue;
@@ -103,7 +104,8 @@ std::string read_readiness(int fd, Clock::time_point deadline) {
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return line.empty() ? "error: missiond exited before it was ready" : line;
     line.append(chunk, static_cast<std::size_t>(n));
-    if (auto newline = line.find('\n'); newline != std::string::npos) return line.substr(0, newline);
+    if (auto newline = line.find('\n'); newline != std::string::npos)
+      return line.substr(0, newline);
   }
 }
 
@@ -122,7 +124,8 @@ std::optional<DaemonClient> connect_with_backoff(const RuntimePaths& paths,
 }  // namespace
 
 std::string daemon_binary() {
-  if (const char* env = std::getenv("MISSION_DAEMON_BIN"); env != nullptr && *env != '\0') return env;
+  if (const char* env = std::getenv("MISSION_DAEMON_BIN"); env != nullptr && *env != '\0')
+    return env;
   std::error_code ec;
   auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (!ec) {

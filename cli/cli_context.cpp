@@ -14,7 +14,9 @@ RuntimePaths CliContext::paths() const {
   return resolve_runtime_paths(process_env(), ::getuid(), options.socket);
 }
 
-DaemonConnection CliContext::connect() const { return connect_daemon(paths(), !options.no_autostart); }
+DaemonConnection CliContext::connect() const {
+  return connect_daemon(paths(), !options.no_autostart);
+}
 
 std::string CliContext::working_directory(const std::string& option) {
   std::filesystem::path cwd =
@@ -30,7 +32,8 @@ std::optional<DaemonClient> CliContext::connect_if_running() const {
   return DaemonClient::connect(paths().socket);
 }
 
-std::map<std::string, std::string> CliContext::agent_environment(const std::vector<std::string>& overrides) {
+std::map<std::string, std::string> CliContext::agent_environment(
+    const std::vector<std::string>& overrides) {
   // mission's per-execution variables of this shell (a CLI run by an agent
   // has its token) are never passed on, not even with --env.
   std::map<std::string, std::string> env = process_environment();

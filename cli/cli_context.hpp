@@ -37,7 +37,8 @@ struct CliContext {
 
   // This process's environment with `overrides` (NAME=VALUE) applied: what
   // an agent the daemon launches for us gets.
-  static std::map<std::string, std::string> agent_environment(const std::vector<std::string>& overrides);
+  static std::map<std::string, std::string> agent_environment(
+      const std::vector<std::string>& overrides);
 
   // Who is at the shell: the login name the environment gives (the
   // daemon only talks to this uid anyway), as messages and approvals name

@@ -13,8 +13,8 @@ namespace {
 
 // The adapters `--adapter` takes, as the daemon's adapter table names them
 // (mission adapters list shows the same).
-constexpr std::array<std::string_view, 6> kAdapterNames = {"claude-code", "codex",   "copilot",
-                                                           "opencode",    "pi",      "generic"};
+constexpr std::array<std::string_view, 6> kAdapterNames = {"claude-code", "codex", "copilot",
+                                                           "opencode",    "pi",    "generic"};
 
 // A value's kind from its type name, where no IsMember check lists the
 // words: the one table that says what TYPE in `--option TYPE` completes to.
@@ -97,7 +97,8 @@ void collect(CLI::App& app, const std::string& path, const std::set<std::string>
     command.options.push_back(std::move(entry));
   }
   auto subcommands = app.get_subcommands([](CLI::App* sub) { return !sub->get_group().empty(); });
-  for (CLI::App* sub : subcommands) command.subcommands.emplace_back(sub->get_name(), sub->get_description());
+  for (CLI::App* sub : subcommands)
+    command.subcommands.emplace_back(sub->get_name(), sub->get_description());
   out.push_back(std::move(command));
   for (CLI::App* sub : subcommands) {
     collect(*sub, path.empty() ? sub->get_name() : path + " " + sub->get_name(), root_names, out);
@@ -106,14 +107,22 @@ void collect(CLI::App& app, const std::string& path, const std::set<std::string>
 
 std::string kind_name(ValueKind kind) {
   switch (kind) {
-    case ValueKind::none: return "none";
-    case ValueKind::words: return "words";
-    case ValueKind::list: return "list";
-    case ValueKind::files: return "files";
-    case ValueKind::directories: return "directories";
-    case ValueKind::environment: return "environment";
-    case ValueKind::executions: return "executions";
-    case ValueKind::command: return "command";
+    case ValueKind::none:
+      return "none";
+    case ValueKind::words:
+      return "words";
+    case ValueKind::list:
+      return "list";
+    case ValueKind::files:
+      return "files";
+    case ValueKind::directories:
+      return "directories";
+    case ValueKind::environment:
+      return "environment";
+    case ValueKind::executions:
+      return "executions";
+    case ValueKind::command:
+      return "command";
   }
   return "none";
 }
@@ -141,7 +150,9 @@ std::string single_quoted(std::string_view text) {
 }
 
 // The descriptions shells show: the summary up to its first newline.
-std::string one_line(std::string_view text) { return std::string(text.substr(0, text.find('\n'))); }
+std::string one_line(std::string_view text) {
+  return std::string(text.substr(0, text.find('\n')));
+}
 
 bool takes_command(const CompletionCommand& command) {
   return std::find(command.positionals.begin(), command.positionals.end(), ValueKind::command) !=
@@ -150,7 +161,8 @@ bool takes_command(const CompletionCommand& command) {
 
 std::vector<std::string> option_names(const CompletionCommand& command) {
   std::vector<std::string> names;
-  for (const auto& option : command.options) names.insert(names.end(), option.names.begin(), option.names.end());
+  for (const auto& option : command.options)
+    names.insert(names.end(), option.names.begin(), option.names.end());
   return names;
 }
 
@@ -168,8 +180,9 @@ std::vector<std::string> positional_kinds(const CompletionCommand& command) {
 
 std::string header(std::string_view comment_lead, std::string_view shell) {
   const std::string lead(comment_lead);
-  return lead + std::string(shell) + " completion for mission(1), generated from the command table by\n" +
-         lead + "`mission completion " + std::string(shell) + "`: regenerate it rather than edit it.\n";
+  return lead + std::string(shell) +
+         " completion for mission(1), generated from the command table by\n" + lead +
+         "`mission completion " + std::string(shell) + "`: regenerate it rather than edit it.\n";
 }
 
 std::string bash_script(const std::vector<CompletionCommand>& model) {
@@ -181,7 +194,8 @@ std::string bash_script(const std::vector<CompletionCommand>& model) {
       "__mission_node() {\n"
       "  case $1 in\n";
   for (const auto& command : model) {
-    out += "    " + single_quoted(command.path) + ") subs=" + single_quoted(join(subcommand_names(command))) +
+    out += "    " + single_quoted(command.path) +
+           ") subs=" + single_quoted(join(subcommand_names(command))) +
            " opts=" + single_quoted(join(option_names(command))) +
            " args=" + single_quoted(join(positional_kinds(command))) + " ;;\n";
   }
@@ -198,7 +212,8 @@ std::string bash_script(const std::vector<CompletionCommand>& model) {
     for (const auto& option : command.options) {
       if (!option.takes_value) continue;
       for (const auto& name : option.names) {
-        out += "    " + single_quoted(command.path + "|" + name) + ") kind=" + kind_name(option.kind);
+        out +=
+            "    " + single_quoted(command.path + "|" + name) + ") kind=" + kind_name(option.kind);
         if (!option.words.empty()) out += " values=" + single_quoted(join(option.words));
         out += " ;;\n";
       }
@@ -325,10 +340,12 @@ std::string zsh_script(const std::vector<CompletionCommand>& model) {
       "  case $1 in\n";
   for (const auto& command : model) {
     out += "    (" + single_quoted(command.path) + ")\n      subs=(";
-    for (const auto& [name, summary] : command.subcommands) out += " " + single_quoted(name + ":" + one_line(summary));
+    for (const auto& [name, summary] : command.subcommands)
+      out += " " + single_quoted(name + ":" + one_line(summary));
     out += " )\n      opts=(";
     for (const auto& option : command.options) {
-      for (const auto& name : option.names) out += " " + single_quoted(name + ":" + one_line(option.description));
+      for (const auto& name : option.names)
+        out += " " + single_quoted(name + ":" + one_line(option.description));
     }
     out += " )\n      args=(" + join(positional_kinds(command)) + ") ;;\n";
   }
@@ -345,7 +362,8 @@ std::string zsh_script(const std::vector<CompletionCommand>& model) {
     for (const auto& option : command.options) {
       if (!option.takes_value) continue;
       for (const auto& name : option.names) {
-        out += "    (" + single_quoted(command.path + "|" + name) + ") kind=" + kind_name(option.kind);
+        out +=
+            "    (" + single_quoted(command.path + "|" + name) + ") kind=" + kind_name(option.kind);
         if (!option.words.empty()) out += " values=(" + join(option.words) + ")";
         out += " ;;\n";
       }
@@ -424,18 +442,27 @@ _mission "$@"
   return out;
 }
 
-std::string fish_condition(const std::string& path) { return "__mission_at " + single_quoted(path); }
+std::string fish_condition(const std::string& path) {
+  return "__mission_at " + single_quoted(path);
+}
 
 std::string fish_value_arguments(const CompletionOption& option) {
   switch (option.kind) {
-    case ValueKind::words: return " -x -a " + single_quoted(join(option.words));
-    case ValueKind::list: return " -x -a " + single_quoted("(__fish_append , " + join(option.words) + ")");
-    case ValueKind::files: return " -r -F";
-    case ValueKind::directories: return " -x -a '(__fish_complete_directories)'";
-    case ValueKind::environment: return " -x -a '(set -nx | string replace -r \\'$\\' =)'";
-    case ValueKind::executions: return " -x -a '(__mission_executions)'";
+    case ValueKind::words:
+      return " -x -a " + single_quoted(join(option.words));
+    case ValueKind::list:
+      return " -x -a " + single_quoted("(__fish_append , " + join(option.words) + ")");
+    case ValueKind::files:
+      return " -r -F";
+    case ValueKind::directories:
+      return " -x -a '(__fish_complete_directories)'";
+    case ValueKind::environment:
+      return " -x -a '(set -nx | string replace -r \\'$\\' =)'";
+    case ValueKind::executions:
+      return " -x -a '(__mission_executions)'";
     case ValueKind::none:
-    case ValueKind::command: return " -x";
+    case ValueKind::command:
+      return " -x";
   }
   return " -x";
 }
@@ -464,8 +491,8 @@ std::string fish_script(const std::vector<CompletionCommand>& model) {
       "    switch \"$argv[1]\"\n";
   for (const auto& command : model) {
     if (command.subcommands.empty()) continue;
-    out += "        case " + single_quoted(command.path) + "\n            echo " + join(subcommand_names(command)) +
-           "\n";
+    out += "        case " + single_quoted(command.path) + "\n            echo " +
+           join(subcommand_names(command)) + "\n";
   }
   out += R"SH(    end
 end
@@ -532,7 +559,9 @@ complete -c mission -n __mission_in_command_line -a '(__fish_complete_subcommand
     }
     for (const auto& option : command.options) {
       // mission's own options apply everywhere; a command's only under it.
-      out += "complete -c mission" + (command.path.empty() ? std::string(" -n 'not __mission_in_command_line'") : condition);
+      out +=
+          "complete -c mission" +
+          (command.path.empty() ? std::string(" -n 'not __mission_in_command_line'") : condition);
       for (const auto& name : option.names) {
         out += name.starts_with("--") ? " -l " + name.substr(2) : " -s " + name.substr(1);
       }

@@ -13,9 +13,9 @@ namespace mission::cli {
 
 // What a shell offers for an option's value or a positional argument.
 enum class ValueKind {
-  none,        // free text: nothing to offer
-  words,       // one of `words`
-  list,        // items of `words` separated by commas
+  none,   // free text: nothing to offer
+  words,  // one of `words`
+  list,   // items of `words` separated by commas
   files,
   directories,
   environment,  // K=V: the names of the environment, then a free value

@@ -36,7 +36,8 @@ std::optional<DaemonClient> DaemonClient::connect(const std::filesystem::path& s
   }
   std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
   int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) throw MissionError(ErrorCode::internal, std::string("socket: ") + std::strerror(errno));
+  if (fd < 0)
+    throw MissionError(ErrorCode::internal, std::string("socket: ") + std::strerror(errno));
   if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
     int error = errno;
     ::close(fd);
@@ -49,10 +50,10 @@ std::optional<DaemonClient> DaemonClient::connect(const std::filesystem::path& s
   }
   DaemonClient client(fd);
   const std::int64_t id = client.next_id_++;
-  client.send_line(jsonrpc::to_line(jsonrpc::request(
-      id, "hello",
-      {{"protocol", kControlProtocolVersion},
-       {"client", {{"name", "mission"}, {"version", std::string(kVersion)}}}})));
+  client.send_line(jsonrpc::to_line(
+      jsonrpc::request(id, "hello",
+                       {{"protocol", kControlProtocolVersion},
+                        {"client", {{"name", "mission"}, {"version", std::string(kVersion)}}}})));
   client.pending_hello_ = id;
   return client;
 }
@@ -157,7 +158,8 @@ nlohmann::json DaemonClient::read_reply(std::int64_t id) {
     if (!reply.contains("id") || reply.at("id") != id) continue;
     if (reply.contains("error")) {
       const auto& error = reply.at("error");
-      if (error.contains("data") && error.at("data").is_object() && error.at("data").contains("code")) {
+      if (error.contains("data") && error.at("data").is_object() &&
+          error.at("data").contains("code")) {
         throw MissionError::from_payload(error.at("data"));
       }
       throw MissionError(ErrorCode::internal, error.value("message", "unknown error"));

@@ -9,7 +9,6 @@ bool is_final(const std::string& state) {
   return state == "completed" || state == "failed" || state == "cancelled" || state == "lost";
 }
 
-
 // "milestone:added" -> "milestone on tk-...: tests pass (60%)"; an issue
 // that waits for a person says "blocker".
 std::string describe_journal(const std::string& noun, const nlohmann::json& event) {
@@ -24,7 +23,8 @@ std::string describe_journal(const std::string& noun, const nlohmann::json& even
   }
   std::string line = "milestone" + on + entry.value("message", "");
   if (entry.contains("progress") && entry.at("progress").is_number()) {
-    line += " (" + std::to_string(static_cast<int>(entry.at("progress").get<double>() + 0.5)) + "%)";
+    line +=
+        " (" + std::to_string(static_cast<int>(entry.at("progress").get<double>() + 0.5)) + "%)";
   }
   return line;
 }
@@ -40,21 +40,25 @@ std::string describe_tracking(const std::string& type, const nlohmann::json& eve
                        (change == "created" ? "started" : task.value("status", "")) + ": " +
                        task.value("name", "");
     if (task.contains("filesChanged")) {
-      const nlohmann::json counts = task.at("filesChanged").value("counts", nlohmann::json::object());
+      const nlohmann::json counts =
+          task.at("filesChanged").value("counts", nlohmann::json::object());
       line += " (+" + std::to_string(counts.value("added", 0)) + " ~" +
-              std::to_string(counts.value("modified", 0)) + " -" + std::to_string(counts.value("deleted", 0)) + ")";
+              std::to_string(counts.value("modified", 0)) + " -" +
+              std::to_string(counts.value("deleted", 0)) + ")";
     }
     return line;
   }
   if (noun == "phase") {
     const nlohmann::json phase = event.value("phase", nlohmann::json::object());
     return "phase " + std::to_string(phase.value("phaseNumber", 0)) + " of " +
-           event.value("missionId", "") + " " + (change == "created" ? "started" : phase.value("status", "")) +
-           ": " + phase.value("name", "");
+           event.value("missionId", "") + " " +
+           (change == "created" ? "started" : phase.value("status", "")) + ": " +
+           phase.value("name", "");
   }
   const nlohmann::json mission = event.value("mission", nlohmann::json::object());
   return noun + " " + mission.value("missionId", "") + " " +
-         (change == "created" ? "started" : mission.value("status", "")) + ": " + mission.value("name", "");
+         (change == "created" ? "started" : mission.value("status", "")) + ": " +
+         mission.value("name", "");
 }
 
 }  // namespace
@@ -86,7 +90,8 @@ std::string message_text(const nlohmann::json& message) {
   const std::string text = body.is_string() ? body.get<std::string>() : body.dump();
   const std::string from = message.contains("senderName") ? message.value("senderName", "")
                                                           : message.value("senderId", "");
-  const std::string verb = message.contains("replyToObservationId") ? "answer from " : "message from ";
+  const std::string verb =
+      message.contains("replyToObservationId") ? "answer from " : "message from ";
   return verb + from + " to " + message.value("recipientId", "") + ": " + text;
 }
 
@@ -105,7 +110,8 @@ std::string event_line(const nlohmann::json& event) {
     if (observation.value("kind", "") == "needs_input") {
       const std::size_t indent = line.size();
       std::string text;
-      for (const auto& part : wrapped(line + observation_text(observation), output_columns(), indent)) {
+      for (const auto& part :
+           wrapped(line + observation_text(observation), output_columns(), indent)) {
         text += (text.empty() ? "" : "\n") + part;
       }
       return styled(text, Tone::attention);
@@ -113,21 +119,26 @@ std::string event_line(const nlohmann::json& event) {
     line += observation_text(observation);
   } else if (type == "message.created") {
     line += message_text(event.value("message", nlohmann::json::object()));
-  } else if (type == "issue:added" && event.value("entry", nlohmann::json::object())
-                                           .value("requiresHumanReview", false)) {
+  } else if (type == "issue:added" &&
+             event.value("entry", nlohmann::json::object()).value("requiresHumanReview", false)) {
     return styled(fit(line + describe_tracking(type, event), output_columns()), Tone::attention);
   } else if (type.find(':') != std::string::npos) {
     line += describe_tracking(type, event);
   } else {
     const nlohmann::json execution = event.value("execution", nlohmann::json::object());
     const std::string state = execution.value("state", "");
-    line += (type == "execution.created" ? "created, " : type == "execution.current" ? "is " : "") + state;
+    line += (type == "execution.created"   ? "created, "
+             : type == "execution.current" ? "is "
+                                           : "") +
+            state;
     if (type == "execution.current") {
       line += " (" + execution.value("adapter", "") +
-              (execution.contains("agentName") ? ", " + execution.value("agentName", "") : "") + ")";
+              (execution.contains("agentName") ? ", " + execution.value("agentName", "") : "") +
+              ")";
     }
     if (execution.contains("exitCode")) line += " (exit " + execution.at("exitCode").dump() + ")";
-    if (execution.contains("exitSignal")) line += " (signal " + execution.at("exitSignal").dump() + ")";
+    if (execution.contains("exitSignal"))
+      line += " (signal " + execution.at("exitSignal").dump() + ")";
     if (state == "awaiting_input") return styled(fit(line, output_columns()), Tone::attention);
   }
   return fit(line, output_columns());

@@ -6,7 +6,9 @@ namespace mission::cli {
 
 std::string resolve_execution(DaemonClient& client, const std::string& reference) {
   if (is_execution_id(reference)) return reference;
-  return client.call("execution.resolve", {{"reference", reference}}).at("executionId").get<std::string>();
+  return client.call("execution.resolve", {{"reference", reference}})
+      .at("executionId")
+      .get<std::string>();
 }
 
 }  // namespace mission::cli

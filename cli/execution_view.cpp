@@ -39,10 +39,12 @@ void print_execution_table(const nlohmann::json& given) {
     return;
   }
   // 14 + 15 + 12 + 14 + 13 = 68 columns, and the MCP clients in the rest.
-  std::printf("%s\n", styled(std::string("ID            STATE          ADAPTER     DELIVERY      CREATED ") +
-                                 (utc_times() ? "UTC  " : "     ") + "MCP CLIENTS",
-                             Tone::dim)
-                          .c_str());
+  std::printf(
+      "%s\n",
+      styled(std::string("ID            STATE          ADAPTER     DELIVERY      CREATED ") +
+                 (utc_times() ? "UTC  " : "     ") + "MCP CLIENTS",
+             Tone::dim)
+          .c_str());
   for (const auto& execution : executions) {
     const std::string state = execution.value("state", "");
     std::string line = padded(execution.value("id", ""), 14);
@@ -72,14 +74,16 @@ void print_execution(const nlohmann::json& given) {
       {"updated", short_time(execution.value("updatedAt", nlohmann::json()))},
       {"observations", std::to_string(execution.value("observations", 0))},
   };
-  if (execution.contains("endedAt")) fields.push_back({"ended", short_time(execution.at("endedAt"))});
+  if (execution.contains("endedAt"))
+    fields.push_back({"ended", short_time(execution.at("endedAt"))});
   if (execution.contains("exitCode")) {
     fields.push_back({"exit code", std::to_string(execution.at("exitCode").get<int>())});
   }
   if (execution.contains("waitingOn")) {
     fields.push_back({"waiting on", observation_text(execution.at("waitingOn")), true});
   }
-  if (execution.contains("agentName")) fields.push_back({"agent", execution.value("agentName", "")});
+  if (execution.contains("agentName"))
+    fields.push_back({"agent", execution.value("agentName", "")});
   fields.push_back({"messages", std::to_string(execution.value("unreadMessages", 0)) + " unread"});
   const nlohmann::json claims = execution.value("claims", nlohmann::json::array());
   std::string claimed;
@@ -95,8 +99,9 @@ void print_execution(const nlohmann::json& given) {
   for (const auto& session : sessions) {
     const nlohmann::json client = session.value("client", nlohmann::json::object());
     std::string name = client.value("name", "");
-    std::string who = (name.empty() ? "(no initialize yet)" : name) +
-                      (client.value("version", "").empty() ? "" : " " + client.value("version", ""));
+    std::string who =
+        (name.empty() ? "(no initialize yet)" : name) +
+        (client.value("version", "").empty() ? "" : " " + client.value("version", ""));
     std::string line = "  #" + std::to_string(session.value("id", 0)) + " " + fit(who, 24) + "  " +
                        safe(session.value("protocolVersion", "")) + "  " +
                        std::to_string(session.value("calls", 0)) + " calls, " +
@@ -114,18 +119,21 @@ void print_observation_table(const nlohmann::json& given) {
     std::printf("no observations\n");
     return;
   }
-  std::printf("%s\n", styled("ID    KIND                   STATUS        ORIGIN  WHAT", Tone::dim).c_str());
+  std::printf("%s\n",
+              styled("ID    KIND                   STATUS        ORIGIN  WHAT", Tone::dim).c_str());
   for (const auto& observation : observations) {
     const nlohmann::json payload = observation.value("payload", nlohmann::json::object());
     std::string what = observation.value("reason", "");
     for (const char* field : {"summary", "question", "reason", "text"}) {
-      if (what.empty() && payload.is_object() && payload.contains(field) && payload.at(field).is_string()) {
+      if (what.empty() && payload.is_object() && payload.contains(field) &&
+          payload.at(field).is_string()) {
         what = payload.at(field).get<std::string>();
       }
     }
     const std::string status = observation.value("status", "");
     // 6 + 23 + 14 + 8 = 51 columns, and what it said in the rest.
-    const std::string origin = observation.value("origin", "") == "stdout-marker" ? "marker" : "mcp";
+    const std::string origin =
+        observation.value("origin", "") == "stdout-marker" ? "marker" : "mcp";
     std::string line = padded(std::to_string(observation.value("id", 0)), 6);
     line += padded(observation.value("kind", ""), 23);
     line += styled(padded(status, 14), status == "rejected" ? Tone::bad : Tone::plain);

@@ -55,7 +55,8 @@ pid_t spawn_git(const std::string& dir, const std::vector<std::string>& args, Pi
   const int rc = ::posix_spawnp(&pid, "git", &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) {
-    throw MissionError(ErrorCode::invalid_argument, std::string("cannot run git: ") + std::strerror(rc),
+    throw MissionError(ErrorCode::invalid_argument,
+                       std::string("cannot run git: ") + std::strerror(rc),
                        "install git, or put it on PATH");
   }
   return pid;
@@ -92,10 +93,10 @@ void exchange(Pipe& in, Pipe& out, Pipe& err, const std::string& input, GitResul
       text.append(chunk, static_cast<std::size_t>(n));
       if (i == 1 && text.size() > kKeptErrorBytes) text.erase(0, text.size() - kKeptErrorBytes);
       if (i == 0 && text.size() > limits::kMaxGitOutputBytes) {
-        throw MissionError(ErrorCode::payload_too_large,
-                           "git printed more than " + std::to_string(limits::kMaxGitOutputBytes >> 20) +
-                               " MiB",
-                           "narrow the range of commits");
+        throw MissionError(
+            ErrorCode::payload_too_large,
+            "git printed more than " + std::to_string(limits::kMaxGitOutputBytes >> 20) + " MiB",
+            "narrow the range of commits");
       }
     }
   }
@@ -104,7 +105,8 @@ void exchange(Pipe& in, Pipe& out, Pipe& err, const std::string& input, GitResul
 
 }  // namespace
 
-GitResult run_git(const std::string& dir, const std::vector<std::string>& args, const std::string& input) {
+GitResult run_git(const std::string& dir, const std::vector<std::string>& args,
+                  const std::string& input) {
   Pipe in, out, err;
   in.open();
   out.open();
@@ -116,7 +118,8 @@ GitResult run_git(const std::string& dir, const std::vector<std::string>& args, 
   GitResult result;
   // A git that exits before reading all its input must not end mission
   // with SIGPIPE; the write fails with EPIPE instead.
-  struct sigaction ignore {}, previous {};
+  struct sigaction ignore {
+  }, previous{};
   ignore.sa_handler = SIG_IGN;
   ::sigaction(SIGPIPE, &ignore, &previous);
   try {
@@ -135,14 +138,16 @@ GitResult run_git(const std::string& dir, const std::vector<std::string>& args, 
   return result;
 }
 
-std::string git_output(const std::string& dir, const std::vector<std::string>& args, const std::string& hint,
-                       const std::string& input) {
+std::string git_output(const std::string& dir, const std::vector<std::string>& args,
+                       const std::string& hint, const std::string& input) {
   GitResult result = run_git(dir, args, input);
   if (result.exit_code != 0) {
     std::string message = result.err;
-    while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+    while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
+      message.pop_back();
     if (message.empty()) message = "exit " + std::to_string(result.exit_code);
-    throw MissionError(ErrorCode::invalid_argument, "git " + args.front() + " failed: " + message, hint);
+    throw MissionError(ErrorCode::invalid_argument, "git " + args.front() + " failed: " + message,
+                       hint);
   }
   return std::move(result.out);
 }

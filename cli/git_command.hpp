@@ -9,9 +9,9 @@
 namespace mission::cli {
 
 struct GitResult {
-  int exit_code = 0;   // git's exit status; 128 + signal if killed
-  std::string out;     // all of stdout, at most limits::kMaxGitOutputBytes
-  std::string err;     // the end of stderr, for error messages
+  int exit_code = 0;  // git's exit status; 128 + signal if killed
+  std::string out;    // all of stdout, at most limits::kMaxGitOutputBytes
+  std::string err;    // the end of stderr, for error messages
 };
 
 // `git -C dir ARGS...`, `input` on its stdin. Throws MissionError when git

@@ -17,7 +17,9 @@ namespace {
 
 // Where a log line (or an unfinished one) of the agent goes: its stderr to
 // ours, the rest to stdout.
-std::FILE* sink_of(const nlohmann::json& line) { return line.value("stream", "") == "stderr" ? stderr : stdout; }
+std::FILE* sink_of(const nlohmann::json& line) {
+  return line.value("stream", "") == "stderr" ? stderr : stdout;
+}
 
 }  // namespace
 
@@ -122,9 +124,9 @@ nlohmann::json follow_log(DaemonClient& client, const std::string& execution_id,
   const auto started = std::chrono::steady_clock::now();
   PendingPrompt prompt(!json_lines && !raw);
   for (;;) {
-    nlohmann::json page = client.call(
-        "execution.logs",
-        {{"id", execution_id}, {"after", after}, {"limit", limits::kFollowPageLines}});
+    nlohmann::json page =
+        client.call("execution.logs",
+                    {{"id", execution_id}, {"after", after}, {"limit", limits::kFollowPageLines}});
     const std::size_t count = page.value("lines", nlohmann::json::array()).size();
     if (count > 0) prompt.erase();
     after = print_log_lines(page, json_lines, after, raw);

@@ -25,7 +25,8 @@ int report_error(const CliContext& context, const mission::MissionError& error) 
   // An error may quote what an agent or a file supplied (a record's
   // format, a name): it is printed as text.
   std::fprintf(stderr, "mission: %s\n", mission::cli::safe(error.what()).c_str());
-  if (!error.hint().empty()) std::fprintf(stderr, "  hint: %s\n", mission::cli::safe(error.hint()).c_str());
+  if (!error.hint().empty())
+    std::fprintf(stderr, "  hint: %s\n", mission::cli::safe(error.hint()).c_str());
   return error.code() == mission::ErrorCode::daemon_unavailable
              ? mission::cli::kExitDaemonUnavailable
              : mission::cli::kExitFailure;
@@ -87,8 +88,10 @@ std::optional<int> refuse_unknown_command(int argc, char** argv) {
       best_distance = prefix ? 0 : distance;
     }
   }
-  std::fprintf(stderr, "mission: unknown command '%.*s'", static_cast<int>(word.size()), word.data());
-  if (!best.empty()) std::fprintf(stderr, "; did you mean '%.*s'?", static_cast<int>(best.size()), best.data());
+  std::fprintf(stderr, "mission: unknown command '%.*s'", static_cast<int>(word.size()),
+               word.data());
+  if (!best.empty())
+    std::fprintf(stderr, "; did you mean '%.*s'?", static_cast<int>(best.size()), best.data());
   std::fprintf(stderr, "\n  hint: mission --help lists the commands\n");
   return mission::cli::kExitUsage;
 }

@@ -78,7 +78,8 @@ std::vector<nlohmann::json> parse_records(const std::string& text, const std::st
   return records;
 }
 
-void write_record_note(const std::string& dir, const std::string& commit, const nlohmann::json& record) {
+void write_record_note(const std::string& dir, const std::string& commit,
+                       const nlohmann::json& record) {
   const std::string mission_id = mission_of(record);
   std::string note;
   GitResult existing = run_git(dir, {"notes", kNotesOption, "show", commit});

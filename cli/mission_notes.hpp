@@ -16,7 +16,8 @@ inline constexpr const char* kMissionNotesRef = "refs/notes/mission";
 std::string resolve_commit(const std::string& dir, const std::string& revision);
 
 // Adds or replaces `record` (shared/mission_record.hpp) in the note on `commit`.
-void write_record_note(const std::string& dir, const std::string& commit, const nlohmann::json& record);
+void write_record_note(const std::string& dir, const std::string& commit,
+                       const nlohmann::json& record);
 
 struct NotedRecords {
   std::vector<nlohmann::json> records;  // one per mission, from its newest commit

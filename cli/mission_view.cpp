@@ -29,7 +29,8 @@ std::string change_counts(const nlohmann::json& task) {
   if (!task.contains("filesChanged")) return "-";
   const nlohmann::json& changes = task.at("filesChanged");
   return "+" + std::to_string(count(changes, "added")) + " ~" +
-         std::to_string(count(changes, "modified")) + " -" + std::to_string(count(changes, "deleted"));
+         std::to_string(count(changes, "modified")) + " -" +
+         std::to_string(count(changes, "deleted"));
 }
 
 std::string scope_word(const nlohmann::json& task) {
@@ -44,7 +45,8 @@ std::string phase_text(const nlohmann::json& mission) {
 }
 
 std::string seconds_text(const nlohmann::json& item) {
-  if (!item.contains("durationSeconds")) return item.value("status", "") == "in_progress" ? "running" : "not started";
+  if (!item.contains("durationSeconds"))
+    return item.value("status", "") == "in_progress" ? "running" : "not started";
   // Whole seconds: a task of a few hundred milliseconds is "<1s", not "0ms".
   std::int64_t seconds = item.at("durationSeconds").get<std::int64_t>();
   return seconds == 0 ? "<1s" : human_duration(seconds * 1000);
@@ -56,7 +58,8 @@ std::string seconds_text(const nlohmann::json& item) {
 // list, a quote) escaped at its start: it reads as written and breaks
 // nothing around it.
 std::string md(std::string_view given, bool lines = false) {
-  const std::string text = text::neutralised(given, lines ? text::Newlines::keep : text::Newlines::fold);
+  const std::string text =
+      text::neutralised(given, lines ? text::Newlines::keep : text::Newlines::fold);
   std::string out;
   out.reserve(text.size() + text.size() / 8);
   bool line_start = true;
@@ -65,7 +68,8 @@ std::string md(std::string_view given, bool lines = false) {
     if (line_start && c != '\n') {
       std::size_t digits = at;
       while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
-      const bool ordered = digits > at && digits < text.size() && (text[digits] == '.' || text[digits] == ')');
+      const bool ordered =
+          digits > at && digits < text.size() && (text[digits] == '.' || text[digits] == ')');
       if (std::string_view("-+=#").find(c) != std::string_view::npos) out.push_back('\\');
       if (ordered) {
         out.append(text, at, digits - at);
@@ -105,7 +109,8 @@ void markdown_files(std::string& out, const nlohmann::json& changes) {
     }
   }
   if (changes.value("truncated", false)) {
-    line += " and " + std::to_string(changes.value("total", 0)) + " in all (mission tasks MISSION --task ID lists them)";
+    line += " and " + std::to_string(changes.value("total", 0)) +
+            " in all (mission tasks MISSION --task ID lists them)";
   }
   out += "  - Files: " + (line.empty() ? std::string("none") : line) + "\n";
 }
@@ -119,16 +124,18 @@ void print_mission_table(const nlohmann::json& given) {
     return;
   }
   // 14 + 13 + 7 + 10 + 9 + 13 = 66 columns, and the name in the rest.
-  std::printf("%s\n", styled(std::string("ID            STATUS       PHASE  TASKS     BLOCKERS UPDATED ") +
-                                 (utc_times() ? "UTC  " : "     ") + "NAME",
-                             Tone::dim)
-                          .c_str());
+  std::printf("%s\n",
+              styled(std::string("ID            STATUS       PHASE  TASKS     BLOCKERS UPDATED ") +
+                         (utc_times() ? "UTC  " : "     ") + "NAME",
+                     Tone::dim)
+                  .c_str());
   for (const auto& mission : missions) {
     const std::string status = mission.value("status", "");
     const nlohmann::json tasks = mission.value("tasks", nlohmann::json::object());
-    std::string task_text = std::to_string(tasks.value("completed", 0)) + "/" +
-                            std::to_string(tasks.value("total", 0)) +
-                            (tasks.value("failed", 0) > 0 ? " !" + std::to_string(tasks.value("failed", 0)) : "");
+    std::string task_text =
+        std::to_string(tasks.value("completed", 0)) + "/" +
+        std::to_string(tasks.value("total", 0)) +
+        (tasks.value("failed", 0) > 0 ? " !" + std::to_string(tasks.value("failed", 0)) : "");
     std::string line = padded(mission.value("missionId", ""), 14);
     line += styled(padded(status, 13), status_tone(status));
     line += padded(phase_text(mission), 7);
@@ -147,7 +154,9 @@ void print_task_table(const nlohmann::json& given) {
     return;
   }
   // 14 + 16 + 6 + 13 + 8 = 57 columns, and the name in the rest.
-  std::printf("%s\n", styled("ID            STATUS          PHASE FILES        SCOPE   NAME", Tone::dim).c_str());
+  std::printf(
+      "%s\n",
+      styled("ID            STATUS          PHASE FILES        SCOPE   NAME", Tone::dim).c_str());
   for (const auto& task : tasks) {
     const std::string status = task.value("status", "");
     std::string name = task.value("name", "");
@@ -170,7 +179,10 @@ void print_change_list(const nlohmann::json& changes) {
   }
   for (const auto& change : changes) {
     const std::string kind = change.value("change", "");
-    const char* mark = kind == "added" ? "+" : kind == "deleted" ? "-" : kind == "renamed" ? ">" : "~";
+    const char* mark = kind == "added"     ? "+"
+                       : kind == "deleted" ? "-"
+                       : kind == "renamed" ? ">"
+                                           : "~";
     std::string text = std::string(mark) + " ";
     if (change.contains("oldPath")) text += change.at("oldPath").get<std::string>() + " -> ";
     text += change.value("path", "");
@@ -194,17 +206,19 @@ void print_mission(const nlohmann::json& given) {
   fields.push_back({"cwd", mission.value("cwd", "")});
   fields.push_back({"execution", mission.value("agentExecutionId", "-")});
   fields.push_back({"created", short_time(mission.value("createdAt", nlohmann::json()))});
-  if (mission.contains("completedAt")) fields.push_back({"completed", short_time(mission.at("completedAt"))});
+  if (mission.contains("completedAt"))
+    fields.push_back({"completed", short_time(mission.at("completedAt"))});
   print_fields(fields);
   const nlohmann::json phases = detail.value("phases", nlohmann::json::array());
   if (!phases.empty()) {
     std::printf("%s\n", styled("Phases", Tone::bold).c_str());
     for (const auto& phase : phases) {
-      std::printf("  %s\n", fit(std::to_string(phase.value("phaseNumber", 0)) + ". " +
-                                    phase.value("name", "") + "  " + phase.value("status", "") + ", " +
-                                    std::to_string(phase.value("tasksCount", 0)) + " task(s)",
-                                output_columns() - 2)
-                                .c_str());
+      std::printf("  %s\n",
+                  fit(std::to_string(phase.value("phaseNumber", 0)) + ". " +
+                          phase.value("name", "") + "  " + phase.value("status", "") + ", " +
+                          std::to_string(phase.value("tasksCount", 0)) + " task(s)",
+                      output_columns() - 2)
+                      .c_str());
     }
   }
   std::printf("%s\n", styled("Tasks", Tone::bold).c_str());
@@ -213,19 +227,23 @@ void print_mission(const nlohmann::json& given) {
   for (const auto& issue : detail.value("issues", nlohmann::json::array())) {
     if (!issue.value("requiresHumanReview", false) || issue.contains("resolvedAt")) continue;
     if (open++ == 0) std::printf("%s\n", styled("Open blockers", Tone::bold).c_str());
-    std::printf("  %s\n", fit(issue.value("id", "") + "  " + issue.value("description", ""), output_columns() - 2).c_str());
+    std::printf("  %s\n", fit(issue.value("id", "") + "  " + issue.value("description", ""),
+                              output_columns() - 2)
+                              .c_str());
   }
 }
 
 void print_context(const nlohmann::json& given) {
   const nlohmann::json context = for_display(given);
   std::printf("%s  %s  %s\n", styled(safe(context.value("missionId", "")), Tone::bold).c_str(),
-              safe(context.value("missionStatus", "")).c_str(), safe(context.value("missionName", "")).c_str());
+              safe(context.value("missionStatus", "")).c_str(),
+              safe(context.value("missionName", "")).c_str());
   auto section = [&](const char* key, const char* title, auto line_of) {
     if (!context.contains(key)) return;
     std::printf("%s\n", styled(title, Tone::bold).c_str());
     if (context.at(key).empty()) std::printf("  none\n");
-    for (const auto& item : context.at(key)) std::printf("  %s\n", fit(line_of(item), output_columns() - 2).c_str());
+    for (const auto& item : context.at(key))
+      std::printf("  %s\n", fit(line_of(item), output_columns() - 2).c_str());
     if (context.contains("omitted") && context.at("omitted").contains(key)) {
       std::printf("  (%s older not shown)\n", context.at("omitted").at(key).dump().c_str());
     }
@@ -238,11 +256,14 @@ void print_context(const nlohmann::json& given) {
     return t.value("taskId", "") + "  " + t.value("status", "") + "  " + t.value("name", "");
   });
   section("decisions", "Decisions", [](const nlohmann::json& d) {
-    return d.value("question", "") + " -> " + d.value("chosen", "") + " (" + d.value("reasoning", "") + ")";
+    return d.value("question", "") + " -> " + d.value("chosen", "") + " (" +
+           d.value("reasoning", "") + ")";
   });
   section("milestones", "Milestones", [](const nlohmann::json& m) {
-    std::string progress = m.contains("progress") ? " [" + std::to_string(m.at("progress").get<int>()) + "%]" : "";
-    return short_time(m.value("createdAt", nlohmann::json())).substr(11) + "  " + m.value("message", "") + progress;
+    std::string progress =
+        m.contains("progress") ? " [" + std::to_string(m.at("progress").get<int>()) + "%]" : "";
+    return short_time(m.value("createdAt", nlohmann::json())).substr(11) + "  " +
+           m.value("message", "") + progress;
   });
   section("blockers", "Blockers", [](const nlohmann::json& b) {
     return b.value("id", "") + "  " + b.value("description", "");
@@ -255,11 +276,13 @@ namespace {
 std::string tokens_text(const nlohmann::json& tokens) {
   auto grouped = [](std::int64_t n) {
     std::string digits = std::to_string(n);
-    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<std::size_t>(i), ",");
+    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+      digits.insert(static_cast<std::size_t>(i), ",");
     return digits;
   };
-  return grouped(tokens.value("total", std::int64_t{0})) + " (" + grouped(tokens.value("input", std::int64_t{0})) +
-         " in, " + grouped(tokens.value("output", std::int64_t{0})) + " out)";
+  return grouped(tokens.value("total", std::int64_t{0})) + " (" +
+         grouped(tokens.value("input", std::int64_t{0})) + " in, " +
+         grouped(tokens.value("output", std::int64_t{0})) + " out)";
 }
 
 // The workflow's last run: how it ended, the totals, and each task with
@@ -274,14 +297,16 @@ std::string run_markdown(const nlohmann::json& run) {
          md(run.value("adapter", "generic")) + "\n";
   const std::int64_t attempts_total = run.value("attemptsTotal", std::int64_t{0});
   out += "- Time: " + human_duration(run.value("durationMs", std::int64_t{0})) + ", " +
-         std::to_string(attempts_total) + (attempts_total == 1 ? " attempt" : " attempts") + " at " +
-         std::to_string(run.value("taskCount", 0)) + " tasks\n";
+         std::to_string(attempts_total) + (attempts_total == 1 ? " attempt" : " attempts") +
+         " at " + std::to_string(run.value("taskCount", 0)) + " tasks\n";
   const nlohmann::json tokens = run.value("tokens", nlohmann::json::object());
   const std::int64_t reporting = tokens.value("attemptsReporting", std::int64_t{0});
-  out += "- Tokens: " + (reporting == 0 ? std::string("not reported by its agents")
-                                        : tokens_text(tokens) + ", reported by " + std::to_string(reporting) + " of " +
-                                              std::to_string(run.value("attemptsTotal", 0)) + " attempts") +
-         "\n\n";
+  out +=
+      "- Tokens: " +
+      (reporting == 0 ? std::string("not reported by its agents")
+                      : tokens_text(tokens) + ", reported by " + std::to_string(reporting) +
+                            " of " + std::to_string(run.value("attemptsTotal", 0)) + " attempts") +
+      "\n\n";
   for (const auto& task : run.value("tasks", nlohmann::json::array())) {
     const auto& attempts = task.value("attempts", nlohmann::json::array());
     out += "- **" + md(task.value("name", "")) + "** (" + md_code(task.value("taskId", "")) +
@@ -289,19 +314,23 @@ std::string run_markdown(const nlohmann::json& run) {
     if (attempts.empty()) {
       out += ended ? ", never started" : ", not started yet";
     } else {
-      out += ", " + std::to_string(attempts.size()) + (attempts.size() == 1 ? " attempt" : " attempts");
+      out += ", " + std::to_string(attempts.size()) +
+             (attempts.size() == 1 ? " attempt" : " attempts");
     }
     if (!attempts.empty()) out += ", " + human_duration(task.value("durationMs", std::int64_t{0}));
     if (task.contains("tokens")) out += ", tokens " + tokens_text(task.at("tokens"));
     out += "\n";
     for (const auto& attempt : attempts) {
-      out += "  - Attempt " + std::to_string(attempt.value("attempt", 0)) + ": " + md(attempt.value("status", "")) +
-             ", " + md(attempt.value("adapter", run.value("adapter", "generic")));
-      if (attempt.contains("agentExecutionId")) out += " " + md_code(attempt.value("agentExecutionId", ""));
+      out += "  - Attempt " + std::to_string(attempt.value("attempt", 0)) + ": " +
+             md(attempt.value("status", "")) + ", " +
+             md(attempt.value("adapter", run.value("adapter", "generic")));
+      if (attempt.contains("agentExecutionId"))
+        out += " " + md_code(attempt.value("agentExecutionId", ""));
       out += ", " + human_duration(attempt.value("durationMs", std::int64_t{0}));
       if (attempt.contains("tokens")) out += ", tokens " + tokens_text(attempt.at("tokens"));
       if (attempt.contains("reason")) out += ": " + md(attempt.value("reason", ""));
-      if (attempt.contains("scopeWarning")) out += " (scope: " + md(attempt.value("scopeWarning", "")) + ")";
+      if (attempt.contains("scopeWarning"))
+        out += " (scope: " + md(attempt.value("scopeWarning", "")) + ")";
       out += "\n";
     }
   }
@@ -316,19 +345,23 @@ std::string mission_report_markdown(const nlohmann::json& detail) {
   // Markdown is rendered.
   const nlohmann::json& mission = detail.at("mission");
   const nlohmann::json tasks = detail.value("tasks", nlohmann::json::array());
-  std::string out = "## " + std::string(mission.value("kind", "mission") != "mission" ? "Workflow" : "Mission") +
-                    ": " + md(mission.value("name", "")) + "\n\n";
+  std::string out =
+      "## " + std::string(mission.value("kind", "mission") != "mission" ? "Workflow" : "Mission") +
+      ": " + md(mission.value("name", "")) + "\n\n";
   out += "- Id: " + md_code(mission.value("missionId", "")) + "\n";
   out += "- Status: **" + md(mission.value("status", "")) + "**\n";
-  if (mission.contains("objective")) out += "- Objective: " + md(mission.at("objective").get<std::string>()) + "\n";
+  if (mission.contains("objective"))
+    out += "- Objective: " + md(mission.at("objective").get<std::string>()) + "\n";
   const nlohmann::json counts = mission.value("tasks", nlohmann::json::object());
   out += "- Tasks: " + std::to_string(counts.value("total", 0)) + " (" +
          std::to_string(counts.value("failed", 0)) + " failed)\n";
-  if (mission.contains("summary")) out += "\n" + md(mission.at("summary").get<std::string>(), true) + "\n";
+  if (mission.contains("summary"))
+    out += "\n" + md(mission.at("summary").get<std::string>(), true) + "\n";
 
   auto task_block = [&](const nlohmann::json& task) {
-    std::string block = "- **" + md(task.value("name", "")) + "** (" + md_code(task.value("taskId", "")) + "): " +
-                        md(task.value("status", "")) + ", " + seconds_text(task) + "\n";
+    std::string block = "- **" + md(task.value("name", "")) + "** (" +
+                        md_code(task.value("taskId", "")) + "): " + md(task.value("status", "")) +
+                        ", " + seconds_text(task) + "\n";
     if (task.contains("outcome")) {
       block += "  - Outcome: " + md(task.at("outcome").value("summary", "")) + "\n";
       for (const auto& item : task.at("outcome").value("limitations", nlohmann::json::array())) {
@@ -338,8 +371,10 @@ std::string mission_report_markdown(const nlohmann::json& detail) {
     if (task.contains("filesChanged")) markdown_files(block, task.at("filesChanged"));
     if (task.contains("verification") && !task.at("verification").value("scopeMatch", true)) {
       std::string unexpected;
-      for (const auto& path : task.at("verification").value("unexpectedFiles", nlohmann::json::array())) {
-        unexpected += (unexpected.empty() ? "" : ", ") + md_code(path.is_string() ? path.get<std::string>() : path.dump());
+      for (const auto& path :
+           task.at("verification").value("unexpectedFiles", nlohmann::json::array())) {
+        unexpected += (unexpected.empty() ? "" : ", ") +
+                      md_code(path.is_string() ? path.get<std::string>() : path.dump());
       }
       block += "  - Scope: outside the declared areas: " + unexpected + "\n";
     }
@@ -347,8 +382,8 @@ std::string mission_report_markdown(const nlohmann::json& detail) {
   };
   const nlohmann::json phases = detail.value("phases", nlohmann::json::array());
   for (const auto& phase : phases) {
-    out += "\n### Phase " + std::to_string(phase.value("phaseNumber", 0)) + ": " + md(phase.value("name", "")) +
-           " (" + md(phase.value("status", "")) + ")\n\n";
+    out += "\n### Phase " + std::to_string(phase.value("phaseNumber", 0)) + ": " +
+           md(phase.value("name", "")) + " (" + md(phase.value("status", "")) + ")\n\n";
     for (const auto& task : tasks) {
       if (task.value("phaseNumber", 0) == phase.value("phaseNumber", -1)) out += task_block(task);
     }
@@ -363,15 +398,15 @@ std::string mission_report_markdown(const nlohmann::json& detail) {
   if (!decisions.empty()) {
     out += "\n### Decisions\n\n";
     for (const auto& d : decisions) {
-      out += "- " + md(d.value("question", "")) + " **" + md(d.value("chosen", "")) + "**: " +
-             md(d.value("reasoning", "")) + " (" + md(d.value("category", "")) + ")\n";
+      out += "- " + md(d.value("question", "")) + " **" + md(d.value("chosen", "")) +
+             "**: " + md(d.value("reasoning", "")) + " (" + md(d.value("category", "")) + ")\n";
     }
   }
   std::string blockers;
   for (const auto& issue : detail.value("issues", nlohmann::json::array())) {
     if (issue.value("requiresHumanReview", false) && !issue.contains("resolvedAt")) {
-      blockers += "- " + md_code(issue.value("id", "")) + " " + md(issue.value("description", "")) + " (" +
-                  md(issue.value("resolution", "")) + ")\n";
+      blockers += "- " + md_code(issue.value("id", "")) + " " + md(issue.value("description", "")) +
+                  " (" + md(issue.value("resolution", "")) + ")\n";
     }
   }
   out += "\n### Open blockers\n\n" + (blockers.empty() ? std::string("None.\n") : blockers);
@@ -393,14 +428,17 @@ void print_check(const nlohmann::json& given) {
   if (missions.empty()) {
     // A gate with nothing to judge fails; say where it looked and why.
     const std::string where = result.contains("cwd") ? " in " + safe(result.value("cwd", "")) : "";
-    std::printf("%s  no mission records to check%s\n", styled("FAIL", Tone::bad).c_str(), where.c_str());
-    std::printf("  record work with an agent connected to mission (mission run, mission workflows run), or "
-                "judge exported records with --from FILE or --from-notes RANGE\n");
+    std::printf("%s  no mission records to check%s\n", styled("FAIL", Tone::bad).c_str(),
+                where.c_str());
+    std::printf(
+        "  record work with an agent connected to mission (mission run, mission workflows run), or "
+        "judge exported records with --from FILE or --from-notes RANGE\n");
   }
   for (const auto& mission : missions) {
     const bool ok = mission.value("ok", false);
     std::printf("%s  %s  %s\n", styled(ok ? "ok  " : "FAIL", ok ? Tone::good : Tone::bad).c_str(),
-                safe(mission.value("missionId", "")).c_str(), safe(mission.value("name", "")).c_str());
+                safe(mission.value("missionId", "")).c_str(),
+                safe(mission.value("name", "")).c_str());
     for (const auto& problem : mission.value("problems", nlohmann::json::array())) {
       for (const auto& line : wrapped(problem.value("message", ""), output_columns() - 2, 2)) {
         std::printf("  %s\n", line.c_str());

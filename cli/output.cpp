@@ -14,7 +14,8 @@
 namespace mission::cli {
 
 nlohmann::json for_display(const nlohmann::json& document) {
-  if (document.is_string()) return text::neutralised(document.get_ref<const std::string&>(), text::Newlines::keep);
+  if (document.is_string())
+    return text::neutralised(document.get_ref<const std::string&>(), text::Newlines::keep);
   if (document.is_array()) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& item : document) out.push_back(for_display(item));
@@ -22,14 +23,16 @@ nlohmann::json for_display(const nlohmann::json& document) {
   }
   if (document.is_object()) {
     nlohmann::json out = nlohmann::json::object();
-    for (const auto& [key, value] : document.items()) out[text::neutralised(key)] = for_display(value);
+    for (const auto& [key, value] : document.items())
+      out[text::neutralised(key)] = for_display(value);
     return out;
   }
   return document;
 }
 
 std::string json_text(const nlohmann::json& value, int indent) {
-  const std::string dumped = value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string dumped =
+      value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
   // The dump escapes the C0 controls; DEL and U+0080 to U+009F (the bytes
   // C2 80 to C2 9F) come out as they are, and only ever inside strings.
   std::string text;
@@ -75,14 +78,17 @@ std::size_t output_columns() {
     if (const char* text = std::getenv("COLUMNS"); text != nullptr) {
       char* end = nullptr;
       long value = std::strtol(text, &end, 10);
-      if (end != text && *end == '\0' && value > 0 && value < 10000) return static_cast<std::size_t>(value);
+      if (end != text && *end == '\0' && value > 0 && value < 10000)
+        return static_cast<std::size_t>(value);
     }
     return kDefaultColumns;
   }();
   return std::max(columns, kMinimumColumns);
 }
 
-std::string safe(std::string_view text) { return text::neutralised(text); }
+std::string safe(std::string_view text) {
+  return text::neutralised(text);
+}
 
 std::vector<std::string> wrapped(std::string_view text, std::size_t width, std::size_t indent) {
   const std::size_t room = width > indent + 10 ? width - indent : 10;
@@ -95,12 +101,23 @@ std::string styled(std::string_view text, Tone tone) {
   if (tone == Tone::plain || !color_enabled()) return std::string(text);
   const char* code = "";
   switch (tone) {
-    case Tone::bold: code = "\x1b[1m"; break;
-    case Tone::dim: code = "\x1b[2m"; break;
-    case Tone::good: code = "\x1b[32m"; break;
-    case Tone::bad: code = "\x1b[31m"; break;
-    case Tone::attention: code = "\x1b[1;33m"; break;
-    case Tone::plain: break;
+    case Tone::bold:
+      code = "\x1b[1m";
+      break;
+    case Tone::dim:
+      code = "\x1b[2m";
+      break;
+    case Tone::good:
+      code = "\x1b[32m";
+      break;
+    case Tone::bad:
+      code = "\x1b[31m";
+      break;
+    case Tone::attention:
+      code = "\x1b[1;33m";
+      break;
+    case Tone::plain:
+      break;
   }
   return code + std::string(text) + "\x1b[0m";
 }
@@ -159,7 +176,8 @@ std::string display_time(const std::string& text) {
   if (!ms) return text;
   std::time_t seconds = static_cast<std::time_t>(*ms / 1000);
   struct tm parts {};
-  if (g_utc_times ? gmtime_r(&seconds, &parts) == nullptr : localtime_r(&seconds, &parts) == nullptr) {
+  if (g_utc_times ? gmtime_r(&seconds, &parts) == nullptr
+                  : localtime_r(&seconds, &parts) == nullptr) {
     return text;
   }
   char out[32];
@@ -169,9 +187,15 @@ std::string display_time(const std::string& text) {
 
 }  // namespace
 
-void set_utc_times(bool utc) { g_utc_times = utc; }
-bool utc_times() { return g_utc_times; }
-const char* time_zone_label() { return g_utc_times ? "UTC" : ""; }
+void set_utc_times(bool utc) {
+  g_utc_times = utc;
+}
+bool utc_times() {
+  return g_utc_times;
+}
+const char* time_zone_label() {
+  return g_utc_times ? "UTC" : "";
+}
 
 std::string short_time(const nlohmann::json& value) {
   if (!value.is_string()) return "-";

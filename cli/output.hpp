@@ -79,7 +79,6 @@ std::string clock_time(const nlohmann::json& value);
 // "UTC" or "" for table headers: what zone table_time shows.
 const char* time_zone_label();
 
-
 struct Field {
   std::string key;
   std::string value;

@@ -1,7 +1,8 @@
 #include "cli/run_board.hpp"
 
-#include <cstdio>
 #include <unistd.h>
+
+#include <cstdio>
 
 #include "cli/exit_codes.hpp"
 #include "cli/terminal_attach.hpp"
@@ -14,17 +15,19 @@ void print_attempt(const nlohmann::json& attempt) {
   const std::string status = attempt.value("status", "");
   std::string line = styled(padded(status, 10), attempt_tone(status)) + " " +
                      padded(safe(attempt.value("taskName", "")), 24) + " attempt " +
-                     std::to_string(attempt.value("attempt", 0)) + "/" + std::to_string(attempt.value("maxAttempts", 0));
+                     std::to_string(attempt.value("attempt", 0)) + "/" +
+                     std::to_string(attempt.value("maxAttempts", 0));
   if (status != "running") line += "  " + run_seconds(attempt.value("durationMs", std::int64_t{0}));
   if (attempt.contains("agentExecutionId") && status == "running") {
     line += "  " + attempt.value("agentExecutionId", "");
   }
   std::printf("%s\n", line.c_str());
   if (status == "awaiting_approval") {
-    std::printf("           %s\n", styled("mission approve " + attempt.value("taskId", "") + "  (or: mission reject " +
-                                            attempt.value("taskId", "") + " REASON)",
-                                        Tone::attention)
-                                     .c_str());
+    std::printf("           %s\n",
+                styled("mission approve " + attempt.value("taskId", "") + "  (or: mission reject " +
+                           attempt.value("taskId", "") + " REASON)",
+                       Tone::attention)
+                    .c_str());
   }
   if (attempt.contains("reason")) {
     for (const auto& part : wrapped(safe(attempt.value("reason", "")), output_columns(), 11)) {
@@ -40,8 +43,10 @@ void print_agent_line(const nlohmann::json& row) {
   if (row.contains("question")) {
     std::printf("%s %s %s\n", styled(padded("question", 10), Tone::attention).c_str(), name.c_str(),
                 safe(row.value("question", "")).c_str());
-    std::printf("           %s\n",
-                styled("mission answer " + row.value("agentExecutionId", "") + " TEXT", Tone::attention).c_str());
+    std::printf(
+        "           %s\n",
+        styled("mission answer " + row.value("agentExecutionId", "") + " TEXT", Tone::attention)
+            .c_str());
   } else if (row.contains("progress")) {
     std::printf("%s %s %s\n", styled(padded("progress", 10), Tone::dim).c_str(), name.c_str(),
                 safe(row.value("progress", "")).c_str());
@@ -51,7 +56,10 @@ void print_agent_line(const nlohmann::json& row) {
 
 void print_run_end(const nlohmann::json& run) {
   const std::string status = run.value("status", "");
-  std::printf("%s %s", styled("Run " + run.value("id", "") + " " + status, status == "completed" ? Tone::good : Tone::bad).c_str(),
+  std::printf("%s %s",
+              styled("Run " + run.value("id", "") + " " + status,
+                     status == "completed" ? Tone::good : Tone::bad)
+                  .c_str(),
               run.contains("reason") ? ("— " + safe(run.value("reason", ""))).c_str() : "");
   std::printf("\n");
   if (run.contains("integrationBranch")) {
@@ -88,16 +96,22 @@ Tone attempt_tone(const std::string& status) {
   return Tone::dim;
 }
 
-int exit_status_of_run(const std::string& status) { return status == "completed" ? kExitOk : kExitFailure; }
+int exit_status_of_run(const std::string& status) {
+  return status == "completed" ? kExitOk : kExitFailure;
+}
 
-bool run_has_ended(const std::string& status) { return status != "running" && status != "stopping"; }
+bool run_has_ended(const std::string& status) {
+  return status != "running" && status != "stopping";
+}
 
 RunBoard::RunBoard(const nlohmann::json& run) {
   const nlohmann::json options = run.value("options", nlohmann::json::object());
   for (const auto& task : run.value("tasks", nlohmann::json::array())) {
     const std::string id = task.value("id", "");
     order_.push_back(id);
-    nlohmann::json row = {{"taskId", id}, {"taskName", task.value("name", "")}, {"status", task.value("status", "waiting")}};
+    nlohmann::json row = {{"taskId", id},
+                          {"taskName", task.value("name", "")},
+                          {"status", task.value("status", "waiting")}};
     const auto& attempts = task.value("attempts", nlohmann::json::array());
     if (!attempts.empty()) {
       const nlohmann::json& last = attempts.back();
@@ -116,7 +130,8 @@ void RunBoard::update(const nlohmann::json& attempt) {
   nlohmann::json row = attempt;
   // The same agent still at work keeps what it last said.
   const nlohmann::json& before = rows_[id];
-  if (before.value("agentExecutionId", "") == row.value("agentExecutionId", "") && row.value("status", "") == "running") {
+  if (before.value("agentExecutionId", "") == row.value("agentExecutionId", "") &&
+      row.value("status", "") == "running") {
     for (const char* key : {"progress", "question"}) {
       if (before.contains(key)) row[key] = before[key];
     }
@@ -133,9 +148,10 @@ std::string RunBoard::note_agent_event(const nlohmann::json& event) {
     const std::string type = event.value("type", "");
     if (type == "observation.recorded") {
       const nlohmann::json& observation = event.value("observation", nlohmann::json::object());
-      const nlohmann::json& payload = observation.contains("payload") && observation["payload"].is_object()
-                                          ? observation["payload"]
-                                          : nlohmann::json::object();
+      const nlohmann::json& payload =
+          observation.contains("payload") && observation["payload"].is_object()
+              ? observation["payload"]
+              : nlohmann::json::object();
       const std::string kind = observation.value("kind", "");
       if (kind == "progress" && payload.contains("summary")) {
         row["progress"] = payload.value("summary", "");
@@ -150,7 +166,8 @@ std::string RunBoard::note_agent_event(const nlohmann::json& event) {
     }
     if (type == "execution.updated" && row.contains("question")) {
       // Answered (or ended): it no longer waits on anyone.
-      const std::string state = event.value("execution", nlohmann::json::object()).value("state", "");
+      const std::string state =
+          event.value("execution", nlohmann::json::object()).value("state", "");
       if (state != "awaiting_input") {
         row.erase("question");
         return id;
@@ -176,24 +193,27 @@ void RunBoard::draw(const std::string& header) {
   }
   const std::size_t width = columns > 40 ? 30 : 10;
   const std::size_t filled = order_.empty() ? 0 : merged * width / order_.size();
-  lines.push_back("[" + std::string(filled, '#') + std::string(width - filled, '.') + "] " + std::to_string(merged) +
-                  "/" + std::to_string(order_.size()) + " merged");
+  lines.push_back("[" + std::string(filled, '#') + std::string(width - filled, '.') + "] " +
+                  std::to_string(merged) + "/" + std::to_string(order_.size()) + " merged");
   // Waiting tasks are counted, not listed, when the screen is short.
   const bool list_waiting = order_.size() + 3 < rows;
   for (const auto& id : order_) {
     const nlohmann::json& row = rows_[id];
     const std::string status = row.value("status", "");
     if (status == "waiting" && !list_waiting) continue;
-    std::string line = styled(padded(status, 17), attempt_tone(status)) + " " + padded(safe(row.value("taskName", "")), 24);
+    std::string line = styled(padded(status, 17), attempt_tone(status)) + " " +
+                       padded(safe(row.value("taskName", "")), 24);
     if (row.contains("attempt")) {
-      line += " " + std::to_string(row.value("attempt", 0)) + "/" + std::to_string(row.value("maxAttempts", 0));
+      line += " " + std::to_string(row.value("attempt", 0)) + "/" +
+              std::to_string(row.value("maxAttempts", 0));
       line += "  " + padded(run_seconds(row.value("durationMs", std::int64_t{0})), 7);
       if (row.contains("agentExecutionId")) line += "  " + row.value("agentExecutionId", "");
     }
     if (status == "awaiting_approval") {
       line += styled("  mission approve " + id, Tone::attention);
     } else if (row.contains("question")) {
-      line += styled("  ? " + safe(row.value("question", "")) + "  mission answer " + row.value("agentExecutionId", ""),
+      line += styled("  ? " + safe(row.value("question", "")) + "  mission answer " +
+                         row.value("agentExecutionId", ""),
                      Tone::attention);
     } else if (row.contains("progress")) {
       line += styled("  " + safe(row.value("progress", "")), Tone::dim);
@@ -213,7 +233,8 @@ void RunBoard::draw(const std::string& header) {
   std::fflush(stdout);
 }
 
-int follow_run(DaemonClient& client, const nlohmann::json& given_run, const std::string& given_header, bool json) {
+int follow_run(DaemonClient& client, const nlohmann::json& given_run,
+               const std::string& given_header, bool json) {
   // Task names, progress lines, questions and reasons are agents' text:
   // the board and the lines show them as text only (--json prints data).
   const nlohmann::json run = json ? given_run : for_display(given_run);

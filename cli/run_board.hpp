@@ -51,6 +51,7 @@ class RunBoard {
 // nothing was missed since `run` was read) until it ends: the board on a
 // terminal, else `header` and a line per attempt change, or with `json`
 // the run's events as JSON lines. The exit status of the run.
-int follow_run(DaemonClient& client, const nlohmann::json& run, const std::string& header, bool json);
+int follow_run(DaemonClient& client, const nlohmann::json& run, const std::string& header,
+               bool json);
 
 }  // namespace mission::cli

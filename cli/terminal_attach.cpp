@@ -42,7 +42,8 @@ void write_all(int fd, std::string_view bytes) {
         ::poll(&p, 1, -1);
         continue;
       }
-      throw MissionError(ErrorCode::daemon_unavailable, std::string("write failed: ") + std::strerror(errno));
+      throw MissionError(ErrorCode::daemon_unavailable,
+                         std::string("write failed: ") + std::strerror(errno));
     }
     bytes.remove_prefix(static_cast<std::size_t>(n));
   }
@@ -66,8 +67,11 @@ class RawTerminal {
     // keypad, no reverse video or insert mode, autowrap on, the usual
     // character set, a visible steady cursor of the terminal's own style.
     static constexpr std::string_view kRestore =
-        "\x1b[?2026l\x1b" "7\x1b[r\x1b" "8\x1b[0m\x1b[?9l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1004l"
-        "\x1b[?1005l\x1b[?1006l\x1b[?1015l\x1b[?1016l\x1b[?2004l\x1b[?1l\x1b>\x1b[?5l\x1b[4l\x1b[?7h"
+        "\x1b[?2026l\x1b"
+        "7\x1b[r\x1b"
+        "8\x1b[0m\x1b[?9l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1004l"
+        "\x1b[?1005l\x1b[?1006l\x1b[?1015l\x1b[?1016l\x1b[?2004l\x1b[?1l\x1b>\x1b[?5l\x1b[4l\x1b[?"
+        "7h"
         "\x0f\x1b(B\x1b[0 q\x1b[?12l\x1b[?25h";
     try {
       if (output_.alternate_screen()) write_all(STDOUT_FILENO, "\x1b[?1049l");
@@ -117,7 +121,9 @@ bool agent_terminal_size(unsigned short& rows, unsigned short& columns, bool& cu
   return true;
 }
 
-bool on_terminal() { return ::isatty(STDIN_FILENO) == 1 && ::isatty(STDOUT_FILENO) == 1; }
+bool on_terminal() {
+  return ::isatty(STDIN_FILENO) == 1 && ::isatty(STDOUT_FILENO) == 1;
+}
 
 int attach_terminal(DaemonClient& client, const std::string& id, bool read_only,
                     DaemonClient* events) {
@@ -133,13 +139,15 @@ int attach_terminal(DaemonClient& client, const std::string& id, bool read_only,
     if (cut && !told_cut && !read_only) {
       write_all(STDERR_FILENO, "\r\n[mission: an agent's terminal has at most " +
                                    std::to_string(limits::kMaxTerminalRows) + " rows and " +
-                                   std::to_string(limits::kMaxTerminalColumns) + " columns; it is " +
-                                   std::to_string(rows) + "x" + std::to_string(columns) +
+                                   std::to_string(limits::kMaxTerminalColumns) +
+                                   " columns; it is " + std::to_string(rows) + "x" +
+                                   std::to_string(columns) +
                                    " here and the rest of this terminal stays blank]\r\n");
     }
     told_cut = cut;
   };
-  if (agent_terminal_size(rows, columns, cut)) params["size"] = {{"rows", rows}, {"columns", columns}};
+  if (agent_terminal_size(rows, columns, cut))
+    params["size"] = {{"rows", rows}, {"columns", columns}};
   client.call("terminal.attach", params);
   const int socket = client.fd();
   terminal_frames::Decoder decoder;
@@ -228,10 +236,12 @@ int attach_terminal(DaemonClient& client, const std::string& id, bool read_only,
         std::string_view typed(buffer, static_cast<std::size_t>(n));
         const std::size_t detach = interactive ? typed.find(kDetachKey) : std::string_view::npos;
         if (detach != 0 && !read_only) {
-          write_all(socket, terminal_frames::encode(terminal_frames::kInput, typed.substr(0, detach)));
+          write_all(socket,
+                    terminal_frames::encode(terminal_frames::kInput, typed.substr(0, detach)));
         }
         if (detach != std::string_view::npos) {
-          finish("[mission: detached from " + id + "; it runs on. Back with: mission attach " + id + "]");
+          finish("[mission: detached from " + id + "; it runs on. Back with: mission attach " + id +
+                 "]");
           return kExitOk;
         }
       }

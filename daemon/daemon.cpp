@@ -9,6 +9,7 @@
 
 #include "daemon/coordination/coordination.hpp"
 #include "daemon/git/change_set.hpp"
+#include "daemon/loop/work_queue.hpp"
 #include "daemon/rpc/control_session.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/idempotency_repository.hpp"
@@ -16,7 +17,6 @@
 #include "daemon/store/migrations.hpp"
 #include "daemon/store/task_repository.hpp"
 #include "daemon/workspaces/workspaces.hpp"
-#include "daemon/loop/work_queue.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/jsonrpc.hpp"
@@ -69,7 +69,9 @@ std::int64_t Daemon::uptime_ms() const {
       .count();
 }
 
-std::size_t Daemon::connection_count() const { return listener_ ? listener_->connection_count() : 0; }
+std::size_t Daemon::connection_count() const {
+  return listener_ ? listener_->connection_count() : 0;
+}
 
 void Daemon::take_locks() {
   runtime_lock_ = FileLock::try_acquire(paths_.daemon_lock());
@@ -137,7 +139,8 @@ void Daemon::start() {
   started_at_ = std::chrono::steady_clock::now();
   // Files other users could read would give away every mission, signal and
   // agent command line: the state dir is 0700 and the database 0600.
-  if (!paths_.runtime_dir_note.empty()) std::fprintf(stderr, "missiond: %s\n", paths_.runtime_dir_note.c_str());
+  if (!paths_.runtime_dir_note.empty())
+    std::fprintf(stderr, "missiond: %s\n", paths_.runtime_dir_note.c_str());
   if (std::string note = ensure_state_dir(paths_.state_dir, getuid()); !note.empty()) {
     std::fprintf(stderr, "missiond: %s\n", note.c_str());
   }
@@ -146,8 +149,8 @@ void Daemon::start() {
   open_store();
 
   uv_loop_t* loop = loop_.get();
-  launcher_ = std::make_unique<execution::Launcher>(
-      execution::RunnerServices{loop, *database_, events_, paths_.logs_dir(), paths_.sandbox_temp_dir()});
+  launcher_ = std::make_unique<execution::Launcher>(execution::RunnerServices{
+      loop, *database_, events_, paths_.logs_dir(), paths_.sandbox_temp_dir()});
   inbound_ = std::make_unique<coordination::InboundDelivery>(*database_, events_, *launcher_);
   tree_watches_ = std::make_unique<git::TreeWatchService>(
       loop, settings_.tree_watching, [this](const std::string& root) {
@@ -156,15 +159,15 @@ void Daemon::start() {
   const runs::RunServices run_services{loop, *database_, events_, *launcher_, paths_, *plans_};
   runs_ = std::make_unique<runs::RunService>(run_services);
   attempts_ = std::make_unique<runs::AttemptControl>(run_services);
-  mcp_services_ = std::make_unique<mcp::SessionServices>(mcp::SessionServices{
-      *database_, events_, loop, settings_.idempotency, tree_watches_.get(), plans_.get(), attempts_.get(),
-      &shutting_down_, launcher_.get()});
+  mcp_services_ = std::make_unique<mcp::SessionServices>(
+      mcp::SessionServices{*database_, events_, loop, settings_.idempotency, tree_watches_.get(),
+                           plans_.get(), attempts_.get(), &shutting_down_, launcher_.get()});
   // Agents' sessions leave room for people's commands (limits.hpp).
   const std::size_t max = settings_.connections.max_connections;
   agent_sessions_.max = max - std::min(limits::kReservedControlConnections, max / 2);
-  control_services_ = std::make_unique<ControlServices>(
-      ControlServices{*database_, events_, *launcher_, paths_, settings_.idempotency, settings_.retention, *this,
-                      *mcp_services_, *tree_watches_, *runs_, &agent_sessions_});
+  control_services_ = std::make_unique<ControlServices>(ControlServices{
+      *database_, events_, *launcher_, paths_, settings_.idempotency, settings_.retention, *this,
+      *mcp_services_, *tree_watches_, *runs_, &agent_sessions_});
   maintenance_timer_ = std::make_unique<loop::Timer>(loop, [this] { maintain(); });
   maintain();
   claims_timer_ = std::make_unique<loop::Timer>(loop, [this] { expire_claims(); });
@@ -217,7 +220,9 @@ void Daemon::start() {
   malloc_trim(0);
 }
 
-void Daemon::run() { uv_run(loop_.get(), UV_RUN_DEFAULT); }
+void Daemon::run() {
+  uv_run(loop_.get(), UV_RUN_DEFAULT);
+}
 
 void Daemon::recover_workspaces() {
   // What an earlier daemon left in git without a row (killed between
@@ -266,7 +271,8 @@ void Daemon::expire_claims() {
     const std::size_t released = coordination::expire_claims(*database_, batch, unix_ms_now());
     transaction.commit();
     batch.publish_to(events_);
-    if (released > 0) std::fprintf(stderr, "missiond: released %zu claims whose lease ran out\n", released);
+    if (released > 0)
+      std::fprintf(stderr, "missiond: released %zu claims whose lease ran out\n", released);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "missiond: the claim sweep failed: %s\n", e.what());
   }
@@ -301,7 +307,8 @@ void Daemon::request_shutdown(const char* reason) {
 void Daemon::schedule_shutdown(const char* reason) {
   // A zero timer fires on the next loop turn, after this request's reply
   // has been queued.
-  shutdown_soon_ = std::make_unique<loop::Timer>(loop_.get(), [this, reason] { request_shutdown(reason); });
+  shutdown_soon_ =
+      std::make_unique<loop::Timer>(loop_.get(), [this, reason] { request_shutdown(reason); });
   shutdown_soon_->start(0);
 }
 

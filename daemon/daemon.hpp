@@ -71,9 +71,9 @@ class Daemon : public DaemonControl {
   void write_pid_file();
   void open_store();
   void finish_shutdown();
-  void maintain();  // the request_id prune and the retention sweep
+  void maintain();            // the request_id prune and the retention sweep
   void recover_workspaces();  // git left by a killed daemon, reconciled on the pool
-  void expire_claims();  // claims of silent agents (docs/adr/0019)
+  void expire_claims();       // claims of silent agents (docs/adr/0019)
 
   RuntimePaths paths_;
   DaemonSettings settings_;

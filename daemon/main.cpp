@@ -1,8 +1,8 @@
 // missiond: parses its few options, starts the Daemon and reports readiness
 // (or the reason it could not start) on the --ready-fd pipe for auto-start.
 
-#include <sys/resource.h>
 #include <malloc.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -48,8 +48,7 @@ int main(int argc, char** argv) {
   CLI::App app{"missiond: the mission daemon (see missiond(8))", "missiond"};
   std::optional<std::string> socket;
   int ready_fd = -1;
-  app.add_option("--socket", socket, "Socket (default RUNTIME_DIR/daemon.sock)")
-      ->type_name("PATH");
+  app.add_option("--socket", socket, "Socket (default RUNTIME_DIR/daemon.sock)")->type_name("PATH");
   app.add_option("--ready-fd", ready_fd, "Report 'ready' or 'error: ...' on FD")
       ->type_name("FD")
       ->check(CLI::NonNegativeNumber);
@@ -125,13 +124,16 @@ int main(int argc, char** argv) {
     // the environment, so nothing the daemon launches inherits it.
     if (std::string_view faults = mission::faults::configure_from_environment(); !faults.empty()) {
       std::fprintf(stderr, "missiond: test-only fault points armed: %s=%.*s\n",
-                   mission::faults::kFaultsEnvironmentVariable, static_cast<int>(faults.size()), faults.data());
+                   mission::faults::kFaultsEnvironmentVariable, static_cast<int>(faults.size()),
+                   faults.data());
     }
     // Probed once, before any launch; a kernel that cannot confine agents
     // is said at start as well as on every launch.
     mission::daemon::sandbox::configure_from_environment();
-    if (const auto& support = mission::daemon::sandbox::kernel_support(); support.landlock_abi == 0) {
-      std::fprintf(stderr, "missiond: agents will run unconfined: %s\n", support.landlock_missing.c_str());
+    if (const auto& support = mission::daemon::sandbox::kernel_support();
+        support.landlock_abi == 0) {
+      std::fprintf(stderr, "missiond: agents will run unconfined: %s\n",
+                   support.landlock_missing.c_str());
     }
     mission::daemon::DaemonSettings settings;
     settings.idempotency = {idempotency_ttl_s * 1000, idempotency_pending_ttl_s * 1000};

@@ -7,10 +7,12 @@ extern char** environ;
 namespace mission {
 
 bool is_execution_variable(std::string_view name) {
-  return std::find(kExecutionVariables.begin(), kExecutionVariables.end(), name) != kExecutionVariables.end();
+  return std::find(kExecutionVariables.begin(), kExecutionVariables.end(), name) !=
+         kExecutionVariables.end();
 }
 
-std::map<std::string, std::string> without_execution_variables(std::map<std::string, std::string> env) {
+std::map<std::string, std::string> without_execution_variables(
+    std::map<std::string, std::string> env) {
   std::erase_if(env, [](const auto& entry) { return is_execution_variable(entry.first); });
   return env;
 }
@@ -22,7 +24,8 @@ std::map<std::string, std::string> process_environment() {
     const std::size_t equals = text.find('=');
     if (equals == std::string_view::npos) continue;
     std::string name(text.substr(0, equals));
-    if (!is_execution_variable(name)) env.emplace(std::move(name), std::string(text.substr(equals + 1)));
+    if (!is_execution_variable(name))
+      env.emplace(std::move(name), std::string(text.substr(equals + 1)));
   }
   return env;
 }

@@ -30,8 +30,9 @@ const nlohmann::json& member(const nlohmann::json& object, std::string_view key)
 std::string arguments_line(const nlohmann::json& input) {
   if (input.is_string()) return input.get<std::string>();
   if (!input.is_object() || input.empty()) return input.is_null() ? std::string() : input.dump();
-  static constexpr std::string_view kTelling[] = {"command", "file_path", "filePath", "path", "pattern",
-                                                  "query",   "url",       "prompt",   "description"};
+  static constexpr std::string_view kTelling[] = {"command", "file_path", "filePath",
+                                                  "path",    "pattern",   "query",
+                                                  "url",     "prompt",    "description"};
   for (std::string_view key : kTelling) {
     std::string value = string_at(input, key);
     if (!value.empty()) return value;
@@ -65,7 +66,8 @@ std::vector<StreamStep> decode_claude(const nlohmann::json& event) {
   const std::string type = string_at(event, "type");
   if (type == "assistant" || type == "user") {
     const nlohmann::json& content = member(member(event, "message"), "content");
-    if (content.is_string() && type == "assistant") steps.push_back({Kind::message, content.get<std::string>()});
+    if (content.is_string() && type == "assistant")
+      steps.push_back({Kind::message, content.get<std::string>()});
     if (!content.is_array()) return steps;
     for (const auto& block : content) {
       const std::string block_type = string_at(block, "type");
@@ -74,14 +76,18 @@ std::vector<StreamStep> decode_claude(const nlohmann::json& event) {
       } else if (block_type == "thinking") {
         steps.push_back({Kind::thinking, string_at(block, "thinking")});
       } else if (block_type == "tool_use") {
-        steps.push_back({Kind::tool_call, call_text(string_at(block, "name"), member(block, "input"))});
+        steps.push_back(
+            {Kind::tool_call, call_text(string_at(block, "name"), member(block, "input"))});
       } else if (block_type == "tool_result") {
-        const bool failed = member(block, "is_error").is_boolean() && member(block, "is_error").get<bool>();
-        steps.push_back({failed ? Kind::error : Kind::tool_result, result_text(member(block, "content"))});
+        const bool failed =
+            member(block, "is_error").is_boolean() && member(block, "is_error").get<bool>();
+        steps.push_back(
+            {failed ? Kind::error : Kind::tool_result, result_text(member(block, "content"))});
       }
     }
   } else if (type == "result") {
-    const bool failed = member(event, "is_error").is_boolean() && member(event, "is_error").get<bool>();
+    const bool failed =
+        member(event, "is_error").is_boolean() && member(event, "is_error").get<bool>();
     std::string summary = string_at(event, "subtype");
     if (const auto& turns = member(event, "num_turns"); turns.is_number_integer()) {
       summary += ", " + std::to_string(turns.get<long long>()) + " turns";
@@ -146,8 +152,9 @@ std::optional<std::string> one_shell_word(std::string_view text) {
 // "SCRIPT"` (quoted for the shell), where the script is what the model
 // wrote.
 std::string shell_script(std::string_view command) {
-  static constexpr std::string_view kWrappers[] = {"/bin/bash -lc ", "bash -lc ", "/usr/bin/bash -lc ",
-                                                   "/bin/zsh -lc ", "zsh -lc ", "/bin/sh -c ", "sh -c "};
+  static constexpr std::string_view kWrappers[] = {
+      "/bin/bash -lc ", "bash -lc ", "/usr/bin/bash -lc ", "/bin/zsh -lc ", "zsh -lc ",
+      "/bin/sh -c ",    "sh -c "};
   for (std::string_view wrapper : kWrappers) {
     if (!command.starts_with(wrapper)) continue;
     auto script = one_shell_word(command.substr(wrapper.size()));
@@ -168,8 +175,9 @@ std::vector<StreamStep> decode_codex(const nlohmann::json& event) {
     if (item_type == "command_execution") {
       steps.push_back({Kind::tool_call, "shell(" + shell_script(string_at(item, "command")) + ")"});
     } else if (item_type == "mcp_tool_call") {
-      steps.push_back({Kind::tool_call, string_at(item, "server") + "." +
-                                            call_text(string_at(item, "tool"), member(item, "arguments"))});
+      steps.push_back(
+          {Kind::tool_call, string_at(item, "server") + "." +
+                                call_text(string_at(item, "tool"), member(item, "arguments"))});
     }
   } else if (type == "item.completed") {
     if (item_type == "agent_message") {
@@ -179,16 +187,19 @@ std::vector<StreamStep> decode_codex(const nlohmann::json& event) {
     } else if (item_type == "command_execution") {
       const nlohmann::json& code = member(item, "exit_code");
       const bool failed = code.is_number_integer() && code.get<int>() != 0;
-      std::string text = code.is_number_integer() ? "exit " + std::to_string(code.get<int>()) : std::string("ended");
+      std::string text = code.is_number_integer() ? "exit " + std::to_string(code.get<int>())
+                                                  : std::string("ended");
       std::string output = string_at(item, "aggregated_output");
       if (!output.empty()) text += ": " + output;
       steps.push_back({failed ? Kind::error : Kind::tool_result, text});
     } else if (item_type == "mcp_tool_call") {
       const nlohmann::json& error = member(item, "error");
       if (!error.is_null()) {
-        steps.push_back({Kind::error, error.is_object() ? string_at(error, "message") : error.dump()});
+        steps.push_back(
+            {Kind::error, error.is_object() ? string_at(error, "message") : error.dump()});
       } else {
-        steps.push_back({Kind::tool_result, result_text(member(member(item, "result"), "content"))});
+        steps.push_back(
+            {Kind::tool_result, result_text(member(member(item, "result"), "content"))});
       }
     } else if (item_type == "file_change") {
       std::string changed;
@@ -267,9 +278,11 @@ std::string first_line(std::string_view text) {
     if (end == std::string_view::npos) end = text.size();
     std::string_view line = text.substr(start, end - start);
     if (line.find_first_not_of(" \t\r") != std::string_view::npos) {
-      std::size_t more = std::count(text.begin() + static_cast<std::ptrdiff_t>(end), text.end(), '\n');
+      std::size_t more =
+          std::count(text.begin() + static_cast<std::ptrdiff_t>(end), text.end(), '\n');
       std::string out(line);
-      if (more > 0 && end < text.size() && text.find_first_not_of(" \t\r\n", end) != std::string_view::npos) {
+      if (more > 0 && end < text.size() &&
+          text.find_first_not_of(" \t\r\n", end) != std::string_view::npos) {
         out += " (+" + std::to_string(more) + " lines)";
       }
       return out;
@@ -286,7 +299,9 @@ std::string one_line(std::string_view marker, std::string_view text, std::size_t
 
 }  // namespace
 
-std::span<const StreamDecoder> stream_decoders() { return kDecoders; }
+std::span<const StreamDecoder> stream_decoders() {
+  return kDecoders;
+}
 
 const StreamDecoder* find_stream_decoder(std::string_view format) {
   for (const auto& decoder : kDecoders) {
@@ -315,12 +330,18 @@ std::vector<std::string> render_stream_step(const StreamStep& step, std::size_t 
       }
       return lines;
     }
-    case Kind::thinking: return {one_line("∴ ", step.text, columns)};
-    case Kind::tool_call: return {one_line("→ ", step.text, columns)};
-    case Kind::tool_result: return {one_line("  ← ", step.text, columns)};
-    case Kind::warning: return {one_line("! ", step.text, columns)};
-    case Kind::error: return {one_line("✗ ", step.text, columns)};
-    case Kind::done: return {one_line("■ ", step.text, columns)};
+    case Kind::thinking:
+      return {one_line("∴ ", step.text, columns)};
+    case Kind::tool_call:
+      return {one_line("→ ", step.text, columns)};
+    case Kind::tool_result:
+      return {one_line("  ← ", step.text, columns)};
+    case Kind::warning:
+      return {one_line("! ", step.text, columns)};
+    case Kind::error:
+      return {one_line("✗ ", step.text, columns)};
+    case Kind::done:
+      return {one_line("■ ", step.text, columns)};
   }
   return {};
 }

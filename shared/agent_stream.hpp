@@ -24,7 +24,7 @@ struct StreamStep {
     tool_result,  // what a tool gave back
     warning,      // a notice the agent goes on after
     error,
-    done,         // the end of a run, with its summary
+    done,  // the end of a run, with its summary
   };
   Kind kind;
   std::string text;  // as the agent wrote it: neutralised only when rendered

@@ -16,8 +16,12 @@ std::int64_t unix_ms_now() {
       .count();
 }
 
-ManualClock::ManualClock(std::int64_t start_ms) : now_ms_(start_ms) { g_manual_clock = this; }
+ManualClock::ManualClock(std::int64_t start_ms) : now_ms_(start_ms) {
+  g_manual_clock = this;
+}
 
-ManualClock::~ManualClock() { g_manual_clock = nullptr; }
+ManualClock::~ManualClock() {
+  g_manual_clock = nullptr;
+}
 
 }  // namespace mission

@@ -62,9 +62,16 @@ std::size_t skip_escape(std::string_view text, std::size_t at) {
   if (at >= text.size()) return at;
   const auto byte = static_cast<unsigned char>(text[at]);
   switch (byte) {
-    case '[': return skip_csi(text, at + 1);
-    case ']': case 'P': case 'X': case '^': case '_': return skip_string_control(text, at + 1);
-    default: break;
+    case '[':
+      return skip_csi(text, at + 1);
+    case ']':
+    case 'P':
+    case 'X':
+    case '^':
+    case '_':
+      return skip_string_control(text, at + 1);
+    default:
+      break;
   }
   while (at < text.size() && static_cast<unsigned char>(text[at]) >= 0x20 &&
          static_cast<unsigned char>(text[at]) <= 0x2f) {
@@ -278,8 +285,8 @@ std::vector<std::string> wrap(std::string_view text, std::size_t columns) {
   std::size_t start = 0;
   for (;;) {
     const std::size_t newline = text.find('\n', start);
-    std::string_view paragraph =
-        text.substr(start, newline == std::string_view::npos ? std::string_view::npos : newline - start);
+    std::string_view paragraph = text.substr(
+        start, newline == std::string_view::npos ? std::string_view::npos : newline - start);
     std::string line;
     std::size_t line_width = 0;
     std::size_t at = 0;

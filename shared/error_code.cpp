@@ -1,8 +1,9 @@
 #include "shared/error_code.hpp"
-#include "shared/out_of_memory.hpp"
 
 #include <array>
 #include <utility>
+
+#include "shared/out_of_memory.hpp"
 
 namespace mission {
 namespace {
@@ -53,7 +54,9 @@ const ErrorInfo& info(ErrorCode code) {
 
 }  // namespace
 
-std::string_view error_code_name(ErrorCode code) { return info(code).name; }
+std::string_view error_code_name(ErrorCode code) {
+  return info(code).name;
+}
 
 std::optional<ErrorCode> error_code_from_name(std::string_view name) {
   for (const auto& entry : kErrorTable) {
@@ -62,9 +65,13 @@ std::optional<ErrorCode> error_code_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-int jsonrpc_code(ErrorCode code) { return info(code).jsonrpc; }
+int jsonrpc_code(ErrorCode code) {
+  return info(code).jsonrpc;
+}
 
-bool is_retryable(ErrorCode code) { return info(code).retryable; }
+bool is_retryable(ErrorCode code) {
+  return info(code).retryable;
+}
 
 MissionError::MissionError(ErrorCode code, std::string message, std::string hint,
                            nlohmann::json details)
@@ -85,7 +92,8 @@ nlohmann::json MissionError::to_payload() const {
 MissionError MissionError::from_payload(const nlohmann::json& payload) {
   ErrorCode code = ErrorCode::internal;
   if (payload.is_object() && payload.contains("code") && payload.at("code").is_string()) {
-    code = error_code_from_name(payload.at("code").get<std::string>()).value_or(ErrorCode::internal);
+    code =
+        error_code_from_name(payload.at("code").get<std::string>()).value_or(ErrorCode::internal);
   }
   auto text = [&](const char* key) {
     return payload.is_object() && payload.contains(key) && payload.at(key).is_string()
@@ -99,11 +107,12 @@ MissionError MissionError::from_payload(const nlohmann::json& payload) {
 }
 
 MissionError out_of_memory_error(std::string_view request) {
-  return MissionError(ErrorCode::internal,
-                      "the daemon ran out of memory handling " + std::string(request) +
-                          "; nothing of it was recorded",
-                      "retry; if it keeps failing, free memory on this machine or restart the daemon "
-                      "(mission daemon stop)");
+  return MissionError(
+      ErrorCode::internal,
+      "the daemon ran out of memory handling " + std::string(request) +
+          "; nothing of it was recorded",
+      "retry; if it keeps failing, free memory on this machine or restart the daemon "
+      "(mission daemon stop)");
 }
 
 }  // namespace mission

@@ -25,9 +25,11 @@ std::optional<std::string> find_executable(const std::string& name, const char* 
   std::size_t start = 0;
   for (;;) {
     std::size_t end = dirs.find(':', start);
-    std::string dir = dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    std::string dir =
+        dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
     std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + name;
-    if (is_executable_file(candidate)) return std::filesystem::absolute(candidate).lexically_normal().string();
+    if (is_executable_file(candidate))
+      return std::filesystem::absolute(candidate).lexically_normal().string();
     if (end == std::string::npos) return std::nullopt;
     start = end + 1;
   }

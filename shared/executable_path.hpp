@@ -14,6 +14,7 @@ bool is_executable_file(const std::string& path);
 // `name` made absolute if it holds a '/', else the first executable file of
 // that name in `search_path` (a PATH value; the process's PATH when null);
 // nullopt if there is none.
-std::optional<std::string> find_executable(const std::string& name, const char* search_path = nullptr);
+std::optional<std::string> find_executable(const std::string& name,
+                                           const char* search_path = nullptr);
 
 }  // namespace mission

@@ -22,9 +22,9 @@ std::atomic<bool> g_armed{false};
 
 namespace {
 
-constexpr std::array<std::string_view, 7> kPointNames = {"reply_unsent", "before_commit", "snapshot_walk",
-                                                         "db_write",     "log_write",     "request",
-                                                         "worktree_made"};
+constexpr std::array<std::string_view, 7> kPointNames = {
+    "reply_unsent", "before_commit", "snapshot_walk", "db_write",
+    "log_write",    "request",       "worktree_made"};
 constexpr std::array<std::string_view, 4> kActionNames = {"kill", "fail", "full", "oom"};
 
 struct Rule {
@@ -55,11 +55,13 @@ std::optional<std::uint64_t> number(std::string_view text) {
 }
 
 [[noreturn]] void bad_spec(std::string_view item) {
-  throw MissionError(ErrorCode::invalid_argument,
-                     std::string(kFaultsEnvironmentVariable) + ": cannot read \"" + std::string(item) + "\"",
-                     "write POINT:ACTION[@FIRST[-[LAST]]], comma-separated; points: reply_unsent, "
-                     "before_commit, snapshot_walk, db_write, log_write, request, worktree_made; actions: kill, fail, "
-                     "full, oom (a test-only setting: unset it)");
+  throw MissionError(
+      ErrorCode::invalid_argument,
+      std::string(kFaultsEnvironmentVariable) + ": cannot read \"" + std::string(item) + "\"",
+      "write POINT:ACTION[@FIRST[-[LAST]]], comma-separated; points: reply_unsent, "
+      "before_commit, snapshot_walk, db_write, log_write, request, worktree_made; actions: kill, "
+      "fail, "
+      "full, oom (a test-only setting: unset it)");
 }
 
 }  // namespace
@@ -67,7 +69,8 @@ std::optional<std::uint64_t> number(std::string_view text) {
 namespace detail {
 
 std::optional<FaultAction> hit_armed(FaultPoint point) {
-  const std::uint64_t n = g_hits[static_cast<std::size_t>(point)].fetch_add(1, std::memory_order_relaxed) + 1;
+  const std::uint64_t n =
+      g_hits[static_cast<std::size_t>(point)].fetch_add(1, std::memory_order_relaxed) + 1;
   std::optional<FaultAction> action;
   {
     std::lock_guard lock(g_mutex);

@@ -62,7 +62,9 @@ void configure(std::string_view spec);
 std::string_view configure_from_environment();
 
 // Whether any point is armed.
-inline bool hit_is_armed() { return detail::g_armed.load(std::memory_order_relaxed); }
+inline bool hit_is_armed() {
+  return detail::g_armed.load(std::memory_order_relaxed);
+}
 
 // Counts a hit of `point`. A kill action kills the process here; any other
 // action due at this hit is returned for the caller to carry out; nullopt

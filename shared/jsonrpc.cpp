@@ -20,10 +20,11 @@ nlohmann::json result(const nlohmann::json& id, nlohmann::json result) {
 }
 
 nlohmann::json error(const nlohmann::json& id, const MissionError& err) {
-  return {{"jsonrpc", "2.0"},
-          {"id", id},
-          {"error",
-           {{"code", jsonrpc_code(err.code())}, {"message", err.what()}, {"data", err.to_payload()}}}};
+  return {
+      {"jsonrpc", "2.0"},
+      {"id", id},
+      {"error",
+       {{"code", jsonrpc_code(err.code())}, {"message", err.what()}, {"data", err.to_payload()}}}};
 }
 
 std::string to_line(const nlohmann::json& message) {
@@ -34,7 +35,9 @@ std::string to_line(const nlohmann::json& message) {
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 // The string starting at text[at] == '"', with its quotes, or nullopt when
 // it does not end within `text`.
@@ -51,7 +54,8 @@ std::optional<std::string_view> string_at(std::string_view text, std::size_t at)
 
 nlohmann::json parsed_or_null(std::string_view text) {
   nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
-  if (value.is_discarded() || !(value.is_string() || value.is_number_integer() || value.is_number_unsigned())) {
+  if (value.is_discarded() ||
+      !(value.is_string() || value.is_number_integer() || value.is_number_unsigned())) {
     return nullptr;
   }
   return value;
@@ -60,8 +64,8 @@ nlohmann::json parsed_or_null(std::string_view text) {
 // A scan of the head, tracking the member each value belongs to, until the
 // text ends or every wanted member is found.
 void scan_head(std::string_view head, RecoveredRequest& out) {
-  std::vector<char> open;          // '{' or '['
-  std::vector<std::string> keys;   // the current key at each level
+  std::vector<char> open;         // '{' or '['
+  std::vector<std::string> keys;  // the current key at each level
   bool expect_key = false;
   bool have_id = false;
   for (std::size_t i = 0; i < head.size(); ++i) {
@@ -109,7 +113,9 @@ void scan_head(std::string_view head, RecoveredRequest& out) {
     }
     // A number, true, false or null: up to the next delimiter.
     std::size_t end = i;
-    while (end < head.size() && head[end] != ',' && head[end] != '}' && head[end] != ']' && !is_space(head[end])) ++end;
+    while (end < head.size() && head[end] != ',' && head[end] != '}' && head[end] != ']' &&
+           !is_space(head[end]))
+      ++end;
     if (end == head.size()) return;  // cut off
     if (depth == 1 && keys.back() == "id" && !have_id) {
       out.id = parsed_or_null(head.substr(i, end - i));
@@ -140,7 +146,8 @@ nlohmann::json id_at_end(std::string_view tail) {
       if (slashes % 2 == 0) break;
     }
   } else {
-    while (start > 0 && (std::isdigit(static_cast<unsigned char>(tail[start - 1])) != 0 || tail[start - 1] == '-')) {
+    while (start > 0 && (std::isdigit(static_cast<unsigned char>(tail[start - 1])) != 0 ||
+                         tail[start - 1] == '-')) {
       --start;
     }
     if (start == end) return nullptr;
@@ -172,7 +179,8 @@ RecoveredRequest recover_request(std::string_view head, std::string_view tail) {
 bool valid_id(const nlohmann::json& id) {
   constexpr std::int64_t kMaxExactInteger = (std::int64_t{1} << 53) - 1;
   if (id.is_null() || id.is_string()) return true;
-  if (id.is_number_unsigned()) return id.get<std::uint64_t>() <= static_cast<std::uint64_t>(kMaxExactInteger);
+  if (id.is_number_unsigned())
+    return id.get<std::uint64_t>() <= static_cast<std::uint64_t>(kMaxExactInteger);
   if (id.is_number_integer()) {
     const auto value = id.get<std::int64_t>();
     return value >= -kMaxExactInteger && value <= kMaxExactInteger;

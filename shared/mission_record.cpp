@@ -75,26 +75,29 @@ void check_scope(const nlohmann::json& task, const nlohmann::json& fields, const
   const std::int64_t count = verification.value("unexpectedCount", shown);
   std::string listed;  // for people; the details keep the list
   for (const auto& file : files) {
-    listed += (listed.empty() ? "" : ", ") + (file.is_string() ? file.get<std::string>() : file.dump());
+    listed +=
+        (listed.empty() ? "" : ", ") + (file.is_string() ? file.get<std::string>() : file.dump());
   }
   if (count > shown) listed += " and " + std::to_string(count - shown) + " more";
   nlohmann::json details = fields;
   details["unexpectedFiles"] = files;
   details["unexpectedCount"] = count;
-  findings.add(rules.allow_scope,
-               problem("scope_mismatch", std::move(details),
-                       label + " changed " + std::to_string(count) + " file(s) outside its areas: " + listed,
-                       rules.allow_scope));
+  findings.add(rules.allow_scope, problem("scope_mismatch", std::move(details),
+                                          label + " changed " + std::to_string(count) +
+                                              " file(s) outside its areas: " + listed,
+                                          rules.allow_scope));
 }
 
 // A value the gate does not know fails it: a record from another version,
 // or one edited by hand, is never read as "nothing wrong".
-void unknown_value(const nlohmann::json& fields, const std::string& what, const nlohmann::json& value,
-                   Findings& findings) {
-  findings.add(false, problem("unknown_value", fields,
-                              what + " is " + (value.is_null() ? std::string("missing") : value.dump()) +
-                                  ", which this mission cannot judge (check it with the mission that exported it)",
-                              false));
+void unknown_value(const nlohmann::json& fields, const std::string& what,
+                   const nlohmann::json& value, Findings& findings) {
+  findings.add(
+      false,
+      problem("unknown_value", fields,
+              what + " is " + (value.is_null() ? std::string("missing") : value.dump()) +
+                  ", which this mission cannot judge (check it with the mission that exported it)",
+              false));
 }
 
 // `run_ended_short`: the workflow's run ended failed, partial or stopped,
@@ -110,16 +113,19 @@ void check_task(const nlohmann::json& task, const CheckRules& rules, bool run_en
   const nlohmann::json fields = {{"taskId", id}, {"name", name}};
   auto found = task.find("status");
   const nlohmann::json status_value = found == task.end() ? nlohmann::json() : *found;
-  const auto status = status_value.is_string() ? parse_name<TaskStatus>(status_value.get<std::string>())
-                                               : std::nullopt;
+  const auto status = status_value.is_string()
+                          ? parse_name<TaskStatus>(status_value.get<std::string>())
+                          : std::nullopt;
   if (!status) {
     unknown_value(fields, "the status of " + label, status_value, findings);
   } else if (*status == TaskStatus::failed) {
-    findings.add(rules.allow_failed, problem("failed_task", fields, label + " failed", rules.allow_failed));
+    findings.add(rules.allow_failed,
+                 problem("failed_task", fields, label + " failed", rules.allow_failed));
   } else if (!is_final(*status) && !awaiting.contains(id)) {
     const bool allowed = rules.allow_unfinished || (run_ended_short && rules.allow_failed);
     findings.add(allowed, problem("unfinished_task", fields,
-                                  label + (*status == TaskStatus::pending ? " was never started" : " was never completed"),
+                                  label + (*status == TaskStatus::pending ? " was never started"
+                                                                          : " was never completed"),
                                   allowed));
   }
   check_scope(task, fields, label, rules, findings);
@@ -135,8 +141,8 @@ void check_run(const nlohmann::json& run, const std::string& workflow_id, const 
   const std::string reason = text_of(run, "reason");
   const nlohmann::json fields = {{"runId", id}, {"runStatus", status}};
   if (!parse_name<RunStatus>(status)) {
-    unknown_value(fields, "the status of run " + id, run.contains("status") ? run.at("status") : nlohmann::json(),
-                  findings);
+    unknown_value(fields, "the status of run " + id,
+                  run.contains("status") ? run.at("status") : nlohmann::json(), findings);
     return;
   }
   if (status == "completed") return;
@@ -144,7 +150,9 @@ void check_run(const nlohmann::json& run, const std::string& workflow_id, const 
     findings.add(rules.allow_failed,
                  problem("run_not_completed", fields,
                          "run " + id + " ended " + status + (reason.empty() ? "" : ": " + reason) +
-                             (status == "stopped" ? " (run it again with: mission workflows run " + workflow_id + ")" : ""),
+                             (status == "stopped" ? " (run it again with: mission workflows run " +
+                                                        workflow_id + ")"
+                                                  : ""),
                          rules.allow_failed));
     return;
   }
@@ -158,13 +166,14 @@ void check_run(const nlohmann::json& run, const std::string& workflow_id, const 
     findings.add(rules.allow_blockers,
                  problem("awaiting_approval", std::move(details),
                          "task " + task_id + " '" + text_of(task, "name") + "' of run " + id +
-                             " waits for a person's approval (mission approve " + task_id + ", or mission reject " +
-                             task_id + " REASON)",
+                             " waits for a person's approval (mission approve " + task_id +
+                             ", or mission reject " + task_id + " REASON)",
                          rules.allow_blockers));
   }
   if (waiting.empty()) {
     findings.add(rules.allow_unfinished,
-                 problem("run_under_way", fields, "run " + id + " is still " + status, rules.allow_unfinished));
+                 problem("run_under_way", fields, "run " + id + " is still " + status,
+                         rules.allow_unfinished));
   }
 }
 
@@ -177,15 +186,17 @@ void require_mission_record(const nlohmann::json& record) {
   }
   const std::string format = text_of(record, "format");
   if (format != kMissionRecordFormat) {
-    throw MissionError(ErrorCode::invalid_argument,
-                       format.empty() ? std::string("not a mission record: it has no \"format\"")
-                                      : "unknown mission record format '" + format + "' (this mission reads '" +
-                                            std::string(kMissionRecordFormat) + "')",
-                       format.empty() ? hint : "check it with a mission as recent as the one that exported it");
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        format.empty() ? std::string("not a mission record: it has no \"format\"")
+                       : "unknown mission record format '" + format + "' (this mission reads '" +
+                             std::string(kMissionRecordFormat) + "')",
+        format.empty() ? hint : "check it with a mission as recent as the one that exported it");
   }
   auto mission = record.find("mission");
   if (mission == record.end() || !mission->is_object() || text_of(*mission, "missionId").empty()) {
-    throw MissionError(ErrorCode::invalid_argument, "the mission record names no mission (mission.missionId)", hint);
+    throw MissionError(ErrorCode::invalid_argument,
+                       "the mission record names no mission (mission.missionId)", hint);
   }
 }
 
@@ -195,7 +206,8 @@ nlohmann::json check_mission_record(const nlohmann::json& record, const CheckRul
   auto run = record.find("run");
   const bool has_run = run != record.end() && run->is_object();
   const std::string run_status = has_run ? text_of(*run, "status") : "";
-  const bool run_ended_short = run_status == "failed" || run_status == "partial" || run_status == "stopped";
+  const bool run_ended_short =
+      run_status == "failed" || run_status == "partial" || run_status == "stopped";
   std::set<std::string> awaiting;
   if (has_run) {
     for (const auto& waiting : array_of(*run, "awaitingApproval")) {
@@ -216,12 +228,14 @@ nlohmann::json check_mission_record(const nlohmann::json& record, const CheckRul
     }
     const std::string id = text_of(blocker, "id");
     const std::string description = text_of(blocker, "description");
-    findings.add(rules.allow_blockers,
-                 problem("open_blocker",
-                         {{"issueId", id}, {"taskId", text_of(blocker, "taskId")}, {"description", description}},
-                         "blocker " + id + " needs human review: " + description +
-                             " (clear it with: mission resolve " + id + ")",
-                         rules.allow_blockers));
+    findings.add(
+        rules.allow_blockers,
+        problem(
+            "open_blocker",
+            {{"issueId", id}, {"taskId", text_of(blocker, "taskId")}, {"description", description}},
+            "blocker " + id + " needs human review: " + description +
+                " (clear it with: mission resolve " + id + ")",
+            rules.allow_blockers));
   }
   const nlohmann::json& mission = record.at("mission");
   if (has_run) check_run(*run, text_of(mission, "missionId"), rules, findings);
@@ -233,7 +247,8 @@ nlohmann::json check_mission_record(const nlohmann::json& record, const CheckRul
   return out;
 }
 
-nlohmann::json check_mission_records(const std::vector<nlohmann::json>& records, const CheckRules& rules) {
+nlohmann::json check_mission_records(const std::vector<nlohmann::json>& records,
+                                     const CheckRules& rules) {
   nlohmann::json missions = nlohmann::json::array();
   bool ok = true;
   std::int64_t passed_omitted = 0;
@@ -253,8 +268,9 @@ nlohmann::json check_mission_records(const std::vector<nlohmann::json>& records,
   // records never made, exported or fetched than work that needs no check.
   if (records.empty()) {
     out["ok"] = false;
-    out["problems"] = nlohmann::json::array(
-        {problem("nothing_to_judge", nlohmann::json::object(), "there is no mission record to judge", false)});
+    out["problems"] =
+        nlohmann::json::array({problem("nothing_to_judge", nlohmann::json::object(),
+                                       "there is no mission record to judge", false)});
   }
   return out;
 }

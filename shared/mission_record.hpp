@@ -27,9 +27,9 @@ namespace mission {
 inline constexpr std::string_view kMissionRecordFormat = "mission-record/1";
 
 struct CheckRules {
-  bool allow_failed = false;    // failed tasks do not fail the check
-  bool allow_blockers = false;  // open blockers do not
-  bool allow_scope = false;     // scope mismatches do not
+  bool allow_failed = false;      // failed tasks do not fail the check
+  bool allow_blockers = false;    // open blockers do not
+  bool allow_scope = false;       // scope mismatches do not
   bool allow_unfinished = false;  // tasks never started or completed, runs under way do not
 };
 

@@ -17,16 +17,21 @@ std::string new_random_id(std::string_view prefix, std::size_t length) {
   return id;
 }
 
-std::string new_execution_id() { return new_random_id(kExecutionIdPrefix, kExecutionIdRandomChars); }
+std::string new_execution_id() {
+  return new_random_id(kExecutionIdPrefix, kExecutionIdRandomChars);
+}
 
 bool is_execution_id(std::string_view word) {
   if (word.size() != kExecutionIdPrefix.size() + kExecutionIdRandomChars ||
       word.substr(0, kExecutionIdPrefix.size()) != kExecutionIdPrefix) {
     return false;
   }
-  return word.substr(kExecutionIdPrefix.size()).find_first_not_of(kAlphabet) == std::string_view::npos;
+  return word.substr(kExecutionIdPrefix.size()).find_first_not_of(kAlphabet) ==
+         std::string_view::npos;
 }
 
-std::string new_event_id() { return new_random_id("ev-", 20); }
+std::string new_event_id() {
+  return new_random_id("ev-", 20);
+}
 
 }  // namespace mission

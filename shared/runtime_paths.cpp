@@ -43,13 +43,14 @@ RuntimePaths resolve_runtime_paths(const EnvLookup& env, unsigned uid,
     // A shared /tmp: another user may have made this name first, to keep
     // mission from starting or to listen in. Then the state dir (in the
     // user's home) holds the runtime files; CLI and daemon agree on it.
-    fs::path shared_tmp = fs::path(env("TMPDIR").value_or("/tmp")) / ("mission-" + std::to_string(uid));
+    fs::path shared_tmp =
+        fs::path(env("TMPDIR").value_or("/tmp")) / ("mission-" + std::to_string(uid));
     struct stat st {};
     if (lstat(shared_tmp.c_str(), &st) == 0) {
       if (auto problem = private_dir_problem(shared_tmp, uid)) {
         paths.runtime_dir = paths.state_dir / "run";
-        paths.runtime_dir_note = "the runtime dir " + shared_tmp.string() + " is not safe (" + *problem +
-                                 "); using " + paths.runtime_dir.string() +
+        paths.runtime_dir_note = "the runtime dir " + shared_tmp.string() + " is not safe (" +
+                                 *problem + "); using " + paths.runtime_dir.string() +
                                  " instead. Set XDG_RUNTIME_DIR or MISSION_RUNTIME_DIR to choose";
       }
     }
@@ -109,13 +110,15 @@ std::string ensure_state_dir(const fs::path& dir, unsigned uid) {
                        "unsafe state dir " + dir.string() + ": " +
                            (S_ISDIR(st.st_mode) ? "it is owned by uid " + std::to_string(st.st_uid)
                                                 : std::string("it is not a directory")),
-                       "set MISSION_STATE_DIR to a directory of your own", {{"path", dir.string()}});
+                       "set MISSION_STATE_DIR to a directory of your own",
+                       {{"path", dir.string()}});
   }
   if ((st.st_mode & 077) == 0) return {};
   if (chmod(dir.c_str(), st.st_mode & 0700) != 0) {
-    throw MissionError(ErrorCode::unsafe_runtime_dir,
-                       "cannot make the state dir " + dir.string() + " private: " + std::strerror(errno),
-                       "run `chmod 700 " + dir.string() + "`", {{"path", dir.string()}});
+    throw MissionError(
+        ErrorCode::unsafe_runtime_dir,
+        "cannot make the state dir " + dir.string() + " private: " + std::strerror(errno),
+        "run `chmod 700 " + dir.string() + "`", {{"path", dir.string()}});
   }
   char mode[8];
   std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
@@ -128,7 +131,8 @@ std::string ensure_private_file(const fs::path& file, unsigned uid, bool create)
     if (errno != ENOENT || !create) return {};
     int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) {
-      throw MissionError(ErrorCode::internal, "cannot create " + file.string() + ": " + std::strerror(errno),
+      throw MissionError(ErrorCode::internal,
+                         "cannot create " + file.string() + ": " + std::strerror(errno),
                          "check the state dir's permissions and free space");
     }
     ::close(fd);
@@ -139,7 +143,8 @@ std::string ensure_private_file(const fs::path& file, unsigned uid, bool create)
                        "unsafe file " + file.string() + ": " +
                            (S_ISREG(st.st_mode) ? "it is owned by uid " + std::to_string(st.st_uid)
                                                 : std::string("it is not a regular file")),
-                       "move it away; mission keeps its database private", {{"path", file.string()}});
+                       "move it away; mission keeps its database private",
+                       {{"path", file.string()}});
   }
   if ((st.st_mode & 077) == 0) return {};
   if (chmod(file.c_str(), st.st_mode & 0600) != 0) {
@@ -168,6 +173,8 @@ void ensure_private_dir(const fs::path& dir, unsigned uid) {
   }
 }
 
-std::size_t max_socket_path_length() { return sizeof(sockaddr_un::sun_path) - 1; }
+std::size_t max_socket_path_length() {
+  return sizeof(sockaddr_un::sun_path) - 1;
+}
 
 }  // namespace mission

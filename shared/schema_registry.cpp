@@ -47,7 +47,8 @@ std::unique_ptr<SchemaRegistry::Compiled> compile(const nlohmann::json& schema) 
 }
 
 // Every violation of `value`, in the validator's words.
-std::vector<SchemaViolation> violations_of(SchemaRegistry::Compiled& compiled, const nlohmann::json& value) {
+std::vector<SchemaViolation> violations_of(SchemaRegistry::Compiled& compiled,
+                                           const nlohmann::json& value) {
   valijson::adapters::NlohmannJsonAdapter target(value);
   valijson::ValidationResults results;
   compiled.validator.validate(compiled.schema, target, &results);
@@ -61,7 +62,8 @@ std::vector<SchemaViolation> violations_of(SchemaRegistry::Compiled& compiled, c
       // valijson writes "[name]" or "[0]"; a JSON pointer reads better.
       if (segment.size() >= 2 && segment.front() == '[' && segment.back() == ']') {
         segment = segment.substr(1, segment.size() - 2);
-        if (segment.size() >= 2 && segment.front() == '"') segment = segment.substr(1, segment.size() - 2);
+        if (segment.size() >= 2 && segment.front() == '"')
+          segment = segment.substr(1, segment.size() - 2);
       }
       path += "/" + segment;
     }
@@ -75,13 +77,14 @@ std::vector<SchemaViolation> violations_of(SchemaRegistry::Compiled& compiled, c
 SchemaRegistry::SchemaRegistry(const std::vector<std::pair<std::string, std::string>>& documents) {
   owned_.reserve(documents.size());
   for (const auto& [id, text] : documents) {
-    if (!nlohmann::json::accept(text)) throw std::invalid_argument("schema " + id + " is not valid JSON");
+    if (!nlohmann::json::accept(text))
+      throw std::invalid_argument("schema " + id + " is not valid JSON");
     texts_.emplace(id, owned_.emplace_back(text));
   }
 }
 
-SchemaRegistry::SchemaRegistry(StaticTexts,
-                               const std::vector<std::pair<std::string, std::string_view>>& documents) {
+SchemaRegistry::SchemaRegistry(
+    StaticTexts, const std::vector<std::pair<std::string, std::string_view>>& documents) {
   for (const auto& [id, text] : documents) texts_.emplace(id, text);
 }
 
@@ -90,7 +93,8 @@ const nlohmann::json* SchemaRegistry::raw(std::string_view id) const {
   auto text = texts_.find(id);
   if (text == texts_.end()) return nullptr;
   nlohmann::json parsed = nlohmann::json::parse(text->second, nullptr, false);
-  if (parsed.is_discarded()) throw std::invalid_argument("schema " + text->first + " is not valid JSON");
+  if (parsed.is_discarded())
+    throw std::invalid_argument("schema " + text->first + " is not valid JSON");
   return &raw_.emplace(text->first, std::move(parsed)).first->second;
 }
 
@@ -107,11 +111,14 @@ SchemaRegistry& SchemaRegistry::embedded() {
   return registry;
 }
 
-bool SchemaRegistry::contains(std::string_view id) const { return texts_.find(id) != texts_.end(); }
+bool SchemaRegistry::contains(std::string_view id) const {
+  return texts_.find(id) != texts_.end();
+}
 
 std::vector<std::string> SchemaRegistry::ids_with_prefix(std::string_view prefix) const {
   std::vector<std::string> ids;
-  for (auto it = texts_.lower_bound(prefix); it != texts_.end() && it->first.starts_with(prefix); ++it) {
+  for (auto it = texts_.lower_bound(prefix); it != texts_.end() && it->first.starts_with(prefix);
+       ++it) {
     ids.push_back(it->first);
   }
   return ids;

@@ -47,7 +47,8 @@ class SchemaRegistry {
  private:
   // A registry of texts that outlive it (the embedded ones), not copied.
   struct StaticTexts {};
-  SchemaRegistry(StaticTexts, const std::vector<std::pair<std::string, std::string_view>>& documents);
+  SchemaRegistry(StaticTexts,
+                 const std::vector<std::pair<std::string, std::string_view>>& documents);
   nlohmann::json resolve(const nlohmann::json& node, int depth) const;
   // Schema `id` parsed, on first use: a daemon that serves a few methods
   // never holds the trees of the other hundred and fifty schemas.

@@ -9,7 +9,8 @@ std::string encode(char type, std::string_view payload) {
   frame.reserve(payload.size() + 5);
   const auto length = static_cast<std::uint32_t>(payload.size());
   frame.push_back(type);
-  for (int shift = 24; shift >= 0; shift -= 8) frame.push_back(static_cast<char>((length >> shift) & 0xff));
+  for (int shift = 24; shift >= 0; shift -= 8)
+    frame.push_back(static_cast<char>((length >> shift) & 0xff));
   frame.append(payload);
   return frame;
 }
@@ -22,7 +23,9 @@ std::string encode_resize(unsigned short rows, unsigned short columns) {
 
 bool decode_resize(std::string_view payload, unsigned short& rows, unsigned short& columns) {
   if (payload.size() != 4) return false;
-  auto byte = [&](std::size_t i) { return static_cast<unsigned>(static_cast<unsigned char>(payload[i])); };
+  auto byte = [&](std::size_t i) {
+    return static_cast<unsigned>(static_cast<unsigned char>(payload[i]));
+  };
   rows = static_cast<unsigned short>((byte(0) << 8) | byte(1));
   columns = static_cast<unsigned short>((byte(2) << 8) | byte(3));
   return true;
@@ -37,7 +40,8 @@ std::optional<Frame> Decoder::next() {
     return std::nullopt;
   }
   std::uint32_t length = 0;
-  for (int i = 1; i <= 4; ++i) length = (length << 8) | static_cast<unsigned char>(buffer_[start_ + i]);
+  for (int i = 1; i <= 4; ++i)
+    length = (length << 8) | static_cast<unsigned char>(buffer_[start_ + i]);
   if (length > kMaxFrameBytes) throw std::length_error("terminal frame over the size limit");
   if (buffer_.size() - start_ - 5 < length) {
     buffer_.erase(0, start_);

@@ -14,7 +14,9 @@ constexpr std::string_view kReplacement = "\xef\xbf\xbd";
 // C0 controls a program draws with: BEL, BS, HT, LF, VT, FF, CR, and SO and
 // SI (the line-drawing set). NUL, ENQ (which asks for the answerback) and
 // the rest are dropped.
-bool kept_c0(unsigned char byte) { return byte >= 0x07 && byte <= 0x0f; }
+bool kept_c0(unsigned char byte) {
+  return byte >= 0x07 && byte <= 0x0f;
+}
 
 // DEC private modes a program may set on the person's terminal, each one
 // the viewer sets back when it leaves (cli/terminal_attach.cpp): cursor
@@ -36,9 +38,13 @@ constexpr std::array<unsigned, 1> kKeptAnsiModes = {4};
 // printing (i), LEDs (q) and the rest.
 constexpr std::string_view kKeptCsiFinals = "@ABCDEFGHIJKLMPSTXZ`abdefgmrsu";
 
-bool in(std::string_view set, unsigned char byte) { return set.find(static_cast<char>(byte)) != std::string_view::npos; }
+bool in(std::string_view set, unsigned char byte) {
+  return set.find(static_cast<char>(byte)) != std::string_view::npos;
+}
 
-bool is_continuation(unsigned char byte) { return byte >= 0x80 && byte <= 0xbf; }
+bool is_continuation(unsigned char byte) {
+  return byte >= 0x80 && byte <= 0xbf;
+}
 
 // The length of the UTF-8 character `lead` starts; 0 when it starts none.
 std::size_t utf8_length(unsigned char lead) {
@@ -54,11 +60,16 @@ bool valid_next(const std::string& so_far, unsigned char byte) {
   if (!is_continuation(byte)) return false;
   if (so_far.size() != 1) return true;
   switch (static_cast<unsigned char>(so_far[0])) {
-    case 0xe0: return byte >= 0xa0;
-    case 0xed: return byte <= 0x9f;
-    case 0xf0: return byte >= 0x90;
-    case 0xf4: return byte <= 0x8f;
-    default: return true;
+    case 0xe0:
+      return byte >= 0xa0;
+    case 0xed:
+      return byte <= 0x9f;
+    case 0xf0:
+      return byte >= 0x90;
+    case 0xf4:
+      return byte <= 0x8f;
+    default:
+      return true;
   }
 }
 
@@ -98,10 +109,18 @@ void TerminalOutputFilter::feed(std::string_view bytes, std::string& out) {
       utf8_.clear();
     }
     switch (state_) {
-      case State::ground: ground_byte(byte, out); break;
-      case State::escape: escape_byte(byte, out); break;
-      case State::csi: csi_byte(byte, out); break;
-      case State::string: string_byte(byte); break;
+      case State::ground:
+        ground_byte(byte, out);
+        break;
+      case State::escape:
+        escape_byte(byte, out);
+        break;
+      case State::csi:
+        csi_byte(byte, out);
+        break;
+      case State::string:
+        string_byte(byte);
+        break;
       case State::string_escape:
         if (byte == '\\') {
           start(State::ground);
@@ -196,7 +215,9 @@ void TerminalOutputFilter::escape_byte(unsigned char byte, std::string& out) {
   if (byte < 0x30) return;  // an intermediate
   if (sequence_.size() == 2) {
     switch (byte) {
-      case '[': state_ = State::csi; return;
+      case '[':
+        state_ = State::csi;
+        return;
       case ']':  // OSC: titles, the clipboard (52), links (8), colours and their queries
       case 'P':  // DCS: DECRQSS and other queries, sixels, tmux passthrough
       case 'X':  // SOS
@@ -204,14 +225,16 @@ void TerminalOutputFilter::escape_byte(unsigned char byte, std::string& out) {
       case '_':  // APC: kitty graphics
         start(State::string);
         return;
-      default: break;
+      default:
+        break;
     }
   }
   finish_escape(byte, out);
 }
 
 void TerminalOutputFilter::finish_escape(unsigned char final_byte, std::string& out) {
-  const std::string_view intermediates = std::string_view(sequence_).substr(1, sequence_.size() - 2);
+  const std::string_view intermediates =
+      std::string_view(sequence_).substr(1, sequence_.size() - 2);
   bool keep = false;
   if (too_long_) {
     keep = false;
@@ -219,7 +242,8 @@ void TerminalOutputFilter::finish_escape(unsigned char final_byte, std::string& 
     // Save and restore the cursor, keypad modes, index, next line, reverse
     // index, tab set. Not RIS (ESC c), DECID (ESC Z), shifts.
     keep = in("78=>DEMH", final_byte);
-  } else if (intermediates.size() == 1 && in("()*+-./", static_cast<unsigned char>(intermediates[0]))) {
+  } else if (intermediates.size() == 1 &&
+             in("()*+-./", static_cast<unsigned char>(intermediates[0]))) {
     keep = true;  // a character set for G0 to G3 (line drawing)
   } else if (intermediates == "#") {
     keep = in("34568", final_byte);  // double-size lines, the alignment test
@@ -257,11 +281,15 @@ void TerminalOutputFilter::finish_csi(unsigned char final_byte, std::string& out
   while (split < body.size() && body[split] >= 0x30 && body[split] <= 0x3f) ++split;
   const std::string_view parameters = body.substr(0, split);
   const std::string_view intermediates = body.substr(split);
-  const char prefix = !parameters.empty() && in("<=>?", static_cast<unsigned char>(parameters[0])) ? parameters[0] : 0;
+  const char prefix = !parameters.empty() && in("<=>?", static_cast<unsigned char>(parameters[0]))
+                          ? parameters[0]
+                          : 0;
   const std::string_view values = prefix != 0 ? parameters.substr(1) : parameters;
   const bool well_formed =
-      std::none_of(values.begin(), values.end(), [](char c) { return in("<=>?", static_cast<unsigned char>(c)); }) &&
-      std::all_of(intermediates.begin(), intermediates.end(), [](char c) { return c >= 0x20 && c <= 0x2f; });
+      std::none_of(values.begin(), values.end(),
+                   [](char c) { return in("<=>?", static_cast<unsigned char>(c)); }) &&
+      std::all_of(intermediates.begin(), intermediates.end(),
+                  [](char c) { return c >= 0x20 && c <= 0x2f; });
   bool keep = false;
   if (!well_formed) {
     keep = false;
@@ -284,7 +312,8 @@ void TerminalOutputFilter::finish_csi(unsigned char final_byte, std::string& out
 }
 
 void TerminalOutputFilter::write_modes(bool dec, unsigned char final_byte, std::string& out) {
-  std::string_view values = std::string_view(sequence_).substr(dec ? 3 : 2, sequence_.size() - (dec ? 4 : 3));
+  std::string_view values =
+      std::string_view(sequence_).substr(dec ? 3 : 2, sequence_.size() - (dec ? 4 : 3));
   std::string kept;
   while (!values.empty()) {
     const std::size_t end = std::min(values.find(';'), values.size());
@@ -296,8 +325,9 @@ void TerminalOutputFilter::write_modes(bool dec, unsigned char final_byte, std::
     }
     unsigned mode = 0;
     for (char c : value) mode = mode * 10 + static_cast<unsigned>(c - '0');
-    const bool allowed = dec ? std::find(kKeptDecModes.begin(), kKeptDecModes.end(), mode) != kKeptDecModes.end()
-                             : std::find(kKeptAnsiModes.begin(), kKeptAnsiModes.end(), mode) != kKeptAnsiModes.end();
+    const bool allowed =
+        dec ? std::find(kKeptDecModes.begin(), kKeptDecModes.end(), mode) != kKeptDecModes.end()
+            : std::find(kKeptAnsiModes.begin(), kKeptAnsiModes.end(), mode) != kKeptAnsiModes.end();
     if (!allowed) continue;
     if (dec && (mode == 47 || mode == 1047 || mode == 1049)) alternate_screen_ = final_byte == 'h';
     kept += (kept.empty() ? "" : ";") + std::string(value);

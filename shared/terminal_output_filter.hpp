@@ -57,7 +57,7 @@ class TerminalOutputFilter {
   State state_ = State::ground;
   std::string sequence_;  // the escape or CSI sequence read so far, ESC included
   bool too_long_ = false;
-  bool string_after_c2_ = false;  // in a string: the byte before was 0xC2 (U+009C ends it)
+  bool string_after_c2_ = false;   // in a string: the byte before was 0xC2 (U+009C ends it)
   std::string utf8_;               // a UTF-8 character read so far
   std::size_t utf8_expected_ = 0;  // its length
   bool alternate_screen_ = false;

@@ -4,11 +4,11 @@
 
 namespace mission {
 
-#define MISSION_VOCABULARY(Enum, ...)                                   \
-  template <>                                                           \
-  std::span<const VocabularyEntry<Enum>> vocabulary<Enum>() {           \
-    static constexpr VocabularyEntry<Enum> kTable[] = {__VA_ARGS__};    \
-    return kTable;                                                      \
+#define MISSION_VOCABULARY(Enum, ...)                                \
+  template <>                                                        \
+  std::span<const VocabularyEntry<Enum>> vocabulary<Enum>() {        \
+    static constexpr VocabularyEntry<Enum> kTable[] = {__VA_ARGS__}; \
+    return kTable;                                                   \
   }
 
 MISSION_VOCABULARY(ExecutionState, {ExecutionState::created, "created"},
@@ -47,14 +47,14 @@ MISSION_VOCABULARY(MissionKind, {MissionKind::mission, "mission"},
 
 MISSION_VOCABULARY(MissionStatus, {MissionStatus::planning, "planning"},
                    {MissionStatus::ready, "ready"}, {MissionStatus::pending, "pending"},
-                   {MissionStatus::in_progress, "in_progress"},
-                   {MissionStatus::blocked, "blocked"}, {MissionStatus::paused, "paused"},
-                   {MissionStatus::completed, "completed"}, {MissionStatus::failed, "failed"},
-                   {MissionStatus::partial, "partial"}, {MissionStatus::cancelled, "cancelled"})
+                   {MissionStatus::in_progress, "in_progress"}, {MissionStatus::blocked, "blocked"},
+                   {MissionStatus::paused, "paused"}, {MissionStatus::completed, "completed"},
+                   {MissionStatus::failed, "failed"}, {MissionStatus::partial, "partial"},
+                   {MissionStatus::cancelled, "cancelled"})
 
 MISSION_VOCABULARY(PhaseStatus, {PhaseStatus::pending, "pending"},
-                   {PhaseStatus::in_progress, "in_progress"},
-                   {PhaseStatus::completed, "completed"}, {PhaseStatus::failed, "failed"})
+                   {PhaseStatus::in_progress, "in_progress"}, {PhaseStatus::completed, "completed"},
+                   {PhaseStatus::failed, "failed"})
 
 MISSION_VOCABULARY(TaskStatus, {TaskStatus::pending, "pending"},
                    {TaskStatus::in_progress, "in_progress"}, {TaskStatus::success, "success"},
@@ -66,7 +66,8 @@ MISSION_VOCABULARY(CheckpointType, {CheckpointType::plan, "plan"},
                    {CheckpointType::error, "error"}, {CheckpointType::recovery, "recovery"},
                    {CheckpointType::complete, "complete"}, {CheckpointType::replan, "replan"})
 
-MISSION_VOCABULARY(AgentRole, {AgentRole::coordinator, "coordinator"}, {AgentRole::worker, "worker"})
+MISSION_VOCABULARY(AgentRole, {AgentRole::coordinator, "coordinator"},
+                   {AgentRole::worker, "worker"})
 
 MISSION_VOCABULARY(AgentStatus, {AgentStatus::online, "online"}, {AgentStatus::busy, "busy"},
                    {AgentStatus::offline, "offline"})
@@ -75,17 +76,20 @@ MISSION_VOCABULARY(MessageType, {MessageType::task_assignment, "task_assignment"
                    {MessageType::status_update, "status_update"}, {MessageType::query, "query"},
                    {MessageType::response, "response"}, {MessageType::notification, "notification"})
 
-MISSION_VOCABULARY(MessagePriority, {MessagePriority::low, "low"}, {MessagePriority::normal, "normal"},
-                   {MessagePriority::high, "high"}, {MessagePriority::urgent, "urgent"})
+MISSION_VOCABULARY(MessagePriority, {MessagePriority::low, "low"},
+                   {MessagePriority::normal, "normal"}, {MessagePriority::high, "high"},
+                   {MessagePriority::urgent, "urgent"})
 
-MISSION_VOCABULARY(WorkspaceStatus, {WorkspaceStatus::active, "active"}, {WorkspaceStatus::merged, "merged"},
-                   {WorkspaceStatus::abandoned, "abandoned"}, {WorkspaceStatus::removed, "removed"})
+MISSION_VOCABULARY(WorkspaceStatus, {WorkspaceStatus::active, "active"},
+                   {WorkspaceStatus::merged, "merged"}, {WorkspaceStatus::abandoned, "abandoned"},
+                   {WorkspaceStatus::removed, "removed"})
 MISSION_VOCABULARY(RunStatus, {RunStatus::running, "running"}, {RunStatus::stopping, "stopping"},
                    {RunStatus::stopped, "stopped"}, {RunStatus::completed, "completed"},
                    {RunStatus::failed, "failed"}, {RunStatus::partial, "partial"})
-MISSION_VOCABULARY(AttemptStatus, {AttemptStatus::running, "running"}, {AttemptStatus::judging, "judging"},
-                   {AttemptStatus::awaiting_approval, "awaiting_approval"}, {AttemptStatus::queued, "queued"},
-                   {AttemptStatus::merged, "merged"},
+MISSION_VOCABULARY(AttemptStatus, {AttemptStatus::running, "running"},
+                   {AttemptStatus::judging, "judging"},
+                   {AttemptStatus::awaiting_approval, "awaiting_approval"},
+                   {AttemptStatus::queued, "queued"}, {AttemptStatus::merged, "merged"},
                    {AttemptStatus::failed, "failed"}, {AttemptStatus::conflicted, "conflicted"},
                    {AttemptStatus::stopped, "stopped"})
 
@@ -97,9 +101,9 @@ bool is_final(ExecutionState state) {
 }
 
 std::span<const ExecutionState> active_execution_states() {
-  static constexpr ExecutionState kActive[] = {ExecutionState::created, ExecutionState::launching,
-                                               ExecutionState::running, ExecutionState::awaiting_input,
-                                               ExecutionState::blocked};
+  static constexpr ExecutionState kActive[] = {
+      ExecutionState::created, ExecutionState::launching, ExecutionState::running,
+      ExecutionState::awaiting_input, ExecutionState::blocked};
   return kActive;
 }
 
@@ -112,7 +116,9 @@ bool is_final(TaskStatus status) {
   return status != TaskStatus::in_progress && status != TaskStatus::pending;
 }
 
-bool is_final(RunStatus status) { return status != RunStatus::running && status != RunStatus::stopping; }
+bool is_final(RunStatus status) {
+  return status != RunStatus::running && status != RunStatus::stopping;
+}
 
 bool is_done(TaskStatus status) {
   return status == TaskStatus::success || status == TaskStatus::partial_success ||

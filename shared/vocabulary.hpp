@@ -37,7 +37,17 @@ enum class Delivery { stdout_marker, mcp_tool };
 // Groups of MCP tools a session may be granted (DESIGN.md section 5).
 // `control` launches and steers other agents (docs/adr/0025): only a
 // descriptor that names it grants it, never a default.
-enum class Toolset { signals, tracking, legacy, inspect, planning, templates, coordination, workspaces, control };
+enum class Toolset {
+  signals,
+  tracking,
+  legacy,
+  inspect,
+  planning,
+  templates,
+  coordination,
+  workspaces,
+  control
+};
 
 // The seven signals an agent sends (DESIGN.md section 6).
 enum class SignalType {
@@ -113,7 +123,16 @@ enum class RunStatus { running, stopping, stopped, completed, failed, partial };
 // and ends merged, failed (retried while attempts remain; a rejection is a
 // failure), conflicted (blocked: its merge would conflict), or stopped
 // with the run.
-enum class AttemptStatus { running, judging, awaiting_approval, queued, merged, failed, conflicted, stopped };
+enum class AttemptStatus {
+  running,
+  judging,
+  awaiting_approval,
+  queued,
+  merged,
+  failed,
+  conflicted,
+  stopped
+};
 
 template <class Enum>
 struct VocabularyEntry {

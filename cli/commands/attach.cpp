@@ -26,7 +26,9 @@ int run_attach(const CliContext& context, const AttachOptions& options) {
 
 void define_attach_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<AttachOptions>();
-  command.add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("EXEC");
+  command.add_option("id", options->id, "Execution: id, unique prefix, name or @last")
+      ->required()
+      ->type_name("EXEC");
   command.add_flag("--read-only,-r", options->read_only,
                    "Watch only: the viewer that types keeps the keyboard");
   command.callback([&context, options] {

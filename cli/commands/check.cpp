@@ -56,11 +56,13 @@ std::vector<nlohmann::json> exported_records(const CheckOptions& options) {
     if (noted.records.empty()) {
       // A gate fails closed: no record is far more often notes never
       // exported or never fetched than work that needs no check.
-      throw MissionError(ErrorCode::not_found,
-                         std::string("no mission records in ") + kMissionNotesRef + " on the commits of " + range,
-                         std::string("export them with 'mission export MISSION', push them with 'git push origin ") +
-                             kMissionNotesRef + "', and fetch them in CI with 'git fetch origin " +
-                             kMissionNotesRef + ":" + kMissionNotesRef + "'");
+      throw MissionError(
+          ErrorCode::not_found,
+          std::string("no mission records in ") + kMissionNotesRef + " on the commits of " + range,
+          std::string(
+              "export them with 'mission export MISSION', push them with 'git push origin ") +
+              kMissionNotesRef + "', and fetch them in CI with 'git fetch origin " +
+              kMissionNotesRef + ":" + kMissionNotesRef + "'");
     }
     for (auto& record : noted.records) records.push_back(std::move(record));
   }
@@ -69,7 +71,8 @@ std::vector<nlohmann::json> exported_records(const CheckOptions& options) {
       return record.at("mission").at("missionId") != options.mission_id;
     });
     if (records.empty()) {
-      throw MissionError(ErrorCode::not_found, "no exported record of mission " + options.mission_id,
+      throw MissionError(ErrorCode::not_found,
+                         "no exported record of mission " + options.mission_id,
                          "export it with 'mission export " + options.mission_id + "'");
     }
   }
@@ -104,25 +107,35 @@ int run_check(const CliContext& context, const CheckOptions& options) {
 
 void define_check_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<CheckOptions>();
-  CLI::Option* named = command.add_option("mission", options->mission_id,
-                                          "Check this mission or workflow only (a workflow's last run too)")
-                           ->type_name("ID");
+  CLI::Option* named =
+      command
+          .add_option("mission", options->mission_id,
+                      "Check this mission or workflow only (a workflow's last run too)")
+          ->type_name("ID");
   command.add_option("--mission", options->mission_id, "Check this mission only (as ID)")
       ->type_name("ID")
       ->excludes(named);
-  command.add_option("--cwd", options->cwd,
-                     "Check the missions in DIR or below, or the repository of --from-notes (default: current)")
+  command
+      .add_option("--cwd", options->cwd,
+                  "Check the missions in DIR or below, or the repository of --from-notes (default: "
+                  "current)")
       ->type_name("DIR");
-  command.add_option("--from", options->files, "Check the records in FILE (mission export -o), no daemon")
+  command
+      .add_option("--from", options->files,
+                  "Check the records in FILE (mission export -o), no daemon")
       ->type_name("FILE");
-  CLI::Option* notes = command
-                           .add_option("--from-notes", options->notes_range,
-                                       "Check the records in git notes on RANGE (default HEAD), no daemon")
-                           ->expected(0, 1)
-                           ->type_name("RANGE");
-  command.add_flag("--allow-failed", options->rules.allow_failed, "Failed tasks do not fail the check");
-  command.add_flag("--allow-blockers", options->rules.allow_blockers, "Open blockers do not fail the check");
-  command.add_flag("--allow-scope", options->rules.allow_scope, "Changes outside areas do not fail the check");
+  CLI::Option* notes =
+      command
+          .add_option("--from-notes", options->notes_range,
+                      "Check the records in git notes on RANGE (default HEAD), no daemon")
+          ->expected(0, 1)
+          ->type_name("RANGE");
+  command.add_flag("--allow-failed", options->rules.allow_failed,
+                   "Failed tasks do not fail the check");
+  command.add_flag("--allow-blockers", options->rules.allow_blockers,
+                   "Open blockers do not fail the check");
+  command.add_flag("--allow-scope", options->rules.allow_scope,
+                   "Changes outside areas do not fail the check");
   command.add_flag("--allow-unfinished", options->rules.allow_unfinished,
                    "Tasks never started or completed, and runs under way, do not fail the check");
   command.callback([&context, options, notes] {

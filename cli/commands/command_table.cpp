@@ -6,8 +6,7 @@ namespace mission::cli {
 
 std::span<const CommandSpec> commands() {
   static const CommandSpec kCommands[] = {
-      {"status", "Show the daemon and what it tracks",
-       define_status_command},
+      {"status", "Show the daemon and what it tracks", define_status_command},
       {"daemon", "Start, stop, inspect or run the daemon", define_daemon_command},
       {"run", "Launch an agent command and follow it (-- CMD ARGS...)", define_run_command},
       {"adapters", "List the agent adapters, their binaries and deliveries",
@@ -28,10 +27,12 @@ std::span<const CommandSpec> commands() {
       {"answer", "Answer an execution's open question (EXEC TEXT | --choice N)",
        define_answer_command},
       {"agents", "List the registered agents and whether they are alive", define_agents_command},
-      {"workspaces", "List worktrees of tasks, their conflicts, clean them", define_workspaces_command},
+      {"workspaces", "List worktrees of tasks, their conflicts, clean them",
+       define_workspaces_command},
       {"workflows", "List, show, run and stop planned workflows", define_workflows_command},
       {"approve", "Approve the merge of a task a run waits on (--approve)", define_approve_command},
-      {"reject", "Reject a task a run waits on, with a reason (TASK REASON)", define_reject_command},
+      {"reject", "Reject a task a run waits on, with a reason (TASK REASON)",
+       define_reject_command},
       {"plan", "Draw a planned workflow's task DAG (--format dot|mermaid)", define_plan_command},
       {"next", "The tasks of a planned workflow that can start now", define_next_command},
       {"progress", "A planned workflow's progress by sequence and group", define_progress_command},
@@ -54,7 +55,8 @@ std::span<const CommandSpec> hidden_commands() {
 void define_global_options(CLI::App& app, GlobalOptions& options) {
   app.set_version_flag("--version", std::string(kVersion));
   app.add_flag("--json", options.json, "Print one JSON document on stdout");
-  app.add_option("--socket", options.socket, "Daemon socket (or $MISSION_SOCKET)")->type_name("PATH");
+  app.add_option("--socket", options.socket, "Daemon socket (or $MISSION_SOCKET)")
+      ->type_name("PATH");
   app.add_flag("--utc", options.utc, "Show times in UTC instead of local time");
   app.add_flag("--no-autostart", options.no_autostart, "Exit 3 instead of starting the daemon");
 }

@@ -8,8 +8,8 @@
 #include <set>
 #include <string>
 
-#include "cli/completion_script.hpp"
 #include "cli/commands/command_table.hpp"
+#include "cli/completion_script.hpp"
 #include "cli/exit_codes.hpp"
 
 namespace mission::cli {
@@ -41,7 +41,8 @@ int print_executions(const CliContext& context) {
     std::string out;
     for (const auto& execution : page.at("executions")) {
       out += execution.at("id").get<std::string>() + "\n";
-      if (execution.contains("agentName")) names.insert(execution.at("agentName").get<std::string>());
+      if (execution.contains("agentName"))
+        names.insert(execution.at("agentName").get<std::string>());
     }
     for (const auto& name : names) out += name + "\n";
     if (!page.at("executions").empty()) out += "@last\n";
@@ -58,7 +59,8 @@ void define_completion_command(CLI::App& command, CliContext& context) {
   command.add_option("shell", *shell, "bash, zsh or fish")
       ->required()
       ->check(CLI::IsMember({"bash", "zsh", "fish"}));
-  command.callback([&context, shell] { context.action = [shell] { return print_completion(*shell); }; });
+  command.callback(
+      [&context, shell] { context.action = [shell] { return print_completion(*shell); }; });
 }
 
 void define_complete_command(CLI::App& command, CliContext& context) {
@@ -66,7 +68,8 @@ void define_complete_command(CLI::App& command, CliContext& context) {
   command.add_option("what", *what, "executions")->required()->check(CLI::IsMember({"executions"}));
   // `what` is captured: the option writes into it while parsing, after
   // this function has returned.
-  command.callback([&context, what] { context.action = [&context] { return print_executions(context); }; });
+  command.callback(
+      [&context, what] { context.action = [&context] { return print_executions(context); }; });
 }
 
 }  // namespace mission::cli

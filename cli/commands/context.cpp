@@ -28,8 +28,9 @@ int run_context(const CliContext& context, const ContextOptions& options) {
   if (!options.since.empty()) {
     std::optional<std::int64_t> since = parse_since(options.since, unix_ms_now());
     if (!since) {
-      throw MissionError(ErrorCode::invalid_argument, "cannot read --since '" + options.since + "'",
-                         "give 2h, 30m, 3d, 1w, today, yesterday or a real date such as 2026-11-23");
+      throw MissionError(
+          ErrorCode::invalid_argument, "cannot read --since '" + options.since + "'",
+          "give 2h, 30m, 3d, 1w, today, yesterday or a real date such as 2026-11-23");
     }
     filter["since"] = format_utc_iso8601(*since);
   }
@@ -47,14 +48,21 @@ int run_context(const CliContext& context, const ContextOptions& options) {
 
 void define_context_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<ContextOptions>();
-  command.add_option("mission", options->id, "Mission or workflow id")->required()->type_name("MISSION");
+  command.add_option("mission", options->id, "Mission or workflow id")
+      ->required()
+      ->type_name("MISSION");
   command.add_option("--include", options->include, "Parts to show (default: all)")
       ->delimiter(',')
       ->check(CLI::IsMember({"phase_summary", "tasks", "decisions", "milestones", "blockers"}))
       ->type_name("LIST");
-  command.add_option("--phase", options->phase, "Only this phase")->check(CLI::Range(1, 100))->type_name("N");
+  command.add_option("--phase", options->phase, "Only this phase")
+      ->check(CLI::Range(1, 100))
+      ->type_name("N");
   command.add_option("--agent", options->agent, "Only tasks of this agent_name")->type_name("NAME");
-  command.add_option("--since", options->since, "Only items since then: 2h, 3d, yesterday or an ISO 8601 time")->type_name("TIME");
+  command
+      .add_option("--since", options->since,
+                  "Only items since then: 2h, 3d, yesterday or an ISO 8601 time")
+      ->type_name("TIME");
   command.callback([&context, options] {
     context.action = [&context, options] { return run_context(context, *options); };
   });

@@ -4,8 +4,8 @@
 
 #include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -59,10 +59,13 @@ nlohmann::json active_executions(DaemonClient& client) {
   for (ExecutionState state : active_execution_states()) {
     // Every page: external executions in the same state must not hide a
     // launched one behind the first.
-    const nlohmann::json executions = fetch_all(client, "execution.list", {{"state", name_of(state)}}, "executions");
+    const nlohmann::json executions =
+        fetch_all(client, "execution.list", {{"state", name_of(state)}}, "executions");
     for (const auto& execution : executions) {
-      if (execution.value("kind", "") == "launched" && active.size() < limits::kMaxStopWarningExecutions) {
-        active.push_back({{"id", execution.value("id", "")}, {"state", execution.value("state", "")}});
+      if (execution.value("kind", "") == "launched" &&
+          active.size() < limits::kMaxStopWarningExecutions) {
+        active.push_back(
+            {{"id", execution.value("id", "")}, {"state", execution.value("state", "")}});
       }
     }
   }
@@ -92,9 +95,10 @@ bool agree_to_stop_with(const CliContext& context, const nlohmann::json& active)
   } else {
     std::fputs(warning.c_str(), stderr);
   }
-  std::fputs("  hint: wait for them ('mission exec show ID --follow'), stop them\n"
-             "  ('mission exec stop ID'), or give --force\n",
-             stderr);
+  std::fputs(
+      "  hint: wait for them ('mission exec show ID --follow'), stop them\n"
+      "  ('mission exec stop ID'), or give --force\n",
+      stderr);
   return false;
 }
 
@@ -116,11 +120,11 @@ int run_stop(const CliContext& context, bool force) {
   }
   client->call("daemon.stop");
   if (!wait_for_exit(paths)) {
-    throw MissionError(ErrorCode::internal,
-                       "missiond (pid " + std::to_string(pid) + ") did not exit within " +
-                           std::to_string(limits::kStopTimeoutMs / 1000) + " s",
-                       "see " + paths.daemon_log().string() + "; 'kill " + std::to_string(pid) +
-                           "' ends it");
+    throw MissionError(
+        ErrorCode::internal,
+        "missiond (pid " + std::to_string(pid) + ") did not exit within " +
+            std::to_string(limits::kStopTimeoutMs / 1000) + " s",
+        "see " + paths.daemon_log().string() + "; 'kill " + std::to_string(pid) + "' ends it");
   }
   if (context.options.json) {
     print_json({{"stopped", true}, {"pid", pid}});
@@ -162,8 +166,7 @@ int run_foreground(const CliContext& context) {
   }
   argv.push_back(nullptr);
   ::execvp(binary.c_str(), const_cast<char* const*>(argv.data()));
-  throw MissionError(ErrorCode::internal,
-                     "cannot run " + binary + ": " + std::strerror(errno),
+  throw MissionError(ErrorCode::internal, "cannot run " + binary + ": " + std::strerror(errno),
                      "install missiond next to mission, or set MISSION_DAEMON_BIN");
 }
 
@@ -178,15 +181,18 @@ void add_action(CLI::App& parent, const char* name, const char* summary, CliCont
 
 void define_daemon_command(CLI::App& command, CliContext& context) {
   command.require_subcommand(1);
-  add_action(command, "start", "Start missiond in the background, wait until ready",
-             context, run_start);
-  CLI::App* stop = command.add_subcommand("stop", "Stop missiond gracefully and wait for it to exit");
+  add_action(command, "start", "Start missiond in the background, wait until ready", context,
+             run_start);
+  CLI::App* stop =
+      command.add_subcommand("stop", "Stop missiond gracefully and wait for it to exit");
   stop->fallthrough();
   auto force = std::make_shared<bool>(false);
   stop->add_flag("--force", *force, "Stop even while executions are active, without asking");
-  stop->callback([&context, force] { context.action = [&context, force] { return run_stop(context, *force); }; });
-  add_action(command, "status", "Show whether missiond runs (exit 3 if not)",
-             context, run_daemon_status);
+  stop->callback([&context, force] {
+    context.action = [&context, force] { return run_stop(context, *force); };
+  });
+  add_action(command, "status", "Show whether missiond runs (exit 3 if not)", context,
+             run_daemon_status);
   add_action(command, "run", "Run missiond in the foreground", context, run_foreground);
 }
 

@@ -5,8 +5,8 @@
 #include <optional>
 
 #include "cli/commands/command_table.hpp"
-#include "cli/execution_reference.hpp"
 #include "cli/event_view.hpp"
+#include "cli/execution_reference.hpp"
 #include "cli/execution_view.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/list_pages.hpp"
@@ -72,12 +72,14 @@ int run_show(const CliContext& context, const ExecOptions& options) {
   } else {
     print_execution(execution);
   }
-  if (!options.follow || event_is_final({{"type", "execution.updated"}, {"execution", execution}})) {
+  if (!options.follow ||
+      event_is_final({{"type", "execution.updated"}, {"execution", execution}})) {
     return kExitOk;
   }
   for (;;) {
     nlohmann::json event = connection.client.read_event();
-    std::printf("%s\n", context.options.json ? json_text(event).c_str() : event_line(event).c_str());
+    std::printf("%s\n",
+                context.options.json ? json_text(event).c_str() : event_line(event).c_str());
     std::fflush(stdout);
     if (event_is_final(event)) return kExitOk;
   }
@@ -107,14 +109,14 @@ int run_create(const CliContext& context, const ExecOptions& options) {
 int run_stop(const CliContext& context, const ExecOptions& options) {
   DaemonConnection connection = context.connect();
   const std::string id = resolve_execution(connection.client, options.id);
-  nlohmann::json result = connection.client.call("execution.stop", {{"id", id}, {"force", options.force}});
+  nlohmann::json result =
+      connection.client.call("execution.stop", {{"id", id}, {"force", options.force}});
   if (context.options.json) {
     print_json(result);
   } else if (result.value("stopping", false)) {
     std::printf("stopping %s (%s)\n", id.c_str(), options.force ? "SIGKILL" : "SIGTERM");
   } else {
-    std::printf("%s is %s\n", id.c_str(),
-                result.at("execution").value("state", "").c_str());
+    std::printf("%s is %s\n", id.c_str(), result.at("execution").value("state", "").c_str());
   }
   return kExitOk;
 }
@@ -170,8 +172,8 @@ int run_instructions(const CliContext& context, const ExecOptions& options) {
   return kExitOk;
 }
 
-CLI::App* add_action(CLI::App& parent, const char* name, const char* summary,
-                     CliContext& context, std::shared_ptr<ExecOptions> options,
+CLI::App* add_action(CLI::App& parent, const char* name, const char* summary, CliContext& context,
+                     std::shared_ptr<ExecOptions> options,
                      int (*run)(const CliContext&, const ExecOptions&)) {
   CLI::App* command = parent.add_subcommand(name, summary);
   command->fallthrough();
@@ -200,14 +202,16 @@ void define_exec_command(CLI::App& command, CliContext& context) {
   list->add_option("--cursor", options->list_cursor, "Older ones: the cursor a list printed")
       ->type_name("CURSOR");
 
-  CLI::App* show = add_action(command, "show", "Show one execution and its MCP sessions",
-                              context, options, run_show);
-  show->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("EXEC");
+  CLI::App* show = add_action(command, "show", "Show one execution and its MCP sessions", context,
+                              options, run_show);
+  show->add_option("id", options->id, "Execution: id, unique prefix, name or @last")
+      ->required()
+      ->type_name("EXEC");
   show->add_flag("--follow,-f", options->follow, "Then print its events until it ends");
 
-  CLI::App* create = add_action(command, "create",
-                                "Create an execution to launch elsewhere; prints its id",
-                                context, options, run_create);
+  CLI::App* create =
+      add_action(command, "create", "Create an execution to launch elsewhere; prints its id",
+                 context, options, run_create);
   create->add_option("--adapter", options->adapter, "Agent adapter (default generic)")
       ->type_name("ADAPTER");
   create->add_option("--delivery", options->delivery, "Signal delivery (default mcp-tool)")
@@ -227,12 +231,16 @@ void define_exec_command(CLI::App& command, CliContext& context) {
   CLI::App* stop = add_action(command, "stop",
                               "Stop an execution: SIGTERM to its process group, SIGKILL after 5 s",
                               context, options, run_stop);
-  stop->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("EXEC");
+  stop->add_option("id", options->id, "Execution: id, unique prefix, name or @last")
+      ->required()
+      ->type_name("EXEC");
   stop->add_flag("--force", options->force, "SIGKILL at once");
 
   CLI::App* logs = add_action(command, "logs", "Print an execution's output (newest lines)",
                               context, options, run_logs);
-  logs->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("EXEC");
+  logs->add_option("id", options->id, "Execution: id, unique prefix, name or @last")
+      ->required()
+      ->type_name("EXEC");
   logs->add_flag("--follow,-f", options->follow, "Keep printing new output until it ends");
   logs->add_flag("--raw", options->raw,
                  "The output's bytes as the agent wrote them, escape sequences included");
@@ -243,15 +251,19 @@ void define_exec_command(CLI::App& command, CliContext& context) {
       ->check(CLI::Range(1, 10000))
       ->type_name("N");
 
-  CLI::App* signals = add_action(command, "signals",
-                                 "List an execution's observations and their acknowledgements",
-                                 context, options, run_signals);
-  signals->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("EXEC");
+  CLI::App* signals =
+      add_action(command, "signals", "List an execution's observations and their acknowledgements",
+                 context, options, run_signals);
+  signals->add_option("id", options->id, "Execution: id, unique prefix, name or @last")
+      ->required()
+      ->type_name("EXEC");
 
-  CLI::App* instructions = add_action(command, "instructions",
-                                      "Print what to tell a stdout-marker agent", context,
-                                      options, run_instructions);
-  instructions->add_option("id", options->id, "Execution: id, unique prefix, name or @last")->required()->type_name("EXEC");
+  CLI::App* instructions =
+      add_action(command, "instructions", "Print what to tell a stdout-marker agent", context,
+                 options, run_instructions);
+  instructions->add_option("id", options->id, "Execution: id, unique prefix, name or @last")
+      ->required()
+      ->type_name("EXEC");
 }
 
 }  // namespace mission::cli

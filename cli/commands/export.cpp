@@ -50,7 +50,8 @@ int run_export(const CliContext& context, const ExportOptions& options) {
       if (context.options.json) {
         print_json({{"missionId", options.mission_id}, {"file", options.output}});
       } else {
-        std::printf("exported mission %s to %s\n", options.mission_id.c_str(), options.output.c_str());
+        std::printf("exported mission %s to %s\n", options.mission_id.c_str(),
+                    options.output.c_str());
       }
     }
     return kExitOk;
@@ -59,7 +60,8 @@ int run_export(const CliContext& context, const ExportOptions& options) {
   const std::string commit = resolve_commit(dir, options.commit);
   write_record_note(dir, commit, record);
   if (context.options.json) {
-    print_json({{"missionId", options.mission_id}, {"notesRef", kMissionNotesRef}, {"commit", commit}});
+    print_json(
+        {{"missionId", options.mission_id}, {"notesRef", kMissionNotesRef}, {"commit", commit}});
   } else {
     std::printf("exported mission %s to %s on %s\n", options.mission_id.c_str(), kMissionNotesRef,
                 commit.c_str());
@@ -72,8 +74,12 @@ int run_export(const CliContext& context, const ExportOptions& options) {
 
 void define_export_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<ExportOptions>();
-  command.add_option("mission", options->mission_id, "Mission id (mi-...)")->required()->type_name("MISSION");
-  command.add_option("--output,-o", options->output, "Write the record to FILE ('-': stdout), not to git notes")
+  command.add_option("mission", options->mission_id, "Mission id (mi-...)")
+      ->required()
+      ->type_name("MISSION");
+  command
+      .add_option("--output,-o", options->output,
+                  "Write the record to FILE ('-': stdout), not to git notes")
       ->type_name("FILE");
   command.add_option("--commit", options->commit, "Commit that carries the note (default: HEAD)")
       ->type_name("REV");

@@ -111,9 +111,10 @@ void define_mcp_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<ConnectOptions>();
   CLI::App* connect = command.add_subcommand(
       "connect", "Serve MCP on stdin/stdout for one agent execution (for MCP clients)");
-  connect->add_option("--agent-execution", options->execution_id,
-                      "Attach to this execution (token from $MISSION_MCP_TOKEN); without it, "
-                      "create one for the current directory")
+  connect
+      ->add_option("--agent-execution", options->execution_id,
+                   "Attach to this execution (token from $MISSION_MCP_TOKEN); without it, "
+                   "create one for the current directory")
       ->type_name("EXEC");
   connect
       ->add_option("--toolsets", options->toolsets,
@@ -134,13 +135,15 @@ void define_mcp_command(CLI::App& command, CliContext& context) {
   auto config_options = std::make_shared<ConfigOptions>();
   CLI::App* config = command.add_subcommand(
       "config", "Print the MCP server entry to paste into an agent's own config");
-  config->add_option("--adapter", config_options->adapter,
-                     "The agent: claude-code, codex, copilot, opencode or generic")
+  config
+      ->add_option("--adapter", config_options->adapter,
+                   "The agent: claude-code, codex, copilot, opencode or generic")
       ->required()
       ->type_name("ADAPTER");
-  config->add_option("--agent-execution", config_options->execution_id,
-                     "For this execution (the agent supplies $MISSION_MCP_TOKEN); without it, "
-                     "each session makes its own")
+  config
+      ->add_option("--agent-execution", config_options->execution_id,
+                   "For this execution (the agent supplies $MISSION_MCP_TOKEN); without it, "
+                   "each session makes its own")
       ->type_name("EXEC");
   config->add_flag("--add-json", config_options->add_json,
                    "claude-code: print the `claude mcp add-json` command that adds it instead");

@@ -9,8 +9,8 @@
 #include <cstdlib>
 
 #include "cli/commands/command_table.hpp"
-#include "cli/execution_reference.hpp"
 #include "cli/event_view.hpp"
+#include "cli/execution_reference.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
 #include "shared/limits.hpp"
@@ -35,19 +35,23 @@ void print_inbox(const nlohmann::json& given) {
   for (const auto& question : questions) {
     std::string who = safe(question.value("agentExecutionId", ""));
     if (question.contains("agentName")) who += " (" + safe(question.value("agentName", "")) + ")";
-    std::printf("%s asks: %s\n", styled(who, Tone::bold).c_str(), safe(question.value("question", "")).c_str());
+    std::printf("%s asks: %s\n", styled(who, Tone::bold).c_str(),
+                safe(question.value("question", "")).c_str());
     int index = 1;
     for (const auto& choice : question.value("choices", nlohmann::json::array())) {
       std::printf("  %d. %s\n", index++, safe(body_text(choice)).c_str());
     }
-    std::printf("  answer: mission answer %s TEXT%s\n", safe(question.value("agentExecutionId", "")).c_str(),
+    std::printf("  answer: mission answer %s TEXT%s\n",
+                safe(question.value("agentExecutionId", "")).c_str(),
                 question.value("choices", nlohmann::json::array()).empty() ? "" : " | --choice N");
   }
   for (const auto& message : messages) {
-    std::string subject = message.contains("subject") ? " [" + safe(message.value("subject", "")) + "]" : "";
-    std::printf("%s  %s  %s%s: %s\n", short_time(message.value("createdAt", nlohmann::json())).c_str(),
-                safe(message.value("id", "")).c_str(), safe(message.value("senderId", "")).c_str(), subject.c_str(),
-                safe(body_text(message.value("body", nlohmann::json()))).c_str());
+    std::string subject =
+        message.contains("subject") ? " [" + safe(message.value("subject", "")) + "]" : "";
+    std::printf("%s  %s  %s%s: %s\n",
+                short_time(message.value("createdAt", nlohmann::json())).c_str(),
+                safe(message.value("id", "")).c_str(), safe(message.value("senderId", "")).c_str(),
+                subject.c_str(), safe(body_text(message.value("body", nlohmann::json()))).c_str());
   }
 }
 
@@ -57,12 +61,15 @@ void print_agents(const nlohmann::json& given) {
     std::printf("no agents registered\n");
     return;
   }
-  std::printf("%s\n", styled("ID             NAME                 ROLE         STATUS   RUNTIME      TASK",
-                             Tone::dim).c_str());
+  std::printf("%s\n",
+              styled("ID             NAME                 ROLE         STATUS   RUNTIME      TASK",
+                     Tone::dim)
+                  .c_str());
   for (const auto& agent : agents) {
     std::printf("%-14s %-20s %-12s %-8s %-12s %s\n", safe(agent.value("id", "")).c_str(),
                 fit(agent.value("name", ""), 20).c_str(), safe(agent.value("role", "")).c_str(),
-                safe(agent.value("status", "")).c_str(), fit(agent.value("runtime", ""), 12).c_str(),
+                safe(agent.value("status", "")).c_str(),
+                fit(agent.value("runtime", ""), 12).c_str(),
                 safe(agent.value("currentTaskId", "")).c_str());
   }
 }
@@ -95,23 +102,30 @@ void define_send_command(CLI::App& command, CliContext& context) {
   auto text = std::make_shared<std::string>();
   auto priority = std::make_shared<std::string>("normal");
   auto no_enter = std::make_shared<bool>(false);
-  command.add_option("execution", *id, "Agent execution: id, prefix, name or @last")->required()->type_name("EXEC");
+  command.add_option("execution", *id, "Agent execution: id, prefix, name or @last")
+      ->required()
+      ->type_name("EXEC");
   command.add_option("text", *text, "The message")->required()->type_name("TEXT");
   command.add_option("--priority", *priority, "low, normal, high or urgent (default normal)")
       ->check(CLI::IsMember({"low", "normal", "high", "urgent"}))
       ->type_name("P");
-  command.add_flag("--no-enter", *no_enter, "Type the text into the agent without pressing Enter after it");
+  command.add_flag("--no-enter", *no_enter,
+                   "Type the text into the agent without pressing Enter after it");
   command.callback([&context, id, text, priority, no_enter] {
     context.action = [&context, id, text, priority, no_enter] {
       DaemonConnection connection = context.connect();
       const std::string execution = resolve_execution(connection.client, *id);
-      nlohmann::json params = {{"id", execution}, {"text", *text}, {"from", CliContext::person_name()}, {"priority", *priority}};
+      nlohmann::json params = {{"id", execution},
+                               {"text", *text},
+                               {"from", CliContext::person_name()},
+                               {"priority", *priority}};
       if (*no_enter) params["enter"] = false;
       nlohmann::json result = connection.client.call("message.send", params);
       if (context.options.json) {
         print_json(result);
       } else {
-        std::printf("sent %s to %s\n", result.at("message").value("id", "").c_str(), execution.c_str());
+        std::printf("sent %s to %s\n", result.at("message").value("id", "").c_str(),
+                    execution.c_str());
       }
       return int{kExitOk};
     };
@@ -122,7 +136,11 @@ void define_answer_command(CLI::App& command, CliContext& context) {
   auto id = std::make_shared<std::string>();
   auto text = std::make_shared<std::string>();
   auto choice = std::make_shared<std::int64_t>(0);
-  command.add_option("execution", *id, "Agent execution waiting for an answer (id, prefix, name or @last)")->required()->type_name("EXEC");
+  command
+      .add_option("execution", *id,
+                  "Agent execution waiting for an answer (id, prefix, name or @last)")
+      ->required()
+      ->type_name("EXEC");
   CLI::Option* text_option = command.add_option("text", *text, "The answer")->type_name("TEXT");
   CLI::Option* choice_option =
       command.add_option("--choice", *choice, "Answer with the question's Nth choice (1-based)")
@@ -130,7 +148,8 @@ void define_answer_command(CLI::App& command, CliContext& context) {
           ->type_name("N");
   text_option->excludes(choice_option);
   auto no_enter = std::make_shared<bool>(false);
-  command.add_flag("--no-enter", *no_enter, "Type the answer into the agent without pressing Enter after it");
+  command.add_flag("--no-enter", *no_enter,
+                   "Type the answer into the agent without pressing Enter after it");
   command.callback([&context, id, text, choice, text_option, choice_option, no_enter] {
     if (text_option->count() == 0 && choice_option->count() == 0) {
       throw CLI::ValidationError("answer", "give the answer as TEXT, or --choice N");

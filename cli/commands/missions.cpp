@@ -20,7 +20,8 @@ struct MissionsOptions {
 
 int run_list(const CliContext& context, const MissionsOptions& options) {
   nlohmann::json params = {{"limit", options.limit}};
-  if (options.here || !options.cwd.empty()) params["cwd"] = CliContext::working_directory(options.cwd);
+  if (options.here || !options.cwd.empty())
+    params["cwd"] = CliContext::working_directory(options.cwd);
   nlohmann::json result = context.connect().client.call("mission.list", params);
   if (context.options.json) {
     print_json(result);
@@ -35,7 +36,8 @@ int run_show(const CliContext& context, const MissionsOptions& options) {
   DaemonClient& client = connection.client;
   nlohmann::json detail = client.call("mission.get", {{"id", options.id}});
   detail["tasks"] = fetch_all(client, "mission.tasks", {{"id", options.id}}, "tasks");
-  detail["issues"] = fetch_all(client, "mission.journal", {{"id", options.id}, {"kind", "issues"}}, "entries");
+  detail["issues"] =
+      fetch_all(client, "mission.journal", {{"id", options.id}, {"kind", "issues"}}, "entries");
   if (context.options.json) {
     print_json(detail);
   } else {
@@ -50,7 +52,8 @@ void define_missions_command(CLI::App& command, CliContext& context) {
   command.require_subcommand(1);
   auto options = std::make_shared<MissionsOptions>();
   CLI::App* list = command.add_subcommand("list", "List missions and workflows, newest first");
-  list->add_option("--cwd", options->cwd, "Only those recorded in DIR or below it")->type_name("DIR");
+  list->add_option("--cwd", options->cwd, "Only those recorded in DIR or below it")
+      ->type_name("DIR");
   list->add_flag("--here", options->here, "Only those in the current directory or below it");
   list->add_option("--limit", options->limit, "At most this many (default 50)")
       ->check(CLI::Range(1, 10000))

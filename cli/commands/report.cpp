@@ -52,7 +52,9 @@ nlohmann::json last_run(DaemonClient& client, const std::string& workflow_id) {
 
 void define_report_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<ReportOptions>();
-  command.add_option("mission", options->id, "Mission or workflow id")->required()->type_name("MISSION");
+  command.add_option("mission", options->id, "Mission or workflow id")
+      ->required()
+      ->type_name("MISSION");
   command.add_option("--format", options->format, "markdown (default) or json")
       ->check(CLI::IsMember({"markdown", "json"}))
       ->type_name("FORMAT");
@@ -63,7 +65,8 @@ void define_report_command(CLI::App& command, CliContext& context) {
       nlohmann::json detail = client.call("mission.get", {{"id", options->id}});
       detail["tasks"] = fetch_all(client, "mission.tasks", {{"id", options->id}}, "tasks");
       for (const char* kind : {"decisions", "issues", "milestones"}) {
-        detail[kind] = fetch_all(client, "mission.journal", {{"id", options->id}, {"kind", kind}}, "entries");
+        detail[kind] =
+            fetch_all(client, "mission.journal", {{"id", options->id}, {"kind", kind}}, "entries");
       }
       if (detail.at("mission").value("kind", "mission") != "mission") {
         nlohmann::json run = last_run(client, options->id);

@@ -12,7 +12,9 @@ namespace mission::cli {
 void define_resolve_command(CLI::App& command, CliContext& context) {
   auto id = std::make_shared<std::string>();
   auto note = std::make_shared<std::string>();
-  command.add_option("issue", *id, "Issue id (is-...), as missions show lists it")->required()->type_name("ISSUE");
+  command.add_option("issue", *id, "Issue id (is-...), as missions show lists it")
+      ->required()
+      ->type_name("ISSUE");
   command.add_option("--note", *note, "What the review concluded")->type_name("TEXT");
   command.callback([&context, id, note] {
     context.action = [&context, id, note] {

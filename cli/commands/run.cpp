@@ -16,7 +16,6 @@
 #include "cli/output.hpp"
 #include "cli/terminal_attach.hpp"
 
-
 namespace mission::cli {
 namespace {
 
@@ -39,7 +38,9 @@ struct RunOptions {
 
 volatile sig_atomic_t g_interrupts = 0;
 
-void on_interrupt(int) { g_interrupts = g_interrupts + 1; }
+void on_interrupt(int) {
+  g_interrupts = g_interrupts + 1;
+}
 
 // The exit status `mission run` passes on, from the final log page (state,
 // exitCode, exitSignal): 130 when it was stopped (as a shell reports an
@@ -61,8 +62,8 @@ int run_agent(const CliContext& context, const RunOptions& options) {
   }
   // From a terminal the agent gets one too, owned by the daemon, and this
   // process attaches to it; elsewhere its output is streamed as lines.
-  const bool tty = options.tty || (!options.no_tty && !options.stdin_answers && !context.options.json &&
-                                   on_terminal());
+  const bool tty = options.tty || (!options.no_tty && !options.stdin_answers &&
+                                   !context.options.json && on_terminal());
   nlohmann::json params = {{"adapter", options.adapter},
                            {"cwd", CliContext::working_directory(options.cwd)},
                            {"command", options.command},
@@ -77,7 +78,8 @@ int run_agent(const CliContext& context, const RunOptions& options) {
     unsigned short rows = 0;
     unsigned short columns = 0;
     bool cut = false;  // said once attached
-    if (agent_terminal_size(rows, columns, cut)) params["terminal"] = {{"rows", rows}, {"columns", columns}};
+    if (agent_terminal_size(rows, columns, cut))
+      params["terminal"] = {{"rows", rows}, {"columns", columns}};
   }
   if (options.stdin_answers) params["stdinAnswers"] = true;
   if (!options.sandbox.empty()) params["sandbox"] = options.sandbox;
@@ -157,13 +159,13 @@ void define_run_command(CLI::App& command, CliContext& context) {
       ->delimiter(',')
       ->allow_extra_args(false)
       ->type_name("TOOLSETS");
-  command.add_option("--name", options->name,
-                     "A name to call the execution by instead of its id (exec show NAME, attach NAME)")
+  command
+      .add_option("--name", options->name,
+                  "A name to call the execution by instead of its id (exec show NAME, attach NAME)")
       ->type_name("NAME");
   command.add_option("--cwd", options->cwd, "Working directory (default: current)")
       ->type_name("DIR");
-  command
-      .add_option("--env", options->env, "Set K=V in the agent's environment (repeatable)")
+  command.add_option("--env", options->env, "Set K=V in the agent's environment (repeatable)")
       ->allow_extra_args(false)
       ->type_name("K=V")
       ->check([](const std::string& value) {
@@ -172,17 +174,20 @@ void define_run_command(CLI::App& command, CliContext& context) {
                    : std::string();
       });
   command.add_flag("--detach", options->detach, "Print the execution id and return at once");
-  command.add_flag("--tty", options->tty,
-                   "Run the agent on a terminal of the daemon's even when not on one (mission attach)");
+  command.add_flag(
+      "--tty", options->tty,
+      "Run the agent on a terminal of the daemon's even when not on one (mission attach)");
   command.add_flag("--no-tty", options->no_tty, "Stream the output as lines even on a terminal");
   command.add_flag("--keep-mcp-servers", options->keep_mcp_servers,
                    "Keep the agent's own MCP servers beside mission's");
-  command.add_flag("--stdin-answers", options->stdin_answers,
-                   "Write answers and messages to the command's stdin, one line each (generic adapter)");
+  command.add_flag(
+      "--stdin-answers", options->stdin_answers,
+      "Write answers and messages to the command's stdin, one line each (generic adapter)");
   command
-      .add_option("--sandbox", options->sandbox,
-                  "on (default): the agent writes only its cwd, a private TMPDIR and its CLI's state; "
-                  "off: with all your rights")
+      .add_option(
+          "--sandbox", options->sandbox,
+          "on (default): the agent writes only its cwd, a private TMPDIR and its CLI's state; "
+          "off: with all your rights")
       ->check(CLI::IsMember({"on", "off"}))
       ->type_name("on|off");
   command

@@ -8,15 +8,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <map>
 #include <optional>
 
 #include "cli/commands/command_table.hpp"
-#include "cli/execution_reference.hpp"
 #include "cli/event_view.hpp"
+#include "cli/execution_reference.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
 #include "shared/error_code.hpp"
@@ -49,7 +49,8 @@ std::optional<std::map<std::string, std::string>> notification_of(const nlohmann
     if (kind != "needs_input" && kind != "blocked") return std::nullopt;
     const nlohmann::json payload = observation.value("payload", nlohmann::json::object());
     env["MISSION_EVENT"] = kind;
-    env["MISSION_QUESTION"] = payload.is_object() ? payload.value("question", payload.value("reason", "")) : "";
+    env["MISSION_QUESTION"] =
+        payload.is_object() ? payload.value("question", payload.value("reason", "")) : "";
     env["MISSION_MESSAGE"] = observation_text(observation);
     return env;
   }
@@ -80,7 +81,8 @@ void notify(const std::string& command, const std::map<std::string, std::string>
   envp.push_back(nullptr);
   const char* argv[] = {"sh", "-c", command.c_str(), nullptr};
   pid_t pid = 0;
-  if (::posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char* const*>(argv), envp.data()) != 0) {
+  if (::posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char* const*>(argv),
+                    envp.data()) != 0) {
     std::fprintf(stderr, "mission: cannot run the notify command\n");
     return;
   }
@@ -103,8 +105,8 @@ std::vector<nlohmann::json> current_state(DaemonClient& client, const std::strin
     return events;
   }
   for (ExecutionState state : active_execution_states()) {
-    nlohmann::json page = client.call("execution.list",
-                                      {{"state", name_of(state)}, {"limit", limits::kWatchCurrentStateLimit}});
+    nlohmann::json page = client.call(
+        "execution.list", {{"state", name_of(state)}, {"limit", limits::kWatchCurrentStateLimit}});
     for (const auto& execution : page.value("executions", nlohmann::json::array())) add(execution);
   }
   return events;
@@ -127,7 +129,8 @@ DaemonClient reconnect(const CliContext& context) {
 int run_watch(const CliContext& context, const WatchOptions& options) {
   std::string notify_command = options.notify;
   if (notify_command.empty()) {
-    if (const char* variable = std::getenv("MISSION_NOTIFY_CMD"); variable != nullptr) notify_command = variable;
+    if (const char* variable = std::getenv("MISSION_NOTIFY_CMD"); variable != nullptr)
+      notify_command = variable;
   }
   DaemonConnection connection = context.connect();
   std::optional<DaemonClient> client = std::move(connection.client);

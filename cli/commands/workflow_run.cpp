@@ -3,9 +3,10 @@
 // events until it ends (Ctrl-C leaves it running), `stop` stops it, and
 // `status` lays out its tasks and their attempts.
 
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdio>
-#include <unistd.h>
 
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
@@ -49,7 +50,8 @@ std::optional<std::int64_t> duration_ms(const std::string& text) {
 
 void leave_run_on_interrupt(int) {
   static const char kNote[] =
-      "\nmission: the run goes on in the daemon; follow it with 'mission workflows show ID --follow', stop it "
+      "\nmission: the run goes on in the daemon; follow it with 'mission workflows show ID "
+      "--follow', stop it "
       "with 'mission workflows stop ID'\n";
   ssize_t ignored = ::write(STDERR_FILENO, kNote, sizeof kNote - 1);
   (void)ignored;
@@ -70,7 +72,8 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
   if (!options.task_timeout.empty()) {
     auto ms = duration_ms(options.task_timeout);
     if (!ms || *ms <= 0) {
-      throw MissionError(ErrorCode::invalid_argument, "--task-timeout '" + options.task_timeout + "' is not a duration",
+      throw MissionError(ErrorCode::invalid_argument,
+                         "--task-timeout '" + options.task_timeout + "' is not a duration",
                          "give it as 90s, 15m or 2h");
     }
     params["taskTimeoutMs"] = *ms;
@@ -93,7 +96,8 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
   sigaction(SIGINT, &action, nullptr);
   const auto& tasks = run.value("tasks", nlohmann::json::array());
   char header[512];
-  std::snprintf(header, sizeof header, "Running workflow %s (run %s): %zu tasks, up to %d agents at once, merged into %s",
+  std::snprintf(header, sizeof header,
+                "Running workflow %s (run %s): %zu tasks, up to %d agents at once, merged into %s",
                 options.id.c_str(), run_id.c_str(), tasks.size(), options.parallel,
                 run.value("integrationBranch", "").c_str());
   return follow_run(connection.client, run, header, context.options.json);
@@ -102,29 +106,34 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
 int decide(const CliContext& context, const WorkflowRunOptions& options, bool approve) {
   nlohmann::json params = {{"taskId", options.task_id}, {"from", CliContext::person_name()}};
   if (!approve) params["reason"] = options.reason;
-  nlohmann::json run = context.connect().client.call(approve ? "task.approve" : "task.reject", params).at("run");
+  nlohmann::json run =
+      context.connect().client.call(approve ? "task.approve" : "task.reject", params).at("run");
   if (context.options.json) {
     print_json(run);
     return kExitOk;
   }
-  std::printf(approve ? "Approved %s: it is merged next.\n" : "Rejected %s: it is tried again with your reason, if attempts remain.\n",
+  std::printf(approve ? "Approved %s: it is merged next.\n"
+                      : "Rejected %s: it is tried again with your reason, if attempts remain.\n",
               options.task_id.c_str());
   return kExitOk;
 }
 
 int stop_workflow(const CliContext& context, const WorkflowRunOptions& options) {
-  nlohmann::json run = context.connect().client.call("workflow.stop", {{"id", options.id}}).at("run");
+  nlohmann::json run =
+      context.connect().client.call("workflow.stop", {{"id", options.id}}).at("run");
   if (context.options.json) {
     print_json(run);
     return kExitOk;
   }
-  std::printf("Stopping run %s of workflow %s: its agents are stopped and their tasks go back to ready.\n",
-              run.value("id", "").c_str(), options.id.c_str());
+  std::printf(
+      "Stopping run %s of workflow %s: its agents are stopped and their tasks go back to ready.\n",
+      run.value("id", "").c_str(), options.id.c_str());
   return kExitOk;
 }
 
 int show_run_status(const CliContext& context, const WorkflowRunOptions& options) {
-  nlohmann::json run = context.connect().client.call("workflow.runStatus", {{"id", options.id}}).at("run");
+  nlohmann::json run =
+      context.connect().client.call("workflow.runStatus", {{"id", options.id}}).at("run");
   if (context.options.json) {
     print_json(run);
     return kExitOk;
@@ -132,9 +141,13 @@ int show_run_status(const CliContext& context, const WorkflowRunOptions& options
   run = for_display(run);  // agents' text, printed as text only
   const std::string status = run.value("status", "");
   std::printf("Run %s of workflow %s: %s, %s", run.value("id", "").c_str(), options.id.c_str(),
-              styled(status, attempt_tone(status == "completed" ? "merged" : status == "running" ? "running" : "failed")).c_str(),
+              styled(status, attempt_tone(status == "completed" ? "merged"
+                                          : status == "running" ? "running"
+                                                                : "failed"))
+                  .c_str(),
               run_seconds(run.value("durationMs", std::int64_t{0})).c_str());
-  std::printf(", %lld attempts; branch %s\n", static_cast<long long>(run.value("attemptsTotal", std::int64_t{0})),
+  std::printf(", %lld attempts; branch %s\n",
+              static_cast<long long>(run.value("attemptsTotal", std::int64_t{0})),
               run.value("integrationBranch", "").c_str());
   if (run.contains("reason")) std::printf("%s\n", safe(run.value("reason", "")).c_str());
   const std::size_t columns = output_columns();
@@ -144,7 +157,8 @@ int show_run_status(const CliContext& context, const WorkflowRunOptions& options
   for (const auto& task : run.value("tasks", nlohmann::json::array())) {
     const std::string task_status = task.value("status", "");
     const auto& attempts = task.value("attempts", nlohmann::json::array());
-    std::printf("%s  %s  %s  %s\n", padded(fit(safe(task.value("name", "")), name_width), name_width).c_str(),
+    std::printf("%s  %s  %s  %s\n",
+                padded(fit(safe(task.value("name", "")), name_width), name_width).c_str(),
                 styled(padded(task_status, 10), attempt_tone(task_status)).c_str(),
                 padded(std::to_string(attempts.size()), 8).c_str(),
                 run_seconds(task.value("durationMs", std::int64_t{0})).c_str());
@@ -154,19 +168,22 @@ int show_run_status(const CliContext& context, const WorkflowRunOptions& options
       }
     }
     if (!attempts.empty() && attempts.back().contains("scopeWarning")) {
-      for (const auto& part : wrapped("scope: " + safe(attempts.back().value("scopeWarning", "")), columns, 4)) {
+      for (const auto& part :
+           wrapped("scope: " + safe(attempts.back().value("scopeWarning", "")), columns, 4)) {
         std::printf("%s\n", styled(part, Tone::attention).c_str());
       }
     }
   }
-  return status == "running" || status == "stopping" || status == "completed" ? kExitOk : kExitFailure;
+  return status == "running" || status == "stopping" || status == "completed" ? kExitOk
+                                                                              : kExitFailure;
 }
 
 }  // namespace
 
 void define_workflow_run_commands(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<WorkflowRunOptions>();
-  CLI::App* run = command.add_subcommand("run", "Run a workflow: agents on its ready tasks, checked, merged in order");
+  CLI::App* run = command.add_subcommand(
+      "run", "Run a workflow: agents on its ready tasks, checked, merged in order");
   run->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
   run->add_option("--adapter", options->adapter,
                   "Agent adapter: claude-code, codex, copilot, opencode, pi, generic (default)")
@@ -174,35 +191,43 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
   run->add_option("--parallel", options->parallel, "Agents at once (default 1, most 32)")
       ->check(CLI::Range(1, 32))
       ->type_name("N");
-  run->add_option("--check", options->check, "Judge each task with CMD (sh -c in its worktree; exit 0 passes)")
+  run->add_option("--check", options->check,
+                  "Judge each task with CMD (sh -c in its worktree; exit 0 passes)")
       ->type_name("CMD");
   run->add_option("--max-attempts", options->max_attempts, "Attempts per task (default 3, most 10)")
       ->check(CLI::Range(1, 10))
       ->type_name("K");
-  run->add_option("--task-timeout", options->task_timeout, "Stop an agent after DUR (90s, 15m, 2h)")->type_name("DUR");
-  run->add_option("--base", options->base, "Start the integration branch here (default HEAD)")->type_name("REF");
+  run->add_option("--task-timeout", options->task_timeout, "Stop an agent after DUR (90s, 15m, 2h)")
+      ->type_name("DUR");
+  run->add_option("--base", options->base, "Start the integration branch here (default HEAD)")
+      ->type_name("REF");
   // One value each time it is given: what follows -- is the agent's.
   run->add_option("--env", options->env, "Set K=V in the agents' environment (repeatable)")
       ->allow_extra_args(false)
       ->type_name("K=V");
   run->add_flag("--detach", options->detach, "Print the run id and return; the daemon runs it");
-  run->add_flag("--approve", options->approve, "A person approves each merge: mission approve|reject TASK");
-  run->add_option("--sandbox", options->sandbox,
-                  "on (default): agents and checks write only their worktrees, a private TMPDIR and their "
-                  "CLI's state; off: with all your rights")
+  run->add_flag("--approve", options->approve,
+                "A person approves each merge: mission approve|reject TASK");
+  run->add_option(
+         "--sandbox", options->sandbox,
+         "on (default): agents and checks write only their worktrees, a private TMPDIR and their "
+         "CLI's state; off: with all your rights")
       ->check(CLI::IsMember({"on", "off"}))
       ->type_name("on|off");
-  run->add_option("command", options->command, "After --: the agent (generic), or words before the task's prompt")
+  run->add_option("command", options->command,
+                  "After --: the agent (generic), or words before the task's prompt")
       ->type_name("ARGS...");
   run->callback([&context, options] {
     context.action = [&context, options] { return run_workflow(context, *options); };
   });
-  CLI::App* stop = command.add_subcommand("stop", "Stop a workflow's run; its tasks go back to ready");
+  CLI::App* stop =
+      command.add_subcommand("stop", "Stop a workflow's run; its tasks go back to ready");
   stop->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
   stop->callback([&context, options] {
     context.action = [&context, options] { return stop_workflow(context, *options); };
   });
-  CLI::App* status = command.add_subcommand("status", "Show a workflow's last run: tasks, attempts, times");
+  CLI::App* status =
+      command.add_subcommand("status", "Show a workflow's last run: tasks, attempts, times");
   status->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
   status->callback([&context, options] {
     context.action = [&context, options] { return show_run_status(context, *options); };
@@ -211,7 +236,9 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
 
 void define_approve_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<WorkflowRunOptions>();
-  command.add_option("task", options->task_id, "The task a run with --approve waits on")->required()->type_name("TASK");
+  command.add_option("task", options->task_id, "The task a run with --approve waits on")
+      ->required()
+      ->type_name("TASK");
   command.callback([&context, options] {
     context.action = [&context, options] { return decide(context, *options, true); };
   });
@@ -219,7 +246,9 @@ void define_approve_command(CLI::App& command, CliContext& context) {
 
 void define_reject_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<WorkflowRunOptions>();
-  command.add_option("task", options->task_id, "The task a run with --approve waits on")->required()->type_name("TASK");
+  command.add_option("task", options->task_id, "The task a run with --approve waits on")
+      ->required()
+      ->type_name("TASK");
   command.add_option("reason", options->reason, "Why: it goes into the next attempt's prompt")
       ->required()
       ->type_name("REASON");

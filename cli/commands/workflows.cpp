@@ -5,10 +5,11 @@
 // Each asks the daemon's workflow.* or template.* method, which runs the
 // planning module's own query; this file only lays the answers out.
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
-#include <unistd.h>
 
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
@@ -67,13 +68,14 @@ int run_list(const CliContext& context, const PlanningOptions& options) {
   result = for_display(result);  // agents' text, printed as text only
   const auto& workflows = result.value("workflows", nlohmann::json::array());
   if (workflows.empty()) {
-    std::printf("No planned workflows (an agent creates them with workflow_create or template_apply).\n");
+    std::printf(
+        "No planned workflows (an agent creates them with workflow_create or template_apply).\n");
     return kExitOk;
   }
   const std::size_t columns = output_columns();
   const std::size_t name_width = columns > 52 ? columns - 52 : 8;
-  std::printf("%s  %s  %s  %s\n", padded("ID", 13).c_str(), padded("STATUS", 11).c_str(), padded("TASKS", 11).c_str(),
-              "NAME");
+  std::printf("%s  %s  %s  %s\n", padded("ID", 13).c_str(), padded("STATUS", 11).c_str(),
+              padded("TASKS", 11).c_str(), "NAME");
   for (const auto& workflow : workflows) {
     const std::string tasks = std::to_string(workflow.value("inProgress", 0)) + " run/" +
                               std::to_string(workflow.value("taskCount", 0));
@@ -81,7 +83,8 @@ int run_list(const CliContext& context, const PlanningOptions& options) {
                 padded(text_of(workflow["status"]), 11).c_str(), padded(tasks, 11).c_str(),
                 fit(text_of(workflow["name"]), name_width).c_str());
   }
-  if (result.contains("nextCursor")) std::printf("(more: %zu shown of %s)\n", workflows.size(), text_of(result["total"]).c_str());
+  if (result.contains("nextCursor"))
+    std::printf("(more: %zu shown of %s)\n", workflows.size(), text_of(result["total"]).c_str());
   return kExitOk;
 }
 
@@ -98,16 +101,19 @@ int follow_show(const CliContext& context, const PlanningOptions& options) {
     run = client.call("workflow.runStatus", {{"id", options.id}}).at("run");
   } catch (const MissionError& e) {
     if (e.code() != ErrorCode::not_found) throw;
-    throw MissionError(ErrorCode::not_found, "workflow " + options.id + " has no run to follow: it was never run",
-                       "start one with mission workflows run " + options.id + " -- CMD (it draws the same board)",
-                       {{"workflow_id", options.id}});
+    throw MissionError(
+        ErrorCode::not_found, "workflow " + options.id + " has no run to follow: it was never run",
+        "start one with mission workflows run " + options.id + " -- CMD (it draws the same board)",
+        {{"workflow_id", options.id}});
   }
   const std::string status = text_of(run["status"]);
   const bool ended = run_has_ended(status);
   if (context.options.json) {
-    std::printf("%s\n",
-                json_text({{"type", "run.current"}, {"runId", run["id"]}, {"workflowId", options.id}, {"run", run}})
-                    .c_str());
+    std::printf("%s\n", json_text({{"type", "run.current"},
+                                   {"runId", run["id"]},
+                                   {"workflowId", options.id},
+                                   {"run", run}})
+                            .c_str());
     std::fflush(stdout);
   }
   // "3 tasks (1 merged, 2 running)".
@@ -116,10 +122,12 @@ int follow_show(const CliContext& context, const PlanningOptions& options) {
   for (const auto& [name, count] : by_status.items()) {
     counts += (counts.empty() ? "" : ", ") + text_of(count) + " " + name;
   }
-  std::string header = (ended ? "No run under way: the last run of workflow " : "Following workflow ") + options.id +
-                       " (run " + text_of(run["id"]) + "): " +
-                       std::to_string(run.value("tasks", nlohmann::json::array()).size()) + " tasks" +
-                       (counts.empty() ? "" : " (" + counts + ")") + ", merged into " + text_of(run["integrationBranch"]);
+  std::string header =
+      (ended ? "No run under way: the last run of workflow " : "Following workflow ") + options.id +
+      " (run " + text_of(run["id"]) +
+      "): " + std::to_string(run.value("tasks", nlohmann::json::array()).size()) + " tasks" +
+      (counts.empty() ? "" : " (" + counts + ")") + ", merged into " +
+      text_of(run["integrationBranch"]);
   return follow_run(client, run, header, context.options.json);
 }
 
@@ -147,16 +155,19 @@ int run_show(const CliContext& context, const PlanningOptions& options) {
   for (const auto& task : result.value("tasks", nlohmann::json::array())) {
     const std::string status = text_of(task["status"]);
     std::printf("  %s %s  %s\n", styled(status_mark(status), status_tone(status)).c_str(),
-                padded(text_of(task["id"]), 13).c_str(), fit(text_of(task["name"]), columns > 24 ? columns - 24 : 8).c_str());
+                padded(text_of(task["id"]), 13).c_str(),
+                fit(text_of(task["name"]), columns > 24 ? columns - 24 : 8).c_str());
   }
-  if (result.value("tasksTruncated", false)) std::printf("  ... (mission plan %s draws them all)\n", options.id.c_str());
+  if (result.value("tasksTruncated", false))
+    std::printf("  ... (mission plan %s draws them all)\n", options.id.c_str());
   return kExitOk;
 }
 
 // Layers by dependency depth: a task with no prerequisite is at depth 0,
 // any other one past its deepest prerequisite.
-std::vector<std::vector<std::size_t>> layers_of(const nlohmann::json& nodes, const nlohmann::json& edges,
-                                                std::vector<std::vector<std::size_t>>& prerequisites) {
+std::vector<std::vector<std::size_t>> layers_of(
+    const nlohmann::json& nodes, const nlohmann::json& edges,
+    std::vector<std::vector<std::size_t>>& prerequisites) {
   std::map<std::string, std::size_t> index;
   for (std::size_t i = 0; i < nodes.size(); ++i) index[nodes[i]["id"].get<std::string>()] = i;
   prerequisites.assign(nodes.size(), {});
@@ -197,20 +208,25 @@ void draw_plan(const nlohmann::json& graph) {
   auto layers = layers_of(nodes, graph["edges"], prerequisites);
   const std::size_t columns = output_columns();
   const auto& workflow = graph["workflow"];
-  std::printf("%s\n", fit(text_of(workflow["name"]) + " (" + text_of(workflow["id"]) + ", " +
-                              text_of(workflow["status"]) + ", " + std::to_string(nodes.size()) + " tasks)",
-                          columns)
-                          .c_str());
-  std::printf("%s\n", fit("[x] completed  [>] in progress  [ ] ready  [.] waiting  [!] failed  [-] skipped",
-                          columns)
-                          .c_str());
+  std::printf("%s\n",
+              fit(text_of(workflow["name"]) + " (" + text_of(workflow["id"]) + ", " +
+                      text_of(workflow["status"]) + ", " + std::to_string(nodes.size()) + " tasks)",
+                  columns)
+                  .c_str());
+  std::printf("%s\n",
+              fit("[x] completed  [>] in progress  [ ] ready  [.] waiting  [!] failed  [-] skipped",
+                  columns)
+                  .c_str());
   for (std::size_t depth = 0; depth < layers.size(); ++depth) {
-    std::string head = "-- depth " + std::to_string(depth) + " (" + std::to_string(layers[depth].size()) + ") ";
-    if (text::display_width(head) < columns) head += std::string(columns - text::display_width(head), '-');
+    std::string head =
+        "-- depth " + std::to_string(depth) + " (" + std::to_string(layers[depth].size()) + ") ";
+    if (text::display_width(head) < columns)
+      head += std::string(columns - text::display_width(head), '-');
     std::printf("%s\n", head.c_str());
     for (std::size_t node : layers[depth]) {
       const std::string status = text_of(nodes[node]["status"]);
-      std::string line = std::string(status_mark(status)) + " " + safe(text_of(nodes[node]["name"]));
+      std::string line =
+          std::string(status_mark(status)) + " " + safe(text_of(nodes[node]["name"]));
       if (!prerequisites[node].empty()) {
         std::string after;
         for (std::size_t p : prerequisites[node]) {
@@ -219,7 +235,8 @@ void draw_plan(const nlohmann::json& graph) {
         line += "  <- " + after;
       }
       std::string shown = text::elide_end(line, columns);
-      std::printf("%s%s\n", styled(shown.substr(0, 3), status_tone(status)).c_str(), shown.substr(3).c_str());
+      std::printf("%s%s\n", styled(shown.substr(0, 3), status_tone(status)).c_str(),
+                  shown.substr(3).c_str());
     }
   }
 }
@@ -249,8 +266,11 @@ void print_dot(const nlohmann::json& graph) {
   std::printf("digraph workflow {\n  rankdir=LR;\n  node [shape=box];\n");
   for (const auto& node : graph["nodes"]) {
     const std::string status = text_of(node["status"]);
-    const char* colour = status == "completed" ? "palegreen" : status == "in_progress" ? "lightblue"
-                         : status == "failed"  ? "salmon"    : status == "ready"       ? "white" : "lightgrey";
+    const char* colour = status == "completed"     ? "palegreen"
+                         : status == "in_progress" ? "lightblue"
+                         : status == "failed"      ? "salmon"
+                         : status == "ready"       ? "white"
+                                                   : "lightgrey";
     std::printf("  %s [label=%s, style=filled, fillcolor=%s];\n", node_name(node["id"]).c_str(),
                 quoted(text_of(node["name"]) + " (" + status + ")", false).c_str(), colour);
   }
@@ -269,10 +289,12 @@ void print_mermaid(const nlohmann::json& graph) {
                 text_of(node["status"]).c_str());
   }
   for (const auto& edge : graph["edges"]) {
-    std::printf("  %s %s %s\n", node_name(edge["from"]).c_str(), edge.value("implied", false) ? "-.->" : "-->",
-                node_name(edge["to"]).c_str());
+    std::printf("  %s %s %s\n", node_name(edge["from"]).c_str(),
+                edge.value("implied", false) ? "-.->" : "-->", node_name(edge["to"]).c_str());
   }
-  std::printf("  classDef completed fill:#cfc\n  classDef in_progress fill:#cdf\n  classDef failed fill:#fcc\n");
+  std::printf(
+      "  classDef completed fill:#cfc\n  classDef in_progress fill:#cdf\n  classDef failed "
+      "fill:#fcc\n");
 }
 
 int run_plan(const CliContext& context, const PlanningOptions& options) {
@@ -314,14 +336,17 @@ int run_next(const CliContext& context, const PlanningOptions& options) {
     std::string line = std::string(recommended ? "* " : "  ") + text_of(task["id"]) + "  chain " +
                        text_of(task["criticalPathLength"]) + "  " + safe(text_of(task["name"]));
     if (task.contains("heldBack")) line += "  (" + text_of(task["heldBack"]) + ")";
-    std::printf("%s\n", styled(text::elide_end(line, columns), recommended ? Tone::bold : Tone::plain).c_str());
+    std::printf(
+        "%s\n",
+        styled(text::elide_end(line, columns), recommended ? Tone::bold : Tone::plain).c_str());
   }
   return kExitOk;
 }
 
 // "[#####.....]  5/10" in `width` columns on a terminal.
 std::string bar(std::int64_t done, std::int64_t total, std::size_t width) {
-  const std::size_t filled = total > 0 ? static_cast<std::size_t>(done * static_cast<std::int64_t>(width) / total) : 0;
+  const std::size_t filled =
+      total > 0 ? static_cast<std::size_t>(done * static_cast<std::int64_t>(width) / total) : 0;
   return "[" + std::string(filled, '#') + std::string(width - filled, '.') + "]";
 }
 
@@ -336,12 +361,14 @@ int run_progress(const CliContext& context, const PlanningOptions& options) {
   const std::size_t columns = output_columns();
   std::string counts;
   for (const auto& [status, count] : result["byStatus"].items()) {
-    counts += (counts.empty() ? "" : ", ") + std::to_string(count.get<std::int64_t>()) + " " + status;
+    counts +=
+        (counts.empty() ? "" : ", ") + std::to_string(count.get<std::int64_t>()) + " " + status;
   }
-  std::printf("%s: %s tasks (%s)\n", text_of(result["workflowStatus"]).c_str(), text_of(result["totalTasks"]).c_str(),
-              counts.c_str());
+  std::printf("%s: %s tasks (%s)\n", text_of(result["workflowStatus"]).c_str(),
+              text_of(result["totalTasks"]).c_str(), counts.c_str());
   if (!result["estimatedRemaining"].is_null()) {
-    std::printf("about %s s left (from %s finished tasks' durations)\n", text_of(result["estimatedRemaining"]).c_str(),
+    std::printf("about %s s left (from %s finished tasks' durations)\n",
+                text_of(result["estimatedRemaining"]).c_str(),
                 text_of(result["estimateBasis"]).c_str());
   }
   auto rows = [&](const char* title, const nlohmann::json& list, const char* key) {
@@ -354,8 +381,10 @@ int run_progress(const CliContext& context, const PlanningOptions& options) {
       const std::string tally = std::to_string(done) + "/" + std::to_string(total);
       if (terminal) {
         const std::size_t width = columns > 40 ? std::min<std::size_t>(columns - 32, 50) : 8;
-        std::printf("  %s %s %s\n", padded(label, 16).c_str(),
-                    styled(bar(done, total, width), done == total ? Tone::good : Tone::plain).c_str(), tally.c_str());
+        std::printf(
+            "  %s %s %s\n", padded(label, 16).c_str(),
+            styled(bar(done, total, width), done == total ? Tone::good : Tone::plain).c_str(),
+            tally.c_str());
       } else {
         std::printf("  %s %s completed\n", padded(label, 16).c_str(), tally.c_str());
       }
@@ -367,7 +396,8 @@ int run_progress(const CliContext& context, const PlanningOptions& options) {
   if (!blocked.empty()) {
     std::printf("blocked (%s):\n", text_of(result["blockedCount"]).c_str());
     for (const auto& task : blocked) {
-      std::printf("  %s\n", text::elide_end(safe(text_of(task["name"])) + " <- " + safe(joined(task["blockedBy"], ", ")),
+      std::printf("  %s\n", text::elide_end(safe(text_of(task["name"])) + " <- " +
+                                                safe(joined(task["blockedBy"], ", ")),
                                             columns > 2 ? columns - 2 : columns)
                                 .c_str());
     }
@@ -385,7 +415,8 @@ int run_templates_list(const CliContext& context, const PlanningOptions& options
   }
   result = for_display(result);  // agents' text, printed as text only
   const auto& templates = result.value("templates", nlohmann::json::array());
-  if (templates.empty()) std::printf("No templates (an agent creates them with template_create).\n");
+  if (templates.empty())
+    std::printf("No templates (an agent creates them with template_create).\n");
   const std::size_t columns = output_columns();
   for (const auto& entry : templates) {
     std::string variables;
@@ -393,8 +424,8 @@ int run_templates_list(const CliContext& context, const PlanningOptions& options
       variables += (variables.empty() ? "" : " ") + safe(text_of(variable["name"])) +
                    (variable.value("required", false) ? "" : "?");
     }
-    std::printf("%s\n", text::elide_end(text_of(entry["id"]) + "  " + safe(text_of(entry["name"])) + "  " +
-                                            text_of(entry["taskCount"]) + " tasks" +
+    std::printf("%s\n", text::elide_end(text_of(entry["id"]) + "  " + safe(text_of(entry["name"])) +
+                                            "  " + text_of(entry["taskCount"]) + " tasks" +
                                             (variables.empty() ? "" : "  {" + variables + "}"),
                                         columns)
                             .c_str());
@@ -417,12 +448,15 @@ int run_templates_show(const CliContext& context, const PlanningOptions& options
   for (const auto& variable : definition.value("variables", nlohmann::json::array())) {
     std::printf("  {{%s}}%s%s\n", safe(text_of(variable["name"])).c_str(),
                 variable.value("required", false) ? " required" : "",
-                variable.contains("default") ? (" default " + safe(text_of(variable["default"]))).c_str() : "");
+                variable.contains("default")
+                    ? (" default " + safe(text_of(variable["default"]))).c_str()
+                    : "");
   }
   const std::size_t columns = output_columns();
   for (const auto& task : definition.value("tasks", nlohmann::json::array())) {
     std::string line = "  " + text_of(task["sequence"]) + ". " + safe(text_of(task["name"]));
-    if (task.contains("depends_on") && !task["depends_on"].empty()) line += "  <- " + safe(joined(task["depends_on"], ", "));
+    if (task.contains("depends_on") && !task["depends_on"].empty())
+      line += "  <- " + safe(joined(task["depends_on"], ", "));
     std::printf("%s\n", text::elide_end(line, columns).c_str());
   }
   return kExitOk;
@@ -438,7 +472,8 @@ int run_templates_apply(const CliContext& context, const PlanningOptions& option
                            {"variables", std::move(variables)},
                            {"cwd", CliContext::working_directory(options.cwd)}};
   if (!options.name.empty()) params["name"] = options.name;
-  if (!options.repository.empty()) params["repositoryPath"] = CliContext::working_directory(options.repository);
+  if (!options.repository.empty())
+    params["repositoryPath"] = CliContext::working_directory(options.repository);
   if (options.max_parallel > 0) params["maxParallelTasks"] = options.max_parallel;
   nlohmann::json result = context.connect().client.call("template.apply", params);
   if (context.options.json) {
@@ -467,12 +502,15 @@ void define_workflows_command(CLI::App& command, CliContext& context) {
   command.require_subcommand(1);
   auto options = std::make_shared<PlanningOptions>();
   CLI::App* list = command.add_subcommand("list", "List planned workflows");
-  list->add_option("--limit", options->limit, "At most this many (default 20)")->check(CLI::Range(1, 200))->type_name("N");
+  list->add_option("--limit", options->limit, "At most this many (default 20)")
+      ->check(CLI::Range(1, 200))
+      ->type_name("N");
   on_run<run_list>(list, context, options);
   CLI::App* show = command.add_subcommand("show", "Show a planned workflow, its plan and tasks");
   show->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
-  show->add_flag("--follow", options->follow,
-                 "Follow its run until it ends: a live board on a terminal, else a line per change");
+  show->add_flag(
+      "--follow", options->follow,
+      "Follow its run until it ends: a live board on a terminal, else a line per change");
   on_run<run_show>(show, context, options);
   define_workflow_run_commands(command, context);
 }
@@ -505,7 +543,9 @@ void define_templates_command(CLI::App& command, CliContext& context) {
   command.require_subcommand(1);
   auto options = std::make_shared<PlanningOptions>();
   CLI::App* list = command.add_subcommand("list", "List workflow templates");
-  list->add_option("--limit", options->limit, "At most this many (default 50)")->check(CLI::Range(1, 200))->type_name("N");
+  list->add_option("--limit", options->limit, "At most this many (default 50)")
+      ->check(CLI::Range(1, 200))
+      ->type_name("N");
   on_run<run_templates_list>(list, context, options);
   CLI::App* show = command.add_subcommand("show", "Show a template: variables and tasks");
   show->add_option("id", options->id, "Template id or name")->required()->type_name("ID");
@@ -516,16 +556,23 @@ void define_templates_command(CLI::App& command, CliContext& context) {
       ->add_option("--var", options->variables, "Give the template's {{NAME}} a value (repeatable)")
       ->type_name("NAME=VALUE")
       ->check([](const std::string& value) {
-        return value.find('=') == std::string::npos || value.front() == '=' ? std::string("expected NAME=VALUE")
-                                                                            : std::string();
+        return value.find('=') == std::string::npos || value.front() == '='
+                   ? std::string("expected NAME=VALUE")
+                   : std::string();
       });
-  apply->add_option("--name", options->name, "The workflow's name (default: the template's)")->type_name("NAME");
-  apply->add_option("--repository", options->repository, "Register the workflow's repository (a path)")
+  apply->add_option("--name", options->name, "The workflow's name (default: the template's)")
+      ->type_name("NAME");
+  apply
+      ->add_option("--repository", options->repository,
+                   "Register the workflow's repository (a path)")
       ->type_name("DIR");
-  apply->add_option("--max-parallel", options->max_parallel, "Tasks that may run at once (default 1)")
+  apply
+      ->add_option("--max-parallel", options->max_parallel,
+                   "Tasks that may run at once (default 1)")
       ->check(CLI::Range(1, 64))
       ->type_name("N");
-  apply->add_option("--cwd", options->cwd, "The workflow's working directory (default: current)")->type_name("DIR");
+  apply->add_option("--cwd", options->cwd, "The workflow's working directory (default: current)")
+      ->type_name("DIR");
   on_run<run_templates_apply>(apply, context, options);
 }
 

@@ -18,11 +18,16 @@ void print_workspaces(const nlohmann::json& workspaces) {
     std::printf("no workspaces\n");
     return;
   }
-  std::printf("%s\n", styled("ID             STATUS     WORKFLOW       BRANCH                     PATH", Tone::dim).c_str());
+  std::printf(
+      "%s\n",
+      styled("ID             STATUS     WORKFLOW       BRANCH                     PATH", Tone::dim)
+          .c_str());
   for (const auto& workspace : workspaces) {
     std::printf("%-14s %-10s %-14s %-26s %s\n", safe(workspace.value("id", "")).c_str(),
-                safe(workspace.value("status", "")).c_str(), safe(workspace.value("workflowId", "")).c_str(),
-                fit(workspace.value("branch", ""), 26).c_str(), safe(workspace.value("path", "")).c_str());
+                safe(workspace.value("status", "")).c_str(),
+                safe(workspace.value("workflowId", "")).c_str(),
+                fit(workspace.value("branch", ""), 26).c_str(),
+                safe(workspace.value("path", "")).c_str());
   }
 }
 
@@ -34,12 +39,15 @@ void print_conflicts(const nlohmann::json& result) {
     return;
   }
   for (const auto& workspace : workspaces) {
-    std::printf("%s  %s  %d files changed%s\n", styled(safe(workspace.value("id", "")), Tone::bold).c_str(),
-                safe(workspace.value("branch", "")).c_str(), workspace.value("changedCount", 0),
-                workspace.contains("error") ? ("  (" + safe(workspace.value("error", "")) + ")").c_str() : "");
+    std::printf(
+        "%s  %s  %d files changed%s\n", styled(safe(workspace.value("id", "")), Tone::bold).c_str(),
+        safe(workspace.value("branch", "")).c_str(), workspace.value("changedCount", 0),
+        workspace.contains("error") ? ("  (" + safe(workspace.value("error", "")) + ")").c_str()
+                                    : "");
   }
   if (pairs.empty()) {
-    std::printf("%s\n", styled("no overlapping changes; every pair merges cleanly", Tone::good).c_str());
+    std::printf("%s\n",
+                styled("no overlapping changes; every pair merges cleanly", Tone::good).c_str());
     return;
   }
   for (const auto& pair : pairs) {
@@ -47,10 +55,13 @@ void print_conflicts(const nlohmann::json& result) {
     const bool clean = pair.value("mergesCleanly", true);
     std::printf("%s + %s: %s\n", safe(ids.size() > 0 ? ids[0].get<std::string>() : "").c_str(),
                 safe(ids.size() > 1 ? ids[1].get<std::string>() : "").c_str(),
-                clean ? styled("merges cleanly", Tone::good).c_str() : styled("conflicts", Tone::bad).c_str());
-    const std::string overlap = joined(pair.value("overlappingFiles", nlohmann::json::array()), ", ");
+                clean ? styled("merges cleanly", Tone::good).c_str()
+                      : styled("conflicts", Tone::bad).c_str());
+    const std::string overlap =
+        joined(pair.value("overlappingFiles", nlohmann::json::array()), ", ");
     if (!overlap.empty()) std::printf("  both change: %s\n", safe(overlap).c_str());
-    const std::string conflicts = joined(pair.value("conflictingFiles", nlohmann::json::array()), ", ");
+    const std::string conflicts =
+        joined(pair.value("conflictingFiles", nlohmann::json::array()), ", ");
     if (!conflicts.empty()) std::printf("  conflicting: %s\n", safe(conflicts).c_str());
     if (pair.contains("error")) std::printf("  %s\n", safe(pair.value("error", "")).c_str());
   }
@@ -65,19 +76,24 @@ void print_clean(const nlohmann::json& result) {
     if (item.value("withoutRecord", false)) {
       // Left by a daemon killed while it made a workspace, or by one removed.
       const std::string path = item.value("path", "");
-      std::printf("removed %s%s%s  (left without a record)\n", safe(path).c_str(), path.empty() ? "" : "  ",
-                  item.value("branchDeleted", false) ? ("branch " + safe(item.value("branch", ""))).c_str() : "");
+      std::printf(
+          "removed %s%s%s  (left without a record)\n", safe(path).c_str(), path.empty() ? "" : "  ",
+          item.value("branchDeleted", false) ? ("branch " + safe(item.value("branch", ""))).c_str()
+                                             : "");
       continue;
     }
-    std::printf("removed %s  %s%s\n", safe(item.value("id", "")).c_str(), safe(item.value("path", "")).c_str(),
-                item.value("branchDeleted", false) ? "  (merged branch deleted)" : "  (branch kept)");
+    std::printf(
+        "removed %s  %s%s\n", safe(item.value("id", "")).c_str(),
+        safe(item.value("path", "")).c_str(),
+        item.value("branchDeleted", false) ? "  (merged branch deleted)" : "  (branch kept)");
   }
   for (const auto& item : failed) {
-    std::printf("kept %s  %s: %s\n", safe(item.value("id", "")).c_str(), safe(item.value("path", "")).c_str(),
-                safe(item.value("error", "")).c_str());
+    std::printf("kept %s  %s: %s\n", safe(item.value("id", "")).c_str(),
+                safe(item.value("path", "")).c_str(), safe(item.value("error", "")).c_str());
   }
   for (const auto& item : kept) {
-    const std::string what = item.value("branch", "").empty() ? item.value("path", "") : item.value("branch", "");
+    const std::string what =
+        item.value("branch", "").empty() ? item.value("path", "") : item.value("branch", "");
     std::printf("kept %s: %s\n", safe(what).c_str(), safe(item.value("reason", "")).c_str());
   }
 }
@@ -88,7 +104,8 @@ void define_workspaces_command(CLI::App& command, CliContext& context) {
   command.require_subcommand(1);
   auto workflow = std::make_shared<std::string>();
   auto status = std::make_shared<std::vector<std::string>>();
-  CLI::App* list = command.add_subcommand("list", "List workspaces (all but removed), newest first");
+  CLI::App* list =
+      command.add_subcommand("list", "List workspaces (all but removed), newest first");
   list->add_option("--workflow", *workflow, "Only this workflow's")->type_name("ID");
   list->add_option("--status", *status, "Only these states (active,merged,abandoned,removed)")
       ->delimiter(',')
@@ -110,8 +127,10 @@ void define_workspaces_command(CLI::App& command, CliContext& context) {
   });
   auto scope = std::make_shared<std::string>();
   CLI::App* conflicts = command.add_subcommand(
-      "conflicts", "Files two active workspaces both change, and whether their branches merge (WORKFLOW)");
-  conflicts->add_option("workflow", *scope, "Only this workflow's workspaces")->type_name("WORKFLOW");
+      "conflicts",
+      "Files two active workspaces both change, and whether their branches merge (WORKFLOW)");
+  conflicts->add_option("workflow", *scope, "Only this workflow's workspaces")
+      ->type_name("WORKFLOW");
   conflicts->callback([&context, scope] {
     context.action = [&context, scope] {
       nlohmann::json params = nlohmann::json::object();
@@ -128,7 +147,8 @@ void define_workspaces_command(CLI::App& command, CliContext& context) {
   });
   auto clean_scope = std::make_shared<std::string>();
   CLI::App* clean = command.add_subcommand(
-      "clean", "Remove the worktrees mission made that are merged, abandoned or of ended workflows");
+      "clean",
+      "Remove the worktrees mission made that are merged, abandoned or of ended workflows");
   clean->add_option("--workflow", *clean_scope, "Only this workflow's")->type_name("ID");
   clean->callback([&context, clean_scope] {
     context.action = [&context, clean_scope] {

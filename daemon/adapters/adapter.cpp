@@ -37,28 +37,32 @@ Delivery select_delivery(const AgentAdapter& adapter, std::optional<Delivery> re
 bool has_option(const std::vector<std::string>& argv, std::string_view name) {
   for (const auto& word : argv) {
     if (word == name) return true;
-    if (word.size() > name.size() && word.compare(0, name.size(), name) == 0 && word[name.size()] == '=') {
+    if (word.size() > name.size() && word.compare(0, name.size(), name) == 0 &&
+        word[name.size()] == '=') {
       return true;
     }
   }
   return false;
 }
 
-std::optional<std::string> option_value(const std::vector<std::string>& argv, std::string_view name) {
+std::optional<std::string> option_value(const std::vector<std::string>& argv,
+                                        std::string_view name) {
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& word = argv[i];
     if (word == name) {
       if (i + 1 < argv.size()) return argv[i + 1];
       return std::nullopt;
     }
-    if (word.size() > name.size() && word.compare(0, name.size(), name) == 0 && word[name.size()] == '=') {
+    if (word.size() > name.size() && word.compare(0, name.size(), name) == 0 &&
+        word[name.size()] == '=') {
       return word.substr(name.size() + 1);
     }
   }
   return std::nullopt;
 }
 
-std::string_view output_format_of(std::string_view adapter_name, const std::vector<std::string>& argv) {
+std::string_view output_format_of(std::string_view adapter_name,
+                                  const std::vector<std::string>& argv) {
   const AgentAdapter* adapter = find_adapter(adapter_name);
   if (adapter == nullptr || adapter->output_format == nullptr) return {};
   return adapter->output_format(argv);

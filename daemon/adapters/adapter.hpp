@@ -71,10 +71,10 @@ inline constexpr std::string_view kServerName = "mission";
 struct LaunchRequest {
   std::string execution_id;
   Delivery delivery = Delivery::stdout_marker;  // the selected one
-  std::string binary;                      // the provider's executable (unused by generic)
-  std::vector<std::string> arguments;      // the user's words after --
-  std::map<std::string, std::string> env;  // the agent's environment before the plan applies
-  std::optional<BridgeEntry> bridge;       // for mcp-tool: the server to provision, token included
+  std::string binary;                           // the provider's executable (unused by generic)
+  std::vector<std::string> arguments;           // the user's words after --
+  std::map<std::string, std::string> env;       // the agent's environment before the plan applies
+  std::optional<BridgeEntry> bridge;  // for mcp-tool: the server to provision, token included
   // For stdout-marker: renders what to tell the agent. Called only by the
   // adapters that pass it on (generic does not), so a plain launch skips it.
   std::function<std::string()> marker_instructions;
@@ -132,12 +132,14 @@ struct AgentAdapter {
 
 // The output format of a command `adapter_name` launched (empty for text
 // or an adapter not known).
-std::string_view output_format_of(std::string_view adapter_name, const std::vector<std::string>& argv);
+std::string_view output_format_of(std::string_view adapter_name,
+                                  const std::vector<std::string>& argv);
 
 // Whether `argv` holds option `name` (alone or as name=value).
 bool has_option(const std::vector<std::string>& argv, std::string_view name);
 // The value of option `name` in `argv` ("name value" or "name=value").
-std::optional<std::string> option_value(const std::vector<std::string>& argv, std::string_view name);
+std::optional<std::string> option_value(const std::vector<std::string>& argv,
+                                        std::string_view name);
 
 // Whether `adapter` supports `delivery`.
 bool supports(const AgentAdapter& adapter, Delivery delivery);

@@ -66,7 +66,8 @@ LaunchPlan prepare(const LaunchRequest& request) {
 constexpr std::string_view kStreamFormat = "claude-stream-json";
 
 std::string_view output_format(const std::vector<std::string>& argv) {
-  return option_value(argv, "--output-format") == "stream-json" ? kStreamFormat : std::string_view();
+  return option_value(argv, "--output-format") == "stream-json" ? kStreamFormat
+                                                                : std::string_view();
 }
 
 ManualConfig manual(const BridgeEntry& bridge) {
@@ -77,7 +78,9 @@ ManualConfig manual(const BridgeEntry& bridge) {
 }  // namespace
 
 // What its CLI writes under HOME.
-constexpr StatePath kStatePaths[] = {{"CLAUDE_CONFIG_DIR", ".claude", "", true}, {"", "", ".claude.json", false}, {"XDG_CACHE_HOME", ".cache", "claude-cli-nodejs", true}};
+constexpr StatePath kStatePaths[] = {{"CLAUDE_CONFIG_DIR", ".claude", "", true},
+                                     {"", "", ".claude.json", false},
+                                     {"XDG_CACHE_HOME", ".cache", "claude-cli-nodejs", true}};
 
 extern const AgentAdapter kClaudeCodeAdapter;
 const AgentAdapter kClaudeCodeAdapter = {

@@ -92,11 +92,14 @@ TomlFields server_fields(const BridgeEntry& bridge, const TomlStyle& style) {
 // `codex exec --json`: thread, turn and item events, one JSON object a line.
 constexpr std::string_view kStreamFormat = "codex-json";
 
-bool is_json_flag(const std::string& word) { return word == "--json" || word == "--experimental-json"; }
+bool is_json_flag(const std::string& word) {
+  return word == "--json" || word == "--experimental-json";
+}
 
 std::string_view output_format(const std::vector<std::string>& argv) {
   const bool exec = std::find(argv.begin(), argv.end(), "exec") != argv.end();
-  return exec && std::any_of(argv.begin(), argv.end(), is_json_flag) ? kStreamFormat : std::string_view();
+  return exec && std::any_of(argv.begin(), argv.end(), is_json_flag) ? kStreamFormat
+                                                                     : std::string_view();
 }
 
 LaunchPlan prepare(const LaunchRequest& request) {

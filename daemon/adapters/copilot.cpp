@@ -48,7 +48,8 @@ ManualConfig manual(const BridgeEntry& bridge) {
 }  // namespace
 
 // What its CLI writes under HOME.
-constexpr StatePath kStatePaths[] = {{"COPILOT_HOME", ".copilot", "", true}, {"XDG_CACHE_HOME", ".cache", "copilot", true}};
+constexpr StatePath kStatePaths[] = {{"COPILOT_HOME", ".copilot", "", true},
+                                     {"XDG_CACHE_HOME", ".cache", "copilot", true}};
 
 extern const AgentAdapter kCopilotAdapter;
 const AgentAdapter kCopilotAdapter = {

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "daemon/adapters/adapter.hpp"
-#include "shared/vocabulary.hpp"
 #include "shared/error_code.hpp"
+#include "shared/vocabulary.hpp"
 
 namespace mission::daemon::adapters {
 namespace {

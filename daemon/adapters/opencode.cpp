@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "daemon/adapters/adapter.hpp"
-#include "shared/vocabulary.hpp"
 #include "shared/error_code.hpp"
+#include "shared/vocabulary.hpp"
 
 namespace mission::daemon::adapters {
 namespace {
@@ -48,7 +48,8 @@ LaunchPlan prepare(const LaunchRequest& request) {
   // `opencode run` off a terminal: its JSON events, right after the
   // subcommand, so the run shows its steps as they happen.
   auto run = std::find(plan.argv.begin() + 1, plan.argv.end(), "run");
-  if (run != plan.argv.end() && !request.on_terminal && !has_option(request.arguments, "--format")) {
+  if (run != plan.argv.end() && !request.on_terminal &&
+      !has_option(request.arguments, "--format")) {
     plan.argv.insert(run + 1, {"--format", "json"});
   }
   return plan;
@@ -71,7 +72,10 @@ ManualConfig manual(const BridgeEntry& bridge) {
 }  // namespace
 
 // What its CLI writes under HOME.
-constexpr StatePath kStatePaths[] = {{"XDG_DATA_HOME", ".local/share", "opencode", true}, {"XDG_CONFIG_HOME", ".config", "opencode", true}, {"XDG_CACHE_HOME", ".cache", "opencode", true}, {"XDG_STATE_HOME", ".local/state", "opencode", true}};
+constexpr StatePath kStatePaths[] = {{"XDG_DATA_HOME", ".local/share", "opencode", true},
+                                     {"XDG_CONFIG_HOME", ".config", "opencode", true},
+                                     {"XDG_CACHE_HOME", ".cache", "opencode", true},
+                                     {"XDG_STATE_HOME", ".local/state", "opencode", true}};
 
 extern const AgentAdapter kOpenCodeAdapter;
 const AgentAdapter kOpenCodeAdapter = {

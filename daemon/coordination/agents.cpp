@@ -14,13 +14,15 @@
 namespace mission::daemon::coordination {
 namespace {
 
-void put_time(nlohmann::json& out, KeyStyle style, const char* snake, std::optional<std::int64_t> ms) {
+void put_time(nlohmann::json& out, KeyStyle style, const char* snake,
+              std::optional<std::int64_t> ms) {
   if (ms) out[tracking::key(style, snake)] = format_utc_iso8601(*ms);
 }
 
 // An agent tool names the caller, or nobody: seed 003 makes agents repeat
 // their id, and an id that is not theirs would let one act as another.
-void require_self(const Caller& caller, const std::optional<std::string>& given, const char* field) {
+void require_self(const Caller& caller, const std::optional<std::string>& given,
+                  const char* field) {
   if (!given || *given == caller.execution_id) return;
   throw MissionError(ErrorCode::forbidden,
                      std::string(field) + " '" + *given + "' is not the calling agent (" +
@@ -33,13 +35,14 @@ void require_self(const Caller& caller, const std::optional<std::string>& given,
 store::AgentRow require_agent(store::Database& db, const std::string& id, bool registered) {
   auto row = store::AgentRepository(db).find(id);
   if (row && (!registered || row->registered_at)) return *row;
-  throw MissionError(ErrorCode::not_found,
-                     row ? "agent " + id + " has not registered" : "no agent " + id,
-                     row ? "call agent_register first" : "agent_list shows the registered agents",
-                     {{"id", id}});
+  throw MissionError(
+      ErrorCode::not_found, row ? "agent " + id + " has not registered" : "no agent " + id,
+      row ? "call agent_register first" : "agent_list shows the registered agents", {{"id", id}});
 }
 
-nlohmann::json success() { return {{"success", true}}; }
+nlohmann::json success() {
+  return {{"success", true}};
+}
 
 }  // namespace
 
@@ -57,14 +60,15 @@ AgentStatus effective_status(const store::AgentRow& row, std::int64_t now) {
 nlohmann::json agent_json(const store::AgentRow& row, std::int64_t now, KeyStyle style) {
   auto key = [style](const char* snake) { return tracking::key(style, snake); };
   nlohmann::json capabilities = parse_json_or_discarded(row.capabilities);
-  nlohmann::json out = {{"id", row.execution_id},
-                        {"name", row.name.value_or("")},
-                        {"runtime", row.runtime.value_or("")},
-                        {"role", row.role.value_or(AgentRole::worker)},
-                        {"capabilities", capabilities.is_array() ? capabilities : nlohmann::json::array()},
-                        {"status", effective_status(row, now)},
-                        {key("execution_state"), row.state},
-                        {"kind", row.kind}};
+  nlohmann::json out = {
+      {"id", row.execution_id},
+      {"name", row.name.value_or("")},
+      {"runtime", row.runtime.value_or("")},
+      {"role", row.role.value_or(AgentRole::worker)},
+      {"capabilities", capabilities.is_array() ? capabilities : nlohmann::json::array()},
+      {"status", effective_status(row, now)},
+      {key("execution_state"), row.state},
+      {"kind", row.kind}};
   if (row.task_id) out[key("current_task_id")] = *row.task_id;
   if (row.workspace) out[key("workspace_path")] = *row.workspace;
   if (row.metadata) {
@@ -73,7 +77,8 @@ nlohmann::json agent_json(const store::AgentRow& row, std::int64_t now, KeyStyle
   }
   put_time(out, style, "registered_at", row.registered_at);
   put_time(out, style, "last_heartbeat_at", row.last_heartbeat_at);
-  const std::int64_t seen = std::max(row.last_heartbeat_at.value_or(0), row.last_call_at.value_or(0));
+  const std::int64_t seen =
+      std::max(row.last_heartbeat_at.value_or(0), row.last_call_at.value_or(0));
   if (seen > 0) put_time(out, style, "last_seen_at", seen);
   return out;
 }
@@ -83,10 +88,12 @@ nlohmann::json agent_register(Caller& caller, const AgentRegisterRequest& reques
   registration.name = request.name;
   registration.runtime = request.runtime;
   registration.role = request.role;
-  if (request.capabilities) registration.capabilities = nlohmann::json(*request.capabilities).dump();
+  if (request.capabilities)
+    registration.capabilities = nlohmann::json(*request.capabilities).dump();
   registration.workspace = request.workspace_path;
   registration.metadata = request.metadata;
-  store::AgentRepository(caller.db).register_agent(caller.execution_id, registration, unix_ms_now());
+  store::AgentRepository(caller.db).register_agent(caller.execution_id, registration,
+                                                   unix_ms_now());
   return {{"id", caller.execution_id},
           {"name", request.name},
           {"status", AgentStatus::online},

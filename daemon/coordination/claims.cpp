@@ -44,11 +44,11 @@ store::PlannedTaskRow require_claimable(store::Database& db, const std::string& 
 }
 
 [[noreturn]] void refuse_held(const store::ClaimRow& claim) {
-  throw MissionError(ErrorCode::already_claimed,
-                     "task " + claim.task_id + " is already claimed by agent execution " +
-                         claim.execution_id,
-                     "task_get_available lists the tasks nobody holds",
-                     {{"task_id", claim.task_id}, {"already_claimed_by", claim.execution_id}});
+  throw MissionError(
+      ErrorCode::already_claimed,
+      "task " + claim.task_id + " is already claimed by agent execution " + claim.execution_id,
+      "task_get_available lists the tasks nobody holds",
+      {{"task_id", claim.task_id}, {"already_claimed_by", claim.execution_id}});
 }
 
 std::vector<std::string> capabilities_of(store::Database& db, const std::string& execution_id) {
@@ -84,11 +84,12 @@ void require_capabilities(store::Database& db, const std::string& execution_id,
     if (std::find(have.begin(), have.end(), need) == have.end()) missing.push_back(need);
   }
   if (missing.empty()) return;
-  throw MissionError(ErrorCode::invalid_argument,
-                     "task '" + task.name + "' needs capabilities this agent has not registered: " +
-                         missing.dump(),
-                     "agent_register with those capabilities, or claim a task task_get_available lists",
-                     {{"task_id", task.id}, {"missing_capabilities", missing}});
+  throw MissionError(
+      ErrorCode::invalid_argument,
+      "task '" + task.name +
+          "' needs capabilities this agent has not registered: " + missing.dump(),
+      "agent_register with those capabilities, or claim a task task_get_available lists",
+      {{"task_id", task.id}, {"missing_capabilities", missing}});
 }
 
 }  // namespace
@@ -137,19 +138,22 @@ nlohmann::json task_release(Caller& caller, const TaskReleaseRequest& request) {
   store::PlannedTaskRow task = require_claimable(caller.db, request.task_id);
   auto held = claims.claim_of(task.id);
   if (!held || held->execution_id != caller.execution_id) {
-    throw MissionError(ErrorCode::forbidden,
-                       "agent execution " + caller.execution_id + " holds no claim on task " + task.id +
-                           (held ? " (agent execution " + held->execution_id + " does)" : ""),
-                       "release only what task_claim gave you",
-                       {{"task_id", task.id},
-                        {"claimed_by", held ? nlohmann::json(held->execution_id) : nlohmann::json()}});
+    throw MissionError(
+        ErrorCode::forbidden,
+        "agent execution " + caller.execution_id + " holds no claim on task " + task.id +
+            (held ? " (agent execution " + held->execution_id + " does)" : ""),
+        "release only what task_claim gave you",
+        {{"task_id", task.id},
+         {"claimed_by", held ? nlohmann::json(held->execution_id) : nlohmann::json()}});
   }
   const std::string why = request.reason.value_or("released by its agent");
   claims.release(task.id, caller.execution_id, "released",
-                 "claim released by agent execution " + caller.execution_id + ": " + why, unix_ms_now());
+                 "claim released by agent execution " + caller.execution_id + ": " + why,
+                 unix_ms_now());
   store::AgentChanges changes;
   changes.task_id = std::optional<std::string>();
-  if (auto agent = store::AgentRepository(caller.db).find(caller.execution_id); agent && agent->task_id == task.id) {
+  if (auto agent = store::AgentRepository(caller.db).find(caller.execution_id);
+      agent && agent->task_id == task.id) {
     store::AgentRepository(caller.db).change(caller.execution_id, changes, unix_ms_now());
   }
   tracking::add_task_event(caller.events, caller.db, "updated", task.id, caller.execution_id);
@@ -160,10 +164,12 @@ nlohmann::json task_release(Caller& caller, const TaskReleaseRequest& request) {
 }
 
 nlohmann::json task_get_available(store::Database& db, planning::PlanCache* cache,
-                                  const std::string& execution_id, const TaskAvailableRequest& request) {
+                                  const std::string& execution_id,
+                                  const TaskAvailableRequest& request) {
   require_self(execution_id, request.agent_id);
-  const std::size_t limit = std::clamp<std::size_t>(
-      request.limit == 0 ? limits::kDefaultAvailableTasks : request.limit, 1, limits::kMaxAvailableTasks);
+  const std::size_t limit =
+      std::clamp<std::size_t>(request.limit == 0 ? limits::kDefaultAvailableTasks : request.limit,
+                              1, limits::kMaxAvailableTasks);
   const std::string capabilities = nlohmann::json(capabilities_of(db, execution_id)).dump();
   store::ClaimRepository claims(db);
   nlohmann::json tasks = nlohmann::json::array();
@@ -173,7 +179,8 @@ nlohmann::json task_get_available(store::Database& db, planning::PlanCache* cach
   // Candidates come in plan order; those still waiting on a prerequisite
   // are skipped, so read in batches until the page is full.
   while (!more) {
-    auto batch = claims.unclaimed(request.workflow_id, capabilities, after, limits::kMaxAvailableTasks);
+    auto batch =
+        claims.unclaimed(request.workflow_id, capabilities, after, limits::kMaxAvailableTasks);
     if (batch.empty()) break;
     for (const auto& row : batch) {
       after = row.position;
@@ -186,14 +193,15 @@ nlohmann::json task_get_available(store::Database& db, planning::PlanCache* cach
       }
       nlohmann::json files = parse_json_or_discarded(row.files_likely_affected);
       nlohmann::json required = parse_json_or_discarded(row.required_capabilities);
-      nlohmann::json task = {{"id", row.id},
-                             {"workflow_id", row.workflow_id},
-                             {"name", row.name},
-                             {"description", row.description},
-                             {"status", row.status == TaskStatus::failed ? "failed" : "ready"},
-                             {"sequence", row.sequence},
-                             {"files_likely_affected", files.is_array() ? files : nlohmann::json::array()},
-                             {"required_capabilities", required.is_array() ? required : nlohmann::json::array()}};
+      nlohmann::json task = {
+          {"id", row.id},
+          {"workflow_id", row.workflow_id},
+          {"name", row.name},
+          {"description", row.description},
+          {"status", row.status == TaskStatus::failed ? "failed" : "ready"},
+          {"sequence", row.sequence},
+          {"files_likely_affected", files.is_array() ? files : nlohmann::json::array()},
+          {"required_capabilities", required.is_array() ? required : nlohmann::json::array()}};
       if (row.parallel_group) task["parallel_group"] = *row.parallel_group;
       if (row.complexity) task["estimated_complexity"] = *row.complexity;
       tasks.push_back(std::move(task));
@@ -211,8 +219,9 @@ std::size_t expire_claims(store::Database& db, events::EventBatch& events, std::
   std::size_t count = 0;
   for (const auto& claim : claims.expired(now, limits::kClaimLeaseMs)) {
     claims.release(claim.task_id, claim.execution_id, "lease_expired",
-                   "claim released: agent execution " + claim.execution_id + " gave no sign of life for " +
-                       std::to_string(limits::kClaimLeaseMs / 1000) + " s (the lease)",
+                   "claim released: agent execution " + claim.execution_id +
+                       " gave no sign of life for " + std::to_string(limits::kClaimLeaseMs / 1000) +
+                       " s (the lease)",
                    now);
     tracking::add_task_event(events, db, "updated", claim.task_id, claim.execution_id);
     ++count;

@@ -65,7 +65,8 @@ nlohmann::json task_release(Caller& caller, const TaskReleaseRequest& request);
 // Ready or failed planned tasks nobody holds whose required capabilities
 // the caller registered, in plan order.
 nlohmann::json task_get_available(store::Database& db, planning::PlanCache* cache,
-                                  const std::string& execution_id, const TaskAvailableRequest& request);
+                                  const std::string& execution_id,
+                                  const TaskAvailableRequest& request);
 // Ends the claims of agents mission did not launch that were silent for
 // limits::kClaimLeaseMs as of `now`; returns how many. In a transaction.
 std::size_t expire_claims(store::Database& db, events::EventBatch& events, std::int64_t now);
@@ -82,7 +83,8 @@ nlohmann::json message_count_unread(Caller& caller, const MessageCountRequest& r
 
 // message_wait's answer when something is there: the caller's unread
 // messages (or those past request.after), oldest first; nullopt when none.
-std::optional<nlohmann::json> message_wait_ready(store::Database& db, const std::string& execution_id,
+std::optional<nlohmann::json> message_wait_ready(store::Database& db,
+                                                 const std::string& execution_id,
                                                  const MessageWaitRequest& request);
 // Its answer when the wait ran out.
 nlohmann::json message_wait_timed_out(store::Database& db, const std::string& execution_id,
@@ -135,7 +137,8 @@ void notify_people(store::Database& db, events::EventBatch& events, const People
 // 1-based `choice` of its choices) with a message replying to that
 // observation, and puts the execution back to running. {message, execution}.
 nlohmann::json person_answer(store::Database& db, events::EventBatch& events, PersonMessage message,
-                             std::optional<std::int64_t> choice, const execution::Launcher* launcher);
+                             std::optional<std::int64_t> choice,
+                             const execution::Launcher* launcher);
 // The questions executions wait on (`mission inbox`): [{agentExecutionId,
 // agentName?, observationId, question, choices, askedAt}], oldest first.
 nlohmann::json open_questions(store::Database& db);

@@ -12,9 +12,13 @@ InboundDelivery::InboundDelivery(store::Database& db, events::EventBus& bus,
   bus_.add_listener(*this);
 }
 
-InboundDelivery::~InboundDelivery() { bus_.remove_listener(*this); }
+InboundDelivery::~InboundDelivery() {
+  bus_.remove_listener(*this);
+}
 
-std::string_view InboundDelivery::listens_to() const { return kMessageCreated; }
+std::string_view InboundDelivery::listens_to() const {
+  return kMessageCreated;
+}
 
 void InboundDelivery::on_event(const nlohmann::json& event) {
   const std::string recipient = event.value("recipientId", "");

@@ -19,7 +19,9 @@
 namespace mission::daemon::coordination {
 namespace {
 
-std::string new_message_id() { return new_random_id("ms-", 12); }
+std::string new_message_id() {
+  return new_random_id("ms-", 12);
+}
 
 std::string recipient_id_of(const store::MessageRow& row) {
   return row.recipient_execution_id.value_or(std::string(kPersonAddress));
@@ -29,7 +31,8 @@ std::string sender_id_of(const store::MessageRow& row) {
   return row.sender_execution_id.value_or(std::string(kPersonAddress));
 }
 
-void put_time(nlohmann::json& out, KeyStyle style, const char* snake, std::optional<std::int64_t> ms) {
+void put_time(nlohmann::json& out, KeyStyle style, const char* snake,
+              std::optional<std::int64_t> ms) {
   if (ms) out[tracking::key(style, snake)] = format_utc_iso8601(*ms);
 }
 
@@ -55,14 +58,15 @@ void require_room(const execution::Launcher* launcher, const store::MessageRow& 
   launcher->require_input_room(*row.recipient_execution_id, inbound_line(row).size() + 1);
 }
 
-store::MessageRow store_message(store::Database& db, events::EventBatch& batch, store::MessageRow row,
-                                bool press_enter = true) {
+store::MessageRow store_message(store::Database& db, events::EventBatch& batch,
+                                store::MessageRow row, bool press_enter = true) {
   row.position = store::MessageRepository(db).insert(row);
   add_message_event(batch, row, press_enter);
   return row;
 }
 
-void require_self(const Caller& caller, const std::optional<std::string>& given, const char* field) {
+void require_self(const Caller& caller, const std::optional<std::string>& given,
+                  const char* field) {
   if (!given || *given == caller.execution_id) return;
   throw MissionError(ErrorCode::forbidden,
                      std::string(field) + " '" + *given + "' is not the calling agent (" +
@@ -79,13 +83,15 @@ std::optional<std::string> live_recipient(store::Database& db, const std::string
   auto execution = store::ExecutionRepository(db).find(recipient_id);
   if (!execution) {
     throw MissionError(ErrorCode::not_found, "no agent execution '" + recipient_id + "'",
-                       "agent_list (mission agents, mission exec list) names them; \"person\" reaches the people at the shell",
+                       "agent_list (mission agents, mission exec list) names them; \"person\" "
+                       "reaches the people at the shell",
                        {{"recipient_id", recipient_id}});
   }
   if (is_final(execution->state)) {
     throw MissionError(ErrorCode::execution_final,
                        "agent execution " + recipient_id + " is " +
-                           std::string(name_of(execution->state)) + "; nobody would read the message",
+                           std::string(name_of(execution->state)) +
+                           "; nobody would read the message",
                        "send it to a live agent (agent_list --status online) or to \"person\"",
                        {{"recipient_id", recipient_id}});
   }
@@ -101,7 +107,8 @@ store::MessageRow require_message(store::Database& db, const std::string& id) {
 // A message the caller sent or received.
 store::MessageRow visible_message(Caller& caller, const std::string& id) {
   store::MessageRow row = require_message(caller.db, id);
-  if (row.recipient_execution_id == caller.execution_id || row.sender_execution_id == caller.execution_id) {
+  if (row.recipient_execution_id == caller.execution_id ||
+      row.sender_execution_id == caller.execution_id) {
     return row;
   }
   throw MissionError(ErrorCode::forbidden, "message " + id + " is neither to nor from this agent",
@@ -112,9 +119,10 @@ store::MessageRow visible_message(Caller& caller, const std::string& id) {
 store::MessageRow received_message(Caller& caller, const std::string& id) {
   store::MessageRow row = require_message(caller.db, id);
   if (row.recipient_execution_id == caller.execution_id) return row;
-  throw MissionError(ErrorCode::forbidden, "message " + id + " was not sent to this agent",
-                     "only its recipient marks a message read or archives it; message_list shows yours",
-                     {{"id", id}});
+  throw MissionError(
+      ErrorCode::forbidden, "message " + id + " was not sent to this agent",
+      "only its recipient marks a message read or archives it; message_list shows yours",
+      {{"id", id}});
 }
 
 store::MessageRow from_content(const MessageContent& content) {
@@ -131,7 +139,8 @@ store::MessageRow from_content(const MessageContent& content) {
   row.expires_at = content.expires_at;
   if (row.expires_at && *row.expires_at <= row.created_at) {
     throw MissionError(ErrorCode::invalid_argument, "expires_at is already past",
-                       "give a time in the future, or leave expires_at out", {{"field", "expires_at"}});
+                       "give a time in the future, or leave expires_at out",
+                       {{"field", "expires_at"}});
   }
   return row;
 }
@@ -159,7 +168,8 @@ std::string clipped(std::string text, std::size_t limit) {
   return text.substr(0, cut) + "...";
 }
 
-nlohmann::json wait_answer(nlohmann::json messages, std::int64_t unread, std::int64_t after, bool timed_out) {
+nlohmann::json wait_answer(nlohmann::json messages, std::int64_t unread, std::int64_t after,
+                           bool timed_out) {
   return {{"messages", std::move(messages)},
           {"unread_count", unread},
           {"after_cursor", std::to_string(after)},
@@ -198,7 +208,8 @@ nlohmann::json message_json(const store::MessageRow& row, std::int64_t now, KeyS
   if (row.workflow_id) out[key("workflow_id")] = *row.workflow_id;
   if (row.task_id) out[key("task_id")] = *row.task_id;
   if (row.reply_to_id) out[key("reply_to_id")] = *row.reply_to_id;
-  if (row.reply_to_observation_id) out[key("reply_to_observation_id")] = *row.reply_to_observation_id;
+  if (row.reply_to_observation_id)
+    out[key("reply_to_observation_id")] = *row.reply_to_observation_id;
   put_time(out, style, "created_at", row.created_at);
   put_time(out, style, "expires_at", row.expires_at);
   put_time(out, style, "read_at", row.read_at);
@@ -278,7 +289,8 @@ nlohmann::json message_list(Caller& caller, const MessageListRequest& request) {
   auto page = messages.page(filter, request.page);
   nlohmann::json items = nlohmann::json::array();
   for (const auto& row : page.rows) items.push_back(message_json(row, filter.now, KeyStyle::snake));
-  nlohmann::json out = {{"unread_count", total(messages.count_unread(caller.execution_id, filter.now))}};
+  nlohmann::json out = {
+      {"unread_count", total(messages.count_unread(caller.execution_id, filter.now))}};
   put_tool_page(out, "messages", std::move(items), page.positions, page.more, request.page);
   return out;
 }
@@ -311,7 +323,8 @@ nlohmann::json message_archive(Caller& caller, const MessageIdsRequest& request)
 
 nlohmann::json message_count_unread(Caller& caller, const MessageCountRequest& request) {
   require_self(caller, request.agent_id, "agent_id");
-  auto counts = store::MessageRepository(caller.db).count_unread(caller.execution_id, unix_ms_now());
+  auto counts =
+      store::MessageRepository(caller.db).count_unread(caller.execution_id, unix_ms_now());
   nlohmann::json by_priority = nlohmann::json::object();
   std::int64_t count = 0;
   for (const auto& [priority, n] : counts) {
@@ -332,7 +345,8 @@ std::int64_t message_wait_ms(const MessageWaitRequest& request) {
   return std::min(request.timeout_ms, limits::kMessageWaitMaxMs);
 }
 
-std::optional<nlohmann::json> message_wait_ready(store::Database& db, const std::string& execution_id,
+std::optional<nlohmann::json> message_wait_ready(store::Database& db,
+                                                 const std::string& execution_id,
                                                  const MessageWaitRequest& request) {
   const std::int64_t now = unix_ms_now();
   store::MessageRepository messages(db);
@@ -360,8 +374,8 @@ nlohmann::json message_wait_timed_out(store::Database& db, const std::string& ex
                                       const MessageWaitRequest& request) {
   store::MessageRepository messages(db);
   const std::int64_t after = request.after.value_or(messages.newest_position(execution_id));
-  return wait_answer(nlohmann::json::array(), total(messages.count_unread(execution_id, unix_ms_now())),
-                     after, true);
+  return wait_answer(nlohmann::json::array(),
+                     total(messages.count_unread(execution_id, unix_ms_now())), after, true);
 }
 
 std::optional<std::string> unread_notice(store::Database& db, const std::string& execution_id,
@@ -379,7 +393,8 @@ std::optional<std::string> unread_notice(store::Database& db, const std::string&
            "\". Read them with message_list (or wait with message_wait), then message_mark_read.";
   }
   // No message tools in this session: the notice is how it reads them.
-  std::string text = "mission: " + std::string(unread == 1 ? "a message" : "messages") + " for you:";
+  std::string text =
+      "mission: " + std::string(unread == 1 ? "a message" : "messages") + " for you:";
   for (const auto& row : rows) {
     text += "\n- from " + sender_label(db, row);
     if (row.reply_to_observation_id) text += ", answering your question";
@@ -391,8 +406,8 @@ std::optional<std::string> unread_notice(store::Database& db, const std::string&
   return text;
 }
 
-nlohmann::json person_send(store::Database& db, events::EventBatch& events, const PersonMessage& message,
-                           const execution::Launcher* launcher) {
+nlohmann::json person_send(store::Database& db, events::EventBatch& events,
+                           const PersonMessage& message, const execution::Launcher* launcher) {
   store::MessageRow row;
   row.id = new_message_id();
   row.thread_id = row.id;
@@ -424,7 +439,8 @@ void notify_people(store::Database& db, events::EventBatch& events, const People
 }
 
 nlohmann::json person_answer(store::Database& db, events::EventBatch& events, PersonMessage message,
-                             std::optional<std::int64_t> choice, const execution::Launcher* launcher) {
+                             std::optional<std::int64_t> choice,
+                             const execution::Launcher* launcher) {
   store::ExecutionRepository executions(db);
   auto target = executions.find(message.execution_id);
   if (!target) {
@@ -433,7 +449,8 @@ nlohmann::json person_answer(store::Database& db, events::EventBatch& events, Pe
                        {{"id", message.execution_id}});
   }
   auto question = store::ObservationRepository(db).waiting_on(message.execution_id);
-  if (target->state != ExecutionState::awaiting_input || !question || question->kind != "needs_input") {
+  if (target->state != ExecutionState::awaiting_input || !question ||
+      question->kind != "needs_input") {
     throw MissionError(ErrorCode::invalid_argument,
                        "agent execution " + message.execution_id + " is " +
                            std::string(name_of(target->state)) + ", not waiting for an answer",
@@ -442,19 +459,22 @@ nlohmann::json person_answer(store::Database& db, events::EventBatch& events, Pe
   }
   nlohmann::json payload = parse_json_or_discarded(question->payload);
   if (choice) {
-    nlohmann::json choices = payload.is_object() && payload.contains("choices") ? payload.at("choices")
-                                                                                : nlohmann::json::array();
+    nlohmann::json choices = payload.is_object() && payload.contains("choices")
+                                 ? payload.at("choices")
+                                 : nlohmann::json::array();
     if (*choice < 1 || *choice > static_cast<std::int64_t>(choices.size())) {
       throw MissionError(ErrorCode::invalid_argument,
                          "choice " + std::to_string(*choice) + " is not one of the " +
                              std::to_string(choices.size()) + " the question offers",
-                         choices.empty() ? "this question has no choices: answer with TEXT"
-                                         : "give --choice between 1 and " + std::to_string(choices.size()),
+                         choices.empty()
+                             ? "this question has no choices: answer with TEXT"
+                             : "give --choice between 1 and " + std::to_string(choices.size()),
                          {{"choices", choices}});
     }
     // The choice is the asking agent's text, not the person's: it is typed
     // as text, whatever it holds.
-    message.text = text::inert_keys(choices.at(static_cast<std::size_t>(*choice - 1)).get<std::string>());
+    message.text =
+        text::inert_keys(choices.at(static_cast<std::size_t>(*choice - 1)).get<std::string>());
   }
   if (message.text.empty()) {
     throw MissionError(ErrorCode::invalid_argument, "an answer needs a text or a choice",
@@ -466,9 +486,11 @@ nlohmann::json person_answer(store::Database& db, events::EventBatch& events, Pe
   row.sender_person = message.person;
   row.recipient_execution_id = message.execution_id;
   row.type = MessageType::response;
-  row.subject = payload.is_object() && payload.contains("question") && payload.at("question").is_string()
-                    ? std::optional<std::string>("Re: " + clipped(payload.at("question").get<std::string>(), 200))
-                    : std::nullopt;
+  row.subject =
+      payload.is_object() && payload.contains("question") && payload.at("question").is_string()
+          ? std::optional<std::string>("Re: " +
+                                       clipped(payload.at("question").get<std::string>(), 200))
+          : std::nullopt;
   row.body = nlohmann::json(message.text).dump();
   row.priority = MessagePriority::high;
   row.reply_to_observation_id = question->id;

@@ -14,9 +14,13 @@ void EventBus::subscribe(loop::Connection& connection, std::optional<std::string
   subscribers_[&connection] = std::move(execution_id);
 }
 
-void EventBus::unsubscribe(loop::Connection& connection) { subscribers_.erase(&connection); }
+void EventBus::unsubscribe(loop::Connection& connection) {
+  subscribers_.erase(&connection);
+}
 
-void EventBus::add_listener(EventListener& listener) { listeners_.push_back(&listener); }
+void EventBus::add_listener(EventListener& listener) {
+  listeners_.push_back(&listener);
+}
 
 void EventBus::remove_listener(EventListener& listener) {
   std::erase(listeners_, &listener);

@@ -15,7 +15,8 @@ namespace {
 // The provider's executable: --bin, else MISSION_<ADAPTER>_BIN from the
 // agent's environment (relative to its working directory), else the
 // adapter's own name, found in the agent's PATH when it is spawned.
-std::string provider_binary(const adapters::AgentAdapter& adapter, const AgentLaunchRequest& request) {
+std::string provider_binary(const adapters::AgentAdapter& adapter,
+                            const AgentLaunchRequest& request) {
   if (adapter.binary.empty()) {
     if (request.bin) {
       throw MissionError(ErrorCode::invalid_argument,
@@ -33,7 +34,8 @@ std::string provider_binary(const adapters::AgentAdapter& adapter, const AgentLa
 
 // The environment the daemon gives every launched agent: the caller's,
 // plus its execution's id, the socket and, for mcp-tool, its token.
-std::map<std::string, std::string> agent_environment(const RuntimePaths& paths, const CreatedExecution& created,
+std::map<std::string, std::string> agent_environment(const RuntimePaths& paths,
+                                                     const CreatedExecution& created,
                                                      std::map<std::string, std::string> env) {
   env["MISSION_AGENT_EXECUTION_ID"] = created.row.id;
   env["MISSION_SOCKET"] = paths.socket.string();
@@ -47,9 +49,11 @@ std::map<std::string, std::string> agent_environment(const RuntimePaths& paths, 
 
 // Asks the adapter for the launch of `created`. Throws MissionError when it
 // cannot be provisioned; the caller fails the launch, with no fallback.
-adapters::LaunchPlan prepare_launch(const RuntimePaths& paths, const adapters::AgentAdapter& adapter,
-                                    const CreatedExecution& created, const AgentLaunchRequest& request,
-                                    const std::string& binary, const std::map<std::string, std::string>& env) {
+adapters::LaunchPlan prepare_launch(const RuntimePaths& paths,
+                                    const adapters::AgentAdapter& adapter,
+                                    const CreatedExecution& created,
+                                    const AgentLaunchRequest& request, const std::string& binary,
+                                    const std::map<std::string, std::string>& env) {
   const store::ExecutionRow& row = created.row;
   adapters::LaunchRequest launch;
   launch.execution_id = row.id;
@@ -60,7 +64,8 @@ adapters::LaunchPlan prepare_launch(const RuntimePaths& paths, const adapters::A
   launch.files_dir = paths.launch_dir() / row.id;
   launch.keep_mcp_servers = request.keep_mcp_servers;
   launch.on_terminal = request.terminal;
-  if (row.delivery == Delivery::mcp_tool && adapter.capabilities.provisioning.requires_runtime_config) {
+  if (row.delivery == Delivery::mcp_tool &&
+      adapter.capabilities.provisioning.requires_runtime_config) {
     launch.bridge = adapters::bridge_entry(adapters::mission_binary(), paths.socket, row.id);
     launch.bridge->token = created.token.value_or("");
   }
@@ -90,7 +95,8 @@ std::vector<std::filesystem::path> state_paths(const adapters::AgentAdapter& ada
     if (!state.variable.empty()) base = absolute(state.variable);
     if (!base && home) base = *home / state.home_default;
     if (!base) continue;
-    const std::filesystem::path path = (state.name.empty() ? *base : *base / state.name).lexically_normal();
+    const std::filesystem::path path =
+        (state.name.empty() ? *base : *base / state.name).lexically_normal();
     if (state.folder) {
       std::error_code ec;
       if (std::filesystem::create_directories(path, ec)) {
@@ -104,7 +110,8 @@ std::vector<std::filesystem::path> state_paths(const adapters::AgentAdapter& ada
 
 // A launch that never got its process: it fails here, with the reason as
 // the last line of its log, as a spawn failure does.
-void fail_unstarted(AgentLaunchServices& services, const std::string& id, const std::string& reason) {
+void fail_unstarted(AgentLaunchServices& services, const std::string& id,
+                    const std::string& reason) {
   store::Database& db = services.db;
   ExecutionLogWriter log(services.paths.logs_dir(), id);
   log.append('e', "[mission: " + reason + "]\n");
@@ -129,13 +136,15 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
   CreateSpec spec = request.spec;
   // Selected before anything exists: an unsupported delivery creates nothing.
   spec.delivery = adapters::select_delivery(
-      adapter, request.delivery, request.detach ? adapters::LaunchMode::detached : adapters::LaunchMode::attached);
+      adapter, request.delivery,
+      request.detach ? adapters::LaunchMode::detached : adapters::LaunchMode::attached);
   if (request.stdin_answers && !adapter.capabilities.stdin_lines) {
-    throw MissionError(ErrorCode::invalid_argument,
-                       "the " + std::string(adapter.name) +
-                           " adapter cannot take answers on stdin: its CLI would block on an open stdin",
-                       "drop --stdin-answers: answers reach it through its MCP tools and the next "
-                       "tool result, or use the generic adapter for a command that reads stdin");
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "the " + std::string(adapter.name) +
+            " adapter cannot take answers on stdin: its CLI would block on an open stdin",
+        "drop --stdin-answers: answers reach it through its MCP tools and the next "
+        "tool result, or use the generic adapter for a command that reads stdin");
   }
   const std::string binary = provider_binary(adapter, request);
   if (binary.empty() && spec.command.empty()) {
@@ -187,7 +196,8 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
   // secret: tokens travel in the environment or the 0600 config only.
   if (plan.argv != spec.command) {
     store::ExecutionRepository(db).set_command(
-        id, nlohmann::json(plan.argv).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        id,
+        nlohmann::json(plan.argv).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   }
   // Heard of before the runner reports it running.
   {
@@ -201,8 +211,9 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
     if (adapter.binary.empty()) throw;
     // The adapter chose the binary, so the user may not know which one ran.
     throw MissionError(e.code(), e.what(),
-                       "install " + std::string(adapter.name) + "'s '" + std::string(adapter.binary) +
-                           "', or name it with --bin PATH or " + adapters::bin_variable(adapter.name) +
+                       "install " + std::string(adapter.name) + "'s '" +
+                           std::string(adapter.binary) + "', or name it with --bin PATH or " +
+                           adapters::bin_variable(adapter.name) +
                            " ('mission adapters list' shows what is found)",
                        e.details());
   }

@@ -19,7 +19,7 @@
 namespace mission::daemon::execution {
 
 struct AgentLaunchRequest {
-  CreateSpec spec;  // spec.command: the user's words (the whole argv for generic)
+  CreateSpec spec;                   // spec.command: the user's words (the whole argv for generic)
   std::optional<Delivery> delivery;  // none: the adapter's preferred one for the mode
   std::map<std::string, std::string> env;
   std::optional<std::string> bin;  // the provider's executable instead of MISSION_<A>_BIN or PATH

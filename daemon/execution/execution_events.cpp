@@ -12,7 +12,9 @@ void add_execution_event(events::EventBatch& batch, store::Database& db, std::st
   if (!batch.wanted()) return;
   auto row = store::ExecutionRepository(db).find(execution_id);
   if (!row) return;
-  batch.add({{"type", type}, {"agentExecutionId", execution_id}, {"execution", execution_json(db, *row)}});
+  batch.add({{"type", type},
+             {"agentExecutionId", execution_id},
+             {"execution", execution_json(db, *row)}});
 }
 
 void add_signal_events(events::EventBatch& batch, store::Database& db,

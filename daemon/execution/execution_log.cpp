@@ -50,7 +50,9 @@ IndexRecord decode(const unsigned char* in) {
   return record;
 }
 
-std::string errno_text(int error) { return std::strerror(error); }
+std::string errno_text(int error) {
+  return std::strerror(error);
+}
 
 // The id names two files: it must be a plain file name.
 void check_execution_id(const std::string& id) {
@@ -186,8 +188,8 @@ ExecutionLogWriter::ExecutionLogWriter(std::filesystem::path directory, std::str
   struct stat index_stat {};
   if (::fstat(log.get(), &log_stat) != 0 || ::fstat(index.get(), &index_stat) != 0) {
     int error = errno;
-    throw MissionError(ErrorCode::internal,
-                       "cannot open execution log " + log_path_.string() + ": " + errno_text(error));
+    throw MissionError(ErrorCode::internal, "cannot open execution log " + log_path_.string() +
+                                                ": " + errno_text(error));
   }
   const auto log_size = static_cast<std::uint64_t>(log_stat.st_size);
   std::uint64_t lines = static_cast<std::uint64_t>(index_stat.st_size) / kLogIndexRecordBytes;
@@ -203,8 +205,8 @@ ExecutionLogWriter::ExecutionLogWriter(std::filesystem::path directory, std::str
   if (::ftruncate(index.get(), static_cast<off_t>(lines * kLogIndexRecordBytes)) != 0 ||
       ::ftruncate(log.get(), static_cast<off_t>(log_end)) != 0) {
     int error = errno;
-    throw MissionError(ErrorCode::internal,
-                       "cannot open execution log " + log_path_.string() + ": " + errno_text(error));
+    throw MissionError(ErrorCode::internal, "cannot open execution log " + log_path_.string() +
+                                                ": " + errno_text(error));
   }
   lines_ = lines;
   log_size_ = log_end;
@@ -218,7 +220,9 @@ ExecutionLogWriter::ExecutionLogWriter(std::filesystem::path directory, std::str
   index_fd_ = index.release();
 }
 
-ExecutionLogWriter::~ExecutionLogWriter() { close(); }
+ExecutionLogWriter::~ExecutionLogWriter() {
+  close();
+}
 
 void ExecutionLogWriter::append(char stream, std::string_view bytes) {
   if (closed_ || full_) {
@@ -381,24 +385,23 @@ LogPage read_execution_log(const std::filesystem::path& directory, const std::st
     struct stat index_stat {};
     if (::fstat(index.get(), &index_stat) != 0) {
       int error = errno;
-      throw MissionError(ErrorCode::internal, "cannot read execution log " +
-                                                  index_path.string() + ": " + errno_text(error));
+      throw MissionError(ErrorCode::internal, "cannot read execution log " + index_path.string() +
+                                                  ": " + errno_text(error));
     }
     // A record still being written is not a line yet.
     page.last_line = static_cast<std::uint64_t>(index_stat.st_size) / kLogIndexRecordBytes;
   }
   const std::uint64_t total = page.last_line;
   if (query.cursor && (*query.cursor == 0 || *query.cursor > total + 1)) {
-    throw MissionError(ErrorCode::invalid_argument,
-                       "cursor " + std::to_string(*query.cursor) + " is outside 1.." +
-                           std::to_string(total + 1),
-                       "use the nextCursor of a previous page", {{"lastLine", total}});
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "cursor " + std::to_string(*query.cursor) + " is outside 1.." + std::to_string(total + 1),
+        "use the nextCursor of a previous page", {{"lastLine", total}});
   }
 
   // The candidate lines [first, last], 1-based; trimmed to the byte budget
   // once their lengths are known.
-  const std::uint64_t max_lines =
-      std::max<std::uint64_t>(1, query.max_bytes / kLogLinePageCost);
+  const std::uint64_t max_lines = std::max<std::uint64_t>(1, query.max_bytes / kLogLinePageCost);
   const std::uint64_t count = std::min<std::uint64_t>(query.limit, max_lines);
   const bool backward = !query.after;
   std::uint64_t first = 0;

@@ -121,7 +121,7 @@ struct LogLine {
 };
 
 struct LogPage {
-  std::vector<LogLine> lines;               // oldest first
+  std::vector<LogLine> lines;                // oldest first
   std::optional<std::uint64_t> next_cursor;  // for the page before this one
   std::uint64_t last_line = 0;               // lines in the log so far
 };
@@ -148,7 +148,7 @@ inline constexpr std::size_t kLogLinePageCost = 64;
 // after and cursor are set; invalid_argument for a cursor of 0 or past
 // last_line + 1, a limit of 0, or an id that is not a plain file name;
 // internal when the files cannot be read or disagree.
-LogPage read_execution_log(const std::filesystem::path& directory,
-                           const std::string& execution_id, const LogQuery& query);
+LogPage read_execution_log(const std::filesystem::path& directory, const std::string& execution_id,
+                           const LogQuery& query);
 
 }  // namespace mission::daemon::execution

@@ -34,7 +34,8 @@ ResolvedExecution resolve_execution_reference(store::Database& db, const std::st
   if (prefix.size() < kIdPrefix.size() + limits::kMinExecutionIdPrefix) {
     throw no_match(reference, ", and it is too short to be an id prefix");
   }
-  std::vector<std::string> ids = executions.ids_with_prefix(prefix, limits::kMaxReferenceCandidates + 1);
+  std::vector<std::string> ids =
+      executions.ids_with_prefix(prefix, limits::kMaxReferenceCandidates + 1);
   if (ids.empty()) throw no_match(reference, "");
   if (ids.size() == 1) return {ids.front(), "prefix"};
   const bool more = ids.size() > limits::kMaxReferenceCandidates;
@@ -44,7 +45,8 @@ ResolvedExecution resolve_execution_reference(store::Database& db, const std::st
   throw MissionError(ErrorCode::ambiguous_target,
                      "'" + reference + "' is the start of several execution ids: " + listed +
                          (more ? ", ..." : ""),
-                     "give more characters of the id", {{"reference", reference}, {"candidates", ids}});
+                     "give more characters of the id",
+                     {{"reference", reference}, {"candidates", ids}});
 }
 
 }  // namespace mission::daemon::execution

@@ -71,11 +71,12 @@ CreatedExecution AgentExecutionRegistry::create(const CreateSpec& spec) {
   row.adapter = spec.adapter;
   row.delivery = spec.delivery;
   row.cwd = spec.cwd;
-  row.command = nlohmann::json(spec.command).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  row.command =
+      nlohmann::json(spec.command).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   row.state = spec.state;
-  row.descriptor =
-      build_protocol_descriptor({row.id, spec.cwd, spec.delivery, effective_toolsets(spec.toolsets)})
-          .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  row.descriptor = build_protocol_descriptor(
+                       {row.id, spec.cwd, spec.delivery, effective_toolsets(spec.toolsets)})
+                       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   row.created_at = row.updated_at = unix_ms_now();
   if (spec.delivery == Delivery::mcp_tool) {
     created.token = generate_session_token();
@@ -138,7 +139,8 @@ bool AgentExecutionRegistry::end_attached(const std::string& id, bool daemon_sto
     return false;
   }
   const auto claim = store::ObservationRepository(db_).last_claim(id);
-  row->state = daemon_stopping && !claim ? ExecutionState::cancelled : final_state_after_session(claim);
+  row->state =
+      daemon_stopping && !claim ? ExecutionState::cancelled : final_state_after_session(claim);
   row->ended_at = row->updated_at = unix_ms_now();
   executions.update(*row);
   return true;

@@ -17,8 +17,8 @@
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
-#include "shared/terminal_limits.hpp"
 #include "shared/schema_registry.hpp"
+#include "shared/terminal_limits.hpp"
 
 namespace mission::daemon::execution {
 namespace {
@@ -84,7 +84,8 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
   options.cwd = spec.cwd;
   if (spec.on_terminal) {
     const unsigned short rows = spec.rows > 0 ? spec.rows : limits::kDefaultTerminalRows;
-    const unsigned short columns = spec.columns > 0 ? spec.columns : limits::kDefaultTerminalColumns;
+    const unsigned short columns =
+        spec.columns > 0 ? spec.columns : limits::kDefaultTerminalColumns;
     try {
       terminal::PseudoTerminal pty = terminal::open_pseudo_terminal(rows, columns);
       options.terminal_master = pty.master;
@@ -94,8 +95,9 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
       throw;
     }
     // Programs on a terminal look at TERM to know what they may draw.
-    const bool has_term = std::any_of(options.env.begin(), options.env.end(),
-                                      [](const std::string& entry) { return entry.rfind("TERM=", 0) == 0; });
+    const bool has_term =
+        std::any_of(options.env.begin(), options.env.end(),
+                    [](const std::string& entry) { return entry.rfind("TERM=", 0) == 0; });
     if (!has_term) options.env.push_back("TERM=xterm-256color");
     terminal_ = std::make_unique<terminal::TerminalSession>(
         services_.loop, rows, columns,
@@ -111,7 +113,8 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
   if (spec.confined) {
     try {
       confinement_ = std::make_unique<sandbox::ConfinedLaunch>(
-          sandbox::LaunchPlace{spec.cwd, {}, {}, spec.writable}, services_.temp_root, execution_id_, options);
+          sandbox::LaunchPlace{spec.cwd, {}, {}, spec.writable}, services_.temp_root, execution_id_,
+          options);
     } catch (const MissionError& e) {
       terminal_.reset();
       if (options.terminal_master >= 0) ::close(options.terminal_master);
@@ -137,12 +140,13 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
     struct stat cwd_stat {};
     const bool cwd_gone = !spec.cwd.empty() &&
                           (::stat(spec.cwd.c_str(), &cwd_stat) != 0 || !S_ISDIR(cwd_stat.st_mode));
-    std::string reason = cwd_gone ? "cannot start '" + spec.argv.front() + "': the working directory " +
-                                        spec.cwd + " is gone"
-                                  : "cannot start '" + spec.argv.front() + "': " + uv_strerror(error);
+    std::string reason = cwd_gone
+                             ? "cannot start '" + spec.argv.front() + "': the working directory " +
+                                   spec.cwd + " is gone"
+                             : "cannot start '" + spec.argv.front() + "': " + uv_strerror(error);
     fail_start(reason);
     throw MissionError(ErrorCode::invalid_argument, reason,
-                       cwd_gone            ? "create the directory again, or launch from another one"
+                       cwd_gone ? "create the directory again, or launch from another one"
                        : error == UV_ENOENT ? "check the command name and PATH"
                                             : "check the command and the working directory",
                        {{"agentExecutionId", execution_id_}});
@@ -265,9 +269,9 @@ void ExecutionRunner::handle_marker(const MarkerLine& line, events::EventBatch& 
     return;
   }
   try {
-    nlohmann::json ack = ledger.record({execution_id_, "stdout-marker",
-                                        marker.at("eventId").get<std::string>(),
-                                        require_name<SignalType>(type_name, "signal type"), signal});
+    nlohmann::json ack =
+        ledger.record({execution_id_, "stdout-marker", marker.at("eventId").get<std::string>(),
+                       require_name<SignalType>(type_name, "signal type"), signal});
     add_signal_events(batch, db, execution_id_, ack);
   } catch (const MissionError& e) {
     reject(e.what());

@@ -13,7 +13,8 @@
 namespace mission::daemon::execution {
 namespace {
 
-void put_optional_time(nlohmann::json& out, const char* key, const std::optional<std::int64_t>& ms) {
+void put_optional_time(nlohmann::json& out, const char* key,
+                       const std::optional<std::int64_t>& ms) {
   if (ms) out[key] = format_utc_iso8601(*ms);
 }
 
@@ -139,19 +140,22 @@ nlohmann::json executions_json(store::Database& db, std::span<const store::Execu
         "(SELECT value FROM json_each(?1))");
     agents.bind(1, id_list);
     while (agents.step()) extras[agents.text(0)].agent_name = agents.text(1);
-    for (const auto& [id, unread] : store::MessageRepository(db).unread_by_execution(id_list, unix_ms_now())) {
+    for (const auto& [id, unread] :
+         store::MessageRepository(db).unread_by_execution(id_list, unix_ms_now())) {
       extras[id].unread_messages = unread;
     }
     auto claims = db.prepare(
-        "SELECT claimed_by, id, name, mission_id, status, claimed_at FROM tasks WHERE claimed_by IN "
+        "SELECT claimed_by, id, name, mission_id, status, claimed_at FROM tasks WHERE claimed_by "
+        "IN "
         "(SELECT value FROM json_each(?1)) ORDER BY claimed_at, rowid");
     claims.bind(1, id_list);
     while (claims.step()) {
-      extras[claims.text(0)].claims.push_back({{"taskId", claims.text(1)},
-                                               {"taskName", claims.text(2)},
-                                               {"workflowId", claims.text(3)},
-                                               {"status", claims.text(4)},
-                                               {"claimedAt", format_utc_iso8601(claims.integer(5))}});
+      extras[claims.text(0)].claims.push_back(
+          {{"taskId", claims.text(1)},
+           {"taskName", claims.text(2)},
+           {"workflowId", claims.text(3)},
+           {"status", claims.text(4)},
+           {"claimedAt", format_utc_iso8601(claims.integer(5))}});
     }
     store::ObservationRepository observations(db);
     for (const auto& row : rows) {

@@ -8,12 +8,14 @@ namespace mission::daemon::execution {
 
 Launcher::Launcher(RunnerServices services) : services_(std::move(services)) {}
 
-Launcher::~Launcher() { release_all(); }
+Launcher::~Launcher() {
+  release_all();
+}
 
 void Launcher::launch(LaunchSpec spec) {
   const std::string id = spec.execution_id;
-  auto runner = std::make_unique<ExecutionRunner>(
-      services_, spec, [this](const std::string& finished) {
+  auto runner =
+      std::make_unique<ExecutionRunner>(services_, spec, [this](const std::string& finished) {
         // The runner, and this closure with it, are gone after the erase:
         // only locals are used past it.
         Launcher* self = this;
@@ -59,17 +61,19 @@ void Launcher::require_input_room(const std::string& execution_id, std::size_t b
   if (found == runners_.end()) return;
   const std::optional<std::size_t> queued = found->second->queued_input();
   if (!queued || *queued + bytes <= limits::kMaxQueuedInputBytes) return;
-  throw MissionError(ErrorCode::agent_not_reading,
-                     "agent execution " + execution_id + " is not reading its input: " + std::to_string(*queued) +
-                         " bytes typed or written for it wait already, and " + std::to_string(bytes) +
-                         " more would pass the " + std::to_string(limits::kMaxQueuedInputBytes) + "-byte bound",
-                     "send it again once it reads (mission attach " + execution_id + " shows what it does)",
-                     {{"agentExecutionId", execution_id},
-                      {"queuedBytes", *queued},
-                      {"maxQueuedBytes", limits::kMaxQueuedInputBytes}});
+  throw MissionError(
+      ErrorCode::agent_not_reading,
+      "agent execution " + execution_id + " is not reading its input: " + std::to_string(*queued) +
+          " bytes typed or written for it wait already, and " + std::to_string(bytes) +
+          " more would pass the " + std::to_string(limits::kMaxQueuedInputBytes) + "-byte bound",
+      "send it again once it reads (mission attach " + execution_id + " shows what it does)",
+      {{"agentExecutionId", execution_id},
+       {"queuedBytes", *queued},
+       {"maxQueuedBytes", limits::kMaxQueuedInputBytes}});
 }
 
-bool Launcher::deliver_inbound(const std::string& execution_id, const std::string& line, bool press_enter) {
+bool Launcher::deliver_inbound(const std::string& execution_id, const std::string& line,
+                               bool press_enter) {
   auto found = runners_.find(execution_id);
   return found != runners_.end() && found->second->deliver_inbound(line, press_enter);
 }
@@ -79,6 +83,8 @@ std::vector<PartialLine> Launcher::partial_lines(const std::string& execution_id
   return found == runners_.end() ? std::vector<PartialLine>{} : found->second->partial_lines();
 }
 
-void Launcher::release_all() { runners_.clear(); }
+void Launcher::release_all() {
+  runners_.clear();
+}
 
 }  // namespace mission::daemon::execution

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "daemon/adapters/launch_files.hpp"
-#include "daemon/execution/execution_log.hpp"
 #include "daemon/events/event_sink.hpp"
+#include "daemon/execution/execution_log.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/terminal/terminal_session.hpp"
 
@@ -44,7 +44,7 @@ struct LaunchSpec {
   bool on_terminal = false;
   unsigned short rows = 0;
   unsigned short columns = 0;
-  bool stdin_lines = false;      // a pipe on stdin for inbound lines (ADR 17)
+  bool stdin_lines = false;  // a pipe on stdin for inbound lines (ADR 17)
   // Confined to its profile (daemon/sandbox/, docs/adr/0036): writes to
   // its cwd, its git metadata, `writable` (the adapter's state folders)
   // and its private TMPDIR only. False: --sandbox off.

@@ -37,15 +37,17 @@ std::string marker_instructions(const std::string& execution_id, const nlohmann:
     return "Execution " + execution_id +
            " reports through MCP: its agent calls mission's tools (progress,\n"
            "needs_input, blocked, ready_for_verification, completed_claim, failed_claim,\n"
-           "message) through `mission mcp connect --agent-execution " + execution_id +
-           "`.\nMarker lines on its stdout are ignored. See mission-mcp(7).\n";
+           "message) through `mission mcp connect --agent-execution " +
+           execution_id + "`.\nMarker lines on its stdout are ignored. See mission-mcp(7).\n";
   }
   text += "Report to mission by printing marker lines on stdout, one marker per line:\n\n";
-  text += std::string(kMarkerPrefix) + "{\"version\":1,\"agentExecutionId\":\"" + execution_id +
-          "\",\"eventId\":\"<unique id>\",\"signal\":{\"type\":\"progress\",\"summary\":\"...\"}}\n\n";
+  text +=
+      std::string(kMarkerPrefix) + "{\"version\":1,\"agentExecutionId\":\"" + execution_id +
+      "\",\"eventId\":\"<unique id>\",\"signal\":{\"type\":\"progress\",\"summary\":\"...\"}}\n\n";
   text += "- agentExecutionId is always " + execution_id + ".\n";
-  text += "- eventId is yours: unique per signal (letters, digits, . _ : -, up to 128); send\n"
-          "  the same eventId again only to resend the same signal.\n";
+  text +=
+      "- eventId is yours: unique per signal (letters, digits, . _ : -, up to 128); send\n"
+      "  the same eventId again only to resend the same signal.\n";
   text += "- Strict JSON on one line, no other keys, at most " +
           std::to_string(limits::kMaxMarkerBytes / 1024) + " KiB.\n";
   text += "- Only stdout counts: markers on stderr are ignored.\n\n";
@@ -56,10 +58,12 @@ std::string marker_instructions(const std::string& execution_id, const nlohmann:
     if (!schemas.contains(id)) continue;
     text += "  " + type + ": " + field_list(schemas.resolved(id)) + "\n";
   }
-  text += "Every signal may also carry artifacts: [{\"path\": \"...\", \"activity\":\n"
-          "\"read|created|modified|deleted\"}].\n";
-  text += "progress, needs_input and blocked set the execution's state; claims are\n"
-          "recorded, and mission decides the outcome when your process exits.\n";
+  text +=
+      "Every signal may also carry artifacts: [{\"path\": \"...\", \"activity\":\n"
+      "\"read|created|modified|deleted\"}].\n";
+  text +=
+      "progress, needs_input and blocked set the execution's state; claims are\n"
+      "recorded, and mission decides the outcome when your process exits.\n";
   return text;
 }
 

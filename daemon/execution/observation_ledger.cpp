@@ -88,22 +88,25 @@ nlohmann::json ObservationLedger::record_diagnostic(const std::string& execution
   row.reason = reason;
   row.created_at = unix_ms_now();
   auto id = store::ObservationRepository(db_).insert_unique(row);
-  nlohmann::json reply = {{"status", id ? ObservationStatus::rejected : ObservationStatus::duplicate},
-                          {"agentExecutionId", execution_id},
-                          {"eventId", key},
-                          {"reason", reason}};
+  nlohmann::json reply = {
+      {"status", id ? ObservationStatus::rejected : ObservationStatus::duplicate},
+      {"agentExecutionId", execution_id},
+      {"eventId", key},
+      {"reason", reason}};
   if (id) reply["observationId"] = *id;
   return reply;
 }
 
-void ObservationLedger::promote_claims(const std::string& execution_id, ExecutionState final_state) {
+void ObservationLedger::promote_claims(const std::string& execution_id,
+                                       ExecutionState final_state) {
   if (auto claim = claim_borne_out_by(final_state)) {
     store::ObservationRepository(db_).promote(execution_id, *claim);
   }
 }
 
 bool ack_is_news(const nlohmann::json& ack) {
-  return ack.contains("eventId") && ack.value("status", "") != name_of(ObservationStatus::duplicate);
+  return ack.contains("eventId") &&
+         ack.value("status", "") != name_of(ObservationStatus::duplicate);
 }
 
 bool ack_may_change_state(const nlohmann::json& ack) {

@@ -17,7 +17,7 @@ struct SignalObservation {
   std::string origin;                   // mcp-tool or stdout-marker
   std::optional<std::string> event_id;  // generated when absent
   SignalType type = SignalType::progress;
-  nlohmann::json payload;               // the signal {type, ...}, already schema-valid
+  nlohmann::json payload;  // the signal {type, ...}, already schema-valid
 };
 
 class ObservationLedger {

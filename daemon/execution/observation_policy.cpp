@@ -20,10 +20,12 @@ ObservationStatus ack_status_for_signal(SignalType signal) {
   return ObservationStatus::recorded_only;
 }
 
-bool accepted_after_final(SignalType signal) { return signal == SignalType::message; }
+bool accepted_after_final(SignalType signal) {
+  return signal == SignalType::message;
+}
 
-ExecutionState final_state_after_exit(std::int64_t exit_status, int term_signal, bool stop_requested,
-                                      std::optional<SignalType> last_claim) {
+ExecutionState final_state_after_exit(std::int64_t exit_status, int term_signal,
+                                      bool stop_requested, std::optional<SignalType> last_claim) {
   if (stop_requested) return ExecutionState::cancelled;
   if (exit_status != 0 || term_signal != 0) return ExecutionState::failed;
   if (last_claim == SignalType::failed_claim) return ExecutionState::failed;

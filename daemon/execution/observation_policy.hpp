@@ -27,8 +27,8 @@ bool accepted_after_final(SignalType signal);
 //   exit 0, last claim failed_claim     -> failed
 //   exit 0 otherwise                    -> completed
 //   non-zero exit or killed by a signal -> failed
-ExecutionState final_state_after_exit(std::int64_t exit_status, int term_signal, bool stop_requested,
-                                      std::optional<SignalType> last_claim);
+ExecutionState final_state_after_exit(std::int64_t exit_status, int term_signal,
+                                      bool stop_requested, std::optional<SignalType> last_claim);
 
 // The final state of an attached execution whose last session ended (after
 // real calls): its last claim decides, and without one it is completed, as

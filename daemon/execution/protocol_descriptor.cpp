@@ -35,8 +35,8 @@ nlohmann::json build_protocol_descriptor(const DescriptorSpec& spec) {
                                {"signals", std::move(signals)},
                                {"toolsets", spec.toolsets}};
   if (spec.delivery == Delivery::mcp_tool) {
-    descriptor["mcp"] = {{"serverName", "mission"}, {"exposure", "session-scoped"},
-                         {"publicApi", false}};
+    descriptor["mcp"] = {
+        {"serverName", "mission"}, {"exposure", "session-scoped"}, {"publicApi", false}};
   }
   return descriptor;
 }

@@ -13,9 +13,9 @@
 namespace mission::daemon::execution {
 
 struct SignalDescriptor {
-  SignalType type;           // its name is also the MCP tool's and the marker's type
+  SignalType type;  // its name is also the MCP tool's and the marker's type
   std::string_view label;
-  std::string_view policy;   // progress, claim, input-request, audit-message
+  std::string_view policy;  // progress, claim, input-request, audit-message
 };
 
 // The seven signals, in the order they are presented.

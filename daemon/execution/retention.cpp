@@ -28,7 +28,8 @@ std::vector<std::string> ended_before(store::Database& db, std::int64_t before) 
   return ids;
 }
 
-void remove_logs(const RuntimePaths& paths, const std::string& id, bool dry_run, SweepReport& report) {
+void remove_logs(const RuntimePaths& paths, const std::string& id, bool dry_run,
+                 SweepReport& report) {
   bool removed_any = false;
   for (const char* suffix : {".log", ".idx"}) {
     const std::filesystem::path path = paths.logs_dir() / (id + suffix);
@@ -74,7 +75,8 @@ SweepReport sweep(store::Database& db, const RuntimePaths& paths, const Retentio
   std::vector<std::string> logs;
   if (settings.final_logs_ms > 0) logs = ended_before(db, now - settings.final_logs_ms);
   std::vector<std::string> executions;
-  if (settings.final_executions_ms > 0) executions = ended_before(db, now - settings.final_executions_ms);
+  if (settings.final_executions_ms > 0)
+    executions = ended_before(db, now - settings.final_executions_ms);
 
   if (!executions.empty()) {
     store::Transaction transaction(db);

@@ -76,7 +76,8 @@ Snapshot take_snapshot(const std::string& cwd, WatchTicket* watch, SnapshotContr
                        "pass the path of an existing directory");
   }
   if (cwd.empty() || cwd.front() != '/') {
-    throw MissionError(ErrorCode::invalid_argument, "working directory \"" + cwd + "\" is not absolute",
+    throw MissionError(ErrorCode::invalid_argument,
+                       "working directory \"" + cwd + "\" is not absolute",
                        "pass an absolute directory");
   }
   struct stat st;
@@ -117,7 +118,8 @@ ChangeSet compute_change_set(const Snapshot& start, WatchTicket* watch, Snapshot
 
 nlohmann::json to_json(const ChangeSet& changes) {
   nlohmann::json renamed = nlohmann::json::array();
-  for (const auto& rename : changes.renamed) renamed.push_back({{"from", rename.from}, {"to", rename.to}});
+  for (const auto& rename : changes.renamed)
+    renamed.push_back({{"from", rename.from}, {"to", rename.to}});
   return {{"added", changes.added},
           {"modified", changes.modified},
           {"deleted", changes.deleted},

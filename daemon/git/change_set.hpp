@@ -31,9 +31,13 @@ namespace mission::daemon::git {
 
 struct Snapshot {
   std::string type;  // "git" or "checksum"
-  std::string id;    // git: the HEAD commit oid hex at start ("" on an unborn branch); checksum: a short digest of the snapshot
-  std::string root;  // absolute path: the repository's work tree root (git) or the snapshot root (checksum)
-  std::string data;  // serialized state needed later, opaque to the caller: text lines, no NUL, but file names may bring any other byte (store as a BLOB, or TEXT bound with its length)
+  std::string id;    // git: the HEAD commit oid hex at start ("" on an unborn branch); checksum: a
+                     // short digest of the snapshot
+  std::string
+      root;  // absolute path: the repository's work tree root (git) or the snapshot root (checksum)
+  std::string
+      data;  // serialized state needed later, opaque to the caller: text lines, no NUL, but file
+             // names may bring any other byte (store as a BLOB, or TEXT bound with its length)
 };
 
 struct Rename {
@@ -41,8 +45,10 @@ struct Rename {
 };
 
 struct ChangeSet {
-  std::vector<std::string> added, modified, deleted;  // paths relative to root, '/'-separated, sorted, no duplicates
-  std::vector<Rename> renamed;                        // exact-content renames, sorted by `to`; their paths ALSO appear in deleted (from) and added (to)
+  std::vector<std::string> added, modified,
+      deleted;                  // paths relative to root, '/'-separated, sorted, no duplicates
+  std::vector<Rename> renamed;  // exact-content renames, sorted by `to`; their paths ALSO appear in
+                                // deleted (from) and added (to)
 };
 
 struct WatchTicket;

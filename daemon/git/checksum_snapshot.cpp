@@ -131,7 +131,8 @@ MemoStore<std::string>& memo_store() {
 ParsedSnapshot parse(const std::string& data) {
   text::Reader reader(data);
   ParsedSnapshot parsed;
-  if (!reader.next_line() || reader.field() != kHeader || reader.field() != kFormatVersion) reader.fail();
+  if (!reader.next_line() || reader.field() != kHeader || reader.field() != kFormatVersion)
+    reader.fail();
   parsed.taken_ns = static_cast<std::int64_t>(reader.hex(reader.last_field()));
   while (reader.next_line()) {
     FileEntry entry;
@@ -143,8 +144,8 @@ ParsedSnapshot parse(const std::string& data) {
     entry.inode = reader.hex_field();
     entry.hash = reader.hex_field();
     std::string rest = reader.path_rest();
-    entry.ctime_ns = ctime == kSameAsMtime ? entry.mtime_ns
-                                           : static_cast<std::int64_t>(reader.hex(ctime));
+    entry.ctime_ns =
+        ctime == kSameAsMtime ? entry.mtime_ns : static_cast<std::int64_t>(reader.hex(ctime));
     std::string_view previous;
     if (!parsed.files.empty()) previous = parsed.files.back().path;
     if (shared > previous.size()) reader.fail();
@@ -282,7 +283,9 @@ ChangeSet compute_checksum_change_set(const Snapshot& start, SnapshotControl& co
     if (before != after) changed.push_back({now[j].path, std::move(before), std::move(after)});
   }
   for (std::size_t i = 0; i < parsed.files.size(); ++i) {
-    if (!seen[i]) changed.push_back({parsed.files[i].path, state_of(parsed.files[i], "unreadable at start"), {}});
+    if (!seen[i])
+      changed.push_back(
+          {parsed.files[i].path, state_of(parsed.files[i], "unreadable at start"), {}});
   }
   remember(start.root, serialize(state.taken_ns, now));
   return build_change_set(changed, hash_hex(content_hash("")));

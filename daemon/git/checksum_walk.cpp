@@ -42,7 +42,8 @@ std::int64_t nanoseconds(const struct timespec& time) {
 // the content hash of any file.
 std::uint64_t stat_hash(const FileEntry& entry) {
   constexpr std::string_view kTag = "mission-stat-hash";
-  const std::uint64_t fields[] = {entry.size, static_cast<std::uint64_t>(entry.mtime_ns), entry.inode};
+  const std::uint64_t fields[] = {entry.size, static_cast<std::uint64_t>(entry.mtime_ns),
+                                  entry.inode};
   ContentHash hash;
   hash.update(kTag.data(), kTag.size());
   hash.update(fields, sizeof fields);
@@ -176,7 +177,8 @@ void hash_one(int root_fd, FileEntry& entry, char* buffer, SnapshotControl& cont
   control.count_read(entry.size);
   // O_NONBLOCK: should a FIFO have replaced the file, open does not wait for
   // a writer.
-  int fd = ::openat(root_fd, entry.path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  int fd = ::openat(root_fd, entry.path.c_str(),
+                    O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
     if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP) {
       entry.mode = kModeAbsent;

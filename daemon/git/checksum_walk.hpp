@@ -17,8 +17,8 @@ namespace mission::daemon::git::checksum {
 // metadata, installed dependencies, and tool caches. Their contents are
 // large, rewritten by tools, and not what a task changes by hand.
 inline constexpr std::array<std::string_view, 11> kSkippedDirectories = {
-    ".git", ".hg", ".svn", ".bzr", "node_modules", "__pycache__", ".venv",
-    ".tox", ".mypy_cache", ".pytest_cache", ".cache",
+    ".git",  ".hg",  ".svn",        ".bzr",          "node_modules", "__pycache__",
+    ".venv", ".tox", ".mypy_cache", ".pytest_cache", ".cache",
 };
 
 bool is_skipped_directory(std::string_view name);
@@ -28,7 +28,7 @@ bool is_skipped_directory(std::string_view name);
 inline constexpr std::uint64_t kUnreadable = 0;
 
 struct FileEntry {
-  std::string path;  // relative to the root, '/'-separated
+  std::string path;        // relative to the root, '/'-separated
   std::uint32_t mode = 0;  // kModeFile, kModeExecutable, kModeSymlink; kModeAbsent once gone
   std::uint64_t size = 0;
   std::int64_t mtime_ns = 0;

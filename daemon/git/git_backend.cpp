@@ -14,7 +14,8 @@ std::filesystem::path module_path() {
   std::error_code error;
   std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
   if (error) {
-    throw MissionError(ErrorCode::internal, "cannot find the running executable: " + error.message(),
+    throw MissionError(ErrorCode::internal,
+                       "cannot find the running executable: " + error.message(),
                        "run missiond from its installed path");
   }
   return executable.parent_path().parent_path() / "lib" / "mission" / kGitBackendFile;

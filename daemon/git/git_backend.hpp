@@ -32,23 +32,26 @@ struct GitBackend {
   ChangeSet (*compute_change_set)(const Snapshot& start, GitWork& work);
   // Worktrees (worktrees.hpp documents each).
   WorktreeCreated (*add_worktree)(const WorktreeSpec& spec);
-  void (*remove_worktree)(const std::string& repository, const std::string& name, const std::string& branch,
-                          bool delete_branch);
+  void (*remove_worktree)(const std::string& repository, const std::string& name,
+                          const std::string& branch, bool delete_branch);
   std::optional<std::string> (*main_work_tree)(const std::string& path);
-  bool (*branch_merged)(const std::string& repository, const std::string& branch, const std::string& base_ref,
-                        const std::string& base_commit);
-  std::vector<std::string> (*changed_paths)(const std::string& work_tree, const std::string& base_commit);
+  bool (*branch_merged)(const std::string& repository, const std::string& branch,
+                        const std::string& base_ref, const std::string& base_commit);
+  std::vector<std::string> (*changed_paths)(const std::string& work_tree,
+                                            const std::string& base_commit);
   bool (*work_tree_dirty)(const std::string& work_tree);
   WorkTreeDiff (*work_tree_diff)(const std::string& work_tree, const std::string& base_commit,
                                  const std::vector<std::string>& paths, std::size_t patch_bytes);
-  TrialMerge (*trial_merge)(const std::string& repository, const std::string& ours, const std::string& theirs);
-  std::optional<std::string> (*commit_work_tree)(const std::string& work_tree, const std::string& message);
-  BranchMerge (*merge_branch)(const std::string& repository, const std::string& into, const std::string& from,
-                              const std::string& message);
+  TrialMerge (*trial_merge)(const std::string& repository, const std::string& ours,
+                            const std::string& theirs);
+  std::optional<std::string> (*commit_work_tree)(const std::string& work_tree,
+                                                 const std::string& message);
+  BranchMerge (*merge_branch)(const std::string& repository, const std::string& into,
+                              const std::string& from, const std::string& message);
   MadeRefs (*made_refs)(const std::string& repository, const std::string& name_prefix,
                         const std::string& branch_prefix);
-  std::string (*ensure_branch)(const std::string& repository, const std::string& branch, const std::string& start,
-                               bool adopt);
+  std::string (*ensure_branch)(const std::string& repository, const std::string& branch,
+                               const std::string& start, bool adopt);
 };
 
 // The name the module exports, an extern "C" function returning the

@@ -67,7 +67,8 @@ FileState hash_from_disk(git_repository* repo, const std::string& root, const st
   struct stat st;
   if (::lstat(full.c_str(), &st) != 0) {
     if (errno == ENOENT || errno == ENOTDIR) return {};  // gone since the status
-    throw MissionError(ErrorCode::git_error, "git: cannot read " + path + ": " + std::strerror(errno),
+    throw MissionError(ErrorCode::git_error,
+                       "git: cannot read " + path + ": " + std::strerror(errno),
                        "check the file's permissions, then retry");
   }
   git_oid oid;
@@ -149,7 +150,8 @@ DirtySet libgit2_dirty_set(git_repository* repo, const std::string& root) {
     const git_diff_delta* delta =
         entry->index_to_workdir != nullptr ? entry->index_to_workdir : entry->head_to_index;
     if (delta == nullptr) continue;
-    const char* raw_path = delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
+    const char* raw_path =
+        delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
     if (raw_path == nullptr) continue;
     std::string path = raw_path;
     if (path.empty() || path.back() == '/') continue;  // an untracked nested repository
@@ -183,16 +185,19 @@ struct TreeSides {
 
 // Paths whose blob or mode differs between the two trees (either may be
 // null: an unborn branch), with both sides.
-std::map<std::string, TreeSides> tree_changes(git_repository* repo, git_tree* start, git_tree* now) {
+std::map<std::string, TreeSides> tree_changes(git_repository* repo, git_tree* start,
+                                              git_tree* now) {
   std::map<std::string, TreeSides> changes;
   if (start == nullptr && now == nullptr) return changes;
-  if (start != nullptr && now != nullptr && git_oid_equal(git_tree_id(start), git_tree_id(now)) != 0) {
+  if (start != nullptr && now != nullptr &&
+      git_oid_equal(git_tree_id(start), git_tree_id(now)) != 0) {
     return changes;
   }
   git_diff_options options;
   git_diff_options_init(&options, GIT_DIFF_OPTIONS_VERSION);
   git_diff* raw = nullptr;
-  lg2::check(git_diff_tree_to_tree(&raw, repo, start, now, &options), "diff the start and HEAD trees");
+  lg2::check(git_diff_tree_to_tree(&raw, repo, start, now, &options),
+             "diff the start and HEAD trees");
   lg2::Diff diff(raw);
   std::size_t count = git_diff_num_deltas(diff.get());
   for (std::size_t i = 0; i < count; ++i) {
@@ -221,7 +226,8 @@ struct ParsedSnapshot {
 ParsedSnapshot parse(const std::string& data) {
   text::Reader reader(data);
   ParsedSnapshot parsed;
-  if (!reader.next_line() || reader.field() != kHeader || reader.field() != kFormatVersion) reader.fail();
+  if (!reader.next_line() || reader.field() != kHeader || reader.field() != kFormatVersion)
+    reader.fail();
   auto commit = reader.field();
   auto tree = reader.last_field();
   if (commit != kNone) parsed.commit = commit;
@@ -261,10 +267,11 @@ lg2::Tree lookup_start_tree(git_repository* repo, const ParsedSnapshot& start) {
   if (git_oid_fromstrn(&oid, start.tree.data(), start.tree.size()) < 0) text::Reader("").fail();
   git_tree* tree = nullptr;
   if (git_tree_lookup(&tree, repo, &oid) < 0) {
-    lg2::fail("the task's start commit " + start.commit + " (tree " + start.tree +
-                  ") is no longer in the repository",
-              "it was garbage-collected after a reset or rebase; the change set cannot be computed, "
-              "start the task again to take a new snapshot");
+    lg2::fail(
+        "the task's start commit " + start.commit + " (tree " + start.tree +
+            ") is no longer in the repository",
+        "it was garbage-collected after a reset or rebase; the change set cannot be computed, "
+        "start the task again to take a new snapshot");
   }
   return lg2::Tree(tree);
 }

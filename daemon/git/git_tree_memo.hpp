@@ -95,7 +95,7 @@ struct GitTreeMemo {
   std::uint64_t epoch = 0;
   IndexStamp index;
   std::string head_commit;
-  std::string ignore_sources;  // stat data of the global ignore files
+  std::string ignore_sources;                // stat data of the global ignore files
   std::vector<std::string> attribute_files;  // the index's .gitattributes paths
   StagedMap staged;
   DirtySet dirty;

@@ -20,7 +20,8 @@ using Worktree = std::unique_ptr<git_worktree, lg2::Deleter<git_worktree, git_wo
 lg2::Repository open_at(const std::string& path) {
   lg2::ensure_initialized();
   git_repository* raw = nullptr;
-  lg2::check(git_repository_open_ext(&raw, path.c_str(), 0, nullptr), "cannot open a repository at " + path);
+  lg2::check(git_repository_open_ext(&raw, path.c_str(), 0, nullptr),
+             "cannot open a repository at " + path);
   return lg2::Repository(raw);
 }
 
@@ -34,10 +35,12 @@ lg2::Repository open_main(const std::string& path) {
 
 lg2::Commit commit_of(git_repository* repo, const std::string& spec, const std::string& what) {
   git_object* object = nullptr;
-  lg2::check(git_revparse_single(&object, repo, spec.c_str()), "cannot resolve " + what + " '" + spec + "'");
+  lg2::check(git_revparse_single(&object, repo, spec.c_str()),
+             "cannot resolve " + what + " '" + spec + "'");
   Object owned(object);
   git_object* peeled = nullptr;
-  lg2::check(git_object_peel(&peeled, object, GIT_OBJECT_COMMIT), what + " '" + spec + "' is not a commit");
+  lg2::check(git_object_peel(&peeled, object, GIT_OBJECT_COMMIT),
+             what + " '" + spec + "' is not a commit");
   return lg2::Commit(reinterpret_cast<git_commit*>(peeled));
 }
 
@@ -64,7 +67,8 @@ std::optional<git_oid> branch_tip(git_repository* repo, const std::string& branc
 
 lg2::Tree tree_of(git_repository* repo, const git_oid& commit_id) {
   git_commit* commit = nullptr;
-  lg2::check(git_commit_lookup(&commit, repo, &commit_id), "cannot read commit " + lg2::oid_hex(commit_id));
+  lg2::check(git_commit_lookup(&commit, repo, &commit_id),
+             "cannot read commit " + lg2::oid_hex(commit_id));
   lg2::Commit owned(commit);
   git_tree* tree = nullptr;
   lg2::check(git_commit_tree(&tree, commit), "cannot read the tree of " + lg2::oid_hex(commit_id));
@@ -75,7 +79,8 @@ lg2::Tree tree_of(git_repository* repo, const git_oid& commit_id) {
 std::vector<std::string> conflict_paths(git_index* index) {
   if (!git_index_has_conflicts(index)) return {};
   git_index_conflict_iterator* iterator = nullptr;
-  lg2::check(git_index_conflict_iterator_new(&iterator, index), "cannot read the merge's conflicts");
+  lg2::check(git_index_conflict_iterator_new(&iterator, index),
+             "cannot read the merge's conflicts");
   std::set<std::string> paths;
   const git_index_entry* ancestor_entry = nullptr;
   const git_index_entry* our_entry = nullptr;
@@ -108,17 +113,18 @@ using Signature = std::unique_ptr<git_signature, lg2::Deleter<git_signature, git
 Signature signature_for(git_repository* repo) {
   git_signature* raw = nullptr;
   if (git_signature_default(&raw, repo) == 0) return Signature(raw);
-  lg2::check(git_signature_now(&raw, "mission", "mission@localhost"), "cannot make a commit signature");
+  lg2::check(git_signature_now(&raw, "mission", "mission@localhost"),
+             "cannot make a commit signature");
   return Signature(raw);
 }
 
 // Moves refs/heads/`branch` from `expected` to `target`, failing (naming
 // the branch) if it moved meanwhile.
-void move_branch(git_repository* repo, const std::string& branch, const git_oid& target, const git_oid& expected,
-                 const std::string& why) {
+void move_branch(git_repository* repo, const std::string& branch, const git_oid& target,
+                 const git_oid& expected, const std::string& why) {
   git_reference* moved = nullptr;
-  lg2::check(git_reference_create_matching(&moved, repo, ("refs/heads/" + branch).c_str(), &target, 1, &expected,
-                                           why.c_str()),
+  lg2::check(git_reference_create_matching(&moved, repo, ("refs/heads/" + branch).c_str(), &target,
+                                           1, &expected, why.c_str()),
              "branch " + branch + " moved while mission merged into it; run again");
   git_reference_free(moved);
 }
@@ -127,8 +133,9 @@ void move_branch(git_repository* repo, const std::string& branch, const git_oid&
 // for it, or hide it, wherever git resolves a name: refused.
 void require_unshadowed(git_repository* repo, const std::string& branch) {
   auto refuse = [&](const std::string& what) {
-    throw MissionError(ErrorCode::invalid_argument, "branch '" + branch + "' would be read as " + what,
-                       "name a branch of your own, or leave branch out for mission's own", {{"field", "branch"}});
+    throw MissionError(
+        ErrorCode::invalid_argument, "branch '" + branch + "' would be read as " + what,
+        "name a branch of your own, or leave branch out for mission's own", {{"field", "branch"}});
   };
   git_strarray remotes{};
   if (git_remote_list(&remotes, repo) == 0) {
@@ -156,13 +163,15 @@ WorktreeCreated add_git_worktree(const WorktreeSpec& spec) {
   if (workdir == nullptr) lg2::fail("the repository at " + spec.repository + " is bare");
   WorktreeCreated created;
   created.repository = std::filesystem::path(workdir).lexically_normal().string();
-  if (!created.repository.empty() && created.repository.back() == '/') created.repository.pop_back();
+  if (!created.repository.empty() && created.repository.back() == '/')
+    created.repository.pop_back();
   std::string base = spec.base;
   if (base.empty()) {
     git_reference* head = nullptr;
     lg2::check(git_repository_head(&head, repo.get()), "the repository has no HEAD commit");
     Reference owned(head);
-    base = git_reference_is_branch(head) ? git_reference_shorthand(head) : lg2::oid_hex(*git_reference_target(head));
+    base = git_reference_is_branch(head) ? git_reference_shorthand(head)
+                                         : lg2::oid_hex(*git_reference_target(head));
   }
   require_unshadowed(repo.get(), spec.branch);
   lg2::Commit base_commit = commit_of(repo.get(), base, "base");
@@ -179,7 +188,8 @@ WorktreeCreated add_git_worktree(const WorktreeSpec& spec) {
     const git_error* last = git_error_last();
     std::string why = last && last->message ? last->message : "unknown";
     git_branch_delete(branch);  // leave nothing half made
-    throw MissionError(ErrorCode::git_error, "git: cannot add worktree at " + spec.path + ": " + why,
+    throw MissionError(ErrorCode::git_error,
+                       "git: cannot add worktree at " + spec.path + ": " + why,
                        "choose a path that does not exist, in a writable directory");
   }
   Worktree owned(worktree);
@@ -188,15 +198,16 @@ WorktreeCreated add_git_worktree(const WorktreeSpec& spec) {
   return created;
 }
 
-void remove_git_worktree(const std::string& repository, const std::string& name, const std::string& branch,
-                         bool delete_branch) {
+void remove_git_worktree(const std::string& repository, const std::string& name,
+                         const std::string& branch, bool delete_branch) {
   std::lock_guard<std::mutex> one_at_a_time(worktree_mutex());
   lg2::Repository repo = open_main(repository);
   git_worktree* raw = nullptr;
   if (git_worktree_lookup(&raw, repo.get(), name.c_str()) == 0) {
     Worktree worktree(raw);
     git_worktree_prune_options options = GIT_WORKTREE_PRUNE_OPTIONS_INIT;
-    options.flags = GIT_WORKTREE_PRUNE_VALID | GIT_WORKTREE_PRUNE_LOCKED | GIT_WORKTREE_PRUNE_WORKING_TREE;
+    options.flags =
+        GIT_WORKTREE_PRUNE_VALID | GIT_WORKTREE_PRUNE_LOCKED | GIT_WORKTREE_PRUNE_WORKING_TREE;
     lg2::check(git_worktree_prune(worktree.get(), &options), "cannot remove worktree " + name);
   }
   if (!delete_branch) return;
@@ -220,8 +231,8 @@ std::optional<std::string> git_main_work_tree(const std::string& path) {
   return out;
 }
 
-bool git_branch_merged(const std::string& repository, const std::string& branch, const std::string& base_ref,
-                       const std::string& base_commit) {
+bool git_branch_merged(const std::string& repository, const std::string& branch,
+                       const std::string& base_ref, const std::string& base_commit) {
   lg2::Repository repo = open_main(repository);
   auto tip = branch_tip(repo.get(), branch);
   auto base = branch_tip(repo.get(), base_ref);
@@ -231,7 +242,8 @@ bool git_branch_merged(const std::string& repository, const std::string& branch,
   return git_graph_descendant_of(repo.get(), &*base, &*tip) == 1;
 }
 
-std::vector<std::string> git_changed_paths(const std::string& work_tree, const std::string& base_commit) {
+std::vector<std::string> git_changed_paths(const std::string& work_tree,
+                                           const std::string& base_commit) {
   lg2::Repository repo = open_at(work_tree);
   git_oid oid;
   lg2::check(git_oid_fromstr(&oid, base_commit.c_str()), "bad base commit " + base_commit);
@@ -294,7 +306,8 @@ WorkTreeDiff git_work_tree_diff(const std::string& work_tree, const std::string&
   lg2::check(git_oid_fromstr(&oid, base_commit.c_str()), "bad base commit " + base_commit);
   lg2::Tree base = tree_of(repo.get(), oid);
   git_diff_options options = GIT_DIFF_OPTIONS_INIT;
-  options.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS | GIT_DIFF_SHOW_UNTRACKED_CONTENT;
+  options.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
+                  GIT_DIFF_SHOW_UNTRACKED_CONTENT;
   git_diff* raw = nullptr;
   lg2::check(git_diff_tree_to_workdir_with_index(&raw, repo.get(), base.get(), &options),
              "cannot diff " + work_tree + " against its base");
@@ -308,22 +321,26 @@ WorkTreeDiff git_work_tree_diff(const std::string& work_tree, const std::string&
   const std::size_t count = git_diff_num_deltas(diff.get());
   for (std::size_t i = 0; i < count; ++i) {
     git_patch* raw_patch = nullptr;
-    lg2::check(git_patch_from_diff(&raw_patch, diff.get(), i), "cannot read the diff of " + work_tree);
+    lg2::check(git_patch_from_diff(&raw_patch, diff.get(), i),
+               "cannot read the diff of " + work_tree);
     lg2::Patch patch(raw_patch);
     const git_diff_delta* delta = git_patch_get_delta(patch.get());
     WorkTreeFile file;
     file.path = delta->new_file.path ? delta->new_file.path : delta->old_file.path;
     file.status = delta_status(delta->status);
-    if (delta->status == GIT_DELTA_RENAMED && delta->old_file.path) file.old_path = delta->old_file.path;
+    if (delta->status == GIT_DELTA_RENAMED && delta->old_file.path)
+      file.old_path = delta->old_file.path;
     file.binary = (delta->flags & GIT_DIFF_FLAG_BINARY) != 0;
     std::size_t context = 0;
     lg2::check(git_patch_line_stats(&context, &file.additions, &file.deletions, patch.get()),
                "cannot count the lines of " + file.path);
-    const bool in_patch = wanted.empty() || wanted.count(file.path) || (file.old_path && wanted.count(*file.old_path));
+    const bool in_patch = wanted.empty() || wanted.count(file.path) ||
+                          (file.old_path && wanted.count(*file.old_path));
     if (patch_bytes > 0 && in_patch && !out.patch_truncated) {
       git_buf text = GIT_BUF_INIT;
       lg2::check(git_patch_to_buf(&text, patch.get()), "cannot print the diff of " + file.path);
-      const bool whole = append_within(out.patch, std::string_view(text.ptr, text.size), patch_bytes);
+      const bool whole =
+          append_within(out.patch, std::string_view(text.ptr, text.size), patch_bytes);
       git_buf_dispose(&text);
       if (!whole) out.patch_truncated = true;
     }
@@ -343,12 +360,14 @@ bool git_work_tree_dirty(const std::string& work_tree) {
   options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
   options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED;
   git_status_list* raw = nullptr;
-  lg2::check(git_status_list_new(&raw, repo.get(), &options), "cannot read the status of " + work_tree);
+  lg2::check(git_status_list_new(&raw, repo.get(), &options),
+             "cannot read the status of " + work_tree);
   lg2::StatusList list(raw);
   return git_status_list_entrycount(list.get()) > 0;
 }
 
-TrialMerge git_trial_merge(const std::string& repository, const std::string& ours, const std::string& theirs) {
+TrialMerge git_trial_merge(const std::string& repository, const std::string& ours,
+                           const std::string& theirs) {
   lg2::Repository repo = open_main(repository);
   auto our_tip = branch_tip(repo.get(), ours);
   auto their_tip = branch_tip(repo.get(), theirs);
@@ -361,8 +380,9 @@ TrialMerge git_trial_merge(const std::string& repository, const std::string& our
   lg2::Tree their_tree = tree_of(repo.get(), *their_tip);
   git_merge_options options = GIT_MERGE_OPTIONS_INIT;
   git_index* raw = nullptr;
-  lg2::check(git_merge_trees(&raw, repo.get(), ancestor.get(), our_tree.get(), their_tree.get(), &options),
-             "cannot merge " + ours + " and " + theirs + " on trial");
+  lg2::check(
+      git_merge_trees(&raw, repo.get(), ancestor.get(), our_tree.get(), their_tree.get(), &options),
+      "cannot merge " + ours + " and " + theirs + " on trial");
   lg2::Index index(raw);
   TrialMerge out;
   out.conflicts = conflict_paths(index.get());
@@ -370,7 +390,8 @@ TrialMerge git_trial_merge(const std::string& repository, const std::string& our
   return out;
 }
 
-std::optional<std::string> git_commit_work_tree(const std::string& work_tree, const std::string& message) {
+std::optional<std::string> git_commit_work_tree(const std::string& work_tree,
+                                                const std::string& message) {
   if (!git_work_tree_dirty(work_tree)) return std::nullopt;
   lg2::Repository repo = open_at(work_tree);
   git_index* raw = nullptr;
@@ -391,31 +412,34 @@ std::optional<std::string> git_commit_work_tree(const std::string& work_tree, co
   lg2::Commit parent(nullptr);
   {
     git_commit* commit = nullptr;
-    lg2::check(git_commit_lookup(&commit, repo.get(), &parent_id), "cannot read HEAD of " + work_tree);
+    lg2::check(git_commit_lookup(&commit, repo.get(), &parent_id),
+               "cannot read HEAD of " + work_tree);
     parent.reset(commit);
   }
   // Only ignored files changed: nothing to commit.
   if (git_oid_equal(&tree_id, git_commit_tree_id(parent.get()))) return std::nullopt;
   git_tree* tree_raw = nullptr;
-  lg2::check(git_tree_lookup(&tree_raw, repo.get(), &tree_id), "cannot read the new tree of " + work_tree);
+  lg2::check(git_tree_lookup(&tree_raw, repo.get(), &tree_id),
+             "cannot read the new tree of " + work_tree);
   lg2::Tree tree(tree_raw);
   Signature signature = signature_for(repo.get());
   const git_commit* parents[] = {parent.get()};
   git_oid commit_id;
-  lg2::check(git_commit_create(&commit_id, repo.get(), "HEAD", signature.get(), signature.get(), nullptr,
-                               message.c_str(), tree.get(), 1, parents),
+  lg2::check(git_commit_create(&commit_id, repo.get(), "HEAD", signature.get(), signature.get(),
+                               nullptr, message.c_str(), tree.get(), 1, parents),
              "cannot commit the edits in " + work_tree);
   return lg2::oid_hex(commit_id);
 }
 
-BranchMerge git_merge_branch(const std::string& repository, const std::string& into, const std::string& from,
-                             const std::string& message) {
+BranchMerge git_merge_branch(const std::string& repository, const std::string& into,
+                             const std::string& from, const std::string& message) {
   lg2::Repository repo = open_main(repository);
   auto into_tip = branch_tip(repo.get(), into);
   auto from_tip = branch_tip(repo.get(), from);
   if (!into_tip || !from_tip) lg2::fail("cannot find branch " + (into_tip ? from : into));
   BranchMerge out;
-  if (git_oid_equal(&*into_tip, &*from_tip) || git_graph_descendant_of(repo.get(), &*into_tip, &*from_tip) == 1) {
+  if (git_oid_equal(&*into_tip, &*from_tip) ||
+      git_graph_descendant_of(repo.get(), &*into_tip, &*from_tip) == 1) {
     out.merged = true;  // already in
     out.commit = lg2::oid_hex(*into_tip);
     return out;
@@ -434,27 +458,31 @@ BranchMerge git_merge_branch(const std::string& repository, const std::string& i
   lg2::Tree their_tree = tree_of(repo.get(), *from_tip);
   git_merge_options options = GIT_MERGE_OPTIONS_INIT;
   git_index* raw = nullptr;
-  lg2::check(git_merge_trees(&raw, repo.get(), ancestor.get(), our_tree.get(), their_tree.get(), &options),
-             "cannot merge " + from + " into " + into);
+  lg2::check(
+      git_merge_trees(&raw, repo.get(), ancestor.get(), our_tree.get(), their_tree.get(), &options),
+      "cannot merge " + from + " into " + into);
   lg2::Index index(raw);
   out.conflicts = conflict_paths(index.get());
   if (!out.conflicts.empty()) return out;
   git_oid tree_id;
-  lg2::check(git_index_write_tree_to(&tree_id, index.get(), repo.get()), "cannot write the merged tree");
+  lg2::check(git_index_write_tree_to(&tree_id, index.get(), repo.get()),
+             "cannot write the merged tree");
   git_tree* tree_raw = nullptr;
   lg2::check(git_tree_lookup(&tree_raw, repo.get(), &tree_id), "cannot read the merged tree");
   lg2::Tree tree(tree_raw);
   git_commit* ours_raw = nullptr;
   git_commit* theirs_raw = nullptr;
-  lg2::check(git_commit_lookup(&ours_raw, repo.get(), &*into_tip), "cannot read the tip of " + into);
+  lg2::check(git_commit_lookup(&ours_raw, repo.get(), &*into_tip),
+             "cannot read the tip of " + into);
   lg2::Commit ours(ours_raw);
-  lg2::check(git_commit_lookup(&theirs_raw, repo.get(), &*from_tip), "cannot read the tip of " + from);
+  lg2::check(git_commit_lookup(&theirs_raw, repo.get(), &*from_tip),
+             "cannot read the tip of " + from);
   lg2::Commit theirs(theirs_raw);
   Signature signature = signature_for(repo.get());
   const git_commit* parents[] = {ours.get(), theirs.get()};
   git_oid commit_id;
-  lg2::check(git_commit_create(&commit_id, repo.get(), nullptr, signature.get(), signature.get(), nullptr,
-                               message.c_str(), tree.get(), 2, parents),
+  lg2::check(git_commit_create(&commit_id, repo.get(), nullptr, signature.get(), signature.get(),
+                               nullptr, message.c_str(), tree.get(), 2, parents),
              "cannot write the merge commit of " + from);
   move_branch(repo.get(), into, commit_id, *into_tip, "mission: merge " + from);
   out.merged = true;
@@ -487,7 +515,8 @@ MadeRefs git_made_refs(const std::string& repository, const std::string& name_pr
   // held by one of them.
   std::vector<std::pair<std::string, git_oid>> tips;
   git_branch_iterator* iterator = nullptr;
-  lg2::check(git_branch_iterator_new(&iterator, repo.get(), GIT_BRANCH_LOCAL), "cannot list the branches");
+  lg2::check(git_branch_iterator_new(&iterator, repo.get(), GIT_BRANCH_LOCAL),
+             "cannot list the branches");
   git_reference* ref = nullptr;
   git_branch_t type{};
   while (git_branch_next(&ref, &type, iterator) == 0) {
@@ -514,8 +543,8 @@ MadeRefs git_made_refs(const std::string& repository, const std::string& name_pr
   return out;
 }
 
-std::string git_ensure_branch(const std::string& repository, const std::string& branch, const std::string& start,
-                              bool adopt) {
+std::string git_ensure_branch(const std::string& repository, const std::string& branch,
+                              const std::string& start, bool adopt) {
   lg2::Repository repo = open_main(repository);
   auto base_of = [&] { return commit_of(repo.get(), start.empty() ? "HEAD" : start, "base"); };
   git_reference* existing = nullptr;
@@ -527,8 +556,9 @@ std::string git_ensure_branch(const std::string& repository, const std::string& 
     // start killed before its run was recorded left behind.
     if (!adopt && git_oid_cmp(&*tip, git_commit_id(base_of().get())) != 0) {
       throw MissionError(ErrorCode::invalid_argument,
-                         "branch " + branch + " exists, but mission did not make it: a run builds only on a "
-                         "branch an earlier run of the same workflow made",
+                         "branch " + branch +
+                             " exists, but mission did not make it: a run builds only on a "
+                             "branch an earlier run of the same workflow made",
                          "delete or rename it (git branch -m " + branch + " NEW), then run again",
                          {{"branch", branch}});
     }

@@ -9,10 +9,17 @@ namespace mission::daemon::git::text {
 void append_path(std::string& out, std::string_view path) {
   for (char c : path) {
     switch (c) {
-      case '%': out += "%25"; break;
-      case '\n': out += "%0A"; break;
-      case '\r': out += "%0D"; break;
-      default: out += c;
+      case '%':
+        out += "%25";
+        break;
+      case '\n':
+        out += "%0A";
+        break;
+      case '\r':
+        out += "%0D";
+        break;
+      default:
+        out += c;
     }
   }
 }

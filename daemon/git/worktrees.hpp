@@ -32,26 +32,27 @@ WorktreeCreated add_worktree(const WorktreeSpec& spec);
 
 // Removes the worktree `name` (its directory and its entry in the
 // repository) and, when `delete_branch`, its branch too.
-void remove_worktree(const std::string& repository, const std::string& name, const std::string& branch,
-                     bool delete_branch);
+void remove_worktree(const std::string& repository, const std::string& name,
+                     const std::string& branch, bool delete_branch);
 
 // The main work tree of the repository holding `path`, or nullopt outside git.
 std::optional<std::string> main_work_tree(const std::string& path);
 
 // Whether `branch` has commits past `base_commit` and its tip is reachable
 // from `base_ref`'s tip (it was merged). False when either is gone.
-bool branch_merged(const std::string& repository, const std::string& branch, const std::string& base_ref,
-                   const std::string& base_commit);
+bool branch_merged(const std::string& repository, const std::string& branch,
+                   const std::string& base_ref, const std::string& base_commit);
 
 // The paths a work tree changes since `base_commit`: commits on its branch,
 // staged and unstaged edits, untracked files, deletions; sorted.
-std::vector<std::string> changed_paths(const std::string& work_tree, const std::string& base_commit);
+std::vector<std::string> changed_paths(const std::string& work_tree,
+                                       const std::string& base_commit);
 
 // One file a work tree changes since its base, with its line counts
 // (zero for a binary file).
 struct WorkTreeFile {
   std::string path;
-  std::string status;  // added, modified, deleted, renamed, type_changed
+  std::string status;                   // added, modified, deleted, renamed, type_changed
   std::optional<std::string> old_path;  // for a rename
   std::size_t additions = 0;
   std::size_t deletions = 0;
@@ -82,13 +83,15 @@ struct TrialMerge {
 };
 
 // Merges the trees of two branches' tips over their merge base, in memory.
-TrialMerge trial_merge(const std::string& repository, const std::string& ours, const std::string& theirs);
+TrialMerge trial_merge(const std::string& repository, const std::string& ours,
+                       const std::string& theirs);
 
 // Commits every edit in the work tree (staged, unstaged, untracked files
 // not ignored, deletions) on its checked-out branch, with `message`, as
 // git's configured identity or else "mission <mission@localhost>". The new
 // commit's id, or nullopt when there was nothing to commit.
-std::optional<std::string> commit_work_tree(const std::string& work_tree, const std::string& message);
+std::optional<std::string> commit_work_tree(const std::string& work_tree,
+                                            const std::string& message);
 
 struct BranchMerge {
   bool merged = false;                 // `into` now contains `from`
@@ -101,8 +104,8 @@ struct BranchMerge {
 // tips with `message`. Only refs and objects are written, and `into` moves
 // only if it still points where it did when the merge began (a compare and
 // swap), so a conflict or a race never leaves a half-merged tree.
-BranchMerge merge_branch(const std::string& repository, const std::string& into, const std::string& from,
-                         const std::string& message);
+BranchMerge merge_branch(const std::string& repository, const std::string& into,
+                         const std::string& from, const std::string& message);
 
 // What mission made in a repository, as git sees it: the worktrees whose
 // name starts with `name_prefix` and the branches under `branch_prefix`,
@@ -122,12 +125,13 @@ struct MadeRefs {
   std::vector<Worktree> worktrees;
   std::vector<Branch> branches;
 };
-MadeRefs made_refs(const std::string& repository, const std::string& name_prefix, const std::string& branch_prefix);
+MadeRefs made_refs(const std::string& repository, const std::string& name_prefix,
+                   const std::string& branch_prefix);
 
 // Creates branch `branch` at `start` (a branch, tag or commit; empty: HEAD)
 // unless it exists; returns its tip. An existing branch is taken only when
 // `adopt` (mission made it earlier); otherwise MissionError invalid_argument.
-std::string ensure_branch(const std::string& repository, const std::string& branch, const std::string& start,
-                          bool adopt);
+std::string ensure_branch(const std::string& repository, const std::string& branch,
+                          const std::string& start, bool adopt);
 
 }  // namespace mission::daemon::git

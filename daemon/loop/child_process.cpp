@@ -122,7 +122,8 @@ ChildProcess* ChildProcess::spawn(uv_loop_t* loop, const Options& options, Callb
     // glibc's posix_spawn runs setsid before the file actions, so this open
     // in a session leader without a terminal makes the pty its controlling
     // terminal: Ctrl-C there reaches the agent's foreground job.
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, options.terminal_path.c_str(), O_RDWR, 0);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, options.terminal_path.c_str(), O_RDWR,
+                                     0);
     posix_spawn_file_actions_adddup2(&actions, STDIN_FILENO, STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, STDIN_FILENO, STDERR_FILENO);
   } else {
@@ -159,7 +160,8 @@ ChildProcess* ChildProcess::spawn(uv_loop_t* loop, const Options& options, Callb
     std::thread spawner([&] {
       const int confined = options.confine_spawning_thread();
       rc = confined != 0 ? -confined
-                         : ::posix_spawn(&pid, program.c_str(), &actions, &attributes, argv.data(), env.data());
+                         : ::posix_spawn(&pid, program.c_str(), &actions, &attributes, argv.data(),
+                                         env.data());
     });
     spawner.join();
   } else {
@@ -202,10 +204,10 @@ ChildProcess* ChildProcess::spawn(uv_loop_t* loop, const Options& options, Callb
   uv_timer_init(loop, &child->drain_timer_);
   uv_timer_init(loop, &child->reap_timer_);
   child->open_handles_ = 4;
-  for (uv_handle_t* handle : {reinterpret_cast<uv_handle_t*>(&child->out_),
-                              reinterpret_cast<uv_handle_t*>(&child->err_),
-                              reinterpret_cast<uv_handle_t*>(&child->drain_timer_),
-                              reinterpret_cast<uv_handle_t*>(&child->reap_timer_)}) {
+  for (uv_handle_t* handle :
+       {reinterpret_cast<uv_handle_t*>(&child->out_), reinterpret_cast<uv_handle_t*>(&child->err_),
+        reinterpret_cast<uv_handle_t*>(&child->drain_timer_),
+        reinterpret_cast<uv_handle_t*>(&child->reap_timer_)}) {
     handle->data = child;
   }
   if (stdin_pipe) {
@@ -238,14 +240,16 @@ struct TerminalWrite {
 }  // namespace
 
 void ChildProcess::write_terminal(std::string_view bytes) {
-  if (!terminal_ || finished_ || bytes.empty() || uv_is_closing(reinterpret_cast<uv_handle_t*>(&out_))) {
+  if (!terminal_ || finished_ || bytes.empty() ||
+      uv_is_closing(reinterpret_cast<uv_handle_t*>(&out_))) {
     return;
   }
   auto* write = new TerminalWrite{{}, std::string(bytes)};
   write->request.data = write;
   uv_buf_t buffer = uv_buf_init(write->bytes.data(), static_cast<unsigned>(write->bytes.size()));
-  int rc = uv_write(&write->request, reinterpret_cast<uv_stream_t*>(&out_), &buffer, 1,
-                    [](uv_write_t* request, int) { delete static_cast<TerminalWrite*>(request->data); });
+  int rc =
+      uv_write(&write->request, reinterpret_cast<uv_stream_t*>(&out_), &buffer, 1,
+               [](uv_write_t* request, int) { delete static_cast<TerminalWrite*>(request->data); });
   if (rc != 0) delete write;
 }
 
@@ -315,8 +319,10 @@ void hand_over_to_drainer(int fd) {
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (rc != 0) {
-    std::fprintf(stderr, "missiond: cannot keep an agent's output pipe open (%s): it may die of "
-                 "SIGPIPE at its next line\n", std::strerror(rc));
+    std::fprintf(stderr,
+                 "missiond: cannot keep an agent's output pipe open (%s): it may die of "
+                 "SIGPIPE at its next line\n",
+                 std::strerror(rc));
   }
   // The drainer is not reaped: the daemon is exiting, and init adopts it.
 }
@@ -347,7 +353,8 @@ bool ChildProcess::reap() {
   exit_ = WIFSIGNALED(status) ? Exit{0, WTERMSIG(status)} : Exit{WEXITSTATUS(status), 0};
   uv_timer_stop(&reap_timer_);
   if (pidfd_ >= 0) uv_poll_stop(&exit_poll_);
-  if (open_pipes_ > 0) uv_timer_start(&drain_timer_, on_drain_timeout, limits::kChildOutputDrainMs, 0);
+  if (open_pipes_ > 0)
+    uv_timer_start(&drain_timer_, on_drain_timeout, limits::kChildOutputDrainMs, 0);
   maybe_finish();
   return true;
 }
@@ -362,7 +369,8 @@ void ChildProcess::on_reap_timer(uv_timer_t* timer) {
 
 void ChildProcess::on_drain_timeout(uv_timer_t* timer) {
   auto* self = static_cast<ChildProcess*>(timer->data);
-  for (uv_pipe_t* pipe : {&self->out_, &self->err_}) uv_read_stop(reinterpret_cast<uv_stream_t*>(pipe));
+  for (uv_pipe_t* pipe : {&self->out_, &self->err_})
+    uv_read_stop(reinterpret_cast<uv_stream_t*>(pipe));
   self->open_pipes_ = 0;
   self->maybe_finish();
 }
@@ -375,12 +383,15 @@ void ChildProcess::on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t* b
   auto* self = static_cast<ChildProcess*>(stream->data);
   if (nread > 0) {
     const char which = stream == reinterpret_cast<uv_stream_t*>(&self->out_) ? 'o' : 'e';
-    if (self->terminal_ && which == 'o') nread = self->read_burst(buf->base, buf->len, static_cast<std::size_t>(nread));
+    if (self->terminal_ && which == 'o')
+      nread = self->read_burst(buf->base, buf->len, static_cast<std::size_t>(nread));
     if (self->callbacks_.on_output) {
       try {
-        self->callbacks_.on_output(which, std::string_view(buf->base, static_cast<std::size_t>(nread)));
+        self->callbacks_.on_output(which,
+                                   std::string_view(buf->base, static_cast<std::size_t>(nread)));
       } catch (const std::exception& e) {
-        std::fprintf(stderr, "missiond: child %d output: %s\n", static_cast<int>(self->pid_), e.what());
+        std::fprintf(stderr, "missiond: child %d output: %s\n", static_cast<int>(self->pid_),
+                     e.what());
       }
     }
     return;
@@ -421,10 +432,9 @@ void ChildProcess::maybe_finish() {
 }
 
 void ChildProcess::close_all() {
-  std::vector<uv_handle_t*> handles{reinterpret_cast<uv_handle_t*>(&out_),
-                                    reinterpret_cast<uv_handle_t*>(&err_),
-                                    reinterpret_cast<uv_handle_t*>(&drain_timer_),
-                                    reinterpret_cast<uv_handle_t*>(&reap_timer_)};
+  std::vector<uv_handle_t*> handles{
+      reinterpret_cast<uv_handle_t*>(&out_), reinterpret_cast<uv_handle_t*>(&err_),
+      reinterpret_cast<uv_handle_t*>(&drain_timer_), reinterpret_cast<uv_handle_t*>(&reap_timer_)};
   if (exit_poll_.data == this) handles.push_back(reinterpret_cast<uv_handle_t*>(&exit_poll_));
   if (has_stdin_) handles.push_back(reinterpret_cast<uv_handle_t*>(&in_));
   for (uv_handle_t* handle : handles) {

@@ -23,9 +23,13 @@ std::uint64_t g_next_connection_id = 1;
 
 }  // namespace
 
-void ConnectionDelegate::on_eof(Connection& connection) { connection.close(); }
+void ConnectionDelegate::on_eof(Connection& connection) {
+  connection.close();
+}
 
-Connection::Connection() : id_(g_next_connection_id++) { pipe_.data = this; }
+Connection::Connection() : id_(g_next_connection_id++) {
+  pipe_.data = this;
+}
 
 Connection::~Connection() = default;
 
@@ -79,7 +83,8 @@ void Connection::write(std::string_view bytes) {
   auto* stream = reinterpret_cast<uv_stream_t*>(&pipe_);
   // Try the socket first: most answers fit its buffer and need no allocation.
   if (queued_bytes_ == 0) {
-    uv_buf_t buf = uv_buf_init(const_cast<char*>(bytes.data()), static_cast<unsigned>(bytes.size()));
+    uv_buf_t buf =
+        uv_buf_init(const_cast<char*>(bytes.data()), static_cast<unsigned>(bytes.size()));
     int written = uv_try_write(stream, &buf, 1);
     if (written > 0) bytes.remove_prefix(static_cast<std::size_t>(written));
     if (bytes.empty()) return;
@@ -119,7 +124,8 @@ void Connection::on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf
   try {
     if (nread > 0) {
       if (!self->closing_ && self->delegate_) {
-        self->delegate_->on_data(*self, std::string_view(buf->base, static_cast<std::size_t>(nread)));
+        self->delegate_->on_data(*self,
+                                 std::string_view(buf->base, static_cast<std::size_t>(nread)));
       }
     } else if (nread == UV_EOF) {
       self->eof_ = true;

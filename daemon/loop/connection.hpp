@@ -97,8 +97,8 @@ class Connection {
   bool reading_ = false;
   bool held_ = false;
   bool eof_ = false;
-  bool closing_ = false;       // close requested; no more writes accepted
-  bool handle_closed_ = false; // uv_close called
+  bool closing_ = false;        // close requested; no more writes accepted
+  bool handle_closed_ = false;  // uv_close called
 };
 
 }  // namespace mission::loop

@@ -105,8 +105,7 @@ std::string Listener::descriptors_short(Connection& connection) {
   uv_os_fd_t fd = -1;
   rlimit limit{};
   if (connection.fileno(fd) != 0 || ::getrlimit(RLIMIT_NOFILE, &limit) != 0 ||
-      limit.rlim_cur == RLIM_INFINITY ||
-      static_cast<rlim_t>(fd) + kReservedFds < limit.rlim_cur) {
+      limit.rlim_cur == RLIM_INFINITY || static_cast<rlim_t>(fd) + kReservedFds < limit.rlim_cur) {
     warned_fds_ = false;
     return {};
   }
@@ -134,8 +133,9 @@ void Listener::accept_one() {
   };
   if (connection->peer().uid != getuid()) {
     ++refused_;
-    std::fprintf(stderr, "missiond: refused connection from uid %u (pid %d): not the daemon's uid\n",
-                 static_cast<unsigned>(connection->peer().uid), static_cast<int>(connection->peer().pid));
+    std::fprintf(
+        stderr, "missiond: refused connection from uid %u (pid %d): not the daemon's uid\n",
+        static_cast<unsigned>(connection->peer().uid), static_cast<int>(connection->peer().pid));
     connection->start(std::make_unique<RefusedDelegate>());
     connection->close();
     return;
@@ -143,8 +143,9 @@ void Listener::accept_one() {
   if (std::string why = descriptors_short(*connection); !why.empty()) {
     ++refused_;
     connection->start(std::make_unique<RefusedDelegate>());
-    connection->write(refusal(why, "close idle clients, or raise the open-file limit (ulimit -n) "
-                                   "of missiond"));
+    connection->write(refusal(why,
+                              "close idle clients, or raise the open-file limit (ulimit -n) "
+                              "of missiond"));
     connection->close();
     return;
   }
@@ -152,12 +153,13 @@ void Listener::accept_one() {
     ++refused_;
     if (!warned_full_) {
       warned_full_ = true;  // once per episode: a flood must not flood the log
-      std::fprintf(stderr, "missiond: refusing connections: %zu open, the limit\n", max_connections_);
+      std::fprintf(stderr, "missiond: refusing connections: %zu open, the limit\n",
+                   max_connections_);
     }
     connection->start(std::make_unique<RefusedDelegate>());
-    connection->write(refusal("the daemon already holds " + std::to_string(max_connections_) +
-                                  " connections, its limit",
-                              "close idle clients, or start missiond with a larger --max-connections"));
+    connection->write(refusal(
+        "the daemon already holds " + std::to_string(max_connections_) + " connections, its limit",
+        "close idle clients, or start missiond with a larger --max-connections"));
     connection->close();
     return;
   }

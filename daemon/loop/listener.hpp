@@ -47,7 +47,8 @@ class Listener {
 
   // Formats the one protocol line a refused connection is sent: what went
   // wrong and what to do.
-  using RefusalFormatter = std::function<std::string(const std::string& why, const std::string& hint)>;
+  using RefusalFormatter =
+      std::function<std::string(const std::string& why, const std::string& hint)>;
 
   // At most `max` connections at once; one more is refused with a line
   // from `refusal` and closed. So is one arriving when fewer than

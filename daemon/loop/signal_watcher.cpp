@@ -11,7 +11,9 @@ SignalWatcher::SignalWatcher(uv_loop_t* loop, int signum, std::function<void(int
   uv_signal_start(handle_, on_signal, signum);
 }
 
-SignalWatcher::~SignalWatcher() { close(); }
+SignalWatcher::~SignalWatcher() {
+  close();
+}
 
 void SignalWatcher::close() {
   if (handle_ == nullptr) return;

@@ -21,7 +21,9 @@ void Timer::start(int milliseconds) {
   uv_timer_start(handle_, on_timeout, static_cast<std::uint64_t>(milliseconds), 0);
 }
 
-void Timer::stop() { uv_timer_stop(handle_); }
+void Timer::stop() {
+  uv_timer_stop(handle_);
+}
 
 void Timer::on_timeout(uv_timer_t* handle) {
   auto* self = static_cast<Timer*>(handle->data);

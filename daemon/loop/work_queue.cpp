@@ -24,7 +24,9 @@ void run_guarded(const char* what, const std::function<void()>& step) noexcept {
   }
 }
 
-void run_work(uv_work_t* request) { run_guarded("thread-pool work", static_cast<Job*>(request->data)->work); }
+void run_work(uv_work_t* request) {
+  run_guarded("thread-pool work", static_cast<Job*>(request->data)->work);
+}
 
 void after_work(uv_work_t* request, int) {
   // Work requests cannot be cancelled once queued here, so status is always

@@ -22,15 +22,21 @@ void from_json(const nlohmann::json& j, ListTasksRequest& request) {
   request.workflow_id = j.at("workflow_id").get<std::string>();
   if (j.contains("status")) request.statuses = j.at("status").get<std::vector<std::string>>();
   if (j.contains("cursor") && j.contains("after_cursor")) {
-    throw MissionError(ErrorCode::mixed_pagination, "cursor and after_cursor were both given",
-                       "pass cursor (next_cursor of an answer) for earlier tasks, or after_cursor for later ones");
+    throw MissionError(
+        ErrorCode::mixed_pagination, "cursor and after_cursor were both given",
+        "pass cursor (next_cursor of an answer) for earlier tasks, or after_cursor for later ones");
   }
-  if (auto cursor = text(j, "cursor")) request.page.cursor = tracking::parse_position(*cursor, "cursor");
-  if (auto after = text(j, "after_cursor")) request.page.after = tracking::parse_position(*after, "after_cursor");
-  request.page.limit = std::clamp<std::size_t>(j.value("limit", std::size_t{50}), 1, limits::kMaxPageItems);
+  if (auto cursor = text(j, "cursor"))
+    request.page.cursor = tracking::parse_position(*cursor, "cursor");
+  if (auto after = text(j, "after_cursor"))
+    request.page.after = tracking::parse_position(*after, "after_cursor");
+  request.page.limit =
+      std::clamp<std::size_t>(j.value("limit", std::size_t{50}), 1, limits::kMaxPageItems);
 }
 
-void from_json(const nlohmann::json& j, TaskIdRequest& request) { request.task_id = j.at("task_id").get<std::string>(); }
+void from_json(const nlohmann::json& j, TaskIdRequest& request) {
+  request.task_id = j.at("task_id").get<std::string>();
+}
 
 void from_json(const nlohmann::json& j, AttemptIdRequest& request) {
   request.attempt_id = j.at("attempt_id").get<std::string>();
@@ -39,12 +45,14 @@ void from_json(const nlohmann::json& j, AttemptIdRequest& request) {
 void from_json(const nlohmann::json& j, TailLogsRequest& request) {
   request.attempt_id = j.at("attempt_id").get<std::string>();
   if (j.contains("cursor") && j.contains("after_entry_index")) {
-    throw MissionError(ErrorCode::mixed_pagination, "cursor and after_entry_index were both given",
-                       "pass cursor (next_cursor of an answer) for older lines, or after_entry_index (the "
-                       "last_entry_index you saw) for new ones");
+    throw MissionError(
+        ErrorCode::mixed_pagination, "cursor and after_entry_index were both given",
+        "pass cursor (next_cursor of an answer) for older lines, or after_entry_index (the "
+        "last_entry_index you saw) for new ones");
   }
   if (j.contains("cursor")) request.cursor = j.at("cursor").get<std::uint64_t>();
-  if (j.contains("after_entry_index")) request.after_entry_index = j.at("after_entry_index").get<std::uint64_t>();
+  if (j.contains("after_entry_index"))
+    request.after_entry_index = j.at("after_entry_index").get<std::uint64_t>();
   request.limit = std::clamp<std::size_t>(j.value("limit", limits::kDefaultAttemptLogLines), 1,
                                           limits::kMaxAttemptLogLines);
 }
@@ -52,14 +60,14 @@ void from_json(const nlohmann::json& j, TailLogsRequest& request) {
 void from_json(const nlohmann::json& j, AttemptPatchRequest& request) {
   request.attempt_id = j.at("attempt_id").get<std::string>();
   if (j.contains("paths")) request.paths = j.at("paths").get<std::vector<std::string>>();
-  request.max_bytes = std::clamp<std::size_t>(j.value("max_bytes", limits::kDefaultAttemptPatchBytes), 1,
-                                              limits::kMaxAttemptPatchBytes);
+  request.max_bytes = std::clamp<std::size_t>(
+      j.value("max_bytes", limits::kDefaultAttemptPatchBytes), 1, limits::kMaxAttemptPatchBytes);
 }
 
 void from_json(const nlohmann::json& j, FollowUpRequest& request) {
   request.attempt_id = j.at("attempt_id").get<std::string>();
   const std::string mode = j.at("mode").get<std::string>();
-  request.mode = mode == "cancel" ? runs::FollowUpMode::cancel
+  request.mode = mode == "cancel"  ? runs::FollowUpMode::cancel
                  : mode == "queue" ? runs::FollowUpMode::queue
                                    : runs::FollowUpMode::send;
   request.prompt = text(j, "prompt");

@@ -37,9 +37,11 @@ runs::AttemptControl& attempts_of(ToolContext& context) {
 nlohmann::json list_executors(ToolContext&, const control::ListExecutorsRequest&) {
   nlohmann::json list = nlohmann::json::array();
   for (const adapters::AgentAdapter* adapter : adapters::adapter_table()) {
-    nlohmann::json item = {{"name", adapter->name}, {"mcp", adapters::supports(*adapter, Delivery::mcp_tool)}};
+    nlohmann::json item = {{"name", adapter->name},
+                           {"mcp", adapters::supports(*adapter, Delivery::mcp_tool)}};
     nlohmann::json deliveries = nlohmann::json::array();
-    for (Delivery delivery : adapter->capabilities.deliveries) deliveries.push_back(name_of(delivery));
+    for (Delivery delivery : adapter->capabilities.deliveries)
+      deliveries.push_back(name_of(delivery));
     item["deliveries"] = std::move(deliveries);
     if (adapter->binary.empty()) {
       // Its command is whatever start_task_attempt gives in args.
@@ -49,7 +51,8 @@ nlohmann::json list_executors(ToolContext&, const control::ListExecutorsRequest&
       // Looked up as its agents will be: the daemon's environment is theirs.
       const std::string variable = adapters::bin_variable(adapter->name);
       const char* chosen = std::getenv(variable.c_str());
-      const std::string binary = chosen != nullptr && *chosen != '\0' ? chosen : std::string(adapter->binary);
+      const std::string binary =
+          chosen != nullptr && *chosen != '\0' ? chosen : std::string(adapter->binary);
       auto path = find_executable(binary);
       item["binary"] = binary;
       item["available"] = path.has_value();
@@ -60,11 +63,13 @@ nlohmann::json list_executors(ToolContext&, const control::ListExecutorsRequest&
   return {{"executors", std::move(list)}};
 }
 
-nlohmann::json task_item(const planning::PlanState& state, planning::Node node, store::Database& db) {
+nlohmann::json task_item(const planning::PlanState& state, planning::Node node,
+                         store::Database& db) {
   const planning::PlanTask& task = state.tasks[node];
   nlohmann::json item = {{"task_id", task.id},
                          {"name", task.name},
-                         {"status", planning::seed_task_status(task.status, planning::prerequisites_done(state, node))},
+                         {"status", planning::seed_task_status(
+                                        task.status, planning::prerequisites_done(state, node))},
                          {"sequence", task.sequence},
                          {"attempts", store::TaskAttemptRepository(db).count_of_task(task.id)}};
   if (task.claimed_by) item["claimed_by"] = *task.claimed_by;
@@ -84,9 +89,10 @@ nlohmann::json list_tasks(ToolContext& context, const control::ListTasksRequest&
   std::vector<std::int64_t> positions;
   auto wanted = [&](planning::Node node) {
     if (request.statuses.empty()) return true;
-    const std::string_view status =
-        planning::seed_task_status(state->tasks[node].status, planning::prerequisites_done(*state, node));
-    return std::find(request.statuses.begin(), request.statuses.end(), status) != request.statuses.end();
+    const std::string_view status = planning::seed_task_status(
+        state->tasks[node].status, planning::prerequisites_done(*state, node));
+    return std::find(request.statuses.begin(), request.statuses.end(), status) !=
+           request.statuses.end();
   };
   bool more = false;
   if (request.page.cursor) {
@@ -111,7 +117,8 @@ nlohmann::json list_tasks(ToolContext& context, const control::ListTasksRequest&
   for (std::int64_t position : positions) {
     items.push_back(task_item(*state, static_cast<planning::Node>(position - 1), context.db));
   }
-  nlohmann::json out = {{"workflow_id", request.workflow_id}, {"total", count}, {"tasks", std::move(items)}};
+  nlohmann::json out = {
+      {"workflow_id", request.workflow_id}, {"total", count}, {"tasks", std::move(items)}};
   if (more && !positions.empty()) {
     if (request.page.cursor) {
       out["cursor"] = std::to_string(positions.front());
@@ -131,7 +138,8 @@ nlohmann::json get_task(ToolContext& context, const control::TaskIdRequest& requ
   newest.limit = limits::kTaskAttemptsShown;
   auto page = store::TaskAttemptRepository(context.db).of_task(request.task_id, newest);
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& attempt : page.rows) list.push_back(runs::attempt_json(attempt, attempts.latest_turn(attempt)));
+  for (const auto& attempt : page.rows)
+    list.push_back(runs::attempt_json(attempt, attempts.latest_turn(attempt)));
   out["attempts"] = std::move(list);
   out["attempt_count"] = store::TaskAttemptRepository(context.db).count_of_task(request.task_id);
   return out;
@@ -148,7 +156,8 @@ nlohmann::json create_task(ToolContext& context, const planning::TaskAddRequest&
 
 DeferredWork start_task_attempt(ToolContext& context, const runs::AttemptStartRequest& request) {
   runs::AttemptControl& attempts = attempts_of(context);
-  auto start = std::make_shared<runs::AttemptStart>(attempts.plan_start(context.execution_id, request));
+  auto start =
+      std::make_shared<runs::AttemptStart>(attempts.plan_start(context.execution_id, request));
   auto made = std::make_shared<git::WorktreeCreated>();
   DeferredWork work;
   work.work = [start, made] { *made = runs::AttemptControl::run_start(*start); };
@@ -188,10 +197,13 @@ nlohmann::json tail_attempt_logs(ToolContext& context, const control::TailLogsRe
   query.after = request.after_entry_index;
   query.cursor = request.cursor;
   query.limit = request.limit;
-  execution::LogPage page = execution::read_execution_log(attempts.logs_dir(), *attempt.execution_id, query);
+  execution::LogPage page =
+      execution::read_execution_log(attempts.logs_dir(), *attempt.execution_id, query);
   nlohmann::json entries = nlohmann::json::array();
   for (const auto& line : page.lines) {
-    entries.push_back({{"index", line.number}, {"stream", line.stream == 'e' ? "stderr" : "stdout"}, {"text", line.text}});
+    entries.push_back({{"index", line.number},
+                       {"stream", line.stream == 'e' ? "stderr" : "stdout"},
+                       {"text", line.text}});
   }
   out["execution_id"] = *attempt.execution_id;
   out["entries"] = std::move(entries);
@@ -212,8 +224,8 @@ nlohmann::json file_json(const git::WorkTreeFile& file) {
 }
 
 // The attempt's worktree diffed against its base on a pool thread.
-DeferredWork attempt_diff(ToolContext& context, const std::string& attempt_id, std::vector<std::string> paths,
-                          std::size_t patch_bytes) {
+DeferredWork attempt_diff(ToolContext& context, const std::string& attempt_id,
+                          std::vector<std::string> paths, std::size_t patch_bytes) {
   runs::AttemptControl& attempts = attempts_of(context);
   store::TaskAttemptRow attempt = attempts.require(attempt_id);
   auto diff = std::make_shared<git::WorkTreeDiff>();
@@ -222,7 +234,9 @@ DeferredWork attempt_diff(ToolContext& context, const std::string& attempt_id, s
     *diff = git::work_tree_diff(attempt.worktree, attempt.base_commit, paths, patch_bytes);
   };
   work.finish = [attempt, diff, patch_bytes](ToolContext&) {
-    nlohmann::json out = {{"attempt_id", attempt.id}, {"branch", attempt.branch}, {"base_commit", attempt.base_commit}};
+    nlohmann::json out = {{"attempt_id", attempt.id},
+                          {"branch", attempt.branch},
+                          {"base_commit", attempt.base_commit}};
     if (patch_bytes > 0) {
       out["patch"] = diff->patch;
       out["truncated"] = diff->patch_truncated;
@@ -253,8 +267,8 @@ DeferredWork get_attempt_patch(ToolContext& context, const control::AttemptPatch
 
 nlohmann::json follow_up(ToolContext& context, const control::FollowUpRequest& request) {
   runs::AttemptControl& attempts = attempts_of(context);
-  runs::FollowUpOutcome outcome =
-      attempts.follow_up(context.execution_id, request.attempt_id, request.mode, request.prompt, context.events);
+  runs::FollowUpOutcome outcome = attempts.follow_up(context.execution_id, request.attempt_id,
+                                                     request.mode, request.prompt, context.events);
   nlohmann::json out = runs::attempt_json(outcome.attempt, attempts.latest_turn(outcome.attempt));
   out["delivered_as"] = outcome.delivered_as;
   if (outcome.message_id) out["message_id"] = *outcome.message_id;
@@ -276,16 +290,22 @@ nlohmann::json stop_attempt(ToolContext& context, const control::StopAttemptRequ
 std::span<const ToolRow> control_tools() {
   using namespace control;
   static constexpr ToolRow kTools[] = {
-      {"list_executors", ToolMode::immediate, false, immediate<ListExecutorsRequest, mcp::list_executors>},
+      {"list_executors", ToolMode::immediate, false,
+       immediate<ListExecutorsRequest, mcp::list_executors>},
       {"list_tasks", ToolMode::immediate, false, immediate<ListTasksRequest, mcp::list_tasks>},
       {"get_task", ToolMode::immediate, false, immediate<TaskIdRequest, mcp::get_task>},
-      {"create_task", ToolMode::immediate, true, immediate<planning::TaskAddRequest, mcp::create_task>},
+      {"create_task", ToolMode::immediate, true,
+       immediate<planning::TaskAddRequest, mcp::create_task>},
       {"start_task_attempt", ToolMode::deferred, true,
        deferred<runs::AttemptStartRequest, mcp::start_task_attempt>},
-      {"get_attempt_status", ToolMode::immediate, false, immediate<AttemptIdRequest, mcp::get_attempt_status>},
-      {"tail_attempt_logs", ToolMode::immediate, false, immediate<TailLogsRequest, mcp::tail_attempt_logs>},
-      {"get_attempt_changes", ToolMode::deferred, false, deferred<AttemptIdRequest, mcp::get_attempt_changes>},
-      {"get_attempt_patch", ToolMode::deferred, false, deferred<AttemptPatchRequest, mcp::get_attempt_patch>},
+      {"get_attempt_status", ToolMode::immediate, false,
+       immediate<AttemptIdRequest, mcp::get_attempt_status>},
+      {"tail_attempt_logs", ToolMode::immediate, false,
+       immediate<TailLogsRequest, mcp::tail_attempt_logs>},
+      {"get_attempt_changes", ToolMode::deferred, false,
+       deferred<AttemptIdRequest, mcp::get_attempt_changes>},
+      {"get_attempt_patch", ToolMode::deferred, false,
+       deferred<AttemptPatchRequest, mcp::get_attempt_patch>},
       {"follow_up", ToolMode::immediate, true, immediate<FollowUpRequest, mcp::follow_up>},
       {"stop_attempt", ToolMode::immediate, true, immediate<StopAttemptRequest, mcp::stop_attempt>},
   };

@@ -54,7 +54,8 @@ store::PageRequest page_of(const nlohmann::json& j, std::size_t default_limit) {
   }
   store::PageRequest page;
   if (auto cursor = text(j, "cursor")) page.cursor = tracking::parse_position(*cursor, "cursor");
-  if (auto after = text(j, "after_cursor")) page.after = tracking::parse_position(*after, "after_cursor");
+  if (auto after = text(j, "after_cursor"))
+    page.after = tracking::parse_position(*after, "after_cursor");
   page.limit = std::clamp<std::size_t>(j.value("limit", default_limit), 1, limits::kMaxPageItems);
   return page;
 }
@@ -67,7 +68,8 @@ MessageContent content_of(const nlohmann::json& j) {
   content.priority = name<MessagePriority>(j, "priority").value_or(MessagePriority::normal);
   content.workflow_id = text(j, "workflow_id");
   content.task_id = text(j, "task_id");
-  if (auto expires = text(j, "expires_at")) content.expires_at = tracking::parse_time_field(*expires, "expires_at");
+  if (auto expires = text(j, "expires_at"))
+    content.expires_at = tracking::parse_time_field(*expires, "expires_at");
   return content;
 }
 
@@ -77,7 +79,8 @@ void from_json(const nlohmann::json& j, AgentRegisterRequest& request) {
   request.name = j.at("name").get<std::string>();
   request.runtime = j.at("runtime").get<std::string>();
   request.role = name<AgentRole>(j, "role").value_or(AgentRole::worker);
-  if (j.contains("capabilities")) request.capabilities = j.at("capabilities").get<std::vector<std::string>>();
+  if (j.contains("capabilities"))
+    request.capabilities = j.at("capabilities").get<std::vector<std::string>>();
   request.workspace_path = text(j, "workspace_path");
   request.metadata = document(j, "metadata");
 }
@@ -96,7 +99,9 @@ void from_json(const nlohmann::json& j, AgentUpdateRequest& request) {
   request.metadata = document(j, "metadata");
 }
 
-void from_json(const nlohmann::json& j, AgentIdRequest& request) { request.id = text(j, "id"); }
+void from_json(const nlohmann::json& j, AgentIdRequest& request) {
+  request.id = text(j, "id");
+}
 
 void from_json(const nlohmann::json& j, AgentListRequest& request) {
   request.status = names<AgentStatus>(j, "status");
@@ -118,15 +123,16 @@ void from_json(const nlohmann::json& j, MessageBroadcastRequest& request) {
     // Checked here rather than published in the schema: the catalog stays small.
     const nlohmann::json& filter = j.at("recipient_filter");
     for (const auto& [key, value] : filter.items()) {
-      const bool known = (key == "role" && value.is_string() && parse_name<AgentRole>(value.get<std::string>())) ||
-                         (key == "status" && value.is_string() &&
-                          (value == "online" || value == "busy")) ||
-                         (key == "runtime" && value.is_string() && !value.get<std::string>().empty());
+      const bool known =
+          (key == "role" && value.is_string() && parse_name<AgentRole>(value.get<std::string>())) ||
+          (key == "status" && value.is_string() && (value == "online" || value == "busy")) ||
+          (key == "runtime" && value.is_string() && !value.get<std::string>().empty());
       if (!known) {
-        throw MissionError(ErrorCode::invalid_argument,
-                           "recipient_filter." + key + " " + value.dump() + " is not a filter mission knows",
-                           "filter on role (coordinator or worker), status (online or busy) or runtime",
-                           {{"field", "recipient_filter." + key}});
+        throw MissionError(
+            ErrorCode::invalid_argument,
+            "recipient_filter." + key + " " + value.dump() + " is not a filter mission knows",
+            "filter on role (coordinator or worker), status (online or busy) or runtime",
+            {{"field", "recipient_filter." + key}});
       }
     }
     request.role = name<AgentRole>(filter, "role");
@@ -169,7 +175,8 @@ void from_json(const nlohmann::json& j, MessageCountRequest& request) {
 }
 
 void from_json(const nlohmann::json& j, MessageWaitRequest& request) {
-  if (auto after = text(j, "after_cursor")) request.after = tracking::parse_position(*after, "after_cursor");
+  if (auto after = text(j, "after_cursor"))
+    request.after = tracking::parse_position(*after, "after_cursor");
   request.timeout_ms = j.value("timeout_ms", std::int64_t{0});
 }
 

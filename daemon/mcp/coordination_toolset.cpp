@@ -14,7 +14,8 @@ namespace {
 
 template <class Request, nlohmann::json (*Function)(coordination::Caller&, const Request&)>
 nlohmann::json as_caller(ToolContext& context, const Request& request) {
-  coordination::Caller caller{context.db, context.execution_id, context.events, context.plans, context.launcher};
+  coordination::Caller caller{context.db, context.execution_id, context.events, context.plans,
+                              context.launcher};
   return Function(caller, request);
 }
 
@@ -32,20 +33,22 @@ ToolOutcome task_claim(ToolContext& context, const coordination::TaskClaimReques
   workspaces::CreateRequest create;
   create.workflow_id = store::PlanRepository(context.db).task(request.task_id)->mission_id;
   create.task_ids = {request.task_id};
-  auto plan = std::make_shared<workspaces::CreatePlan>(workspaces::plan_create(context.db, context.execution_id, create));
+  auto plan = std::make_shared<workspaces::CreatePlan>(
+      workspaces::plan_create(context.db, context.execution_id, create));
   auto made = std::make_shared<git::WorktreeCreated>();
   DeferredWork work;
   work.work = [plan, made] { *made = workspaces::run_create(*plan); };
   work.finish = [plan, made, claimed](ToolContext& finishing) {
     nlohmann::json out = claimed;
-    out["workspace"] = workspaces::workspace_json(workspaces::record_create(finishing.db, *plan, *made, unix_ms_now()),
-                                                  KeyStyle::snake);
+    out["workspace"] = workspaces::workspace_json(
+        workspaces::record_create(finishing.db, *plan, *made, unix_ms_now()), KeyStyle::snake);
     return out;
   };
   return work;
 }
 
-nlohmann::json task_get_available(ToolContext& context, const coordination::TaskAvailableRequest& request) {
+nlohmann::json task_get_available(ToolContext& context,
+                                  const coordination::TaskAvailableRequest& request) {
   return coordination::task_get_available(context.db, context.plans, context.execution_id, request);
 }
 

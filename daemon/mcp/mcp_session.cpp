@@ -15,9 +15,9 @@
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/fault_points.hpp"
-#include "shared/out_of_memory.hpp"
 #include "shared/jsonrpc.hpp"
 #include "shared/limits.hpp"
+#include "shared/out_of_memory.hpp"
 #include "shared/version.hpp"
 
 namespace mission::daemon::mcp {
@@ -26,7 +26,7 @@ namespace {
 // What a tool call of the session may touch.
 ToolContext tool_context(const SessionServices& services, const std::string& execution_id,
                          std::int64_t session_id, events::EventBatch& batch) {
-  return ToolContext{services.db,    execution_id,    session_id,       services.idempotency, batch,
+  return ToolContext{services.db,    execution_id,   session_id,        services.idempotency, batch,
                      services.trees, services.plans, services.attempts, services.launcher};
 }
 
@@ -38,8 +38,8 @@ constexpr std::string_view kInstructions =
     "start_task before and complete_task after each unit: mission records exactly which files it "
     "changed.";
 
-constexpr std::array<std::string_view, 8> kLogLevels{"debug",    "info",  "notice", "warning",
-                                                     "error",    "critical", "alert", "emergency"};
+constexpr std::array<std::string_view, 8> kLogLevels{"debug", "info",     "notice", "warning",
+                                                     "error", "critical", "alert",  "emergency"};
 
 using Handler = nlohmann::json (*)(McpSession&, const McpSession::Request&);
 
@@ -58,21 +58,20 @@ const Method kMethods[] = {
      false},
     {"ping", [](McpSession&, const McpSession::Request&) { return nlohmann::json::object(); },
      false},
-    {"server/discover",
-     [](McpSession& s, const McpSession::Request& r) { return s.discover(r); }, false},
+    {"server/discover", [](McpSession& s, const McpSession::Request& r) { return s.discover(r); },
+     false},
     {"tools/list", [](McpSession& s, const McpSession::Request& r) { return s.list_tools(r); },
      true},
     {"tools/call", [](McpSession& s, const McpSession::Request& r) { return s.call_tool(r); },
      true},
     {"logging/setLevel",
      [](McpSession& s, const McpSession::Request& r) { return s.set_log_level(r); }, true},
-    {"prompts/list",
-     [](McpSession&, const McpSession::Request&) { return empty_list("prompts"); }, true},
+    {"prompts/list", [](McpSession&, const McpSession::Request&) { return empty_list("prompts"); },
+     true},
     {"resources/list",
      [](McpSession&, const McpSession::Request&) { return empty_list("resources"); }, true},
     {"resources/templates/list",
-     [](McpSession&, const McpSession::Request&) { return empty_list("resourceTemplates"); },
-     true},
+     [](McpSession&, const McpSession::Request&) { return empty_list("resourceTemplates"); }, true},
 };
 
 const Method* find_method(std::string_view name) {
@@ -98,7 +97,9 @@ nlohmann::json capabilities() {
   return {{"tools", {{"listChanged", false}}}, {"logging", nlohmann::json::object()}};
 }
 
-nlohmann::json server_info() { return {{"name", "mission"}, {"version", kVersion}}; }
+nlohmann::json server_info() {
+  return {{"name", "mission"}, {"version", kVersion}};
+}
 
 // A JSON-RPC error with a plain numeric code, for the few MCP errors whose
 // code is fixed by the MCP specification rather than by our enum.
@@ -119,7 +120,8 @@ std::string text_field(const nlohmann::json& object, const char* key) {
 std::string bounded_line(const nlohmann::json& response) {
   std::string line = jsonrpc::to_line(response);
   if (line.size() <= limits::kMaxReplyBytes) return line;
-  const nlohmann::json id = response.is_object() && response.contains("id") ? response.at("id") : nlohmann::json();
+  const nlohmann::json id =
+      response.is_object() && response.contains("id") ? response.at("id") : nlohmann::json();
   return jsonrpc::to_line(jsonrpc::error(
       id, MissionError(ErrorCode::payload_too_large,
                        "the reply would be " + std::to_string(line.size()) + " bytes, over the " +
@@ -172,7 +174,8 @@ void McpSession::finish_wait(bool timed_out) {
   try {
     events::EventBatch batch(services_.events);
     store::Transaction transaction(services_.db);
-    ToolContext context = tool_context(services_, attached_.execution_id, attached_.session_id, batch);
+    ToolContext context =
+        tool_context(services_, attached_.execution_id, attached_.session_id, batch);
     std::optional<nlohmann::json> ready = wait_->work.ready(context);
     if (!ready && !timed_out) return;  // not for this wait after all: wait on
     result = tool_result(ready ? *ready : wait_->work.timed_out(context), false);
@@ -181,7 +184,8 @@ void McpSession::finish_wait(bool timed_out) {
     batch.publish_to(services_.events);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "missiond: answering message_wait failed: %s\n", e.what());
-    result = tool_result(MissionError(ErrorCode::internal, e.what(), "call message_wait again").to_payload(), true);
+    result = tool_result(
+        MissionError(ErrorCode::internal, e.what(), "call message_wait again").to_payload(), true);
   }
   PendingWait pending = std::move(*wait_);
   wait_.reset();
@@ -197,7 +201,8 @@ void McpSession::add_unread_notice(nlohmann::json& call_result) {
   const nlohmann::json& structured = call_result.at("structuredContent");
   // A result that counts the unread messages already says so.
   if (structured.is_object() && structured.contains("unread_count")) return;
-  auto notice = coordination::unread_notice(services_.db, attached_.execution_id, can_read_messages_);
+  auto notice =
+      coordination::unread_notice(services_.db, attached_.execution_id, can_read_messages_);
   if (notice) call_result["content"].push_back({{"type", "text"}, {"text", *notice}});
 }
 
@@ -208,14 +213,19 @@ namespace {
 // answer instead of waiting for ever.
 nlohmann::json oversized_error(const Frame& frame) {
   const jsonrpc::RecoveredRequest request = jsonrpc::recover_request(frame.head, frame.tail);
-  const std::string what = request.tool.empty() ? (request.method.empty() ? "message" : request.method)
-                                                : request.tool + " call";
+  const std::string what = request.tool.empty()
+                               ? (request.method.empty() ? "message" : request.method)
+                               : request.tool + " call";
   std::string hint = "send smaller arguments; large content belongs in files";
   if (request.tool == "workflow_set_plan" || request.tool == "workflow_create") {
-    hint = "split the plan: set it with each task's name, sequence and depends_on and a short description, "
-           "then give each task its details with task_set_plan (one call per task)";
+    hint =
+        "split the plan: set it with each task's name, sequence and depends_on and a short "
+        "description, "
+        "then give each task its details with task_set_plan (one call per task)";
   } else if (request.tool == "template_create") {
-    hint = "keep the template's task descriptions short; details go in each task's task_set_plan once applied";
+    hint =
+        "keep the template's task descriptions short; details go in each task's task_set_plan once "
+        "applied";
   }
   nlohmann::json details = {{"limit", limits::kMaxFrameBytes}};
   if (!request.tool.empty()) details["tool"] = request.tool;
@@ -243,11 +253,12 @@ void McpSession::handle_frame(const Frame& frame) {
                                                       "send one JSON-RPC message per line"));
     } else if (message.is_array() && message.size() > limits::kMaxBatchMessages) {
       response = jsonrpc::error(
-          nullptr, MissionError(ErrorCode::invalid_request,
-                                "a batch of " + std::to_string(message.size()) + " messages; at most " +
-                                    std::to_string(limits::kMaxBatchMessages) + " are accepted",
-                                "send smaller batches, or one message per line",
-                                {{"limit", limits::kMaxBatchMessages}}));
+          nullptr,
+          MissionError(ErrorCode::invalid_request,
+                       "a batch of " + std::to_string(message.size()) + " messages; at most " +
+                           std::to_string(limits::kMaxBatchMessages) + " are accepted",
+                       "send smaller batches, or one message per line",
+                       {{"limit", limits::kMaxBatchMessages}}));
     } else if (message.is_array() && !message.empty()) {
       response = handle_batch(message);
       if (response.empty()) return;
@@ -293,9 +304,9 @@ nlohmann::json McpSession::handle_batch(const nlohmann::json& batch) {
 
 nlohmann::json McpSession::handle_message(const nlohmann::json& message) {
   if (!message.is_object() || !message.contains("jsonrpc") || message.at("jsonrpc") != "2.0") {
-    return jsonrpc::error(nullptr, MissionError(ErrorCode::invalid_request,
-                                                "not a JSON-RPC 2.0 message",
-                                                "send {\"jsonrpc\":\"2.0\",...} objects"));
+    return jsonrpc::error(nullptr,
+                          MissionError(ErrorCode::invalid_request, "not a JSON-RPC 2.0 message",
+                                       "send {\"jsonrpc\":\"2.0\",...} objects"));
   }
   if (!message.contains("method")) return nullptr;  // a response; we never ask, so drop it
   const bool notification = !message.contains("id");
@@ -335,7 +346,8 @@ nlohmann::json McpSession::handle_message(const nlohmann::json& message) {
                          {{"supported", versions_json(all_versions_newest_first())},
                           {"requested", meta.at(kMetaProtocolVersion)}});
       }
-      if (!meta.contains(kMetaClientCapabilities) || !meta.at(kMetaClientCapabilities).is_object()) {
+      if (!meta.contains(kMetaClientCapabilities) ||
+          !meta.at(kMetaClientCapabilities).is_object()) {
         throw MissionError(ErrorCode::invalid_argument,
                            std::string("_meta lacks ") + kMetaClientCapabilities.data(),
                            "send the client capabilities object with every 2026-07-28 request");
@@ -352,8 +364,7 @@ nlohmann::json McpSession::handle_message(const nlohmann::json& message) {
                          {{"method", name}, {"available", method_names()}});
     }
     if (method->needs_initialize && !request.modern && !initialize_answered_) {
-      throw MissionError(ErrorCode::handshake_required,
-                         "'" + name + "' was sent before initialize",
+      throw MissionError(ErrorCode::handshake_required, "'" + name + "' was sent before initialize",
                          "send initialize first, or put the 2026-07-28 _meta on every request");
     }
     current_id_ = id;
@@ -387,7 +398,8 @@ nlohmann::json McpSession::handle_message(const nlohmann::json& message) {
 void McpSession::note_modern_client(const nlohmann::json& meta, std::string_view version) {
   if (client_recorded_) return;
   client_recorded_ = true;
-  nlohmann::json info = meta.contains(kMetaClientInfo) ? meta.at(kMetaClientInfo) : nlohmann::json();
+  nlohmann::json info =
+      meta.contains(kMetaClientInfo) ? meta.at(kMetaClientInfo) : nlohmann::json();
   store::McpSessionRepository(services_.db)
       .set_client(attached_.session_id, text_field(info, "name"), text_field(info, "version"),
                   std::string(version));
@@ -405,7 +417,8 @@ nlohmann::json McpSession::initialize(const Request& request) {
                        "send the protocol version the client speaks, e.g. 2025-11-25");
   }
   std::string_view version = negotiate_legacy(requested);
-  nlohmann::json client = params.contains("clientInfo") ? params.at("clientInfo") : nlohmann::json();
+  nlohmann::json client =
+      params.contains("clientInfo") ? params.at("clientInfo") : nlohmann::json();
   store::McpSessionRepository(services_.db)
       .set_client(attached_.session_id, text_field(client, "name"), text_field(client, "version"),
                   std::string(version));
@@ -446,7 +459,8 @@ nlohmann::json McpSession::call_tool(const Request& request) {
   events::EventBatch batch(services_.events);
   store::Transaction transaction(services_.db);
   store::McpSessionRepository(services_.db).count_call(attached_.session_id);
-  ToolContext context = tool_context(services_, attached_.execution_id, attached_.session_id, batch);
+  ToolContext context =
+      tool_context(services_, attached_.execution_id, attached_.session_id, batch);
   try {
     ToolOutcome outcome = mcp::call_tool(context, attached_.view, *request.params);
     if (outcome.waiting) {
@@ -458,7 +472,8 @@ nlohmann::json McpSession::call_tool(const Request& request) {
       }
       // There already, or this call cannot wait: a batch answers at once,
       // and a session waits for one thing at a time.
-      outcome = ToolOutcome(tool_result(ready ? *ready : outcome.waiting->timed_out(context), false));
+      outcome =
+          ToolOutcome(tool_result(ready ? *ready : outcome.waiting->timed_out(context), false));
     }
     if (outcome.deferred && in_batch_) {
       // Every reply of a batch goes in one array, so nothing in it can
@@ -496,7 +511,8 @@ void McpSession::reply_later(DeferredWork deferred) {
         } catch (const MissionError& e) {
           job->error = e;
         } catch (const std::exception& e) {
-          job->error = MissionError(ErrorCode::internal, e.what(), "retry; report it if it persists");
+          job->error =
+              MissionError(ErrorCode::internal, e.what(), "retry; report it if it persists");
         }
       },
       [this, job, alive, id = current_id_, modern = current_modern_, services = &services_,
@@ -554,7 +570,8 @@ void McpSession::on_closed() {
     if (attached_.kind == ExecutionKind::attached &&
         sessions.count_attached(attached_.execution_id) == 0) {
       const bool stopping = services_.daemon_stopping != nullptr && *services_.daemon_stopping;
-      still_there = execution::AgentExecutionRegistry(services_.db).end_attached(attached_.execution_id, stopping);
+      still_there = execution::AgentExecutionRegistry(services_.db)
+                        .end_attached(attached_.execution_id, stopping);
     }
     if (still_there) {
       execution::add_execution_event(batch, services_.db, execution::kExecutionUpdated,

@@ -5,8 +5,8 @@
 // error for everything else.
 
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "daemon/events/event_bus.hpp"

@@ -32,15 +32,18 @@ std::optional<std::size_t> count(const nlohmann::json& j, const char* key) {
 void require_valid(const char* schema, const nlohmann::json& value, const std::string& field) {
   auto violations = SchemaRegistry::embedded().validate(schema, value);
   if (violations.empty()) return;
-  throw MissionError(ErrorCode::invalid_argument, field + violations.front().path + ": " + violations.front().message,
-                     std::string("fix that field; its schema is mission:") + schema, {{"field", field}});
+  throw MissionError(ErrorCode::invalid_argument,
+                     field + violations.front().path + ": " + violations.front().message,
+                     std::string("fix that field; its schema is mission:") + schema,
+                     {{"field", field}});
 }
 
 }  // namespace
 
 ListPosition list_position(const nlohmann::json& j, std::size_t default_limit) {
   ListPosition position;
-  if (auto cursor = text(j, "cursor")) position.cursor = tracking::parse_position(*cursor, "cursor");
+  if (auto cursor = text(j, "cursor"))
+    position.cursor = tracking::parse_position(*cursor, "cursor");
   position.offset = count(j, "offset").value_or(0);
   position.limit = count(j, "limit").value_or(default_limit);
   return position;
@@ -111,7 +114,8 @@ void from_json(const nlohmann::json& j, WorkflowUpdateStatusRequest& request) {
 void from_json(const nlohmann::json& j, WorkflowSetParallelismRequest& request) {
   request.id = j.at("id").get<std::string>();
   request.max_parallel_tasks = j.at("max_parallel_tasks").get<std::int64_t>();
-  if (j.contains("auto_create_workspaces")) request.auto_create_workspaces = j.at("auto_create_workspaces").get<bool>();
+  if (j.contains("auto_create_workspaces"))
+    request.auto_create_workspaces = j.at("auto_create_workspaces").get<bool>();
 }
 
 void from_json(const nlohmann::json& j, TaskGetRequest& request) {
@@ -153,7 +157,8 @@ void from_json(const nlohmann::json& j, CheckpointAddRequest& request) {
 void from_json(const nlohmann::json& j, CheckpointListRequest& request) {
   request.task_id = j.at("task_id").get<std::string>();
   if (j.contains("type")) request.types = j.at("type").get<std::vector<CheckpointType>>();
-  if (j.contains("since_sequence")) request.since_sequence = j.at("since_sequence").get<std::int64_t>();
+  if (j.contains("since_sequence"))
+    request.since_sequence = j.at("since_sequence").get<std::int64_t>();
   request.limit = count(j, "limit");
 }
 
@@ -190,16 +195,22 @@ void from_json(const nlohmann::json& j, WorkflowIdRequest& request) {
   request.workflow_id = j.at("workflow_id").get<std::string>();
 }
 
-void from_json(const nlohmann::json& j, TaskIdRequest& request) { request.task_id = j.at("task_id").get<std::string>(); }
+void from_json(const nlohmann::json& j, TaskIdRequest& request) {
+  request.task_id = j.at("task_id").get<std::string>();
+}
 
 void from_json(const nlohmann::json& j, RepositoryRegisterRequest& request) {
   request.path = j.at("path").get<std::string>();
   request.name = text(j, "name");
 }
 
-void from_json(const nlohmann::json& j, RepositoryListRequest& request) { request.position = list_position(j, 50); }
+void from_json(const nlohmann::json& j, RepositoryListRequest& request) {
+  request.position = list_position(j, 50);
+}
 
-void from_json(const nlohmann::json& j, RepositoryGetRequest& request) { request.path = j.at("path").get<std::string>(); }
+void from_json(const nlohmann::json& j, RepositoryGetRequest& request) {
+  request.path = j.at("path").get<std::string>();
+}
 
 void from_json(const nlohmann::json& j, TemplateCreateRequest& request) {
   request.name = j.at("name").get<std::string>();
@@ -232,7 +243,9 @@ void from_json(const nlohmann::json& j, TemplateCreateRequest& request) {
   }
 }
 
-void from_json(const nlohmann::json& j, TemplateListRequest& request) { request.position = list_position(j, 50); }
+void from_json(const nlohmann::json& j, TemplateListRequest& request) {
+  request.position = list_position(j, 50);
+}
 
 void from_json(const nlohmann::json& j, TemplateGetRequest& request) {
   request.template_id = j.at("template_id").get<std::string>();
@@ -241,9 +254,11 @@ void from_json(const nlohmann::json& j, TemplateGetRequest& request) {
 void from_json(const nlohmann::json& j, TemplateApplyRequest& request) {
   request.template_id = j.at("template_id").get<std::string>();
   request.workflow_name = j.at("workflow_name").get<std::string>();
-  if (j.contains("variables")) request.variables = j.at("variables").get<std::map<std::string, std::string>>();
+  if (j.contains("variables"))
+    request.variables = j.at("variables").get<std::map<std::string, std::string>>();
   request.repository_path = text(j, "repository_path");
-  if (j.contains("max_parallel_tasks")) request.max_parallel_tasks = j.at("max_parallel_tasks").get<std::int64_t>();
+  if (j.contains("max_parallel_tasks"))
+    request.max_parallel_tasks = j.at("max_parallel_tasks").get<std::int64_t>();
 }
 
 }  // namespace mission::daemon::planning

@@ -18,13 +18,14 @@ nlohmann::json written(ToolContext& context, const Request& request) {
   return Function(caller, request);
 }
 
-template <class Request,
-          nlohmann::json (*Function)(store::Database&, planning::PlanCache*, const Request&, KeyStyle)>
+template <class Request, nlohmann::json (*Function)(store::Database&, planning::PlanCache*,
+                                                    const Request&, KeyStyle)>
 nlohmann::json cached(ToolContext& context, const Request& request) {
   return Function(context.db, context.plans, request, KeyStyle::snake);
 }
 
-template <class Request, nlohmann::json (*Function)(store::Database&, planning::PlanCache*, const Request&)>
+template <class Request,
+          nlohmann::json (*Function)(store::Database&, planning::PlanCache*, const Request&)>
 nlohmann::json cached_plain(ToolContext& context, const Request& request) {
   return Function(context.db, context.plans, request);
 }
@@ -48,15 +49,19 @@ std::span<const ToolRow> planning_tools() {
       {"workflow_set_plan", ToolMode::immediate, true,
        immediate<WorkflowSetPlanRequest, written<WorkflowSetPlanRequest, workflow_set_plan>>},
       {"workflow_update_status", ToolMode::immediate, true,
-       immediate<WorkflowUpdateStatusRequest, written<WorkflowUpdateStatusRequest, workflow_update_status>>},
+       immediate<WorkflowUpdateStatusRequest,
+                 written<WorkflowUpdateStatusRequest, workflow_update_status>>},
       {"workflow_set_parallelism", ToolMode::immediate, true,
-       immediate<WorkflowSetParallelismRequest, written<WorkflowSetParallelismRequest, workflow_set_parallelism>>},
-      {"task_get", ToolMode::immediate, false, immediate<TaskGetRequest, cached<TaskGetRequest, task_get>>},
+       immediate<WorkflowSetParallelismRequest,
+                 written<WorkflowSetParallelismRequest, workflow_set_parallelism>>},
+      {"task_get", ToolMode::immediate, false,
+       immediate<TaskGetRequest, cached<TaskGetRequest, task_get>>},
       {"task_set_plan", ToolMode::immediate, true,
        immediate<TaskSetPlanRequest, written<TaskSetPlanRequest, task_set_plan>>},
       {"task_update_status", ToolMode::immediate, true,
        immediate<TaskUpdateStatusRequest, written<TaskUpdateStatusRequest, task_update_status>>},
-      {"task_replan", ToolMode::immediate, true, immediate<TaskReplanRequest, written<TaskReplanRequest, task_replan>>},
+      {"task_replan", ToolMode::immediate, true,
+       immediate<TaskReplanRequest, written<TaskReplanRequest, task_replan>>},
       {"checkpoint_add", ToolMode::immediate, true,
        immediate<CheckpointAddRequest, written<CheckpointAddRequest, checkpoint_add>>},
       {"checkpoint_list", ToolMode::immediate, false,
@@ -64,7 +69,8 @@ std::span<const ToolRow> planning_tools() {
       {"task_load_context", ToolMode::immediate, false,
        immediate<TaskLoadContextRequest, cached_plain<TaskLoadContextRequest, task_load_context>>},
       {"workflow_get_summary", ToolMode::immediate, false,
-       immediate<WorkflowSummaryRequest, cached_plain<WorkflowSummaryRequest, workflow_get_summary>>},
+       immediate<WorkflowSummaryRequest,
+                 cached_plain<WorkflowSummaryRequest, workflow_get_summary>>},
       {"workflow_next_tasks", ToolMode::immediate, false,
        immediate<NextTasksRequest, cached<NextTasksRequest, workflow_next_tasks>>},
       {"workflow_progress", ToolMode::immediate, false,
@@ -72,7 +78,8 @@ std::span<const ToolRow> planning_tools() {
       {"task_check_dependencies", ToolMode::immediate, false,
        immediate<TaskIdRequest, cached<TaskIdRequest, task_check_dependencies>>},
       {"repository_register", ToolMode::immediate, true,
-       immediate<RepositoryRegisterRequest, written<RepositoryRegisterRequest, repository_register>>},
+       immediate<RepositoryRegisterRequest,
+                 written<RepositoryRegisterRequest, repository_register>>},
       {"repository_list", ToolMode::immediate, false,
        immediate<RepositoryListRequest, read<RepositoryListRequest, repository_list>>},
       {"repository_get", ToolMode::immediate, false,

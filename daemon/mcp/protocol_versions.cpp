@@ -12,9 +12,15 @@ constexpr std::string_view kAllNewestFirst[] = {"2026-07-28", "2025-11-25", "202
 
 }  // namespace
 
-std::span<const std::string_view> legacy_versions() { return kLegacy; }
-std::span<const std::string_view> modern_versions() { return kModern; }
-std::span<const std::string_view> all_versions_newest_first() { return kAllNewestFirst; }
+std::span<const std::string_view> legacy_versions() {
+  return kLegacy;
+}
+std::span<const std::string_view> modern_versions() {
+  return kModern;
+}
+std::span<const std::string_view> all_versions_newest_first() {
+  return kAllNewestFirst;
+}
 
 std::string_view negotiate_legacy(std::string_view requested) {
   for (std::string_view version : kLegacy) {

@@ -16,10 +16,10 @@ namespace mission::daemon::mcp {
 struct SessionServices {
   store::Database& db;
   events::EventBus& events;  // also heard by the session's message_wait
-  uv_loop_t* loop;  // for the thread-pool work of deferred tools
+  uv_loop_t* loop;           // for the thread-pool work of deferred tools
   const tracking::IdempotencySettings& idempotency;
-  git::TreeWatchService* trees;  // the watched trees, for snapshots; may be null
-  planning::PlanCache* plans = nullptr;  // planned workflows' DAGs; may be null
+  git::TreeWatchService* trees;              // the watched trees, for snapshots; may be null
+  planning::PlanCache* plans = nullptr;      // planned workflows' DAGs; may be null
   runs::AttemptControl* attempts = nullptr;  // the control toolset's attempts; may be null
   // True once the daemon is stopping: a session it closes then was not
   // ended by its client.

@@ -27,9 +27,9 @@ template <SignalType Type>
 nlohmann::json record_signal(ToolContext& context, const SignalRequest& request) {
   nlohmann::json payload = request.payload;
   payload["type"] = Type;
-  nlohmann::json ack = execution::ObservationLedger(context.db)
-                           .record({context.execution_id, "mcp-tool", request.event_id, Type,
-                                    std::move(payload)});
+  nlohmann::json ack =
+      execution::ObservationLedger(context.db)
+          .record({context.execution_id, "mcp-tool", request.event_id, Type, std::move(payload)});
   execution::add_signal_events(context.events, context.db, context.execution_id, ack);
   return ack;
 }

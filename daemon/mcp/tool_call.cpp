@@ -112,7 +112,8 @@ nlohmann::json tool_error_result(const std::string& tool, const std::exception& 
   }
   std::fprintf(stderr, "missiond: tool %s failed: %s\n", tool.c_str(), error.what());
   return tool_result(
-      MissionError(ErrorCode::internal, error.what(), "retry; report it if it persists").to_payload(),
+      MissionError(ErrorCode::internal, error.what(), "retry; report it if it persists")
+          .to_payload(),
       true);
 }
 
@@ -148,7 +149,8 @@ ToolOutcome call_tool(ToolContext& context, const CatalogView& view, const nlohm
                        "send {\"name\": <tool>, \"arguments\": {...}}");
   }
   static const nlohmann::json kNoArguments = nlohmann::json::object();
-  const nlohmann::json& given = params.contains("arguments") ? params.at("arguments") : kNoArguments;
+  const nlohmann::json& given =
+      params.contains("arguments") ? params.at("arguments") : kNoArguments;
   if (!given.is_object() && !given.is_null()) {
     throw MissionError(ErrorCode::invalid_argument, "tools/call params.arguments must be an object",
                        "send the tool's arguments as a JSON object");
@@ -164,7 +166,8 @@ ToolOutcome call_tool(ToolContext& context, const CatalogView& view, const nlohm
     std::shared_ptr<tracking::IdempotencyKey> key;
     if (row.writes && arguments.contains("request_id")) {
       key = std::make_shared<tracking::IdempotencyKey>(
-          context.execution_id, arguments.at("request_id").get<std::string>(), tool.name, arguments);
+          context.execution_id, arguments.at("request_id").get<std::string>(), tool.name,
+          arguments);
       if (auto replayed = key->replay(context.db)) return tool_result(*replayed, false);
     }
     // A failing tool leaves nothing behind: its writes share one savepoint.

@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "daemon/execution/protocol_descriptor.hpp"
-
 #include "shared/error_code.hpp"
 #include "shared/schema_registry.hpp"
 
@@ -35,8 +34,8 @@ nlohmann::json strip(const nlohmann::json& node, bool root) {
   nlohmann::json out = nlohmann::json::object();
   for (const auto& [key, value] : node.items()) {
     if (unpublished_key(key)) continue;
-    if (key == "type" && enumerated) continue;                // the values say it
-    if (key == "additionalProperties" && !root) continue;     // the root one is the contract
+    if (key == "type" && enumerated) continue;             // the values say it
+    if (key == "additionalProperties" && !root) continue;  // the root one is the contract
     if (key == "properties") {
       nlohmann::json properties = nlohmann::json::object();
       for (const auto& [name, schema] : value.items()) properties[name] = strip(schema, false);
@@ -125,19 +124,21 @@ ToolCatalog::ToolCatalog() {
     if (meta.contains("targets")) tool.targets = meta.at("targets").get<std::vector<std::string>>();
     tool.input_schema_id = id;
     tool.output_schema_id = "tools/" + name + std::string(kOutputSuffix);
-    tool.listing = {{"name", name},
-                    {"title", input.at("title")},
-                    {"description", input.at("description")},
-                    {"inputSchema", compact_schema(input)},
-                    {"outputSchema", compact_output_schema(registry.resolved(tool.output_schema_id))},
-                    {"annotations", published_annotations(meta.at("annotations"))}};
+    tool.listing = {
+        {"name", name},
+        {"title", input.at("title")},
+        {"description", input.at("description")},
+        {"inputSchema", compact_schema(input)},
+        {"outputSchema", compact_output_schema(registry.resolved(tool.output_schema_id))},
+        {"annotations", published_annotations(meta.at("annotations"))}};
     tools_.push_back(std::move(tool));
   }
   for (const ToolsetTable& table : toolset_tables()) {
     for (const ToolRow& row : table.tools) {
       if (find(row.name) == nullptr) {
-        throw std::logic_error("tool " + std::string(row.name) + " has a row but no schemas/tools/" +
-                               std::string(row.name) + ".input.json");
+        throw std::logic_error("tool " + std::string(row.name) +
+                               " has a row but no schemas/tools/" + std::string(row.name) +
+                               ".input.json");
       }
     }
   }
@@ -176,8 +177,9 @@ const ToolDefinition* CatalogView::find(std::string_view name) const {
 nlohmann::json CatalogView::page(const std::string* cursor, std::size_t page_size) const {
   std::size_t start = 0;
   if (cursor != nullptr) {
-    bool valid = !cursor->empty() && cursor->size() <= 6 &&
-                 std::all_of(cursor->begin(), cursor->end(), [](char c) { return c >= '0' && c <= '9'; });
+    bool valid =
+        !cursor->empty() && cursor->size() <= 6 &&
+        std::all_of(cursor->begin(), cursor->end(), [](char c) { return c >= '0' && c <= '9'; });
     if (valid) start = std::stoul(*cursor);
     if (!valid || start > tools_.size()) {
       throw MissionError(ErrorCode::invalid_argument, "invalid tools/list cursor '" + *cursor + "'",

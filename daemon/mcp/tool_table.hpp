@@ -76,8 +76,8 @@ struct WaitingWork {
 // a wait.
 struct ToolOutcome {
   ToolOutcome(nlohmann::json value) : result(std::move(value)) {}  // NOLINT: implicit on purpose
-  ToolOutcome(DeferredWork work) : deferred(std::move(work)) {}   // NOLINT
-  ToolOutcome(WaitingWork work) : waiting(std::move(work)) {}     // NOLINT
+  ToolOutcome(DeferredWork work) : deferred(std::move(work)) {}    // NOLINT
+  ToolOutcome(WaitingWork work) : waiting(std::move(work)) {}      // NOLINT
   nlohmann::json result;
   std::optional<DeferredWork> deferred;
   std::optional<WaitingWork> waiting;

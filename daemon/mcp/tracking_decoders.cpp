@@ -37,7 +37,8 @@ std::int64_t parse_time_field(const std::string& value, const char* field) {
 }
 
 std::int64_t parse_position(const std::string& value, const char* field) {
-  if (!value.empty() && value.size() <= 18 && value.find_first_not_of("0123456789") == std::string::npos) {
+  if (!value.empty() && value.size() <= 18 &&
+      value.find_first_not_of("0123456789") == std::string::npos) {
     return std::stoll(value);
   }
   throw MissionError(ErrorCode::invalid_argument,
@@ -71,7 +72,8 @@ void from_json(const nlohmann::json& j, StartWorkflowRequest& request) {
   request.description = text(j, "description");
   if (j.contains("plan")) {
     for (const auto& step : j.at("plan")) {
-      request.plan.push_back({step.at("step").get<std::string>(), step.at("goal").get<std::string>()});
+      request.plan.push_back(
+          {step.at("step").get<std::string>(), step.at("goal").get<std::string>()});
     }
   }
 }
@@ -92,9 +94,10 @@ void from_json(const nlohmann::json& j, StartTaskRequest& request) {
   request.parent_task_id = text(j, "parent_task_id");
   if (auto planned = text(j, "task_id")) {
     if (request.parent_task_id) {
-      throw MissionError(ErrorCode::invalid_argument, "start_task got task_id and parent_task_id",
-                         "pass task_id alone to start a planned task, or parent_task_id for a subtask",
-                         {{"field", "task_id"}});
+      throw MissionError(
+          ErrorCode::invalid_argument, "start_task got task_id and parent_task_id",
+          "pass task_id alone to start a planned task, or parent_task_id for a subtask",
+          {{"field", "task_id"}});
     }
     request.target = {TaskTarget::Kind::planned_task, *planned};
   } else if (auto id = text(j, "mission_id")) {
@@ -153,12 +156,14 @@ void from_json(const nlohmann::json& j, LogMilestoneRequest& request) {
 
 void from_json(const nlohmann::json& j, GetContextRequest& request) {
   request.mission_id = j.at("mission_id").get<std::string>();
-  for (const auto& name : j.at("include")) request.include.insert(context_list_named(name.get<std::string>()));
+  for (const auto& name : j.at("include"))
+    request.include.insert(context_list_named(name.get<std::string>()));
   if (j.contains("filter")) {
     const nlohmann::json& filter = j.at("filter");
     request.filter.phase = integer(filter, "phase");
     request.filter.agent = text(filter, "agent");
-    if (auto since = text(filter, "since")) request.filter.since_ms = parse_time_field(*since, "filter.since");
+    if (auto since = text(filter, "since"))
+      request.filter.since_ms = parse_time_field(*since, "filter.since");
   }
   request.cursor = text(j, "cursor");
   request.after_cursor = text(j, "after_cursor");

@@ -20,16 +20,20 @@ namespace {
 
 using tracking::Caller;
 
-Caller caller_of(ToolContext& context) { return {context.db, context.execution_id, context.events}; }
+Caller caller_of(ToolContext& context) {
+  return {context.db, context.execution_id, context.events};
+}
 
 // A planned workflow's status follows its tasks (docs/adr/0015).
 void planned_task_changed(ToolContext& context, const std::string& mission_id) {
-  planning::Caller caller{context.db, context.execution_id,
-                          [&context](std::string_view, std::string_view change, const std::string& id) {
-                            tracking::add_mission_event(context.events, context.db, change, id, context.execution_id);
-                          },
-                          nullptr,
-                          {}};
+  planning::Caller caller{
+      context.db,
+      context.execution_id,
+      [&context](std::string_view, std::string_view change, const std::string& id) {
+        tracking::add_mission_event(context.events, context.db, change, id, context.execution_id);
+      },
+      nullptr,
+      {}};
   planning::after_task_changed(caller, mission_id);
 }
 
@@ -51,7 +55,8 @@ DeferredWork start_task(ToolContext& context, const tracking::StartTaskRequest& 
   if (request.target.kind == tracking::TaskTarget::Kind::planned_task) {
     planning::require_startable(context.db, context.plans, request.target.id);
   }
-  auto plan = std::make_shared<const tracking::TaskStart>(tracking::plan_task_start(caller, request));
+  auto plan =
+      std::make_shared<const tracking::TaskStart>(tracking::plan_task_start(caller, request));
   auto snapshot = std::make_shared<git::Snapshot>();
   auto ticket = watch_ticket(context, plan->cwd, true);
   return {[plan, snapshot, ticket] { *snapshot = git::take_snapshot(plan->cwd, ticket.get()); },
@@ -84,8 +89,8 @@ DeferredWork complete_task(ToolContext& context, const tracking::CompleteTaskReq
           },
           [plan, found](ToolContext& finishing) {
             Caller caller = caller_of(finishing);
-            nlohmann::json result =
-                tracking::finish_task_completion(caller, *plan, found->changes, found->verification);
+            nlohmann::json result = tracking::finish_task_completion(caller, *plan, found->changes,
+                                                                     found->verification);
             if (auto task = store::TaskRepository(finishing.db).find(plan->request.task_id)) {
               planned_task_changed(finishing, task->mission_id);
             }

@@ -36,19 +36,24 @@ void from_json(const nlohmann::json& j, ListRequest& request) {
     for (const auto& item : j.at("status")) {
       auto status = parse_name<WorkspaceStatus>(item.get<std::string>());
       if (!status) {
-        throw MissionError(ErrorCode::invalid_argument, "status " + item.dump() + " is not a workspace status",
+        throw MissionError(ErrorCode::invalid_argument,
+                           "status " + item.dump() + " is not a workspace status",
                            "use " + names_list<WorkspaceStatus>(), {{"field", "status"}});
       }
       request.statuses.push_back(*status);
     }
   }
   if (j.contains("cursor") && j.contains("after_cursor")) {
-    throw MissionError(ErrorCode::mixed_pagination, "cursor and after_cursor were both given",
-                       "pass cursor (next_cursor of an answer) for older items, or after_cursor for newer ones");
+    throw MissionError(
+        ErrorCode::mixed_pagination, "cursor and after_cursor were both given",
+        "pass cursor (next_cursor of an answer) for older items, or after_cursor for newer ones");
   }
-  if (auto cursor = text(j, "cursor")) request.page.cursor = tracking::parse_position(*cursor, "cursor");
-  if (auto after = text(j, "after_cursor")) request.page.after = tracking::parse_position(*after, "after_cursor");
-  request.page.limit = std::clamp<std::size_t>(j.value("limit", std::size_t{50}), 1, limits::kMaxPageItems);
+  if (auto cursor = text(j, "cursor"))
+    request.page.cursor = tracking::parse_position(*cursor, "cursor");
+  if (auto after = text(j, "after_cursor"))
+    request.page.after = tracking::parse_position(*after, "after_cursor");
+  request.page.limit =
+      std::clamp<std::size_t>(j.value("limit", std::size_t{50}), 1, limits::kMaxPageItems);
 }
 
 void from_json(const nlohmann::json& j, AssignRequest& request) {
@@ -56,6 +61,8 @@ void from_json(const nlohmann::json& j, AssignRequest& request) {
   request.workspace_id = j.at("workspace_id").get<std::string>();
 }
 
-void from_json(const nlohmann::json& j, ConflictsRequest& request) { request.workflow_id = text(j, "workflow_id"); }
+void from_json(const nlohmann::json& j, ConflictsRequest& request) {
+  request.workflow_id = text(j, "workflow_id");
+}
 
 }  // namespace mission::daemon::workspaces

@@ -13,7 +13,8 @@ namespace mission::daemon::mcp {
 namespace {
 
 DeferredWork workspace_create(ToolContext& context, const workspaces::CreateRequest& request) {
-  auto plan = std::make_shared<workspaces::CreatePlan>(workspaces::plan_create(context.db, context.execution_id, request));
+  auto plan = std::make_shared<workspaces::CreatePlan>(
+      workspaces::plan_create(context.db, context.execution_id, request));
   auto made = std::make_shared<git::WorktreeCreated>();
   DeferredWork work;
   work.work = [plan, made] { *made = workspaces::run_create(*plan); };
@@ -25,7 +26,8 @@ DeferredWork workspace_create(ToolContext& context, const workspaces::CreateRequ
 }
 
 DeferredWork workspace_update(ToolContext& context, const workspaces::UpdateRequest& request) {
-  auto plan = std::make_shared<workspaces::UpdatePlan>(workspaces::plan_update(context.db, context.execution_id, request));
+  auto plan = std::make_shared<workspaces::UpdatePlan>(
+      workspaces::plan_update(context.db, context.execution_id, request));
   DeferredWork work;
   work.work = [plan] { workspaces::run_update(*plan); };
   work.finish = [plan](ToolContext& finishing) {
@@ -45,21 +47,26 @@ DeferredWork workspace_list(ToolContext& context, const workspaces::ListRequest&
     workspaces::record_merged(finishing.db, *checks, unix_ms_now());
     auto page = workspaces::list(finishing.db, request);
     nlohmann::json items = nlohmann::json::array();
-    for (const auto& row : page.rows) items.push_back(workspaces::workspace_json(row, KeyStyle::snake));
+    for (const auto& row : page.rows)
+      items.push_back(workspaces::workspace_json(row, KeyStyle::snake));
     nlohmann::json out = nlohmann::json::object();
-    coordination::put_tool_page(out, "workspaces", std::move(items), page.positions, page.more, request.page);
+    coordination::put_tool_page(out, "workspaces", std::move(items), page.positions, page.more,
+                                request.page);
     return out;
   };
   return work;
 }
 
-nlohmann::json task_assign_workspace(ToolContext& context, const workspaces::AssignRequest& request) {
+nlohmann::json task_assign_workspace(ToolContext& context,
+                                     const workspaces::AssignRequest& request) {
   workspaces::assign(context.db, context.execution_id, request.task_id, request.workspace_id);
   return {{"success", true}, {"task_id", request.task_id}, {"workspace_id", request.workspace_id}};
 }
 
-DeferredWork workspace_conflicts(ToolContext& context, const workspaces::ConflictsRequest& request) {
-  auto scan = std::make_shared<workspaces::ConflictScan>(workspaces::plan_conflicts(context.db, request.workflow_id));
+DeferredWork workspace_conflicts(ToolContext& context,
+                                 const workspaces::ConflictsRequest& request) {
+  auto scan = std::make_shared<workspaces::ConflictScan>(
+      workspaces::plan_conflicts(context.db, request.workflow_id));
   DeferredWork work;
   work.work = [scan] { workspaces::run_conflicts(*scan); };
   work.finish = [scan](ToolContext&) { return workspaces::conflicts_json(*scan, KeyStyle::snake); };
@@ -71,11 +78,15 @@ DeferredWork workspace_conflicts(ToolContext& context, const workspaces::Conflic
 std::span<const ToolRow> workspace_tools() {
   using namespace workspaces;
   static constexpr ToolRow kTools[] = {
-      {"workspace_create", ToolMode::deferred, true, deferred<CreateRequest, mcp::workspace_create>},
-      {"workspace_update", ToolMode::deferred, true, deferred<UpdateRequest, mcp::workspace_update>},
+      {"workspace_create", ToolMode::deferred, true,
+       deferred<CreateRequest, mcp::workspace_create>},
+      {"workspace_update", ToolMode::deferred, true,
+       deferred<UpdateRequest, mcp::workspace_update>},
       {"workspace_list", ToolMode::deferred, false, deferred<ListRequest, mcp::workspace_list>},
-      {"task_assign_workspace", ToolMode::immediate, true, immediate<AssignRequest, mcp::task_assign_workspace>},
-      {"workspace_conflicts", ToolMode::deferred, false, deferred<ConflictsRequest, mcp::workspace_conflicts>},
+      {"task_assign_workspace", ToolMode::immediate, true,
+       immediate<AssignRequest, mcp::task_assign_workspace>},
+      {"workspace_conflicts", ToolMode::deferred, false,
+       deferred<ConflictsRequest, mcp::workspace_conflicts>},
   };
   return kTools;
 }

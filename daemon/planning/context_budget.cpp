@@ -10,11 +10,13 @@ constexpr std::size_t kBytesPerToken = 4;
 // `omitted` and `token_estimate` never grows once filled in.
 constexpr std::int64_t kWidestCount = 99999999;
 
-constexpr const char* kOmittedKeys[] = {"checkpoint_details", "prior_tasks", "source_text_chars",
-                                        "siblings",           "dependency_outcomes", "checkpoints",
-                                        "shortened_texts"};
+constexpr const char* kOmittedKeys[] = {
+    "checkpoint_details",  "prior_tasks", "source_text_chars", "siblings",
+    "dependency_outcomes", "checkpoints", "shortened_texts"};
 
-std::size_t bytes_of(const nlohmann::json& value) { return compact(value).size(); }
+std::size_t bytes_of(const nlohmann::json& value) {
+  return compact(value).size();
+}
 
 // The longest string inside `value` (objects and arrays searched), or null.
 std::string* longest_string(nlohmann::json& value) {
@@ -57,7 +59,9 @@ std::size_t estimate_tokens(std::string_view text) {
   return (text.size() + kBytesPerToken - 1) / kBytesPerToken;
 }
 
-std::size_t estimate_tokens(const nlohmann::json& value) { return estimate_tokens(std::string_view(compact(value))); }
+std::size_t estimate_tokens(const nlohmann::json& value) {
+  return estimate_tokens(std::string_view(compact(value)));
+}
 
 std::string compact(const nlohmann::json& value) {
   return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -158,13 +162,15 @@ nlohmann::json fit_context(ContextParts parts, std::size_t max_tokens) {
     checkpoints[i] = std::move(with);
   }
 
-  omitted = {{"checkpoint_details", details_cut},
-             {"prior_tasks", static_cast<std::int64_t>(parts.include_prior ? parts.prior_tasks.size() - prior_count : 0)},
-             {"source_text_chars", static_cast<std::int64_t>(parts.source_text.size() - source.size())},
-             {"siblings", siblings_cut},
-             {"dependency_outcomes", dependencies_cut},
-             {"checkpoints", checkpoints_cut},
-             {"shortened_texts", shortened}};
+  omitted = {
+      {"checkpoint_details", details_cut},
+      {"prior_tasks",
+       static_cast<std::int64_t>(parts.include_prior ? parts.prior_tasks.size() - prior_count : 0)},
+      {"source_text_chars", static_cast<std::int64_t>(parts.source_text.size() - source.size())},
+      {"siblings", siblings_cut},
+      {"dependency_outcomes", dependencies_cut},
+      {"checkpoints", checkpoints_cut},
+      {"shortened_texts", shortened}};
   nlohmann::json out = assemble(parts, source, checkpoints, prior_count, omitted);
   out["token_estimate"] = 0;
   std::size_t estimate = estimate_tokens(out);

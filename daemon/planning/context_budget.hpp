@@ -24,8 +24,12 @@
 namespace mission::daemon::planning {
 
 std::size_t estimate_tokens(std::string_view text);
-inline std::size_t estimate_tokens(const std::string& text) { return estimate_tokens(std::string_view(text)); }
-inline std::size_t estimate_tokens(const char* text) { return estimate_tokens(std::string_view(text)); }
+inline std::size_t estimate_tokens(const std::string& text) {
+  return estimate_tokens(std::string_view(text));
+}
+inline std::size_t estimate_tokens(const char* text) {
+  return estimate_tokens(std::string_view(text));
+}
 std::size_t estimate_tokens(const nlohmann::json& value);
 // The compact JSON the estimate is taken of.
 std::string compact(const nlohmann::json& value);
@@ -33,9 +37,9 @@ std::string compact(const nlohmann::json& value);
 std::string utf8_prefix(std::string_view text, std::size_t bytes);
 
 struct ContextParts {
-  nlohmann::json workflow;      // object; source_summary is set from source_text
+  nlohmann::json workflow;  // object; source_summary is set from source_text
   std::string source_text;
-  nlohmann::json current_task;  // object; checkpoints are set from `checkpoints`
+  nlohmann::json current_task;              // object; checkpoints are set from `checkpoints`
   std::vector<nlohmann::json> checkpoints;  // oldest first; each may have "detail"
   bool include_prior = true;
   std::vector<nlohmann::json> prior_tasks;  // newest first: the first ones are kept

@@ -28,7 +28,8 @@ Dag::Dag(std::vector<std::int64_t> sequences, std::vector<std::vector<Node>> dep
       if (stage != by_sequence.begin()) prerequisites = std::prev(stage)->second;
     }
     std::sort(prerequisites.begin(), prerequisites.end());
-    prerequisites.erase(std::unique(prerequisites.begin(), prerequisites.end()), prerequisites.end());
+    prerequisites.erase(std::unique(prerequisites.begin(), prerequisites.end()),
+                        prerequisites.end());
     for (Node prerequisite : prerequisites) dependents_[prerequisite].push_back(node);
     edges_ += prerequisites.size();
   }
@@ -57,7 +58,8 @@ std::optional<std::vector<Node>> Dag::find_cycle() const {
         // dependency order: `to` depends on ... depends on `node`... so it
         // is reported as written in the plan: node depends on to.
         std::vector<Node> cycle;
-        auto from = std::find_if(stack.begin(), stack.end(), [&](const auto& entry) { return entry.first == to; });
+        auto from = std::find_if(stack.begin(), stack.end(),
+                                 [&](const auto& entry) { return entry.first == to; });
         for (auto it = from; it != stack.end(); ++it) cycle.push_back(it->first);
         cycle.push_back(to);
         return cycle;
@@ -93,7 +95,8 @@ std::vector<std::uint32_t> Dag::remaining_chain(const std::vector<bool>& done) c
   // Kahn's order over dependents, then lengths from the sinks back.
   const std::size_t n = size();
   std::vector<std::uint32_t> indegree(n, 0);
-  for (Node node = 0; node < n; ++node) indegree[node] = static_cast<std::uint32_t>(prerequisites_[node].size());
+  for (Node node = 0; node < n; ++node)
+    indegree[node] = static_cast<std::uint32_t>(prerequisites_[node].size());
   std::vector<Node> order;
   order.reserve(n);
   for (Node node = 0; node < n; ++node) {
@@ -147,17 +150,18 @@ Dag resolve_plan(std::span<const PlanEntry> entries) {
     for (const std::string& name : entries[node].depends_on) {
       auto found = by_name.find(name);
       if (found == by_name.end()) {
-        throw MissionError(ErrorCode::invalid_argument,
-                           "task '" + entries[node].name + "' depends on '" + name +
-                               "', which is not a task of the plan",
-                           "name a task of this plan in depends_on, or add the task",
-                           {{"field", "plan.tasks.depends_on"}, {"task", entries[node].name}, {"unknown", name}});
+        throw MissionError(
+            ErrorCode::invalid_argument,
+            "task '" + entries[node].name + "' depends on '" + name +
+                "', which is not a task of the plan",
+            "name a task of this plan in depends_on, or add the task",
+            {{"field", "plan.tasks.depends_on"}, {"task", entries[node].name}, {"unknown", name}});
       }
       if (found->second == node) {
-        throw MissionError(ErrorCode::invalid_argument,
-                           "task '" + name + "' depends on itself",
-                           "remove its own name from its depends_on",
-                           {{"field", "plan.tasks.depends_on"}, {"task", name}, {"cycle", {name, name}}});
+        throw MissionError(
+            ErrorCode::invalid_argument, "task '" + name + "' depends on itself",
+            "remove its own name from its depends_on",
+            {{"field", "plan.tasks.depends_on"}, {"task", name}, {"cycle", {name, name}}});
       }
       depends_on[node].push_back(found->second);
     }
@@ -167,7 +171,8 @@ Dag resolve_plan(std::span<const PlanEntry> entries) {
     throw MissionError(ErrorCode::payload_too_large,
                        "the plan has " + std::to_string(edges) + " dependencies, more than " +
                            std::to_string(limits::kMaxPlanEdges),
-                       "split the work into several workflows", {{"field", "plan.tasks.depends_on"}});
+                       "split the work into several workflows",
+                       {{"field", "plan.tasks.depends_on"}});
   }
   std::vector<std::int64_t> sequences;
   sequences.reserve(entries.size());
@@ -177,12 +182,13 @@ Dag resolve_plan(std::span<const PlanEntry> entries) {
     // find_cycle walks prerequisites, so each name depends on the next.
     nlohmann::json names = nlohmann::json::array();
     for (Node node : *cycle) names.push_back(entries[node].name);
-    throw MissionError(ErrorCode::invalid_argument,
-                       "the plan's dependencies form a cycle: " + describe_cycle(*cycle, entries) +
-                           " (each depends on the next)",
-                       "remove one depends_on of the cycle; a task without depends_on waits for the "
-                       "previous sequence, so check the sequences too",
-                       {{"field", "plan.tasks.depends_on"}, {"cycle", std::move(names)}});
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "the plan's dependencies form a cycle: " + describe_cycle(*cycle, entries) +
+            " (each depends on the next)",
+        "remove one depends_on of the cycle; a task without depends_on waits for the "
+        "previous sequence, so check the sequences too",
+        {{"field", "plan.tasks.depends_on"}, {"cycle", std::move(names)}});
   }
   return dag;
 }

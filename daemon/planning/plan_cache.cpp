@@ -34,8 +34,10 @@ PlanState load_plan_state(store::Database& db, const std::string& workflow_id) {
   PlanState state;
   state.workflow_id = workflow_id;
   store::PlanRepository plans(db);
-  if (auto mission = store::MissionRepository(db).find(workflow_id)) state.workflow_status = mission->status;
-  if (auto plan = plans.workflow_plan(workflow_id)) state.max_parallel_tasks = plan->max_parallel_tasks;
+  if (auto mission = store::MissionRepository(db).find(workflow_id))
+    state.workflow_status = mission->status;
+  if (auto plan = plans.workflow_plan(workflow_id))
+    state.max_parallel_tasks = plan->max_parallel_tasks;
   for (auto& row : plans.planned_tasks(workflow_id)) {
     PlanTask task;
     task.id = std::move(row.id);
@@ -83,7 +85,8 @@ bool PlanCache::refresh(store::Database& db, Entry& entry) {
     PlanTask& task = state.tasks[i];
     const store::TaskProgressRow& row = rows[i];
     task.claimed_by = row.claimed_by;
-    if (task.status == row.status && task.started_at == row.started_at && task.completed_at == row.completed_at) {
+    if (task.status == row.status && task.started_at == row.started_at &&
+        task.completed_at == row.completed_at) {
       continue;
     }
     task.status = row.status;
@@ -102,7 +105,8 @@ std::shared_ptr<const PlanState> PlanCache::peek(const std::string& workflow_id)
   return nullptr;
 }
 
-std::shared_ptr<const PlanState> PlanCache::get(store::Database& db, const std::string& workflow_id) {
+std::shared_ptr<const PlanState> PlanCache::get(store::Database& db,
+                                                const std::string& workflow_id) {
   const std::int64_t revision = store::PlanRepository(db).plan_revision(workflow_id);
   for (auto it = entries_.begin(); it != entries_.end(); ++it) {
     if (it->workflow_id != workflow_id) continue;

@@ -8,7 +8,6 @@
 
 namespace mission::daemon::planning {
 
-
 void PlanState::index() {
   by_id.clear();
   by_id.reserve(tasks.size());
@@ -23,22 +22,31 @@ std::optional<Node> PlanState::node_of(const std::string& task_id) const {
 
 std::string_view seed_task_status(TaskStatus status, bool prerequisites_done) {
   switch (status) {
-    case TaskStatus::pending: return prerequisites_done ? "ready" : "pending";
-    case TaskStatus::in_progress: return "in_progress";
+    case TaskStatus::pending:
+      return prerequisites_done ? "ready" : "pending";
+    case TaskStatus::in_progress:
+      return "in_progress";
     case TaskStatus::success:
-    case TaskStatus::partial_success: return "completed";
-    case TaskStatus::failed: return "failed";
-    case TaskStatus::skipped: return "skipped";
+    case TaskStatus::partial_success:
+      return "completed";
+    case TaskStatus::failed:
+      return "failed";
+    case TaskStatus::skipped:
+      return "skipped";
   }
   return "pending";
 }
 
 std::string_view seed_workflow_status(MissionStatus status) {
   switch (status) {
-    case MissionStatus::blocked: return "in_progress";
-    case MissionStatus::partial: return "completed";
-    case MissionStatus::pending: return "ready";
-    default: return name_of(status);
+    case MissionStatus::blocked:
+      return "in_progress";
+    case MissionStatus::partial:
+      return "completed";
+    case MissionStatus::pending:
+      return "ready";
+    default:
+      return name_of(status);
   }
 }
 
@@ -58,7 +66,6 @@ bool overlaps(const std::vector<std::string>& a, const std::set<std::string_view
   return false;
 }
 
-
 }  // namespace
 
 ReadyRanking rank_ready(const PlanState& state, bool include_failed) {
@@ -72,7 +79,8 @@ ReadyRanking rank_ready(const PlanState& state, bool include_failed) {
     if (done[node]) ++out.finished;
     // A claimed task is taken even before it starts: its agent works on it.
     const bool active = task.status == TaskStatus::in_progress ||
-                        (task.claimed_by && (task.status == TaskStatus::pending || task.status == TaskStatus::failed));
+                        (task.claimed_by &&
+                         (task.status == TaskStatus::pending || task.status == TaskStatus::failed));
     if (!active) continue;
     if (task.status == TaskStatus::in_progress) {
       ++out.in_progress;
@@ -83,15 +91,17 @@ ReadyRanking rank_ready(const PlanState& state, bool include_failed) {
   }
   for (Node node = 0; node < n; ++node) {
     const PlanTask& task = state.tasks[node];
-    const bool offered = !task.claimed_by && (task.status == TaskStatus::pending ||
-                                              (include_failed && task.status == TaskStatus::failed));
+    const bool offered =
+        !task.claimed_by && (task.status == TaskStatus::pending ||
+                             (include_failed && task.status == TaskStatus::failed));
     if (offered && prerequisites_done(state, node)) out.ready.push_back({node, 0, false, {}});
   }
   if (out.ready.empty()) return out;
   std::vector<std::uint32_t> chain = state.dag.remaining_chain(done);
   for (ReadyTask& task : out.ready) task.critical_path_length = chain[task.node];
   std::stable_sort(out.ready.begin(), out.ready.end(), [](const ReadyTask& a, const ReadyTask& b) {
-    if (a.critical_path_length != b.critical_path_length) return a.critical_path_length > b.critical_path_length;
+    if (a.critical_path_length != b.critical_path_length)
+      return a.critical_path_length > b.critical_path_length;
     return a.node < b.node;
   });
   const std::size_t active = out.in_progress + out.claimed;
@@ -101,8 +111,9 @@ ReadyRanking rank_ready(const PlanState& state, bool include_failed) {
   for (ReadyTask& ready : out.ready) {
     const PlanTask& task = state.tasks[ready.node];
     if (out.recommended == slots) {
-      ready.held_back = active > 0 ? "max_parallel_tasks reached with the tasks in progress or claimed"
-                                   : "max_parallel_tasks reached";
+      ready.held_back = active > 0
+                            ? "max_parallel_tasks reached with the tasks in progress or claimed"
+                            : "max_parallel_tasks reached";
     } else if (overlaps(task.files, busy_files)) {
       ready.held_back = "files_likely_affected overlap a task in progress, claimed or recommended";
     } else {
@@ -117,8 +128,8 @@ ReadyRanking rank_ready(const PlanState& state, bool include_failed) {
 nlohmann::json next_tasks(const PlanState& state, const NextTasksOptions& options, KeyStyle style) {
   const std::size_t n = state.tasks.size();
   ReadyRanking ranking = rank_ready(state, options.include_failed);
-  const std::size_t limit = options.limit == 0 ? limits::kMaxNextTasks
-                                               : std::min(options.limit, limits::kMaxNextTasks);
+  const std::size_t limit =
+      options.limit == 0 ? limits::kMaxNextTasks : std::min(options.limit, limits::kMaxNextTasks);
   // Members of each parallel group among the ready tasks.
   std::map<std::string_view, std::vector<Node>> groups;
   for (const ReadyTask& ready : ranking.ready) {
@@ -137,7 +148,8 @@ nlohmann::json next_tasks(const PlanState& state, const NextTasksOptions& option
       }
     }
     nlohmann::json completed = nlohmann::json::array();
-    for (Node prerequisite : state.dag.prerequisites(node)) completed.push_back(state.tasks[prerequisite].id);
+    for (Node prerequisite : state.dag.prerequisites(node))
+      completed.push_back(state.tasks[prerequisite].id);
     nlohmann::json entry = {{key(style, "id"), task.id},
                             {key(style, "name"), task.name},
                             {key(style, "description"), task.description},
@@ -164,8 +176,9 @@ nlohmann::json next_tasks(const PlanState& state, const NextTasksOptions& option
 
 nlohmann::json progress(const PlanState& state, KeyStyle style) {
   const std::size_t n = state.tasks.size();
-  std::map<std::string, std::int64_t> by_status = {{"pending", 0},     {"ready", 0},  {"in_progress", 0},
-                                                   {"completed", 0},   {"failed", 0}, {"skipped", 0}};
+  std::map<std::string, std::int64_t> by_status = {{"pending", 0},     {"ready", 0},
+                                                   {"in_progress", 0}, {"completed", 0},
+                                                   {"failed", 0},      {"skipped", 0}};
   nlohmann::json blocked = nlohmann::json::array();
   std::size_t blocked_total = 0;
   struct Tally {
@@ -242,15 +255,19 @@ nlohmann::json progress(const PlanState& state, KeyStyle style) {
   nlohmann::json estimate = nullptr;
   if (finished_timed > 0) {
     const double mean_ms = static_cast<double>(finished_ms) / static_cast<double>(finished_timed);
-    const double parallel = static_cast<double>(std::max<std::int64_t>(1, state.max_parallel_tasks));
-    estimate = static_cast<std::int64_t>(mean_ms * static_cast<double>(remaining) / parallel / 1000.0 + 0.5);
+    const double parallel =
+        static_cast<double>(std::max<std::int64_t>(1, state.max_parallel_tasks));
+    estimate = static_cast<std::int64_t>(
+        mean_ms * static_cast<double>(remaining) / parallel / 1000.0 + 0.5);
   }
   return {{key(style, "workflow_id"), state.workflow_id},
           {key(style, "workflow_status"), seed_workflow_status(state.workflow_status)},
           {key(style, "total_tasks"), n},
           {key(style, "by_status"), std::move(status_counts)},
-          {key(style, "completed_sequence"), completed_sequence ? nlohmann::json(*completed_sequence) : nlohmann::json()},
-          {key(style, "current_sequence"), current_sequence ? nlohmann::json(*current_sequence) : nlohmann::json()},
+          {key(style, "completed_sequence"),
+           completed_sequence ? nlohmann::json(*completed_sequence) : nlohmann::json()},
+          {key(style, "current_sequence"),
+           current_sequence ? nlohmann::json(*current_sequence) : nlohmann::json()},
           {key(style, "blocked_tasks"), std::move(blocked)},
           {key(style, "blocked_count"), blocked_total},
           {key(style, "parallel_groups"), std::move(group_list)},
@@ -264,12 +281,15 @@ nlohmann::json check_dependencies(const PlanState& state, Node node, KeyStyle st
   nlohmann::json completed = nlohmann::json::array();
   for (Node prerequisite : state.dag.prerequisites(node)) {
     const PlanTask& task = state.tasks[prerequisite];
-    const bool ready = task.status == TaskStatus::pending && prerequisites_done(state, prerequisite);
+    const bool ready =
+        task.status == TaskStatus::pending && prerequisites_done(state, prerequisite);
     if (is_done(task.status)) {
       completed.push_back({{key(style, "id"), task.id},
                            {key(style, "name"), task.name},
-                           {key(style, "outcome"), task.outcome_summary ? nlohmann::json(*task.outcome_summary)
-                                                                         : nlohmann::json(std::string(seed_task_status(task.status, ready)))}});
+                           {key(style, "outcome"),
+                            task.outcome_summary ? nlohmann::json(*task.outcome_summary)
+                                                 : nlohmann::json(std::string(
+                                                       seed_task_status(task.status, ready)))}});
     } else {
       pending.push_back({{key(style, "id"), task.id},
                          {key(style, "name"), task.name},
@@ -278,7 +298,8 @@ nlohmann::json check_dependencies(const PlanState& state, Node node, KeyStyle st
   }
   return {{key(style, "task_id"), state.tasks[node].id},
           {key(style, "satisfied"), pending.empty()},
-          {key(style, "implied_by_sequence"), !state.dag.has_explicit(node) && !state.dag.prerequisites(node).empty()},
+          {key(style, "implied_by_sequence"),
+           !state.dag.has_explicit(node) && !state.dag.prerequisites(node).empty()},
           {key(style, "pending"), std::move(pending)},
           {key(style, "completed"), std::move(completed)}};
 }

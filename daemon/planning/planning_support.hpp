@@ -24,7 +24,8 @@ class PlanCache;
 struct Caller {
   store::Database& db;
   std::string execution_id;
-  std::function<void(std::string_view kind, std::string_view change, const std::string& id)> on_change;
+  std::function<void(std::string_view kind, std::string_view change, const std::string& id)>
+      on_change;
   // The daemon's DAG cache, whose kept shapes spare a writer a full load; may be null.
   PlanCache* plans = nullptr;
   // A person at the shell (the control API) has no execution: execution_id
@@ -42,7 +43,8 @@ store::MissionRow require_mission(store::Database& db, const std::string& id, co
 store::TaskRow require_task(store::Database& db, const std::string& id);
 // A planned workflow (kind planned), else not_found or invalid_argument.
 store::MissionRow require_workflow(store::Database& db, const std::string& id, const char* field);
-store::PlannedTaskRow require_planned_task(store::Database& db, const std::string& id, const char* field);
+store::PlannedTaskRow require_planned_task(store::Database& db, const std::string& id,
+                                           const char* field);
 // The working directory of the calling execution.
 std::string execution_cwd(store::Database& db, const std::string& execution_id);
 nlohmann::json repository_json(const store::RepositoryRow& row, KeyStyle style);

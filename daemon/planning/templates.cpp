@@ -41,7 +41,8 @@ void each_text(const TemplateDefinition& definition, Each each) {
 
 std::vector<PlanEntry> entries_of(const TemplateDefinition& definition) {
   std::vector<PlanEntry> entries;
-  for (const auto& task : definition.tasks) entries.push_back({task.name, task.sequence, task.depends_on});
+  for (const auto& task : definition.tasks)
+    entries.push_back({task.name, task.sequence, task.depends_on});
   return entries;
 }
 
@@ -101,7 +102,8 @@ void check_definition(const TemplateDefinition& definition) {
     if (!declared.insert(variable.name).second) {
       throw MissionError(ErrorCode::invalid_argument,
                          "the template declares variable '" + variable.name + "' twice",
-                         "declare each variable once", {{"field", "template.variables"}, {"name", variable.name}});
+                         "declare each variable once",
+                         {{"field", "template.variables"}, {"name", variable.name}});
     }
   }
   each_text(definition, [&](const std::string& text) {
@@ -143,9 +145,9 @@ TemplateDefinition instantiate(const TemplateDefinition& definition,
   }
   for (const auto& [name, value] : given) {
     if (values.count(name) == 0) {
-      throw MissionError(ErrorCode::invalid_argument,
-                         "the template has no variable '" + name + "'",
-                         "template_list shows each template's variables", {{"field", "variables"}, {"name", name}});
+      throw MissionError(ErrorCode::invalid_argument, "the template has no variable '" + name + "'",
+                         "template_list shows each template's variables",
+                         {{"field", "variables"}, {"name", name}});
     }
   }
   // The plan's limits hold for what is filled in, as for a plan given
@@ -209,14 +211,17 @@ TemplateDefinition instantiate(const TemplateDefinition& definition,
 nlohmann::json definition_json(const TemplateDefinition& definition) {
   nlohmann::json tasks = nlohmann::json::array();
   for (const auto& task : definition.tasks) {
-    nlohmann::json entry = {{"name", task.name}, {"description", task.description}, {"sequence", task.sequence}};
+    nlohmann::json entry = {
+        {"name", task.name}, {"description", task.description}, {"sequence", task.sequence}};
     if (task.parallel_group) entry["parallel_group"] = *task.parallel_group;
     if (!task.depends_on.empty()) entry["depends_on"] = task.depends_on;
     tasks.push_back(std::move(entry));
   }
   nlohmann::json variables = nlohmann::json::array();
   for (const auto& variable : definition.variables) {
-    nlohmann::json entry = {{"name", variable.name}, {"description", variable.description}, {"required", variable.required}};
+    nlohmann::json entry = {{"name", variable.name},
+                            {"description", variable.description},
+                            {"required", variable.required}};
     if (variable.default_value) entry["default"] = *variable.default_value;
     variables.push_back(std::move(entry));
   }
@@ -233,7 +238,8 @@ TemplateDefinition definition_from_json(const nlohmann::json& j) {
     if (entry.contains("parallel_group") && entry.at("parallel_group").is_string()) {
       task.parallel_group = entry.at("parallel_group").get<std::string>();
     }
-    if (entry.contains("depends_on")) task.depends_on = entry.at("depends_on").get<std::vector<std::string>>();
+    if (entry.contains("depends_on"))
+      task.depends_on = entry.at("depends_on").get<std::vector<std::string>>();
     definition.tasks.push_back(std::move(task));
   }
   if (j.contains("variables")) {

@@ -17,7 +17,6 @@
 namespace mission::daemon::planning {
 namespace {
 
-
 nlohmann::json parsed(const std::optional<std::string>& text, nlohmann::json fallback = nullptr) {
   if (!text) return fallback;
   nlohmann::json value = nlohmann::json::parse(*text, nullptr, false);
@@ -32,8 +31,9 @@ nlohmann::json time_or_null(const std::optional<std::int64_t>& ms) {
 store::PageRequest page_request(const ListPosition& position, std::size_t default_limit) {
   store::PageRequest request;
   request.cursor = position.cursor;
-  request.limit = std::min(position.limit == 0 ? default_limit : position.limit, limits::kMaxPageItems) +
-                  position.offset;
+  request.limit =
+      std::min(position.limit == 0 ? default_limit : position.limit, limits::kMaxPageItems) +
+      position.offset;
   return request;
 }
 
@@ -41,12 +41,14 @@ template <class Row>
 void drop_offset(store::Page<Row>& page, std::size_t offset) {
   const std::size_t cut = std::min(offset, page.rows.size());
   page.rows.erase(page.rows.begin(), page.rows.begin() + static_cast<std::ptrdiff_t>(cut));
-  page.positions.erase(page.positions.begin(), page.positions.begin() + static_cast<std::ptrdiff_t>(cut));
+  page.positions.erase(page.positions.begin(),
+                       page.positions.begin() + static_cast<std::ptrdiff_t>(cut));
 }
 
 template <class Row>
 void add_cursor(nlohmann::json& out, const store::Page<Row>& page, KeyStyle style) {
-  if (page.more && !page.positions.empty()) out[key(style, "next_cursor")] = std::to_string(page.positions.back());
+  if (page.more && !page.positions.empty())
+    out[key(style, "next_cursor")] = std::to_string(page.positions.back());
 }
 
 nlohmann::json workflow_json(store::Database& db, const store::MissionRow& row, KeyStyle style) {
@@ -54,12 +56,15 @@ nlohmann::json workflow_json(store::Database& db, const store::MissionRow& row, 
   nlohmann::json out = {{key(style, "id"), row.id},
                         {key(style, "name"), row.name},
                         {key(style, "status"), seed_workflow_status(row.status)},
-                        {key(style, "source_type"), plan->source_type ? nlohmann::json(*plan->source_type) : nlohmann::json()},
-                        {key(style, "source_ref"), plan->source_ref ? nlohmann::json(*plan->source_ref) : nlohmann::json()},
+                        {key(style, "source_type"),
+                         plan->source_type ? nlohmann::json(*plan->source_type) : nlohmann::json()},
+                        {key(style, "source_ref"),
+                         plan->source_ref ? nlohmann::json(*plan->source_ref) : nlohmann::json()},
                         {key(style, "max_parallel_tasks"), plan->max_parallel_tasks},
                         {key(style, "auto_create_workspaces"), plan->auto_create_workspaces},
                         {key(style, "cwd"), row.cwd},
-                        {key(style, "owner"), row.execution_id ? nlohmann::json(*row.execution_id) : nlohmann::json()},
+                        {key(style, "owner"),
+                         row.execution_id ? nlohmann::json(*row.execution_id) : nlohmann::json()},
                         {key(style, "created_at"), format_utc_iso8601(row.created_at)},
                         {key(style, "updated_at"), format_utc_iso8601(row.updated_at)},
                         {key(style, "completed_at"), time_or_null(row.completed_at)}};
@@ -72,29 +77,36 @@ nlohmann::json workflow_json(store::Database& db, const store::MissionRow& row, 
     }
   }
   if (plan->plan_summary) {
-    out[key(style, "plan")] = {{key(style, "summary"), *plan->plan_summary},
-                               {key(style, "approach"), plan->plan_approach.value_or("")},
-                               {key(style, "risks"), parsed(plan->plan_risks, nlohmann::json::array())},
-                               {key(style, "assumptions"), parsed(plan->plan_assumptions, nlohmann::json::array())}};
+    out[key(style, "plan")] = {
+        {key(style, "summary"), *plan->plan_summary},
+        {key(style, "approach"), plan->plan_approach.value_or("")},
+        {key(style, "risks"), parsed(plan->plan_risks, nlohmann::json::array())},
+        {key(style, "assumptions"), parsed(plan->plan_assumptions, nlohmann::json::array())}};
   }
   return out;
 }
 
-nlohmann::json task_json(const store::PlannedTaskRow& row, bool ready, bool summary_only, KeyStyle style) {
-  nlohmann::json out = {{key(style, "id"), row.id},
-                        {key(style, "workflow_id"), row.mission_id},
-                        {key(style, "name"), row.name},
-                        {key(style, "status"), seed_task_status(row.status, ready)},
-                        {key(style, "sequence"), row.sequence},
-                        {key(style, "parallel_group"), row.parallel_group ? nlohmann::json(*row.parallel_group) : nlohmann::json()}};
+nlohmann::json task_json(const store::PlannedTaskRow& row, bool ready, bool summary_only,
+                         KeyStyle style) {
+  nlohmann::json out = {
+      {key(style, "id"), row.id},
+      {key(style, "workflow_id"), row.mission_id},
+      {key(style, "name"), row.name},
+      {key(style, "status"), seed_task_status(row.status, ready)},
+      {key(style, "sequence"), row.sequence},
+      {key(style, "parallel_group"),
+       row.parallel_group ? nlohmann::json(*row.parallel_group) : nlohmann::json()}};
   if (row.status == TaskStatus::partial_success) out[key(style, "partial")] = true;
   if (summary_only) {
-    if (row.outcome) out[key(style, "outcome")] = parsed(row.outcome).value("summary", nlohmann::json());
+    if (row.outcome)
+      out[key(style, "outcome")] = parsed(row.outcome).value("summary", nlohmann::json());
     return out;
   }
   out[key(style, "description")] = row.description;
-  out[key(style, "estimated_complexity")] = row.complexity ? nlohmann::json(*row.complexity) : nlohmann::json();
-  out[key(style, "files_likely_affected")] = parsed(row.files_likely_affected, nlohmann::json::array());
+  out[key(style, "estimated_complexity")] =
+      row.complexity ? nlohmann::json(*row.complexity) : nlohmann::json();
+  out[key(style, "files_likely_affected")] =
+      parsed(row.files_likely_affected, nlohmann::json::array());
   out[key(style, "acceptance_criteria")] = parsed(row.acceptance_criteria, nlohmann::json::array());
   out[key(style, "plan")] = parsed(row.task_plan);
   out[key(style, "context")] = parsed(row.task_context);
@@ -102,7 +114,8 @@ nlohmann::json task_json(const store::PlannedTaskRow& row, bool ready, bool summ
   out[key(style, "error")] = row.error ? nlohmann::json(*row.error) : nlohmann::json();
   out[key(style, "started_at")] = time_or_null(row.started_at);
   out[key(style, "completed_at")] = time_or_null(row.completed_at);
-  out[key(style, "owner")] = row.execution_id ? nlohmann::json(*row.execution_id) : nlohmann::json();
+  out[key(style, "owner")] =
+      row.execution_id ? nlohmann::json(*row.execution_id) : nlohmann::json();
   return out;
 }
 
@@ -143,15 +156,17 @@ std::vector<MissionStatus> statuses_named(const std::vector<std::string>& words)
 
 std::string outcome_text(const PlanTask& task, bool full, const std::optional<std::string>& raw) {
   if (full && raw) return *raw;
-  std::string text = task.outcome_summary.value_or(std::string(seed_task_status(task.status, true)));
-  if (text.size() > limits::kOutcomeSummaryBytes) text = utf8_prefix(text, limits::kOutcomeSummaryBytes) + "…";
+  std::string text =
+      task.outcome_summary.value_or(std::string(seed_task_status(task.status, true)));
+  if (text.size() > limits::kOutcomeSummaryBytes)
+    text = utf8_prefix(text, limits::kOutcomeSummaryBytes) + "…";
   return text;
 }
 
 }  // namespace
 
-nlohmann::json workflow_get(store::Database& db, PlanCache* cache, const WorkflowGetRequest& request,
-                            KeyStyle style) {
+nlohmann::json workflow_get(store::Database& db, PlanCache* cache,
+                            const WorkflowGetRequest& request, KeyStyle style) {
   store::MissionRow workflow = require_workflow(db, request.id, "id");
   nlohmann::json out = workflow_json(db, workflow, style);
   auto plan = store::PlanRepository(db).workflow_plan(workflow.id);
@@ -174,7 +189,8 @@ nlohmann::json workflow_get(store::Database& db, PlanCache* cache, const Workflo
   return out;
 }
 
-nlohmann::json workflow_list(store::Database& db, const WorkflowListRequest& request, KeyStyle style) {
+nlohmann::json workflow_list(store::Database& db, const WorkflowListRequest& request,
+                             KeyStyle style) {
   std::optional<std::string> repository_id;
   if (request.repository_path) {
     auto repository = store::PlanRepository(db).repository_by_path(
@@ -203,7 +219,8 @@ nlohmann::json workflow_list(store::Database& db, const WorkflowListRequest& req
   return out;
 }
 
-nlohmann::json task_get(store::Database& db, PlanCache* cache, const TaskGetRequest& request, KeyStyle style) {
+nlohmann::json task_get(store::Database& db, PlanCache* cache, const TaskGetRequest& request,
+                        KeyStyle style) {
   store::PlannedTaskRow row = require_planned_task(db, request.id, "id");
   bool ready = true;
   nlohmann::json depends_on = nlohmann::json::array();
@@ -211,16 +228,16 @@ nlohmann::json task_get(store::Database& db, PlanCache* cache, const TaskGetRequ
     auto state = plan_state(cache, db, row.mission_id);
     if (auto node = state->node_of(row.id)) {
       ready = prerequisites_done(*state, *node);
-      for (Node prerequisite : state->dag.prerequisites(*node)) depends_on.push_back(state->tasks[prerequisite].name);
+      for (Node prerequisite : state->dag.prerequisites(*node))
+        depends_on.push_back(state->tasks[prerequisite].name);
     }
   }
   nlohmann::json out = task_json(row, ready, false, style);
   out[key(style, "depends_on")] = std::move(depends_on);
   if (request.include_checkpoints) {
     nlohmann::json list = nlohmann::json::array();
-    for (const auto& checkpoint :
-         store::PlanRepository(db).checkpoints(row.id, {}, std::nullopt,
-                                               request.checkpoint_limit.value_or(limits::kMaxPageItems))) {
+    for (const auto& checkpoint : store::PlanRepository(db).checkpoints(
+             row.id, {}, std::nullopt, request.checkpoint_limit.value_or(limits::kMaxPageItems))) {
       list.push_back(checkpoint_json(checkpoint, style));
     }
     out[key(style, "checkpoints")] = std::move(list);
@@ -228,9 +245,11 @@ nlohmann::json task_get(store::Database& db, PlanCache* cache, const TaskGetRequ
   return out;
 }
 
-nlohmann::json checkpoint_list(store::Database& db, const CheckpointListRequest& request, KeyStyle style) {
+nlohmann::json checkpoint_list(store::Database& db, const CheckpointListRequest& request,
+                               KeyStyle style) {
   store::TaskRow task = require_task(db, request.task_id);
-  const std::size_t limit = std::min(request.limit.value_or(limits::kMaxPageItems), limits::kMaxPageItems);
+  const std::size_t limit =
+      std::min(request.limit.value_or(limits::kMaxPageItems), limits::kMaxPageItems);
   // Oldest first after since_sequence; one more tells whether more remain.
   auto s = db.prepare(
       "SELECT seq FROM checkpoints WHERE task_id = ?1 AND seq > ?2 AND "
@@ -245,24 +264,28 @@ nlohmann::json checkpoint_list(store::Database& db, const CheckpointListRequest&
   if (more) seqs.pop_back();
   nlohmann::json list = nlohmann::json::array();
   if (!seqs.empty()) {
-    for (const auto& row : store::PlanRepository(db).checkpoints(task.id, request.types, request.since_sequence.value_or(0), std::nullopt)) {
+    for (const auto& row : store::PlanRepository(db).checkpoints(
+             task.id, request.types, request.since_sequence.value_or(0), std::nullopt)) {
       if (row.seq > seqs.back()) break;
       list.push_back(checkpoint_json(row, style));
     }
   }
-  nlohmann::json out = {{key(style, "task_id"), task.id}, {key(style, "checkpoints"), std::move(list)}};
+  nlohmann::json out = {{key(style, "task_id"), task.id},
+                        {key(style, "checkpoints"), std::move(list)}};
   if (more) out[key(style, "next_since_sequence")] = seqs.back();
   return out;
 }
 
-nlohmann::json task_load_context(store::Database& db, PlanCache* cache, const TaskLoadContextRequest& request) {
+nlohmann::json task_load_context(store::Database& db, PlanCache* cache,
+                                 const TaskLoadContextRequest& request) {
   store::PlannedTaskRow task = require_planned_task(db, request.task_id, "task_id");
   store::MissionRow workflow = require_mission(db, task.mission_id, "workflow_id");
   auto plan = store::PlanRepository(db).workflow_plan(workflow.id);
   auto state = plan_state(cache, db, workflow.id);
   const ContextInclude& include = request.include;
-  const std::size_t max_tokens = std::clamp(request.max_tokens == 0 ? limits::kDefaultContextTokens : request.max_tokens,
-                                            limits::kMinContextTokens, limits::kMaxContextTokens);
+  const std::size_t max_tokens =
+      std::clamp(request.max_tokens == 0 ? limits::kDefaultContextTokens : request.max_tokens,
+                 limits::kMinContextTokens, limits::kMaxContextTokens);
   ContextParts parts;
   parts.workflow = {{"id", workflow.id},
                     {"name", workflow.name},
@@ -276,18 +299,21 @@ nlohmann::json task_load_context(store::Database& db, PlanCache* cache, const Ta
   if (include.workflow_summary) parts.source_text = plan->source_content.value_or("");
   auto node = state->node_of(task.id);
   const bool ready = !node || prerequisites_done(*state, *node);
-  parts.current_task = {{"id", task.id},
-                        {"name", task.name},
-                        {"description", task.description},
-                        {"plan", parsed(task.task_plan, nlohmann::json::object())},
-                        {"context", parsed(task.task_context, nlohmann::json::object())},
-                        {"status", seed_task_status(task.status, ready)},
-                        {"files_likely_affected", parsed(task.files_likely_affected, nlohmann::json::array())}};
+  parts.current_task = {
+      {"id", task.id},
+      {"name", task.name},
+      {"description", task.description},
+      {"plan", parsed(task.task_plan, nlohmann::json::object())},
+      {"context", parsed(task.task_context, nlohmann::json::object())},
+      {"status", seed_task_status(task.status, ready)},
+      {"files_likely_affected", parsed(task.files_likely_affected, nlohmann::json::array())}};
   std::optional<std::size_t> recent =
       include.all_checkpoints ? std::nullopt
-                              : std::optional<std::size_t>(include.recent_checkpoints.value_or(limits::kDefaultRecentCheckpoints));
+                              : std::optional<std::size_t>(include.recent_checkpoints.value_or(
+                                    limits::kDefaultRecentCheckpoints));
   if (!recent || *recent > 0) {
-    for (const auto& checkpoint : store::PlanRepository(db).checkpoints(task.id, {}, std::nullopt, recent)) {
+    for (const auto& checkpoint :
+         store::PlanRepository(db).checkpoints(task.id, {}, std::nullopt, recent)) {
       parts.checkpoints.push_back(checkpoint_json(checkpoint, KeyStyle::snake));
     }
   }
@@ -324,9 +350,10 @@ nlohmann::json task_load_context(store::Database& db, PlanCache* cache, const Ta
       for (Node prerequisite : state->dag.prerequisites(*node)) {
         const PlanTask& dependency = state->tasks[prerequisite];
         if (!is_done(dependency.status)) continue;
-        parts.dependency_outcomes.push_back({{"task_id", dependency.id},
-                                             {"task_name", dependency.name},
-                                             {"outcome", outcome_text(dependency, false, std::nullopt)}});
+        parts.dependency_outcomes.push_back(
+            {{"task_id", dependency.id},
+             {"task_name", dependency.name},
+             {"outcome", outcome_text(dependency, false, std::nullopt)}});
       }
     }
     if (include.sibling_status) {
@@ -334,12 +361,15 @@ nlohmann::json task_load_context(store::Database& db, PlanCache* cache, const Ta
       for (Node other = 0; other < state->tasks.size(); ++other) {
         const PlanTask& sibling = state->tasks[other];
         if (other == *node) continue;
-        const bool same_group = self.parallel_group && sibling.parallel_group == self.parallel_group;
+        const bool same_group =
+            self.parallel_group && sibling.parallel_group == self.parallel_group;
         if (!same_group && sibling.sequence != self.sequence) continue;
-        nlohmann::json entry = {{"id", sibling.id},
-                                {"name", sibling.name},
-                                {"status", seed_task_status(sibling.status, prerequisites_done(*state, other))}};
-        if (sibling.outcome_summary) entry["brief_summary"] = outcome_text(sibling, false, std::nullopt);
+        nlohmann::json entry = {
+            {"id", sibling.id},
+            {"name", sibling.name},
+            {"status", seed_task_status(sibling.status, prerequisites_done(*state, other))}};
+        if (sibling.outcome_summary)
+          entry["brief_summary"] = outcome_text(sibling, false, std::nullopt);
         parts.siblings.push_back(std::move(entry));
         if (parts.siblings.size() == limits::kMaxContextItems) break;
       }
@@ -352,7 +382,8 @@ nlohmann::json task_load_context(store::Database& db, PlanCache* cache, const Ta
   return out;
 }
 
-nlohmann::json workflow_get_summary(store::Database& db, PlanCache* cache, const WorkflowSummaryRequest& request) {
+nlohmann::json workflow_get_summary(store::Database& db, PlanCache* cache,
+                                    const WorkflowSummaryRequest& request) {
   store::MissionRow workflow = require_workflow(db, request.id, "id");
   auto plan = store::PlanRepository(db).workflow_plan(workflow.id);
   auto state = plan_state(cache, db, workflow.id);
@@ -366,7 +397,8 @@ nlohmann::json workflow_get_summary(store::Database& db, PlanCache* cache, const
           std::to_string(state->tasks.size()) + " tasks completed · max parallel " +
           std::to_string(plan->max_parallel_tasks) + "\n\n";
     if (plan->plan_summary) md += "## Plan\n\n" + *plan->plan_summary + "\n\n";
-    if (plan->plan_approach && !plan->plan_approach->empty()) md += "Approach: " + *plan->plan_approach + "\n\n";
+    if (plan->plan_approach && !plan->plan_approach->empty())
+      md += "Approach: " + *plan->plan_approach + "\n\n";
     md += "## Tasks\n\n";
     std::size_t shown = 0;
     for (const auto& task : state->tasks) {
@@ -374,9 +406,12 @@ nlohmann::json workflow_get_summary(store::Database& db, PlanCache* cache, const
         md += "- … " + std::to_string(state->tasks.size() - limits::kMaxContextItems) + " more\n";
         break;
       }
-      const char* box = is_done(task.status) ? "[x]" : (task.status == TaskStatus::in_progress ? "[~]" : "[ ]");
+      const char* box =
+          is_done(task.status) ? "[x]" : (task.status == TaskStatus::in_progress ? "[~]" : "[ ]");
       md += std::string("- ") + box + " " + task.name + " (" +
-            std::string(seed_task_status(task.status, prerequisites_done(*state, state->by_id.at(task.id)))) + ")\n";
+            std::string(seed_task_status(task.status,
+                                         prerequisites_done(*state, state->by_id.at(task.id)))) +
+            ")\n";
     }
     if (!next["tasks"].empty()) {
       md += "\n## Next\n\n";
@@ -397,20 +432,24 @@ nlohmann::json workflow_get_summary(store::Database& db, PlanCache* cache, const
       entry = {{"id", entry["id"]}, {"name", entry["name"]}};
     }
   }
-  const std::size_t tokens =
-      summary.is_string() ? estimate_tokens(summary.get_ref<const std::string&>()) : estimate_tokens(summary);
-  return {{"summary", std::move(summary)}, {"format", request.markdown ? "markdown" : "json"}, {"token_estimate", tokens}};
+  const std::size_t tokens = summary.is_string()
+                                 ? estimate_tokens(summary.get_ref<const std::string&>())
+                                 : estimate_tokens(summary);
+  return {{"summary", std::move(summary)},
+          {"format", request.markdown ? "markdown" : "json"},
+          {"token_estimate", tokens}};
 }
 
-nlohmann::json workflow_next_tasks(store::Database& db, PlanCache* cache, const NextTasksRequest& request,
-                                   KeyStyle style) {
+nlohmann::json workflow_next_tasks(store::Database& db, PlanCache* cache,
+                                   const NextTasksRequest& request, KeyStyle style) {
   require_workflow(db, request.workflow_id, "workflow_id");
   auto state = plan_state(cache, db, request.workflow_id);
   return next_tasks(*state, {request.include_failed, request.limit}, style);
 }
 
-std::vector<NextReadyTask> next_ready_tasks(store::Database& db, PlanCache* cache, const std::string& workflow_id,
-                                            std::size_t limit, bool include_failed) {
+std::vector<NextReadyTask> next_ready_tasks(store::Database& db, PlanCache* cache,
+                                            const std::string& workflow_id, std::size_t limit,
+                                            bool include_failed) {
   require_workflow(db, workflow_id, "workflow_id");
   auto state = plan_state(cache, db, workflow_id);
   ReadyRanking ranking = rank_ready(*state, include_failed);
@@ -422,26 +461,29 @@ std::vector<NextReadyTask> next_ready_tasks(store::Database& db, PlanCache* cach
   return out;
 }
 
-nlohmann::json workflow_progress(store::Database& db, PlanCache* cache, const WorkflowIdRequest& request,
-                                 KeyStyle style) {
+nlohmann::json workflow_progress(store::Database& db, PlanCache* cache,
+                                 const WorkflowIdRequest& request, KeyStyle style) {
   require_workflow(db, request.workflow_id, "workflow_id");
   auto state = plan_state(cache, db, request.workflow_id);
   return progress(*state, style);
 }
 
-nlohmann::json task_check_dependencies(store::Database& db, PlanCache* cache, const TaskIdRequest& request,
-                                       KeyStyle style) {
+nlohmann::json task_check_dependencies(store::Database& db, PlanCache* cache,
+                                       const TaskIdRequest& request, KeyStyle style) {
   store::PlannedTaskRow task = require_planned_task(db, request.task_id, "task_id");
   auto state = plan_state(cache, db, task.mission_id);
   auto node = state->node_of(task.id);
   if (!node) {
-    return {{key(style, "task_id"), task.id}, {key(style, "satisfied"), true},
-            {key(style, "pending"), nlohmann::json::array()}, {key(style, "completed"), nlohmann::json::array()}};
+    return {{key(style, "task_id"), task.id},
+            {key(style, "satisfied"), true},
+            {key(style, "pending"), nlohmann::json::array()},
+            {key(style, "completed"), nlohmann::json::array()}};
   }
   return check_dependencies(*state, *node, style);
 }
 
-nlohmann::json repository_list(store::Database& db, const RepositoryListRequest& request, KeyStyle style) {
+nlohmann::json repository_list(store::Database& db, const RepositoryListRequest& request,
+                               KeyStyle style) {
   auto page = store::PlanRepository(db).repositories(page_request(request.position, 50));
   drop_offset(page, request.position.offset);
   nlohmann::json list = nlohmann::json::array();
@@ -451,7 +493,8 @@ nlohmann::json repository_list(store::Database& db, const RepositoryListRequest&
   return out;
 }
 
-nlohmann::json repository_get(store::Database& db, const RepositoryGetRequest& request, KeyStyle style) {
+nlohmann::json repository_get(store::Database& db, const RepositoryGetRequest& request,
+                              KeyStyle style) {
   const std::string normal = std::filesystem::path(request.path).lexically_normal().string();
   std::string trimmed = normal;
   while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
@@ -463,7 +506,8 @@ nlohmann::json repository_get(store::Database& db, const RepositoryGetRequest& r
   return {{key(style, "repository"), std::move(out)}};
 }
 
-nlohmann::json template_list(store::Database& db, const TemplateListRequest& request, KeyStyle style) {
+nlohmann::json template_list(store::Database& db, const TemplateListRequest& request,
+                             KeyStyle style) {
   auto page = store::PlanRepository(db).templates(page_request(request.position, 50));
   drop_offset(page, request.position.offset);
   nlohmann::json list = nlohmann::json::array();
@@ -471,13 +515,15 @@ nlohmann::json template_list(store::Database& db, const TemplateListRequest& req
     TemplateDefinition definition = definition_from_json(nlohmann::json::parse(row.definition));
     nlohmann::json variables = nlohmann::json::array();
     for (const auto& variable : definition.variables) {
-      nlohmann::json entry = {{key(style, "name"), variable.name}, {key(style, "required"), variable.required}};
+      nlohmann::json entry = {{key(style, "name"), variable.name},
+                              {key(style, "required"), variable.required}};
       if (variable.default_value) entry[key(style, "default")] = *variable.default_value;
       variables.push_back(std::move(entry));
     }
     list.push_back({{key(style, "id"), row.id},
                     {key(style, "name"), row.name},
-                    {key(style, "description"), row.description ? nlohmann::json(*row.description) : nlohmann::json()},
+                    {key(style, "description"),
+                     row.description ? nlohmann::json(*row.description) : nlohmann::json()},
                     {key(style, "task_count"), definition.tasks.size()},
                     {key(style, "variables"), std::move(variables)},
                     {key(style, "created_at"), format_utc_iso8601(row.created_at)}});
@@ -487,17 +533,20 @@ nlohmann::json template_list(store::Database& db, const TemplateListRequest& req
   return out;
 }
 
-nlohmann::json template_get(store::Database& db, const TemplateGetRequest& request, KeyStyle style) {
+nlohmann::json template_get(store::Database& db, const TemplateGetRequest& request,
+                            KeyStyle style) {
   store::PlanRepository plans(db);
   auto row = plans.template_by_id(request.template_id);
   if (!row) row = plans.template_by_name(request.template_id);
   if (!row) {
-    throw MissionError(ErrorCode::not_found, "template '" + request.template_id + "' does not exist",
+    throw MissionError(ErrorCode::not_found,
+                       "template '" + request.template_id + "' does not exist",
                        "mission templates list shows them", {{"field", "template_id"}});
   }
   return {{key(style, "id"), row->id},
           {key(style, "name"), row->name},
-          {key(style, "description"), row->description ? nlohmann::json(*row->description) : nlohmann::json()},
+          {key(style, "description"),
+           row->description ? nlohmann::json(*row->description) : nlohmann::json()},
           {key(style, "definition"), nlohmann::json::parse(row->definition)},
           {key(style, "created_at"), format_utc_iso8601(row->created_at)}};
 }

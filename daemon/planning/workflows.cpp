@@ -13,9 +13,9 @@
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/journal_repository.hpp"
 #include "daemon/store/mission_repository.hpp"
+#include "daemon/store/ownership.hpp"
 #include "daemon/store/plan_repository.hpp"
 #include "daemon/store/task_repository.hpp"
-#include "daemon/store/ownership.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
@@ -37,9 +37,9 @@ std::string json_text(const nlohmann::json& value) {
 // The workflow a status word of seed 003 names.
 MissionStatus workflow_status_named(const std::string& word) {
   static const std::pair<const char*, MissionStatus> kWords[] = {
-      {"planning", MissionStatus::planning},   {"ready", MissionStatus::ready},
+      {"planning", MissionStatus::planning},       {"ready", MissionStatus::ready},
       {"in_progress", MissionStatus::in_progress}, {"paused", MissionStatus::paused},
-      {"completed", MissionStatus::completed}, {"failed", MissionStatus::failed},
+      {"completed", MissionStatus::completed},     {"failed", MissionStatus::failed},
       {"cancelled", MissionStatus::cancelled}};
   for (const auto& [name, status] : kWords) {
     if (word == name) return status;
@@ -52,7 +52,8 @@ MissionStatus workflow_status_named(const std::string& word) {
 void require_not_final(const store::MissionRow& workflow) {
   if (!is_final(workflow.status)) return;
   throw MissionError(ErrorCode::invalid_argument,
-                     "workflow " + workflow.id + " is already " + std::string(seed_workflow_status(workflow.status)),
+                     "workflow " + workflow.id + " is already " +
+                         std::string(seed_workflow_status(workflow.status)),
                      "create a new workflow (workflow_create or template_apply)",
                      {{"id", workflow.id}, {"status", seed_workflow_status(workflow.status)}});
 }
@@ -66,7 +67,8 @@ std::string repository_name(const std::string& path) {
 
 std::string normal_path(const std::string& path, const char* field) {
   if (path.empty() || path.front() != '/') {
-    throw MissionError(ErrorCode::invalid_argument, std::string(field) + " '" + path + "' is not absolute",
+    throw MissionError(ErrorCode::invalid_argument,
+                       std::string(field) + " '" + path + "' is not absolute",
                        "give the repository's absolute path", {{"field", field}});
   }
   std::string out = std::filesystem::path(path).lexically_normal().string();
@@ -85,33 +87,37 @@ store::RepositoryRow ensure_repository(store::Database& db, const std::string& p
   }
   std::error_code error;
   if (!std::filesystem::is_directory(normal, error)) {
-    throw MissionError(ErrorCode::invalid_argument,
-                       "repository path " + normal + (std::filesystem::exists(normal, error) ? " is not a directory"
-                                                                                                : " does not exist"),
-                       "give the absolute path of a directory that exists, the repository's root",
-                       {{"field", "path"}, {"path", normal}});
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "repository path " + normal +
+            (std::filesystem::exists(normal, error) ? " is not a directory" : " does not exist"),
+        "give the absolute path of a directory that exists, the repository's root",
+        {{"field", "path"}, {"path", normal}});
   }
-  store::RepositoryRow row{new_random_id("rp-", 10), normal, name.value_or(repository_name(normal)), unix_ms_now()};
+  store::RepositoryRow row{new_random_id("rp-", 10), normal, name.value_or(repository_name(normal)),
+                           unix_ms_now()};
   plans.insert_repository(row);
   if (created != nullptr) *created = true;
   return row;
 }
 
-
 // Replaces the workflow's planned tasks with `plan` (checked first) and
 // makes it ready. Returns the number of tasks and of parallel groups.
-nlohmann::json install_plan(Caller& caller, const store::MissionRow& workflow, const WorkflowPlanInput& plan) {
+nlohmann::json install_plan(Caller& caller, const store::MissionRow& workflow,
+                            const WorkflowPlanInput& plan) {
   std::vector<PlanEntry> entries;
   entries.reserve(plan.tasks.size());
-  for (const auto& task : plan.tasks) entries.push_back({task.name, task.sequence, task.depends_on});
+  for (const auto& task : plan.tasks)
+    entries.push_back({task.name, task.sequence, task.depends_on});
   Dag dag = resolve_plan(entries);
 
   store::PlanRepository plans(caller.db);
   if (auto existing = plans.first_started(workflow.id)) {
-    throw MissionError(ErrorCode::invalid_argument,
-                       "workflow " + workflow.id + " already has started tasks (" + existing->name + ")",
-                       "change one task with task_replan, or create a new workflow",
-                       {{"id", workflow.id}, {"task_id", existing->id}});
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "workflow " + workflow.id + " already has started tasks (" + existing->name + ")",
+        "change one task with task_replan, or create a new workflow",
+        {{"id", workflow.id}, {"task_id", existing->id}});
   }
   const std::int64_t now = unix_ms_now();
   plans.delete_planned(workflow.id);
@@ -140,7 +146,8 @@ nlohmann::json install_plan(Caller& caller, const store::MissionRow& workflow, c
   std::vector<store::DependencyRow> edges;
   for (Node node = 0; node < dag.size(); ++node) {
     if (!dag.has_explicit(node)) continue;
-    for (Node prerequisite : dag.prerequisites(node)) edges.push_back({rows[node].id, rows[prerequisite].id});
+    for (Node prerequisite : dag.prerequisites(node))
+      edges.push_back({rows[node].id, rows[prerequisite].id});
   }
   plans.insert_planned(rows, edges);
 
@@ -160,15 +167,18 @@ nlohmann::json install_plan(Caller& caller, const store::MissionRow& workflow, c
           {"status", "ready"}};
 }
 
-store::MissionRow new_workflow(Caller& caller, const std::string& name, const std::string& source_type,
-                               const std::optional<std::string>& source_ref, const std::string& source_content,
-                               const std::optional<std::string>& repository_path, std::int64_t max_parallel,
-                               bool auto_workspaces) {
+store::MissionRow new_workflow(Caller& caller, const std::string& name,
+                               const std::string& source_type,
+                               const std::optional<std::string>& source_ref,
+                               const std::string& source_content,
+                               const std::optional<std::string>& repository_path,
+                               std::int64_t max_parallel, bool auto_workspaces) {
   store::MissionRow row;
   row.id = new_random_id("wf-", 10);
   row.kind = MissionKind::planned;
   row.execution_id = owner_of(caller);
-  row.cwd = caller.execution_id.empty() ? caller.cwd : execution_cwd(caller.db, caller.execution_id);
+  row.cwd =
+      caller.execution_id.empty() ? caller.cwd : execution_cwd(caller.db, caller.execution_id);
   row.name = name;
   row.status = MissionStatus::planning;
   row.created_at = row.updated_at = unix_ms_now();
@@ -200,15 +210,16 @@ TaskStatus task_status_named(const std::string& word) {
   if (word == "failed") return TaskStatus::failed;
   if (word == "skipped") return TaskStatus::skipped;
   throw MissionError(ErrorCode::invalid_argument, "'" + word + "' is not a task status",
-                     "use pending, in_progress, completed, failed or skipped", {{"field", "status"}});
+                     "use pending, in_progress, completed, failed or skipped",
+                     {{"field", "status"}});
 }
 
 // The unfinished prerequisites of a planned task, refused by name. The DAG's
 // shape comes from the cache when it keeps the workflow (a status change
 // then costs a read per prerequisite, not a load of the whole plan); the
 // statuses are always read from the store, in this transaction.
-void require_prerequisites_done(store::Database& db, PlanCache* cache, const store::PlannedTaskRow& task,
-                                const char* doing) {
+void require_prerequisites_done(store::Database& db, PlanCache* cache,
+                                const store::PlannedTaskRow& task, const char* doing) {
   std::vector<std::string> waiting;
   auto kept = cache != nullptr ? cache->peek(task.mission_id) : nullptr;
   auto node = kept ? kept->node_of(task.id) : std::nullopt;
@@ -223,7 +234,8 @@ void require_prerequisites_done(store::Database& db, PlanCache* cache, const sto
     node = state.node_of(task.id);
     if (!node) return;
     for (Node prerequisite : state.dag.prerequisites(*node)) {
-      if (!is_done(state.tasks[prerequisite].status)) waiting.push_back(state.tasks[prerequisite].name);
+      if (!is_done(state.tasks[prerequisite].status))
+        waiting.push_back(state.tasks[prerequisite].name);
     }
   }
   if (waiting.empty()) return;
@@ -247,8 +259,8 @@ void require_running_workflow(store::Database& db, const store::PlannedTaskRow& 
   auto workflow = store::MissionRepository(db).find(task.mission_id);
   if (!workflow) return;
   const MissionStatus status = workflow->status;
-  if (status == MissionStatus::ready || status == MissionStatus::in_progress || status == MissionStatus::blocked ||
-      status == MissionStatus::pending) {
+  if (status == MissionStatus::ready || status == MissionStatus::in_progress ||
+      status == MissionStatus::blocked || status == MissionStatus::pending) {
     return;
   }
   const std::string word(seed_workflow_status(status));
@@ -260,9 +272,10 @@ void require_running_workflow(store::Database& db, const store::PlannedTaskRow& 
   } else {
     hint = "the workflow has ended; create a new one (workflow_create or template_apply)";
   }
-  throw MissionError(ErrorCode::invalid_argument,
-                     "task '" + task.name + "' cannot start: workflow " + workflow->id + " is " + word, hint,
-                     {{"task_id", task.id}, {"workflow_id", workflow->id}, {"workflow_status", word}});
+  throw MissionError(
+      ErrorCode::invalid_argument,
+      "task '" + task.name + "' cannot start: workflow " + workflow->id + " is " + word, hint,
+      {{"task_id", task.id}, {"workflow_id", workflow->id}, {"workflow_status", word}});
 }
 
 }  // namespace
@@ -299,16 +312,18 @@ std::string execution_cwd(store::Database& db, const std::string& execution_id) 
 store::MissionRow require_workflow(store::Database& db, const std::string& id, const char* field) {
   store::MissionRow row = require_mission(db, id, field);
   if (row.kind != MissionKind::planned) {
-    throw MissionError(ErrorCode::invalid_argument,
-                       row.id + " is a " + std::string(name_of(row.kind)) + ", not a planned workflow",
-                       "planning tools take the id workflow_create or template_apply returned; "
-                       "get_context reads missions",
-                       {{"field", field}, {"id", row.id}});
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        row.id + " is a " + std::string(name_of(row.kind)) + ", not a planned workflow",
+        "planning tools take the id workflow_create or template_apply returned; "
+        "get_context reads missions",
+        {{"field", field}, {"id", row.id}});
   }
   return row;
 }
 
-store::PlannedTaskRow require_planned_task(store::Database& db, const std::string& id, const char* field) {
+store::PlannedTaskRow require_planned_task(store::Database& db, const std::string& id,
+                                           const char* field) {
   auto row = store::PlanRepository(db).task(id);
   if (!row) {
     throw MissionError(ErrorCode::not_found, std::string(field) + " '" + id + "' does not exist",
@@ -319,15 +334,16 @@ store::PlannedTaskRow require_planned_task(store::Database& db, const std::strin
 }
 
 nlohmann::json repository_json(const store::RepositoryRow& row, KeyStyle style) {
-  return {{key(style, "id"), row.id}, {key(style, "path"), row.path}, {key(style, "name"), row.name},
+  return {{key(style, "id"), row.id},
+          {key(style, "path"), row.path},
+          {key(style, "name"), row.name},
           {key(style, "created_at"), row.created_at}};
 }
 
-
 nlohmann::json workflow_create(Caller& caller, const WorkflowCreateRequest& request) {
-  store::MissionRow row = new_workflow(caller, request.name, request.source_type, request.source_ref,
-                                       request.source_content, request.repository_path,
-                                       request.max_parallel_tasks, request.auto_create_workspaces);
+  store::MissionRow row = new_workflow(
+      caller, request.name, request.source_type, request.source_ref, request.source_content,
+      request.repository_path, request.max_parallel_tasks, request.auto_create_workspaces);
   return {{"id", row.id},
           {"name", row.name},
           {"status", "planning"},
@@ -382,11 +398,13 @@ TaskAdded task_add(Caller& caller, const TaskAddRequest& request) {
   for (const std::string& wanted : task.depends_on) {
     auto found = plans.planned_task_ref(workflow.id, wanted);
     if (!found) {
-      throw MissionError(ErrorCode::invalid_argument,
-                         "depends_on names '" + wanted + "', which is no task of workflow " + workflow.id,
-                         "name a task of the workflow by its name or id (list_tasks)", {{"field", "depends_on"}});
+      throw MissionError(
+          ErrorCode::invalid_argument,
+          "depends_on names '" + wanted + "', which is no task of workflow " + workflow.id,
+          "name a task of the workflow by its name or id (list_tasks)", {{"field", "depends_on"}});
     }
-    if (std::none_of(edges.begin(), edges.end(), [&](const auto& edge) { return edge.depends_on_id == found->id; })) {
+    if (std::none_of(edges.begin(), edges.end(),
+                     [&](const auto& edge) { return edge.depends_on_id == found->id; })) {
       edges.push_back({row.id, found->id});
       prerequisites.push_back(std::move(*found));
     }
@@ -432,9 +450,11 @@ nlohmann::json workflow_update_status(Caller& caller, const WorkflowUpdateStatus
     return nullptr;
   };
   if (status == MissionStatus::planning) {
-    if (const auto* busy = first_task([](const auto& t) { return t.status == TaskStatus::in_progress || t.claimed_by; })) {
+    if (const auto* busy = first_task(
+            [](const auto& t) { return t.status == TaskStatus::in_progress || t.claimed_by; })) {
       throw MissionError(ErrorCode::invalid_argument,
-                         "workflow " + workflow.id + " cannot go back to planning: task '" + busy->name + "' is " +
+                         "workflow " + workflow.id + " cannot go back to planning: task '" +
+                             busy->name + "' is " +
                              (busy->status == TaskStatus::in_progress ? "in progress" : "claimed"),
                          "let its agent finish or release it first, or pause the workflow",
                          {{"id", workflow.id}, {"task_id", busy->id}});
@@ -442,15 +462,17 @@ nlohmann::json workflow_update_status(Caller& caller, const WorkflowUpdateStatus
   }
   if (status == MissionStatus::completed) {
     if (const auto* open = first_task([](const auto& t) { return !is_done(t.status); })) {
-      throw MissionError(ErrorCode::invalid_argument,
-                         "workflow " + workflow.id + " is not completed: task '" + open->name + "' is " +
-                             std::string(seed_task_status(open->status, true)),
-                         "complete or skip every task first, or end the workflow failed or cancelled",
-                         {{"id", workflow.id}, {"task_id", open->id}});
+      throw MissionError(
+          ErrorCode::invalid_argument,
+          "workflow " + workflow.id + " is not completed: task '" + open->name + "' is " +
+              std::string(seed_task_status(open->status, true)),
+          "complete or skip every task first, or end the workflow failed or cancelled",
+          {{"id", workflow.id}, {"task_id", open->id}});
     }
   }
   // A blocked workflow stays blocked until a person clears its blocker.
-  if (workflow.status == MissionStatus::blocked && status == MissionStatus::in_progress) status = MissionStatus::blocked;
+  if (workflow.status == MissionStatus::blocked && status == MissionStatus::in_progress)
+    status = MissionStatus::blocked;
   store::PlanRepository(caller.db).set_status(workflow.id, status, request.reason, unix_ms_now());
   caller.notify("mission", "updated", workflow.id);
   return {{"success", true},
@@ -459,7 +481,8 @@ nlohmann::json workflow_update_status(Caller& caller, const WorkflowUpdateStatus
           {"status", seed_workflow_status(status)}};
 }
 
-nlohmann::json workflow_set_parallelism(Caller& caller, const WorkflowSetParallelismRequest& request) {
+nlohmann::json workflow_set_parallelism(Caller& caller,
+                                        const WorkflowSetParallelismRequest& request) {
   store::MissionRow workflow = require_workflow(caller.db, request.id, "id");
   store::require_mission_writer(caller.db, caller.execution_id, workflow);
   store::PlanRepository plans(caller.db);
@@ -496,8 +519,8 @@ nlohmann::json task_update_status(Caller& caller, const TaskUpdateStatusRequest&
   const TaskStatus from = task.status;
   auto refuse = [&](const std::string& hint) {
     throw MissionError(ErrorCode::invalid_argument,
-                       "task '" + task.name + "' cannot go from " + std::string(name_of(from)) + " to " +
-                           request.status,
+                       "task '" + task.name + "' cannot go from " + std::string(name_of(from)) +
+                           " to " + request.status,
                        hint, {{"task_id", task.id}, {"status", name_of(from)}});
   };
   if (to == TaskStatus::success && !request.outcome) {
@@ -510,11 +533,13 @@ nlohmann::json task_update_status(Caller& caller, const TaskUpdateStatusRequest&
   }
   if (!stored.snapshot_id.empty() && from == TaskStatus::in_progress &&
       (to == TaskStatus::success || to == TaskStatus::failed)) {
-    refuse("it was started with start_task: end it with complete_task, which records its change set");
+    refuse(
+        "it was started with start_task: end it with complete_task, which records its change set");
   }
   switch (to) {
     case TaskStatus::in_progress:
-      if (from != TaskStatus::pending && from != TaskStatus::failed) refuse("only a pending or failed task starts");
+      if (from != TaskStatus::pending && from != TaskStatus::failed)
+        refuse("only a pending or failed task starts");
       require_running_workflow(caller.db, task);
       require_prerequisites_done(caller.db, caller.plans, task, "start");
       // Whoever starts it holds it (docs/adr/0019).
@@ -527,23 +552,28 @@ nlohmann::json task_update_status(Caller& caller, const TaskUpdateStatusRequest&
       task.error.reset();
       break;
     case TaskStatus::success:
-      if (from != TaskStatus::pending && from != TaskStatus::in_progress) refuse("it has already ended");
-      if (from == TaskStatus::pending) require_prerequisites_done(caller.db, caller.plans, task, "complete");
+      if (from != TaskStatus::pending && from != TaskStatus::in_progress)
+        refuse("it has already ended");
+      if (from == TaskStatus::pending)
+        require_prerequisites_done(caller.db, caller.plans, task, "complete");
       if (!task.started_at) task.started_at = now;
       task.completed_at = now;
       {
         nlohmann::json outcome = {{"summary", *request.outcome}};
-        if (request.outcome_detail_json) outcome["detail"] = nlohmann::json::parse(*request.outcome_detail_json);
+        if (request.outcome_detail_json)
+          outcome["detail"] = nlohmann::json::parse(*request.outcome_detail_json);
         task.outcome = json_text(outcome);
       }
       break;
     case TaskStatus::failed:
-      if (from != TaskStatus::pending && from != TaskStatus::in_progress) refuse("it has already ended");
+      if (from != TaskStatus::pending && from != TaskStatus::in_progress)
+        refuse("it has already ended");
       task.completed_at = now;
       task.error = request.error;
       break;
     case TaskStatus::skipped:
-      if (from != TaskStatus::pending && from != TaskStatus::failed) refuse("only a pending or failed task is skipped");
+      if (from != TaskStatus::pending && from != TaskStatus::failed)
+        refuse("only a pending or failed task is skipped");
       task.completed_at = now;
       break;
     case TaskStatus::pending:
@@ -551,7 +581,8 @@ nlohmann::json task_update_status(Caller& caller, const TaskUpdateStatusRequest&
       task.started_at.reset();
       task.completed_at.reset();
       break;
-    default: break;
+    default:
+      break;
   }
   task.status = to;
   store::PlanRepository(caller.db).set_task_status(task);
@@ -569,13 +600,16 @@ nlohmann::json task_replan(Caller& caller, const TaskReplanRequest& request) {
   store::PlannedTaskRow task = require_planned_task(caller.db, request.id, "id");
   if (task.status != TaskStatus::failed && task.status != TaskStatus::in_progress &&
       task.status != TaskStatus::pending) {
-    throw MissionError(ErrorCode::invalid_argument,
-                       "task '" + task.name + "' has ended (" + std::string(name_of(task.status)) + ")",
-                       "replan a failed, pending or in-progress task", {{"task_id", task.id}});
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "task '" + task.name + "' has ended (" + std::string(name_of(task.status)) + ")",
+        "replan a failed, pending or in-progress task", {{"task_id", task.id}});
   }
   const std::int64_t now = unix_ms_now();
-  nlohmann::json detail = {{"reason", request.reason}, {"new_plan", nlohmann::json::parse(request.new_plan_json)}};
-  if (task.task_plan) detail["previous_plan"] = nlohmann::json::parse(*task.task_plan, nullptr, false);
+  nlohmann::json detail = {{"reason", request.reason},
+                           {"new_plan", nlohmann::json::parse(request.new_plan_json)}};
+  if (task.task_plan)
+    detail["previous_plan"] = nlohmann::json::parse(*task.task_plan, nullptr, false);
   store::CheckpointRow checkpoint;
   checkpoint.id = new_random_id("cp-", 10);
   checkpoint.task_id = task.id;
@@ -628,7 +662,8 @@ nlohmann::json repository_register(Caller& caller, const RepositoryRegisterReque
 
 nlohmann::json template_create(Caller& caller, const TemplateCreateRequest& request) {
   if (request.from_workflow_id.has_value() == request.definition.has_value()) {
-    throw MissionError(ErrorCode::invalid_argument, "give either from_workflow_id or template, not both or neither",
+    throw MissionError(ErrorCode::invalid_argument,
+                       "give either from_workflow_id or template, not both or neither",
                        "templatize a workflow with from_workflow_id, or define tasks in template",
                        {{"field", "template"}});
   }
@@ -639,17 +674,20 @@ nlohmann::json template_create(Caller& caller, const TemplateCreateRequest& requ
   }
   TemplateDefinition definition;
   if (request.from_workflow_id) {
-    store::MissionRow workflow = require_workflow(caller.db, *request.from_workflow_id, "from_workflow_id");
+    store::MissionRow workflow =
+        require_workflow(caller.db, *request.from_workflow_id, "from_workflow_id");
     PlanState state = load_plan_state(caller.db, workflow.id);
     if (state.tasks.empty()) {
       throw MissionError(ErrorCode::invalid_argument, "workflow " + workflow.id + " has no plan",
-                         "set its plan with workflow_set_plan first", {{"field", "from_workflow_id"}});
+                         "set its plan with workflow_set_plan first",
+                         {{"field", "from_workflow_id"}});
     }
     for (Node node = 0; node < state.tasks.size(); ++node) {
       const PlanTask& task = state.tasks[node];
       TemplateTask entry{task.name, task.description, task.sequence, task.parallel_group, {}};
       if (state.dag.has_explicit(node)) {
-        for (Node prerequisite : state.dag.prerequisites(node)) entry.depends_on.push_back(state.tasks[prerequisite].name);
+        for (Node prerequisite : state.dag.prerequisites(node))
+          entry.depends_on.push_back(state.tasks[prerequisite].name);
       }
       definition.tasks.push_back(std::move(entry));
     }
@@ -657,8 +695,9 @@ nlohmann::json template_create(Caller& caller, const TemplateCreateRequest& requ
     definition = *request.definition;
   }
   check_definition(definition);
-  store::TemplateRow row{new_random_id("tp-", 10), request.name, request.description,
-                         json_text(definition_json(definition)), caller.execution_id, unix_ms_now()};
+  store::TemplateRow row{new_random_id("tp-", 10), request.name,
+                         request.description,      json_text(definition_json(definition)),
+                         caller.execution_id,      unix_ms_now()};
   plans.insert_template(row);
   return {{"id", row.id},
           {"name", row.name},
@@ -671,15 +710,17 @@ nlohmann::json template_apply(Caller& caller, const TemplateApplyRequest& reques
   auto row = plans.template_by_id(request.template_id);
   if (!row) row = plans.template_by_name(request.template_id);
   if (!row) {
-    throw MissionError(ErrorCode::not_found, "template_id '" + request.template_id + "' does not exist",
+    throw MissionError(ErrorCode::not_found,
+                       "template_id '" + request.template_id + "' does not exist",
                        "template_list shows the templates", {{"field", "template_id"}});
   }
   TemplateDefinition definition =
       instantiate(definition_from_json(nlohmann::json::parse(row->definition)), request.variables);
   nlohmann::json source = {{"template_id", row->id}, {"variables", request.variables}};
   store::MissionRow workflow =
-      new_workflow(caller, request.workflow_name.empty() ? row->name : request.workflow_name, "custom", "template:" + row->id, json_text(source),
-                   request.repository_path, request.max_parallel_tasks.value_or(1), false);
+      new_workflow(caller, request.workflow_name.empty() ? row->name : request.workflow_name,
+                   "custom", "template:" + row->id, json_text(source), request.repository_path,
+                   request.max_parallel_tasks.value_or(1), false);
   WorkflowPlanInput plan;
   plan.summary = row->description.value_or("From template " + row->name);
   plan.approach = "Template " + row->name;
@@ -720,13 +761,13 @@ void after_task_changed(Caller& caller, const std::string& workflow_id) {
   std::optional<MissionStatus> next;
   if (total > 0 && done == total) {
     next = MissionStatus::completed;
-  } else if (running > 0 && (workflow->status == MissionStatus::ready || workflow->status == MissionStatus::planning)) {
+  } else if (running > 0 && (workflow->status == MissionStatus::ready ||
+                             workflow->status == MissionStatus::planning)) {
     next = MissionStatus::in_progress;
   }
   if (!next) return;
   store::PlanRepository(caller.db).set_status(workflow_id, *next, std::nullopt, unix_ms_now());
   caller.notify("mission", "updated", workflow_id);
 }
-
 
 }  // namespace mission::daemon::planning

@@ -16,11 +16,11 @@
 
 namespace mission::daemon::planning {
 
-
 nlohmann::json workflow_create(Caller& caller, const WorkflowCreateRequest& request);
 nlohmann::json workflow_set_plan(Caller& caller, const WorkflowSetPlanRequest& request);
 nlohmann::json workflow_update_status(Caller& caller, const WorkflowUpdateStatusRequest& request);
-nlohmann::json workflow_set_parallelism(Caller& caller, const WorkflowSetParallelismRequest& request);
+nlohmann::json workflow_set_parallelism(Caller& caller,
+                                        const WorkflowSetParallelismRequest& request);
 nlohmann::json task_set_plan(Caller& caller, const TaskSetPlanRequest& request);
 nlohmann::json task_update_status(Caller& caller, const TaskUpdateStatusRequest& request);
 nlohmann::json task_replan(Caller& caller, const TaskReplanRequest& request);
@@ -42,15 +42,20 @@ nlohmann::json repository_register(Caller& caller, const RepositoryRegisterReque
 nlohmann::json template_create(Caller& caller, const TemplateCreateRequest& request);
 nlohmann::json template_apply(Caller& caller, const TemplateApplyRequest& request);
 
-nlohmann::json workflow_get(store::Database& db, PlanCache* cache, const WorkflowGetRequest& request,
-                            KeyStyle style);
-nlohmann::json workflow_list(store::Database& db, const WorkflowListRequest& request, KeyStyle style);
-nlohmann::json task_get(store::Database& db, PlanCache* cache, const TaskGetRequest& request, KeyStyle style);
-nlohmann::json checkpoint_list(store::Database& db, const CheckpointListRequest& request, KeyStyle style);
-nlohmann::json task_load_context(store::Database& db, PlanCache* cache, const TaskLoadContextRequest& request);
-nlohmann::json workflow_get_summary(store::Database& db, PlanCache* cache, const WorkflowSummaryRequest& request);
-nlohmann::json workflow_next_tasks(store::Database& db, PlanCache* cache, const NextTasksRequest& request,
-                                   KeyStyle style);
+nlohmann::json workflow_get(store::Database& db, PlanCache* cache,
+                            const WorkflowGetRequest& request, KeyStyle style);
+nlohmann::json workflow_list(store::Database& db, const WorkflowListRequest& request,
+                             KeyStyle style);
+nlohmann::json task_get(store::Database& db, PlanCache* cache, const TaskGetRequest& request,
+                        KeyStyle style);
+nlohmann::json checkpoint_list(store::Database& db, const CheckpointListRequest& request,
+                               KeyStyle style);
+nlohmann::json task_load_context(store::Database& db, PlanCache* cache,
+                                 const TaskLoadContextRequest& request);
+nlohmann::json workflow_get_summary(store::Database& db, PlanCache* cache,
+                                    const WorkflowSummaryRequest& request);
+nlohmann::json workflow_next_tasks(store::Database& db, PlanCache* cache,
+                                   const NextTasksRequest& request, KeyStyle style);
 // What workflow_next_tasks offers, for a caller in the daemon (a run
 // dispatching agents): the ready, unclaimed tasks ranked best first
 // (longest remaining chain, then plan order), at most `limit` (0: all).
@@ -62,15 +67,19 @@ struct NextReadyTask {
   std::uint32_t critical_path_length = 0;
   bool recommended = false;
 };
-std::vector<NextReadyTask> next_ready_tasks(store::Database& db, PlanCache* cache, const std::string& workflow_id,
-                                            std::size_t limit, bool include_failed = false);
-nlohmann::json workflow_progress(store::Database& db, PlanCache* cache, const WorkflowIdRequest& request,
-                                 KeyStyle style);
-nlohmann::json task_check_dependencies(store::Database& db, PlanCache* cache, const TaskIdRequest& request,
-                                       KeyStyle style);
-nlohmann::json repository_list(store::Database& db, const RepositoryListRequest& request, KeyStyle style);
-nlohmann::json repository_get(store::Database& db, const RepositoryGetRequest& request, KeyStyle style);
-nlohmann::json template_list(store::Database& db, const TemplateListRequest& request, KeyStyle style);
+std::vector<NextReadyTask> next_ready_tasks(store::Database& db, PlanCache* cache,
+                                            const std::string& workflow_id, std::size_t limit,
+                                            bool include_failed = false);
+nlohmann::json workflow_progress(store::Database& db, PlanCache* cache,
+                                 const WorkflowIdRequest& request, KeyStyle style);
+nlohmann::json task_check_dependencies(store::Database& db, PlanCache* cache,
+                                       const TaskIdRequest& request, KeyStyle style);
+nlohmann::json repository_list(store::Database& db, const RepositoryListRequest& request,
+                               KeyStyle style);
+nlohmann::json repository_get(store::Database& db, const RepositoryGetRequest& request,
+                              KeyStyle style);
+nlohmann::json template_list(store::Database& db, const TemplateListRequest& request,
+                             KeyStyle style);
 nlohmann::json template_get(store::Database& db, const TemplateGetRequest& request, KeyStyle style);
 
 // The DAG of a workflow for a picture: nodes with their status and edges,

@@ -63,8 +63,8 @@ nlohmann::json handle_adapter_config(MethodContext& context, const AdapterConfig
         execution::AgentExecutionRegistry(context.services.db).require(request.execution_id);
     if (row.delivery != Delivery::mcp_tool) {
       throw MissionError(ErrorCode::invalid_argument,
-                         "agent execution '" + row.id + "' uses " + std::string(name_of(row.delivery)) +
-                             " delivery and has no MCP access",
+                         "agent execution '" + row.id + "' uses " +
+                             std::string(name_of(row.delivery)) + " delivery and has no MCP access",
                          "create one with 'mission exec create --delivery mcp-tool', or leave "
                          "out --agent-execution");
     }

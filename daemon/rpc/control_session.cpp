@@ -16,14 +16,16 @@ ControlSession::ControlSession(ControlServices& services, loop::Connection& conn
     : services_(services),
       connection_(connection),
       framer_(limits::kMaxHelloFrameBytes),
-      hello_timer_(services.mcp.loop, [this, hello_timeout_ms] {
-        if (greeted_ || connection_.closing()) return;
-        connection_.write(jsonrpc::to_line(jsonrpc::error(
-            nullptr, MissionError(ErrorCode::handshake_required,
-                                  "no hello within " + std::to_string(hello_timeout_ms) + " ms",
-                                  "send hello as the first request when connecting"))));
-        connection_.close();
-      }),
+      hello_timer_(
+          services.mcp.loop,
+          [this, hello_timeout_ms] {
+            if (greeted_ || connection_.closing()) return;
+            connection_.write(jsonrpc::to_line(jsonrpc::error(
+                nullptr, MissionError(ErrorCode::handshake_required,
+                                      "no hello within " + std::to_string(hello_timeout_ms) + " ms",
+                                      "send hello as the first request when connecting"))));
+            connection_.close();
+          }),
       resume_(services.mcp.loop, [this] {
         turn_loop_ms_ = UINT64_MAX;  // a new turn: a fresh share
         pump();
@@ -134,7 +136,8 @@ void ControlSession::reply_later(nlohmann::json id, DeferredReply deferred, bool
         } catch (const MissionError& e) {
           job->error = e;
         } catch (const std::exception& e) {
-          job->error = MissionError(ErrorCode::internal, e.what(), "retry; report it if it persists");
+          job->error =
+              MissionError(ErrorCode::internal, e.what(), "retry; report it if it persists");
         }
       },
       [this, job, alive, services, id = std::move(id), reply] {
@@ -158,10 +161,11 @@ void ControlSession::reply_later(nlohmann::json id, DeferredReply deferred, bool
         std::string line = jsonrpc::to_line(response);
         if (line.size() > limits::kMaxReplyBytes) {
           line = jsonrpc::to_line(jsonrpc::error(
-              id, MissionError(ErrorCode::payload_too_large,
-                               "the reply would be " + std::to_string(line.size()) + " bytes, over the " +
-                                   std::to_string(limits::kMaxReplyBytes) + "-byte reply limit",
-                               "ask for less: name one workflow", {{"limit", limits::kMaxReplyBytes}})));
+              id, MissionError(
+                      ErrorCode::payload_too_large,
+                      "the reply would be " + std::to_string(line.size()) + " bytes, over the " +
+                          std::to_string(limits::kMaxReplyBytes) + "-byte reply limit",
+                      "ask for less: name one workflow", {{"limit", limits::kMaxReplyBytes}})));
         }
         connection_.write(line);
       });
@@ -175,11 +179,12 @@ void ControlSession::handle_frame(const Frame& frame) {
   if (frame.kind == Frame::Kind::oversized) {
     // The id, when the frame's first or last bytes give it.
     connection_.write(jsonrpc::to_line(jsonrpc::error(
-        jsonrpc::recover_request(frame.head, frame.tail).id, MissionError(ErrorCode::payload_too_large,
-                              "frame exceeds " + std::to_string(framer_.max_frame_bytes()) + " bytes",
-                              greeted_ ? "send smaller requests; large content belongs in files"
-                                       : "send hello first: before it frames are smaller",
-                              {{"limit", framer_.max_frame_bytes()}}))));
+        jsonrpc::recover_request(frame.head, frame.tail).id,
+        MissionError(ErrorCode::payload_too_large,
+                     "frame exceeds " + std::to_string(framer_.max_frame_bytes()) + " bytes",
+                     greeted_ ? "send smaller requests; large content belongs in files"
+                              : "send hello first: before it frames are smaller",
+                     {{"limit", framer_.max_frame_bytes()}}))));
     return;
   }
   if (json_too_deep(frame.text)) {
@@ -190,9 +195,9 @@ void ControlSession::handle_frame(const Frame& frame) {
   }
   nlohmann::json message = nlohmann::json::parse(frame.text, nullptr, false);
   if (message.is_discarded()) {
-    connection_.write(jsonrpc::to_line(jsonrpc::error(
-        nullptr, MissionError(ErrorCode::parse_error, "invalid JSON",
-                              "send one complete JSON object per line"))));
+    connection_.write(jsonrpc::to_line(
+        jsonrpc::error(nullptr, MissionError(ErrorCode::parse_error, "invalid JSON",
+                                             "send one complete JSON object per line"))));
     return;
   }
   std::string reply = dispatch(services_, *this, message);

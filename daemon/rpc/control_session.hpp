@@ -50,7 +50,8 @@ class ControlSession : public loop::ConnectionDelegate {
 
   // From the next bytes on, this connection carries terminal frames to and
   // from `viewer` (terminal.attach).
-  void become_terminal(std::unique_ptr<terminal::Viewer> viewer, std::function<void(std::string_view)> on_bytes);
+  void become_terminal(std::unique_ptr<terminal::Viewer> viewer,
+                       std::function<void(std::string_view)> on_bytes);
   bool is_terminal() const { return viewer_ != nullptr; }
 
   // Answers request `id` once `deferred` has run (see DeferredReply);

@@ -58,21 +58,25 @@ nlohmann::json handle_inbox_list(MethodContext& context, const InboxListRequest&
   filter.now = unix_ms_now();
   auto page = store::MessageRepository(db).page(filter, wanted);
   nlohmann::json items = nlohmann::json::array();
-  for (const auto& row : page.rows) items.push_back(coordination::message_json(row, filter.now, kCamel));
+  for (const auto& row : page.rows)
+    items.push_back(coordination::message_json(row, filter.now, kCamel));
   nlohmann::json out = {{"questions", coordination::open_questions(db)}};
   put_page(out, "messages", std::move(items), page.positions, page.more, wanted);
   return out;
 }
 
-nlohmann::json handle_message_send(MethodContext& context, const MessageSendMethodRequest& request) {
-  coordination::PersonMessage message{person_named(request.from), request.id, request.text,
-                                      request.priority, request.subject, request.enter};
-  return coordination::person_send(context.services.db, context.events, message, &context.services.launcher);
+nlohmann::json handle_message_send(MethodContext& context,
+                                   const MessageSendMethodRequest& request) {
+  coordination::PersonMessage message{person_named(request.from), request.id,      request.text,
+                                      request.priority,           request.subject, request.enter};
+  return coordination::person_send(context.services.db, context.events, message,
+                                   &context.services.launcher);
 }
 
-nlohmann::json handle_execution_answer(MethodContext& context, const ExecutionAnswerRequest& request) {
-  coordination::PersonMessage message{person_named(request.from), request.id, request.text,
-                                      MessagePriority::high, std::nullopt, request.enter};
+nlohmann::json handle_execution_answer(MethodContext& context,
+                                       const ExecutionAnswerRequest& request) {
+  coordination::PersonMessage message{person_named(request.from), request.id,   request.text,
+                                      MessagePriority::high,      std::nullopt, request.enter};
   return coordination::person_answer(context.services.db, context.events, message, request.choice,
                                      &context.services.launcher);
 }

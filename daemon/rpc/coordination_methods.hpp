@@ -21,7 +21,7 @@ struct InboxListRequest {
 void from_json(const nlohmann::json& j, InboxListRequest& request);
 
 struct MessageSendMethodRequest {
-  std::string id;    // the recipient execution
+  std::string id;  // the recipient execution
   std::string text;
   std::string from;  // the person's name
   MessagePriority priority = MessagePriority::normal;
@@ -47,7 +47,8 @@ void from_json(const nlohmann::json& j, AgentListMethodRequest& request);
 
 nlohmann::json handle_inbox_list(MethodContext& context, const InboxListRequest& request);
 nlohmann::json handle_message_send(MethodContext& context, const MessageSendMethodRequest& request);
-nlohmann::json handle_execution_answer(MethodContext& context, const ExecutionAnswerRequest& request);
+nlohmann::json handle_execution_answer(MethodContext& context,
+                                       const ExecutionAnswerRequest& request);
 nlohmann::json handle_agent_list(MethodContext& context, const AgentListMethodRequest& request);
 
 }  // namespace mission::daemon

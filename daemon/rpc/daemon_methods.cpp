@@ -4,10 +4,10 @@
 
 #include "daemon/execution/retention.hpp"
 #include "daemon/rpc/control_session.hpp"
-#include "daemon/store/idempotency_repository.hpp"
-#include "shared/clock.hpp"
 #include "daemon/store/execution_repository.hpp"
+#include "daemon/store/idempotency_repository.hpp"
 #include "daemon/store/migrations.hpp"
+#include "shared/clock.hpp"
 #include "shared/control_protocol.hpp"
 #include "shared/version.hpp"
 
@@ -68,13 +68,16 @@ nlohmann::json handle_daemon_stop(MethodContext& context, const EmptyRequest&) {
   return {{"stopping", true}, {"pid", getpid()}};
 }
 
-void from_json(const nlohmann::json& j, GcRequest& request) { request.dry_run = j.value("dryRun", false); }
+void from_json(const nlohmann::json& j, GcRequest& request) {
+  request.dry_run = j.value("dryRun", false);
+}
 
 nlohmann::json handle_daemon_gc(MethodContext& context, const GcRequest& request) {
   ControlServices& services = context.services;
   const std::int64_t now = unix_ms_now();
   store::IdempotencyRepository records(services.db);
-  const std::int64_t request_ids = request.dry_run ? records.count_expired(now) : records.prune(now);
+  const std::int64_t request_ids =
+      request.dry_run ? records.count_expired(now) : records.prune(now);
   execution::SweepReport report =
       execution::sweep(services.db, services.paths, services.retention, now, request.dry_run);
   return {{"dryRun", request.dry_run},

@@ -4,9 +4,9 @@
 
 #include "daemon/rpc/control_session.hpp"
 #include "shared/fault_points.hpp"
-#include "shared/out_of_memory.hpp"
 #include "shared/jsonrpc.hpp"
 #include "shared/limits.hpp"
+#include "shared/out_of_memory.hpp"
 #include "shared/schema_registry.hpp"
 
 namespace mission::daemon {
@@ -60,7 +60,8 @@ nlohmann::json run(const MethodEntry& entry, MethodContext& context, const nlohm
 
 std::string dispatch(ControlServices& services, ControlSession& session,
                      const nlohmann::json& message) {
-  nlohmann::json id = message.is_object() && message.contains("id") ? message.at("id") : nlohmann::json();
+  nlohmann::json id =
+      message.is_object() && message.contains("id") ? message.at("id") : nlohmann::json();
   // Only a well-formed request without an id is a notification; `{}` and
   // other malformed messages are answered (with id null).
   const bool notification = message.is_object() && !message.contains("id") &&
@@ -78,15 +79,17 @@ std::string dispatch(ControlServices& services, ControlSession& session,
     const nlohmann::json& params = message.contains("params") ? message.at("params") : kNoParams;
     auto violations = SchemaRegistry::embedded().validate(entry.params_schema, params);
     if (!violations.empty()) {
-      throw MissionError(ErrorCode::invalid_argument,
-                         "invalid params for '" + std::string(entry.name) + "': " + describe(violations),
-                         "see schemas/" + std::string(entry.params_schema) + ".json");
+      throw MissionError(
+          ErrorCode::invalid_argument,
+          "invalid params for '" + std::string(entry.name) + "': " + describe(violations),
+          "see schemas/" + std::string(entry.params_schema) + ".json");
     }
     nlohmann::json result = run(entry, context, params);
     // Committed (or read-only): what it did may now be heard of.
     context.events.publish_to(services.events);
     if (context.deferred) {
-      session.reply_later(notification ? nlohmann::json() : id, std::move(*context.deferred), !notification);
+      session.reply_later(notification ? nlohmann::json() : id, std::move(*context.deferred),
+                          !notification);
       return {};
     }
     if (notification) return {};
@@ -106,9 +109,10 @@ std::string dispatch(ControlServices& services, ControlSession& session,
     context.events.discard();
     std::fprintf(stderr, "missiond: request failed: out of memory\n");
     if (notification) return {};
-    std::string method = message.is_object() && message.contains("method") && message.at("method").is_string()
-                             ? message.at("method").get<std::string>()
-                             : "request";
+    std::string method =
+        message.is_object() && message.contains("method") && message.at("method").is_string()
+            ? message.at("method").get<std::string>()
+            : "request";
     response = jsonrpc::error(id, out_of_memory_error(method));
   } catch (const std::exception& e) {
     context.events.discard();

@@ -11,7 +11,8 @@ void from_json(const nlohmann::json& j, EventsSubscribeRequest& request) {
   }
 }
 
-nlohmann::json handle_events_subscribe(MethodContext& context, const EventsSubscribeRequest& request) {
+nlohmann::json handle_events_subscribe(MethodContext& context,
+                                       const EventsSubscribeRequest& request) {
   if (request.execution_id) {
     execution::AgentExecutionRegistry(context.services.db).require(*request.execution_id);
   }

@@ -15,6 +15,7 @@ struct EventsSubscribeRequest {
 };
 void from_json(const nlohmann::json& j, EventsSubscribeRequest& request);
 
-nlohmann::json handle_events_subscribe(MethodContext& context, const EventsSubscribeRequest& request);
+nlohmann::json handle_events_subscribe(MethodContext& context,
+                                       const EventsSubscribeRequest& request);
 
 }  // namespace mission::daemon

@@ -48,7 +48,8 @@ void from_json(const nlohmann::json& j, ExecutionIdRequest& request) {
   request.id = j.at("id").get<std::string>();
 }
 
-nlohmann::json handle_execution_create(MethodContext& context, const ExecutionCreateRequest& request) {
+nlohmann::json handle_execution_create(MethodContext& context,
+                                       const ExecutionCreateRequest& request) {
   store::Database& db = context.services.db;
   auto created = execution::AgentExecutionRegistry(db).create(request.spec);
   execution::add_execution_event(context.events, db, execution::kExecutionCreated, created.row.id);
@@ -71,7 +72,8 @@ void from_json(const nlohmann::json& j, ExecutionResolveRequest& request) {
   request.reference = j.at("reference").get<std::string>();
 }
 
-nlohmann::json handle_execution_resolve(MethodContext& context, const ExecutionResolveRequest& request) {
+nlohmann::json handle_execution_resolve(MethodContext& context,
+                                        const ExecutionResolveRequest& request) {
   execution::ResolvedExecution resolved =
       execution::resolve_execution_reference(context.services.db, request.reference);
   return {{"executionId", resolved.id}, {"matchedBy", resolved.matched_by}};

@@ -44,9 +44,11 @@ struct ExecutionResolveRequest {
   std::string reference;
 };
 void from_json(const nlohmann::json& j, ExecutionResolveRequest& request);
-nlohmann::json handle_execution_resolve(MethodContext& context, const ExecutionResolveRequest& request);
+nlohmann::json handle_execution_resolve(MethodContext& context,
+                                        const ExecutionResolveRequest& request);
 
-nlohmann::json handle_execution_create(MethodContext& context, const ExecutionCreateRequest& request);
+nlohmann::json handle_execution_create(MethodContext& context,
+                                       const ExecutionCreateRequest& request);
 nlohmann::json handle_execution_list(MethodContext& context, const ExecutionListRequest& request);
 nlohmann::json handle_execution_get(MethodContext& context, const ExecutionIdRequest& request);
 

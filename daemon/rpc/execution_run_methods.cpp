@@ -53,14 +53,16 @@ void from_json(const nlohmann::json& j, ExecutionObservationsRequest& request) {
   request.page = decode_list_params(j);
 }
 
-nlohmann::json handle_execution_launch(MethodContext& context, const ExecutionLaunchRequest& request) {
+nlohmann::json handle_execution_launch(MethodContext& context,
+                                       const ExecutionLaunchRequest& request) {
   // What the call itself made is published before the launch's own events.
   context.events.publish_to(context.services.events);
-  execution::AgentLaunchServices services{context.services.db, context.services.events, context.services.launcher,
-                                          context.services.paths};
+  execution::AgentLaunchServices services{context.services.db, context.services.events,
+                                          context.services.launcher, context.services.paths};
   const std::string id = execution::launch_agent(services, request);
   store::Database& db = context.services.db;
-  return {{"execution", execution::execution_json(db, execution::AgentExecutionRegistry(db).require(id))}};
+  return {{"execution",
+           execution::execution_json(db, execution::AgentExecutionRegistry(db).require(id))}};
 }
 
 nlohmann::json handle_execution_stop(MethodContext& context, const ExecutionStopRequest& request) {
@@ -78,13 +80,16 @@ nlohmann::json handle_execution_stop(MethodContext& context, const ExecutionStop
   registry.cancel_unowned(request.id);
   execution::add_execution_event(context.events, db, execution::kExecutionUpdated, request.id);
   transaction.commit();
-  return {{"stopping", false}, {"execution", execution::execution_json(db, registry.require(request.id))}};
+  return {{"stopping", false},
+          {"execution", execution::execution_json(db, registry.require(request.id))}};
 }
 
 nlohmann::json handle_execution_logs(MethodContext& context, const ExecutionLogsRequest& request) {
-  store::ExecutionRow row = execution::AgentExecutionRegistry(context.services.db).require(request.id);
-  execution::LogPage page = execution::read_execution_log(context.services.paths.logs_dir(), request.id,
-                                                          {request.after, request.cursor, request.limit});
+  store::ExecutionRow row =
+      execution::AgentExecutionRegistry(context.services.db).require(request.id);
+  execution::LogPage page =
+      execution::read_execution_log(context.services.paths.logs_dir(), request.id,
+                                    {request.after, request.cursor, request.limit});
   nlohmann::json lines = nlohmann::json::array();
   for (const auto& line : page.lines) {
     lines.push_back({{"n", line.number},
@@ -98,12 +103,14 @@ nlohmann::json handle_execution_logs(MethodContext& context, const ExecutionLogs
   if (page.next_cursor) result["nextCursor"] = *page.next_cursor;
   // A page that reaches the end of a live log also shows what follows its
   // last line: a prompt waits without a newline, and a reader wants to see it.
-  const bool at_end = page.lines.empty() ? request.after.value_or(0) >= page.last_line && !request.cursor
-                                         : page.lines.back().number == page.last_line;
+  const bool at_end = page.lines.empty()
+                          ? request.after.value_or(0) >= page.last_line && !request.cursor
+                          : page.lines.back().number == page.last_line;
   if (at_end && !is_final(row.state)) {
     nlohmann::json partial = nlohmann::json::array();
     for (const auto& line : context.services.launcher.partial_lines(row.id)) {
-      partial.push_back({{"stream", line.stream == 'e' ? "stderr" : "stdout"}, {"text", line.text}});
+      partial.push_back(
+          {{"stream", line.stream == 'e' ? "stderr" : "stdout"}, {"text", line.text}});
     }
     if (!partial.empty()) result["partialLines"] = std::move(partial);
   }
@@ -139,8 +146,10 @@ nlohmann::json handle_execution_observations(MethodContext& context,
   return out;
 }
 
-nlohmann::json handle_execution_instructions(MethodContext& context, const ExecutionIdRequest& request) {
-  store::ExecutionRow row = execution::AgentExecutionRegistry(context.services.db).require(request.id);
+nlohmann::json handle_execution_instructions(MethodContext& context,
+                                             const ExecutionIdRequest& request) {
+  store::ExecutionRow row =
+      execution::AgentExecutionRegistry(context.services.db).require(request.id);
   nlohmann::json descriptor = parse_json_or_discarded(row.descriptor);
   return {{"agentExecutionId", row.id},
           {"delivery", row.delivery},

@@ -22,8 +22,6 @@ void from_json(const nlohmann::json& j, AgentLaunchRequest& request);
 
 using ExecutionLaunchRequest = execution::AgentLaunchRequest;
 
-
-
 struct ExecutionStopRequest {
   std::string id;
   bool force = false;
@@ -44,11 +42,13 @@ struct ExecutionObservationsRequest {
 };
 void from_json(const nlohmann::json& j, ExecutionObservationsRequest& request);
 
-nlohmann::json handle_execution_launch(MethodContext& context, const ExecutionLaunchRequest& request);
+nlohmann::json handle_execution_launch(MethodContext& context,
+                                       const ExecutionLaunchRequest& request);
 nlohmann::json handle_execution_stop(MethodContext& context, const ExecutionStopRequest& request);
 nlohmann::json handle_execution_logs(MethodContext& context, const ExecutionLogsRequest& request);
 nlohmann::json handle_execution_observations(MethodContext& context,
                                              const ExecutionObservationsRequest& request);
-nlohmann::json handle_execution_instructions(MethodContext& context, const ExecutionIdRequest& request);
+nlohmann::json handle_execution_instructions(MethodContext& context,
+                                             const ExecutionIdRequest& request);
 
 }  // namespace mission::daemon

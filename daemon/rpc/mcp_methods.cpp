@@ -31,11 +31,12 @@ nlohmann::json handle_mcp_attach(MethodContext& context, const McpAttachRequest&
   }
   if (const AgentSessionCount* sessions = context.services.agent_sessions;
       sessions != nullptr && sessions->open >= sessions->max) {
-    throw MissionError(ErrorCode::daemon_unavailable,
-                       "the daemon already serves " + std::to_string(sessions->open) +
-                           " agent sessions, its limit (the rest of its connections are kept for "
-                           "people's commands)",
-                       "end agents that are done, or start missiond with a larger --max-connections");
+    throw MissionError(
+        ErrorCode::daemon_unavailable,
+        "the daemon already serves " + std::to_string(sessions->open) +
+            " agent sessions, its limit (the rest of its connections are kept for "
+            "people's commands)",
+        "end agents that are done, or start missiond with a larger --max-connections");
   }
   store::Database& db = context.services.db;
   execution::AgentExecutionRegistry registry(db);
@@ -64,8 +65,8 @@ nlohmann::json handle_mcp_attach(MethodContext& context, const McpAttachRequest&
   std::int64_t session_id = store::McpSessionRepository(db).insert(row.id, unix_ms_now());
   context.session.become_mcp(std::make_unique<mcp::McpSession>(
       context.services.mcp, context.session.connection(),
-      mcp::AttachedExecution{row.id, row.kind, mcp::ToolCatalog::builtin().view(toolsets, descriptor),
-                             session_id}));
+      mcp::AttachedExecution{row.id, row.kind,
+                             mcp::ToolCatalog::builtin().view(toolsets, descriptor), session_id}));
   execution::add_execution_event(
       context.events, db,
       request.execution_id ? execution::kExecutionUpdated : execution::kExecutionCreated, row.id);

@@ -27,7 +27,8 @@ std::span<const MethodEntry> control_methods() {
       {"daemon.stop", "control/empty.params", false, read, typed<EmptyRequest, handle_daemon_stop>},
       // Files go after the commit, so it manages its own transaction.
       {"daemon.gc", "control/daemon.gc.params", false, self, typed<GcRequest, handle_daemon_gc>},
-      {"adapter.list", "control/empty.params", false, read, typed<EmptyRequest, handle_adapter_list>},
+      {"adapter.list", "control/empty.params", false, read,
+       typed<EmptyRequest, handle_adapter_list>},
       {"adapter.config", "control/adapter.config.params", false, read,
        typed<AdapterConfigRequest, handle_adapter_config>},
       {"execution.create", "control/execution.create.params", false, write,
@@ -85,12 +86,16 @@ std::span<const MethodEntry> control_methods() {
        typed<AgentListMethodRequest, handle_agent_list>},
       // Git work in the thread pool; each answers when it is done.
       // A run's integration branch is made on a pool thread (deferred).
-      {"workflow.run", "control/workflow.run.params", false, read, typed<WorkflowRunRequest, handle_workflow_run>},
+      {"workflow.run", "control/workflow.run.params", false, read,
+       typed<WorkflowRunRequest, handle_workflow_run>},
       // Stops processes and records their attempts itself.
-      {"workflow.stop", "control/workflow.stop.params", false, self, typed<WorkflowStopRequest, handle_workflow_stop>},
+      {"workflow.stop", "control/workflow.stop.params", false, self,
+       typed<WorkflowStopRequest, handle_workflow_stop>},
       // A person's verdict on a task of a run with --approve; records itself.
-      {"task.approve", "control/task.approve.params", false, self, typed<TaskApprovalRequest, handle_task_approve>},
-      {"task.reject", "control/task.reject.params", false, self, typed<TaskApprovalRequest, handle_task_reject>},
+      {"task.approve", "control/task.approve.params", false, self,
+       typed<TaskApprovalRequest, handle_task_approve>},
+      {"task.reject", "control/task.reject.params", false, self,
+       typed<TaskApprovalRequest, handle_task_reject>},
       {"workflow.runStatus", "control/workflow.run_status.params", false, read,
        typed<WorkflowRunStatusRequest, handle_workflow_run_status>},
       {"workflow.runReport", "control/workflow.run_report.params", false, read,

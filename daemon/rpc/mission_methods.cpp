@@ -49,7 +49,8 @@ void from_json(const nlohmann::json& j, MissionContextRequest& request) {
     if (filter.contains("phase")) context.filter.phase = filter.at("phase").get<std::int64_t>();
     if (filter.contains("agent")) context.filter.agent = filter.at("agent").get<std::string>();
     if (filter.contains("since")) {
-      context.filter.since_ms = tracking::parse_time_field(filter.at("since").get<std::string>(), "filter.since");
+      context.filter.since_ms =
+          tracking::parse_time_field(filter.at("since").get<std::string>(), "filter.since");
     }
   }
   if (j.contains("cursor")) context.cursor = j.at("cursor").get<std::string>();
@@ -87,7 +88,8 @@ nlohmann::json handle_mission_list(MethodContext& context, const MissionListRequ
   for (const auto& row : page.rows) ids.push_back(row.id);
   auto counts = store::MissionRepository(db).counts(ids);
   nlohmann::json missions = nlohmann::json::array();
-  for (const auto& row : page.rows) missions.push_back(tracking::mission_json(row, kCamel, &counts[row.id]));
+  for (const auto& row : page.rows)
+    missions.push_back(tracking::mission_json(row, kCamel, &counts[row.id]));
   nlohmann::json out = nlohmann::json::object();
   put_page(out, "missions", std::move(missions), page.positions, page.more, wanted);
   return out;
@@ -100,7 +102,8 @@ nlohmann::json handle_mission_get(MethodContext& context, const MissionIdRequest
   auto per_phase = store::TaskRepository(db).tasks_per_phase(mission.id);
   nlohmann::json phases = nlohmann::json::array();
   for (const auto& phase : store::MissionRepository(db).phases(mission.id)) {
-    phases.push_back(tracking::phase_json(phase, per_phase.count(phase.id) ? per_phase.at(phase.id) : 0, kCamel));
+    phases.push_back(tracking::phase_json(
+        phase, per_phase.count(phase.id) ? per_phase.at(phase.id) : 0, kCamel));
   }
   return {{"mission", tracking::mission_json(mission, kCamel, &counts[mission.id])},
           {"phases", std::move(phases)}};
@@ -118,7 +121,8 @@ nlohmann::json handle_mission_tasks(MethodContext& context, const MissionPageReq
   for (const auto& row : page.rows) ids.push_back(row.id);
   auto changes = tracking::load_task_changes(db, ids);
   nlohmann::json tasks = nlohmann::json::array();
-  for (const auto& row : page.rows) tasks.push_back(tracking::task_json(row, changes[row.id], kCamel));
+  for (const auto& row : page.rows)
+    tasks.push_back(tracking::task_json(row, changes[row.id], kCamel));
   nlohmann::json out = {{"missionId", mission.id}};
   put_page(out, "tasks", std::move(tasks), page.positions, page.more, wanted);
   return out;
@@ -147,7 +151,8 @@ nlohmann::json handle_mission_journal(MethodContext& context, const MissionPageR
   return out;
 }
 
-nlohmann::json handle_mission_context(MethodContext& context, const MissionContextRequest& request) {
+nlohmann::json handle_mission_context(MethodContext& context,
+                                      const MissionContextRequest& request) {
   return tracking::mission_context(context.services.db, request.context, kCamel);
 }
 
@@ -173,7 +178,8 @@ nlohmann::json handle_mission_export(MethodContext& context, const MissionExport
   return tracking::mission_record_page(db, mission, *request.after, limits::kMaxReplyBytes);
 }
 
-nlohmann::json handle_task_changes(MethodContext& context, const TaskChangesMethodRequest& request) {
+nlohmann::json handle_task_changes(MethodContext& context,
+                                   const TaskChangesMethodRequest& request) {
   return tracking::task_changes(context.services.db, request.changes, kCamel);
 }
 

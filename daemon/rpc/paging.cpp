@@ -30,12 +30,14 @@ store::PageRequest page_request(const ListParams& params, std::size_t default_li
   store::PageRequest request;
   request.cursor = params.cursor;
   request.after = params.after;
-  request.limit = std::clamp<std::size_t>(params.limit.value_or(default_limit), 1, limits::kMaxPageItems);
+  request.limit =
+      std::clamp<std::size_t>(params.limit.value_or(default_limit), 1, limits::kMaxPageItems);
   return request;
 }
 
 void put_page(nlohmann::json& out, std::string_view key, nlohmann::json items,
-              const std::vector<std::int64_t>& positions, bool more, const store::PageRequest& request) {
+              const std::vector<std::int64_t>& positions, bool more,
+              const store::PageRequest& request) {
   // Keep what fits; the first item always does (a lone item that does not
   // is caught by the dispatcher's reply limit).
   std::size_t bytes = 0;

@@ -32,6 +32,7 @@ store::PageRequest page_request(const ListParams& params, std::size_t default_li
 // `out` with the paging fields, dropping items from the end while the
 // reply would outgrow the budget.
 void put_page(nlohmann::json& out, std::string_view key, nlohmann::json items,
-              const std::vector<std::int64_t>& positions, bool more, const store::PageRequest& request);
+              const std::vector<std::int64_t>& positions, bool more,
+              const store::PageRequest& request);
 
 }  // namespace mission::daemon

@@ -20,7 +20,8 @@ planning::ListPosition position_of(const nlohmann::json& j) {
 
 void from_json(const nlohmann::json& j, WorkflowListMethodRequest& request) {
   if (j.contains("status")) request.list.statuses = j.at("status").get<std::vector<std::string>>();
-  if (j.contains("repositoryPath")) request.list.repository_path = j.at("repositoryPath").get<std::string>();
+  if (j.contains("repositoryPath"))
+    request.list.repository_path = j.at("repositoryPath").get<std::string>();
   request.list.position = position_of(j);
 }
 
@@ -44,17 +45,21 @@ void from_json(const nlohmann::json& j, TemplateApplyMethodRequest& request) {
   if (j.contains("variables")) {
     request.apply.variables = j.at("variables").get<std::map<std::string, std::string>>();
   }
-  if (j.contains("repositoryPath")) request.apply.repository_path = j.at("repositoryPath").get<std::string>();
-  if (j.contains("maxParallelTasks")) request.apply.max_parallel_tasks = j.at("maxParallelTasks").get<std::int64_t>();
+  if (j.contains("repositoryPath"))
+    request.apply.repository_path = j.at("repositoryPath").get<std::string>();
+  if (j.contains("maxParallelTasks"))
+    request.apply.max_parallel_tasks = j.at("maxParallelTasks").get<std::int64_t>();
   request.cwd = j.at("cwd").get<std::string>();
 }
 
-nlohmann::json handle_workflow_list(MethodContext& context, const WorkflowListMethodRequest& request) {
+nlohmann::json handle_workflow_list(MethodContext& context,
+                                    const WorkflowListMethodRequest& request) {
   return planning::workflow_list(context.services.db, request.list, kCamel);
 }
 
 nlohmann::json handle_workflow_get(MethodContext& context, const WorkflowMethodRequest& request) {
-  return planning::workflow_get(context.services.db, context.services.mcp.plans, {request.id, true, true}, kCamel);
+  return planning::workflow_get(context.services.db, context.services.mcp.plans,
+                                {request.id, true, true}, kCamel);
 }
 
 nlohmann::json handle_workflow_graph(MethodContext& context, const WorkflowGraphRequest& request) {
@@ -63,7 +68,8 @@ nlohmann::json handle_workflow_graph(MethodContext& context, const WorkflowGraph
   store::Database& db = context.services.db;
   planning::PlanCache* plans = context.services.mcp.plans;
   if (!request.after) return planning::workflow_graph(db, plans, request.id, kCamel);
-  return planning::workflow_graph(db, plans, request.id, kCamel, *request.after, limits::kMaxReplyBytes);
+  return planning::workflow_graph(db, plans, request.id, kCamel, *request.after,
+                                  limits::kMaxReplyBytes);
 }
 
 nlohmann::json handle_workflow_next(MethodContext& context, const WorkflowMethodRequest& request) {
@@ -71,11 +77,14 @@ nlohmann::json handle_workflow_next(MethodContext& context, const WorkflowMethod
                                        {request.id, true, request.limit}, kCamel);
 }
 
-nlohmann::json handle_workflow_progress(MethodContext& context, const WorkflowMethodRequest& request) {
-  return planning::workflow_progress(context.services.db, context.services.mcp.plans, {request.id}, kCamel);
+nlohmann::json handle_workflow_progress(MethodContext& context,
+                                        const WorkflowMethodRequest& request) {
+  return planning::workflow_progress(context.services.db, context.services.mcp.plans, {request.id},
+                                     kCamel);
 }
 
-nlohmann::json handle_template_list(MethodContext& context, const TemplateListMethodRequest& request) {
+nlohmann::json handle_template_list(MethodContext& context,
+                                    const TemplateListMethodRequest& request) {
   return planning::template_list(context.services.db, request.list, kCamel);
 }
 
@@ -83,17 +92,19 @@ nlohmann::json handle_template_get(MethodContext& context, const WorkflowMethodR
   return planning::template_get(context.services.db, {request.id}, kCamel);
 }
 
-nlohmann::json handle_template_apply(MethodContext& context, const TemplateApplyMethodRequest& request) {
+nlohmann::json handle_template_apply(MethodContext& context,
+                                     const TemplateApplyMethodRequest& request) {
   store::Database& db = context.services.db;
-  planning::Caller caller{db, "",
-                          [&context, &db](std::string_view kind, std::string_view change, const std::string& id) {
-                            if (kind == "mission") {
-                              tracking::add_mission_event(context.events, db, change, id, "");
-                            } else {
-                              tracking::add_task_event(context.events, db, change, id, "");
-                            }
-                          },
-                          context.services.mcp.plans, request.cwd};
+  planning::Caller caller{
+      db, "",
+      [&context, &db](std::string_view kind, std::string_view change, const std::string& id) {
+        if (kind == "mission") {
+          tracking::add_mission_event(context.events, db, change, id, "");
+        } else {
+          tracking::add_task_event(context.events, db, change, id, "");
+        }
+      },
+      context.services.mcp.plans, request.cwd};
   nlohmann::json applied = planning::template_apply(caller, request.apply);
   return {{"workflowId", applied.at("workflow_id")},
           {"templateId", applied.at("template_id")},

@@ -47,13 +47,17 @@ struct TemplateApplyMethodRequest {
 };
 void from_json(const nlohmann::json& j, TemplateApplyMethodRequest& request);
 
-nlohmann::json handle_workflow_list(MethodContext& context, const WorkflowListMethodRequest& request);
+nlohmann::json handle_workflow_list(MethodContext& context,
+                                    const WorkflowListMethodRequest& request);
 nlohmann::json handle_workflow_get(MethodContext& context, const WorkflowMethodRequest& request);
 nlohmann::json handle_workflow_graph(MethodContext& context, const WorkflowGraphRequest& request);
 nlohmann::json handle_workflow_next(MethodContext& context, const WorkflowMethodRequest& request);
-nlohmann::json handle_workflow_progress(MethodContext& context, const WorkflowMethodRequest& request);
-nlohmann::json handle_template_list(MethodContext& context, const TemplateListMethodRequest& request);
+nlohmann::json handle_workflow_progress(MethodContext& context,
+                                        const WorkflowMethodRequest& request);
+nlohmann::json handle_template_list(MethodContext& context,
+                                    const TemplateListMethodRequest& request);
 nlohmann::json handle_template_get(MethodContext& context, const WorkflowMethodRequest& request);
-nlohmann::json handle_template_apply(MethodContext& context, const TemplateApplyMethodRequest& request);
+nlohmann::json handle_template_apply(MethodContext& context,
+                                     const TemplateApplyMethodRequest& request);
 
 }  // namespace mission::daemon

@@ -18,7 +18,9 @@ void from_json(const nlohmann::json& j, WorkflowRunRequest& request) {
   request.options.erase("id");
 }
 
-void from_json(const nlohmann::json& j, WorkflowStopRequest& request) { request.id = j.at("id").get<std::string>(); }
+void from_json(const nlohmann::json& j, WorkflowStopRequest& request) {
+  request.id = j.at("id").get<std::string>();
+}
 
 void from_json(const nlohmann::json& j, WorkflowRunStatusRequest& request) {
   request.id = j.at("id").get<std::string>();
@@ -44,29 +46,31 @@ nlohmann::json handle_task_approve(MethodContext& context, const TaskApprovalReq
 
 nlohmann::json handle_task_reject(MethodContext& context, const TaskApprovalRequest& request) {
   runs::RunService& service = context.services.runs;
-  return {{"run", service.run_json(service.reject(request.task_id, request.person, request.reason.value_or("")))}};
+  return {{"run", service.run_json(service.reject(request.task_id, request.person,
+                                                  request.reason.value_or("")))}};
 }
 
 nlohmann::json handle_workflow_run(MethodContext& context, const WorkflowRunRequest& request) {
   runs::RunService& service = context.services.runs;
-  auto start = std::make_shared<runs::RunStart>(service.plan_start(request.id, runs::options_from_json(request.options)));
+  auto start = std::make_shared<runs::RunStart>(
+      service.plan_start(request.id, runs::options_from_json(request.options)));
   auto error = std::make_shared<std::optional<MissionError>>();
-  context.deferred = DeferredReply{
-      [start, error] {
-        try {
-          runs::RunService::run_start(*start);
-        } catch (const MissionError& e) {
-          *error = e;
-        } catch (const std::exception& e) {
-          *error = MissionError(ErrorCode::git_error, e.what());
-        }
-      },
-      [start, error, &service](store::Database&, events::EventBatch& events) {
-        if (*error) throw **error;
-        store::RunRow row = service.record_start(*start, events);
-        service.activate(row.id);
-        return nlohmann::json{{"run", service.run_json(row)}};
-      }};
+  context.deferred =
+      DeferredReply{[start, error] {
+                      try {
+                        runs::RunService::run_start(*start);
+                      } catch (const MissionError& e) {
+                        *error = e;
+                      } catch (const std::exception& e) {
+                        *error = MissionError(ErrorCode::git_error, e.what());
+                      }
+                    },
+                    [start, error, &service](store::Database&, events::EventBatch& events) {
+                      if (*error) throw **error;
+                      store::RunRow row = service.record_start(*start, events);
+                      service.activate(row.id);
+                      return nlohmann::json{{"run", service.run_json(row)}};
+                    }};
   return nullptr;
 }
 
@@ -81,26 +85,32 @@ namespace {
 store::RunRow require_run(store::Database& db, const std::string& workflow_id,
                           const std::optional<std::string>& run_id) {
   store::RunRepository repository(db);
-  std::optional<store::RunRow> run = run_id ? repository.find(*run_id) : repository.latest_of(workflow_id);
+  std::optional<store::RunRow> run =
+      run_id ? repository.find(*run_id) : repository.latest_of(workflow_id);
   if (!run || run->workflow_id != workflow_id) {
     throw MissionError(ErrorCode::not_found,
                        run_id ? "workflow " + workflow_id + " has no run " + *run_id
                               : "workflow " + workflow_id + " has never been run",
-                       "start one with mission workflows run " + workflow_id, {{"workflow_id", workflow_id}});
+                       "start one with mission workflows run " + workflow_id,
+                       {{"workflow_id", workflow_id}});
   }
   return *run;
 }
 
 }  // namespace
 
-nlohmann::json handle_workflow_run_status(MethodContext& context, const WorkflowRunStatusRequest& request) {
-  return {{"run", context.services.runs.run_json(require_run(context.services.db, request.id, request.run_id))}};
+nlohmann::json handle_workflow_run_status(MethodContext& context,
+                                          const WorkflowRunStatusRequest& request) {
+  return {{"run", context.services.runs.run_json(
+                      require_run(context.services.db, request.id, request.run_id))}};
 }
 
-nlohmann::json handle_workflow_run_report(MethodContext& context, const WorkflowRunReportRequest& request) {
+nlohmann::json handle_workflow_run_report(MethodContext& context,
+                                          const WorkflowRunReportRequest& request) {
   store::Database& db = context.services.db;
   const store::RunRow run = require_run(db, request.id, request.run_id);
-  const std::vector<store::PlannedTaskRow> tasks = store::PlanRepository(db).planned_tasks(run.workflow_id);
+  const std::vector<store::PlannedTaskRow> tasks =
+      store::PlanRepository(db).planned_tasks(run.workflow_id);
   // Positions are plan order from 1; in plan order by default.
   ListParams params = request.page;
   if (!params.cursor && !params.after) params.after = 0;
@@ -120,7 +130,8 @@ nlohmann::json handle_workflow_run_report(MethodContext& context, const Workflow
       positions.push_back(p);
     }
   }
-  const bool more = !positions.empty() && (wanted.after ? positions.back() < count : positions.back() > 1);
+  const bool more =
+      !positions.empty() && (wanted.after ? positions.back() < count : positions.back() > 1);
   std::vector<std::string> ids;
   for (std::int64_t p : positions) ids.push_back(tasks[static_cast<std::size_t>(p - 1)].id);
   std::map<std::string, std::vector<store::AttemptRow>> by_task;

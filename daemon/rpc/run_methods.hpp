@@ -47,9 +47,11 @@ nlohmann::json handle_workflow_run(MethodContext& context, const WorkflowRunRequ
 nlohmann::json handle_workflow_stop(MethodContext& context, const WorkflowStopRequest& request);
 nlohmann::json handle_task_approve(MethodContext& context, const TaskApprovalRequest& request);
 nlohmann::json handle_task_reject(MethodContext& context, const TaskApprovalRequest& request);
-nlohmann::json handle_workflow_run_status(MethodContext& context, const WorkflowRunStatusRequest& request);
+nlohmann::json handle_workflow_run_status(MethodContext& context,
+                                          const WorkflowRunStatusRequest& request);
 // The run (summary and totals) and one page of its tasks with every
 // attempt, positions being plan order from 1 (docs/adr/0026).
-nlohmann::json handle_workflow_run_report(MethodContext& context, const WorkflowRunReportRequest& request);
+nlohmann::json handle_workflow_run_report(MethodContext& context,
+                                          const WorkflowRunReportRequest& request);
 
 }  // namespace mission::daemon

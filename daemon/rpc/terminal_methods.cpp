@@ -34,9 +34,10 @@ terminal::TerminalSession& require_terminal(MethodContext& context, const std::s
   if (resolved != nullptr) *resolved = row.id;
   if (session != nullptr) return *session;
   if (is_final(row.state)) {
-    throw MissionError(ErrorCode::execution_final,
-                       "agent execution '" + id + "' has ended (" + std::string(name_of(row.state)) + ")",
-                       "read what it wrote with: mission exec logs " + id, {{"agentExecutionId", id}});
+    throw MissionError(
+        ErrorCode::execution_final,
+        "agent execution '" + id + "' has ended (" + std::string(name_of(row.state)) + ")",
+        "read what it wrote with: mission exec logs " + id, {{"agentExecutionId", id}});
   }
   throw MissionError(ErrorCode::invalid_argument,
                      "agent execution '" + id + "' does not run on a terminal of this daemon",
@@ -46,25 +47,28 @@ terminal::TerminalSession& require_terminal(MethodContext& context, const std::s
 
 }  // namespace
 
-nlohmann::json handle_terminal_attach(MethodContext& context, const TerminalAttachRequest& request) {
+nlohmann::json handle_terminal_attach(MethodContext& context,
+                                      const TerminalAttachRequest& request) {
   if (context.session.is_mcp() || context.session.is_terminal()) {
     throw MissionError(ErrorCode::invalid_request, "this connection is attached already",
                        "open a new connection to attach again");
   }
   terminal::TerminalSession& session = require_terminal(context, request.id);
   if (session.viewers() >= limits::kMaxTerminalViewers) {
-    throw MissionError(ErrorCode::invalid_argument,
-                       "this terminal has " + std::to_string(limits::kMaxTerminalViewers) + " viewers already",
-                       "detach another viewer first");
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "this terminal has " + std::to_string(limits::kMaxTerminalViewers) + " viewers already",
+        "detach another viewer first");
   }
   auto viewer = std::make_unique<ConnectionViewer>(context.session.connection());
   ConnectionViewer& attached = *viewer;
-  context.session.become_terminal(std::move(viewer),
-                                  [&attached](std::string_view bytes) { attached.on_bytes(bytes); });
-  nlohmann::json reply = {{"agentExecutionId", request.id},
-                          {"size", {{"rows", session.screen().rows()}, {"columns", session.screen().columns()}}},
-                          {"typing", !request.read_only},
-                          {"viewers", session.viewers() + 1}};
+  context.session.become_terminal(
+      std::move(viewer), [&attached](std::string_view bytes) { attached.on_bytes(bytes); });
+  nlohmann::json reply = {
+      {"agentExecutionId", request.id},
+      {"size", {{"rows", session.screen().rows()}, {"columns", session.screen().columns()}}},
+      {"typing", !request.read_only},
+      {"viewers", session.viewers() + 1}};
   // The reply goes first: the repaint is the first frame after it.
   context.session.after_reply([&session, &attached, request] {
     session.attach(attached, !request.read_only, request.rows, request.columns);
@@ -82,7 +86,8 @@ nlohmann::json handle_terminal_input(MethodContext& context, const TerminalInput
   // as a viewer's keys are dropped past the bound (TerminalSession::input).
   context.services.launcher.require_input_room(id, request.text.size() + (request.enter ? 1 : 0));
   session.type(request.text, request.enter);
-  return {{"agentExecutionId", request.id}, {"typed", request.text.size() + (request.enter ? 1 : 0)}};
+  return {{"agentExecutionId", request.id},
+          {"typed", request.text.size() + (request.enter ? 1 : 0)}};
 }
 
 void ConnectionViewer::send_output(std::string_view bytes) {
@@ -118,8 +123,9 @@ void ConnectionViewer::on_bytes(std::string_view bytes) {
         if (terminal_frames::decode_resize(frame->payload, rows, columns)) {
           attached->resize(*this, rows, columns);
         } else {
-          send_notice("a resize frame carries 4 bytes (rows, then columns, 2 bytes each); this one had " +
-                      std::to_string(frame->payload.size()) + " and was refused");
+          send_notice(
+              "a resize frame carries 4 bytes (rows, then columns, 2 bytes each); this one had " +
+              std::to_string(frame->payload.size()) + " and was refused");
         }
       }
     }

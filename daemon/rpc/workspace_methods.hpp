@@ -26,8 +26,10 @@ struct WorkspaceScopeRequest {
 };
 void from_json(const nlohmann::json& j, WorkspaceScopeRequest& request);
 
-nlohmann::json handle_workspace_list(MethodContext& context, const WorkspaceListMethodRequest& request);
-nlohmann::json handle_workspace_conflicts(MethodContext& context, const WorkspaceScopeRequest& request);
+nlohmann::json handle_workspace_list(MethodContext& context,
+                                     const WorkspaceListMethodRequest& request);
+nlohmann::json handle_workspace_conflicts(MethodContext& context,
+                                          const WorkspaceScopeRequest& request);
 nlohmann::json handle_workspace_clean(MethodContext& context, const WorkspaceScopeRequest& request);
 
 }  // namespace mission::daemon

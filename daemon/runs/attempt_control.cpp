@@ -16,9 +16,9 @@
 #include "daemon/runs/task_prompt.hpp"
 #include "daemon/store/claim_repository.hpp"
 #include "daemon/store/ownership.hpp"
-#include "shared/agent_environment.hpp"
 #include "daemon/store/plan_repository.hpp"
 #include "daemon/store/task_repository.hpp"
+#include "shared/agent_environment.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
@@ -30,7 +30,8 @@ namespace {
 void require_prompt_size(const std::optional<std::string>& prompt, const char* field) {
   if (prompt && prompt->size() > limits::kMaxAttemptPromptBytes) {
     throw MissionError(ErrorCode::invalid_argument,
-                       std::string(field) + " is " + std::to_string(prompt->size()) + " bytes, over the limit of " +
+                       std::string(field) + " is " + std::to_string(prompt->size()) +
+                           " bytes, over the limit of " +
                            std::to_string(limits::kMaxAttemptPromptBytes),
                        "say it shorter, or put the detail in a file in the worktree and name it",
                        {{"field", field}});
@@ -40,18 +41,23 @@ void require_prompt_size(const std::optional<std::string>& prompt, const char* f
 // An attempt's agent gets the daemon's environment (the coordinator's own
 // is not the daemon's to know), with the MISSION_* names of its turn set
 // over it by launch_turn and the launch.
-std::map<std::string, std::string> daemon_environment() { return process_environment(); }
+std::map<std::string, std::string> daemon_environment() {
+  return process_environment();
+}
 
-std::string follow_up_prompt(const store::PlannedTaskRow& task, std::int64_t turn, const std::string& prompt) {
+std::string follow_up_prompt(const store::PlannedTaskRow& task, std::int64_t turn,
+                             const std::string& prompt) {
   return "# Follow-up on task '" + task.name + "' (" + task.id + "), turn " + std::to_string(turn) +
-         "\n\nYou are in the same worktree as before; what you did there is still there.\n\n" + prompt + "\n";
+         "\n\nYou are in the same worktree as before; what you did there is still there.\n\n" +
+         prompt + "\n";
 }
 
 // The prompt of an attempt's first turn: the task's own (task_prompt, as a
 // run gives it, `number` being which of the task's attempts this is) and
 // the coordinator's words after it.
-std::string first_turn_prompt(store::Database& db, planning::PlanCache& plans, const store::TaskAttemptRow& attempt,
-                              std::int64_t number, const std::optional<std::string>& coordinator_words) {
+std::string first_turn_prompt(store::Database& db, planning::PlanCache& plans,
+                              const store::TaskAttemptRow& attempt, std::int64_t number,
+                              const std::optional<std::string>& coordinator_words) {
   store::PlannedTaskRow task = planning::require_planned_task(db, attempt.task_id, "task_id");
   PromptInput input;
   input.workflow_id = task.mission_id;
@@ -77,9 +83,12 @@ AttemptControl::AttemptControl(RunServices services)
   });
 }
 
-AttemptControl::~AttemptControl() { services_.launcher.remove_end_observer(end_observer_); }
+AttemptControl::~AttemptControl() {
+  services_.launcher.remove_end_observer(end_observer_);
+}
 
-AttemptStart AttemptControl::plan_start(const std::string& coordinator, AttemptStartRequest request) {
+AttemptStart AttemptControl::plan_start(const std::string& coordinator,
+                                        AttemptStartRequest request) {
   store::Database& db = services_.db;
   const adapters::AgentAdapter* adapter = adapters::find_adapter(request.executor);
   if (adapter == nullptr) {
@@ -87,9 +96,10 @@ AttemptStart AttemptControl::plan_start(const std::string& coordinator, AttemptS
                        "pick one list_executors names", {{"field", "executor"}});
   }
   if (request.executor == "generic" && request.args.empty()) {
-    throw MissionError(ErrorCode::invalid_argument, "the generic executor needs its command in args",
-                       "give the command and its arguments in args; the task reaches it in MISSION_TASK_PROMPT",
-                       {{"field", "args"}});
+    throw MissionError(
+        ErrorCode::invalid_argument, "the generic executor needs its command in args",
+        "give the command and its arguments in args; the task reaches it in MISSION_TASK_PROMPT",
+        {{"field", "args"}});
   }
   require_prompt_size(request.prompt, "prompt");
   store::PlannedTaskRow task = planning::require_planned_task(db, request.task_id, "task_id");
@@ -97,7 +107,8 @@ AttemptStart AttemptControl::plan_start(const std::string& coordinator, AttemptS
   if (is_final(task.status)) {
     throw MissionError(ErrorCode::invalid_argument,
                        "task " + task.id + " has ended (" + std::string(name_of(task.status)) + ")",
-                       "start attempts on tasks still to do (list_tasks with status pending)", {{"task_id", task.id}});
+                       "start attempts on tasks still to do (list_tasks with status pending)",
+                       {{"task_id", task.id}});
   }
   // As start_task would refuse it: the workflow must be running or ready
   // and the task's prerequisites done.
@@ -107,13 +118,15 @@ AttemptStart AttemptControl::plan_start(const std::string& coordinator, AttemptS
     auto attempt = store::TaskAttemptRepository(db).of_execution(held->execution_id);
     nlohmann::json details = {{"task_id", task.id}, {"already_claimed_by", held->execution_id}};
     if (attempt) details["attempt_id"] = attempt->id;
-    throw MissionError(ErrorCode::already_claimed,
-                       "task " + task.id + " is held by agent execution " + held->execution_id,
-                       attempt ? "wait for attempt " + attempt->id + " to end (get_attempt_status), or stop it "
-                                 "with stop_attempt"
-                               : "another agent claimed it: wait until it ends the task or its claim, or start an "
-                                 "attempt on another task (list_tasks with status ready)",
-                       std::move(details));
+    throw MissionError(
+        ErrorCode::already_claimed,
+        "task " + task.id + " is held by agent execution " + held->execution_id,
+        attempt ? "wait for attempt " + attempt->id +
+                      " to end (get_attempt_status), or stop it "
+                      "with stop_attempt"
+                : "another agent claimed it: wait until it ends the task or its claim, or start an "
+                  "attempt on another task (list_tasks with status ready)",
+        std::move(details));
   }
   AttemptStart start;
   start.coordinator = coordinator;
@@ -127,9 +140,12 @@ AttemptStart AttemptControl::plan_start(const std::string& coordinator, AttemptS
   return start;
 }
 
-git::WorktreeCreated AttemptControl::run_start(const AttemptStart& start) { return workspaces::run_create(start.worktree); }
+git::WorktreeCreated AttemptControl::run_start(const AttemptStart& start) {
+  return workspaces::run_create(start.worktree);
+}
 
-store::TaskAttemptRow AttemptControl::record_start(const AttemptStart& start, const git::WorktreeCreated& made) {
+store::TaskAttemptRow AttemptControl::record_start(const AttemptStart& start,
+                                                   const git::WorktreeCreated& made) {
   store::Database& db = services_.db;
   const std::int64_t now = unix_ms_now();
   store::WorkspaceRow workspace = workspaces::record_create(db, start.worktree, made, now);
@@ -143,9 +159,9 @@ store::TaskAttemptRow AttemptControl::record_start(const AttemptStart& start, co
   row.worktree = made.path;
   row.branch = made.branch;
   row.base_commit = made.base_commit;
-  row.queued_prompt = first_turn_prompt(db, services_.plans, row,
-                                        store::TaskAttemptRepository(db).count_of_task(row.task_id) + 1,
-                                        start.request.prompt);
+  row.queued_prompt = first_turn_prompt(
+      db, services_.plans, row, store::TaskAttemptRepository(db).count_of_task(row.task_id) + 1,
+      start.request.prompt);
   row.created_at = row.updated_at = now;
   store::TaskAttemptRepository(db).insert(row);
   schedule(row.id);
@@ -155,21 +171,24 @@ store::TaskAttemptRow AttemptControl::record_start(const AttemptStart& start, co
 store::TaskAttemptRow AttemptControl::require(const std::string& attempt_id) {
   if (auto row = store::TaskAttemptRepository(services_.db).find(attempt_id)) return *row;
   throw MissionError(ErrorCode::not_found, "no attempt " + attempt_id,
-                     "get_task lists a task's attempts with their ids", {{"attempt_id", attempt_id}});
+                     "get_task lists a task's attempts with their ids",
+                     {{"attempt_id", attempt_id}});
 }
 
 store::TaskAttemptRow AttemptControl::require_coordinator(const std::string& coordinator,
                                                           const std::string& attempt_id) {
   store::TaskAttemptRow row = require(attempt_id);
   if (row.coordinator_id != coordinator) {
-    throw MissionError(ErrorCode::forbidden, "attempt " + attempt_id + " was started by another coordinator",
-                       "steer only the attempts you started (get_task lists them with their coordinator)",
-                       {{"attempt_id", attempt_id}});
+    throw MissionError(
+        ErrorCode::forbidden, "attempt " + attempt_id + " was started by another coordinator",
+        "steer only the attempts you started (get_task lists them with their coordinator)",
+        {{"attempt_id", attempt_id}});
   }
   return row;
 }
 
-std::optional<store::ExecutionRow> AttemptControl::latest_turn(const store::TaskAttemptRow& attempt) {
+std::optional<store::ExecutionRow> AttemptControl::latest_turn(
+    const store::TaskAttemptRow& attempt) {
   if (!attempt.execution_id) return std::nullopt;
   return store::ExecutionRepository(services_.db).find(*attempt.execution_id);
 }
@@ -179,8 +198,9 @@ bool AttemptControl::live(const store::TaskAttemptRow& attempt) {
   return turn && !is_final(turn->state);
 }
 
-FollowUpOutcome AttemptControl::follow_up(const std::string& coordinator, const std::string& attempt_id,
-                                          FollowUpMode mode, const std::optional<std::string>& prompt,
+FollowUpOutcome AttemptControl::follow_up(const std::string& coordinator,
+                                          const std::string& attempt_id, FollowUpMode mode,
+                                          const std::optional<std::string>& prompt,
                                           events::EventBatch& events) {
   require_prompt_size(prompt, "prompt");
   store::TaskAttemptRow attempt = require_coordinator(coordinator, attempt_id);
@@ -189,7 +209,8 @@ FollowUpOutcome AttemptControl::follow_up(const std::string& coordinator, const 
   const bool running = live(attempt);
   if (mode == FollowUpMode::cancel) {
     if (!attempt.queued_prompt || !attempt.execution_id) {
-      throw MissionError(ErrorCode::invalid_argument, "attempt " + attempt_id + " has no queued follow-up",
+      throw MissionError(ErrorCode::invalid_argument,
+                         "attempt " + attempt_id + " has no queued follow-up",
                          "queue one with follow_up mode queue; a sent one cannot be taken back",
                          {{"attempt_id", attempt_id}});
     }
@@ -198,7 +219,8 @@ FollowUpOutcome AttemptControl::follow_up(const std::string& coordinator, const 
   } else if (mode == FollowUpMode::send && running) {
     // The agent is at work: the prompt reaches it as a message (on its
     // stdin or terminal when it takes them there, else through message tools).
-    store::PlannedTaskRow task = planning::require_planned_task(services_.db, attempt.task_id, "task_id");
+    store::PlannedTaskRow task =
+        planning::require_planned_task(services_.db, attempt.task_id, "task_id");
     coordination::MessageSendRequest request;
     request.recipient_id = *attempt.execution_id;
     request.content.type = MessageType::task_assignment;
@@ -207,18 +229,21 @@ FollowUpOutcome AttemptControl::follow_up(const std::string& coordinator, const 
     request.content.priority = MessagePriority::high;
     request.content.workflow_id = task.mission_id;
     request.content.task_id = task.id;
-    coordination::Caller caller{services_.db, coordinator, events, &services_.plans, &services_.launcher};
+    coordination::Caller caller{services_.db, coordinator, events, &services_.plans,
+                                &services_.launcher};
     nlohmann::json sent = coordination::message_send(caller, request);
     outcome.delivered_as = "message";
     outcome.message_id = sent.at("id").get<std::string>();
   } else {
     if (attempt.queued_prompt && !attempt.execution_id) {
-      throw MissionError(ErrorCode::invalid_argument, "attempt " + attempt_id + " has not launched its first turn yet",
+      throw MissionError(ErrorCode::invalid_argument,
+                         "attempt " + attempt_id + " has not launched its first turn yet",
                          "wait until get_attempt_status shows it running, then queue the follow-up",
                          {{"attempt_id", attempt_id}});
     }
     if (attempt.queued_prompt) {
-      throw MissionError(ErrorCode::invalid_argument, "attempt " + attempt_id + " already has a follow-up queued",
+      throw MissionError(ErrorCode::invalid_argument,
+                         "attempt " + attempt_id + " already has a follow-up queued",
                          "cancel it with follow_up mode cancel first, or wait for it to start",
                          {{"attempt_id", attempt_id}});
     }
@@ -226,10 +251,12 @@ FollowUpOutcome AttemptControl::follow_up(const std::string& coordinator, const 
     // failed) still needs its task.
     attempt.queued_prompt =
         attempt.turns == 0 || attempt.launch_error
-            ? first_turn_prompt(services_.db, services_.plans, attempt,
-                                store::TaskAttemptRepository(services_.db).count_of_task(attempt.task_id), prompt)
-            : follow_up_prompt(planning::require_planned_task(services_.db, attempt.task_id, "task_id"),
-                               attempt.turns + 1, *prompt);
+            ? first_turn_prompt(
+                  services_.db, services_.plans, attempt,
+                  store::TaskAttemptRepository(services_.db).count_of_task(attempt.task_id), prompt)
+            : follow_up_prompt(
+                  planning::require_planned_task(services_.db, attempt.task_id, "task_id"),
+                  attempt.turns + 1, *prompt);
     attempt.stopped = false;
     if (running) {
       outcome.delivered_as = "queued";
@@ -244,7 +271,8 @@ FollowUpOutcome AttemptControl::follow_up(const std::string& coordinator, const 
   return outcome;
 }
 
-bool AttemptControl::stop(const std::string& coordinator, const std::string& attempt_id, bool force) {
+bool AttemptControl::stop(const std::string& coordinator, const std::string& attempt_id,
+                          bool force) {
   store::TaskAttemptRow attempt = require_coordinator(coordinator, attempt_id);
   attempt.queued_prompt.reset();
   attempt.stopped = true;
@@ -288,16 +316,18 @@ void AttemptControl::launch_turn(const std::string& attempt_id) {
   auto task = store::PlanRepository(db).task(attempt.task_id);
   const std::int64_t turn = attempt.turns + 1;
 
-  const std::filesystem::path prompt_file =
-      write_prompt_file(services_.paths, attempt.id, "turn-" + std::to_string(turn) + ".md", prompt);
+  const std::filesystem::path prompt_file = write_prompt_file(
+      services_.paths, attempt.id, "turn-" + std::to_string(turn) + ".md", prompt);
 
-  std::vector<std::string> args = nlohmann::json::parse(attempt.command).get<std::vector<std::string>>();
+  std::vector<std::string> args =
+      nlohmann::json::parse(attempt.command).get<std::vector<std::string>>();
   execution::AgentLaunchRequest request;
   request.spec.kind = ExecutionKind::launched;
   request.spec.state = ExecutionState::launching;
   request.spec.adapter = attempt.executor;
   request.spec.cwd = attempt.worktree;
-  request.spec.command = attempt.executor == "generic" ? args : prompt_arguments(attempt.executor, args, prompt, true);
+  request.spec.command =
+      attempt.executor == "generic" ? args : prompt_arguments(attempt.executor, args, prompt, true);
   request.detach = true;
   request.env = daemon_environment();
   request.env["MISSION_ATTEMPT_ID"] = attempt.id;
@@ -311,15 +341,17 @@ void AttemptControl::launch_turn(const std::string& attempt_id) {
   request.env["MISSION_TASK_PROMPT_FILE"] = prompt_file.string();
 
   try {
-    execution::AgentLaunchServices launch{db, services_.events, services_.launcher, services_.paths};
+    execution::AgentLaunchServices launch{db, services_.events, services_.launcher,
+                                          services_.paths};
     execution::launch_agent(launch, request, [&](const execution::CreatedExecution& created) {
       const std::int64_t now = unix_ms_now();
       // The agent holds its task so it may start and complete it; a task
       // that has ended (a follow-up after it was done) is not claimed.
       store::ClaimRepository claims(db);
       if (auto held = claims.claim_of(attempt.task_id)) {
-        throw MissionError(ErrorCode::already_claimed,
-                           "task " + attempt.task_id + " is held by execution " + held->execution_id);
+        throw MissionError(
+            ErrorCode::already_claimed,
+            "task " + attempt.task_id + " is held by execution " + held->execution_id);
       }
       if (task && !is_final(task->status)) claims.try_claim(attempt.task_id, created.row.id, now);
       attempt.execution_id = created.row.id;
@@ -343,18 +375,20 @@ void AttemptControl::launch_turn(const std::string& attempt_id) {
   }
 }
 
-nlohmann::json attempt_json(const store::TaskAttemptRow& attempt, const std::optional<store::ExecutionRow>& turn) {
-  nlohmann::json out = {{"attempt_id", attempt.id},
-                        {"task_id", attempt.task_id},
-                        {"coordinator_id", attempt.coordinator_id},
-                        {"executor", attempt.executor},
-                        {"worktree", attempt.worktree},
-                        {"branch", attempt.branch},
-                        {"base_commit", attempt.base_commit},
-                        {"turns", attempt.turns},
-                        {"follow_up_queued", attempt.queued_prompt.has_value() && attempt.turns > 0},
-                        {"stopped", attempt.stopped},
-                        {"created_at", attempt.created_at}};
+nlohmann::json attempt_json(const store::TaskAttemptRow& attempt,
+                            const std::optional<store::ExecutionRow>& turn) {
+  nlohmann::json out = {
+      {"attempt_id", attempt.id},
+      {"task_id", attempt.task_id},
+      {"coordinator_id", attempt.coordinator_id},
+      {"executor", attempt.executor},
+      {"worktree", attempt.worktree},
+      {"branch", attempt.branch},
+      {"base_commit", attempt.base_commit},
+      {"turns", attempt.turns},
+      {"follow_up_queued", attempt.queued_prompt.has_value() && attempt.turns > 0},
+      {"stopped", attempt.stopped},
+      {"created_at", attempt.created_at}};
   // starting: its first turn has not launched yet; then the latest turn's
   // execution state (launching, running, completed, failed, stopped, lost).
   std::string state = "starting";

@@ -35,8 +35,8 @@ namespace mission::daemon::runs {
 
 struct AttemptStartRequest {
   std::string task_id;
-  std::string executor;            // an adapter name
-  std::vector<std::string> args;   // the words before the prompt; generic: the whole command
+  std::string executor;               // an adapter name
+  std::vector<std::string> args;      // the words before the prompt; generic: the whole command
   std::optional<std::string> prompt;  // the coordinator's own instructions, after the task's
   std::optional<std::string> base_branch;
 };
@@ -85,8 +85,9 @@ class AttemptControl {
 
   // In the caller's transaction (the tool's), by the coordinator that
   // started the attempt; `events` takes the message a send makes.
-  FollowUpOutcome follow_up(const std::string& coordinator, const std::string& attempt_id, FollowUpMode mode,
-                            const std::optional<std::string>& prompt, events::EventBatch& events);
+  FollowUpOutcome follow_up(const std::string& coordinator, const std::string& attempt_id,
+                            FollowUpMode mode, const std::optional<std::string>& prompt,
+                            events::EventBatch& events);
   // Stops the running turn (SIGTERM, then SIGKILL after the grace period;
   // at once with `force`) and drops a queued prompt. Whether a process
   // was signalled.
@@ -103,7 +104,8 @@ class AttemptControl {
   void schedule(const std::string& attempt_id);
   void launch_queued();
   void launch_turn(const std::string& attempt_id);
-  store::TaskAttemptRow require_coordinator(const std::string& coordinator, const std::string& attempt_id);
+  store::TaskAttemptRow require_coordinator(const std::string& coordinator,
+                                            const std::string& attempt_id);
 
   RunServices services_;
   std::vector<std::string> to_launch_;
@@ -113,6 +115,7 @@ class AttemptControl {
 
 // The attempt for a tool result (snake_case): its ids, worktree, turns,
 // queued prompt, launch error, and its latest turn's state and exit.
-nlohmann::json attempt_json(const store::TaskAttemptRow& attempt, const std::optional<store::ExecutionRow>& turn);
+nlohmann::json attempt_json(const store::TaskAttemptRow& attempt,
+                            const std::optional<store::ExecutionRow>& turn);
 
 }  // namespace mission::daemon::runs

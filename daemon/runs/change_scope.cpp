@@ -6,7 +6,8 @@
 
 namespace mission::daemon::runs {
 
-ScopeVerdict judge_change_set(const std::vector<std::string>& changed, const std::string& files_likely_affected) {
+ScopeVerdict judge_change_set(const std::vector<std::string>& changed,
+                              const std::string& files_likely_affected) {
   ScopeVerdict verdict;
   const nlohmann::json listed = nlohmann::json::parse(files_likely_affected, nullptr, false);
   std::vector<git::scope::Area> areas;
@@ -37,7 +38,8 @@ ScopeVerdict judge_change_set(const std::vector<std::string>& changed, const std
     if (!covered) outside.push_back(path);
   }
   if (outside.empty()) return verdict;
-  std::string warning = std::to_string(outside.size()) + (outside.size() == 1 ? " file" : " files") +
+  std::string warning = std::to_string(outside.size()) +
+                        (outside.size() == 1 ? " file" : " files") +
                         " changed outside files_likely_affected: ";
   for (std::size_t i = 0; i < outside.size() && i < kScopeWarningPaths; ++i) {
     warning += (i == 0 ? "" : ", ") + outside[i];

@@ -27,6 +27,7 @@ struct ScopeVerdict {
 
 // `changed`: the worktree's changed paths since the attempt's base;
 // `files_likely_affected`: the task's JSON array of areas.
-ScopeVerdict judge_change_set(const std::vector<std::string>& changed, const std::string& files_likely_affected);
+ScopeVerdict judge_change_set(const std::vector<std::string>& changed,
+                              const std::string& files_likely_affected);
 
 }  // namespace mission::daemon::runs

@@ -24,8 +24,8 @@ void save_run_environment(const RuntimePaths& paths, const std::string& run_id,
   fs::create_directories(file.parent_path(), error);
   fs::permissions(paths.launch_dir(), fs::perms::owner_all, error);
   fs::permissions(file.parent_path(), fs::perms::owner_all, error);
-  const std::string text =
-      nlohmann::json(without_execution_variables(env)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string text = nlohmann::json(without_execution_variables(env))
+                               .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   // Created 0600 before a byte is written: never readable by others, even
   // for an instant.
   const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -38,13 +38,14 @@ void save_run_environment(const RuntimePaths& paths, const std::string& run_id,
   }
   if (fd >= 0) written = ::close(fd) == 0 && written;
   if (!written) {
-    throw MissionError(ErrorCode::internal, "cannot write the run's environment to " + file.string(),
-                       "check the runtime dir's free space and permissions (mission daemon status names it)");
+    throw MissionError(
+        ErrorCode::internal, "cannot write the run's environment to " + file.string(),
+        "check the runtime dir's free space and permissions (mission daemon status names it)");
   }
 }
 
 std::optional<std::map<std::string, std::string>> load_run_environment(const RuntimePaths& paths,
-                                                                        const std::string& run_id) {
+                                                                       const std::string& run_id) {
   std::ifstream in(run_environment_file(paths, run_id), std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream text;

@@ -24,6 +24,6 @@ void save_run_environment(const RuntimePaths& paths, const std::string& run_id,
 // nullopt when the file is gone (the runtime dir was cleared, a reboot) or
 // unreadable; the execution variables are dropped whatever it holds.
 std::optional<std::map<std::string, std::string>> load_run_environment(const RuntimePaths& paths,
-                                                                        const std::string& run_id);
+                                                                       const std::string& run_id);
 
 }  // namespace mission::daemon::runs

@@ -6,12 +6,10 @@
 namespace mission::daemon::runs {
 
 nlohmann::json options_json(const RunOptions& options) {
-  nlohmann::json out = {{"adapter", options.adapter},
-                        {"command", options.command},
-                        {"parallel", options.parallel},
-                        {"maxAttempts", options.max_attempts},
-                        {"approve", options.approve},
-                        {"sandbox", options.sandbox ? "on" : "off"}};
+  nlohmann::json out = {
+      {"adapter", options.adapter},   {"command", options.command},
+      {"parallel", options.parallel}, {"maxAttempts", options.max_attempts},
+      {"approve", options.approve},   {"sandbox", options.sandbox ? "on" : "off"}};
   // The environment's values may be secrets: they are never stored here
   // (run_environment.hpp); its names are, for the record.
   nlohmann::json names = nlohmann::json::array();
@@ -30,7 +28,8 @@ RunOptions options_from_json(const nlohmann::json& j) {
   options.parallel = j.value("parallel", std::int64_t{1});
   if (j.contains("check")) options.check = j.at("check").get<std::string>();
   options.max_attempts = j.value("maxAttempts", kDefaultRunAttempts);
-  if (j.contains("taskTimeoutMs")) options.task_timeout_ms = j.at("taskTimeoutMs").get<std::int64_t>();
+  if (j.contains("taskTimeoutMs"))
+    options.task_timeout_ms = j.at("taskTimeoutMs").get<std::int64_t>();
   if (j.contains("base")) options.base = j.at("base").get<std::string>();
   // Given by `mission workflows run`; a stored run's comes from its file.
   options.env = without_execution_variables(j.value("env", std::map<std::string, std::string>{}));
@@ -44,14 +43,17 @@ RunOptions options_from_json(const nlohmann::json& j) {
            "give 1 to " + std::to_string(kMaxRunParallel) + " agents at once");
   }
   if (options.max_attempts < 1 || options.max_attempts > kMaxRunAttempts) {
-    refuse("maxAttempts", "--max-attempts " + std::to_string(options.max_attempts) + " is out of range",
+    refuse("maxAttempts",
+           "--max-attempts " + std::to_string(options.max_attempts) + " is out of range",
            "give 1 to " + std::to_string(kMaxRunAttempts) + " attempts per task");
   }
   if (options.task_timeout_ms && *options.task_timeout_ms < 1) {
-    refuse("taskTimeoutMs", "--task-timeout must be positive", "give a duration such as 90s or 10m");
+    refuse("taskTimeoutMs", "--task-timeout must be positive",
+           "give a duration such as 90s or 10m");
   }
   if (options.check && options.check->empty()) {
-    refuse("check", "--check is empty", "give the command that judges a task, e.g. --check 'make test'");
+    refuse("check", "--check is empty",
+           "give the command that judges a task, e.g. --check 'make test'");
   }
   if (options.adapter == "generic" && options.command.empty()) {
     refuse("command", "the generic adapter needs the agent's command",

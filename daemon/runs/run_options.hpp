@@ -38,7 +38,7 @@ struct RunOptions {
   std::int64_t max_attempts = kDefaultRunAttempts;
   std::optional<std::int64_t> task_timeout_ms;
   std::optional<std::string> base;  // where the integration branch starts; empty: HEAD
-  bool approve = false;  // a person approves each merge (mission approve / reject)
+  bool approve = false;             // a person approves each merge (mission approve / reject)
   // Agents and checks confined to their worktrees (daemon/sandbox/); false:
   // --sandbox off, said in the run's report.
   bool sandbox = true;

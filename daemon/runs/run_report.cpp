@@ -30,20 +30,24 @@ void put_tokens(nlohmann::json& out, std::int64_t input, std::int64_t output) {
 }  // namespace
 
 std::string task_run_status(const store::PlannedTaskRow& task, const store::AttemptRow* latest) {
-  if (!latest) return is_done(task.status) ? "done" : task.status == TaskStatus::failed ? "failed" : "waiting";
-  if (latest->status == AttemptStatus::failed && task.status == TaskStatus::pending) return "retrying";
+  if (!latest)
+    return is_done(task.status) ? "done" : task.status == TaskStatus::failed ? "failed" : "waiting";
+  if (latest->status == AttemptStatus::failed && task.status == TaskStatus::pending)
+    return "retrying";
   if (latest->status == AttemptStatus::stopped) return "waiting";
   return std::string(name_of(latest->status));
 }
 
-void record_reported_tokens(store::Database& db, const std::string& run_id, const std::string& task_id,
-                            std::int64_t attempt) {
+void record_reported_tokens(store::Database& db, const std::string& run_id,
+                            const std::string& task_id, std::int64_t attempt) {
   store::RunRepository runs(db);
   auto row = runs.attempt(run_id, task_id, attempt);
   auto task = store::TaskRepository(db).find(task_id);
   // Completed during this attempt: a completion by an earlier one is not
   // this agent's (a retried task is pending again, with no completed_at).
-  if (!row || !task || !task->metadata || !task->completed_at || *task->completed_at < row->started_at) return;
+  if (!row || !task || !task->metadata || !task->completed_at ||
+      *task->completed_at < row->started_at)
+    return;
   const nlohmann::json metadata = nlohmann::json::parse(*task->metadata, nullptr, false);
   if (!metadata.is_object()) return;
   auto input = token_count(metadata, "tokens_input");
@@ -72,7 +76,8 @@ nlohmann::json run_summary_json(store::Database& db, const store::RunRow& run,
   if (run.reason) out["reason"] = *run.reason;
   if (run.ended_at) out["endedAt"] = format_utc_iso8601(*run.ended_at);
   std::map<std::string, store::AttemptRow> latest;
-  for (auto& attempt : runs.latest_attempts(run.id)) latest.emplace(attempt.task_id, std::move(attempt));
+  for (auto& attempt : runs.latest_attempts(run.id))
+    latest.emplace(attempt.task_id, std::move(attempt));
   std::map<std::string, std::int64_t> counts;
   for (const auto& task : tasks) {
     auto found = latest.find(task.id);
@@ -90,9 +95,10 @@ nlohmann::json run_summary_json(store::Database& db, const store::RunRow& run,
 nlohmann::json run_task_json(store::Database& db, const store::PlannedTaskRow& task,
                              const std::vector<store::AttemptRow>& attempts) {
   store::ExecutionRepository executions(db);
-  nlohmann::json out = {{"taskId", task.id},
-                        {"name", task.name},
-                        {"status", task_run_status(task, attempts.empty() ? nullptr : &attempts.back())}};
+  nlohmann::json out = {
+      {"taskId", task.id},
+      {"name", task.name},
+      {"status", task_run_status(task, attempts.empty() ? nullptr : &attempts.back())}};
   nlohmann::json list = nlohmann::json::array();
   std::int64_t duration = 0;
   std::int64_t input = 0;
@@ -102,7 +108,8 @@ nlohmann::json run_task_json(store::Database& db, const store::PlannedTaskRow& t
     nlohmann::json a = {{"attempt", attempt.attempt}, {"status", attempt.status}};
     if (attempt.execution_id) {
       a["agentExecutionId"] = *attempt.execution_id;
-      if (auto execution = executions.find(*attempt.execution_id)) a["adapter"] = execution->adapter;
+      if (auto execution = executions.find(*attempt.execution_id))
+        a["adapter"] = execution->adapter;
     }
     a["startedAt"] = format_utc_iso8601(attempt.started_at);
     a["durationMs"] = duration_of(attempt);

@@ -25,8 +25,8 @@ std::string task_run_status(const store::PlannedTaskRow& task, const store::Atte
 
 // Records on the attempt the tokens its agent reported when it completed
 // the task during the attempt (nothing when it did not).
-void record_reported_tokens(store::Database& db, const std::string& run_id, const std::string& task_id,
-                            std::int64_t attempt);
+void record_reported_tokens(store::Database& db, const std::string& run_id,
+                            const std::string& task_id, std::int64_t attempt);
 
 // The run without its tasks: status, reason, times, adapter, the count of
 // tasks by status and the totals of attempts and tokens (camelCase).

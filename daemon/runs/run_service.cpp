@@ -11,9 +11,9 @@
 #include "daemon/loop/work_queue.hpp"
 #include "daemon/planning/planning_support.hpp"
 #include "daemon/planning/workflows.hpp"
+#include "daemon/runs/change_scope.hpp"
 #include "daemon/runs/run_environment.hpp"
 #include "daemon/runs/run_report.hpp"
-#include "daemon/runs/change_scope.hpp"
 #include "daemon/runs/task_prompt.hpp"
 #include "daemon/store/claim_repository.hpp"
 #include "daemon/store/execution_repository.hpp"
@@ -33,15 +33,21 @@ namespace mission::daemon::runs {
 namespace {
 
 std::string describe_end(const store::ExecutionRow& row, bool timed_out, std::int64_t timeout_ms) {
-  if (timed_out) return "the agent ran longer than --task-timeout (" + std::to_string(timeout_ms / 1000) + " s) and was stopped";
+  if (timed_out)
+    return "the agent ran longer than --task-timeout (" + std::to_string(timeout_ms / 1000) +
+           " s) and was stopped";
   switch (row.state) {
     case ExecutionState::failed:
-      if (row.exit_signal) return "the agent was killed by signal " + std::to_string(*row.exit_signal);
+      if (row.exit_signal)
+        return "the agent was killed by signal " + std::to_string(*row.exit_signal);
       if (row.exit_code) return "the agent exited with status " + std::to_string(*row.exit_code);
       return "the agent could not start (see mission exec logs " + row.id + ")";
-    case ExecutionState::cancelled: return "the agent was stopped";
-    case ExecutionState::lost: return "the agent was lost (the daemon restarted while it ran)";
-    default: return "the agent ended " + std::string(name_of(row.state));
+    case ExecutionState::cancelled:
+      return "the agent was stopped";
+    case ExecutionState::lost:
+      return "the agent was lost (the daemon restarted while it ran)";
+    default:
+      return "the agent ended " + std::string(name_of(row.state));
   }
 }
 
@@ -103,8 +109,10 @@ bool RunService::is_busy(SlotState state) {
     case SlotState::judging:
     case SlotState::awaiting_approval:
     case SlotState::queued:
-    case SlotState::merging: return true;
-    default: return false;
+    case SlotState::merging:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -113,7 +121,8 @@ RunService::ActiveRun* RunService::find(const std::string& run_id) {
   return found == runs_.end() ? nullptr : found->second.get();
 }
 
-RunService::TaskSlot* RunService::slot_at(const std::string& run_id, std::size_t node, std::int64_t attempt) {
+RunService::TaskSlot* RunService::slot_at(const std::string& run_id, std::size_t node,
+                                          std::int64_t attempt) {
   ActiveRun* run = find(run_id);
   if (!run || node >= run->tasks.size() || run->tasks[node].attempts != attempt) return nullptr;
   return &run->tasks[node];
@@ -125,9 +134,10 @@ RunStart RunService::plan_start(const std::string& workflow_id, RunOptions optio
   store::Database& db = services_.db;
   store::MissionRow workflow = planning::require_workflow(db, workflow_id, "id");
   if (is_final(workflow.status)) {
-    throw MissionError(ErrorCode::invalid_argument,
-                       "workflow " + workflow.id + " has ended (" + std::string(name_of(workflow.status)) + ")",
-                       "run a workflow that still has work to do", {{"workflow_id", workflow.id}});
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "workflow " + workflow.id + " has ended (" + std::string(name_of(workflow.status)) + ")",
+        "run a workflow that still has work to do", {{"workflow_id", workflow.id}});
   }
   if (workflow.status == MissionStatus::planning || workflow.status == MissionStatus::paused) {
     throw MissionError(ErrorCode::invalid_argument,
@@ -138,13 +148,17 @@ RunStart RunService::plan_start(const std::string& workflow_id, RunOptions optio
                        {{"workflow_id", workflow.id}});
   }
   if (store::PlanRepository(db).planned_tasks(workflow.id).empty()) {
-    throw MissionError(ErrorCode::invalid_argument, "workflow " + workflow.id + " has no planned tasks",
-                       "give it a plan with tasks (workflow_set_plan)", {{"workflow_id", workflow.id}});
+    throw MissionError(
+        ErrorCode::invalid_argument, "workflow " + workflow.id + " has no planned tasks",
+        "give it a plan with tasks (workflow_set_plan)", {{"workflow_id", workflow.id}});
   }
   if (auto live = store::RunRepository(db).live_of(workflow.id)) {
-    throw MissionError(ErrorCode::invalid_argument, "workflow " + workflow.id + " is already running (" + live->id + ")",
-                       "follow it with mission workflows status " + workflow.id + ", or stop it with mission "
-                       "workflows stop " + workflow.id,
+    throw MissionError(ErrorCode::invalid_argument,
+                       "workflow " + workflow.id + " is already running (" + live->id + ")",
+                       "follow it with mission workflows status " + workflow.id +
+                           ", or stop it with mission "
+                           "workflows stop " +
+                           workflow.id,
                        {{"workflow_id", workflow.id}, {"run_id", live->id}});
   }
   adapters::require_adapter(options.adapter);
@@ -161,12 +175,13 @@ RunStart RunService::plan_start(const std::string& workflow_id, RunOptions optio
 void RunService::run_start(RunStart& start) {
   auto root = git::main_work_tree(start.repository);
   if (!root) {
-    throw MissionError(ErrorCode::invalid_argument, start.repository + " is not in a git repository",
-                       "a run gives each task a worktree: create or register the workflow in a git repository");
+    throw MissionError(
+        ErrorCode::invalid_argument, start.repository + " is not in a git repository",
+        "a run gives each task a worktree: create or register the workflow in a git repository");
   }
   start.repository = *root;
-  start.base_commit =
-      git::ensure_branch(start.repository, start.branch, start.options.base.value_or(""), start.adopt_branch);
+  start.base_commit = git::ensure_branch(start.repository, start.branch,
+                                         start.options.base.value_or(""), start.adopt_branch);
 }
 
 store::RunRow RunService::record_start(const RunStart& start, events::EventBatch& events) {
@@ -182,7 +197,9 @@ store::RunRow RunService::record_start(const RunStart& start, events::EventBatch
   row.created_at = unix_ms_now();
   store::RunRepository(services_.db).insert(row);
   if (events.wanted()) {
-    events.add({{"type", kRunUpdated}, {"runId", row.id}, {"workflowId", row.workflow_id},
+    events.add({{"type", kRunUpdated},
+                {"runId", row.id},
+                {"workflowId", row.workflow_id},
                 {"run", {{"id", row.id}, {"status", row.status}}}});
   }
   return row;
@@ -204,8 +221,10 @@ void RunService::load(const store::RunRow& row) {
     // Its file went with the runtime dir (a reboot): the daemon's own
     // environment is the person's nearest.
     run->options.env = process_environment();
-    std::fprintf(stderr, "missiond: run %s resumes with the daemon's environment: the one it started with is gone\n",
-                 row.id.c_str());
+    std::fprintf(
+        stderr,
+        "missiond: run %s resumes with the daemon's environment: the one it started with is gone\n",
+        row.id.c_str());
   }
   run->workflow_name = planning::require_workflow(db, row.workflow_id, "id").name;
   // Loaded afresh: the DAG's shape is fixed while the run holds it.
@@ -242,7 +261,8 @@ void RunService::resume() {
     try {
       if (row.status == RunStatus::stopping) {
         store::Transaction transaction(db);
-        store::RunRepository(db).set_status(row.id, RunStatus::stopped, std::nullopt, unix_ms_now());
+        store::RunRepository(db).set_status(row.id, RunStatus::stopped, std::nullopt,
+                                            unix_ms_now());
         transaction.commit();
         continue;
       }
@@ -253,9 +273,11 @@ void RunService::resume() {
       for (std::size_t i = 0; i < run.tasks.size(); ++i) node_of[run.tasks[i].id] = i;
       for (const store::AttemptRow& attempt : store::RunRepository(db).attempts(row.id)) {
         auto found = node_of.find(attempt.task_id);
-        if (found == node_of.end() || run.tasks[found->second].attempts != attempt.attempt) continue;
+        if (found == node_of.end() || run.tasks[found->second].attempts != attempt.attempt)
+          continue;
         if (attempt.status != AttemptStatus::running && attempt.status != AttemptStatus::judging &&
-            attempt.status != AttemptStatus::awaiting_approval && attempt.status != AttemptStatus::queued) {
+            attempt.status != AttemptStatus::awaiting_approval &&
+            attempt.status != AttemptStatus::queued) {
           continue;
         }
         TaskSlot& slot = run.tasks[found->second];
@@ -342,14 +364,17 @@ void RunService::pump(ActiveRun& run) {
 std::optional<std::size_t> RunService::pick(ActiveRun& run) {
   const planning::PlanState& plan = *run.plan;
   std::vector<bool> done(run.tasks.size());
-  for (std::size_t i = 0; i < run.tasks.size(); ++i) done[i] = run.tasks[i].state == SlotState::merged;
+  for (std::size_t i = 0; i < run.tasks.size(); ++i)
+    done[i] = run.tasks[i].state == SlotState::merged;
   std::optional<std::size_t> best;
   std::vector<std::uint32_t> chain;
   for (std::size_t i = 0; i < run.tasks.size(); ++i) {
     const TaskSlot& slot = run.tasks[i];
     if (slot.state != SlotState::waiting || slot.attempts >= run.options.max_attempts) continue;
     const auto prerequisites = plan.dag.prerequisites(static_cast<planning::Node>(i));
-    if (!std::all_of(prerequisites.begin(), prerequisites.end(), [&](planning::Node p) { return done[p]; })) continue;
+    if (!std::all_of(prerequisites.begin(), prerequisites.end(),
+                     [&](planning::Node p) { return done[p]; }))
+      continue;
     if (chain.empty()) chain = plan.dag.remaining_chain(done);
     // The longest remaining chain first, then the plan's order.
     if (!best || chain[i] > chain[*best]) best = i;
@@ -398,15 +423,16 @@ void RunService::dispatch(ActiveRun& run, std::size_t node, bool launch_now) {
         TaskSlot* slot = slot_at(run_id, node, attempt);
         ActiveRun* run = find(run_id);
         if (!slot || !run) return;
-        slot->worktree_time =
-            std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - queued_at);
+        slot->worktree_time = std::chrono::duration_cast<std::chrono::microseconds>(
+            std::chrono::steady_clock::now() - queued_at);
         if (!error->empty()) {
           attempt_failed(*run, node, "cannot create the task's worktree: " + *error);
           return;
         }
         try {
           store::Transaction transaction(services_.db);
-          store::WorkspaceRow workspace = workspaces::record_create(services_.db, *plan, *made, unix_ms_now());
+          store::WorkspaceRow workspace =
+              workspaces::record_create(services_.db, *plan, *made, unix_ms_now());
           transaction.commit();
           slot->workspace_id = workspace.id;
           slot->worktree = made->path;
@@ -428,7 +454,8 @@ void RunService::dispatch(ActiveRun& run, std::size_t node, bool launch_now) {
       }));
 }
 
-std::map<std::string, std::string> RunService::agent_env(const ActiveRun& run, const TaskSlot& slot) const {
+std::map<std::string, std::string> RunService::agent_env(const ActiveRun& run,
+                                                         const TaskSlot& slot) const {
   std::map<std::string, std::string> env = run.options.env;
   env["MISSION_RUN_ID"] = run.row.id;
   env["MISSION_WORKFLOW_ID"] = run.row.workflow_id;
@@ -466,10 +493,10 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
   request.spec.state = ExecutionState::launching;
   request.spec.adapter = run.options.adapter;
   request.spec.cwd = slot.worktree;
-  request.spec.command = run.options.adapter == "generic"
-                             ? run.options.command
-                             : prompt_arguments(run.options.adapter, run.options.command, prompt,
-                                                                run.options.sandbox);
+  request.spec.command =
+      run.options.adapter == "generic"
+          ? run.options.command
+          : prompt_arguments(run.options.adapter, run.options.command, prompt, run.options.sandbox);
   request.detach = true;
   request.confined = run.options.sandbox;
   request.env = agent_env(run, slot);
@@ -481,25 +508,28 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
   bool claimed = true;
   std::string execution_id;
   try {
-    execution::AgentLaunchServices launch{db, services_.events, services_.launcher, services_.paths};
-    execution_id = execution::launch_agent(launch, request, [&](const execution::CreatedExecution& created) {
-      const std::int64_t now = unix_ms_now();
-      // The agent holds its task: it may start and complete it itself.
-      if (!store::ClaimRepository(db).try_claim(slot.id, created.row.id, now)) {
-        claimed = false;
-        throw MissionError(ErrorCode::already_claimed, "task " + slot.id + " was claimed meanwhile");
-      }
-      store::AttemptRow row;
-      row.run_id = run_id;
-      row.task_id = slot.id;
-      row.attempt = attempt;
-      row.status = AttemptStatus::running;
-      row.execution_id = created.row.id;
-      row.workspace_id = slot.workspace_id;
-      row.started_at = now;
-      store::RunRepository(db).insert_attempt(row);
-      slot.execution_id = created.row.id;
-    });
+    execution::AgentLaunchServices launch{db, services_.events, services_.launcher,
+                                          services_.paths};
+    execution_id =
+        execution::launch_agent(launch, request, [&](const execution::CreatedExecution& created) {
+          const std::int64_t now = unix_ms_now();
+          // The agent holds its task: it may start and complete it itself.
+          if (!store::ClaimRepository(db).try_claim(slot.id, created.row.id, now)) {
+            claimed = false;
+            throw MissionError(ErrorCode::already_claimed,
+                               "task " + slot.id + " was claimed meanwhile");
+          }
+          store::AttemptRow row;
+          row.run_id = run_id;
+          row.task_id = slot.id;
+          row.attempt = attempt;
+          row.status = AttemptStatus::running;
+          row.execution_id = created.row.id;
+          row.workspace_id = slot.workspace_id;
+          row.started_at = now;
+          store::RunRepository(db).insert_attempt(row);
+          slot.execution_id = created.row.id;
+        });
   } catch (const MissionError& e) {
     TaskSlot* still = slot_at(run_id, node, attempt);
     ActiveRun* live = find(run_id);
@@ -517,19 +547,22 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
   by_execution_[execution_id] = {run_id, node};
   slot.state = SlotState::running;
   if (run.options.task_timeout_ms) {
-    slot.timeout = std::make_unique<loop::Timer>(services_.loop, [this, execution_id, run_id, node, attempt] {
-      if (TaskSlot* timed = slot_at(run_id, node, attempt)) {
-        timed->timed_out = true;
-        services_.launcher.stop(execution_id, false);
-      }
-    });
-    slot.timeout->start(static_cast<int>(std::min<std::int64_t>(*run.options.task_timeout_ms, INT32_MAX)));
+    slot.timeout =
+        std::make_unique<loop::Timer>(services_.loop, [this, execution_id, run_id, node, attempt] {
+          if (TaskSlot* timed = slot_at(run_id, node, attempt)) {
+            timed->timed_out = true;
+            services_.launcher.stop(execution_id, false);
+          }
+        });
+    slot.timeout->start(
+        static_cast<int>(std::min<std::int64_t>(*run.options.task_timeout_ms, INT32_MAX)));
   }
   const auto dispatch = std::chrono::duration_cast<std::chrono::microseconds>(
                             std::chrono::steady_clock::now() - slot.picked_at) -
                         slot.worktree_time;
   events::EventBatch events(services_.events);
-  update_attempt(run, node, [&](store::AttemptRow& a) { a.dispatch_us = dispatch.count(); }, events);
+  update_attempt(
+      run, node, [&](store::AttemptRow& a) { a.dispatch_us = dispatch.count(); }, events);
   events.publish_to(services_.events);
 }
 
@@ -566,20 +599,24 @@ void RunService::judge(ActiveRun& run, std::size_t node) {
   }
   auto task = store::PlanRepository(db).task(slot.id);
   if (task && task->status == TaskStatus::failed) {
-    attempt_failed(run, node, "the agent reported the task failed: " + task->error.value_or("no reason given"));
+    attempt_failed(
+        run, node,
+        "the agent reported the task failed: " + task->error.value_or("no reason given"));
     return;
   }
   {
     events::EventBatch events(services_.events);
     store::Transaction transaction(db);
-    update_attempt(run, node, [](store::AttemptRow& a) { a.status = AttemptStatus::judging; }, events);
+    update_attempt(
+        run, node, [](store::AttemptRow& a) { a.status = AttemptStatus::judging; }, events);
     transaction.commit();
     events.publish_to(services_.events);
   }
   judge_scope(run, node, task ? task->files_likely_affected : std::string("[]"));
 }
 
-void RunService::judge_scope(ActiveRun& run, std::size_t node, const std::string& files_likely_affected) {
+void RunService::judge_scope(ActiveRun& run, std::size_t node,
+                             const std::string& files_likely_affected) {
   TaskSlot& slot = run.tasks[node];
   const std::string run_id = run.row.id;
   const std::int64_t attempt = slot.attempts;
@@ -610,7 +647,8 @@ void RunService::judge_scope(ActiveRun& run, std::size_t node, const std::string
         if (verdict.warning) {
           events::EventBatch events(services_.events);
           store::Transaction transaction(services_.db);
-          update_attempt(*run, node, [&](store::AttemptRow& a) { a.scope_warning = verdict.warning; }, events);
+          update_attempt(
+              *run, node, [&](store::AttemptRow& a) { a.scope_warning = verdict.warning; }, events);
           transaction.commit();
           events.publish_to(services_.events);
         }
@@ -683,11 +721,12 @@ void RunService::pass(ActiveRun& run, std::size_t node) {
         {
           events::EventBatch events(services_.events);
           store::Transaction transaction(services_.db);
-          update_attempt(*run, node,
-                         [ask](store::AttemptRow& a) {
-                           a.status = ask ? AttemptStatus::awaiting_approval : AttemptStatus::queued;
-                         },
-                         events);
+          update_attempt(
+              *run, node,
+              [ask](store::AttemptRow& a) {
+                a.status = ask ? AttemptStatus::awaiting_approval : AttemptStatus::queued;
+              },
+              events);
           transaction.commit();
           events.publish_to(services_.events);
         }
@@ -742,19 +781,21 @@ void RunService::pump_merges(ActiveRun& run) {
             for (std::size_t i = 0; i < result->conflicts.size() && i < 20; ++i) {
               reason += (i == 0 ? " " : ", ") + result->conflicts[i];
             }
-            if (result->conflicts.size() > 20) reason += " and " + std::to_string(result->conflicts.size() - 20) + " more";
+            if (result->conflicts.size() > 20)
+              reason += " and " + std::to_string(result->conflicts.size() - 20) + " more";
           }
           slot->state = SlotState::conflicted;
           {
             events::EventBatch events(services_.events);
             store::Transaction transaction(db);
-            update_attempt(*run, node,
-                           [&](store::AttemptRow& a) {
-                             a.status = AttemptStatus::conflicted;
-                             a.reason = reason;
-                             a.ended_at = unix_ms_now();
-                           },
-                           events);
+            update_attempt(
+                *run, node,
+                [&](store::AttemptRow& a) {
+                  a.status = AttemptStatus::conflicted;
+                  a.reason = reason;
+                  a.ended_at = unix_ms_now();
+                },
+                events);
             set_task_status(slot->id, TaskStatus::failed, "blocked: " + reason);
             // A person has to untangle it: say so where people read.
             coordination::notify_people(
@@ -775,14 +816,16 @@ void RunService::pump_merges(ActiveRun& run) {
         {
           events::EventBatch events(services_.events);
           store::Transaction transaction(db);
-          update_attempt(*run, node,
-                         [&](store::AttemptRow& a) {
-                           a.status = AttemptStatus::merged;
-                           a.merge_commit = result->commit;
-                           a.ended_at = unix_ms_now();
-                         },
-                         events);
-          set_task_status(slot->id, TaskStatus::success, "merged into " + into + " at " + result->commit.substr(0, 12));
+          update_attempt(
+              *run, node,
+              [&](store::AttemptRow& a) {
+                a.status = AttemptStatus::merged;
+                a.merge_commit = result->commit;
+                a.ended_at = unix_ms_now();
+              },
+              events);
+          set_task_status(slot->id, TaskStatus::success,
+                          "merged into " + into + " at " + result->commit.substr(0, 12));
           transaction.commit();
           events.publish_to(services_.events);
         }
@@ -795,7 +838,8 @@ void RunService::pump_merges(ActiveRun& run) {
 // --- outcomes -------------------------------------------------------------
 
 void RunService::update_attempt(ActiveRun& run, std::size_t node,
-                                const std::function<void(store::AttemptRow&)>& change, events::EventBatch& events) {
+                                const std::function<void(store::AttemptRow&)>& change,
+                                events::EventBatch& events) {
   TaskSlot& slot = run.tasks[node];
   store::RunRepository repository(services_.db);
   std::optional<store::AttemptRow> row = repository.attempt(run.row.id, slot.id, slot.attempts);
@@ -812,11 +856,15 @@ void RunService::update_attempt(ActiveRun& run, std::size_t node,
     if (row->reason) attempt["reason"] = *row->reason;
     if (row->merge_commit) attempt["mergeCommit"] = *row->merge_commit;
     attempt["durationMs"] = row->ended_at.value_or(unix_ms_now()) - row->started_at;
-    events.add({{"type", kRunAttempt}, {"runId", run.row.id}, {"workflowId", run.row.workflow_id}, {"attempt", attempt}});
+    events.add({{"type", kRunAttempt},
+                {"runId", run.row.id},
+                {"workflowId", run.row.workflow_id},
+                {"attempt", attempt}});
   }
 }
 
-void RunService::set_task_status(const std::string& task_id, TaskStatus status, const std::optional<std::string>& text) {
+void RunService::set_task_status(const std::string& task_id, TaskStatus status,
+                                 const std::optional<std::string>& text) {
   store::PlanRepository plans(services_.db);
   auto task = plans.task(task_id);
   if (!task) return;
@@ -825,7 +873,8 @@ void RunService::set_task_status(const std::string& task_id, TaskStatus status, 
   if (status == TaskStatus::success) {
     if (!task->started_at) task->started_at = now;
     task->completed_at = now;
-    nlohmann::json outcome = task->outcome ? nlohmann::json::parse(*task->outcome, nullptr, false) : nlohmann::json();
+    nlohmann::json outcome =
+        task->outcome ? nlohmann::json::parse(*task->outcome, nullptr, false) : nlohmann::json();
     if (!outcome.is_object()) outcome = {{"summary", text.value_or("")}};
     outcome["merged"] = text.value_or("");
     task->outcome = outcome.dump();
@@ -867,14 +916,15 @@ void RunService::attempt_failed(ActiveRun& run, std::size_t node, const std::str
     row.started_at = now;
     repository.insert_attempt(row);
   }
-  update_attempt(run, node,
-                 [&](store::AttemptRow& a) {
-                   a.status = AttemptStatus::failed;
-                   a.reason = reason;
-                   a.check_output = check_output;
-                   a.ended_at = now;
-                 },
-                 events);
+  update_attempt(
+      run, node,
+      [&](store::AttemptRow& a) {
+        a.status = AttemptStatus::failed;
+        a.reason = reason;
+        a.check_output = check_output;
+        a.ended_at = now;
+      },
+      events);
   // What failed joins the task's journal, where the next attempt's context
   // (task_load_context) finds it.
   store::CheckpointRow checkpoint;
@@ -883,8 +933,10 @@ void RunService::attempt_failed(ActiveRun& run, std::size_t node, const std::str
   checkpoint.seq = store::next_journal_seq(db, slot.id);
   if (!slot.execution_id.empty()) checkpoint.execution_id = slot.execution_id;
   checkpoint.type = CheckpointType::recovery;
-  checkpoint.summary = "attempt " + std::to_string(slot.attempts) + " of run " + run.row.id + " failed: " + reason;
-  nlohmann::json detail = {{"reason", reason}, {"attempt", slot.attempts}, {"run_id", run.row.id}, {"retry", retry}};
+  checkpoint.summary =
+      "attempt " + std::to_string(slot.attempts) + " of run " + run.row.id + " failed: " + reason;
+  nlohmann::json detail = {
+      {"reason", reason}, {"attempt", slot.attempts}, {"run_id", run.row.id}, {"retry", retry}};
   if (check_output) detail["check_output"] = *check_output;
   checkpoint.detail = detail.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   checkpoint.created_at = now;
@@ -910,13 +962,14 @@ void RunService::attempt_stopped(ActiveRun& run, std::size_t node) {
   slot.state = SlotState::waiting;
   events::EventBatch events(services_.events);
   store::Transaction transaction(db);
-  update_attempt(run, node,
-                 [](store::AttemptRow& a) {
-                   a.status = AttemptStatus::stopped;
-                   a.reason = "the run was stopped";
-                   a.ended_at = unix_ms_now();
-                 },
-                 events);
+  update_attempt(
+      run, node,
+      [](store::AttemptRow& a) {
+        a.status = AttemptStatus::stopped;
+        a.reason = "the run was stopped";
+        a.ended_at = unix_ms_now();
+      },
+      events);
   auto status = store::PlanRepository(db).task_status(slot.id);
   if (status && *status != TaskStatus::pending && !is_done(*status)) {
     set_task_status(slot.id, TaskStatus::pending, std::nullopt);
@@ -960,7 +1013,8 @@ void RunService::retire_worktree(TaskSlot& slot, WorkspaceStatus status) {
       guarded([this, id] {
         try {
           store::Transaction transaction(services_.db);
-          store::WorkspaceRepository(services_.db).set_status(id, WorkspaceStatus::removed, std::nullopt, unix_ms_now());
+          store::WorkspaceRepository(services_.db)
+              .set_status(id, WorkspaceStatus::removed, std::nullopt, unix_ms_now());
           transaction.commit();
         } catch (const std::exception&) {
         }
@@ -988,11 +1042,12 @@ void RunService::maybe_finish(ActiveRun& run) {
   if (merged == total) {
     finish(run, RunStatus::completed, "every task merged into " + run.row.integration_branch);
   } else if (merged == 0) {
-    finish(run, RunStatus::failed, std::to_string(failed) + " of " + std::to_string(total) + " tasks failed");
+    finish(run, RunStatus::failed,
+           std::to_string(failed) + " of " + std::to_string(total) + " tasks failed");
   } else {
     finish(run, RunStatus::partial,
-           std::to_string(merged) + " of " + std::to_string(total) + " tasks merged, " + std::to_string(failed) +
-               " failed, the rest blocked");
+           std::to_string(merged) + " of " + std::to_string(total) + " tasks merged, " +
+               std::to_string(failed) + " failed, the rest blocked");
   }
 }
 
@@ -1009,9 +1064,10 @@ void RunService::finish(ActiveRun& run, RunStatus status, const std::string& rea
   if (status == RunStatus::failed || status == RunStatus::partial) {
     auto workflow = store::MissionRepository(db).find(run.row.workflow_id);
     if (workflow && !is_final(workflow->status)) {
-      store::PlanRepository(db).set_status(run.row.workflow_id,
-                                           status == RunStatus::failed ? MissionStatus::failed : MissionStatus::partial,
-                                           reason, now);
+      store::PlanRepository(db).set_status(
+          run.row.workflow_id,
+          status == RunStatus::failed ? MissionStatus::failed : MissionStatus::partial, reason,
+          now);
     }
   }
   publish_run(events, run);
@@ -1024,28 +1080,37 @@ void RunService::finish(ActiveRun& run, RunStatus status, const std::string& rea
 
 void RunService::publish_run(events::EventBatch& events, const ActiveRun& run) {
   if (!events.wanted()) return;
-  nlohmann::json summary = {{"id", run.row.id}, {"status", run.row.status}, {"integrationBranch", run.row.integration_branch}};
+  nlohmann::json summary = {{"id", run.row.id},
+                            {"status", run.row.status},
+                            {"integrationBranch", run.row.integration_branch}};
   if (run.row.reason) summary["reason"] = *run.row.reason;
-  events.add({{"type", kRunUpdated}, {"runId", run.row.id}, {"workflowId", run.row.workflow_id}, {"run", summary}});
+  events.add({{"type", kRunUpdated},
+              {"runId", run.row.id},
+              {"workflowId", run.row.workflow_id},
+              {"run", summary}});
 }
 
 // --- approval ---------------------------------------------------------------
 
-std::pair<RunService::ActiveRun*, std::size_t> RunService::awaiting_approval(const std::string& task_id) {
+std::pair<RunService::ActiveRun*, std::size_t> RunService::awaiting_approval(
+    const std::string& task_id) {
   for (auto& [id, run] : runs_) {
     for (std::size_t i = 0; i < run->tasks.size(); ++i) {
       const TaskSlot& slot = run->tasks[i];
       if (slot.id != task_id) continue;
       if (slot.state == SlotState::awaiting_approval) return {run.get(), i};
-      throw MissionError(ErrorCode::invalid_argument,
-                         "task " + task_id + " (" + slot.name + ") is not waiting for approval",
-                         run->options.approve ? "mission workflows status " + run->row.workflow_id + " shows where it is"
-                                              : "its run was started without --approve: its tasks merge when they pass",
-                         {{"task_id", task_id}});
+      throw MissionError(
+          ErrorCode::invalid_argument,
+          "task " + task_id + " (" + slot.name + ") is not waiting for approval",
+          run->options.approve
+              ? "mission workflows status " + run->row.workflow_id + " shows where it is"
+              : "its run was started without --approve: its tasks merge when they pass",
+          {{"task_id", task_id}});
     }
   }
   throw MissionError(ErrorCode::not_found, "no run under way has task " + task_id,
-                     "mission workflows status WORKFLOW lists the tasks of a run", {{"task_id", task_id}});
+                     "mission workflows status WORKFLOW lists the tasks of a run",
+                     {{"task_id", task_id}});
 }
 
 store::RunRow RunService::approve(const std::string& task_id, const std::string& person) {
@@ -1055,12 +1120,13 @@ store::RunRow RunService::approve(const std::string& task_id, const std::string&
   events::EventBatch events(services_.events);
   {
     store::Transaction transaction(services_.db);
-    update_attempt(*run, node,
-                   [&](store::AttemptRow& a) {
-                     a.status = AttemptStatus::queued;
-                     a.reason = "approved by " + person;
-                   },
-                   events);
+    update_attempt(
+        *run, node,
+        [&](store::AttemptRow& a) {
+          a.status = AttemptStatus::queued;
+          a.reason = "approved by " + person;
+        },
+        events);
     transaction.commit();
   }
   events.publish_to(services_.events);
@@ -1069,7 +1135,8 @@ store::RunRow RunService::approve(const std::string& task_id, const std::string&
   return run->row;
 }
 
-store::RunRow RunService::reject(const std::string& task_id, const std::string& person, const std::string& reason) {
+store::RunRow RunService::reject(const std::string& task_id, const std::string& person,
+                                 const std::string& reason) {
   auto [run, node] = awaiting_approval(task_id);
   attempt_failed(*run, node, "rejected by " + person + ": " + reason);
   return run->row;
@@ -1135,11 +1202,13 @@ nlohmann::json RunService::run_json(const store::RunRow& run) {
     out["durationMs"] = unix_ms_now() - run.created_at;
   }
   std::map<std::string, std::vector<store::AttemptRow>> by_task;
-  for (auto& attempt : store::RunRepository(db).attempts(run.id)) by_task[attempt.task_id].push_back(attempt);
+  for (auto& attempt : store::RunRepository(db).attempts(run.id))
+    by_task[attempt.task_id].push_back(attempt);
   nlohmann::json tasks = nlohmann::json::array();
   std::map<std::string, std::int64_t> counts;
   std::int64_t attempts_total = 0;
-  for (const store::PlannedTaskRow& task : store::PlanRepository(db).planned_tasks(run.workflow_id)) {
+  for (const store::PlannedTaskRow& task :
+       store::PlanRepository(db).planned_tasks(run.workflow_id)) {
     const auto& attempts = by_task[task.id];
     const std::string status = task_run_status(task, attempts.empty() ? nullptr : &attempts.back());
     counts[status] += 1;

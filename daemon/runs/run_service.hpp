@@ -85,7 +85,8 @@ class RunService {
   // remain. Throws MissionError naming what the task is doing otherwise.
   // The run as it is.
   store::RunRow approve(const std::string& task_id, const std::string& person);
-  store::RunRow reject(const std::string& task_id, const std::string& person, const std::string& reason);
+  store::RunRow reject(const std::string& task_id, const std::string& person,
+                       const std::string& reason);
 
   // At start-up: every live run goes on. Agents a previous daemon ran were
   // lost; their attempts fail and are retried within their attempts.
@@ -172,9 +173,11 @@ class RunService {
   void maybe_finish(ActiveRun& run);
   void finish(ActiveRun& run, RunStatus status, const std::string& reason);
   // The attempt row of a slot's current attempt, changed by `change`.
-  void update_attempt(ActiveRun& run, std::size_t node, const std::function<void(store::AttemptRow&)>& change,
+  void update_attempt(ActiveRun& run, std::size_t node,
+                      const std::function<void(store::AttemptRow&)>& change,
                       events::EventBatch& events);
-  void set_task_status(const std::string& task_id, TaskStatus status, const std::optional<std::string>& text);
+  void set_task_status(const std::string& task_id, TaskStatus status,
+                       const std::optional<std::string>& text);
   // Removes a slot's worktree on a pool thread (keeping an unmerged branch)
   // and marks its workspace.
   void retire_worktree(TaskSlot& slot, WorkspaceStatus status);

@@ -19,17 +19,20 @@ TaskCheck::TaskCheck(uv_loop_t* loop, const std::string& command, const std::str
   callbacks.on_output = [this](char, std::string_view bytes) {
     output_.append(bytes);
     // Kept to twice the tail, cut back to it at the end.
-    if (output_.size() > 2 * kCheckOutputTailBytes) output_.erase(0, output_.size() - kCheckOutputTailBytes);
+    if (output_.size() > 2 * kCheckOutputTailBytes)
+      output_.erase(0, output_.size() - kCheckOutputTailBytes);
   };
   callbacks.on_exit = [this](const loop::ChildProcess::Exit& exit) {
     child_ = nullptr;
     confinement_.reset();
     timeout_.stop();
     CheckResult result;
-    if (output_.size() > kCheckOutputTailBytes) output_.erase(0, output_.size() - kCheckOutputTailBytes);
+    if (output_.size() > kCheckOutputTailBytes)
+      output_.erase(0, output_.size() - kCheckOutputTailBytes);
     result.output = std::move(output_);
     if (timed_out_) {
-      result.reason = "the check ran longer than " + std::to_string(kCheckTimeoutMs / 1000) + " s and was killed";
+      result.reason = "the check ran longer than " + std::to_string(kCheckTimeoutMs / 1000) +
+                      " s and was killed";
     } else if (exit.signal != 0) {
       result.reason = "the check was killed by signal " + std::to_string(exit.signal);
     } else if (exit.status != 0) {
@@ -41,8 +44,8 @@ TaskCheck::TaskCheck(uv_loop_t* loop, const std::string& command, const std::str
   };
   if (confinement.confined) {
     try {
-      confinement_ = std::make_unique<sandbox::ConfinedLaunch>(sandbox::LaunchPlace{cwd, {}, {}, {}},
-                                                               confinement.temp_root, confinement.name, options);
+      confinement_ = std::make_unique<sandbox::ConfinedLaunch>(
+          sandbox::LaunchPlace{cwd, {}, {}, {}}, confinement.temp_root, confinement.name, options);
     } catch (const MissionError& e) {
       spawn_error_ = std::string("the check could not be confined: ") + e.what();
       timeout_.start(0);

@@ -37,8 +37,9 @@ class TaskCheck {
  public:
   // Starts `command` in `cwd` with `env`; `done` is called once, on the
   // loop, unless this object is destroyed first (which kills the check).
-  TaskCheck(uv_loop_t* loop, const std::string& command, const std::string& cwd, std::vector<std::string> env,
-            const CheckConfinement& confinement, std::function<void(CheckResult)> done);
+  TaskCheck(uv_loop_t* loop, const std::string& command, const std::string& cwd,
+            std::vector<std::string> env, const CheckConfinement& confinement,
+            std::function<void(CheckResult)> done);
   ~TaskCheck();
   TaskCheck(const TaskCheck&) = delete;
   TaskCheck& operator=(const TaskCheck&) = delete;

@@ -55,12 +55,15 @@ std::string json_list(const std::string& text) {
 std::string task_prompt(store::Database& db, planning::PlanCache* plans, const PromptInput& input) {
   const store::PlannedTaskRow& task = input.task;
   std::string out = "# Task: " + task.name + "\n\n";
-  out += "You are one agent of a mission workflow run. Your task is \"" + task.name + "\" (task id " + task.id +
-         ", attempt " + std::to_string(input.attempt) + " of " + std::to_string(input.max_attempts) +
-         ") in workflow \"" + input.workflow_name + "\" (" + input.workflow_id + ").\n";
-  out += "You work in a git worktree of your own, on branch " + input.branch +
-         ". Edit the files the task needs and commit them; what you leave uncommitted is committed for you "
-         "when you exit. Exit with status 0 when the task is done, non-zero when you cannot do it.\n";
+  out += "You are one agent of a mission workflow run. Your task is \"" + task.name +
+         "\" (task id " + task.id + ", attempt " + std::to_string(input.attempt) + " of " +
+         std::to_string(input.max_attempts) + ") in workflow \"" + input.workflow_name + "\" (" +
+         input.workflow_id + ").\n";
+  out +=
+      "You work in a git worktree of your own, on branch " + input.branch +
+      ". Edit the files the task needs and commit them; what you leave uncommitted is committed "
+      "for you "
+      "when you exit. Exit with status 0 when the task is done, non-zero when you cannot do it.\n";
   out += "If you have mission's MCP tools, start_task with task_id " + task.id +
          " before you work and complete_task when you are done.\n\n";
   if (!task.description.empty()) out += "## What to do\n\n" + task.description + "\n\n";
@@ -90,8 +93,8 @@ std::string task_prompt(store::Database& db, planning::PlanCache* plans, const P
   return out;
 }
 
-std::filesystem::path write_prompt_file(const RuntimePaths& paths, const std::string& group, const std::string& name,
-                                        const std::string& prompt) {
+std::filesystem::path write_prompt_file(const RuntimePaths& paths, const std::string& group,
+                                        const std::string& name, const std::string& prompt) {
   try {
     ensure_private_dir(paths.launch_dir(), ::getuid());
   } catch (const MissionError&) {
@@ -107,7 +110,8 @@ std::filesystem::path write_prompt_file(const RuntimePaths& paths, const std::st
   return file;
 }
 
-std::vector<std::string> prompt_arguments(const std::string& adapter, const std::vector<std::string>& extra,
+std::vector<std::string> prompt_arguments(const std::string& adapter,
+                                          const std::vector<std::string>& extra,
                                           const std::string& prompt, bool confined) {
   for (const PromptForm& form : kPromptForms) {
     if (form.adapter != adapter) continue;

@@ -35,8 +35,8 @@ std::string task_prompt(store::Database& db, planning::PlanCache* plans, const P
 // dir is the adapters' too, which they refuse unless it is private: made
 // here first (a daemon's first agent), it is made 0700, and so is `group`.
 // A failure to write is left for the launch to report.
-std::filesystem::path write_prompt_file(const RuntimePaths& paths, const std::string& group, const std::string& name,
-                                        const std::string& prompt);
+std::filesystem::path write_prompt_file(const RuntimePaths& paths, const std::string& group,
+                                        const std::string& name, const std::string& prompt);
 
 // The words that give `prompt` to adapter `adapter`'s CLI in its one-shot
 // mode, after the words the run was given (`extra`): claude -p PROMPT,
@@ -48,7 +48,8 @@ std::filesystem::path write_prompt_file(const RuntimePaths& paths, const std::st
 // for its own.
 // The generic adapter's command is used as given: its agent reads the
 // prompt from its environment.
-std::vector<std::string> prompt_arguments(const std::string& adapter, const std::vector<std::string>& extra,
+std::vector<std::string> prompt_arguments(const std::string& adapter,
+                                          const std::vector<std::string>& extra,
                                           const std::string& prompt, bool confined);
 
 }  // namespace mission::daemon::runs

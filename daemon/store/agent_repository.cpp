@@ -45,8 +45,10 @@ void AgentRepository::register_agent(const std::string& execution_id,
   auto s = db_.prepare(
       "UPDATE executions SET agent_name = ?2, agent_runtime = ?3, agent_role = ?4, "
       "agent_capabilities = coalesce(?5, agent_capabilities, '[]'), agent_status = 'online', "
-      "agent_workspace = coalesce(?6, agent_workspace), agent_metadata = coalesce(?7, agent_metadata), "
-      "agent_registered_at = coalesce(agent_registered_at, ?8), last_heartbeat_at = ?8 WHERE id = ?1");
+      "agent_workspace = coalesce(?6, agent_workspace), agent_metadata = coalesce(?7, "
+      "agent_metadata), "
+      "agent_registered_at = coalesce(agent_registered_at, ?8), last_heartbeat_at = ?8 WHERE id = "
+      "?1");
   s.bind(1, execution_id).bind(2, registration.name).bind(3, registration.runtime);
   s.bind(4, registration.role).bind(5, registration.capabilities).bind(6, registration.workspace);
   s.bind(7, registration.metadata).bind(8, now);
@@ -59,7 +61,8 @@ void AgentRepository::change(const std::string& execution_id, const AgentChanges
   auto s = db_.prepare(
       "UPDATE executions SET agent_status = coalesce(?2, agent_status), "
       "agent_task_id = CASE WHEN ?3 THEN ?4 ELSE agent_task_id END, "
-      "agent_workspace = coalesce(?5, agent_workspace), agent_metadata = coalesce(?6, agent_metadata), "
+      "agent_workspace = coalesce(?5, agent_workspace), agent_metadata = coalesce(?6, "
+      "agent_metadata), "
       "last_heartbeat_at = CASE WHEN ?7 THEN ?8 ELSE last_heartbeat_at END WHERE id = ?1");
   s.bind(1, execution_id).bind(2, changes.status);
   s.bind(3, static_cast<std::int64_t>(changes.task_id.has_value()));
@@ -75,14 +78,15 @@ Page<AgentRow> AgentRepository::page(const AgentFilter& filter, const PageReques
   // and so is an agent we did not launch that went silent.
   const std::string effective =
       "CASE WHEN e.state IN ('completed', 'failed', 'cancelled', 'lost') OR "
-      "e.agent_status = 'offline' OR (e.kind != 'launched' AND max(coalesce(e.last_heartbeat_at, 0), "
+      "e.agent_status = 'offline' OR (e.kind != 'launched' AND max(coalesce(e.last_heartbeat_at, "
+      "0), "
       "coalesce((SELECT max(s.last_call_at) FROM mcp_sessions s WHERE s.execution_id = e.id), 0)) "
       "< ?6 - ?7) THEN 'offline' ELSE coalesce(e.agent_status, 'online') END";
-  auto s = db_.prepare(std::string(kSelect) +
-                       "WHERE e.agent_registered_at IS NOT NULL AND (?1 IS NULL OR e.agent_role = ?1) "
-                       "AND (?2 IS NULL OR e.agent_runtime = ?2) AND (?5 IS NULL OR " + effective +
-                       " IN (SELECT value FROM json_each(?5)))" +
-                       page_clause(request, "e.rowid", 3, 4));
+  auto s = db_.prepare(
+      std::string(kSelect) +
+      "WHERE e.agent_registered_at IS NOT NULL AND (?1 IS NULL OR e.agent_role = ?1) "
+      "AND (?2 IS NULL OR e.agent_runtime = ?2) AND (?5 IS NULL OR " +
+      effective + " IN (SELECT value FROM json_each(?5)))" + page_clause(request, "e.rowid", 3, 4));
   std::optional<std::string> statuses;
   if (!filter.statuses.empty()) {
     nlohmann::json names = nlohmann::json::array();

@@ -32,7 +32,8 @@ bool ClaimRepository::try_claim(const std::string& task_id, const std::string& e
   // task. Not status: tasks_end_claim would drop the claim of a failed task.
   // Every path that ends a claim sets status (release, migration 8's triggers).
   auto s = db_.prepare(
-      "UPDATE tasks SET claimed_by = ?2, claimed_at = ?3, execution_id = ?2, started_at = started_at "
+      "UPDATE tasks SET claimed_by = ?2, claimed_at = ?3, execution_id = ?2, started_at = "
+      "started_at "
       "WHERE id = ?1 AND claimed_by IS NULL AND plan_order IS NOT NULL "
       "AND status IN ('pending', 'failed')");
   s.bind(1, task_id).bind(2, execution_id).bind(3, now);
@@ -62,7 +63,8 @@ std::optional<ClaimRow> ClaimRepository::claim_of(const std::string& task_id) {
 }
 
 std::vector<ClaimRow> ClaimRepository::claims_of(const std::string& execution_id) {
-  auto s = db_.prepare(std::string(kClaimSelect) + "WHERE t.claimed_by = ?1 ORDER BY t.claimed_at, t.rowid");
+  auto s = db_.prepare(std::string(kClaimSelect) +
+                       "WHERE t.claimed_by = ?1 ORDER BY t.claimed_at, t.rowid");
   s.bind(1, execution_id);
   std::vector<ClaimRow> rows;
   while (s.step()) rows.push_back(read_claim(s));
@@ -70,7 +72,8 @@ std::vector<ClaimRow> ClaimRepository::claims_of(const std::string& execution_id
 }
 
 bool ClaimRepository::release(const std::string& task_id, const std::string& execution_id,
-                              const std::string& reason, const std::string& summary, std::int64_t now) {
+                              const std::string& reason, const std::string& summary,
+                              std::int64_t now) {
   auto claim = claim_of(task_id);
   if (!claim || claim->execution_id != execution_id) return false;
   // The same two steps as the trigger of migration 8, for one task.
@@ -93,34 +96,41 @@ bool ClaimRepository::release(const std::string& task_id, const std::string& exe
 }
 
 std::vector<ClaimRow> ClaimRepository::expired(std::int64_t now, std::int64_t lease_ms) {
-  auto s = db_.prepare(
-      std::string(kClaimSelect) +
-      "JOIN executions e ON e.id = t.claimed_by WHERE t.claimed_by IS NOT NULL AND e.kind != 'launched' "
-      "AND max(t.claimed_at, coalesce(e.last_heartbeat_at, 0), "
-      "coalesce((SELECT max(s.last_call_at) FROM mcp_sessions s WHERE s.execution_id = e.id), 0)) < ?1 "
-      "ORDER BY t.claimed_at");
+  auto s = db_.prepare(std::string(kClaimSelect) +
+                       "JOIN executions e ON e.id = t.claimed_by WHERE t.claimed_by IS NOT NULL "
+                       "AND e.kind != 'launched' "
+                       "AND max(t.claimed_at, coalesce(e.last_heartbeat_at, 0), "
+                       "coalesce((SELECT max(s.last_call_at) FROM mcp_sessions s WHERE "
+                       "s.execution_id = e.id), 0)) < ?1 "
+                       "ORDER BY t.claimed_at");
   s.bind(1, now - lease_ms);
   std::vector<ClaimRow> rows;
   while (s.step()) rows.push_back(read_claim(s));
   return rows;
 }
 
-std::vector<AvailableTaskRow> ClaimRepository::unclaimed(const std::optional<std::string>& workflow_id,
-                                                         const std::string& capabilities, std::int64_t after,
-                                                         std::size_t limit) {
+std::vector<AvailableTaskRow> ClaimRepository::unclaimed(
+    const std::optional<std::string>& workflow_id, const std::string& capabilities,
+    std::int64_t after, std::size_t limit) {
   auto s = db_.prepare(
-      "SELECT t.id, t.mission_id, t.name, coalesce(t.description, t.goal), coalesce(t.sequence, 0), "
+      "SELECT t.id, t.mission_id, t.name, coalesce(t.description, t.goal), coalesce(t.sequence, "
+      "0), "
       "t.parallel_group, t.complexity, coalesce(t.files_likely_affected, '[]'), "
       "coalesce(json_extract(t.task_context, '$.required_capabilities'), '[]'), t.status, t.rowid "
       "FROM tasks t JOIN missions m ON m.id = t.mission_id "
-      "WHERE t.plan_order IS NOT NULL AND t.claimed_by IS NULL AND t.status IN ('pending', 'failed') "
+      "WHERE t.plan_order IS NOT NULL AND t.claimed_by IS NULL AND t.status IN ('pending', "
+      "'failed') "
       "AND m.kind = 'planned' AND m.status IN ('ready', 'pending', 'in_progress', 'blocked') "
       "AND (?1 IS NULL OR t.mission_id = ?1) AND t.rowid > ?3 "
       "AND NOT EXISTS (SELECT 1 FROM json_each(CASE WHEN json_type(t.task_context, "
-      "'$.required_capabilities') = 'array' THEN json_extract(t.task_context, '$.required_capabilities') "
+      "'$.required_capabilities') = 'array' THEN json_extract(t.task_context, "
+      "'$.required_capabilities') "
       "ELSE '[]' END) r WHERE r.value NOT IN (SELECT value FROM json_each(?2))) "
       "ORDER BY t.rowid LIMIT ?4");
-  s.bind(1, workflow_id).bind(2, capabilities).bind(3, after).bind(4, static_cast<std::int64_t>(limit));
+  s.bind(1, workflow_id)
+      .bind(2, capabilities)
+      .bind(3, after)
+      .bind(4, static_cast<std::int64_t>(limit));
   std::vector<AvailableTaskRow> rows;
   while (s.step()) {
     AvailableTaskRow row;

@@ -59,8 +59,8 @@ class ClaimRepository {
   // to pending if it was in progress, and a recovery checkpoint saying
   // `summary` (with `reason` in its detail) joins its journal. False if
   // that execution did not hold it.
-  bool release(const std::string& task_id, const std::string& execution_id, const std::string& reason,
-               const std::string& summary, std::int64_t now);
+  bool release(const std::string& task_id, const std::string& execution_id,
+               const std::string& reason, const std::string& summary, std::int64_t now);
   // Claims held by executions mission did not launch whose last sign of
   // life (heartbeat, MCP call, or the claim itself) is older than
   // `now - lease_ms`.

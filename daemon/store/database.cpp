@@ -43,7 +43,8 @@ const char* hint_for(int code) {
 }  // namespace
 
 Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
-  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) != SQLITE_OK) {
+  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
+      SQLITE_OK) {
     fail(db_, "prepare");
   }
 }
@@ -64,13 +65,15 @@ Statement::~Statement() {
   }
 }
 
-Statement::Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.stmt_), in_use_(other.in_use_) {
+Statement::Statement(Statement&& other) noexcept
+    : db_(other.db_), stmt_(other.stmt_), in_use_(other.in_use_) {
   other.stmt_ = nullptr;
   other.in_use_ = nullptr;
 }
 
 Statement& Statement::bind(int index, std::string_view text) {
-  if (sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT) != SQLITE_OK) {
+  if (sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()),
+                        SQLITE_TRANSIENT) != SQLITE_OK) {
     fail(db_, "bind");
   }
   return *this;
@@ -92,7 +95,8 @@ Statement& Statement::bind_null(int index) {
 }
 
 Statement& Statement::bind_blob(int index, const void* data, std::size_t size) {
-  if (sqlite3_bind_blob(stmt_, index, data, static_cast<int>(size), SQLITE_TRANSIENT) != SQLITE_OK) {
+  if (sqlite3_bind_blob(stmt_, index, data, static_cast<int>(size), SQLITE_TRANSIENT) !=
+      SQLITE_OK) {
     fail(db_, "bind");
   }
   return *this;
@@ -115,11 +119,17 @@ void Statement::reset() {
   sqlite3_clear_bindings(stmt_);
 }
 
-bool Statement::is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+bool Statement::is_null(int column) const {
+  return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
 
-std::int64_t Statement::integer(int column) const { return sqlite3_column_int64(stmt_, column); }
+std::int64_t Statement::integer(int column) const {
+  return sqlite3_column_int64(stmt_, column);
+}
 
-double Statement::real(int column) const { return sqlite3_column_double(stmt_, column); }
+double Statement::real(int column) const {
+  return sqlite3_column_double(stmt_, column);
+}
 
 std::string Statement::text(int column) const {
   const auto* data = sqlite3_column_text(stmt_, column);
@@ -160,7 +170,8 @@ Database::Database(const std::filesystem::path& path) : path_(path) {
     std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     db_ = nullptr;
-    throw MissionError(ErrorCode::internal, "cannot open database " + path.string() + ": " + message,
+    throw MissionError(ErrorCode::internal,
+                       "cannot open database " + path.string() + ": " + message,
                        "check MISSION_STATE_DIR and its permissions");
   }
   sqlite3_busy_timeout(db_, kBusyTimeoutMs);
@@ -183,15 +194,17 @@ Statement Database::prepare(std::string_view sql) {
   }
   if (!make_room()) return Statement(db_, sql);
   sqlite3_stmt* statement = nullptr;
-  if (sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &statement,
-                         nullptr) != SQLITE_OK) {
+  if (sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                         &statement, nullptr) != SQLITE_OK) {
     fail(db_, "prepare");
   }
   found = cache_.emplace(std::string(sql), CachedStatement{statement, false, ++uses_}).first;
   return Statement(db_, found->second.statement, &found->second.in_use);
 }
 
-Statement Database::prepare_once(std::string_view sql) { return Statement(db_, sql); }
+Statement Database::prepare_once(std::string_view sql) {
+  return Statement(db_, sql);
+}
 
 void Database::drop_cached_statements() {
   for (auto it = cache_.begin(); it != cache_.end();) {
@@ -208,7 +221,8 @@ bool Database::make_room() {
   if (cache_.size() < kMaxCachedStatements) return true;
   auto oldest = cache_.end();
   for (auto it = cache_.begin(); it != cache_.end(); ++it) {
-    if (!it->second.in_use && (oldest == cache_.end() || it->second.last_used < oldest->second.last_used)) {
+    if (!it->second.in_use &&
+        (oldest == cache_.end() || it->second.last_used < oldest->second.last_used)) {
       oldest = it;
     }
   }
@@ -228,11 +242,16 @@ void Database::exec(const std::string& sql) {
   }
 }
 
-std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
+std::int64_t Database::last_insert_rowid() const {
+  return sqlite3_last_insert_rowid(db_);
+}
 
-int Database::changes() const { return sqlite3_changes(db_); }
+int Database::changes() const {
+  return sqlite3_changes(db_);
+}
 
-Transaction::Transaction(Database& db) : db_(db), nested_(sqlite3_get_autocommit(db.handle()) == 0) {
+Transaction::Transaction(Database& db)
+    : db_(db), nested_(sqlite3_get_autocommit(db.handle()) == 0) {
   db_.prepare(nested_ ? "SAVEPOINT nested" : "BEGIN IMMEDIATE").run();
 }
 

@@ -31,8 +31,9 @@ ExecutionRow read_row(const Statement& s) {
 }  // namespace
 
 void ExecutionRepository::insert(const ExecutionRow& row) {
-  auto s = db_.prepare(std::string("INSERT INTO executions (") + kColumns +
-                       ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
+  auto s = db_.prepare(
+      std::string("INSERT INTO executions (") + kColumns +
+      ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
   s.bind(1, row.id).bind(2, row.adapter).bind(3, row.delivery).bind(4, row.descriptor);
   s.bind(5, row.cwd).bind(6, row.command).bind(7, row.state).bind(8, row.pid);
   s.bind(9, row.exit_code).bind(10, row.exit_signal);
@@ -41,7 +42,10 @@ void ExecutionRepository::insert(const ExecutionRow& row) {
   } else {
     s.bind_blob(11, row.token_sha256.data(), row.token_sha256.size());
   }
-  s.bind(12, row.created_at).bind(13, row.started_at).bind(14, row.ended_at).bind(15, row.updated_at);
+  s.bind(12, row.created_at)
+      .bind(13, row.started_at)
+      .bind(14, row.ended_at)
+      .bind(15, row.updated_at);
   s.bind(16, row.kind);
   s.run();
 }
@@ -81,18 +85,20 @@ std::optional<std::string> ExecutionRepository::latest_id() {
 }
 
 std::optional<std::string> ExecutionRepository::latest_named(const std::string& name) {
-  auto s = db_.prepare("SELECT id FROM executions WHERE agent_name = ?1 ORDER BY rowid DESC LIMIT 1");
+  auto s =
+      db_.prepare("SELECT id FROM executions WHERE agent_name = ?1 ORDER BY rowid DESC LIMIT 1");
   s.bind(1, name);
   if (!s.step()) return std::nullopt;
   return s.text(0);
 }
 
 std::vector<std::string> ExecutionRepository::ids_with_prefix(const std::string& prefix,
-                                                                std::size_t limit) {
+                                                              std::size_t limit) {
   // A range on the primary key, so the prefix needs no escaping and uses
   // the index: every id that starts with `prefix` sorts in [prefix, prefix
   // followed by the largest byte).
-  auto s = db_.prepare("SELECT id FROM executions WHERE id >= ?1 AND id < ?1 || x'ff' ORDER BY id LIMIT ?2");
+  auto s = db_.prepare(
+      "SELECT id FROM executions WHERE id >= ?1 AND id < ?1 || x'ff' ORDER BY id LIMIT ?2");
   s.bind(1, prefix).bind(2, static_cast<std::int64_t>(limit));
   std::vector<std::string> ids;
   while (s.step()) ids.push_back(s.text(0));
@@ -139,7 +145,8 @@ Page<ExecutionRow> ExecutionRepository::page(std::optional<ExecutionState> state
   return page;
 }
 
-std::vector<ExecutionRow> ExecutionRepository::list_in_states(std::span<const ExecutionState> states) {
+std::vector<ExecutionRow> ExecutionRepository::list_in_states(
+    std::span<const ExecutionState> states) {
   std::vector<ExecutionRow> rows;
   auto s = db_.prepare(std::string("SELECT ") + kColumns + " FROM executions WHERE state = ?1");
   for (ExecutionState state : states) {

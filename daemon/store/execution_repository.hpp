@@ -19,7 +19,7 @@ struct ExecutionRow {
   Delivery delivery = Delivery::stdout_marker;
   std::string descriptor;  // JSON
   std::string cwd;
-  std::string command;     // JSON array
+  std::string command;  // JSON array
   ExecutionState state = ExecutionState::created;
   std::optional<std::int64_t> pid;
   std::optional<std::int64_t> exit_code;

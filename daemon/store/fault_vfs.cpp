@@ -18,10 +18,16 @@ struct FaultFile {
   sqlite3_file* real() { return reinterpret_cast<sqlite3_file*>(this + 1); }
 };
 
-FaultFile* as_fault(sqlite3_file* file) { return reinterpret_cast<FaultFile*>(file); }
-sqlite3_file* real(sqlite3_file* file) { return as_fault(file)->real(); }
+FaultFile* as_fault(sqlite3_file* file) {
+  return reinterpret_cast<FaultFile*>(file);
+}
+sqlite3_file* real(sqlite3_file* file) {
+  return as_fault(file)->real();
+}
 
-int fault_close(sqlite3_file* file) { return real(file)->pMethods->xClose(real(file)); }
+int fault_close(sqlite3_file* file) {
+  return real(file)->pMethods->xClose(real(file));
+}
 int fault_read(sqlite3_file* file, void* buffer, int amount, sqlite3_int64 offset) {
   return real(file)->pMethods->xRead(real(file), buffer, amount, offset);
 }
@@ -36,19 +42,27 @@ int fault_write(sqlite3_file* file, const void* buffer, int amount, sqlite3_int6
 int fault_truncate(sqlite3_file* file, sqlite3_int64 size) {
   return real(file)->pMethods->xTruncate(real(file), size);
 }
-int fault_sync(sqlite3_file* file, int flags) { return real(file)->pMethods->xSync(real(file), flags); }
+int fault_sync(sqlite3_file* file, int flags) {
+  return real(file)->pMethods->xSync(real(file), flags);
+}
 int fault_file_size(sqlite3_file* file, sqlite3_int64* size) {
   return real(file)->pMethods->xFileSize(real(file), size);
 }
-int fault_lock(sqlite3_file* file, int level) { return real(file)->pMethods->xLock(real(file), level); }
-int fault_unlock(sqlite3_file* file, int level) { return real(file)->pMethods->xUnlock(real(file), level); }
+int fault_lock(sqlite3_file* file, int level) {
+  return real(file)->pMethods->xLock(real(file), level);
+}
+int fault_unlock(sqlite3_file* file, int level) {
+  return real(file)->pMethods->xUnlock(real(file), level);
+}
 int fault_check_reserved_lock(sqlite3_file* file, int* out) {
   return real(file)->pMethods->xCheckReservedLock(real(file), out);
 }
 int fault_file_control(sqlite3_file* file, int op, void* arg) {
   return real(file)->pMethods->xFileControl(real(file), op, arg);
 }
-int fault_sector_size(sqlite3_file* file) { return real(file)->pMethods->xSectorSize(real(file)); }
+int fault_sector_size(sqlite3_file* file) {
+  return real(file)->pMethods->xSectorSize(real(file));
+}
 int fault_device_characteristics(sqlite3_file* file) {
   return real(file)->pMethods->xDeviceCharacteristics(real(file));
 }
@@ -58,7 +72,9 @@ int fault_shm_map(sqlite3_file* file, int page, int page_size, int extend, void 
 int fault_shm_lock(sqlite3_file* file, int offset, int n, int flags) {
   return real(file)->pMethods->xShmLock(real(file), offset, n, flags);
 }
-void fault_shm_barrier(sqlite3_file* file) { real(file)->pMethods->xShmBarrier(real(file)); }
+void fault_shm_barrier(sqlite3_file* file) {
+  real(file)->pMethods->xShmBarrier(real(file));
+}
 int fault_shm_unmap(sqlite3_file* file, int delete_flag) {
   return real(file)->pMethods->xShmUnmap(real(file), delete_flag);
 }

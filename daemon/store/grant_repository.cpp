@@ -3,8 +3,10 @@
 namespace mission::store {
 
 void GrantRepository::grant_mission(const std::string& execution_id, const std::string& mission_id,
-                                    const std::optional<std::string>& granted_by, std::int64_t now) {
-  db_.prepare("INSERT INTO grants (execution_id, mission_id, granted_by, created_at) VALUES (?,?,?,?)")
+                                    const std::optional<std::string>& granted_by,
+                                    std::int64_t now) {
+  db_.prepare(
+         "INSERT INTO grants (execution_id, mission_id, granted_by, created_at) VALUES (?,?,?,?)")
       .bind(1, execution_id)
       .bind(2, mission_id)
       .bind(3, granted_by)

@@ -29,7 +29,8 @@ class IdempotencyRepository {
  public:
   explicit IdempotencyRepository(Database& db) : db_(db) {}
 
-  std::optional<IdempotencyRow> find(const std::string& execution_id, const std::string& request_id);
+  std::optional<IdempotencyRow> find(const std::string& execution_id,
+                                     const std::string& request_id);
   // Inserts or replaces the record of (execution_id, request_id).
   void put(const IdempotencyRow& row);
   void remove(const std::string& execution_id, const std::string& request_id);

@@ -1,4 +1,5 @@
 #include "daemon/store/journal_repository.hpp"
+
 #include "daemon/store/page.hpp"
 
 namespace mission::store {
@@ -71,7 +72,8 @@ IssueRow read_issue(const Statement& s) {
 }  // namespace
 
 std::int64_t next_journal_seq(Database& db, const std::string& task_id) {
-  auto s = db.prepare("UPDATE tasks SET journal_seq = journal_seq + 1 WHERE id = ? RETURNING journal_seq");
+  auto s = db.prepare(
+      "UPDATE tasks SET journal_seq = journal_seq + 1 WHERE id = ? RETURNING journal_seq");
   s.bind(1, task_id);
   return s.step() ? s.integer(0) : 0;
 }
@@ -146,8 +148,8 @@ Page<MilestoneRow> JournalRepository::milestones(const std::string& mission_id,
                                                  const RecordFilter& filter,
                                                  const PageRequest& request) {
   auto s = db_.prepare(select_page(
-      "milestones", "x.id, x.task_id, x.execution_id, x.message, x.progress, x.metadata, x.created_at",
-      request));
+      "milestones",
+      "x.id, x.task_id, x.execution_id, x.message, x.progress, x.metadata, x.created_at", request));
   bind_page(s, mission_id, filter, request);
   return read_page<MilestoneRow>(s, request, 7, read_milestone);
 }
@@ -169,7 +171,8 @@ std::optional<IssueRow> JournalRepository::find_issue(const std::string& id) {
 }
 
 std::optional<std::string> JournalRepository::mission_of_issue(const std::string& id) {
-  auto s = db_.prepare("SELECT t.mission_id FROM issues x JOIN tasks t ON t.id = x.task_id WHERE x.id = ?");
+  auto s = db_.prepare(
+      "SELECT t.mission_id FROM issues x JOIN tasks t ON t.id = x.task_id WHERE x.id = ?");
   s.bind(1, id);
   if (!s.step()) return std::nullopt;
   return s.text(0);

@@ -74,7 +74,8 @@ class JournalRepository {
   std::optional<IssueRow> find_issue(const std::string& id);
   // The mission an issue's task belongs to, or nullopt.
   std::optional<std::string> mission_of_issue(const std::string& id);
-  void resolve_issue(const std::string& id, std::int64_t at, const std::optional<std::string>& note);
+  void resolve_issue(const std::string& id, std::int64_t at,
+                     const std::optional<std::string>& note);
 
  private:
   Database& db_;

@@ -24,7 +24,8 @@ void McpSessionRepository::set_client(std::int64_t id, const std::string& name,
 
 void McpSessionRepository::count_call(std::int64_t id) {
   // The same write records a sign of life of the agent (ADR 17).
-  auto s = db_.prepare("UPDATE mcp_sessions SET calls = calls + 1, last_call_at = ?2 WHERE id = ?1");
+  auto s =
+      db_.prepare("UPDATE mcp_sessions SET calls = calls + 1, last_call_at = ?2 WHERE id = ?1");
   s.bind(1, id).bind(2, unix_ms_now());
   s.run();
 }

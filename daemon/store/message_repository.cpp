@@ -69,8 +69,8 @@ std::optional<MessageRow> MessageRepository::find(const std::string& id) {
 }
 
 Page<MessageRow> MessageRepository::page(const MessageFilter& filter, const PageRequest& request) {
-  std::string sql = std::string("SELECT ") + kColumns +
-                    " FROM messages WHERE ((recipient_execution_id IS ?2";
+  std::string sql =
+      std::string("SELECT ") + kColumns + " FROM messages WHERE ((recipient_execution_id IS ?2";
   if (filter.state == MessageState::unread) sql += kUnread;
   if (filter.state == MessageState::read) sql += " AND read_at IS NOT NULL AND archived_at IS NULL";
   if (filter.state == MessageState::all) sql += " AND archived_at IS NULL";
@@ -128,8 +128,8 @@ std::map<std::string, std::int64_t> MessageRepository::count_unread(
 std::vector<MessageRow> MessageRepository::unread(const std::string& recipient, std::int64_t now,
                                                   std::size_t limit) {
   auto s = db_.prepare(std::string("SELECT ") + kColumns +
-                      " FROM messages WHERE recipient_execution_id = ?2" + kUnread +
-                      " ORDER BY id LIMIT ?3");
+                       " FROM messages WHERE recipient_execution_id = ?2" + kUnread +
+                       " ORDER BY id LIMIT ?3");
   s.bind(1, now).bind(2, recipient).bind(3, static_cast<std::int64_t>(limit));
   std::vector<MessageRow> rows;
   while (s.step()) rows.push_back(read_row(s));
@@ -155,7 +155,8 @@ std::map<std::string, std::int64_t> MessageRepository::unread_by_execution(
 }
 
 std::int64_t MessageRepository::newest_position(const std::string& recipient) {
-  auto s = db_.prepare("SELECT coalesce(max(id), 0) FROM messages WHERE recipient_execution_id = ?1");
+  auto s =
+      db_.prepare("SELECT coalesce(max(id), 0) FROM messages WHERE recipient_execution_id = ?1");
   s.bind(1, recipient);
   s.step();
   return s.integer(0);
@@ -169,7 +170,8 @@ void MessageRepository::mark_read(const std::string& id, std::int64_t now) {
 
 void MessageRepository::archive(const std::string& id, std::int64_t now) {
   auto s = db_.prepare(
-      "UPDATE messages SET archived_at = coalesce(archived_at, ?2), read_at = coalesce(read_at, ?2) "
+      "UPDATE messages SET archived_at = coalesce(archived_at, ?2), read_at = coalesce(read_at, "
+      "?2) "
       "WHERE message_id = ?1");
   s.bind(1, id).bind(2, now);
   s.run();

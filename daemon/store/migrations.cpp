@@ -789,7 +789,9 @@ CREATE INDEX messages_unread_expiring
 
 }  // namespace
 
-int latest_schema_version() { return static_cast<int>(kMigrations.size()); }
+int latest_schema_version() {
+  return static_cast<int>(kMigrations.size());
+}
 
 int schema_version(Database& db) {
   auto statement = db.prepare("PRAGMA user_version");
@@ -797,7 +799,9 @@ int schema_version(Database& db) {
   return static_cast<int>(statement.integer(0));
 }
 
-void migrate(Database& db) { migrate_to(db, latest_schema_version()); }
+void migrate(Database& db) {
+  migrate_to(db, latest_schema_version());
+}
 
 void migrate_to(Database& db, int target) {
   int current = schema_version(db);
@@ -815,7 +819,8 @@ void migrate_to(Database& db, int target) {
   // is checked before each commit.
   db.exec("PRAGMA foreign_keys = OFF");
   try {
-    for (int version = current + 1; version <= std::min(target, latest_schema_version()); ++version) {
+    for (int version = current + 1; version <= std::min(target, latest_schema_version());
+         ++version) {
       Transaction transaction(db);
       db.exec(kMigrations[static_cast<std::size_t>(version - 1)]);
       auto violations = db.prepare("PRAGMA foreign_key_check");

@@ -90,7 +90,8 @@ namespace {
 
 // A prefix on a path boundary: the directory itself or anything below it.
 constexpr const char* kInCwd =
-    "(?1 IS NULL OR cwd = ?1 OR substr(cwd, 1, length(rtrim(?1, '/')) + 1) = rtrim(?1, '/') || '/')";
+    "(?1 IS NULL OR cwd = ?1 OR substr(cwd, 1, length(rtrim(?1, '/')) + 1) = rtrim(?1, '/') || "
+    "'/')";
 
 }  // namespace
 
@@ -115,7 +116,8 @@ Page<MissionRow> MissionRepository::page(const std::optional<std::string>& cwd_p
 std::map<std::string, MissionCounts> MissionRepository::counts(std::span<const std::string> ids) {
   std::map<std::string, MissionCounts> counts;
   if (ids.empty()) return counts;
-  const std::string id_list = nlohmann::json(std::vector<std::string>(ids.begin(), ids.end())).dump();
+  const std::string id_list =
+      nlohmann::json(std::vector<std::string>(ids.begin(), ids.end())).dump();
   auto tasks = db_.prepare(
       "SELECT mission_id, count(*), sum(status = 'in_progress'), sum(status = 'failed') FROM tasks "
       "WHERE mission_id IN (SELECT value FROM json_each(?1)) GROUP BY mission_id");
@@ -174,7 +176,8 @@ void MissionRepository::set_status(const std::string& id, MissionStatus status, 
       .run();
 }
 
-void MissionRepository::extend_phases(const std::string& id, std::int64_t phases, std::int64_t now) {
+void MissionRepository::extend_phases(const std::string& id, std::int64_t phases,
+                                      std::int64_t now) {
   db_.prepare(
          "UPDATE missions SET total_phases = ?, updated_at = ? WHERE id = ? AND "
          "(total_phases IS NULL OR total_phases < ?)")

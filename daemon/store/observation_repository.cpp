@@ -37,7 +37,7 @@ std::optional<std::int64_t> ObservationRepository::insert_unique(const Observati
 std::optional<ObservationRow> ObservationRepository::find(const std::string& execution_id,
                                                           const std::string& event_id) {
   auto s = db_.prepare(std::string("SELECT ") + kColumns +
-                      " FROM observations WHERE execution_id = ?1 AND event_id = ?2");
+                       " FROM observations WHERE execution_id = ?1 AND event_id = ?2");
   s.bind(1, execution_id).bind(2, event_id);
   if (!s.step()) return std::nullopt;
   return read_row(s);
@@ -45,8 +45,9 @@ std::optional<ObservationRow> ObservationRepository::find(const std::string& exe
 
 Page<ObservationRow> ObservationRepository::page(const std::string& execution_id,
                                                  const PageRequest& request) {
-  auto s = db_.prepare(std::string("SELECT ") + kColumns + " FROM observations WHERE execution_id = ?1" +
-                       page_clause(request, "id", 2, 3));
+  auto s =
+      db_.prepare(std::string("SELECT ") + kColumns + " FROM observations WHERE execution_id = ?1" +
+                  page_clause(request, "id", 2, 3));
   s.bind(1, execution_id).bind(2, page_position(request));
   s.bind(3, static_cast<std::int64_t>(request.limit) + 1);
   Page<ObservationRow> page;
@@ -79,8 +80,8 @@ std::optional<SignalType> ObservationRepository::last_claim(const std::string& e
 
 std::optional<ObservationRow> ObservationRepository::waiting_on(const std::string& execution_id) {
   auto s = db_.prepare(std::string("SELECT ") + kColumns +
-                      " FROM observations WHERE execution_id = ?1 AND kind IN ('needs_input', "
-                      "'blocked') AND status = 'accepted' ORDER BY id DESC LIMIT 1");
+                       " FROM observations WHERE execution_id = ?1 AND kind IN ('needs_input', "
+                       "'blocked') AND status = 'accepted' ORDER BY id DESC LIMIT 1");
   s.bind(1, execution_id);
   if (!s.step()) return std::nullopt;
   return read_row(s);

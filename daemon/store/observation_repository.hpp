@@ -21,8 +21,8 @@ struct ObservationRow {
   std::int64_t id = 0;  // also its position in pages
   std::string execution_id;
   std::string event_id;
-  std::string origin;  // mcp-tool, stdout-marker or daemon
-  std::string kind;    // a signal type, or kDiagnosticKind
+  std::string origin;   // mcp-tool, stdout-marker or daemon
+  std::string kind;     // a signal type, or kDiagnosticKind
   std::string payload;  // JSON
   ObservationStatus status = ObservationStatus::accepted;
   std::optional<std::string> reason;

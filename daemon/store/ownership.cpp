@@ -18,8 +18,7 @@ namespace {
 
 }  // namespace
 
-void require_mission_writer(Database& db, const std::string& caller,
-                            const MissionRow& mission) {
+void require_mission_writer(Database& db, const std::string& caller, const MissionRow& mission) {
   if (mission.execution_id == caller) return;
   if (GrantRepository(db).holds(caller, mission.id, std::nullopt)) return;
   refuse(caller, std::string(name_of(mission.kind)), mission.id, mission.execution_id);
@@ -31,7 +30,8 @@ void require_task_writer(Database& db, const std::string& caller, const TaskRow&
     // claim ended (its lease ran out, it was released) writes nothing
     // more until it claims the task again; an ended task's record stays
     // its last holder's.
-    auto s = db.prepare("SELECT plan_order IS NOT NULL, claimed_by, status FROM tasks WHERE id = ?1");
+    auto s =
+        db.prepare("SELECT plan_order IS NOT NULL, claimed_by, status FROM tasks WHERE id = ?1");
     s.bind(1, task.id);
     if (!s.step() || s.integer(0) == 0) return;
     const std::optional<std::string> holder = s.optional_text(1);
@@ -40,12 +40,14 @@ void require_task_writer(Database& db, const std::string& caller, const TaskRow&
     auto mission = MissionRepository(db).find(task.mission_id);
     if (mission && mission->execution_id == caller) return;
     if (GrantRepository(db).holds(caller, task.mission_id, task.id)) return;
-    throw MissionError(ErrorCode::forbidden,
-                       "agent execution " + caller + " no longer holds task " + task.id +
-                           (holder ? ": agent execution " + *holder + " does" : ": its claim ended"),
-                       holder ? "work on a task you hold (task_get_available lists the free ones)"
-                              : "claim it again with task_claim if it is still free, then go on",
-                       {{"task_id", task.id}, {"claimed_by", holder ? nlohmann::json(*holder) : nlohmann::json()}});
+    throw MissionError(
+        ErrorCode::forbidden,
+        "agent execution " + caller + " no longer holds task " + task.id +
+            (holder ? ": agent execution " + *holder + " does" : ": its claim ended"),
+        holder ? "work on a task you hold (task_get_available lists the free ones)"
+               : "claim it again with task_claim if it is still free, then go on",
+        {{"task_id", task.id},
+         {"claimed_by", holder ? nlohmann::json(*holder) : nlohmann::json()}});
   }
   auto mission = MissionRepository(db).find(task.mission_id);
   if (mission && mission->execution_id == caller) return;

@@ -1,11 +1,10 @@
 #include "daemon/store/plan_repository.hpp"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
 #include <tuple>
-
-#include <nlohmann/json.hpp>
 
 #include "daemon/store/journal_repository.hpp"
 #include "daemon/store/page.hpp"
@@ -165,7 +164,9 @@ std::int64_t PlanRepository::plan_revision(const std::string& mission_id) {
 }
 
 void PlanRepository::bump_revision(const std::string& mission_id) {
-  db_.prepare("UPDATE missions SET plan_revision = plan_revision + 1 WHERE id = ?").bind(1, mission_id).run();
+  db_.prepare("UPDATE missions SET plan_revision = plan_revision + 1 WHERE id = ?")
+      .bind(1, mission_id)
+      .run();
 }
 
 void PlanRepository::set_status(const std::string& mission_id, MissionStatus status,
@@ -213,7 +214,8 @@ void PlanRepository::insert_planned(std::span<const PlannedTaskRow> tasks,
           .bind(at + 3, row.execution_id)
           .bind(at + 4, row.name)
           .bind(at + 5, row.description)
-          .bind(at + 6, row.files_likely_affected)  // a planned task's areas: the files it expects to touch
+          .bind(at + 6,
+                row.files_likely_affected)  // a planned task's areas: the files it expects to touch
           .bind(at + 7, row.status)
           .bind(at + 8, row.plan_order)
           .bind(at + 9, row.description)
@@ -237,8 +239,9 @@ void PlanRepository::insert_planned(std::span<const PlannedTaskRow> tasks,
   });
   for (std::size_t first = 0; first < sorted.size(); first += kEdgeRowsPerInsert) {
     const std::size_t count = std::min(kEdgeRowsPerInsert, sorted.size() - first);
-    Statement& edge = chunk("INSERT OR IGNORE INTO task_dependencies (task_id, depends_on_id) VALUES ",
-                            2, count, kEdgeRowsPerInsert);
+    Statement& edge =
+        chunk("INSERT OR IGNORE INTO task_dependencies (task_id, depends_on_id) VALUES ", 2, count,
+              kEdgeRowsPerInsert);
     int at = 0;
     for (std::size_t i = first; i < first + count; ++i) {
       edge.bind(at + 1, sorted[i]->task_id).bind(at + 2, sorted[i]->depends_on_id);
@@ -255,13 +258,16 @@ void PlanRepository::delete_planned(const std::string& mission_id) {
          "(SELECT id FROM tasks WHERE mission_id = ? AND plan_order IS NOT NULL)")
       .bind(1, mission_id)
       .run();
-  db_.prepare("DELETE FROM tasks WHERE mission_id = ? AND plan_order IS NOT NULL").bind(1, mission_id).run();
+  db_.prepare("DELETE FROM tasks WHERE mission_id = ? AND plan_order IS NOT NULL")
+      .bind(1, mission_id)
+      .run();
   bump_revision(mission_id);
 }
 
 std::vector<PlannedTaskRow> PlanRepository::planned_tasks(const std::string& mission_id) {
-  auto s = db_.prepare(std::string("SELECT ") + kTaskColumns +
-                       " FROM tasks WHERE mission_id = ? AND plan_order IS NOT NULL ORDER BY plan_order");
+  auto s = db_.prepare(
+      std::string("SELECT ") + kTaskColumns +
+      " FROM tasks WHERE mission_id = ? AND plan_order IS NOT NULL ORDER BY plan_order");
   s.bind(1, mission_id);
   std::vector<PlannedTaskRow> rows;
   while (s.step()) rows.push_back(read_task(s));
@@ -312,9 +318,10 @@ std::vector<PlannedTaskRef> PlanRepository::stage_before(const std::string& miss
 }
 
 std::optional<PlannedTaskRow> PlanRepository::first_started(const std::string& mission_id) {
-  auto s = db_.prepare(std::string("SELECT ") + kTaskColumns +
-                       " FROM tasks WHERE mission_id = ? AND plan_order IS NOT NULL AND status != 'pending' "
-                       "ORDER BY plan_order LIMIT 1");
+  auto s = db_.prepare(
+      std::string("SELECT ") + kTaskColumns +
+      " FROM tasks WHERE mission_id = ? AND plan_order IS NOT NULL AND status != 'pending' "
+      "ORDER BY plan_order LIMIT 1");
   s.bind(1, mission_id);
   if (!s.step()) return std::nullopt;
   return read_task(s);
@@ -359,7 +366,8 @@ std::vector<DependencyRow> PlanRepository::dependencies(const std::string& missi
 
 void PlanRepository::set_task_plan(const std::string& task_id, const std::string& plan,
                                    const std::optional<std::string>& context) {
-  db_.prepare("UPDATE tasks SET task_plan = ?2, task_context = coalesce(?3, task_context) WHERE id = ?1")
+  db_.prepare(
+         "UPDATE tasks SET task_plan = ?2, task_context = coalesce(?3, task_context) WHERE id = ?1")
       .bind(1, task_id)
       .bind(2, plan)
       .bind(3, context)
@@ -381,14 +389,16 @@ void PlanRepository::set_task_status(const PlannedTaskRow& row) {
 
 void PlanRepository::drop_snapshot(const std::string& task_id) {
   db_.prepare(
-         "UPDATE tasks SET snapshot_type = NULL, snapshot_id = NULL, snapshot_root = NULL, snapshot_data = NULL "
+         "UPDATE tasks SET snapshot_type = NULL, snapshot_id = NULL, snapshot_root = NULL, "
+         "snapshot_data = NULL "
          "WHERE id = ?1")
       .bind(1, task_id)
       .run();
 }
 
 void PlanRepository::insert_checkpoint(const CheckpointRow& row) {
-  db_.prepare(std::string("INSERT INTO checkpoints (") + kCheckpointColumns + ") VALUES (?,?,?,?,?,?,?,?,?)")
+  db_.prepare(std::string("INSERT INTO checkpoints (") + kCheckpointColumns +
+              ") VALUES (?,?,?,?,?,?,?,?,?)")
       .bind(1, row.id)
       .bind(2, row.task_id)
       .bind(3, row.seq)
@@ -464,7 +474,8 @@ void PlanRepository::insert_template(const TemplateRow& row) {
 
 std::optional<TemplateRow> PlanRepository::template_by_id(const std::string& id) {
   auto s = db_.prepare(
-      "SELECT id, name, description, definition, execution_id, created_at FROM templates WHERE id = ?");
+      "SELECT id, name, description, definition, execution_id, created_at FROM templates WHERE id "
+      "= ?");
   s.bind(1, id);
   if (!s.step()) return std::nullopt;
   return read_template(s);
@@ -472,7 +483,8 @@ std::optional<TemplateRow> PlanRepository::template_by_id(const std::string& id)
 
 std::optional<TemplateRow> PlanRepository::template_by_name(const std::string& name) {
   auto s = db_.prepare(
-      "SELECT id, name, description, definition, execution_id, created_at FROM templates WHERE name = ?");
+      "SELECT id, name, description, definition, execution_id, created_at FROM templates WHERE "
+      "name = ?");
   s.bind(1, name);
   if (!s.step()) return std::nullopt;
   return read_template(s);

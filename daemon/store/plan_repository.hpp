@@ -167,7 +167,8 @@ class PlanRepository {
   void insert_checkpoint(const CheckpointRow& row);
   // A task's checkpoints, oldest first: those after `since_seq`, of `types`
   // (all when empty); the newest `limit` of them when a limit is set.
-  std::vector<CheckpointRow> checkpoints(const std::string& task_id, std::span<const CheckpointType> types,
+  std::vector<CheckpointRow> checkpoints(const std::string& task_id,
+                                         std::span<const CheckpointType> types,
                                          std::optional<std::int64_t> since_seq,
                                          std::optional<std::size_t> limit);
 
@@ -184,7 +185,8 @@ class PlanRepository {
   // A page of planned workflows (kind planned), newest first, narrowed to
   // one repository and to statuses when given.
   Page<std::string> workflow_ids(const std::optional<std::string>& repository_id,
-                                 std::span<const MissionStatus> statuses, const PageRequest& request);
+                                 std::span<const MissionStatus> statuses,
+                                 const PageRequest& request);
   std::int64_t workflow_count(const std::optional<std::string>& repository_id,
                               std::span<const MissionStatus> statuses);
 

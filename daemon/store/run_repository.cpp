@@ -4,7 +4,8 @@ namespace mission::store {
 namespace {
 
 constexpr const char* kRunSelect =
-    "SELECT id, workflow_id, status, options, repository, integration_branch, base_commit, reason, created_at, "
+    "SELECT id, workflow_id, status, options, repository, integration_branch, base_commit, reason, "
+    "created_at, "
     "ended_at FROM runs ";
 
 RunRow read_run(const Statement& s) {
@@ -23,8 +24,10 @@ RunRow read_run(const Statement& s) {
 }
 
 constexpr const char* kAttemptSelect =
-    "SELECT run_id, task_id, attempt, status, execution_id, workspace_id, reason, check_output, merge_commit, "
-    "started_at, ended_at, dispatch_us, tokens_input, tokens_output, scope_warning FROM run_attempts ";
+    "SELECT run_id, task_id, attempt, status, execution_id, workspace_id, reason, check_output, "
+    "merge_commit, "
+    "started_at, ended_at, dispatch_us, tokens_input, tokens_output, scope_warning FROM "
+    "run_attempts ";
 
 AttemptRow read_attempt(const Statement& s) {
   AttemptRow row;
@@ -50,10 +53,18 @@ AttemptRow read_attempt(const Statement& s) {
 
 void RunRepository::insert(const RunRow& row) {
   auto s = db_.prepare(
-      "INSERT INTO runs (id, workflow_id, status, options, repository, integration_branch, base_commit, reason, "
+      "INSERT INTO runs (id, workflow_id, status, options, repository, integration_branch, "
+      "base_commit, reason, "
       "created_at, ended_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
-  s.bind(1, row.id).bind(2, row.workflow_id).bind(3, row.status).bind(4, row.options).bind(5, row.repository);
-  s.bind(6, row.integration_branch).bind(7, row.base_commit).bind(8, row.reason).bind(9, row.created_at);
+  s.bind(1, row.id)
+      .bind(2, row.workflow_id)
+      .bind(3, row.status)
+      .bind(4, row.options)
+      .bind(5, row.repository);
+  s.bind(6, row.integration_branch)
+      .bind(7, row.base_commit)
+      .bind(8, row.reason)
+      .bind(9, row.created_at);
   s.bind(10, row.ended_at);
   s.run();
 }
@@ -66,50 +77,73 @@ std::optional<RunRow> RunRepository::find(const std::string& id) {
 }
 
 std::optional<RunRow> RunRepository::live_of(const std::string& workflow_id) {
-  auto s = db_.prepare(std::string(kRunSelect) + "WHERE workflow_id = ?1 AND status IN ('running', 'stopping')");
+  auto s = db_.prepare(std::string(kRunSelect) +
+                       "WHERE workflow_id = ?1 AND status IN ('running', 'stopping')");
   s.bind(1, workflow_id);
   if (!s.step()) return std::nullopt;
   return read_run(s);
 }
 
 std::optional<RunRow> RunRepository::latest_of(const std::string& workflow_id) {
-  auto s = db_.prepare(std::string(kRunSelect) + "WHERE workflow_id = ?1 ORDER BY created_at DESC, rowid DESC LIMIT 1");
+  auto s = db_.prepare(std::string(kRunSelect) +
+                       "WHERE workflow_id = ?1 ORDER BY created_at DESC, rowid DESC LIMIT 1");
   s.bind(1, workflow_id);
   if (!s.step()) return std::nullopt;
   return read_run(s);
 }
 
 std::vector<RunRow> RunRepository::live() {
-  auto s = db_.prepare(std::string(kRunSelect) + "WHERE status IN ('running', 'stopping') ORDER BY created_at, rowid");
+  auto s = db_.prepare(std::string(kRunSelect) +
+                       "WHERE status IN ('running', 'stopping') ORDER BY created_at, rowid");
   std::vector<RunRow> rows;
   while (s.step()) rows.push_back(read_run(s));
   return rows;
 }
 
-void RunRepository::set_status(const std::string& id, RunStatus status, const std::optional<std::string>& reason,
+void RunRepository::set_status(const std::string& id, RunStatus status,
+                               const std::optional<std::string>& reason,
                                std::optional<std::int64_t> ended_at) {
-  auto s = db_.prepare("UPDATE runs SET status = ?2, reason = coalesce(?3, reason), ended_at = ?4 WHERE id = ?1");
+  auto s = db_.prepare(
+      "UPDATE runs SET status = ?2, reason = coalesce(?3, reason), ended_at = ?4 WHERE id = ?1");
   s.bind(1, id).bind(2, status).bind(3, reason).bind(4, ended_at);
   s.run();
 }
 
 void RunRepository::insert_attempt(const AttemptRow& row) {
   auto s = db_.prepare(
-      "INSERT INTO run_attempts (run_id, task_id, attempt, status, execution_id, workspace_id, reason, "
-      "check_output, merge_commit, started_at, ended_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
-  s.bind(1, row.run_id).bind(2, row.task_id).bind(3, row.attempt).bind(4, row.status).bind(5, row.execution_id);
-  s.bind(6, row.workspace_id).bind(7, row.reason).bind(8, row.check_output).bind(9, row.merge_commit);
+      "INSERT INTO run_attempts (run_id, task_id, attempt, status, execution_id, workspace_id, "
+      "reason, "
+      "check_output, merge_commit, started_at, ended_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+      "?9, ?10, ?11)");
+  s.bind(1, row.run_id)
+      .bind(2, row.task_id)
+      .bind(3, row.attempt)
+      .bind(4, row.status)
+      .bind(5, row.execution_id);
+  s.bind(6, row.workspace_id)
+      .bind(7, row.reason)
+      .bind(8, row.check_output)
+      .bind(9, row.merge_commit);
   s.bind(10, row.started_at).bind(11, row.ended_at);
   s.run();
 }
 
 void RunRepository::update_attempt(const AttemptRow& row) {
   auto s = db_.prepare(
-      "UPDATE run_attempts SET status = ?4, execution_id = ?5, workspace_id = ?6, reason = ?7, check_output = ?8, "
-      "merge_commit = ?9, ended_at = ?10, dispatch_us = ?11, scope_warning = ?12 WHERE run_id = ?1 AND task_id = ?2 "
+      "UPDATE run_attempts SET status = ?4, execution_id = ?5, workspace_id = ?6, reason = ?7, "
+      "check_output = ?8, "
+      "merge_commit = ?9, ended_at = ?10, dispatch_us = ?11, scope_warning = ?12 WHERE run_id = ?1 "
+      "AND task_id = ?2 "
       "AND attempt = ?3");
-  s.bind(1, row.run_id).bind(2, row.task_id).bind(3, row.attempt).bind(4, row.status).bind(5, row.execution_id);
-  s.bind(6, row.workspace_id).bind(7, row.reason).bind(8, row.check_output).bind(9, row.merge_commit);
+  s.bind(1, row.run_id)
+      .bind(2, row.task_id)
+      .bind(3, row.attempt)
+      .bind(4, row.status)
+      .bind(5, row.execution_id);
+  s.bind(6, row.workspace_id)
+      .bind(7, row.reason)
+      .bind(8, row.check_output)
+      .bind(9, row.merge_commit);
   s.bind(10, row.ended_at).bind(11, row.dispatch_us).bind(12, row.scope_warning);
   s.run();
 }
@@ -122,9 +156,10 @@ std::vector<AttemptRow> RunRepository::attempts(const std::string& run_id) {
   return rows;
 }
 
-std::optional<AttemptRow> RunRepository::attempt(const std::string& run_id, const std::string& task_id,
-                                                 std::int64_t attempt) {
-  auto s = db_.prepare(std::string(kAttemptSelect) + "WHERE run_id = ?1 AND task_id = ?2 AND attempt = ?3");
+std::optional<AttemptRow> RunRepository::attempt(const std::string& run_id,
+                                                 const std::string& task_id, std::int64_t attempt) {
+  auto s = db_.prepare(std::string(kAttemptSelect) +
+                       "WHERE run_id = ?1 AND task_id = ?2 AND attempt = ?3");
   s.bind(1, run_id).bind(2, task_id).bind(3, attempt);
   if (!s.step()) return std::nullopt;
   return read_attempt(s);
@@ -142,7 +177,8 @@ std::vector<AttemptRow> RunRepository::attempts_of_tasks(const std::string& run_
   std::vector<AttemptRow> rows;
   if (task_ids.empty()) return rows;
   std::string sql = std::string(kAttemptSelect) + "WHERE run_id = ?1 AND task_id IN (";
-  for (std::size_t i = 0; i < task_ids.size(); ++i) sql += (i == 0 ? "?" : ", ?") + std::to_string(i + 2);
+  for (std::size_t i = 0; i < task_ids.size(); ++i)
+    sql += (i == 0 ? "?" : ", ?") + std::to_string(i + 2);
   sql += ") ORDER BY task_id, attempt";
   auto s = db_.prepare_once(sql);
   s.bind(1, run_id);
@@ -152,19 +188,22 @@ std::vector<AttemptRow> RunRepository::attempts_of_tasks(const std::string& run_
 }
 
 std::vector<AttemptRow> RunRepository::latest_attempts(const std::string& run_id) {
-  auto s = db_.prepare(std::string(kAttemptSelect) +
-                      "AS a WHERE run_id = ?1 AND attempt = (SELECT max(attempt) FROM run_attempts b "
-                      "WHERE b.run_id = a.run_id AND b.task_id = a.task_id) ORDER BY task_id");
+  auto s =
+      db_.prepare(std::string(kAttemptSelect) +
+                  "AS a WHERE run_id = ?1 AND attempt = (SELECT max(attempt) FROM run_attempts b "
+                  "WHERE b.run_id = a.run_id AND b.task_id = a.task_id) ORDER BY task_id");
   s.bind(1, run_id);
   std::vector<AttemptRow> rows;
   while (s.step()) rows.push_back(read_attempt(s));
   return rows;
 }
 
-void RunRepository::set_attempt_tokens(const std::string& run_id, const std::string& task_id, std::int64_t attempt,
-                                       std::optional<std::int64_t> input, std::optional<std::int64_t> output) {
+void RunRepository::set_attempt_tokens(const std::string& run_id, const std::string& task_id,
+                                       std::int64_t attempt, std::optional<std::int64_t> input,
+                                       std::optional<std::int64_t> output) {
   auto s = db_.prepare(
-      "UPDATE run_attempts SET tokens_input = ?4, tokens_output = ?5 WHERE run_id = ?1 AND task_id = ?2 AND "
+      "UPDATE run_attempts SET tokens_input = ?4, tokens_output = ?5 WHERE run_id = ?1 AND task_id "
+      "= ?2 AND "
       "attempt = ?3");
   s.bind(1, run_id).bind(2, task_id).bind(3, attempt).bind(4, input).bind(5, output);
   s.run();

@@ -68,15 +68,18 @@ class RunRepository {
   void update_attempt(const AttemptRow& row);
   // Every attempt of a run, by task then attempt.
   std::vector<AttemptRow> attempts(const std::string& run_id);
-  std::optional<AttemptRow> attempt(const std::string& run_id, const std::string& task_id, std::int64_t attempt);
+  std::optional<AttemptRow> attempt(const std::string& run_id, const std::string& task_id,
+                                    std::int64_t attempt);
   // The attempt an execution runs, if any.
   std::optional<AttemptRow> attempt_of_execution(const std::string& execution_id);
   // Every attempt of the run's tasks `task_ids`, by task then attempt.
-  std::vector<AttemptRow> attempts_of_tasks(const std::string& run_id, std::span<const std::string> task_ids);
+  std::vector<AttemptRow> attempts_of_tasks(const std::string& run_id,
+                                            std::span<const std::string> task_ids);
   // The newest attempt of each task of the run, by task.
   std::vector<AttemptRow> latest_attempts(const std::string& run_id);
-  void set_attempt_tokens(const std::string& run_id, const std::string& task_id, std::int64_t attempt,
-                          std::optional<std::int64_t> input, std::optional<std::int64_t> output);
+  void set_attempt_tokens(const std::string& run_id, const std::string& task_id,
+                          std::int64_t attempt, std::optional<std::int64_t> input,
+                          std::optional<std::int64_t> output);
 
   // A run's attempts and reported tokens added up.
   struct Totals {

@@ -4,7 +4,8 @@ namespace mission::store {
 namespace {
 
 constexpr const char* kSelect =
-    "SELECT id, task_id, coordinator_id, executor, command, workspace_id, worktree, branch, base_commit, "
+    "SELECT id, task_id, coordinator_id, executor, command, workspace_id, worktree, branch, "
+    "base_commit, "
     "execution_id, turns, queued_prompt, launch_error, stopped, created_at, updated_at, rowid "
     "FROM task_attempts ";
 constexpr int kPositionColumn = 16;
@@ -34,22 +35,36 @@ TaskAttemptRow read_row(const Statement& s) {
 
 void TaskAttemptRepository::insert(const TaskAttemptRow& row) {
   auto s = db_.prepare(
-      "INSERT INTO task_attempts (id, task_id, coordinator_id, executor, command, workspace_id, worktree, branch, "
-      "base_commit, execution_id, turns, queued_prompt, launch_error, stopped, created_at, updated_at) "
+      "INSERT INTO task_attempts (id, task_id, coordinator_id, executor, command, workspace_id, "
+      "worktree, branch, "
+      "base_commit, execution_id, turns, queued_prompt, launch_error, stopped, created_at, "
+      "updated_at) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
-  s.bind(1, row.id).bind(2, row.task_id).bind(3, row.coordinator_id).bind(4, row.executor).bind(5, row.command);
+  s.bind(1, row.id)
+      .bind(2, row.task_id)
+      .bind(3, row.coordinator_id)
+      .bind(4, row.executor)
+      .bind(5, row.command);
   s.bind(6, row.workspace_id).bind(7, row.worktree).bind(8, row.branch).bind(9, row.base_commit);
-  s.bind(10, row.execution_id).bind(11, row.turns).bind(12, row.queued_prompt).bind(13, row.launch_error);
-  s.bind(14, static_cast<std::int64_t>(row.stopped)).bind(15, row.created_at).bind(16, row.updated_at);
+  s.bind(10, row.execution_id)
+      .bind(11, row.turns)
+      .bind(12, row.queued_prompt)
+      .bind(13, row.launch_error);
+  s.bind(14, static_cast<std::int64_t>(row.stopped))
+      .bind(15, row.created_at)
+      .bind(16, row.updated_at);
   s.run();
 }
 
 void TaskAttemptRepository::update(const TaskAttemptRow& row) {
   auto s = db_.prepare(
-      "UPDATE task_attempts SET workspace_id = ?2, execution_id = ?3, turns = ?4, queued_prompt = ?5, "
+      "UPDATE task_attempts SET workspace_id = ?2, execution_id = ?3, turns = ?4, queued_prompt = "
+      "?5, "
       "launch_error = ?6, stopped = ?7, updated_at = ?8 WHERE id = ?1");
   s.bind(1, row.id).bind(2, row.workspace_id).bind(3, row.execution_id).bind(4, row.turns);
-  s.bind(5, row.queued_prompt).bind(6, row.launch_error).bind(7, static_cast<std::int64_t>(row.stopped));
+  s.bind(5, row.queued_prompt)
+      .bind(6, row.launch_error)
+      .bind(7, static_cast<std::int64_t>(row.stopped));
   s.bind(8, row.updated_at);
   s.run();
 }
@@ -68,9 +83,13 @@ std::optional<TaskAttemptRow> TaskAttemptRepository::of_execution(const std::str
   return read_row(s);
 }
 
-Page<TaskAttemptRow> TaskAttemptRepository::of_task(const std::string& task_id, const PageRequest& request) {
-  auto s = db_.prepare(std::string(kSelect) + "WHERE task_id = ?1" + page_clause(request, "rowid", 2, 3));
-  s.bind(1, task_id).bind(2, page_position(request)).bind(3, static_cast<std::int64_t>(request.limit) + 1);
+Page<TaskAttemptRow> TaskAttemptRepository::of_task(const std::string& task_id,
+                                                    const PageRequest& request) {
+  auto s = db_.prepare(std::string(kSelect) + "WHERE task_id = ?1" +
+                       page_clause(request, "rowid", 2, 3));
+  s.bind(1, task_id)
+      .bind(2, page_position(request))
+      .bind(3, static_cast<std::int64_t>(request.limit) + 1);
   return read_page<TaskAttemptRow>(s, request, kPositionColumn, read_row);
 }
 

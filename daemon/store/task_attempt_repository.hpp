@@ -16,8 +16,8 @@ struct TaskAttemptRow {
   std::string id;
   std::string task_id;
   std::string coordinator_id;
-  std::string executor;          // the adapter
-  std::string command = "[]";    // JSON array: the words before the prompt
+  std::string executor;        // the adapter
+  std::string command = "[]";  // JSON array: the words before the prompt
   std::optional<std::string> workspace_id;
   std::string worktree;
   std::string branch;
@@ -26,7 +26,7 @@ struct TaskAttemptRow {
   std::int64_t turns = 0;
   std::optional<std::string> queued_prompt;  // the next turn's, waiting for no live turn
   std::optional<std::string> launch_error;   // why the latest turn could not launch
-  bool stopped = false;                       // stop_attempt: no further turn launches by itself
+  bool stopped = false;                      // stop_attempt: no further turn launches by itself
   std::int64_t created_at = 0;
   std::int64_t updated_at = 0;
 };

@@ -1,6 +1,7 @@
 #include "daemon/store/task_repository.hpp"
 
 #include <nlohmann/json.hpp>
+
 #include "daemon/store/page.hpp"
 
 namespace mission::store {
@@ -66,7 +67,8 @@ void TaskRepository::insert(const TaskRow& row, const std::string& snapshot_data
 void TaskRepository::start_planned(const TaskRow& row, const std::string& snapshot_data) {
   db_.prepare(
          "UPDATE tasks SET status = ?2, snapshot_type = ?3, snapshot_id = ?4, snapshot_root = ?5, "
-         "snapshot_data = ?6, started_at = ?7, completed_at = NULL, caller_type = ?8, agent_name = ?9, "
+         "snapshot_data = ?6, started_at = ?7, completed_at = NULL, caller_type = ?8, agent_name = "
+         "?9, "
          "areas = ?10, outcome = NULL, verification = NULL, error = NULL WHERE id = ?1")
       .bind(1, row.id)
       .bind(2, row.status)
@@ -109,7 +111,8 @@ void TaskRepository::complete(const TaskRow& row) {
       .run();
 }
 
-void TaskRepository::record_changes(const std::string& task_id, std::span<const ChangeRow> changes) {
+void TaskRepository::record_changes(const std::string& task_id,
+                                    std::span<const ChangeRow> changes) {
   auto s = db_.prepare(
       "INSERT INTO task_changes (task_id, change, path, old_path, in_scope) VALUES (?,?,?,?,?)");
   for (const ChangeRow& change : changes) {
@@ -135,7 +138,8 @@ Page<TaskRow> TaskRepository::page(const std::string& mission_id, const RecordFi
 Page<ChangeRow> TaskRepository::changes(const std::string& task_id, const PageRequest& request,
                                         bool only_out_of_scope) {
   auto s = db_.prepare(
-      std::string("SELECT change, path, old_path, in_scope, id FROM task_changes WHERE task_id = ?1") +
+      std::string(
+          "SELECT change, path, old_path, in_scope, id FROM task_changes WHERE task_id = ?1") +
       (only_out_of_scope ? " AND in_scope = 0" : "") + page_clause(request, "id", 2, 3));
   s.bind(1, task_id).bind(2, page_position(request));
   s.bind(3, static_cast<std::int64_t>(request.limit) + 1);
@@ -184,7 +188,8 @@ std::map<std::string, ChangeCounts> TaskRepository::change_counts(
 
 TaskStatusCounts TaskRepository::status_counts(const std::string& mission_id) {
   auto s = db_.prepare(
-      "SELECT count(*), coalesce(sum(status = 'in_progress'), 0), coalesce(sum(status = 'failed'), 0) "
+      "SELECT count(*), coalesce(sum(status = 'in_progress'), 0), coalesce(sum(status = 'failed'), "
+      "0) "
       "FROM tasks WHERE mission_id = ?");
   s.bind(1, mission_id);
   s.step();
@@ -202,8 +207,9 @@ std::map<std::string, std::int64_t> TaskRepository::tasks_per_phase(const std::s
 }
 
 std::vector<TaskRow> TaskRepository::open_tasks(const std::string& mission_id, std::size_t limit) {
-  auto s = db_.prepare(std::string(kSelect) +
-                       "WHERE t.mission_id = ? AND t.status = 'in_progress' ORDER BY t.rowid LIMIT ?");
+  auto s =
+      db_.prepare(std::string(kSelect) +
+                  "WHERE t.mission_id = ? AND t.status = 'in_progress' ORDER BY t.rowid LIMIT ?");
   s.bind(1, mission_id).bind(2, static_cast<std::int64_t>(limit));
   std::vector<TaskRow> rows;
   while (s.step()) rows.push_back(read_task(s));
@@ -223,7 +229,8 @@ int TaskRepository::close_open_tasks(const std::string& mission_id, TaskStatus s
 }
 
 bool TaskRepository::has_in_progress(const std::string& snapshot_root) {
-  auto s = db_.prepare("SELECT 1 FROM tasks WHERE status = 'in_progress' AND snapshot_root = ?1 LIMIT 1");
+  auto s = db_.prepare(
+      "SELECT 1 FROM tasks WHERE status = 'in_progress' AND snapshot_root = ?1 LIMIT 1");
   s.bind(1, snapshot_root);
   return s.step();
 }

@@ -6,8 +6,10 @@ namespace mission::store {
 namespace {
 
 constexpr const char* kSelect =
-    "SELECT w.id, w.workflow_id, w.path, w.branch, w.base_branch, w.base_commit, w.repository, w.status, "
-    "w.merge_commit, w.owned, w.execution_id, w.created_at, w.updated_at, w.rowid FROM workspaces w ";
+    "SELECT w.id, w.workflow_id, w.path, w.branch, w.base_branch, w.base_commit, w.repository, "
+    "w.status, "
+    "w.merge_commit, w.owned, w.execution_id, w.created_at, w.updated_at, w.rowid FROM workspaces "
+    "w ";
 
 WorkspaceRow read_row(const Statement& s) {
   WorkspaceRow row;
@@ -38,12 +40,19 @@ std::optional<std::string> status_list(const std::vector<WorkspaceStatus>& statu
 
 void WorkspaceRepository::insert(const WorkspaceRow& row) {
   auto s = db_.prepare(
-      "INSERT INTO workspaces (id, workflow_id, path, branch, base_branch, base_commit, repository, status, "
+      "INSERT INTO workspaces (id, workflow_id, path, branch, base_branch, base_commit, "
+      "repository, status, "
       "merge_commit, owned, execution_id, created_at, updated_at) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12)");
-  s.bind(1, row.id).bind(2, row.workflow_id).bind(3, row.path).bind(4, row.branch).bind(5, row.base_branch);
+  s.bind(1, row.id)
+      .bind(2, row.workflow_id)
+      .bind(3, row.path)
+      .bind(4, row.branch)
+      .bind(5, row.base_branch);
   s.bind(6, row.base_commit).bind(7, row.repository).bind(8, row.status).bind(9, row.merge_commit);
-  s.bind(10, static_cast<std::int64_t>(row.owned)).bind(11, row.execution_id).bind(12, row.created_at);
+  s.bind(10, static_cast<std::int64_t>(row.owned))
+      .bind(11, row.execution_id)
+      .bind(12, row.created_at);
   s.run();
 }
 
@@ -72,29 +81,33 @@ std::optional<WorkspaceRow> WorkspaceRepository::find_by_path(const std::string&
 }
 
 void WorkspaceRepository::set_status(const std::string& id, WorkspaceStatus status,
-                                     const std::optional<std::string>& merge_commit, std::int64_t now) {
+                                     const std::optional<std::string>& merge_commit,
+                                     std::int64_t now) {
   auto s = db_.prepare(
-      "UPDATE workspaces SET status = ?2, merge_commit = coalesce(?3, merge_commit), updated_at = ?4 WHERE id = ?1");
+      "UPDATE workspaces SET status = ?2, merge_commit = coalesce(?3, merge_commit), updated_at = "
+      "?4 WHERE id = ?1");
   s.bind(1, id).bind(2, status).bind(3, merge_commit).bind(4, now);
   s.run();
 }
 
-void WorkspaceRepository::assign(const std::string& task_id, const std::optional<std::string>& workspace_id) {
+void WorkspaceRepository::assign(const std::string& task_id,
+                                 const std::optional<std::string>& workspace_id) {
   auto s = db_.prepare("UPDATE tasks SET workspace_id = ?2 WHERE id = ?1");
   s.bind(1, task_id).bind(2, workspace_id);
   s.run();
 }
 
 std::optional<WorkspaceRow> WorkspaceRepository::of_task(const std::string& task_id) {
-  auto s = db_.prepare(std::string(kSelect) + "JOIN tasks t ON t.workspace_id = w.id WHERE t.id = ?1");
+  auto s =
+      db_.prepare(std::string(kSelect) + "JOIN tasks t ON t.workspace_id = w.id WHERE t.id = ?1");
   s.bind(1, task_id);
   if (!s.step()) return std::nullopt;
   return read_row(s);
 }
 
 Page<WorkspaceRow> WorkspaceRepository::page(const std::optional<std::string>& workflow_id,
-                                              const std::vector<WorkspaceStatus>& statuses,
-                                              const PageRequest& request) {
+                                             const std::vector<WorkspaceStatus>& statuses,
+                                             const PageRequest& request) {
   auto s = db_.prepare(std::string(kSelect) +
                        "WHERE (?1 IS NULL OR w.workflow_id = ?1) AND "
                        "(?2 IS NULL OR w.status IN (SELECT value FROM json_each(?2)))" +
@@ -106,11 +119,12 @@ Page<WorkspaceRow> WorkspaceRepository::page(const std::optional<std::string>& w
   return page;
 }
 
-std::vector<WorkspaceRow> WorkspaceRepository::in_statuses(const std::optional<std::string>& workflow_id,
-                                                           const std::vector<WorkspaceStatus>& statuses) {
-  auto s = db_.prepare(std::string(kSelect) +
-                       "WHERE (?1 IS NULL OR w.workflow_id = ?1) AND "
-                       "(?2 IS NULL OR w.status IN (SELECT value FROM json_each(?2))) ORDER BY w.rowid");
+std::vector<WorkspaceRow> WorkspaceRepository::in_statuses(
+    const std::optional<std::string>& workflow_id, const std::vector<WorkspaceStatus>& statuses) {
+  auto s =
+      db_.prepare(std::string(kSelect) +
+                  "WHERE (?1 IS NULL OR w.workflow_id = ?1) AND "
+                  "(?2 IS NULL OR w.status IN (SELECT value FROM json_each(?2))) ORDER BY w.rowid");
   s.bind(1, workflow_id).bind(2, status_list(statuses));
   std::vector<WorkspaceRow> rows;
   while (s.step()) rows.push_back(read_row(s));

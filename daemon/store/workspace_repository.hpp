@@ -37,8 +37,8 @@ class WorkspaceRepository {
   void insert(const WorkspaceRow& row);
   std::optional<WorkspaceRow> find(const std::string& id);
   std::optional<WorkspaceRow> find_by_path(const std::string& path);
-  void set_status(const std::string& id, WorkspaceStatus status, const std::optional<std::string>& merge_commit,
-                  std::int64_t now);
+  void set_status(const std::string& id, WorkspaceStatus status,
+                  const std::optional<std::string>& merge_commit, std::int64_t now);
   // Runs `task_id` in the workspace (or in none).
   void assign(const std::string& task_id, const std::optional<std::string>& workspace_id);
   // The workspace a task runs in, if any.

@@ -17,9 +17,10 @@ PseudoTerminal open_pseudo_terminal(unsigned short rows, unsigned short columns)
   auto fail = [&](const char* step) {
     const int error = errno;
     if (master >= 0) ::close(master);
-    throw MissionError(ErrorCode::internal,
-                       std::string("cannot open a pseudo-terminal: ") + step + ": " + std::strerror(error),
-                       "check that /dev/pts is mounted and the pty limit (kernel.pty.max) is not reached");
+    throw MissionError(
+        ErrorCode::internal,
+        std::string("cannot open a pseudo-terminal: ") + step + ": " + std::strerror(error),
+        "check that /dev/pts is mounted and the pty limit (kernel.pty.max) is not reached");
   };
   if (master < 0) fail("posix_openpt");
   if (::grantpt(master) != 0) fail("grantpt");

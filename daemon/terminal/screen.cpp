@@ -92,31 +92,45 @@ Screen::Screen(unsigned short rows, unsigned short columns)
   vterm_set_utf8(vterm_, 1);
   screen_ = vterm_obtain_screen(vterm_);
   static const VTermScreenCallbacks kCallbacks = {
-      nullptr, nullptr, nullptr,
+      nullptr,
+      nullptr,
+      nullptr,
       [](VTermProp property, VTermValue* value, void* user) {
         return Screen::on_property(static_cast<int>(property), value, user);
       },
-      nullptr, nullptr, nullptr, nullptr};
+      nullptr,
+      nullptr,
+      nullptr,
+      nullptr};
   vterm_screen_set_callbacks(screen_, &kCallbacks, this);
   vterm_screen_enable_altscreen(screen_, 1);
   vterm_screen_reset(screen_, 1);
   vterm_output_set_callback(vterm_, output_to_reply, &reply_);
 }
 
-Screen::~Screen() { vterm_free(vterm_); }
+Screen::~Screen() {
+  vterm_free(vterm_);
+}
 
 int Screen::on_property(int property, void* value, void* user) {
   auto* self = static_cast<Screen*>(user);
   const auto* v = static_cast<const VTermValue*>(value);
   switch (static_cast<VTermProp>(property)) {
-    case VTERM_PROP_ALTSCREEN: self->alternate_ = v->boolean != 0; break;
-    case VTERM_PROP_CURSORVISIBLE: self->cursor_visible_ = v->boolean != 0; break;
-    default: break;
+    case VTERM_PROP_ALTSCREEN:
+      self->alternate_ = v->boolean != 0;
+      break;
+    case VTERM_PROP_CURSORVISIBLE:
+      self->cursor_visible_ = v->boolean != 0;
+      break;
+    default:
+      break;
   }
   return 1;
 }
 
-void Screen::feed(std::string_view bytes) { vterm_input_write(vterm_, bytes.data(), bytes.size()); }
+void Screen::feed(std::string_view bytes) {
+  vterm_input_write(vterm_, bytes.data(), bytes.size());
+}
 
 void Screen::resize(unsigned short rows, unsigned short columns) {
   rows = bounded_rows(rows);

@@ -10,7 +10,8 @@ namespace {
 // program: cursor keys, mouse reporting and its encodings, focus events,
 // bracketed paste. The alternate screen and the cursor's visibility come
 // from the screen model.
-constexpr std::array<unsigned, 9> kTrackedModes = {1, 1000, 1002, 1003, 1004, 1005, 1006, 1015, 2004};
+constexpr std::array<unsigned, 9> kTrackedModes = {1,    1000, 1002, 1003, 1004,
+                                                   1005, 1006, 1015, 2004};
 
 // A CSI sequence longer than this is no mode change worth keeping; its
 // bytes are skipped to its final byte without being stored.
@@ -105,7 +106,8 @@ std::string TerminalModes::restore() const {
   // output while it fell behind may hold one the program turned off since.
   std::string out;
   for (std::size_t bit = 0; bit < kTrackedModes.size(); ++bit) {
-    out += "\x1b[?" + std::to_string(kTrackedModes[bit]) + ((private_modes_ & (1u << bit)) != 0 ? "h" : "l");
+    out += "\x1b[?" + std::to_string(kTrackedModes[bit]) +
+           ((private_modes_ & (1u << bit)) != 0 ? "h" : "l");
   }
   out += keypad_application_ ? "\x1b=" : "\x1b>";
   return out;

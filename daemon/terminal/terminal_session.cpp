@@ -12,10 +12,12 @@ namespace {
 
 // Why a size is refused, for the person at the viewer.
 std::string size_refusal(unsigned rows, unsigned columns, const Screen& screen) {
-  return "the agent's terminal stays " + std::to_string(screen.rows()) + "x" + std::to_string(screen.columns()) +
-         ": a size of " + std::to_string(rows) + "x" + std::to_string(columns) + " (rows x columns) was refused; a " +
-         "terminal has " + std::to_string(limits::kMinTerminalRows) + " to " + std::to_string(limits::kMaxTerminalRows) +
-         " rows and " + std::to_string(limits::kMinTerminalColumns) + " to " +
+  return "the agent's terminal stays " + std::to_string(screen.rows()) + "x" +
+         std::to_string(screen.columns()) + ": a size of " + std::to_string(rows) + "x" +
+         std::to_string(columns) + " (rows x columns) was refused; a " + "terminal has " +
+         std::to_string(limits::kMinTerminalRows) + " to " +
+         std::to_string(limits::kMaxTerminalRows) + " rows and " +
+         std::to_string(limits::kMinTerminalColumns) + " to " +
          std::to_string(limits::kMaxTerminalColumns) + " columns";
 }
 
@@ -134,13 +136,14 @@ void TerminalSession::on_quiet_timer() {
   catch_up();
 }
 
-void TerminalSession::attach(Viewer& viewer, bool types, unsigned short rows, unsigned short columns) {
+void TerminalSession::attach(Viewer& viewer, bool types, unsigned short rows,
+                             unsigned short columns) {
   if (viewer.session_ == this) return;
   if (viewers_.size() >= limits::kMaxTerminalViewers) {
-    throw MissionError(ErrorCode::invalid_argument,
-                       "this terminal has " + std::to_string(limits::kMaxTerminalViewers) +
-                           " viewers already",
-                       "detach another viewer first");
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "this terminal has " + std::to_string(limits::kMaxTerminalViewers) + " viewers already",
+        "detach another viewer first");
   }
   viewer.session_ = this;
   viewer.types_ = false;
@@ -190,8 +193,9 @@ void TerminalSession::input(Viewer& viewer, std::string_view bytes) {
   if (queued_input() + bytes.size() > limits::kMaxQueuedInputBytes) {
     if (!told_not_reading_) {
       told_not_reading_ = true;
-      viewer.send_notice("the agent is not reading its keyboard: " + std::to_string(queued_input()) +
-                         " bytes typed wait for it, and what you type now is dropped until it reads them");
+      viewer.send_notice(
+          "the agent is not reading its keyboard: " + std::to_string(queued_input()) +
+          " bytes typed wait for it, and what you type now is dropped until it reads them");
     }
     return;
   }

@@ -132,8 +132,8 @@ class TerminalSession {
     std::string bytes;
     bool after_pause;
   };
-  std::deque<Keys> keys_;  // waiting behind a pause
-  std::size_t keys_bytes_ = 0;  // in keys_
+  std::deque<Keys> keys_;          // waiting behind a pause
+  std::size_t keys_bytes_ = 0;     // in keys_
   bool told_not_reading_ = false;  // the typist knows its keys are dropped
   bool pausing_ = false;
   loop::Timer pause_timer_;

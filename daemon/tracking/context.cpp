@@ -46,8 +46,10 @@ std::string encode(const Positions& positions) {
 Positions decode(const std::string& text, const char* field) {
   Positions positions;
   auto bad = [&] {
-    return MissionError(ErrorCode::invalid_argument, std::string(field) + " '" + text + "' is not one mission gave",
-                        std::string("pass the ") + (std::string(field) == "cursor" ? "next_cursor" : "after_cursor") +
+    return MissionError(ErrorCode::invalid_argument,
+                        std::string(field) + " '" + text + "' is not one mission gave",
+                        std::string("pass the ") +
+                            (std::string(field) == "cursor" ? "next_cursor" : "after_cursor") +
                             " of an earlier get_context answer unchanged",
                         {{"field", field}});
   };
@@ -116,14 +118,17 @@ ListPage to_list(const store::Page<Row>& page, Render render) {
 
 }  // namespace
 
-nlohmann::json mission_context(store::Database& db, const GetContextRequest& request, KeyStyle style) {
+nlohmann::json mission_context(store::Database& db, const GetContextRequest& request,
+                               KeyStyle style) {
   if (request.cursor && request.after_cursor) {
-    throw MissionError(ErrorCode::mixed_pagination, "get_context takes cursor or after_cursor, not both",
-                       "pass cursor to page back through older items, after_cursor for only newer ones");
+    throw MissionError(
+        ErrorCode::mixed_pagination, "get_context takes cursor or after_cursor, not both",
+        "pass cursor to page back through older items, after_cursor for only newer ones");
   }
   store::MissionRow mission = require_mission(db, request.mission_id, "mission_id");
   const Positions from_cursor = request.cursor ? decode(*request.cursor, "cursor") : Positions{};
-  const Positions from_after = request.after_cursor ? decode(*request.after_cursor, "after_cursor") : Positions{};
+  const Positions from_after =
+      request.after_cursor ? decode(*request.after_cursor, "after_cursor") : Positions{};
   const std::size_t limit = request.limit == 0 ? limits::kMaxContextItems
                                                : std::min(request.limit, limits::kMaxPageItems);
 
@@ -161,7 +166,9 @@ nlohmann::json mission_context(store::Database& db, const GetContextRequest& req
         std::vector<std::string> ids;
         for (const auto& row : rows.rows) ids.push_back(row.id);
         auto changes = load_task_changes(db, ids);
-        page = to_list(rows, [&](const store::TaskRow& row) { return task_json(row, changes[row.id], style); });
+        page = to_list(rows, [&](const store::TaskRow& row) {
+          return task_json(row, changes[row.id], style);
+        });
         break;
       }
       case ContextList::decisions:

@@ -37,12 +37,13 @@ std::optional<nlohmann::json> IdempotencyKey::replay(store::Database& db) const 
     return std::nullopt;
   }
   if (row->tool != tool_ || row->payload_sha256 != digest_) {
-    throw MissionError(ErrorCode::idempotency_conflict,
-                       "request_id '" + request_id_ + "' was already used for another " +
-                           (row->tool == tool_ ? "payload of " + tool_ : "call (" + row->tool + ")"),
-                       "use a new request_id for a different call; reuse one only to retry the "
-                       "exact same call",
-                       {{"request_id", request_id_}, {"tool", row->tool}});
+    throw MissionError(
+        ErrorCode::idempotency_conflict,
+        "request_id '" + request_id_ + "' was already used for another " +
+            (row->tool == tool_ ? "payload of " + tool_ : "call (" + row->tool + ")"),
+        "use a new request_id for a different call; reuse one only to retry the "
+        "exact same call",
+        {{"request_id", request_id_}, {"tool", row->tool}});
   }
   if (!row->completed) {
     throw MissionError(ErrorCode::idempotency_in_progress,

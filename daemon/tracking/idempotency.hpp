@@ -18,7 +18,7 @@
 namespace mission::daemon::tracking {
 
 struct IdempotencySettings {
-  std::int64_t completed_ttl_ms = limits::kIdempotencyTtlMs;      // 0: kept until removed
+  std::int64_t completed_ttl_ms = limits::kIdempotencyTtlMs;           // 0: kept until removed
   std::int64_t in_progress_ttl_ms = limits::kIdempotencyPendingTtlMs;  // 0: never stale
 };
 

@@ -29,24 +29,27 @@ store::TaskRow task_for_entry(Caller& caller, const std::string& task_id, std::i
 nlohmann::json log_decision(Caller& caller, const LogDecisionRequest& request) {
   const std::int64_t now = unix_ms_now();
   store::TaskRow task = task_for_entry(caller, request.task_id, now);
-  store::DecisionRow row{new_random_id("dc-", 10),
-                         task.id,
-                         caller.execution_id,
-                         request.category,
-                         request.question,
-                         request.has_options ? std::optional<std::string>(
-                                                   nlohmann::json(request.options_considered).dump(
-                                                       -1, ' ', false,
-                                                       nlohmann::json::error_handler_t::replace))
-                                             : std::nullopt,
-                         request.chosen,
-                         request.reasoning,
-                         request.trade_offs,
-                         now};
+  store::DecisionRow row{
+      new_random_id("dc-", 10),
+      task.id,
+      caller.execution_id,
+      request.category,
+      request.question,
+      request.has_options ? std::optional<std::string>(
+                                nlohmann::json(request.options_considered)
+                                    .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+                          : std::nullopt,
+      request.chosen,
+      request.reasoning,
+      request.trade_offs,
+      now};
   store::JournalRepository(caller.db).insert(row);
   add_journal_event(caller.events, "decision", task, caller.execution_id,
-                    {{"decisionId", row.id}, {"category", request.category}, {"question", request.question},
-                     {"chosen", request.chosen}, {"reasoning", request.reasoning}});
+                    {{"decisionId", row.id},
+                     {"category", request.category},
+                     {"question", request.question},
+                     {"chosen", request.chosen},
+                     {"reasoning", request.reasoning}});
   return {{"decision_id", row.id}, {"task_id", task.id}, {"created_at", format_utc_iso8601(now)}};
 }
 
@@ -69,8 +72,8 @@ nlohmann::json log_issue(Caller& caller, const LogIssueRequest& request) {
                      {"description", row.description},
                      {"requiresHumanReview", row.requires_human_review}});
   if (row.requires_human_review) {
-    mark_blocked(caller.db, caller.events, require_mission(caller.db, task.mission_id, "mission_id"),
-                 caller.execution_id);
+    mark_blocked(caller.db, caller.events,
+                 require_mission(caller.db, task.mission_id, "mission_id"), caller.execution_id);
   }
   return {{"issue_id", row.id},
           {"task_id", task.id},

@@ -28,7 +28,8 @@ nlohmann::json run_record(store::Database& db, const store::MissionRow& mission)
   auto run = runs.latest_of(mission.id);
   if (!run) return nullptr;
   std::map<std::string, AttemptStatus> latest;
-  for (const auto& attempt : runs.latest_attempts(run->id)) latest[attempt.task_id] = attempt.status;
+  for (const auto& attempt : runs.latest_attempts(run->id))
+    latest[attempt.task_id] = attempt.status;
   std::int64_t merged = 0;
   std::int64_t awaiting = 0;
   nlohmann::json waiting = nlohmann::json::array();
@@ -39,7 +40,8 @@ nlohmann::json run_record(store::Database& db, const store::MissionRow& mission)
     if (found->second == AttemptStatus::merged) ++merged;
     if (found->second == AttemptStatus::awaiting_approval) {
       ++awaiting;
-      if (waiting.size() < limits::kMaxChangedPathsShown) waiting.push_back({{"taskId", task.id}, {"name", task.name}});
+      if (waiting.size() < limits::kMaxChangedPathsShown)
+        waiting.push_back({{"taskId", task.id}, {"name", task.name}});
     }
   }
   nlohmann::json out = {{"runId", run->id},
@@ -200,7 +202,8 @@ nlohmann::json check_missions(store::Database& db, const std::vector<std::string
                               const CheckRules& rules) {
   std::vector<nlohmann::json> records;
   records.reserve(mission_ids.size());
-  for (const auto& id : mission_ids) records.push_back(mission_record(db, require_mission(db, id, "mission")));
+  for (const auto& id : mission_ids)
+    records.push_back(mission_record(db, require_mission(db, id, "mission")));
   return check_mission_records(records, rules);
 }
 

@@ -91,7 +91,8 @@ nlohmann::json start_workflow(Caller& caller, const StartWorkflowRequest& reques
   row.description = request.description;
   if (!request.plan.empty()) {
     nlohmann::json plan = nlohmann::json::array();
-    for (const PlanStep& step : request.plan) plan.push_back({{"step", step.step}, {"goal", step.goal}});
+    for (const PlanStep& step : request.plan)
+      plan.push_back({{"step", step.step}, {"goal", step.goal}});
     row.plan = json_text(plan);
   }
   store::MissionRepository(caller.db).insert(row);

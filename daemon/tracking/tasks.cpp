@@ -5,10 +5,10 @@
 
 #include <set>
 
-#include "daemon/store/journal_repository.hpp"
-#include "daemon/tracking/authorization.hpp"
 #include "daemon/store/claim_repository.hpp"
+#include "daemon/store/journal_repository.hpp"
 #include "daemon/store/workspace_repository.hpp"
+#include "daemon/tracking/authorization.hpp"
 #include "daemon/tracking/tracker.hpp"
 #include "daemon/tracking/tracker_support.hpp"
 #include "daemon/tracking/tracking_events.hpp"
@@ -25,10 +25,14 @@ namespace {
 
 const char* target_field(TaskTarget::Kind kind) {
   switch (kind) {
-    case TaskTarget::Kind::mission: return "mission_id";
-    case TaskTarget::Kind::workflow: return "workflow_id";
-    case TaskTarget::Kind::parent_task: return "parent_task_id";
-    case TaskTarget::Kind::planned_task: return "task_id";
+    case TaskTarget::Kind::mission:
+      return "mission_id";
+    case TaskTarget::Kind::workflow:
+      return "workflow_id";
+    case TaskTarget::Kind::parent_task:
+      return "parent_task_id";
+    case TaskTarget::Kind::planned_task:
+      return "task_id";
   }
   return "mission_id";
 }
@@ -36,7 +40,8 @@ const char* target_field(TaskTarget::Kind kind) {
 // The mission a start_task belongs to: named by mission_id or workflow_id,
 // or inherited from parent_task_id.
 store::MissionRow resolve_mission(Caller& caller, const TaskTarget& target) {
-  if (target.kind == TaskTarget::Kind::parent_task || target.kind == TaskTarget::Kind::planned_task) {
+  if (target.kind == TaskTarget::Kind::parent_task ||
+      target.kind == TaskTarget::Kind::planned_task) {
     return require_mission(caller.db, require_task(caller.db, target.id).mission_id, "mission_id");
   }
   const char* field = target_field(target.kind);
@@ -44,7 +49,8 @@ store::MissionRow resolve_mission(Caller& caller, const TaskTarget& target) {
   const MissionKind expected =
       target.kind == TaskTarget::Kind::mission ? MissionKind::mission : MissionKind::workflow;
   // A planned workflow (seed 003) takes ad-hoc tasks by workflow_id too.
-  const bool matches = row.kind == expected || (expected == MissionKind::workflow && row.kind == MissionKind::planned);
+  const bool matches = row.kind == expected ||
+                       (expected == MissionKind::workflow && row.kind == MissionKind::planned);
   if (!matches) {
     throw MissionError(ErrorCode::invalid_argument,
                        row.id + " is a " + std::string(name_of(row.kind)) + ", not a " +
@@ -74,20 +80,21 @@ void require_in_progress(const store::TaskRow& task, const char* what) {
                        "start it with start_task and task_id, then complete it",
                        {{"task_id", task.id}, {"status", task.status}});
   }
-  throw MissionError(ErrorCode::invalid_argument,
-                     "task " + task.id + " " + what + " (" + std::string(name_of(task.status)) + ")",
-                     "start a new task with start_task for more work; get_context shows its result",
-                     {{"task_id", task.id}, {"status", task.status}});
+  throw MissionError(
+      ErrorCode::invalid_argument,
+      "task " + task.id + " " + what + " (" + std::string(name_of(task.status)) + ")",
+      "start a new task with start_task for more work; get_context shows its result",
+      {{"task_id", task.id}, {"status", task.status}});
 }
 
 // A phase that has ended takes no new task.
 void require_open_phase(const store::PhaseRow& phase) {
   if (phase.status != PhaseStatus::completed && phase.status != PhaseStatus::failed) return;
-  throw MissionError(ErrorCode::invalid_argument,
-                     "phase " + std::to_string(phase.number) + " is already " +
-                         std::string(name_of(phase.status)),
-                     "start the task in a later phase (pass phase)",
-                     {{"field", "phase"}, {"phase", phase.number}});
+  throw MissionError(
+      ErrorCode::invalid_argument,
+      "phase " + std::to_string(phase.number) + " is already " + std::string(name_of(phase.status)),
+      "start the task in a later phase (pass phase)",
+      {{"field", "phase"}, {"phase", phase.number}});
 }
 
 std::string json_text(const nlohmann::json& value) {
@@ -101,7 +108,8 @@ std::vector<store::ChangeRow> change_rows(const git::ChangeSet& changes,
                                    verification.unexpected_files.end());
   std::vector<store::ChangeRow> rows;
   auto add = [&](const char* kind, const std::vector<std::string>& paths) {
-    for (const auto& path : paths) rows.push_back({kind, path, std::nullopt, unexpected.count(path) == 0});
+    for (const auto& path : paths)
+      rows.push_back({kind, path, std::nullopt, unexpected.count(path) == 0});
   };
   add("added", changes.added);
   add("modified", changes.modified);
@@ -134,16 +142,18 @@ nlohmann::json verification_json(const git::ScopeVerification& verification) {
 
 // A task is added by whoever may change its mission, a subtask by whoever
 // may change its parent.
-void check_may_start(Caller& caller, const StartTaskRequest& request, const store::MissionRow& mission) {
+void check_may_start(Caller& caller, const StartTaskRequest& request,
+                     const store::MissionRow& mission) {
   if (request.target.kind == TaskTarget::Kind::planned_task) {
     store::TaskRow planned = require_task(caller.db, request.target.id);
     // A claimed task is started by its claimer only (docs/adr/0019).
     if (auto held = store::ClaimRepository(caller.db).claim_of(planned.id);
         held && held->execution_id != caller.execution_id) {
-      throw MissionError(ErrorCode::already_claimed,
-                         "task " + planned.id + " is claimed by agent execution " + held->execution_id,
-                         "task_get_available lists the tasks nobody holds",
-                         {{"task_id", planned.id}, {"already_claimed_by", held->execution_id}});
+      throw MissionError(
+          ErrorCode::already_claimed,
+          "task " + planned.id + " is claimed by agent execution " + held->execution_id,
+          "task_get_available lists the tasks nobody holds",
+          {{"task_id", planned.id}, {"already_claimed_by", held->execution_id}});
     }
     require_task_writer(caller.db, caller.execution_id, planned);
     if (planned.status != TaskStatus::pending && planned.status != TaskStatus::failed) {
@@ -161,10 +171,10 @@ void check_may_start(Caller& caller, const StartTaskRequest& request, const stor
   }
   store::TaskRow parent = require_task(caller.db, *request.parent_task_id);
   if (parent.mission_id != mission.id) {
-    throw MissionError(ErrorCode::invalid_argument,
-                       "parent task " + parent.id + " belongs to " + parent.mission_id + ", not " +
-                           mission.id,
-                       "start a subtask in its parent's mission", {{"field", "parent_task_id"}});
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "parent task " + parent.id + " belongs to " + parent.mission_id + ", not " + mission.id,
+        "start a subtask in its parent's mission", {{"field", "parent_task_id"}});
   }
   require_task_writer(caller.db, caller.execution_id, parent);
 }
@@ -196,14 +206,16 @@ TaskStart plan_task_start(Caller& caller, const StartTaskRequest& request) {
     }
   } else {
     plan.phase_number = request.phase.value_or(mission.current_phase);
-    if (auto phase = store::MissionRepository(caller.db).find_phase(mission.id, *plan.phase_number)) {
+    if (auto phase =
+            store::MissionRepository(caller.db).find_phase(mission.id, *plan.phase_number)) {
       require_open_phase(*phase);
     }
   }
   return plan;
 }
 
-nlohmann::json finish_task_start(Caller& caller, const TaskStart& plan, const git::Snapshot& snapshot) {
+nlohmann::json finish_task_start(Caller& caller, const TaskStart& plan,
+                                 const git::Snapshot& snapshot) {
   const StartTaskRequest& request = plan.request;
   store::MissionRow mission = require_mission(caller.db, plan.mission_id, "mission_id");
   require_open(mission);
@@ -220,14 +232,15 @@ nlohmann::json finish_task_start(Caller& caller, const TaskStart& plan, const gi
     } else {
       // The seed: a phase is created by its first task. A number past
       // total_phases extends the plan (mission-mcp(7), PHASES).
-      phase = store::PhaseRow{new_random_id("ph-", 10),
-                              mission.id,
-                              *plan.phase_number,
-                              request.phase_name.value_or("Phase " + std::to_string(*plan.phase_number)),
-                              PhaseStatus::in_progress,
-                              caller.execution_id,
-                              now,
-                              std::nullopt};
+      phase = store::PhaseRow{
+          new_random_id("ph-", 10),
+          mission.id,
+          *plan.phase_number,
+          request.phase_name.value_or("Phase " + std::to_string(*plan.phase_number)),
+          PhaseStatus::in_progress,
+          caller.execution_id,
+          now,
+          std::nullopt};
       missions.insert_phase(*phase);
       missions.extend_phases(mission.id, *plan.phase_number, now);
       phase_created = true;
@@ -257,7 +270,8 @@ nlohmann::json finish_task_start(Caller& caller, const TaskStart& plan, const gi
     store::TaskRow row = require_task(caller.db, task.id);
     if (row.status != TaskStatus::pending && row.status != TaskStatus::failed) {
       throw MissionError(ErrorCode::invalid_argument, "task " + task.id + " was started meanwhile",
-                         "workflow_next_tasks lists the tasks that can start now", {{"task_id", task.id}});
+                         "workflow_next_tasks lists the tasks that can start now",
+                         {{"task_id", task.id}});
     }
     // Whoever starts a planned task holds it, so it never stays in
     // progress once its execution has ended (docs/adr/0019).
@@ -268,15 +282,18 @@ nlohmann::json finish_task_start(Caller& caller, const TaskStart& plan, const gi
   }
   missions.touch(mission.id, now);
 
-  if (phase_created) add_phase_event(caller.events, caller.db, "created", phase->id, caller.execution_id);
-  add_task_event(caller.events, caller.db, planned ? "updated" : "created", task.id, caller.execution_id);
+  if (phase_created)
+    add_phase_event(caller.events, caller.db, "created", phase->id, caller.execution_id);
+  add_task_event(caller.events, caller.db, planned ? "updated" : "created", task.id,
+                 caller.execution_id);
 
-  nlohmann::json out = {{"task_id", task.id},
-                        {"snapshot_id", snapshot.id},
-                        {"snapshot_type", snapshot.type},
-                        {"started_at", format_utc_iso8601(now)},
-                        {"caller_type", task.caller_type ? nlohmann::json(*task.caller_type) : nlohmann::json()},
-                        {"agent_name", task.agent_name ? nlohmann::json(*task.agent_name) : nlohmann::json()}};
+  nlohmann::json out = {
+      {"task_id", task.id},
+      {"snapshot_id", snapshot.id},
+      {"snapshot_type", snapshot.type},
+      {"started_at", format_utc_iso8601(now)},
+      {"caller_type", task.caller_type ? nlohmann::json(*task.caller_type) : nlohmann::json()},
+      {"agent_name", task.agent_name ? nlohmann::json(*task.agent_name) : nlohmann::json()}};
   out[mission.kind == MissionKind::mission ? "mission_id" : "workflow_id"] = mission.id;
   if (planned) out["name"] = task.name;
   if (phase) {
@@ -372,17 +389,19 @@ nlohmann::json finish_task_completion(Caller& caller, const TaskCompletion& plan
     out["phase_number"] = phase->number;
   }
   missions.touch(mission.id, now);
-  if (mission_changed) add_mission_event(caller.events, caller.db, "updated", mission.id, caller.execution_id);
+  if (mission_changed)
+    add_mission_event(caller.events, caller.db, "updated", mission.id, caller.execution_id);
   return out;
 }
 
-nlohmann::json task_changes(store::Database& db, const TaskChangesRequest& request, KeyStyle style) {
+nlohmann::json task_changes(store::Database& db, const TaskChangesRequest& request,
+                            KeyStyle style) {
   store::TaskRow task = require_task(db, request.task_id);
   store::PageRequest page_request;
   // A change set reads in its own order, so its cursor moves forward.
   page_request.after = request.cursor.value_or(0);
-  page_request.limit = request.limit == 0 ? limits::kMaxPageItems
-                                          : std::min(request.limit, limits::kMaxPageItems);
+  page_request.limit =
+      request.limit == 0 ? limits::kMaxPageItems : std::min(request.limit, limits::kMaxPageItems);
   auto page = store::TaskRepository(db).changes(task.id, page_request);
   nlohmann::json changes = nlohmann::json::array();
   for (const auto& change : page.rows) changes.push_back(change_json(change, style));

@@ -41,7 +41,8 @@ struct TaskStart {
   std::string cwd;                           // where the snapshot is taken
 };
 TaskStart plan_task_start(Caller& caller, const StartTaskRequest& request);
-nlohmann::json finish_task_start(Caller& caller, const TaskStart& plan, const git::Snapshot& snapshot);
+nlohmann::json finish_task_start(Caller& caller, const TaskStart& plan,
+                                 const git::Snapshot& snapshot);
 
 // complete_task, checked and with its start snapshot loaded.
 struct TaskCompletion {
@@ -59,7 +60,8 @@ nlohmann::json log_issue(Caller& caller, const LogIssueRequest& request);
 nlohmann::json log_milestone(Caller& caller, const LogMilestoneRequest& request);
 
 // get_context (also the control API's mission.context, in camelCase).
-nlohmann::json mission_context(store::Database& db, const GetContextRequest& request, KeyStyle style);
+nlohmann::json mission_context(store::Database& db, const GetContextRequest& request,
+                               KeyStyle style);
 
 // One page of a task's changed paths (the task_changes tool and the
 // control API's task.changes).

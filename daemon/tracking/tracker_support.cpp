@@ -30,11 +30,12 @@ store::TaskRow require_task(store::Database& db, const std::string& id) {
 void require_open(const store::MissionRow& mission) {
   if (!is_final(mission.status)) return;
   const std::string kind(name_of(mission.kind));
-  throw MissionError(ErrorCode::invalid_argument,
-                     kind + " " + mission.id + " is already " + std::string(name_of(mission.status)),
-                     mission.kind == MissionKind::workflow ? "start a new workflow with start_workflow"
-                                                           : "start a new mission with start_mission",
-                     {{"id", mission.id}, {"status", mission.status}});
+  throw MissionError(
+      ErrorCode::invalid_argument,
+      kind + " " + mission.id + " is already " + std::string(name_of(mission.status)),
+      mission.kind == MissionKind::workflow ? "start a new workflow with start_workflow"
+                                            : "start a new mission with start_mission",
+      {{"id", mission.id}, {"status", mission.status}});
 }
 
 std::string execution_cwd(store::Database& db, const std::string& execution_id) {
@@ -48,7 +49,8 @@ std::string execution_cwd(store::Database& db, const std::string& execution_id) 
 
 void mark_blocked(store::Database& db, events::EventBatch& events, const store::MissionRow& mission,
                   const std::string& execution_id) {
-  if (mission.status != MissionStatus::in_progress && mission.status != MissionStatus::pending) return;
+  if (mission.status != MissionStatus::in_progress && mission.status != MissionStatus::pending)
+    return;
   store::MissionRepository(db).set_status(mission.id, MissionStatus::blocked, unix_ms_now());
   add_mission_event(events, db, "updated", mission.id, execution_id);
 }

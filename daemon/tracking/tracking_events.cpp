@@ -20,7 +20,8 @@ void add_mission_event(events::EventBatch& batch, store::Database& db, std::stri
   if (!batch.wanted()) return;
   auto row = store::MissionRepository(db).find(mission_id);
   if (!row) return;
-  nlohmann::json out = event(std::string(name_of(row->kind)) + ":" + std::string(change), execution_id);
+  nlohmann::json out =
+      event(std::string(name_of(row->kind)) + ":" + std::string(change), execution_id);
   out["mission"] = mission_json(*row, KeyStyle::camel);
   batch.add(std::move(out));
 }

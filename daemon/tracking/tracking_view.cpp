@@ -12,7 +12,9 @@ class Writer {
  public:
   Writer(nlohmann::json& out, KeyStyle style) : out_(out), style_(style) {}
 
-  void put(std::string_view snake_key, nlohmann::json value) { out_[key(style_, snake_key)] = std::move(value); }
+  void put(std::string_view snake_key, nlohmann::json value) {
+    out_[key(style_, snake_key)] = std::move(value);
+  }
   void put_text(std::string_view snake_key, const std::optional<std::string>& value) {
     if (value) put(snake_key, *value);
   }
@@ -96,7 +98,8 @@ nlohmann::json phase_json(const store::PhaseRow& row, std::int64_t tasks_count, 
   w.put("started_at", format_utc_iso8601(row.created_at));
   w.put_text("name", row.name);
   w.put_time("completed_at", row.completed_at);
-  if (row.completed_at) w.put("duration_seconds", duration_seconds(row.created_at, *row.completed_at));
+  if (row.completed_at)
+    w.put("duration_seconds", duration_seconds(row.created_at, *row.completed_at));
   return out;
 }
 
@@ -125,7 +128,10 @@ nlohmann::json files_changed_json(const TaskChanges& changes, KeyStyle style) {
   const store::ChangeCounts& c = changes.counts;
   const auto shown = static_cast<std::int64_t>(changes.first.size());
   Writer w(by_kind, style);
-  w.put("counts", {{"added", c.added}, {"modified", c.modified}, {"deleted", c.deleted}, {"renamed", c.renamed}});
+  w.put("counts", {{"added", c.added},
+                   {"modified", c.modified},
+                   {"deleted", c.deleted},
+                   {"renamed", c.renamed}});
   w.put("total", c.total());
   w.put("truncated", shown < c.total() + c.renamed);
   return by_kind;
@@ -164,7 +170,8 @@ nlohmann::json task_json(const store::TaskRow& row, const TaskChanges& changes, 
   }
   w.put_time("completed_at", row.completed_at);
   // A planned task a run failed before any agent started it has no start.
-  if (row.completed_at && row.started_at > 0) w.put("duration_seconds", duration_seconds(row.started_at, *row.completed_at));
+  if (row.completed_at && row.started_at > 0)
+    w.put("duration_seconds", duration_seconds(row.started_at, *row.completed_at));
   return out;
 }
 

@@ -9,8 +9,8 @@ namespace mission::daemon::workspaces {
 namespace {
 
 bool forbidden_byte(unsigned char c) {
-  return c < 0x20 || c == 0x7f || c == ' ' || c == '~' || c == '^' || c == ':' || c == '?' || c == '*' ||
-         c == '[' || c == '\\';
+  return c < 0x20 || c == 0x7f || c == ' ' || c == '~' || c == '^' || c == ':' || c == '?' ||
+         c == '*' || c == '[' || c == '\\';
 }
 
 // HEAD, FETCH_HEAD, ORIG_HEAD, MERGE_HEAD, CHERRY_PICK_HEAD, ...: git reads
@@ -49,7 +49,8 @@ std::string branch_name_problem(std::string_view name) {
     if (slash == std::string_view::npos) break;
     rest.remove_prefix(slash + 1);
   }
-  static constexpr std::array<std::string_view, 4> kRefPrefixes = {"refs/", "heads/", "tags/", "remotes/"};
+  static constexpr std::array<std::string_view, 4> kRefPrefixes = {"refs/", "heads/", "tags/",
+                                                                   "remotes/"};
   for (std::string_view prefix : kRefPrefixes) {
     if (name.starts_with(prefix)) return "it would pose as " + std::string(prefix) + "... refs";
   }

@@ -10,10 +10,10 @@
 #include <stdexcept>
 
 #include "daemon/store/mission_repository.hpp"
-#include "daemon/workspaces/branch_names.hpp"
 #include "daemon/store/ownership.hpp"
 #include "daemon/store/plan_repository.hpp"
 #include "daemon/store/task_repository.hpp"
+#include "daemon/workspaces/branch_names.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/fault_points.hpp"
@@ -37,7 +37,8 @@ store::TaskRow require_task(store::Database& db, const std::string& id) {
   auto row = store::TaskRepository(db).find(id);
   if (!row) {
     throw MissionError(ErrorCode::not_found, "task_id '" + id + "' does not exist",
-                       "workflow_get with include_tasks lists a workflow's tasks", {{"task_id", id}});
+                       "workflow_get with include_tasks lists a workflow's tasks",
+                       {{"task_id", id}});
   }
   return *row;
 }
@@ -113,21 +114,25 @@ bool made_since(const std::string& id, std::uint64_t since) {
 
 constexpr std::string_view kWorkspaceIdPrefix = "ws-";
 
-std::string branch_prefix() { return std::string(kMissionBranchPrefix) + std::string(kWorkspaceIdPrefix); }
+std::string branch_prefix() {
+  return std::string(kMissionBranchPrefix) + std::string(kWorkspaceIdPrefix);
+}
 
 // The repositories mission made worktrees in, with the ids of the rows in
 // each that are still live.
-std::vector<Cleanup::Repository> made_in(store::Database& db, const std::vector<Cleanup::Entry>& removing) {
+std::vector<Cleanup::Repository> made_in(store::Database& db,
+                                         const std::vector<Cleanup::Entry>& removing) {
   std::set<std::string> going;
   for (const auto& entry : removing) going.insert(entry.workspace.id);
   std::map<std::string, Cleanup::Repository> by_path;
   for (const auto& row : store::WorkspaceRepository(db).in_statuses(
-           std::nullopt, {WorkspaceStatus::active, WorkspaceStatus::merged, WorkspaceStatus::abandoned,
-                          WorkspaceStatus::removed})) {
+           std::nullopt, {WorkspaceStatus::active, WorkspaceStatus::merged,
+                          WorkspaceStatus::abandoned, WorkspaceStatus::removed})) {
     if (!row.owned || row.repository.empty()) continue;
     Cleanup::Repository& repository = by_path[row.repository];
     repository.path = row.repository;
-    if (row.status != WorkspaceStatus::removed && !going.contains(row.id)) repository.live.insert(row.id);
+    if (row.status != WorkspaceStatus::removed && !going.contains(row.id))
+      repository.live.insert(row.id);
   }
   std::vector<Cleanup::Repository> out;
   for (auto& [path, repository] : by_path) out.push_back(std::move(repository));
@@ -144,26 +149,29 @@ std::string repository_of(store::Database& db, const store::MissionRow& workflow
   return workflow.cwd;
 }
 
-
-CreatePlan plan_create(store::Database& db, const std::string& caller, const CreateRequest& request) {
+CreatePlan plan_create(store::Database& db, const std::string& caller,
+                       const CreateRequest& request) {
   store::MissionRow workflow = require_workflow(db, request.workflow_id);
   if (is_final(workflow.status)) {
-    throw MissionError(ErrorCode::invalid_argument,
-                       "workflow " + workflow.id + " has ended (" + std::string(name_of(workflow.status)) + ")",
-                       "workspaces are for work still to do", {{"workflow_id", workflow.id}});
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "workflow " + workflow.id + " has ended (" + std::string(name_of(workflow.status)) + ")",
+        "workspaces are for work still to do", {{"workflow_id", workflow.id}});
   }
   bool may = caller.empty();
   for (const auto& task_id : request.task_ids) {
     store::TaskRow task = require_task(db, task_id);
     if (task.mission_id != workflow.id) {
-      throw MissionError(ErrorCode::invalid_argument,
-                         "task " + task_id + " belongs to " + task.mission_id + ", not " + workflow.id,
-                         "give tasks of the workspace's workflow", {{"task_id", task_id}});
+      throw MissionError(
+          ErrorCode::invalid_argument,
+          "task " + task_id + " belongs to " + task.mission_id + ", not " + workflow.id,
+          "give tasks of the workspace's workflow", {{"task_id", task_id}});
     }
     if (task.status == TaskStatus::in_progress) {
-      throw MissionError(ErrorCode::invalid_argument,
-                         "task " + task_id + " is in progress: its snapshot was taken where it started",
-                         "assign a workspace before start_task", {{"task_id", task_id}});
+      throw MissionError(
+          ErrorCode::invalid_argument,
+          "task " + task_id + " is in progress: its snapshot was taken where it started",
+          "assign a workspace before start_task", {{"task_id", task_id}});
     }
     if (!caller.empty()) store::require_task_writer(db, caller, task);
     may = true;
@@ -179,10 +187,12 @@ CreatePlan plan_create(store::Database& db, const std::string& caller, const Cre
   plan.spec.branch = request.branch.value_or(std::string(kMissionBranchPrefix) + plan.id);
   if (request.branch) {
     if (std::string problem = branch_name_problem(*request.branch); !problem.empty()) {
-      throw MissionError(ErrorCode::invalid_argument, "branch '" + *request.branch + "' cannot be used: " + problem,
-                         "name a branch of your own such as feature/login, with letters, digits, '-', '_', '.' "
-                         "and '/', or leave branch out for mission's own",
-                         {{"field", "branch"}});
+      throw MissionError(
+          ErrorCode::invalid_argument,
+          "branch '" + *request.branch + "' cannot be used: " + problem,
+          "name a branch of your own such as feature/login, with letters, digits, '-', '_', '.' "
+          "and '/', or leave branch out for mission's own",
+          {{"field", "branch"}});
     }
   }
   plan.spec.base = request.base_branch.value_or("");
@@ -190,14 +200,16 @@ CreatePlan plan_create(store::Database& db, const std::string& caller, const Cre
   if (request.path) {
     std::filesystem::path path(*request.path);
     if (!path.is_absolute()) {
-      throw MissionError(ErrorCode::invalid_argument, "path '" + *request.path + "' is not absolute",
-                         "give an absolute path that does not exist yet, or leave path out", {{"field", "path"}});
+      throw MissionError(
+          ErrorCode::invalid_argument, "path '" + *request.path + "' is not absolute",
+          "give an absolute path that does not exist yet, or leave path out", {{"field", "path"}});
     }
     // Where it may go is known only once git has found the repository's
     // worktree folder (run_create); the name can be judged now.
     const std::filesystem::path normal = path.lexically_normal();
     if (normal.filename().empty() || normal.filename() == "." || normal.filename() == "..") {
-      throw MissionError(ErrorCode::invalid_argument, "path '" + *request.path + "' names no new folder",
+      throw MissionError(ErrorCode::invalid_argument,
+                         "path '" + *request.path + "' names no new folder",
                          "give a path inside the repository's worktree folder, or leave path out",
                          {{"field", "path"}});
     }
@@ -228,7 +240,8 @@ git::WorktreeCreated run_create(const CreatePlan& plan) {
   std::error_code error;
   if (fs::exists(fs::symlink_status(spec.path, error))) {
     throw MissionError(ErrorCode::invalid_argument, spec.path + " exists",
-                       "give a path that does not exist yet, or leave path out", {{"field", "path"}});
+                       "give a path that does not exist yet, or leave path out",
+                       {{"field", "path"}});
   }
   fs::create_directories(folder, error);
   // Judged on real paths, after every symlink on the way: a worktree goes
@@ -240,13 +253,15 @@ git::WorktreeCreated run_create(const CreatePlan& plan) {
   const fs::path real_parent = error ? fs::path() : fs::canonical(parent, error);
   const auto inside = [&] {
     if (error) return false;
-    auto [end, rest] = std::mismatch(real_folder.begin(), real_folder.end(), real_parent.begin(), real_parent.end());
+    auto [end, rest] = std::mismatch(real_folder.begin(), real_folder.end(), real_parent.begin(),
+                                     real_parent.end());
     return end == real_folder.end();
   };
   if (!inside()) {
-    throw MissionError(ErrorCode::invalid_argument,
-                       spec.path + " is outside the repository's worktree folder " + folder.string(),
-                       "leave path out, or give a new folder inside " + folder.string(), {{"field", "path"}});
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        spec.path + " is outside the repository's worktree folder " + folder.string(),
+        "leave path out, or give a new folder inside " + folder.string(), {{"field", "path"}});
   }
   spec.path = (real_parent / fs::path(spec.path).filename()).string();
   git::WorktreeCreated made = git::add_worktree(spec);
@@ -254,8 +269,8 @@ git::WorktreeCreated run_create(const CreatePlan& plan) {
   return made;
 }
 
-store::WorkspaceRow record_create(store::Database& db, const CreatePlan& plan, const git::WorktreeCreated& made,
-                                  std::int64_t now) {
+store::WorkspaceRow record_create(store::Database& db, const CreatePlan& plan,
+                                  const git::WorktreeCreated& made, std::int64_t now) {
   store::WorkspaceRow row;
   row.id = plan.id;
   row.workflow_id = plan.workflow_id;
@@ -284,14 +299,16 @@ bool wants_workspace(store::Database& db, const std::string& task_id) {
   return plan && plan->auto_create_workspaces;
 }
 
-UpdatePlan plan_update(store::Database& db, const std::string& caller, const UpdateRequest& request) {
+UpdatePlan plan_update(store::Database& db, const std::string& caller,
+                       const UpdateRequest& request) {
   store::WorkspaceRow row = require_workspace(db, request.id);
   if (!caller.empty() && row.execution_id != caller) {
     store::require_mission_writer(db, caller, require_workflow(db, row.workflow_id));
   }
   if (request.status == WorkspaceStatus::removed) {
-    throw MissionError(ErrorCode::invalid_argument, "status removed is set by mission workspaces clean",
-                       "set abandoned; mission workspaces clean then removes its worktree", {{"field", "status"}});
+    throw MissionError(
+        ErrorCode::invalid_argument, "status removed is set by mission workspaces clean",
+        "set abandoned; mission workspaces clean then removes its worktree", {{"field", "status"}});
   }
   if (row.status == WorkspaceStatus::removed) {
     throw MissionError(ErrorCode::invalid_argument, "workspace " + request.id + " was removed",
@@ -301,32 +318,38 @@ UpdatePlan plan_update(store::Database& db, const std::string& caller, const Upd
   plan.request = request;
   if (request.status == WorkspaceStatus::merged) {
     if (!row.base_branch || !row.base_commit) {
-      throw MissionError(ErrorCode::invalid_argument,
-                         "workspace " + row.id + " has no base recorded, so mission cannot tell it merged",
-                         "set abandoned once its work is in, or leave it active", {{"field", "status"}});
+      throw MissionError(
+          ErrorCode::invalid_argument,
+          "workspace " + row.id + " has no base recorded, so mission cannot tell it merged",
+          "set abandoned once its work is in, or leave it active", {{"field", "status"}});
     }
-    plan.merge.push_back({row.id, row.repository, row.branch, *row.base_branch, *row.base_commit, false});
+    plan.merge.push_back(
+        {row.id, row.repository, row.branch, *row.base_branch, *row.base_commit, false});
   }
   return plan;
 }
 
-void run_update(UpdatePlan& plan) { run_merge_checks(plan.merge); }
+void run_update(UpdatePlan& plan) {
+  run_merge_checks(plan.merge);
+}
 
 void record_update(store::Database& db, const UpdatePlan& plan, std::int64_t now) {
   const UpdateRequest& request = plan.request;
   store::WorkspaceRow row = require_workspace(db, request.id);
   if (!plan.merge.empty() && !plan.merge.front().merged) {
     const MergeCheck& check = plan.merge.front();
-    throw MissionError(ErrorCode::invalid_argument,
-                       "branch " + check.branch + " of workspace " + row.id + " is not merged into " + check.base_ref +
-                           ": git shows commits on it that " + check.base_ref + " does not hold",
-                       "merge it first (mission marks it merged by itself once git shows it), or set abandoned",
-                       {{"field", "status"}, {"branch", check.branch}, {"base_branch", check.base_ref}});
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "branch " + check.branch + " of workspace " + row.id + " is not merged into " +
+            check.base_ref + ": git shows commits on it that " + check.base_ref + " does not hold",
+        "merge it first (mission marks it merged by itself once git shows it), or set abandoned",
+        {{"field", "status"}, {"branch", check.branch}, {"base_branch", check.base_ref}});
   }
   // A merge commit is kept only beside a merge git confirmed.
   const std::optional<std::string> merge_commit =
       request.status == WorkspaceStatus::merged ? request.merge_commit : std::nullopt;
-  store::WorkspaceRepository(db).set_status(row.id, request.status.value_or(row.status), merge_commit, now);
+  store::WorkspaceRepository(db).set_status(row.id, request.status.value_or(row.status),
+                                            merge_commit, now);
 }
 
 void assign(store::Database& db, const std::string& caller, const std::string& task_id,
@@ -336,19 +359,21 @@ void assign(store::Database& db, const std::string& caller, const std::string& t
   if (!caller.empty()) store::require_task_writer(db, caller, task);
   if (task.mission_id != workspace.workflow_id) {
     throw MissionError(ErrorCode::invalid_argument,
-                       "task " + task_id + " belongs to " + task.mission_id + ", workspace " + workspace_id +
-                           " to " + workspace.workflow_id,
+                       "task " + task_id + " belongs to " + task.mission_id + ", workspace " +
+                           workspace_id + " to " + workspace.workflow_id,
                        "assign a workspace of the task's own workflow", {{"task_id", task_id}});
   }
   if (workspace.status != WorkspaceStatus::active) {
-    throw MissionError(ErrorCode::invalid_argument,
-                       "workspace " + workspace_id + " is " + std::string(name_of(workspace.status)),
-                       "assign an active workspace; workspace_create makes one", {{"workspace_id", workspace_id}});
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "workspace " + workspace_id + " is " + std::string(name_of(workspace.status)),
+        "assign an active workspace; workspace_create makes one", {{"workspace_id", workspace_id}});
   }
   if (task.status == TaskStatus::in_progress) {
-    throw MissionError(ErrorCode::invalid_argument,
-                       "task " + task_id + " is in progress: its snapshot was taken where it started",
-                       "assign a workspace before start_task", {{"task_id", task_id}});
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "task " + task_id + " is in progress: its snapshot was taken where it started",
+        "assign a workspace before start_task", {{"task_id", task_id}});
   }
   store::WorkspaceRepository(db).assign(task_id, workspace_id);
 }
@@ -358,8 +383,10 @@ nlohmann::json workspace_json(const store::WorkspaceRow& row, KeyStyle style) {
                         {key(style, "workflow_id"), row.workflow_id},
                         {"path", row.path},
                         {"branch", row.branch},
-                        {key(style, "base_branch"), row.base_branch ? nlohmann::json(*row.base_branch) : nlohmann::json()},
-                        {key(style, "base_commit"), row.base_commit ? nlohmann::json(*row.base_commit) : nlohmann::json()},
+                        {key(style, "base_branch"),
+                         row.base_branch ? nlohmann::json(*row.base_branch) : nlohmann::json()},
+                        {key(style, "base_commit"),
+                         row.base_commit ? nlohmann::json(*row.base_commit) : nlohmann::json()},
                         {"status", row.status},
                         {key(style, "task_ids"), row.task_ids},
                         {key(style, "created_at"), format_utc_iso8601(row.created_at)},
@@ -370,15 +397,19 @@ nlohmann::json workspace_json(const store::WorkspaceRow& row, KeyStyle style) {
 
 store::Page<store::WorkspaceRow> list(store::Database& db, const ListRequest& request) {
   std::vector<WorkspaceStatus> statuses = request.statuses;
-  if (statuses.empty()) statuses = {WorkspaceStatus::active, WorkspaceStatus::merged, WorkspaceStatus::abandoned};
+  if (statuses.empty())
+    statuses = {WorkspaceStatus::active, WorkspaceStatus::merged, WorkspaceStatus::abandoned};
   return store::WorkspaceRepository(db).page(request.workflow_id, statuses, request.page);
 }
 
-std::vector<MergeCheck> plan_merge_checks(store::Database& db, const std::optional<std::string>& workflow_id) {
+std::vector<MergeCheck> plan_merge_checks(store::Database& db,
+                                          const std::optional<std::string>& workflow_id) {
   std::vector<MergeCheck> checks;
-  for (const auto& row : store::WorkspaceRepository(db).in_statuses(workflow_id, {WorkspaceStatus::active})) {
+  for (const auto& row :
+       store::WorkspaceRepository(db).in_statuses(workflow_id, {WorkspaceStatus::active})) {
     if (!row.base_branch || !row.base_commit) continue;
-    checks.push_back({row.id, row.repository, row.branch, *row.base_branch, *row.base_commit, false});
+    checks.push_back(
+        {row.id, row.repository, row.branch, *row.base_branch, *row.base_commit, false});
   }
   return checks;
 }
@@ -386,7 +417,8 @@ std::vector<MergeCheck> plan_merge_checks(store::Database& db, const std::option
 void run_merge_checks(std::vector<MergeCheck>& checks) {
   for (auto& check : checks) {
     try {
-      check.merged = git::branch_merged(check.repository, check.branch, check.base_ref, check.base_commit);
+      check.merged =
+          git::branch_merged(check.repository, check.branch, check.base_ref, check.base_commit);
     } catch (const std::exception&) {
       check.merged = false;  // a repository gone or unreadable: not known to be merged
     }
@@ -404,7 +436,8 @@ ConflictScan plan_conflicts(store::Database& db, const std::optional<std::string
   if (workflow_id) require_workflow(db, *workflow_id);
   ConflictScan scan;
   scan.workflow_id = workflow_id;
-  for (auto& row : store::WorkspaceRepository(db).in_statuses(workflow_id, {WorkspaceStatus::active})) {
+  for (auto& row :
+       store::WorkspaceRepository(db).in_statuses(workflow_id, {WorkspaceStatus::active})) {
     if (scan.entries.size() == limits::kMaxConflictWorkspaces) break;
     scan.entries.push_back({std::move(row), {}, std::nullopt});
   }
@@ -428,10 +461,11 @@ void run_conflicts(ConflictScan& scan) {
       ConflictScan::Pair pair;
       pair.a = a;
       pair.b = b;
-      std::set_intersection(left.changed.begin(), left.changed.end(), right.changed.begin(), right.changed.end(),
-                            std::back_inserter(pair.overlapping));
+      std::set_intersection(left.changed.begin(), left.changed.end(), right.changed.begin(),
+                            right.changed.end(), std::back_inserter(pair.overlapping));
       try {
-        git::TrialMerge merge = git::trial_merge(left.workspace.repository, left.workspace.branch, right.workspace.branch);
+        git::TrialMerge merge = git::trial_merge(left.workspace.repository, left.workspace.branch,
+                                                 right.workspace.branch);
         pair.merges_cleanly = merge.clean;
         pair.conflicts = std::move(merge.conflicts);
       } catch (const std::exception& e) {
@@ -466,10 +500,11 @@ nlohmann::json conflicts_json(const ConflictScan& scan, KeyStyle style) {
   std::size_t conflicting = 0;
   for (const auto& pair : scan.pairs) {
     if (!pair.overlapping.empty() || !pair.merges_cleanly || pair.error) {
-      nlohmann::json item = {{"workspaces", {scan.entries[pair.a].workspace.id, scan.entries[pair.b].workspace.id}},
-                             {key(style, "overlapping_files"), bounded(pair.overlapping)},
-                             {key(style, "merges_cleanly"), pair.merges_cleanly},
-                             {key(style, "conflicting_files"), bounded(pair.conflicts)}};
+      nlohmann::json item = {
+          {"workspaces", {scan.entries[pair.a].workspace.id, scan.entries[pair.b].workspace.id}},
+          {key(style, "overlapping_files"), bounded(pair.overlapping)},
+          {key(style, "merges_cleanly"), pair.merges_cleanly},
+          {key(style, "conflicting_files"), bounded(pair.conflicts)}};
       if (pair.error) item["error"] = *pair.error;
       pairs.push_back(std::move(item));
     }
@@ -489,8 +524,8 @@ Cleanup plan_recovery(store::Database& db) {
   cleanup.repositories = made_in(db, {});
   cleanup.generation = begin_reconciling();
   for (const auto& row : store::WorkspaceRepository(db).in_statuses(
-           std::nullopt, {WorkspaceStatus::active, WorkspaceStatus::merged, WorkspaceStatus::abandoned,
-                          WorkspaceStatus::removed})) {
+           std::nullopt, {WorkspaceStatus::active, WorkspaceStatus::merged,
+                          WorkspaceStatus::abandoned, WorkspaceStatus::removed})) {
     cleanup.ever_recorded.insert(row.id);
   }
   return cleanup;
@@ -500,7 +535,8 @@ Cleanup plan_clean(store::Database& db, const std::optional<std::string>& workfl
   Cleanup cleanup;
   store::MissionRepository missions(db);
   for (auto& row : store::WorkspaceRepository(db).in_statuses(
-           workflow_id, {WorkspaceStatus::active, WorkspaceStatus::merged, WorkspaceStatus::abandoned})) {
+           workflow_id,
+           {WorkspaceStatus::active, WorkspaceStatus::merged, WorkspaceStatus::abandoned})) {
     if (!row.owned) continue;
     bool gone = row.status != WorkspaceStatus::active;
     if (!gone) {
@@ -524,7 +560,8 @@ void reconcile(Cleanup& cleanup, const Cleanup::Repository& repository) {
     if (repository.live.contains(id) || made_since(id, cleanup.generation)) return false;
     return !cleanup.only_without_rows || !cleanup.ever_recorded.contains(id);
   };
-  git::MadeRefs refs = git::made_refs(repository.path, std::string(kWorkspaceIdPrefix), branch_prefix());
+  git::MadeRefs refs =
+      git::made_refs(repository.path, std::string(kWorkspaceIdPrefix), branch_prefix());
   std::set<std::string> kept_worktrees;
   for (const auto& worktree : refs.worktrees) {
     if (!left(worktree.name)) continue;
@@ -548,7 +585,8 @@ void reconcile(Cleanup& cleanup, const Cleanup::Repository& repository) {
     if (!left(id) || kept_worktrees.contains(id)) continue;
     Cleanup::Leftover leftover{repository.path, "", "", branch.name, false, ""};
     if (!branch.held_elsewhere) {
-      leftover.why = "it holds commits no other branch has (delete it with git branch -D " + branch.name + ")";
+      leftover.why =
+          "it holds commits no other branch has (delete it with git branch -D " + branch.name + ")";
     } else {
       try {
         git::remove_worktree(repository.path, id, branch.name, true);
@@ -558,7 +596,8 @@ void reconcile(Cleanup& cleanup, const Cleanup::Repository& repository) {
       }
     }
     // At start-up, a kept branch is nobody's news: clean reports it.
-    if (leftover.removed || !cleanup.only_without_rows) cleanup.leftovers.push_back(std::move(leftover));
+    if (leftover.removed || !cleanup.only_without_rows)
+      cleanup.leftovers.push_back(std::move(leftover));
   }
 }
 
@@ -571,11 +610,13 @@ void run_clean(Cleanup& cleanup) {
       // Only a branch git shows merged is deleted, whatever its row says:
       // the row may have been told so by a caller, and the commits on an
       // unmerged branch would be gone with it.
-      entry.delete_branch = row.base_branch && row.base_commit &&
-                            git::branch_merged(row.repository, row.branch, *row.base_branch, *row.base_commit);
+      entry.delete_branch =
+          row.base_branch && row.base_commit &&
+          git::branch_merged(row.repository, row.branch, *row.base_branch, *row.base_commit);
       // Edits never committed would be lost with the directory: kept.
       if (git::work_tree_dirty(row.path)) {
-        throw MissionError(ErrorCode::invalid_argument, row.path + " has edits that were never committed",
+        throw MissionError(ErrorCode::invalid_argument,
+                           row.path + " has edits that were never committed",
                            "commit or discard them there, then run mission workspaces clean again");
       }
       git::remove_worktree(row.repository, row.id, row.branch, entry.delete_branch);
@@ -593,13 +634,15 @@ void run_clean(Cleanup& cleanup) {
   end_reconciling();
 }
 
-nlohmann::json record_clean(store::Database& db, const Cleanup& cleanup, std::int64_t now, KeyStyle style) {
+nlohmann::json record_clean(store::Database& db, const Cleanup& cleanup, std::int64_t now,
+                            KeyStyle style) {
   store::WorkspaceRepository workspaces(db);
   nlohmann::json removed = nlohmann::json::array();
   nlohmann::json failed = nlohmann::json::array();
   for (const auto& entry : cleanup.entries) {
     if (entry.error) {
-      failed.push_back({{"id", entry.workspace.id}, {"path", entry.workspace.path}, {"error", *entry.error}});
+      failed.push_back(
+          {{"id", entry.workspace.id}, {"path", entry.workspace.path}, {"error", *entry.error}});
       continue;
     }
     workspaces.set_status(entry.workspace.id, WorkspaceStatus::removed, std::nullopt, now);
@@ -624,7 +667,8 @@ nlohmann::json record_clean(store::Database& db, const Cleanup& cleanup, std::in
                       {"reason", leftover.why}});
     }
   }
-  return {{"removed", std::move(removed)}, {"failed", std::move(failed)}, {"kept", std::move(kept)}};
+  return {
+      {"removed", std::move(removed)}, {"failed", std::move(failed)}, {"kept", std::move(kept)}};
 }
 
 }  // namespace mission::daemon::workspaces

@@ -80,13 +80,14 @@ struct CreatePlan {
 // On the loop: checks the workflow, the tasks and who asks (`caller`, an
 // execution id; empty: a person or the daemon itself), and picks the
 // defaults. Writes nothing.
-CreatePlan plan_create(store::Database& db, const std::string& caller, const CreateRequest& request);
+CreatePlan plan_create(store::Database& db, const std::string& caller,
+                       const CreateRequest& request);
 // On a pool thread: adds the worktree and its branch; refuses a path
 // outside the worktree folder (MissionError invalid_argument).
 git::WorktreeCreated run_create(const CreatePlan& plan);
 // On the loop, in a transaction: records the workspace and assigns its tasks.
-store::WorkspaceRow record_create(store::Database& db, const CreatePlan& plan, const git::WorktreeCreated& made,
-                                  std::int64_t now);
+store::WorkspaceRow record_create(store::Database& db, const CreatePlan& plan,
+                                  const git::WorktreeCreated& made, std::int64_t now);
 
 // The directory a workflow's work happens in: its registered repository,
 // else where it was created.
@@ -115,7 +116,8 @@ struct UpdatePlan {
   std::vector<MergeCheck> merge;  // one check when merged is asked for
 };
 // On the loop: checks who asks and the transition. Writes nothing.
-UpdatePlan plan_update(store::Database& db, const std::string& caller, const UpdateRequest& request);
+UpdatePlan plan_update(store::Database& db, const std::string& caller,
+                       const UpdateRequest& request);
 // On a pool thread: asks git whether the branch is merged, if asked.
 void run_update(UpdatePlan& plan);
 // On the loop, in a transaction: records it, or refuses merged with what
@@ -130,7 +132,8 @@ nlohmann::json workspace_json(const store::WorkspaceRow& row, KeyStyle style);
 
 // Merge detection: the workspaces that `check` (pool thread) finds merged
 // are marked so by `record_merged` (loop).
-std::vector<MergeCheck> plan_merge_checks(store::Database& db, const std::optional<std::string>& workflow_id);
+std::vector<MergeCheck> plan_merge_checks(store::Database& db,
+                                          const std::optional<std::string>& workflow_id);
 void run_merge_checks(std::vector<MergeCheck>& checks);
 void record_merged(store::Database& db, const std::vector<MergeCheck>& checks, std::int64_t now);
 
@@ -181,8 +184,8 @@ struct Cleanup {
     std::set<std::string> live;  // ids of rows not removed (nor removed by this pass)
   };
   std::vector<Repository> repositories;
-  bool only_without_rows = false;  // at start-up: only what no row ever named
-  std::uint64_t generation = 0;    // of the rows read when it was planned
+  bool only_without_rows = false;       // at start-up: only what no row ever named
+  std::uint64_t generation = 0;         // of the rows read when it was planned
   std::set<std::string> ever_recorded;  // with only_without_rows: every id a row names
   struct Leftover {
     std::string repository;
@@ -200,6 +203,7 @@ Cleanup plan_clean(store::Database& db, const std::optional<std::string>& workfl
 Cleanup plan_recovery(store::Database& db);
 // On a pool thread.
 void run_clean(Cleanup& cleanup);
-nlohmann::json record_clean(store::Database& db, const Cleanup& cleanup, std::int64_t now, KeyStyle style);
+nlohmann::json record_clean(store::Database& db, const Cleanup& cleanup, std::int64_t now,
+                            KeyStyle style);
 
 }  // namespace mission::daemon::workspaces

@@ -144,7 +144,8 @@ double run_reference(const std::string& dir, const std::vector<char*>& argv) {
   int status = 0;
   ::waitpid(pid, &status, 0);
   double ms = ms_since(start);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error("the reference command failed");
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("the reference command failed");
   return ms;
 }
 
@@ -240,17 +241,24 @@ int measure(int argc, char** argv) {
     }
     if (i + 1 >= argc) throw std::runtime_error("missing value for " + arg);
     std::string value = argv[++i];
-    if (arg == "--dir") dir = value;
-    else if (arg == "--runs") runs = std::stoi(value);
-    else if (arg == "--changes") changes = std::stoi(value);
-    else if (arg == "--target") target = std::stod(value);
+    if (arg == "--dir")
+      dir = value;
+    else if (arg == "--runs")
+      runs = std::stoi(value);
+    else if (arg == "--changes")
+      changes = std::stoi(value);
+    else if (arg == "--target")
+      target = std::stod(value);
     else if (arg == "--watched-target")
       watched_target_ms = std::stod(value);
-    else if (arg == "--label") label = value;
-    else throw std::runtime_error("unknown option " + arg);
+    else if (arg == "--label")
+      label = value;
+    else
+      throw std::runtime_error("unknown option " + arg);
   }
   std::vector<char*> reference(argv + i, argv + argc);
-  if (dir.empty() || reference.empty()) throw std::runtime_error("need --dir and a reference command");
+  if (dir.empty() || reference.empty())
+    throw std::runtime_error("need --dir and a reference command");
   reference.push_back(nullptr);
 
   // The task starts on the prepared tree: the tree's first snapshot in this
@@ -499,7 +507,8 @@ int daemon_rss(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     std::string mode = argc > 1 ? argv[1] : "";
-    if (mode == "make-tree" && argc == 5) return make_tree(argv[2], std::stoi(argv[3]), std::stoi(argv[4]));
+    if (mode == "make-tree" && argc == 5)
+      return make_tree(argv[2], std::stoi(argv[3]), std::stoi(argv[4]));
     if (mode == "measure") return measure(argc, argv);
     if (mode == "daemon-rss") return daemon_rss(argc, argv);
     std::fprintf(

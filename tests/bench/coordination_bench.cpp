@@ -33,9 +33,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -111,9 +111,11 @@ class Line {
       while (take(message)) {
         if (message.contains("id") && message["id"] == id) return message;
       }
-      int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
+      int left = static_cast<int>(
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
       pollfd p{fd_, POLLIN, 0};
-      if (left <= 0 || ::poll(&p, 1, left) <= 0 || !fill()) throw std::runtime_error("no answer to request " + std::to_string(id));
+      if (left <= 0 || ::poll(&p, 1, left) <= 0 || !fill())
+        throw std::runtime_error("no answer to request " + std::to_string(id));
     }
   }
   json call(long id, const std::string& method, json params) {
@@ -129,16 +131,23 @@ class Line {
 };
 
 json tool(long id, const std::string& name, json arguments) {
-  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"},
+  return {{"jsonrpc", "2.0"},
+          {"id", id},
+          {"method", "tools/call"},
           {"params", {{"name", name}, {"arguments", std::move(arguments)}}}};
 }
 
 std::string hello_and_attach(Line& line, const std::vector<std::string>& toolsets) {
-  line.call(1, "hello", {{"protocol", 1}, {"client", {{"name", "mission-coordination-bench"}, {"version", "1"}}}});
+  line.call(
+      1, "hello",
+      {{"protocol", 1}, {"client", {{"name", "mission-coordination-bench"}, {"version", "1"}}}});
   char cwd[4096];
-  json attached = line.call(2, "mcp.attach", {{"cwd", ::getcwd(cwd, sizeof cwd) ? cwd : "/"}, {"toolsets", toolsets}});
-  line.call(3, "initialize", {{"protocolVersion", "2025-06-18"}, {"capabilities", json::object()},
-                              {"clientInfo", {{"name", "bench"}, {"version", "1"}}}});
+  json attached = line.call(
+      2, "mcp.attach", {{"cwd", ::getcwd(cwd, sizeof cwd) ? cwd : "/"}, {"toolsets", toolsets}});
+  line.call(3, "initialize",
+            {{"protocolVersion", "2025-06-18"},
+             {"capabilities", json::object()},
+             {"clientInfo", {{"name", "bench"}, {"version", "1"}}}});
   line.send({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
   return attached.at("agentExecutionId");
 }
@@ -161,7 +170,9 @@ int run_wait(const std::string& socket, long rounds) {
   Line agent(socket);
   const std::string id = hello_and_attach(agent, {"signals", "coordination"});
   Line person(socket);
-  person.call(1, "hello", {{"protocol", 1}, {"client", {{"name", "mission-coordination-bench"}, {"version", "1"}}}});
+  person.call(
+      1, "hello",
+      {{"protocol", 1}, {"client", {{"name", "mission-coordination-bench"}, {"version", "1"}}}});
   std::vector<double> after_send_us, after_commit_us;
   std::string cursor = "0";
   long next = 10;
@@ -172,20 +183,24 @@ int run_wait(const std::string& socket, long rounds) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
     const long send_id = next++;
     const auto sent = Clock::now();
-    person.send({{"jsonrpc", "2.0"}, {"id", send_id}, {"method", "message.send"},
+    person.send({{"jsonrpc", "2.0"},
+                 {"id", send_id},
+                 {"method", "message.send"},
                  {"params", {{"id", id}, {"text", "round " + std::to_string(round)}}}});
     Clock::time_point committed{}, answered{};
     json message;
     while (committed == Clock::time_point{} || answered == Clock::time_point{}) {
       pollfd fds[2] = {{agent.fd(), POLLIN, 0}, {person.fd(), POLLIN, 0}};
-      if (::poll(fds, 2, 10000) <= 0) throw std::runtime_error("no answer in round " + std::to_string(round));
+      if (::poll(fds, 2, 10000) <= 0)
+        throw std::runtime_error("no answer in round " + std::to_string(round));
       const auto now = Clock::now();
       if ((fds[0].revents & POLLIN) && agent.fill()) {
         while (agent.take(message)) {
           if (message.value("id", -1L) != wait_id) continue;
           answered = now;
           const json& result = message.at("result").at("structuredContent");
-          if (result.at("timed_out").get<bool>()) throw std::runtime_error("message_wait timed out");
+          if (result.at("timed_out").get<bool>())
+            throw std::runtime_error("message_wait timed out");
           cursor = result.at("after_cursor").get<std::string>();
         }
       }
@@ -197,12 +212,14 @@ int run_wait(const std::string& socket, long rounds) {
     }
     if (round < 10) continue;  // warm-up
     after_send_us.push_back(std::chrono::duration<double, std::micro>(answered - sent).count());
-    after_commit_us.push_back(std::chrono::duration<double, std::micro>(answered - committed).count());
+    after_commit_us.push_back(
+        std::chrono::duration<double, std::micro>(answered - committed).count());
   }
   std::printf("wait_rounds: %zu\n", after_send_us.size());
   std::printf("wait_after_send_p50_us: %.1f\n", percentile(after_send_us, 50));
   std::printf("wait_after_send_p99_us: %.1f\n", percentile(after_send_us, 99));
-  std::printf("wait_after_send_max_us: %.1f\n", *std::max_element(after_send_us.begin(), after_send_us.end()));
+  std::printf("wait_after_send_max_us: %.1f\n",
+              *std::max_element(after_send_us.begin(), after_send_us.end()));
   std::printf("wait_after_send_reply_p50_us: %.1f\n", percentile(after_commit_us, 50));
   std::printf("wait_after_send_reply_p99_us: %.1f\n", percentile(after_commit_us, 99));
   return 0;
@@ -215,8 +232,10 @@ int run_heartbeats(const std::string& socket, long agents, long blocks, long blo
   for (long i = 0; i < agents; ++i) {
     crowd.push_back(std::make_unique<Line>(socket));
     hello_and_attach(*crowd.back(), {"coordination"});
-    crowd.back()->call(4, "tools/call", {{"name", "agent_register"},
-                                         {"arguments", {{"name", "agent-" + std::to_string(i)}, {"runtime", "custom"}}}});
+    crowd.back()->call(
+        4, "tools/call",
+        {{"name", "agent_register"},
+         {"arguments", {{"name", "agent-" + std::to_string(i)}, {"runtime", "custom"}}}});
   }
   std::fprintf(stderr, "heartbeats: %ld agents registered\n", agents);
   std::vector<double> idle_us, loaded_us;
@@ -230,14 +249,17 @@ int run_heartbeats(const std::string& socket, long agents, long blocks, long blo
     const bool loaded = block % 2 == 1;
     const auto start = Clock::now();
     // Each agent beats once a second, spread over the second.
-    for (long i = 0; i < agents; ++i) due[static_cast<std::size_t>(i)] = start + std::chrono::milliseconds(1000 * i / std::max(agents, 1L));
+    for (long i = 0; i < agents; ++i)
+      due[static_cast<std::size_t>(i)] =
+          start + std::chrono::milliseconds(1000 * i / std::max(agents, 1L));
     while (Clock::now() - start < std::chrono::milliseconds(block_ms)) {
       if (loaded) {
         const auto now = Clock::now();
         for (long i = 0; i < agents; ++i) {
           auto& when = due[static_cast<std::size_t>(i)];
           if (when > now) continue;
-          crowd[static_cast<std::size_t>(i)]->send(tool(next++, "agent_heartbeat", {{"status", "busy"}}));
+          crowd[static_cast<std::size_t>(i)]->send(
+              tool(next++, "agent_heartbeat", {{"status", "busy"}}));
           when += std::chrono::seconds(1);
           ++heartbeats;
         }
@@ -254,10 +276,12 @@ int run_heartbeats(const std::string& socket, long agents, long blocks, long blo
       }
       const long id = next++;
       const auto sent = Clock::now();
-      signals.send(tool(id, "progress", {{"summary", "bench"}, {"eventId", "hb-" + std::to_string(id)}}));
+      signals.send(
+          tool(id, "progress", {{"summary", "bench"}, {"eventId", "hb-" + std::to_string(id)}}));
       json reply = signals.wait_for(id);
       const double us = std::chrono::duration<double, std::micro>(Clock::now() - sent).count();
-      if (reply.at("result").value("isError", false)) throw std::runtime_error("progress failed: " + reply.dump());
+      if (reply.at("result").value("isError", false))
+        throw std::runtime_error("progress failed: " + reply.dump());
       (loaded ? loaded_us : idle_us).push_back(us);
     }
   }
@@ -277,27 +301,29 @@ int run_heartbeats(const std::string& socket, long agents, long blocks, long blo
 
 }  // namespace
 
-
 // One `mission mcp connect` bridge: its stdin and stdout, line by line.
 class Bridge {
  public:
   Bridge(const std::string& mission, const std::string& cwd, const std::string& toolsets) {
     int in[2];
     int out[2];
-    if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
+    if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0)
+      throw std::runtime_error("pipe failed");
     pid_ = ::fork();
     if (pid_ == 0) {
       ::dup2(in[0], 0);
       ::dup2(out[1], 1);
       if (::chdir(cwd.c_str()) != 0) ::_exit(127);
-      ::execl(mission.c_str(), mission.c_str(), "mcp", "connect", "--toolsets", toolsets.c_str(), nullptr);
+      ::execl(mission.c_str(), mission.c_str(), "mcp", "connect", "--toolsets", toolsets.c_str(),
+              nullptr);
       ::_exit(127);
     }
     ::close(in[0]);
     ::close(out[1]);
     in_ = in[1];
     out_ = out[0];
-    call("initialize", {{"protocolVersion", "2025-06-18"}, {"capabilities", json::object()},
+    call("initialize", {{"protocolVersion", "2025-06-18"},
+                        {"capabilities", json::object()},
                         {"clientInfo", {{"name", "bench"}, {"version", "1"}}}});
     send({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
   }
@@ -313,7 +339,8 @@ class Bridge {
   int out_fd() const { return out_; }
   void send(const json& message) {
     std::string text = message.dump() + "\n";
-    if (::write(in_, text.data(), text.size()) != static_cast<ssize_t>(text.size())) throw std::runtime_error("write failed");
+    if (::write(in_, text.data(), text.size()) != static_cast<ssize_t>(text.size()))
+      throw std::runtime_error("write failed");
   }
   bool take(json& message) {
     auto end = buffer_.find('\n');
@@ -333,7 +360,8 @@ class Bridge {
     json message;
     while (!take(message)) {
       pollfd p{out_, POLLIN, 0};
-      if (::poll(&p, 1, 10000) <= 0 || !fill()) throw std::runtime_error("the bridge gave no answer");
+      if (::poll(&p, 1, 10000) <= 0 || !fill())
+        throw std::runtime_error("the bridge gave no answer");
     }
     return message;
   }
@@ -345,7 +373,8 @@ class Bridge {
   json tool_ok(const std::string& name, json arguments) {
     json reply = call("tools/call", {{"name", name}, {"arguments", std::move(arguments)}});
     const json& result = reply.at("result");
-    if (result.at("isError").get<bool>()) throw std::runtime_error(name + " failed: " + result.dump());
+    if (result.at("isError").get<bool>())
+      throw std::runtime_error(name + " failed: " + result.dump());
     return result.at("structuredContent");
   }
   long next_id() { return next_++; }
@@ -366,17 +395,24 @@ std::string text_option(int argc, char** argv, const char* name) {
 }
 
 std::vector<std::string> new_workflow(Bridge& planner, long tasks) {
-  json workflow = planner.tool_ok("workflow_create", {{"name", "race"}, {"source_type", "prompt"},
-                                                      {"source_content", "race"}, {"max_parallel_tasks", tasks}});
+  json workflow = planner.tool_ok("workflow_create", {{"name", "race"},
+                                                      {"source_type", "prompt"},
+                                                      {"source_content", "race"},
+                                                      {"max_parallel_tasks", tasks}});
   json list = json::array();
-  for (long i = 0; i < tasks; ++i) list.push_back({{"name", "t" + std::to_string(i)}, {"description", "d"}, {"sequence", 1}});
-  planner.tool_ok("workflow_set_plan", {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", list}}}});
+  for (long i = 0; i < tasks; ++i)
+    list.push_back({{"name", "t" + std::to_string(i)}, {"description", "d"}, {"sequence", 1}});
+  planner.tool_ok(
+      "workflow_set_plan",
+      {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", list}}}});
   std::vector<std::string> ids;
-  const json available = planner.tool_ok("task_get_available", {{"workflow_id", workflow["id"]}, {"limit", 100}});
+  const json available =
+      planner.tool_ok("task_get_available", {{"workflow_id", workflow["id"]}, {"limit", 100}});
   for (const auto& task : available["tasks"]) {
     ids.push_back(task["id"]);
   }
-  if (static_cast<long>(ids.size()) != tasks) throw std::runtime_error("the workflow has not all its tasks available");
+  if (static_cast<long>(ids.size()) != tasks)
+    throw std::runtime_error("the workflow has not all its tasks available");
   return ids;
 }
 
@@ -390,8 +426,8 @@ struct ClaimFigures {
 // R rounds (after two of warm-up) of the crowd racing for the T tasks of a
 // fresh workflow, agent i for task i mod T. Agent i writes its claim `gap`
 // after agent i-1 (all at once when gap is 0), replies read as they come.
-ClaimFigures claim_rounds(Bridge& planner, std::vector<std::unique_ptr<Bridge>>& crowd, long tasks, long rounds,
-                          std::chrono::microseconds gap) {
+ClaimFigures claim_rounds(Bridge& planner, std::vector<std::unique_ptr<Bridge>>& crowd, long tasks,
+                          long rounds, std::chrono::microseconds gap) {
   ClaimFigures figures;
   for (long round = 0; round < rounds + 2; ++round) {
     std::vector<std::string> ids = new_workflow(planner, tasks);
@@ -407,8 +443,12 @@ ClaimFigures claim_rounds(Bridge& planner, std::vector<std::unique_ptr<Bridge>>&
       while (next < crowd.size() && Clock::now() >= first + gap * static_cast<long>(next)) {
         request[next] = crowd[next]->next_id();
         sent[next] = Clock::now();
-        crowd[next]->send({{"jsonrpc", "2.0"}, {"id", request[next]}, {"method", "tools/call"},
-                           {"params", {{"name", "task_claim"}, {"arguments", {{"task_id", ids[next % ids.size()]}}}}}});
+        crowd[next]->send(
+            {{"jsonrpc", "2.0"},
+             {"id", request[next]},
+             {"method", "tools/call"},
+             {"params",
+              {{"name", "task_claim"}, {"arguments", {{"task_id", ids[next % ids.size()]}}}}}});
         ++next;
       }
       std::vector<pollfd> fds;
@@ -416,10 +456,13 @@ ClaimFigures claim_rounds(Bridge& planner, std::vector<std::unique_ptr<Bridge>>&
       int wait_ms = 10000;
       if (next < crowd.size()) {
         const auto until = first + gap * static_cast<long>(next) - Clock::now();
-        wait_ms = std::max(0, static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(until).count()));
+        wait_ms = std::max(
+            0,
+            static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(until).count()));
       }
       const int ready = ::poll(fds.data(), fds.size(), wait_ms);
-      if (ready < 0 || (ready == 0 && next == crowd.size())) throw std::runtime_error("claims went unanswered");
+      if (ready < 0 || (ready == 0 && next == crowd.size()))
+        throw std::runtime_error("claims went unanswered");
       const auto now = Clock::now();
       for (std::size_t i = 0; i < next; ++i) {
         if (!(fds[i].revents & POLLIN) || done[i]) continue;
@@ -432,17 +475,21 @@ ClaimFigures claim_rounds(Bridge& planner, std::vector<std::unique_ptr<Bridge>>&
           last = std::max(last, now);
           const bool error = message.at("result").at("isError").get<bool>();
           if (round >= 2) {
-            figures.latency_us.push_back(std::chrono::duration<double, std::micro>(now - sent[i]).count());
+            figures.latency_us.push_back(
+                std::chrono::duration<double, std::micro>(now - sent[i]).count());
             error ? ++figures.lost : ++figures.won;
           }
           if (!error) ++round_won;
         }
       }
     }
-    if (round_won != tasks) throw std::runtime_error("a round had " + std::to_string(round_won) + " winners for " + std::to_string(tasks) + " tasks");
+    if (round_won != tasks)
+      throw std::runtime_error("a round had " + std::to_string(round_won) + " winners for " +
+                               std::to_string(tasks) + " tasks");
     if (round >= 2) {
-      figures.per_claim_us.push_back(std::chrono::duration<double, std::micro>(last - sent.front()).count() /
-                                     static_cast<double>(crowd.size()));
+      figures.per_claim_us.push_back(
+          std::chrono::duration<double, std::micro>(last - sent.front()).count() /
+          static_cast<double>(crowd.size()));
     }
   }
   return figures;
@@ -460,15 +507,19 @@ std::vector<double> floor_rounds(std::vector<std::unique_ptr<Bridge>>& crowd, lo
     for (std::size_t i = 0; i < crowd.size(); ++i) {
       request[i] = crowd[i]->next_id();
       sent[i] = Clock::now();
-      crowd[i]->send({{"jsonrpc", "2.0"}, {"id", request[i]}, {"method", "tools/call"},
-                      {"params", {{"name", "message_count_unread"}, {"arguments", json::object()}}}});
+      crowd[i]->send(
+          {{"jsonrpc", "2.0"},
+           {"id", request[i]},
+           {"method", "tools/call"},
+           {"params", {{"name", "message_count_unread"}, {"arguments", json::object()}}}});
     }
     std::vector<bool> done(crowd.size(), false);
     std::size_t left = crowd.size();
     while (left > 0) {
       std::vector<pollfd> fds;
       for (const auto& bridge : crowd) fds.push_back({bridge->out_fd(), POLLIN, 0});
-      if (::poll(fds.data(), fds.size(), 10000) <= 0) throw std::runtime_error("calls went unanswered");
+      if (::poll(fds.data(), fds.size(), 10000) <= 0)
+        throw std::runtime_error("calls went unanswered");
       const auto now = Clock::now();
       for (std::size_t i = 0; i < crowd.size(); ++i) {
         if (!(fds[i].revents & POLLIN) || done[i]) continue;
@@ -476,10 +527,12 @@ std::vector<double> floor_rounds(std::vector<std::unique_ptr<Bridge>>& crowd, lo
         json message;
         while (crowd[i]->take(message)) {
           if (message.value("id", -1L) != request[i]) continue;
-          if (message.at("result").at("isError").get<bool>()) throw std::runtime_error("message_count_unread failed");
+          if (message.at("result").at("isError").get<bool>())
+            throw std::runtime_error("message_count_unread failed");
           done[i] = true;
           --left;
-          if (round >= 2) latency_us.push_back(std::chrono::duration<double, std::micro>(now - sent[i]).count());
+          if (round >= 2)
+            latency_us.push_back(std::chrono::duration<double, std::micro>(now - sent[i]).count());
         }
       }
     }
@@ -492,10 +545,13 @@ int run_claims(const std::string& mission, long agents, long tasks, long rounds,
   const std::string cwd = ::getcwd(here, sizeof here) ? here : "/";
   Bridge planner(mission, cwd, "planning,coordination");
   std::vector<std::unique_ptr<Bridge>> crowd;
-  for (long i = 0; i < agents; ++i) crowd.push_back(std::make_unique<Bridge>(mission, cwd, "coordination"));
-  const ClaimFigures herd = claim_rounds(planner, crowd, tasks, rounds, std::chrono::microseconds(0));
+  for (long i = 0; i < agents; ++i)
+    crowd.push_back(std::make_unique<Bridge>(mission, cwd, "coordination"));
+  const ClaimFigures herd =
+      claim_rounds(planner, crowd, tasks, rounds, std::chrono::microseconds(0));
   const std::vector<double> floor_us = floor_rounds(crowd, rounds);
-  const ClaimFigures staggered = claim_rounds(planner, crowd, tasks, rounds, std::chrono::microseconds(gap_us));
+  const ClaimFigures staggered =
+      claim_rounds(planner, crowd, tasks, rounds, std::chrono::microseconds(gap_us));
   std::vector<double> alone_us;
   // Unraced: one agent claims the tasks of a fresh workflow one by one.
   for (long round = 0; round < rounds; ++round) {
@@ -506,46 +562,57 @@ int run_claims(const std::string& mission, long agents, long tasks, long rounds,
       alone_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
     }
   }
-  std::printf("claims_agents: %ld\nclaims_tasks_per_round: %ld\nclaims_rounds: %ld\n", agents, tasks, rounds);
-  std::printf("claims_won: %ld\nclaims_refused: %ld\n", herd.won + staggered.won, herd.lost + staggered.lost);
-  std::printf("claim_raced_p50_us: %.1f\nclaim_raced_p99_us: %.1f\n", percentile(herd.latency_us, 50),
-              percentile(herd.latency_us, 99));
+  std::printf("claims_agents: %ld\nclaims_tasks_per_round: %ld\nclaims_rounds: %ld\n", agents,
+              tasks, rounds);
+  std::printf("claims_won: %ld\nclaims_refused: %ld\n", herd.won + staggered.won,
+              herd.lost + staggered.lost);
+  std::printf("claim_raced_p50_us: %.1f\nclaim_raced_p99_us: %.1f\n",
+              percentile(herd.latency_us, 50), percentile(herd.latency_us, 99));
   std::printf("claim_daemon_per_claim_p50_us: %.1f\n", percentile(herd.per_claim_us, 50));
-  std::printf("herd_floor_p50_us: %.1f\nherd_floor_p99_us: %.1f\n", percentile(floor_us, 50), percentile(floor_us, 99));
+  std::printf("herd_floor_p50_us: %.1f\nherd_floor_p99_us: %.1f\n", percentile(floor_us, 50),
+              percentile(floor_us, 99));
   std::printf("claim_staggered_gap_us: %ld\n", gap_us);
-  std::printf("claim_staggered_p50_us: %.1f\nclaim_staggered_p99_us: %.1f\n", percentile(staggered.latency_us, 50),
-              percentile(staggered.latency_us, 99));
-  std::printf("claim_alone_p50_us: %.1f\nclaim_alone_p99_us: %.1f\n", percentile(alone_us, 50), percentile(alone_us, 99));
+  std::printf("claim_staggered_p50_us: %.1f\nclaim_staggered_p99_us: %.1f\n",
+              percentile(staggered.latency_us, 50), percentile(staggered.latency_us, 99));
+  std::printf("claim_alone_p50_us: %.1f\nclaim_alone_p99_us: %.1f\n", percentile(alone_us, 50),
+              percentile(alone_us, 99));
   return 0;
 }
 
-double run_git_worktree_add(const std::string& repo, const std::string& branch, const std::string& path) {
+double run_git_worktree_add(const std::string& repo, const std::string& branch,
+                            const std::string& path) {
   const auto start = Clock::now();
   pid_t pid = ::fork();
   if (pid == 0) {
     int null = ::open("/dev/null", O_WRONLY);
     ::dup2(null, 1);
     ::dup2(null, 2);
-    ::execlp("git", "git", "-C", repo.c_str(), "worktree", "add", "-q", "-b", branch.c_str(), path.c_str(), nullptr);
+    ::execlp("git", "git", "-C", repo.c_str(), "worktree", "add", "-q", "-b", branch.c_str(),
+             path.c_str(), nullptr);
     ::_exit(127);
   }
   int status = 0;
   ::waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error("git worktree add failed");
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("git worktree add failed");
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
 int run_worktrees(const std::string& mission, const std::string& repo, long rounds) {
   Bridge planner(mission, repo, "planning,workspaces");
-  json workflow = planner.tool_ok("workflow_create", {{"name", "worktrees"}, {"source_type", "prompt"}, {"source_content", "w"}});
+  json workflow =
+      planner.tool_ok("workflow_create",
+                      {{"name", "worktrees"}, {"source_type", "prompt"}, {"source_content", "w"}});
   std::vector<double> mission_ms, git_ms;
   for (long round = 0; round < rounds + 1; ++round) {
     const std::string suffix = std::to_string(round);
     const auto start = Clock::now();
-    planner.tool_ok("workspace_create", {{"workflow_id", workflow["id"]}, {"branch", "bench/m" + suffix},
+    planner.tool_ok("workspace_create", {{"workflow_id", workflow["id"]},
+                                         {"branch", "bench/m" + suffix},
                                          {"path", repo + ".bench/m" + suffix}});
     const double ours = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-    const double theirs = run_git_worktree_add(repo, "bench/g" + suffix, repo + ".bench/g" + suffix);
+    const double theirs =
+        run_git_worktree_add(repo, "bench/g" + suffix, repo + ".bench/g" + suffix);
     if (round == 0) continue;  // warm-up: the git module loads on first use
     mission_ms.push_back(ours);
     git_ms.push_back(theirs);
@@ -553,20 +620,25 @@ int run_worktrees(const std::string& mission, const std::string& repo, long roun
   const double ours = percentile(mission_ms, 50);
   const double theirs = percentile(git_ms, 50);
   std::printf("worktree_rounds: %ld\n", rounds);
-  std::printf("workspace_create_p50_ms: %.2f\nworkspace_create_p99_ms: %.2f\n", ours, percentile(mission_ms, 99));
-  std::printf("git_worktree_add_p50_ms: %.2f\ngit_worktree_add_p99_ms: %.2f\n", theirs, percentile(git_ms, 99));
+  std::printf("workspace_create_p50_ms: %.2f\nworkspace_create_p99_ms: %.2f\n", ours,
+              percentile(mission_ms, 99));
+  std::printf("git_worktree_add_p50_ms: %.2f\ngit_worktree_add_p99_ms: %.2f\n", theirs,
+              percentile(git_ms, 99));
   std::printf("workspace_create_over_git: %.2f\n", theirs > 0 ? ours / theirs : 0.0);
   return 0;
 }
 
 int main(int argc, char** argv) {
   try {
-    if (argc < 2) throw std::runtime_error("usage: mission_coordination_bench wait|heartbeats|claims|worktrees --socket PATH ...");
+    if (argc < 2)
+      throw std::runtime_error(
+          "usage: mission_coordination_bench wait|heartbeats|claims|worktrees --socket PATH ...");
     const std::string mode = argv[1];
     const std::string socket = socket_of(argc, argv);
     if (mode == "wait") return run_wait(socket, option(argc, argv, "--rounds", 200));
     if (mode == "heartbeats") {
-      return run_heartbeats(socket, option(argc, argv, "--agents", 100), option(argc, argv, "--blocks", 10),
+      return run_heartbeats(socket, option(argc, argv, "--agents", 100),
+                            option(argc, argv, "--blocks", 10),
                             option(argc, argv, "--block-ms", 3000));
     }
     if (mode == "claims") {

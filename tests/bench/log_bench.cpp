@@ -131,8 +131,9 @@ int run(const std::filesystem::path& dir, std::uint64_t bound) {
   }
   const auto log_bytes = std::filesystem::file_size(dir / (kId + ".log"));
   const auto index_bytes = std::filesystem::file_size(dir / (kId + ".idx"));
-  std::printf("log_bytes: %ju\nindex_bytes: %ju\nlines: %ju\n", static_cast<std::uintmax_t>(log_bytes),
-              static_cast<std::uintmax_t>(index_bytes), static_cast<std::uintmax_t>(lines));
+  std::printf("log_bytes: %ju\nindex_bytes: %ju\nlines: %ju\n",
+              static_cast<std::uintmax_t>(log_bytes), static_cast<std::uintmax_t>(index_bytes),
+              static_cast<std::uintmax_t>(lines));
   std::printf("write_ms: %.1f\nwrite_mib_per_s: %.1f\nwrite_lines_per_s: %.0f\n", write_ms,
               static_cast<double>(fed) / (1024.0 * 1024.0) / (write_ms / 1000.0),
               static_cast<double>(lines) / (write_ms / 1000.0));
@@ -159,8 +160,8 @@ int main(int argc, char** argv) {
     dir = argv[1];
   } else {
     const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") +
-                          "/mission-log-bench-XXXXXX";
+    std::string pattern =
+        std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/mission-log-bench-XXXXXX";
     if (::mkdtemp(pattern.data()) == nullptr) {
       std::perror("log_bench: mkdtemp");
       return 1;
@@ -168,8 +169,8 @@ int main(int argc, char** argv) {
     dir = pattern;
     remove_dir = true;
   }
-  std::uint64_t bound = argc > 2 ? std::strtoull(argv[2], nullptr, 10)
-                                 : mission::limits::kMaxExecutionLogBytes;
+  std::uint64_t bound =
+      argc > 2 ? std::strtoull(argv[2], nullptr, 10) : mission::limits::kMaxExecutionLogBytes;
   int status = 1;
   try {
     status = run(dir, bound);

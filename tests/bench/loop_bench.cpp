@@ -180,7 +180,8 @@ void report(const char* name, const std::vector<double>& ms) {
 // `mission status` `runs` times, each followed by daemon.status on a
 // connection kept open (the time the daemon's loop takes to answer, without
 // starting a process). Reports both under `name`.
-void status_runs(const char* name, const std::string& socket, const std::string& mission, long runs) {
+void status_runs(const char* name, const std::string& socket, const std::string& mission,
+                 long runs) {
   Line line(socket);
   hello(line);
   std::vector<double> process_ms, call_ms;
@@ -285,8 +286,7 @@ void run_messages(const std::string& socket, const std::string& mission, long ru
   const json count = victim.tool("message_count_unread", json::object());
   if (count.at("count").get<long>() != messages)
     throw std::runtime_error("the agent does not have every message unread");
-  under_load("messages", socket, mission, runs,
-             [&] { victim.tool("agent_list", {{"limit", 1}}); });
+  under_load("messages", socket, mission, runs, [&] { victim.tool("agent_list", {{"limit", 1}}); });
 }
 
 long option(int argc, char** argv, const char* name, long fallback) {

@@ -41,14 +41,13 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 extern char** environ;
 
@@ -72,7 +71,8 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
 }
 
 int ms_left(Clock::time_point deadline) {
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
   return left < 0 ? 0 : static_cast<int>(std::min<long long>(left + 1, 60'000));
 }
 
@@ -98,7 +98,9 @@ std::string describe_status(int status) {
   return "status " + std::to_string(status);
 }
 
-void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
+void set_nonblocking(int fd) {
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
 
 // --- children's stderr ------------------------------------------------------
 //
@@ -136,8 +138,8 @@ class StderrSink {
 void print_stderr_tail(const StderrSink& sink) {
   std::string tail = sink.tail();
   if (tail.empty()) return;
-  std::fprintf(stderr, "--- last stderr output of the server processes ---\n%s%s---\n", tail.c_str(),
-               tail.back() == '\n' ? "" : "\n");
+  std::fprintf(stderr, "--- last stderr output of the server processes ---\n%s%s---\n",
+               tail.c_str(), tail.back() == '\n' ? "" : "\n");
 }
 
 struct Response {
@@ -177,7 +179,8 @@ class Connection {
 
   static Connection spawn(const std::vector<std::string>& command, int stderr_fd) {
     int to_child[2], from_child[2];
-    if (::pipe2(to_child, O_CLOEXEC) != 0) throw Failure(std::string("pipe: ") + std::strerror(errno));
+    if (::pipe2(to_child, O_CLOEXEC) != 0)
+      throw Failure(std::string("pipe: ") + std::strerror(errno));
     if (::pipe2(from_child, O_CLOEXEC) != 0) {
       int error = errno;
       ::close(to_child[0]);
@@ -376,9 +379,9 @@ json initialized_notification() {
 }
 
 json progress_call(long id, const std::string& event_id, const std::string& summary) {
-  return request(id, "tools/call",
-                 {{"name", "progress"},
-                  {"arguments", {{"summary", summary}, {"eventId", event_id}}}});
+  return request(
+      id, "tools/call",
+      {{"name", "progress"}, {"arguments", {{"summary", summary}, {"eventId", event_id}}}});
 }
 
 // Parses a line from the server. A response is returned; a notification is
@@ -396,9 +399,10 @@ std::optional<Response> classify_line(Connection& connection, const std::string&
   if (!message.is_object()) throw Failure("the server wrote a non-object: " + line.substr(0, 300));
   if (message.contains("method")) {
     if (message.contains("id")) {
-      connection.queue({{"jsonrpc", "2.0"},
-                        {"id", message["id"]},
-                        {"error", {{"code", -32601}, {"message", "not supported by the bench client"}}}});
+      connection.queue(
+          {{"jsonrpc", "2.0"},
+           {"id", message["id"]},
+           {"error", {{"code", -32601}, {"message", "not supported by the bench client"}}}});
     }
     return std::nullopt;
   }
@@ -406,7 +410,9 @@ std::optional<Response> classify_line(Connection& connection, const std::string&
   return Response{std::move(message), line.size(), at};
 }
 
-bool has_id(const Response& response, long id) { return response.message["id"] == json(id); }
+bool has_id(const Response& response, long id) {
+  return response.message["id"] == json(id);
+}
 
 // Waits for the response to `id` on a single connection. Responses to other
 // ids are kept for a later wait.
@@ -430,7 +436,8 @@ Response wait_response(Connection& connection, long id, Clock::time_point deadli
     if (connection.eof()) {
       // Give the child a moment to exit, so the error can name its status.
       for (int i = 0; i < 200 && !connection.try_reap(); ++i) ::usleep(1000);
-      std::string why = connection.exit_status() ? " (" + describe_status(*connection.exit_status()) + ")" : "";
+      std::string why =
+          connection.exit_status() ? " (" + describe_status(*connection.exit_status()) + ")" : "";
       throw Failure("the server closed its output before answering " + std::string(what) + why);
     }
     connection.flush();
@@ -463,10 +470,12 @@ json result_of(const Response& response, std::string_view what) {
 
 // Why a progress call did not come back "accepted"; empty when it did.
 std::string call_problem(const Response& response) {
-  if (response.message.contains("error")) return "JSON-RPC error " + response.message["error"].dump();
+  if (response.message.contains("error"))
+    return "JSON-RPC error " + response.message["error"].dump();
   const json& result = response.message.value("result", json());
   if (!result.is_object()) return "no result";
-  if (result.value("isError", false)) return "tool error " + result.value("structuredContent", json()).dump();
+  if (result.value("isError", false))
+    return "tool error " + result.value("structuredContent", json()).dump();
   const json& structured = result.value("structuredContent", json());
   std::string status = structured.is_object() ? structured.value("status", "") : "";
   if (status != "accepted") return "status '" + status + "': " + structured.dump();
@@ -481,7 +490,7 @@ struct Options {
   long warmup = -1;  // default depends on the mode
   long calls = 10000;
   long sessions = 1000;
-  long timeout_ms = -1;     // per wait (cold-start, call-latency) or overall (concurrent)
+  long timeout_ms = -1;  // per wait (cold-start, call-latency) or overall (concurrent)
   long exit_grace_ms = 2000;
   long watch_pid = 0;
   std::string socket;
@@ -491,10 +500,13 @@ struct Options {
 };
 
 const char* kUsage =
-    "usage: mission_mcp_bench cold-start   [--runs N] [--warmup K] [--timeout-ms T] -- CMD ARGS...\n"
-    "       mission_mcp_bench call-latency [--calls N] [--warmup K] [--timeout-ms T] -- CMD ARGS...\n"
+    "usage: mission_mcp_bench cold-start   [--runs N] [--warmup K] [--timeout-ms T] -- CMD "
+    "ARGS...\n"
+    "       mission_mcp_bench call-latency [--calls N] [--warmup K] [--timeout-ms T] -- CMD "
+    "ARGS...\n"
     "       mission_mcp_bench call-latency [--calls N] [--warmup K] --socket PATH --execution ID\n"
-    "       mission_mcp_bench concurrent   [--sessions N] [--watch-pid PID] [--timeout-ms T] -- CMD ARGS...\n"
+    "       mission_mcp_bench concurrent   [--sessions N] [--watch-pid PID] [--timeout-ms T] -- "
+    "CMD ARGS...\n"
     "common: [--event-prefix P] [--exit-grace-ms G (wait for exit after stdin EOF, default 2000)]\n"
     "  cold-start:   spawn + initialize + tools/list, N times (default 100, warmup 2)\n"
     "  call-latency: one session, N sequential tools/call progress (default 10000, warmup 100);\n"
@@ -502,14 +514,16 @@ const char* kUsage =
     "                $MISSION_MCP_TOKEN)\n"
     "  concurrent:   N sessions at once (default 1000), each initialize + tools/list + one\n"
     "                tools/call progress; --watch-pid reads that process's RSS while all are open\n"
-    "  --timeout-ms: per answer (default 10000), or for the whole concurrent run (default 120000)\n";
+    "  --timeout-ms: per answer (default 10000), or for the whole concurrent run (default "
+    "120000)\n";
 
 long parse_count(const std::string& flag, const std::string& text, long minimum) {
   char* end = nullptr;
   errno = 0;
   long value = std::strtol(text.c_str(), &end, 10);
   if (errno != 0 || end == text.c_str() || *end != '\0' || value < minimum) {
-    throw UsageError(flag + " wants an integer >= " + std::to_string(minimum) + ", not '" + text + "'");
+    throw UsageError(flag + " wants an integer >= " + std::to_string(minimum) + ", not '" + text +
+                     "'");
   }
   return value;
 }
@@ -522,7 +536,8 @@ Options parse_options(int argc, char** argv) {
     std::fputs(kUsage, stdout);
     std::exit(0);
   }
-  if (options.mode != "cold-start" && options.mode != "call-latency" && options.mode != "concurrent") {
+  if (options.mode != "cold-start" && options.mode != "call-latency" &&
+      options.mode != "concurrent") {
     throw UsageError("unknown subcommand '" + options.mode + "'");
   }
   int i = 2;
@@ -536,16 +551,26 @@ Options parse_options(int argc, char** argv) {
       for (++i; i < argc; ++i) options.command.emplace_back(argv[i]);
       break;
     }
-    if (arg == "--runs") options.runs = parse_count(arg, value(arg), 1);
-    else if (arg == "--warmup") options.warmup = parse_count(arg, value(arg), 0);
-    else if (arg == "--calls") options.calls = parse_count(arg, value(arg), 1);
-    else if (arg == "--sessions") options.sessions = parse_count(arg, value(arg), 1);
-    else if (arg == "--timeout-ms") options.timeout_ms = parse_count(arg, value(arg), 1);
-    else if (arg == "--exit-grace-ms") options.exit_grace_ms = parse_count(arg, value(arg), 0);
-    else if (arg == "--watch-pid") options.watch_pid = parse_count(arg, value(arg), 1);
-    else if (arg == "--socket") options.socket = value(arg);
-    else if (arg == "--execution") options.execution = value(arg);
-    else if (arg == "--event-prefix") options.event_prefix = value(arg);
+    if (arg == "--runs")
+      options.runs = parse_count(arg, value(arg), 1);
+    else if (arg == "--warmup")
+      options.warmup = parse_count(arg, value(arg), 0);
+    else if (arg == "--calls")
+      options.calls = parse_count(arg, value(arg), 1);
+    else if (arg == "--sessions")
+      options.sessions = parse_count(arg, value(arg), 1);
+    else if (arg == "--timeout-ms")
+      options.timeout_ms = parse_count(arg, value(arg), 1);
+    else if (arg == "--exit-grace-ms")
+      options.exit_grace_ms = parse_count(arg, value(arg), 0);
+    else if (arg == "--watch-pid")
+      options.watch_pid = parse_count(arg, value(arg), 1);
+    else if (arg == "--socket")
+      options.socket = value(arg);
+    else if (arg == "--execution")
+      options.execution = value(arg);
+    else if (arg == "--event-prefix")
+      options.event_prefix = value(arg);
     else if (arg == "-h" || arg == "--help") {
       std::fputs(kUsage, stdout);
       std::exit(0);
@@ -554,17 +579,20 @@ Options parse_options(int argc, char** argv) {
     }
   }
   bool direct = !options.socket.empty();
-  if (direct && options.mode != "call-latency") throw UsageError("--socket is for call-latency only");
+  if (direct && options.mode != "call-latency")
+    throw UsageError("--socket is for call-latency only");
   if (direct && options.execution.empty()) throw UsageError("--socket needs --execution ID");
-  if (direct && !options.command.empty()) throw UsageError("give either --socket or -- CMD, not both");
+  if (direct && !options.command.empty())
+    throw UsageError("give either --socket or -- CMD, not both");
   if (!direct && options.command.empty()) throw UsageError("missing -- CMD ARGS...");
   if (options.warmup < 0) options.warmup = options.mode == "call-latency" ? 100 : 2;
   if (options.timeout_ms < 0) options.timeout_ms = options.mode == "concurrent" ? 120000 : 10000;
   if (options.event_prefix.empty()) {
     // Unique per run, so reusing an execution never yields "duplicate".
     auto now = std::chrono::system_clock::now().time_since_epoch();
-    options.event_prefix = "bench-" + std::to_string(::getpid()) + "-" +
-                           std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
+    options.event_prefix =
+        "bench-" + std::to_string(::getpid()) + "-" +
+        std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
   }
   return options;
 }
@@ -627,8 +655,10 @@ int run_cold_start(const Options& options) {
   std::printf("runs: %zu\n", times_ms.size());
   std::printf("median_ms: %s\n", fixed(percentile(times_ms, 50), 3).c_str());
   std::printf("p90_ms: %s\n", fixed(percentile(times_ms, 90), 3).c_str());
-  std::printf("min_ms: %s\n", fixed(*std::min_element(times_ms.begin(), times_ms.end()), 3).c_str());
-  std::printf("max_ms: %s\n", fixed(*std::max_element(times_ms.begin(), times_ms.end()), 3).c_str());
+  std::printf("min_ms: %s\n",
+              fixed(*std::min_element(times_ms.begin(), times_ms.end()), 3).c_str());
+  std::printf("max_ms: %s\n",
+              fixed(*std::max_element(times_ms.begin(), times_ms.end()), 3).c_str());
   std::printf("tools_list_bytes: %zu\n", list_bytes);
   std::printf("tools: %zu\n", tools);
   if (tools > 0) std::printf("bytes_per_tool: %zu\n", list_bytes / tools);
@@ -646,8 +676,9 @@ int run_cold_start(const Options& options) {
 int run_call_latency(const Options& options) {
   StderrSink sink;
   const bool direct = !options.socket.empty();
-  std::fprintf(stderr, "call-latency: %ld calls (+%ld warmup) through %s\n", options.calls, options.warmup,
-               direct ? ("the socket " + options.socket).c_str() : command_text(options.command).c_str());
+  std::fprintf(
+      stderr, "call-latency: %ld calls (+%ld warmup) through %s\n", options.calls, options.warmup,
+      direct ? ("the socket " + options.socket).c_str() : command_text(options.command).c_str());
   auto wait = [&] { return Clock::now() + std::chrono::milliseconds(options.timeout_ms); };
   std::optional<Connection> holder;
   try {
@@ -657,8 +688,9 @@ int run_call_latency(const Options& options) {
       if (const char* token = std::getenv("MISSION_MCP_TOKEN")) attach["token"] = token;
       char cwd[4096];
       attach["cwd"] = ::getcwd(cwd, sizeof cwd) != nullptr ? cwd : "/";
-      holder->queue(request(1, "hello",
-                            {{"protocol", 1}, {"client", {{"name", "mission-mcp-bench"}, {"version", "1.0.0"}}}}));
+      holder->queue(request(
+          1, "hello",
+          {{"protocol", 1}, {"client", {{"name", "mission-mcp-bench"}, {"version", "1.0.0"}}}}));
       holder->queue(request(2, "mcp.attach", attach));
       result_of(wait_response(*holder, 1, wait(), "hello"), "hello");
       result_of(wait_response(*holder, 2, wait(), "mcp.attach"), "mcp.attach");
@@ -687,8 +719,9 @@ int run_call_latency(const Options& options) {
       session.queue(progress_call(id, event_id, "bench call " + std::to_string(i)));
       auto start = Clock::now();
       session.flush();
-      Response answer = wait_response(session, id, start + std::chrono::milliseconds(options.timeout_ms),
-                                      "tools/call " + std::to_string(i));
+      Response answer =
+          wait_response(session, id, start + std::chrono::milliseconds(options.timeout_ms),
+                        "tools/call " + std::to_string(i));
       double elapsed_us = std::chrono::duration<double, std::micro>(answer.at - start).count();
       std::string problem = call_problem(answer);
       if (!problem.empty()) {
@@ -700,16 +733,21 @@ int run_call_latency(const Options& options) {
     }
     double wall_s = std::chrono::duration<double>(Clock::now() - measured_start).count();
     bool clean = session.finish(std::chrono::milliseconds(options.exit_grace_ms));
-    std::string exit_text = direct ? "socket" : (clean && session.exit_status() ? describe_status(*session.exit_status())
-                                                                                 : "needed a signal");
+    std::string exit_text =
+        direct ? "socket"
+               : (clean && session.exit_status() ? describe_status(*session.exit_status())
+                                                 : "needed a signal");
 
     std::printf("calls: %zu\n", times_us.size());
     std::printf("p50_us: %s\n", fixed(percentile(times_us, 50), 1).c_str());
     std::printf("p90_us: %s\n", fixed(percentile(times_us, 90), 1).c_str());
     std::printf("p99_us: %s\n", fixed(percentile(times_us, 99), 1).c_str());
-    std::printf("min_us: %s\n", fixed(*std::min_element(times_us.begin(), times_us.end()), 1).c_str());
-    std::printf("max_us: %s\n", fixed(*std::max_element(times_us.begin(), times_us.end()), 1).c_str());
-    std::printf("calls_per_s: %s\n", fixed(static_cast<double>(times_us.size()) / wall_s, 0).c_str());
+    std::printf("min_us: %s\n",
+                fixed(*std::min_element(times_us.begin(), times_us.end()), 1).c_str());
+    std::printf("max_us: %s\n",
+                fixed(*std::max_element(times_us.begin(), times_us.end()), 1).c_str());
+    std::printf("calls_per_s: %s\n",
+                fixed(static_cast<double>(times_us.size()) / wall_s, 0).c_str());
     std::printf("failures: %ld\n", failures);
     std::printf("server_exit: %s\n", exit_text.c_str());
     for (const auto& [problem, count] : problems) {
@@ -753,7 +791,8 @@ std::string read_proc_status(long pid, const char* key) {
 std::string early_exit(const Session& session) {
   std::string why = session.stage == Stage::holding ? "closed its output while held open"
                                                     : "closed its output before answering";
-  if (session.connection.exit_status()) why += " (" + describe_status(*session.connection.exit_status()) + ")";
+  if (session.connection.exit_status())
+    why += " (" + describe_status(*session.connection.exit_status()) + ")";
   return why;
 }
 
@@ -766,11 +805,12 @@ int run_concurrent(const Options& options) {
   ::getrlimit(RLIMIT_NOFILE, &limit);
   const auto n = static_cast<std::size_t>(options.sessions);
   if (limit.rlim_cur != RLIM_INFINITY && static_cast<std::size_t>(limit.rlim_cur) < 2 * n + 32) {
-    std::fprintf(stderr, "concurrent: %zu sessions need about %zu open files; the limit is %llu\n", n,
-                 2 * n + 32, static_cast<unsigned long long>(limit.rlim_cur));
+    std::fprintf(stderr, "concurrent: %zu sessions need about %zu open files; the limit is %llu\n",
+                 n, 2 * n + 32, static_cast<unsigned long long>(limit.rlim_cur));
     return 1;
   }
-  std::fprintf(stderr, "concurrent: %zu sessions of: %s\n", n, command_text(options.command).c_str());
+  std::fprintf(stderr, "concurrent: %zu sessions of: %s\n", n,
+               command_text(options.command).c_str());
 
   StderrSink sink;
   std::vector<Session> sessions(n);
@@ -846,7 +886,8 @@ int run_concurrent(const Options& options) {
           fail(session, "tools/list: " + response->message.dump().substr(0, 300));
           return;
         }
-        session.connection.queue(progress_call(3, options.event_prefix + "-s" + std::to_string(index),
+        session.connection.queue(progress_call(3,
+                                               options.event_prefix + "-s" + std::to_string(index),
                                                "concurrent session " + std::to_string(index)));
         session.stage = Stage::calling;
       } else if (session.stage == Stage::calling) {
@@ -907,7 +948,8 @@ int run_concurrent(const Options& options) {
     int timeout = ms_left(deadline);
     if (timeout == 0) {
       for (auto& session : sessions) {
-        const char* stage = session.connection.eof()          ? "waiting for the exit after its output closed"
+        const char* stage = session.connection.eof()
+                                ? "waiting for the exit after its output closed"
                             : session.stage == Stage::listing ? "waiting for tools/list"
                             : session.stage == Stage::calling ? "waiting for tools/call"
                             : session.stage == Stage::holding ? "waiting for the others"
@@ -994,7 +1036,8 @@ int run_concurrent(const Options& options) {
   if (!ready.empty()) {
     std::printf("session_ready_median_ms: %s\n", fixed(percentile(ready, 50), 1).c_str());
     std::printf("session_ready_p90_ms: %s\n", fixed(percentile(ready, 90), 1).c_str());
-    std::printf("session_ready_max_ms: %s\n", fixed(*std::max_element(ready.begin(), ready.end()), 1).c_str());
+    std::printf("session_ready_max_ms: %s\n",
+                fixed(*std::max_element(ready.begin(), ready.end()), 1).c_str());
   }
   if (options.watch_pid > 0) {
     std::printf("watched_rss_at_peak: %s\n", peak_rss.c_str());

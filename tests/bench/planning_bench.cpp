@@ -16,18 +16,19 @@
 // `key: value` lines; workflow_set_plan also in this thread's CPU time.
 // PLANNING_BENCH_SET_PLAN_RUNS sets how many times the plan is set.
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <iostream>
 #include <map>
 #include <random>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "daemon/mcp/planning_decoders.hpp"
@@ -77,10 +78,11 @@ nlohmann::json plan_arguments(const std::string& id) {
   nlohmann::json tasks = nlohmann::json::array();
   std::size_t edges = 0;
   for (std::size_t i = 0; i < kTasks; ++i) {
-    nlohmann::json task = {{"name", "task-" + std::to_string(i)},
-                           {"description", "Do step " + std::to_string(i) + " of the plan"},
-                           {"sequence", i / kStage},
-                           {"files_likely_affected", {"src/module" + std::to_string(i % 500) + ".cpp"}}};
+    nlohmann::json task = {
+        {"name", "task-" + std::to_string(i)},
+        {"description", "Do step " + std::to_string(i) + " of the plan"},
+        {"sequence", i / kStage},
+        {"files_likely_affected", {"src/module" + std::to_string(i % 500) + ".cpp"}}};
     if (i >= kStage) {
       // Three (the last 300: four) distinct tasks of earlier sequences.
       const std::size_t want = i >= kTasks - (kEdges - 3 * (kTasks - kStage)) ? 4 : 3;
@@ -98,7 +100,8 @@ nlohmann::json plan_arguments(const std::string& id) {
     tasks.push_back(std::move(task));
   }
   if (edges != kEdges) std::cerr << "edges: " << edges << "\n";
-  return {{"id", id}, {"plan", {{"summary", "bench"}, {"approach", "stages"}, {"tasks", std::move(tasks)}}}};
+  return {{"id", id},
+          {"plan", {{"summary", "bench"}, {"approach", "stages"}, {"tasks", std::move(tasks)}}}};
 }
 
 struct NaiveTask {
@@ -110,7 +113,8 @@ struct NaiveTask {
 // The reference's way: read everything, scan the edges for each task.
 std::size_t naive_next_tasks(store::Database& db, const std::string& workflow_id) {
   std::vector<NaiveTask> tasks;
-  auto s = db.prepare("SELECT id, status, sequence FROM tasks WHERE mission_id = ? ORDER BY plan_order");
+  auto s =
+      db.prepare("SELECT id, status, sequence FROM tasks WHERE mission_id = ? ORDER BY plan_order");
   s.bind(1, workflow_id);
   while (s.step()) tasks.push_back({s.text(0), s.text(1), s.integer(2)});
   std::vector<std::pair<std::string, std::string>> edges;
@@ -125,7 +129,8 @@ std::size_t naive_next_tasks(store::Database& db, const std::string& workflow_id
     bool ok = true;
     for (const auto& [from, to] : edges) {
       if (from != task.id) continue;
-      auto dep = std::find_if(tasks.begin(), tasks.end(), [&](const NaiveTask& t) { return t.id == to; });
+      auto dep =
+          std::find_if(tasks.begin(), tasks.end(), [&](const NaiveTask& t) { return t.id == to; });
       if (dep != tasks.end() && dep->status != "success") ok = false;
     }
     ready += ok ? 1 : 0;
@@ -156,14 +161,17 @@ int main(int argc, char** argv) {
   try {
     store::Database db(dir / "mission.db");
     store::migrate(db);
-    db.exec("INSERT INTO executions (id, adapter, delivery, descriptor, cwd, command, state, created_at, "
-            "updated_at) VALUES ('ae-bench', 'generic', 'mcp-tool', '{}', '/tmp', '[]', 'running', 0, 0)");
+    db.exec(
+        "INSERT INTO executions (id, adapter, delivery, descriptor, cwd, command, state, "
+        "created_at, "
+        "updated_at) VALUES ('ae-bench', 'generic', 'mcp-tool', '{}', '/tmp', '[]', 'running', 0, "
+        "0)");
     planning::Caller caller{db, "ae-bench", nullptr, nullptr, {}};
     std::string workflow_id;
     {
       store::Transaction transaction(db);
-      planning::WorkflowCreateRequest create{"bench", "prompt", std::nullopt, std::string(20000, 'x'),
-                                             std::nullopt, 4, false};
+      planning::WorkflowCreateRequest create{
+          "bench", "prompt", std::nullopt, std::string(20000, 'x'), std::nullopt, 4, false};
       workflow_id = planning::workflow_create(caller, create)["id"];
       transaction.commit();
     }
@@ -200,41 +208,48 @@ int main(int argc, char** argv) {
       return 0;
     }
     // Half the stages done, the next stage half in progress.
-    db.exec("UPDATE tasks SET status = 'success', started_at = 0, completed_at = 60000 "
-            "WHERE mission_id = '" + workflow_id + "' AND sequence < 50");
-    db.exec("UPDATE tasks SET status = 'in_progress', started_at = 0 WHERE mission_id = '" + workflow_id +
-            "' AND sequence = 50 AND plan_order % 2 = 0");
+    db.exec(
+        "UPDATE tasks SET status = 'success', started_at = 0, completed_at = 60000 "
+        "WHERE mission_id = '" +
+        workflow_id + "' AND sequence < 50");
+    db.exec("UPDATE tasks SET status = 'in_progress', started_at = 0 WHERE mission_id = '" +
+            workflow_id + "' AND sequence = 50 AND plan_order % 2 = 0");
 
     planning::PlanCache cache;
     planning::NextTasksRequest next{workflow_id, true, 0};
     planning::WorkflowIdRequest progress{workflow_id};
     std::size_t offered = 0;
     const double next_warm = time_runs(runs, [&] {
-      offered = planning::workflow_next_tasks(db, &cache, next, KeyStyle::snake)["available_count"].get<std::size_t>();
+      offered = planning::workflow_next_tasks(db, &cache, next, KeyStyle::snake)["available_count"]
+                    .get<std::size_t>();
     });
-    const double progress_warm =
-        time_runs(runs, [&] { planning::workflow_progress(db, &cache, progress, KeyStyle::snake); });
+    const double progress_warm = time_runs(
+        runs, [&] { planning::workflow_progress(db, &cache, progress, KeyStyle::snake); });
     // Cold: a task changes before each call (the trigger bumps the revision).
     std::vector<double> cold;
     for (int i = 0; i < runs; ++i) {
-      db.exec("UPDATE tasks SET completed_at = " + std::to_string(60000 + i) + " WHERE mission_id = '" +
-              workflow_id + "' AND plan_order = 0");
+      db.exec("UPDATE tasks SET completed_at = " + std::to_string(60000 + i) +
+              " WHERE mission_id = '" + workflow_id + "' AND plan_order = 0");
       auto start = Clock::now();
       planning::workflow_next_tasks(db, &cache, next, KeyStyle::snake);
       cold.push_back(ms_since(start));
     }
     std::size_t naive_offered = 0;
-    const double next_naive = time_runs(std::max(1, runs / 10), [&] { naive_offered = naive_next_tasks(db, workflow_id); });
-    const double progress_naive = time_runs(std::max(1, runs / 10), [&] { naive_progress(db, workflow_id); });
+    const double next_naive = time_runs(std::max(1, runs / 10),
+                                        [&] { naive_offered = naive_next_tasks(db, workflow_id); });
+    const double progress_naive =
+        time_runs(std::max(1, runs / 10), [&] { naive_progress(db, workflow_id); });
 
     // task_load_context: a task of the last stage, thousands of ancestors.
-    auto s = db.prepare("SELECT id FROM tasks WHERE mission_id = ? ORDER BY plan_order DESC LIMIT 1");
+    auto s =
+        db.prepare("SELECT id FROM tasks WHERE mission_id = ? ORDER BY plan_order DESC LIMIT 1");
     s.bind(1, workflow_id);
     s.step();
     planning::TaskLoadContextRequest context{s.text(0), {}, 8000};
     std::size_t tokens = 0;
     const double context_ms = time_runs(runs, [&] {
-      tokens = planning::task_load_context(db, &cache, context)["token_estimate"].get<std::size_t>();
+      tokens =
+          planning::task_load_context(db, &cache, context)["token_estimate"].get<std::size_t>();
     });
 
     std::cout << "ready_tasks: " << offered << " (naive: " << naive_offered << ")\n";

@@ -35,7 +35,8 @@ struct Pty {
   pid_t pid = -1;
 };
 
-Pty spawn_on_pty(const std::vector<std::string>& argv, unsigned short rows = 24, unsigned short columns = 80) {
+Pty spawn_on_pty(const std::vector<std::string>& argv, unsigned short rows = 24,
+                 unsigned short columns = 80) {
   Pty pty;
   pty.master = ::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
   ::grantpt(pty.master);
@@ -121,11 +122,14 @@ std::vector<double> echo_round_trips(const std::vector<std::string>& prefix, int
 }
 
 double percentile(const std::vector<double>& sorted, double p) {
-  return sorted.empty() ? 0 : sorted[std::min(sorted.size() - 1, static_cast<std::size_t>(p * sorted.size()))];
+  return sorted.empty()
+             ? 0
+             : sorted[std::min(sorted.size() - 1, static_cast<std::size_t>(p * sorted.size()))];
 }
 
 // Seconds for `cat DATA_FILE` behind `prefix`, reading the pty to EOF.
-double throughput_seconds(const std::vector<std::string>& prefix, const std::string& data, std::size_t& bytes) {
+double throughput_seconds(const std::vector<std::string>& prefix, const std::string& data,
+                          std::size_t& bytes) {
   std::vector<std::string> argv = prefix;
   argv.insert(argv.end(), {"cat", data});
   const auto start = Clock::now();
@@ -160,7 +164,8 @@ int main(int argc, char** argv) {
               percentile(own, 0.5), percentile(own, 0.9), trips);
   std::printf("keystroke to echo, daemon pty: p50 %.0f us  p90 %.0f us\n", percentile(through, 0.5),
               percentile(through, 0.9));
-  std::printf("added by the daemon's pty:     p50 %.0f us\n", percentile(through, 0.5) - percentile(own, 0.5));
+  std::printf("added by the daemon's pty:     p50 %.0f us\n",
+              percentile(through, 0.5) - percentile(own, 0.5));
 
   struct stat st {};
   ::stat(data.c_str(), &st);
@@ -174,14 +179,17 @@ int main(int argc, char** argv) {
   const double megabytes = static_cast<double>(st.st_size) / 1e6;
   for (int run = 0; run < runs; ++run) {
     alone_mbs.push_back(megabytes / throughput_seconds({}, data, bytes));
-    attached_mbs.push_back(megabytes / throughput_seconds({mission, "run", "--tty", "--"}, data, attached_bytes));
+    attached_mbs.push_back(
+        megabytes / throughput_seconds({mission, "run", "--tty", "--"}, data, attached_bytes));
   }
   std::sort(alone_mbs.begin(), alone_mbs.end());
   std::sort(attached_mbs.begin(), attached_mbs.end());
-  std::printf("cat %.0f MB on its own pty:     median %.0f MB/s (%.0f to %.0f, %d runs)\n", megabytes,
-              percentile(alone_mbs, 0.5), alone_mbs.front(), alone_mbs.back(), runs);
-  std::printf("cat through the daemon's pty:  median %.0f MB/s (%.0f to %.0f; one viewer, log on; %zu bytes seen)\n",
-              percentile(attached_mbs, 0.5), attached_mbs.front(), attached_mbs.back(), attached_bytes);
+  std::printf("cat %.0f MB on its own pty:     median %.0f MB/s (%.0f to %.0f, %d runs)\n",
+              megabytes, percentile(alone_mbs, 0.5), alone_mbs.front(), alone_mbs.back(), runs);
+  std::printf(
+      "cat through the daemon's pty:  median %.0f MB/s (%.0f to %.0f; one viewer, log on; %zu "
+      "bytes seen)\n",
+      percentile(attached_mbs, 0.5), attached_mbs.front(), attached_mbs.back(), attached_bytes);
 
   // A full screen, then idle: attach, time the repaint, detach; 20 times.
   const std::string draw =
@@ -212,8 +220,10 @@ int main(int argc, char** argv) {
     ::close(attach.master);
   }
   std::sort(repaints.begin(), repaints.end());
-  std::printf("mission attach to a full screen drawn: median %.1f ms, max %.1f ms (20 attaches, process start included)\n",
-              percentile(repaints, 0.5), repaints.back());
+  std::printf(
+      "mission attach to a full screen drawn: median %.1f ms, max %.1f ms (20 attaches, process "
+      "start included)\n",
+      percentile(repaints, 0.5), repaints.back());
   ::system((mission + " exec stop --force " + id + " >/dev/null").c_str());
   return 0;
 }

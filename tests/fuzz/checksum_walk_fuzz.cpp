@@ -44,7 +44,8 @@ struct Reader {
 };
 
 std::string make_name(Reader& in) {
-  static const char* const kSpecial[] = {".git", "node_modules", ".cache", "a", "A", "-", "..x", " sp ace", "line\nbreak", "%0A"};
+  static const char* const kSpecial[] = {".git", "node_modules", ".cache",  "a",           "A",
+                                         "-",    "..x",          " sp ace", "line\nbreak", "%0A"};
   std::uint8_t pick = in.byte();
   if (pick < 40) return kSpecial[pick % (sizeof kSpecial / sizeof kSpecial[0])];
   std::size_t length = 1 + in.byte() % 12;
@@ -61,7 +62,8 @@ std::string make_name(Reader& in) {
 bool skipped_below(const std::string& path) {
   std::size_t start = 0;
   for (std::size_t slash; (slash = path.find('/', start)) != std::string::npos; start = slash + 1) {
-    if (git::checksum::is_skipped_directory(std::string_view(path).substr(start, slash - start))) return true;
+    if (git::checksum::is_skipped_directory(std::string_view(path).substr(start, slash - start)))
+      return true;
   }
   return false;
 }
@@ -82,7 +84,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<std::string> dirs{""};  // relative paths, "" the root
   std::string cwd;
   std::map<std::string, Expected> expected;
-  auto join = [](const std::string& dir, const std::string& name) { return dir.empty() ? name : dir + "/" + name; };
+  auto join = [](const std::string& dir, const std::string& name) {
+    return dir.empty() ? name : dir + "/" + name;
+  };
   while (!in.done()) {
     std::uint8_t op = in.byte() % 8;
     std::string name = make_name(in);
@@ -104,17 +108,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       case 3: {  // a file
         std::string content = in.bytes(in.byte() * 16 % kMaxContentBytes);
         bool executable = op == 3;
-        int fd = ::open(full.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, executable ? 0755 : 0644);
+        int fd =
+            ::open(full.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, executable ? 0755 : 0644);
         if (fd < 0) break;
-        if (::write(fd, content.data(), content.size()) != static_cast<ssize_t>(content.size())) __builtin_trap();
+        if (::write(fd, content.data(), content.size()) != static_cast<ssize_t>(content.size()))
+          __builtin_trap();
         ::close(fd);
         expected[path] = {executable ? git::kModeExecutable : git::kModeFile, content};
         break;
       }
       case 4: {  // a symlink to anything: a sibling, a loop, out of the tree, nowhere
         std::uint8_t kind = in.byte() % 4;
-        std::string target = kind == 0 ? "." : kind == 1 ? "/proc/self" : kind == 2 ? make_name(in) : "../" + make_name(in);
-        if (::symlink(target.c_str(), full.c_str()) == 0) expected[path] = {git::kModeSymlink, target};
+        std::string target = kind == 0   ? "."
+                             : kind == 1 ? "/proc/self"
+                             : kind == 2 ? make_name(in)
+                                         : "../" + make_name(in);
+        if (::symlink(target.c_str(), full.c_str()) == 0)
+          expected[path] = {git::kModeSymlink, target};
         break;
       }
       case 5:  // a FIFO: never opened, never listed
@@ -169,7 +179,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   } catch (const mission::MissionError& error) {
     // Only the cap may stop the walk here.
-    if (error.code() != mission::ErrorCode::payload_too_large || expected.size() <= max_files) __builtin_trap();
+    if (error.code() != mission::ErrorCode::payload_too_large || expected.size() <= max_files)
+      __builtin_trap();
   }
   ::close(root_fd);
   std::error_code ignored;

@@ -28,7 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string frames(mission::fuzz::kHello);
   frames += mission::fuzz::tame_frames(input, daemon.work_dir(), dropped);
   auto lines = daemon.exchange(frames);
-  if (lines.empty() || !mission::parse_json_or_discarded(lines[0]).contains("result")) __builtin_trap();
+  if (lines.empty() || !mission::parse_json_or_discarded(lines[0]).contains("result"))
+    __builtin_trap();
   mission::fuzz::check_replies(lines);
   if (++runs % 16 == 0) daemon.check_alive();
   return 0;

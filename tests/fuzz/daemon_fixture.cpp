@@ -27,7 +27,9 @@
 // state held only by a live thread's TLS. The stack of the report ends in
 // libcrypto (no frame pointers there), and mission itself never calls
 // OpenSSL, so the whole library is left out.
-extern "C" const char* __lsan_default_suppressions() { return "leak:libcrypto.so\n"; }
+extern "C" const char* __lsan_default_suppressions() {
+  return "leak:libcrypto.so\n";
+}
 
 namespace mission::fuzz {
 namespace {
@@ -60,7 +62,8 @@ int connect_to(const fs::path& socket_path) {
   for (int attempt = 0;; ++attempt) {
     if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0) break;
     // The listen backlog may be full for a moment under load.
-    if ((errno != EAGAIN && errno != ECONNREFUSED) || attempt == 200) fail("cannot connect to the daemon");
+    if ((errno != EAGAIN && errno != ECONNREFUSED) || attempt == 200)
+      fail("cannot connect to the daemon");
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
@@ -112,7 +115,8 @@ std::vector<std::string> DaemonFixture::exchange(std::string_view bytes) {
     ::shutdown(fd, SHUT_WR);
     sending = false;
   }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kExchangeTimeoutMs);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(kExchangeTimeoutMs);
   for (;;) {
     pollfd poll_fd{fd, static_cast<short>(POLLIN | (sending ? POLLOUT : 0)), 0};
     int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -154,10 +158,13 @@ std::vector<std::string> DaemonFixture::exchange(std::string_view bytes) {
 
 Connection::Connection(const fs::path& socket) : fd_(connect_to(socket)) {}
 
-Connection::~Connection() { ::close(fd_); }
+Connection::~Connection() {
+  ::close(fd_);
+}
 
 bool Connection::pump(short events) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kExchangeTimeoutMs);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(kExchangeTimeoutMs);
   for (;;) {
     pollfd poll_fd{fd_, events, 0};
     int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -211,9 +218,9 @@ std::optional<std::string> Connection::read_line() {
 }
 
 void DaemonFixture::check_alive() {
-  auto lines = exchange(
-      std::string(kHello) +
-      "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"daemon.status\",\"params\":{}}\n");
+  auto lines =
+      exchange(std::string(kHello) +
+               "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"daemon.status\",\"params\":{}}\n");
   if (lines.size() != 2) fail("daemon.status got no answer");
   nlohmann::json status = parse_json_or_discarded(lines[1]);
   if (!status.is_object() || !status.contains("result")) fail("daemon.status failed");
@@ -282,7 +289,8 @@ void check_replies(const std::vector<std::string>& lines) {
     if (reply.is_array()) {
       // An MCP batch's replies.
       for (const auto& element : reply) {
-        if (!element.is_object() || element.value("jsonrpc", "") != "2.0") fail("a batch reply is not JSON-RPC 2.0");
+        if (!element.is_object() || element.value("jsonrpc", "") != "2.0")
+          fail("a batch reply is not JSON-RPC 2.0");
       }
       continue;
     }

@@ -17,7 +17,8 @@ namespace mission::fuzz {
 
 // The hello every fuzzed connection begins with.
 inline constexpr std::string_view kHello =
-    "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"hello\",\"params\":{\"protocol\":1,\"client\":{\"name\":\"fuzz\"}}}\n";
+    "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"hello\",\"params\":{\"protocol\":1,\"client\":{"
+    "\"name\":\"fuzz\"}}}\n";
 
 // A connection kept open across inputs, for a target that holds one
 // session instead of starting one per input. Traps (a hang) when the

@@ -15,10 +15,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   nlohmann::json message = mission::parse_json_or_discarded(text);
   if (!message.is_discarded()) {
     if (mission::json_too_deep(text)) __builtin_trap();
-    nlohmann::json id = message.is_object() && message.contains("id") ? message.at("id") : nlohmann::json();
+    nlohmann::json id =
+        message.is_object() && message.contains("id") ? message.at("id") : nlohmann::json();
     bool ok_id = mission::jsonrpc::valid_id(id);
-    nlohmann::json reply = ok_id ? mission::jsonrpc::result(id, message)
-                                 : mission::jsonrpc::error(nullptr, mission::jsonrpc::invalid_id_error());
+    nlohmann::json reply =
+        ok_id ? mission::jsonrpc::result(id, message)
+              : mission::jsonrpc::error(nullptr, mission::jsonrpc::invalid_id_error());
     std::string line = mission::jsonrpc::to_line(reply);
     if (line.empty() || line.back() != '\n') __builtin_trap();
     (void)mission::jsonrpc::is_request(message);

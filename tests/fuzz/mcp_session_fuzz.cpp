@@ -24,10 +24,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static std::uint64_t runs = 0;
   auto& daemon = mission::fuzz::DaemonFixture::get();
   std::string_view input(reinterpret_cast<const char*>(data), size);
-  nlohmann::json attach = {{"jsonrpc", "2.0"},
-                           {"id", "attach"},
-                           {"method", "mcp.attach"},
-                           {"params", {{"cwd", daemon.work_dir().string()}, {"toolsets", {"signals", "tracking", "inspect", "planning", "templates", "coordination"}}}}};
+  nlohmann::json attach = {
+      {"jsonrpc", "2.0"},
+      {"id", "attach"},
+      {"method", "mcp.attach"},
+      {"params",
+       {{"cwd", daemon.work_dir().string()},
+        {"toolsets",
+         {"signals", "tracking", "inspect", "planning", "templates", "coordination"}}}}};
   std::string frames(mission::fuzz::kHello);
   frames += attach.dump() + "\n";
   frames += mission::fuzz::tame_frames(input, daemon.work_dir(), dropped);

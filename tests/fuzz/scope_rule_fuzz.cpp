@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   scope::Area area = scope::parse_area(area_text);
   (void)scope::covers(area, path);
   (void)scope::glob_match(area_text, path);
-  if (area.kind == scope::AreaKind::prefix && !area.pattern.empty() && !scope::covers(area, area.pattern)) {
+  if (area.kind == scope::AreaKind::prefix && !area.pattern.empty() &&
+      !scope::covers(area, area.pattern)) {
     __builtin_trap();
   }
   return 0;

@@ -72,7 +72,9 @@ void write_all(int fd, const void* data, std::size_t size) {
   }
 }
 
-void say(const char* text) { write_all(2, text, std::strlen(text)); }
+void say(const char* text) {
+  write_all(2, text, std::strlen(text));
+}
 
 // Async-signal-safe: open, write, close.
 void save_current_input() {
@@ -94,7 +96,8 @@ void save_current_input() {
 }
 
 void on_fatal_signal(int signal_number) {
-  if (signal_number == SIGALRM) say("\n==fuzz driver== an input ran past the time limit (a hang)\n");
+  if (signal_number == SIGALRM)
+    say("\n==fuzz driver== an input ran past the time limit (a hang)\n");
   save_current_input();
   ::signal(signal_number == SIGALRM ? SIGABRT : signal_number, SIG_DFL);
   ::raise(signal_number == SIGALRM ? SIGABRT : signal_number);
@@ -205,7 +208,8 @@ class Mutator {
         std::size_t count = 1 + below(std::min<std::size_t>(data.size() - from, 64));
         Bytes run(data.begin() + static_cast<std::ptrdiff_t>(from),
                   data.begin() + static_cast<std::ptrdiff_t>(from + count));
-        data.insert(data.begin() + static_cast<std::ptrdiff_t>(below(data.size() + 1)), run.begin(), run.end());
+        data.insert(data.begin() + static_cast<std::ptrdiff_t>(below(data.size() + 1)), run.begin(),
+                    run.end());
         break;
       }
       case 4: {  // splice: the head of this one and the tail of another seed
@@ -229,7 +233,8 @@ class Mutator {
         break;
       }
       default: {  // an interesting byte: an edge of a range
-        static constexpr std::uint8_t kInteresting[] = {0, 1, 0x7f, 0x80, 0xff, '\n', '"', '\\', '{', '['};
+        static constexpr std::uint8_t kInteresting[] = {0,    1,   0x7f, 0x80, 0xff,
+                                                        '\n', '"', '\\', '{',  '['};
         if (!data.empty()) data[below(data.size())] = kInteresting[below(sizeof kInteresting)];
         break;
       }
@@ -246,7 +251,8 @@ class Mutator {
 int main(int argc, char** argv) {
   double seconds = kDefaultSeconds;
   std::uint64_t max_runs = kDefaultMaxRuns;
-  std::uint64_t seed = static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+  std::uint64_t seed =
+      static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
   if (const char* value = std::getenv("FUZZ_SECONDS")) seconds = std::atof(value);
   if (const char* value = std::getenv("FUZZ_SEED")) seed = std::strtoull(value, nullptr, 10);
   std::filesystem::path dictionary_path;
@@ -276,7 +282,9 @@ int main(int argc, char** argv) {
     }
   }
   if (inputs.empty()) {
-    std::fprintf(stderr, "usage: %s [--seconds N] [--runs N] [--seed N] [--dict FILE] [--crash FILE] CORPUS_DIR | FILE...\n",
+    std::fprintf(stderr,
+                 "usage: %s [--seconds N] [--runs N] [--seed N] [--dict FILE] [--crash FILE] "
+                 "CORPUS_DIR | FILE...\n",
                  argv[0]);
     return 2;
   }
@@ -314,7 +322,8 @@ int main(int argc, char** argv) {
     run_one(input);
     ++runs;
   }
-  double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::printf("Done %llu mutated runs in %.1f s (seed %llu, %zu dictionary tokens, %.0f exec/s)\n",
               static_cast<unsigned long long>(runs), elapsed, static_cast<unsigned long long>(seed),
               dictionary.size(), elapsed > 0 ? static_cast<double>(runs) / elapsed : 0.0);

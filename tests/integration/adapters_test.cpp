@@ -77,7 +77,8 @@ struct Fixture {
   // The agent works in the dump's directory: the only one a confined agent
   // writes beside its private TMPDIR.
   ProcessResult run(const Strings& args) {
-    Strings argv{"run", "--cwd", dump.path().string(), "--env", "FAKE_DUMP=" + dump.path().string()};
+    Strings argv{"run", "--cwd", dump.path().string(), "--env",
+                 "FAKE_DUMP=" + dump.path().string()};
     argv.insert(argv.end(), args.begin(), args.end());
     return run_mission(instance, argv);
   }
@@ -128,11 +129,10 @@ TEST_CASE("claude-code: a 0600 MCP config whose bridge reaches the daemon, remov
   const std::string id = execution["id"];
   const fs::path config = f.instance.runtime_dir() / "launch" / id / "claude-mcp.json";
 
-  CHECK(lines_with(result.out, "arg:") == Strings{"--mcp-config=" + config.string(),
-                                                  "--strict-mcp-config",
-                                                  "--allowedTools=mcp__mission",
-                                                  "--output-format=stream-json", "--verbose", "-p",
-                                                  "say hi"});
+  CHECK(lines_with(result.out, "arg:") ==
+        Strings{"--mcp-config=" + config.string(), "--strict-mcp-config",
+                "--allowedTools=mcp__mission", "--output-format=stream-json", "--verbose", "-p",
+                "say hi"});
   // The token is in the file only, not in the agent's environment.
   CHECK(lines_with(result.out, "env:") ==
         Strings{"MISSION_MCP_TOKEN=", "OPENCODE_CONFIG=", "MCP_CONNECTION_NONBLOCKING=false"});
@@ -157,10 +157,9 @@ TEST_CASE("claude-code: a 0600 MCP config whose bridge reaches the daemon, remov
   CHECK(execution["adapter"] == "claude-code");
   CHECK(execution["delivery"] == "mcp-tool");
   CHECK(execution["state"] == "completed");
-  CHECK(execution["command"] ==
-        json({f.agent.string(), "--mcp-config=" + config.string(), "--strict-mcp-config",
-              "--allowedTools=mcp__mission", "--output-format=stream-json", "--verbose", "-p",
-              "say hi"}));
+  CHECK(execution["command"] == json({f.agent.string(), "--mcp-config=" + config.string(),
+                                      "--strict-mcp-config", "--allowedTools=mcp__mission",
+                                      "--output-format=stream-json", "--verbose", "-p", "say hi"}));
   // Gone with the process, and the secret never reached the record or log.
   CHECK_FALSE(fs::exists(config.parent_path()));
   CHECK(execution.dump().find(token) == std::string::npos);
@@ -315,7 +314,8 @@ TEST_CASE("unknown adapters, unsupported deliveries and misplaced --bin create n
            {{"--adapter", "copilot", "--delivery", "stdout-marker", "--", "hi"},
             "copilot does not support stdout-marker"},
            {{"--adapter", "aider", "--", "hi"},
-            "unknown adapter 'aider'\n  hint: use one of claude-code, codex, copilot, opencode, pi, generic"},
+            "unknown adapter 'aider'\n  hint: use one of claude-code, codex, copilot, opencode, "
+            "pi, generic"},
            {{"--bin", "/bin/true", "--", "true"}, "the generic adapter takes no --bin"},
            // A usage error (exit 2), refused before the daemon is asked.
            {{"--adapter", "generic"}, "no command to run"},
@@ -331,12 +331,15 @@ TEST_CASE("unknown adapters, unsupported deliveries and misplaced --bin create n
 
 TEST_CASE("an adapter binary that is not there fails the launch and says how to name it") {
   Fixture f;
-  ProcessResult result = f.run({"--adapter", "codex", "--bin", "/nonexistent/codex", "--", "exec", "hi"});
+  ProcessResult result =
+      f.run({"--adapter", "codex", "--bin", "/nonexistent/codex", "--", "exec", "hi"});
   INFO(result.err);
   CHECK(result.exit_code == 1);
-  CHECK(result.err.find("cannot start '/nonexistent/codex': no such file or directory") != std::string::npos);
+  CHECK(result.err.find("cannot start '/nonexistent/codex': no such file or directory") !=
+        std::string::npos);
   CHECK(result.err.find("--bin PATH or MISSION_CODEX_BIN") != std::string::npos);
-  json executions = json::parse(run_mission(f.instance, {"--json", "exec", "list"}).out)["executions"];
+  json executions =
+      json::parse(run_mission(f.instance, {"--json", "exec", "list"}).out)["executions"];
   REQUIRE(executions.size() == 1);
   CHECK(executions[0]["state"] == "failed");
 }
@@ -438,11 +441,13 @@ TEST_CASE("mcp config --add-json gives the claude mcp add-json command with the 
   Instance instance;
   DaemonProcess daemon(instance);
   ProcessResult plain = run_mission(instance, {"mcp", "config", "--adapter", "claude-code"});
-  ProcessResult add = run_mission(instance, {"mcp", "config", "--adapter", "claude-code", "--add-json"});
+  ProcessResult add =
+      run_mission(instance, {"mcp", "config", "--adapter", "claude-code", "--add-json"});
   REQUIRE(add.exit_code == 0);
   const std::string prefix = "claude mcp add-json mission '";
   REQUIRE(add.out.rfind(prefix, 0) == 0);
   const std::string entry = add.out.substr(prefix.size(), add.out.rfind('\'') - prefix.size());
   CHECK(json::parse(entry) == json::parse(plain.out)["mcpServers"]["mission"]);
-  CHECK(run_mission(instance, {"mcp", "config", "--adapter", "codex", "--add-json"}).exit_code == 1);
+  CHECK(run_mission(instance, {"mcp", "config", "--adapter", "codex", "--add-json"}).exit_code ==
+        1);
 }

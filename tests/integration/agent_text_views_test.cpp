@@ -15,14 +15,16 @@ namespace {
 // A clipboard write (OSC 52), a title (OSC 0), an 8-bit CSI (U+009B, which
 // xterm obeys) that clears the screen, a raw ESC colouring, and a newline.
 const std::string kHostile =
-    "left\x1b]52;c;cm0gLXJmIH4=\x07|\x1b]0;pwned\x07|\xc2\x9b" "2J|\x1b[31mred\nright";
+    "left\x1b]52;c;cm0gLXJmIH4=\x07|\x1b]0;pwned\x07|\xc2\x9b"
+    "2J|\x1b[31mred\nright";
 
 // What must not reach a terminal: ESC, BEL, the C1 controls as UTF-8.
 void check_inert(const std::string& what, const std::string& printed) {
   INFO(what << ":\n" << printed);
   CHECK(printed.find('\x1b') == std::string::npos);
   CHECK(printed.find('\x07') == std::string::npos);
-  for (char c1 = '\x80'; c1 <= '\x9f'; ++c1) CHECK(printed.find(std::string("\xc2") + c1) == std::string::npos);
+  for (char c1 = '\x80'; c1 <= '\x9f'; ++c1)
+    CHECK(printed.find(std::string("\xc2") + c1) == std::string::npos);
 }
 
 std::string printed(const Instance& instance, const std::vector<std::string>& args) {
@@ -39,22 +41,33 @@ TEST_CASE("every view of an agent's text prints it as text, and --json escapes i
   fs::path repo = make_repo(instance);
   Agent agent(instance, repo, "signals,tracking,coordination,planning");
 
-  const std::string mission = agent.ok("start_mission", {{"name", kHostile}, {"objective", kHostile}})["mission_id"];
-  const std::string task =
-      agent.ok("start_task", {{"mission_id", mission}, {"name", kHostile}, {"goal", kHostile}})["task_id"];
+  const std::string mission =
+      agent.ok("start_mission", {{"name", kHostile}, {"objective", kHostile}})["mission_id"];
+  const std::string task = agent.ok(
+      "start_task", {{"mission_id", mission}, {"name", kHostile}, {"goal", kHostile}})["task_id"];
   agent.ok("log_milestone", {{"task_id", task}, {"message", kHostile}});
-  agent.ok("log_decision", {{"task_id", task}, {"category", "library_choice"}, {"question", kHostile},
-                            {"chosen", kHostile}, {"reasoning", kHostile}});
-  agent.ok("log_issue", {{"task_id", task}, {"type", "unclear_requirement"}, {"description", kHostile},
-                         {"resolution", kHostile}, {"requires_human_review", true}});
-  agent.ok("complete_task", {{"task_id", task}, {"status", "success"}, {"outcome", {{"summary", kHostile}}}});
+  agent.ok("log_decision", {{"task_id", task},
+                            {"category", "library_choice"},
+                            {"question", kHostile},
+                            {"chosen", kHostile},
+                            {"reasoning", kHostile}});
+  agent.ok("log_issue", {{"task_id", task},
+                         {"type", "unclear_requirement"},
+                         {"description", kHostile},
+                         {"resolution", kHostile},
+                         {"requires_human_review", true}});
+  agent.ok("complete_task",
+           {{"task_id", task}, {"status", "success"}, {"outcome", {{"summary", kHostile}}}});
   agent.ok("progress", {{"summary", kHostile}});
-  agent.ok("message_send", {{"recipient_id", "person"}, {"message_type", "status_update"}, {"subject", kHostile},
+  agent.ok("message_send", {{"recipient_id", "person"},
+                            {"message_type", "status_update"},
+                            {"subject", kHostile},
                             {"body", kHostile}});
   agent.ok("needs_input", {{"question", kHostile}, {"choices", {kHostile, "plain"}}});
   // A planned workflow whose second task waits on the first.
   const std::string workflow =
-      agent.ok("workflow_create", {{"name", kHostile}, {"source_type", "prompt"}, {"source_content", "x"}})["id"];
+      agent.ok("workflow_create",
+               {{"name", kHostile}, {"source_type", "prompt"}, {"source_content", "x"}})["id"];
   agent.ok("workflow_set_plan",
            {{"id", workflow},
             {"plan",
@@ -62,7 +75,10 @@ TEST_CASE("every view of an agent's text prints it as text, and --json escapes i
               {"approach", kHostile},
               {"tasks",
                {{{"name", kHostile}, {"description", kHostile}, {"sequence", 1}},
-                {{"name", "after"}, {"description", "d"}, {"sequence", 2}, {"depends_on", {kHostile}}}}}}}});
+                {{"name", "after"},
+                 {"description", "d"},
+                 {"sequence", 2},
+                 {"depends_on", {kHostile}}}}}}}});
 
   const std::string inbox = printed(instance, {"inbox"});
   check_inert("inbox", inbox);

@@ -33,19 +33,24 @@ void run_sql(const Instance& instance, const std::string& sql) {
 
 }  // namespace
 
-TEST_CASE("a task that changed 20,000 files answers in bounded size and pages the rest", "[heavy]") {
+TEST_CASE("a task that changed 20,000 files answers in bounded size and pages the rest",
+          "[heavy]") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
   fs::path dir = instance.root.path() / "plain";
   fs::create_directories(dir);
   Agent agent(instance, dir, "signals,tracking,inspect");
-  std::string mission_id = agent.ok("start_mission", {{"name", "big"}, {"objective", "many files"}})["mission_id"];
-  std::string task_id = agent.ok("start_task", {{"mission_id", mission_id}, {"name", "t"}, {"goal", "g"},
+  std::string mission_id =
+      agent.ok("start_mission", {{"name", "big"}, {"objective", "many files"}})["mission_id"];
+  std::string task_id = agent.ok("start_task", {{"mission_id", mission_id},
+                                                {"name", "t"},
+                                                {"goal", "g"},
                                                 {"areas", strings({"b/**"})}})["task_id"];
   add_files(dir, 20000, "f");
-  json result = agent.call("complete_task", {{"task_id", task_id}, {"status", "success"},
-                                             {"outcome", {{"summary", "wrote them"}}}});
+  json result = agent.call(
+      "complete_task",
+      {{"task_id", task_id}, {"status", "success"}, {"outcome", {{"summary", "wrote them"}}}});
   REQUIRE(result["isError"] == false);
   // One text copy and one structured copy; both small.
   CHECK(result.dump().size() < 32 * 1024);
@@ -85,7 +90,8 @@ TEST_CASE("exec signals lists 300 long messages that would not fit one frame") {
   REQUIRE(daemon.ready());
   Agent agent(instance, instance.root.path());
   const std::string text(3900, 'm');
-  for (int i = 0; i < 300; ++i) agent.ok("message", {{"text", text}, {"eventId", "m" + std::to_string(i)}});
+  for (int i = 0; i < 300; ++i)
+    agent.ok("message", {{"text", text}, {"eventId", "m" + std::to_string(i)}});
   ProcessResult listed = run_mission(instance, {"--json", "exec", "signals", agent.execution_id()});
   INFO(listed.err);
   REQUIRE(listed.exit_code == 0);
@@ -99,20 +105,25 @@ TEST_CASE("lists page back with cursor and forward with after, never both") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
-  for (int i = 0; i < 5; ++i) REQUIRE(run_mission(instance, {"exec", "create", "--delivery", "stdout-marker"}).exit_code == 0);
+  for (int i = 0; i < 5; ++i)
+    REQUIRE(run_mission(instance, {"exec", "create", "--delivery", "stdout-marker"}).exit_code ==
+            0);
   RawClient client(instance.socket());
   client.hello();
   json first = client.call("execution.list", {{"limit", 2}});
   REQUIRE(first["result"]["executions"].size() == 2);
   REQUIRE(first["result"].contains("nextCursor"));
-  json second = client.call("execution.list", {{"limit", 2}, {"cursor", first["result"]["nextCursor"]}});
+  json second =
+      client.call("execution.list", {{"limit", 2}, {"cursor", first["result"]["nextCursor"]}});
   REQUIRE(second["result"]["executions"].size() == 2);
-  json third = client.call("execution.list", {{"limit", 2}, {"cursor", second["result"]["nextCursor"]}});
+  json third =
+      client.call("execution.list", {{"limit", 2}, {"cursor", second["result"]["nextCursor"]}});
   REQUIRE(third["result"]["executions"].size() == 1);
   CHECK_FALSE(third["result"].contains("nextCursor"));
   std::set<std::string> seen;
   for (const json* page : {&first, &second, &third}) {
-    for (const auto& execution : (*page)["result"]["executions"]) seen.insert(execution["id"].get<std::string>());
+    for (const auto& execution : (*page)["result"]["executions"])
+      seen.insert(execution["id"].get<std::string>());
   }
   CHECK(seen.size() == 5);
 
@@ -131,13 +142,16 @@ TEST_CASE("get_context pages each list back with cursor and returns only news af
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
   Agent agent(instance, instance.root.path());
-  std::string mission_id = agent.ok("start_mission", {{"name", "m"}, {"objective", "o"}})["mission_id"];
-  std::string task_id = agent.ok("start_task", {{"mission_id", mission_id}, {"name", "t"}, {"goal", "g"}})["task_id"];
+  std::string mission_id =
+      agent.ok("start_mission", {{"name", "m"}, {"objective", "o"}})["mission_id"];
+  std::string task_id =
+      agent.ok("start_task", {{"mission_id", mission_id}, {"name", "t"}, {"goal", "g"}})["task_id"];
   for (int i = 0; i < 7; ++i) {
     agent.ok("log_milestone", {{"task_id", task_id}, {"message", "step " + std::to_string(i)}});
   }
-  json page = agent.ok("get_context", {{"mission_id", mission_id}, {"include", strings({"milestones", "tasks"})},
-                                       {"limit", 3}});
+  json page = agent.ok(
+      "get_context",
+      {{"mission_id", mission_id}, {"include", strings({"milestones", "tasks"})}, {"limit", 3}});
   REQUIRE(page["milestones"].size() == 3);
   CHECK(page["milestones"][0]["message"] == "step 6");  // newest first
   REQUIRE(page.contains("next_cursor"));
@@ -146,19 +160,25 @@ TEST_CASE("get_context pages each list back with cursor and returns only news af
   for (json current = page;;) {
     for (const auto& m : current["milestones"]) messages.push_back(m["message"]);
     if (!current.contains("next_cursor")) break;
-    current = agent.ok("get_context", {{"mission_id", mission_id}, {"include", strings({"milestones", "tasks"})},
-                                       {"limit", 3}, {"cursor", current["next_cursor"]}});
+    current = agent.ok("get_context", {{"mission_id", mission_id},
+                                       {"include", strings({"milestones", "tasks"})},
+                                       {"limit", 3},
+                                       {"cursor", current["next_cursor"]}});
   }
-  CHECK(messages == std::vector<std::string>{"step 6", "step 5", "step 4", "step 3", "step 2", "step 1", "step 0"});
+  CHECK(messages == std::vector<std::string>{"step 6", "step 5", "step 4", "step 3", "step 2",
+                                             "step 1", "step 0"});
 
   agent.ok("log_milestone", {{"task_id", task_id}, {"message", "later"}});
-  json news = agent.ok("get_context", {{"mission_id", mission_id}, {"include", strings({"milestones", "tasks"})},
+  json news = agent.ok("get_context", {{"mission_id", mission_id},
+                                       {"include", strings({"milestones", "tasks"})},
                                        {"after_cursor", page["after_cursor"]}});
   REQUIRE(news["milestones"].size() == 1);
   CHECK(news["milestones"][0]["message"] == "later");
   CHECK(news["tasks"].empty());
-  CHECK(agent.error_code("get_context", {{"mission_id", mission_id}, {"include", strings({"tasks"})},
-                                         {"cursor", page["next_cursor"]}, {"after_cursor", page["after_cursor"]}}) ==
+  CHECK(agent.error_code("get_context", {{"mission_id", mission_id},
+                                         {"include", strings({"tasks"})},
+                                         {"cursor", page["next_cursor"]},
+                                         {"after_cursor", page["after_cursor"]}}) ==
         "mixed_pagination");
 }
 
@@ -167,59 +187,86 @@ TEST_CASE("complete_mission refuses open tasks by name, or closes them as its st
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
   Agent agent(instance, instance.root.path());
-  std::string mission_id = agent.ok("start_mission", {{"name", "m"}, {"objective", "o"}})["mission_id"];
-  std::string task_id = agent.ok("start_task", {{"mission_id", mission_id}, {"name", "open one"}, {"goal", "g"}})["task_id"];
-  json refused = agent.call("complete_mission", {{"mission_id", mission_id}, {"status", "completed"}, {"summary", "s"}});
+  std::string mission_id =
+      agent.ok("start_mission", {{"name", "m"}, {"objective", "o"}})["mission_id"];
+  std::string task_id = agent.ok(
+      "start_task", {{"mission_id", mission_id}, {"name", "open one"}, {"goal", "g"}})["task_id"];
+  json refused = agent.call(
+      "complete_mission", {{"mission_id", mission_id}, {"status", "completed"}, {"summary", "s"}});
   REQUIRE(refused["isError"] == true);
   CHECK(refused["structuredContent"]["code"] == "invalid_argument");
-  CHECK(refused["structuredContent"]["message"].get<std::string>().find(task_id) != std::string::npos);
+  CHECK(refused["structuredContent"]["message"].get<std::string>().find(task_id) !=
+        std::string::npos);
   CHECK(refused["structuredContent"]["details"]["open_tasks"][0]["task_id"] == task_id);
 
-  json closed = agent.ok("complete_mission", {{"mission_id", mission_id}, {"status", "failed"}, {"summary", "s"},
+  json closed = agent.ok("complete_mission", {{"mission_id", mission_id},
+                                              {"status", "failed"},
+                                              {"summary", "s"},
                                               {"open_tasks", "close"}});
   CHECK(closed["tasks_closed"] == 1);
-  json context = agent.ok("get_context", {{"mission_id", mission_id}, {"include", strings({"tasks", "phase_summary"})}});
+  json context = agent.ok("get_context", {{"mission_id", mission_id},
+                                          {"include", strings({"tasks", "phase_summary"})}});
   CHECK(context["tasks"][0]["status"] == "failed");
   CHECK(context["phase_summary"][0]["status"] == "failed");
   // A finished mission takes no new task.
-  CHECK(agent.error_code("start_task", {{"mission_id", mission_id}, {"name", "late"}, {"goal", "g"}}) ==
+  CHECK(agent.error_code("start_task",
+                         {{"mission_id", mission_id}, {"name", "late"}, {"goal", "g"}}) ==
         "invalid_argument");
 }
 
-TEST_CASE("phases: pending until started, none after completed, a number past the plan extends it") {
+TEST_CASE(
+    "phases: pending until started, none after completed, a number past the plan extends it") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
   Agent agent(instance, instance.root.path());
-  std::string mission_id = agent.ok("start_mission", {{"name", "m"}, {"objective", "o"}, {"profile", "simple"}})["mission_id"];
-  json context = agent.ok("get_context", {{"mission_id", mission_id}, {"include", strings({"phase_summary"})}});
+  std::string mission_id = agent.ok(
+      "start_mission", {{"name", "m"}, {"objective", "o"}, {"profile", "simple"}})["mission_id"];
+  json context = agent.ok("get_context",
+                          {{"mission_id", mission_id}, {"include", strings({"phase_summary"})}});
   REQUIRE(context["phase_summary"].size() == 2);
   CHECK(context["phase_summary"][0]["status"] == "pending");
 
-  std::string task_id = agent.ok("start_task", {{"mission_id", mission_id}, {"phase", 1}, {"name", "t"}, {"goal", "g"}})["task_id"];
-  agent.ok("complete_task", {{"task_id", task_id}, {"status", "success"}, {"outcome", {{"summary", "ok"}}},
+  std::string task_id =
+      agent.ok("start_task",
+               {{"mission_id", mission_id}, {"phase", 1}, {"name", "t"}, {"goal", "g"}})["task_id"];
+  agent.ok("complete_task", {{"task_id", task_id},
+                             {"status", "success"},
+                             {"outcome", {{"summary", "ok"}}},
                              {"phase_complete", true}});
-  CHECK(agent.error_code("start_task", {{"mission_id", mission_id}, {"phase", 1}, {"name", "again"}, {"goal", "g"}}) ==
+  CHECK(agent.error_code(
+            "start_task",
+            {{"mission_id", mission_id}, {"phase", 1}, {"name", "again"}, {"goal", "g"}}) ==
         "invalid_argument");
-  json extended = agent.ok("start_task", {{"mission_id", mission_id}, {"phase", 4}, {"name", "more"}, {"goal", "g"}});
+  json extended = agent.ok(
+      "start_task", {{"mission_id", mission_id}, {"phase", 4}, {"name", "more"}, {"goal", "g"}});
   CHECK(extended["phase_created"] == true);
-  json after = agent.ok("get_context", {{"mission_id", mission_id}, {"include", strings({"phase_summary"})}});
+  json after = agent.ok("get_context",
+                        {{"mission_id", mission_id}, {"include", strings({"phase_summary"})}});
   CHECK(after["total_phases"] == 4);
   CHECK(after["phase_summary"].size() == 4);
 }
 
-TEST_CASE("a blocker, or an outcome needing manual review, blocks the mission and the check until resolved") {
+TEST_CASE(
+    "a blocker, or an outcome needing manual review, blocks the mission and the check until "
+    "resolved") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
   Agent agent(instance, instance.root.path());
-  std::string mission_id = agent.ok("start_mission", {{"name", "m"}, {"objective", "o"}})["mission_id"];
-  std::string task_id = agent.ok("start_task", {{"mission_id", mission_id}, {"name", "t"}, {"goal", "g"}})["task_id"];
-  json done = agent.ok("complete_task", {{"task_id", task_id}, {"status", "success"},
-                                         {"outcome", {{"summary", "ok"}, {"manual_review_needed", true},
-                                                      {"manual_review_reason", "touches billing"}}}});
+  std::string mission_id =
+      agent.ok("start_mission", {{"name", "m"}, {"objective", "o"}})["mission_id"];
+  std::string task_id =
+      agent.ok("start_task", {{"mission_id", mission_id}, {"name", "t"}, {"goal", "g"}})["task_id"];
+  json done = agent.ok("complete_task", {{"task_id", task_id},
+                                         {"status", "success"},
+                                         {"outcome",
+                                          {{"summary", "ok"},
+                                           {"manual_review_needed", true},
+                                           {"manual_review_reason", "touches billing"}}}});
   CHECK(done["blocked_for_review"] == true);
-  json context = agent.ok("get_context", {{"mission_id", mission_id}, {"include", strings({"blockers"})}});
+  json context =
+      agent.ok("get_context", {{"mission_id", mission_id}, {"include", strings({"blockers"})}});
   CHECK(context["mission_status"] == "blocked");
   REQUIRE(context["blockers"].size() == 1);
   CHECK(context["blockers"][0]["description"] == "touches billing");
@@ -233,7 +280,8 @@ TEST_CASE("a blocker, or an outcome needing manual review, blocks the mission an
 
   REQUIRE(run_mission(instance, {"resolve", issue_id}).exit_code == 0);
   CHECK(run_mission(instance, {"check", "--mission", mission_id}).exit_code == 0);
-  json after = agent.ok("get_context", {{"mission_id", mission_id}, {"include", strings({"blockers"})}});
+  json after =
+      agent.ok("get_context", {{"mission_id", mission_id}, {"include", strings({"blockers"})}});
   CHECK(after["mission_status"] == "in_progress");
 }
 
@@ -243,16 +291,22 @@ TEST_CASE("phase_complete on a workflow task and two targets at once are refused
   REQUIRE(daemon.ready());
   Agent agent(instance, instance.root.path());
   std::string workflow_id = agent.ok("start_workflow", {{"name", "w"}})["workflow_id"];
-  std::string mission_id = agent.ok("start_mission", {{"name", "m"}, {"objective", "o"}})["mission_id"];
-  CHECK(agent.error_code("start_task", {{"mission_id", mission_id}, {"workflow_id", workflow_id},
-                                        {"name", "t"}, {"goal", "g"}}) == "ambiguous_target");
+  std::string mission_id =
+      agent.ok("start_mission", {{"name", "m"}, {"objective", "o"}})["mission_id"];
+  CHECK(agent.error_code("start_task", {{"mission_id", mission_id},
+                                        {"workflow_id", workflow_id},
+                                        {"name", "t"},
+                                        {"goal", "g"}}) == "ambiguous_target");
   CHECK(agent.error_code("start_task", {{"name", "t"}, {"goal", "g"}}) == "invalid_argument");
-  std::string task_id = agent.ok("start_task", {{"workflow_id", workflow_id}, {"name", "t"}, {"goal", "g"}})["task_id"];
-  CHECK(agent.error_code("complete_task", {{"task_id", task_id}, {"status", "success"},
-                                           {"outcome", {{"summary", "ok"}}}, {"phase_complete", true}}) ==
-        "invalid_argument");
+  std::string task_id = agent.ok(
+      "start_task", {{"workflow_id", workflow_id}, {"name", "t"}, {"goal", "g"}})["task_id"];
+  CHECK(agent.error_code("complete_task", {{"task_id", task_id},
+                                           {"status", "success"},
+                                           {"outcome", {{"summary", "ok"}}},
+                                           {"phase_complete", true}}) == "invalid_argument");
   // Refused before anything was recorded: the task is still open.
-  agent.ok("complete_task", {{"task_id", task_id}, {"status", "success"}, {"outcome", {{"summary", "ok"}}}});
+  agent.ok("complete_task",
+           {{"task_id", task_id}, {"status", "success"}, {"outcome", {{"summary", "ok"}}}});
 }
 
 TEST_CASE("a request_id belongs to the execution that sent it") {
@@ -316,12 +370,15 @@ TEST_CASE("without its git module the daemon still tracks tasks outside git, and
   fs::path plain = instance.root.path() / "plain";
   fs::create_directories(plain);
   Agent outside(instance, plain);
-  std::string mission_id = outside.ok("start_mission", {{"name", "m"}, {"objective", "o"}})["mission_id"];
-  json started = outside.ok("start_task", {{"mission_id", mission_id}, {"name", "t"}, {"goal", "g"}});
+  std::string mission_id =
+      outside.ok("start_mission", {{"name", "m"}, {"objective", "o"}})["mission_id"];
+  json started =
+      outside.ok("start_task", {{"mission_id", mission_id}, {"name", "t"}, {"goal", "g"}});
   CHECK(started["snapshot_type"] == "checksum");
   write_file(plain / "new.txt", "x\n");
-  json done = outside.ok("complete_task", {{"task_id", started["task_id"]}, {"status", "success"},
-                                           {"outcome", {{"summary", "ok"}}}});
+  json done = outside.ok(
+      "complete_task",
+      {{"task_id", started["task_id"]}, {"status", "success"}, {"outcome", {{"summary", "ok"}}}});
   CHECK(done["files_changed"]["added"] == strings({"new.txt"}));
 
   fs::path repo = make_repo(instance);
@@ -329,5 +386,6 @@ TEST_CASE("without its git module the daemon still tracks tasks outside git, and
   std::string other = inside.ok("start_mission", {{"name", "m"}, {"objective", "o"}})["mission_id"];
   json refused = inside.call("start_task", {{"mission_id", other}, {"name", "t"}, {"goal", "g"}});
   REQUIRE(refused["isError"] == true);
-  CHECK(refused["structuredContent"]["message"].get<std::string>().find("libmission_git.so") != std::string::npos);
+  CHECK(refused["structuredContent"]["message"].get<std::string>().find("libmission_git.so") !=
+        std::string::npos);
 }

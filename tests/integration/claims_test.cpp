@@ -22,16 +22,19 @@ namespace {
 
 // A planned workflow of `count` tasks that may all run at once; returns its id.
 std::string make_workflow(Agent& planner, int count) {
-  json workflow = planner.ok("workflow_create", {{"name", "race"}, {"source_type", "prompt"},
+  json workflow = planner.ok("workflow_create", {{"name", "race"},
+                                                 {"source_type", "prompt"},
                                                  {"source_content", "race for tasks"},
                                                  {"max_parallel_tasks", count}});
   json tasks = json::array();
   for (int i = 0; i < count; ++i) {
-    tasks.push_back({{"name", "task-" + std::to_string(i)}, {"description", "part " + std::to_string(i)},
+    tasks.push_back({{"name", "task-" + std::to_string(i)},
+                     {"description", "part " + std::to_string(i)},
                      {"sequence", 1}});
   }
-  planner.ok("workflow_set_plan",
-             {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
+  planner.ok(
+      "workflow_set_plan",
+      {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
   return workflow["id"];
 }
 
@@ -61,7 +64,8 @@ std::string recovery_summary(const json& task) {
 
 }  // namespace
 
-TEST_CASE("50 agents racing for 10 tasks: exactly one winner each, every task done, none lost", "[heavy]") {
+TEST_CASE("50 agents racing for 10 tasks: exactly one winner each, every task done, none lost",
+          "[heavy]") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
@@ -69,12 +73,14 @@ TEST_CASE("50 agents racing for 10 tasks: exactly one winner each, every task do
   const std::string workflow = make_workflow(planner, 10);
   std::vector<std::unique_ptr<Agent>> agents;
   for (int i = 0; i < 50; ++i) {
-    agents.push_back(std::make_unique<Agent>(instance, instance.root.path(), "planning,coordination"));
+    agents.push_back(
+        std::make_unique<Agent>(instance, instance.root.path(), "planning,coordination"));
   }
   std::map<std::string, std::string> winner;  // task -> agent
   int refused = 0;
   for (int round = 0; round < 5; ++round) {
-    json offered = agents[0]->ok("task_get_available", {{"workflow_id", workflow}, {"limit", 100}})["tasks"];
+    json offered =
+        agents[0]->ok("task_get_available", {{"workflow_id", workflow}, {"limit", 100}})["tasks"];
     if (offered.empty()) break;
     // Every agent sends its claim before any reply is read: the daemon sees
     // 50 claims for the offered tasks at once, five or more on each.
@@ -98,7 +104,8 @@ TEST_CASE("50 agents racing for 10 tasks: exactly one winner each, every task do
     }
     for (const auto& [i, task] : won) {
       agents[i]->ok("task_update_status", {{"id", task}, {"status", "in_progress"}});
-      agents[i]->ok("task_update_status", {{"id", task}, {"status", "completed"}, {"outcome", "done"}});
+      agents[i]->ok("task_update_status",
+                    {{"id", task}, {"status", "completed"}, {"outcome", "done"}});
     }
   }
   CHECK(winner.size() == 10);
@@ -122,7 +129,9 @@ std::set<std::string> ids_of(const json& tasks) {
 
 }  // namespace
 
-TEST_CASE("workflow_next_tasks offers no claimed task: claims, releases and completions keep it in step") {
+TEST_CASE(
+    "workflow_next_tasks offers no claimed task: claims, releases and completions keep it in "
+    "step") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
@@ -132,7 +141,8 @@ TEST_CASE("workflow_next_tasks offers no claimed task: claims, releases and comp
   INFO("seed " << seed);
   std::mt19937 random(seed);
   constexpr int kTasks = 14;
-  json workflow = planner.ok("workflow_create", {{"name", "claimed"}, {"source_type", "prompt"},
+  json workflow = planner.ok("workflow_create", {{"name", "claimed"},
+                                                 {"source_type", "prompt"},
                                                  {"source_content", "claims and next tasks"},
                                                  {"max_parallel_tasks", 3}});
   const std::string id = workflow["id"];
@@ -151,12 +161,16 @@ TEST_CASE("workflow_next_tasks offers no claimed task: claims, releases and comp
     if (!on.empty()) entry["depends_on"] = on;
     tasks.push_back(entry);
   }
-  planner.ok("workflow_set_plan", {{"id", id}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
+  planner.ok("workflow_set_plan",
+             {{"id", id}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
   std::vector<std::unique_ptr<Agent>> agents;
   for (int i = 0; i < 3; ++i) {
-    agents.push_back(std::make_unique<Agent>(instance, instance.root.path(), "planning,coordination"));
+    agents.push_back(
+        std::make_unique<Agent>(instance, instance.root.path(), "planning,coordination"));
   }
-  auto next = [&] { return planner.ok("workflow_next_tasks", {{"workflow_id", id}, {"limit", 50}}); };
+  auto next = [&] {
+    return planner.ok("workflow_next_tasks", {{"workflow_id", id}, {"limit", 50}});
+  };
 
   // A claimed task leaves the offer as soon as it is claimed, and comes
   // back when it is released. The first read fills the DAG cache, so the
@@ -217,7 +231,8 @@ TEST_CASE("workflow_next_tasks offers no claimed task: claims, releases and comp
         // Still in progress for a step: neither offered nor claimable.
         CHECK(ids_of(next()["tasks"]).count(task) == 0);
       }
-      agents[who]->ok("task_update_status", {{"id", task}, {"status", "completed"}, {"outcome", "done"}});
+      agents[who]->ok("task_update_status",
+                      {{"id", task}, {"status", "completed"}, {"outcome", "done"}});
       held.erase(task);
       completed.insert(name_of[task]);
     }
@@ -247,31 +262,40 @@ TEST_CASE("workflow_next_tasks offers no claimed task: claims, releases and comp
   CHECK(next()["claimed_count"] == 0);
 }
 
-TEST_CASE("a claiming agent killed with SIGKILL: its task is ready again with a recovery checkpoint") {
+TEST_CASE(
+    "a claiming agent killed with SIGKILL: its task is ready again with a recovery checkpoint") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
   Agent planner(instance, instance.root.path(), "planning,coordination");
   const std::string workflow = make_workflow(planner, 2);
-  const std::string task = planner.ok("task_get_available", {{"workflow_id", workflow}})["tasks"][0]["id"];
+  const std::string task =
+      planner.ok("task_get_available", {{"workflow_id", workflow}})["tasks"][0]["id"];
 
   // An agent the way a user adds mission to its MCP config: the bridge
   // creates its execution, which lives as long as the bridge's session.
-  StdioProcess bridge({MISSION_PATH, "mcp", "connect", "--toolsets", "planning,coordination"}, instance.env(),
-                      instance.root.path().string());
-  REQUIRE(bridge.request(1, "initialize", {{"protocolVersion", "2025-06-18"}, {"capabilities", json::object()},
-                                           {"clientInfo", {{"name", "claimer"}, {"version", "1"}}}})
+  StdioProcess bridge({MISSION_PATH, "mcp", "connect", "--toolsets", "planning,coordination"},
+                      instance.env(), instance.root.path().string());
+  REQUIRE(bridge
+              .request(1, "initialize",
+                       {{"protocolVersion", "2025-06-18"},
+                        {"capabilities", json::object()},
+                        {"clientInfo", {{"name", "claimer"}, {"version", "1"}}}})
               .contains("result"));
   bridge.send(json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
-  json registered = bridge.request(2, "tools/call", {{"name", "agent_register"},
-                                                     {"arguments", {{"name", "doomed"}, {"runtime", "custom"}}}});
+  json registered = bridge.request(
+      2, "tools/call",
+      {{"name", "agent_register"}, {"arguments", {{"name", "doomed"}, {"runtime", "custom"}}}});
   const std::string agent = registered["result"]["structuredContent"]["id"];
-  json claimed = bridge.request(3, "tools/call", {{"name", "task_claim"}, {"arguments", {{"task_id", task}}}});
+  json claimed =
+      bridge.request(3, "tools/call", {{"name", "task_claim"}, {"arguments", {{"task_id", task}}}});
   REQUIRE(claimed["result"]["isError"] == false);
   // Held: not even the workflow's owner starts it.
-  CHECK(planner.error_code("task_update_status", {{"id", task}, {"status", "in_progress"}}) == "already_claimed");
-  json started = bridge.request(4, "tools/call", {{"name", "task_update_status"},
-                                                  {"arguments", {{"id", task}, {"status", "in_progress"}}}});
+  CHECK(planner.error_code("task_update_status", {{"id", task}, {"status", "in_progress"}}) ==
+        "already_claimed");
+  json started = bridge.request(
+      4, "tools/call",
+      {{"name", "task_update_status"}, {"arguments", {{"id", task}, {"status", "in_progress"}}}});
   REQUIRE(started["result"]["isError"] == false);
   json shown = mission_json(instance, {"exec", "show", agent});
   REQUIRE(shown["claims"].size() == 1);
@@ -296,7 +320,9 @@ TEST_CASE("a claiming agent killed with SIGKILL: its task is ready again with a 
   CHECK(mission_json(instance, {"exec", "show", planner.execution_id()})["claims"].size() == 1);
 }
 
-TEST_CASE("a daemon killed under a claiming agent: after the restart the lost execution's claim is released") {
+TEST_CASE(
+    "a daemon killed under a claiming agent: after the restart the lost execution's claim is "
+    "released") {
   Instance instance;
   std::string task;
   std::string id;
@@ -309,17 +335,25 @@ TEST_CASE("a daemon killed under a claiming agent: after the restart the lost ex
     task = planner.ok("task_get_available", {{"workflow_id", workflow}})["tasks"][0]["id"];
     // A launched agent: a shell that claims through its own bridge, then
     // keeps running.
-    const json init = {{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"},
-                       {"params", {{"protocolVersion", "2025-06-18"}, {"capabilities", json::object()},
-                                   {"clientInfo", {{"name", "sh"}, {"version", "1"}}}}}};
-    const json claim = {{"jsonrpc", "2.0"}, {"id", 2}, {"method", "tools/call"},
+    const json init = {{"jsonrpc", "2.0"},
+                       {"id", 1},
+                       {"method", "initialize"},
+                       {"params",
+                        {{"protocolVersion", "2025-06-18"},
+                         {"capabilities", json::object()},
+                         {"clientInfo", {{"name", "sh"}, {"version", "1"}}}}}};
+    const json claim = {{"jsonrpc", "2.0"},
+                        {"id", 2},
+                        {"method", "tools/call"},
                         {"params", {{"name", "task_claim"}, {"arguments", {{"task_id", task}}}}}};
-    const std::string script = "printf '%s\\n' '" + init.dump() + "' '" + claim.dump() + "' | '" +
-                               std::string(MISSION_PATH) +
-                               "' mcp connect --agent-execution \"$MISSION_AGENT_EXECUTION_ID\" >/dev/null; "
-                               "exec sleep 600";
-    ProcessResult started = run_mission(instance, {"run", "--toolsets", "coordination", "--delivery", "mcp-tool",
-                                                   "--detach", "--", "sh", "-c", script});
+    const std::string script =
+        "printf '%s\\n' '" + init.dump() + "' '" + claim.dump() + "' | '" +
+        std::string(MISSION_PATH) +
+        "' mcp connect --agent-execution \"$MISSION_AGENT_EXECUTION_ID\" >/dev/null; "
+        "exec sleep 600";
+    ProcessResult started =
+        run_mission(instance, {"run", "--toolsets", "coordination", "--delivery", "mcp-tool",
+                               "--detach", "--", "sh", "-c", script});
     INFO(started.err);
     REQUIRE(started.exit_code == 0);
     id = started.out.substr(0, started.out.find('\n'));
@@ -344,14 +378,17 @@ TEST_CASE("a daemon killed under a claiming agent: after the restart the lost ex
   if (agent_pid > 0) ::kill(agent_pid, SIGKILL);
 }
 
-TEST_CASE("a task started with start_task whose agent ended is started and ended with task_update_status by its next holder") {
+TEST_CASE(
+    "a task started with start_task whose agent ended is started and ended with task_update_status "
+    "by its next holder") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
   const fs::path repo = make_repo(instance);
   Agent planner(instance, repo, "planning,coordination");
   const std::string workflow = make_workflow(planner, 1);
-  const std::string task = planner.ok("task_get_available", {{"workflow_id", workflow}})["tasks"][0]["id"];
+  const std::string task =
+      planner.ok("task_get_available", {{"workflow_id", workflow}})["tasks"][0]["id"];
 
   // A tracking agent starts it (a snapshot is taken), then its execution ends.
   Agent first(instance, repo, "planning,coordination,tracking");
@@ -364,7 +401,8 @@ TEST_CASE("a task started with start_task whose agent ended is started and ended
   Agent next(instance, repo, "planning,coordination");
   next.ok("task_claim", {{"task_id", task}});
   next.ok("task_update_status", {{"id", task}, {"status", "in_progress"}});
-  json done = next.ok("task_update_status", {{"id", task}, {"status", "completed"}, {"outcome", "done its way"}});
+  json done = next.ok("task_update_status",
+                      {{"id", task}, {"status", "completed"}, {"outcome", "done its way"}});
   CHECK(done["status"] == "completed");
   CHECK(task_of(planner, task)["status"] == "completed");
 }
@@ -375,7 +413,8 @@ TEST_CASE("a holder whose claim ended writes nothing more to the task until it c
   REQUIRE(daemon.ready());
   Agent planner(instance, instance.root.path(), "planning,coordination");
   const std::string workflow = make_workflow(planner, 1);
-  const std::string task = planner.ok("task_get_available", {{"workflow_id", workflow}})["tasks"][0]["id"];
+  const std::string task =
+      planner.ok("task_get_available", {{"workflow_id", workflow}})["tasks"][0]["id"];
   Agent holder(instance, instance.root.path(), "planning,coordination");
   holder.ok("task_claim", {{"task_id", task}});
   const json note = {{"task_id", task}, {"type", "progress"}, {"summary", "halfway"}};
@@ -386,40 +425,52 @@ TEST_CASE("a holder whose claim ended writes nothing more to the task until it c
   INFO(refused.dump());
   CHECK(refused["isError"] == true);
   CHECK(refused["structuredContent"]["code"] == "forbidden");
-  CHECK(refused["structuredContent"]["hint"].get<std::string>().find("task_claim") != std::string::npos);
-  CHECK(holder.error_code("task_update_status", {{"id", task}, {"status", "in_progress"}}) == "forbidden");
+  CHECK(refused["structuredContent"]["hint"].get<std::string>().find("task_claim") !=
+        std::string::npos);
+  CHECK(holder.error_code("task_update_status", {{"id", task}, {"status", "in_progress"}}) ==
+        "forbidden");
 
   Agent other(instance, instance.root.path(), "planning,coordination");
   other.ok("task_claim", {{"task_id", task}});
   json taken = holder.call("checkpoint_add", note);
   CHECK(taken["structuredContent"]["code"] == "forbidden");
-  CHECK(taken["structuredContent"]["message"].get<std::string>().find(other.execution_id()) != std::string::npos);
+  CHECK(taken["structuredContent"]["message"].get<std::string>().find(other.execution_id()) !=
+        std::string::npos);
   other.ok("checkpoint_add", note);
   // The workflow's owner still may.
   planner.ok("checkpoint_add", note);
 }
 
-TEST_CASE("an attached agent cut off by daemon stop --force ends cancelled and its task is ready again") {
+TEST_CASE(
+    "an attached agent cut off by daemon stop --force ends cancelled and its task is ready again") {
   Instance instance;
   auto daemon = std::make_unique<DaemonProcess>(instance);
   REQUIRE(daemon->ready());
   Agent planner(instance, instance.root.path(), "planning,coordination");
   const std::string workflow = make_workflow(planner, 1);
-  const std::string task = planner.ok("task_get_available", {{"workflow_id", workflow}})["tasks"][0]["id"];
-  StdioProcess bridge({MISSION_PATH, "mcp", "connect", "--toolsets", "planning,coordination"}, instance.env(),
-                      instance.root.path().string());
-  REQUIRE(bridge.request(1, "initialize", {{"protocolVersion", "2025-06-18"}, {"capabilities", json::object()},
-                                           {"clientInfo", {{"name", "worker"}, {"version", "1"}}}})
+  const std::string task =
+      planner.ok("task_get_available", {{"workflow_id", workflow}})["tasks"][0]["id"];
+  StdioProcess bridge({MISSION_PATH, "mcp", "connect", "--toolsets", "planning,coordination"},
+                      instance.env(), instance.root.path().string());
+  REQUIRE(bridge
+              .request(1, "initialize",
+                       {{"protocolVersion", "2025-06-18"},
+                        {"capabilities", json::object()},
+                        {"clientInfo", {{"name", "worker"}, {"version", "1"}}}})
               .contains("result"));
   bridge.send(json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
-  json registered = bridge.request(2, "tools/call", {{"name", "agent_register"},
-                                                     {"arguments", {{"name", "cut"}, {"runtime", "custom"}}}});
+  json registered = bridge.request(
+      2, "tools/call",
+      {{"name", "agent_register"}, {"arguments", {{"name", "cut"}, {"runtime", "custom"}}}});
   const std::string agent = registered["result"]["structuredContent"]["id"];
-  REQUIRE(bridge.request(3, "tools/call", {{"name", "task_claim"}, {"arguments", {{"task_id", task}}}})["result"]
-              ["isError"] == false);
-  REQUIRE(bridge.request(4, "tools/call", {{"name", "task_update_status"},
-                                           {"arguments", {{"id", task}, {"status", "in_progress"}}}})["result"]
-              ["isError"] == false);
+  REQUIRE(bridge.request(3, "tools/call",
+                         {{"name", "task_claim"},
+                          {"arguments", {{"task_id", task}}}})["result"]["isError"] == false);
+  REQUIRE(bridge.request(
+              4, "tools/call",
+              {{"name", "task_update_status"},
+               {"arguments", {{"id", task}, {"status", "in_progress"}}}})["result"]["isError"] ==
+          false);
 
   ProcessResult stopped = run_mission(instance, {"daemon", "stop", "--force"});
   INFO(stopped.out << stopped.err);

@@ -79,7 +79,8 @@ TEST_CASE("daemon start, status and stop manage one daemon") {
   StopDaemonAtExit stop_at_exit{instance};
   ProcessResult absent = run_mission(instance, {"daemon", "status", "--json"});
   CHECK(absent.exit_code == 3);
-  CHECK(json::parse(absent.out) == json{{"running", false}, {"socket", instance.socket().string()}});
+  CHECK(json::parse(absent.out) ==
+        json{{"running", false}, {"socket", instance.socket().string()}});
 
   json started = json::parse(run_mission(instance, {"daemon", "start", "--json"}).out);
   CHECK(started["started"] == true);
@@ -215,7 +216,8 @@ TEST_CASE("human output takes the width COLUMNS gives when not on a terminal") {
 TEST_CASE("executions are named by id, unique prefix, --name or @last, and status counts them") {
   Instance instance;
   StopDaemonAtExit stop{instance};
-  ProcessResult first = run_mission(instance, {"run", "--detach", "--name", "fix-auth", "--", "true"});
+  ProcessResult first =
+      run_mission(instance, {"run", "--detach", "--name", "fix-auth", "--", "true"});
   REQUIRE(first.exit_code == 0);
   const std::string first_id = first.out.substr(0, first.out.find('\n'));
   ProcessResult second = run_mission(instance, {"run", "--detach", "--", "sleep", "30"});
@@ -239,7 +241,8 @@ TEST_CASE("executions are named by id, unique prefix, --name or @last, and statu
   CHECK(unknown.exit_code == 1);
   CHECK(unknown.err.find("no agent execution matches 'no-such-name'") != std::string::npos);
   CHECK(unknown.err.find("hint:") != std::string::npos);
-  ProcessResult bad_name = run_mission(instance, {"run", "--detach", "--name", "has space", "--", "true"});
+  ProcessResult bad_name =
+      run_mission(instance, {"run", "--detach", "--name", "has space", "--", "true"});
   CHECK(bad_name.exit_code != 0);
 
   json status = json::parse(run_mission(instance, {"status", "--json"}).out);
@@ -270,7 +273,8 @@ TEST_CASE("daemon stop refuses while executions are active, and --force goes on"
   CHECK(document["activeExecutions"][0]["id"] == id);
   CHECK(run_mission(instance, {"--no-autostart", "status"}).exit_code == 0);
 
-  const pid_t agent = json::parse(run_mission(instance, {"--json", "exec", "show", id}).out).value("pid", 0);
+  const pid_t agent =
+      json::parse(run_mission(instance, {"--json", "exec", "show", id}).out).value("pid", 0);
   ProcessResult forced = run_mission(instance, {"daemon", "stop", "--force"});
   CHECK(forced.exit_code == 0);
   CHECK(run_mission(instance, {"--no-autostart", "status"}).exit_code == 3);

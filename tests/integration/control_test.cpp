@@ -21,12 +21,18 @@ namespace {
 const char* kCoordinatorToolsets = "planning,control,tracking";
 
 std::string make_workflow(Agent& coordinator) {
-  json workflow = coordinator.ok("workflow_create", {{"name", "steered"}, {"source_type", "prompt"},
-                                                     {"source_content", "steer agents"}, {"max_parallel_tasks", 2}});
+  json workflow = coordinator.ok("workflow_create", {{"name", "steered"},
+                                                     {"source_type", "prompt"},
+                                                     {"source_content", "steer agents"},
+                                                     {"max_parallel_tasks", 2}});
   json tasks = json::array({{{"name", "alpha"}, {"description", "make alpha"}, {"sequence", 1}},
-                            {{"name", "beta"}, {"description", "make beta"}, {"sequence", 1}, {"depends_on", {"alpha"}}}});
-  coordinator.ok("workflow_set_plan",
-                 {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
+                            {{"name", "beta"},
+                             {"description", "make beta"},
+                             {"sequence", 1},
+                             {"depends_on", {"alpha"}}}});
+  coordinator.ok(
+      "workflow_set_plan",
+      {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
   return workflow["id"];
 }
 
@@ -39,7 +45,8 @@ std::string task_id_named(const json& listed, const std::string& name) {
 }
 
 // Polls get_attempt_status (each a real tool call) until `done` says so.
-json wait_attempt(Agent& coordinator, const std::string& attempt, const std::function<bool(const json&)>& done) {
+json wait_attempt(Agent& coordinator, const std::string& attempt,
+                  const std::function<bool(const json&)>& done) {
   const auto deadline = std::chrono::steady_clock::now() + 20s;
   json status;
   while (std::chrono::steady_clock::now() < deadline) {
@@ -55,14 +62,18 @@ json wait_attempt(Agent& coordinator, const std::string& attempt, const std::fun
 // `hold`, its first turn stays running until stopped.
 json agent_args(bool hold = false) {
   std::string script =
-      "printf '%s\\n' \"$MISSION_TASK_NAME\" > \"$MISSION_TASK_NAME.txt\"; echo \"turn-$MISSION_TASK_ATTEMPT\"";
-  if (hold) script = "if [ \"$MISSION_TASK_ATTEMPT\" = 1 ]; then echo holding; sleep 30; fi; " + script;
+      "printf '%s\\n' \"$MISSION_TASK_NAME\" > \"$MISSION_TASK_NAME.txt\"; echo "
+      "\"turn-$MISSION_TASK_ATTEMPT\"";
+  if (hold)
+    script = "if [ \"$MISSION_TASK_ATTEMPT\" = 1 ]; then echo holding; sleep 30; fi; " + script;
   return json::array({"/bin/sh", "-c", script});
 }
 
 }  // namespace
 
-TEST_CASE("a coordinator starts an attempt and follows it then reads its changes and patch and follows up with a second turn") {
+TEST_CASE(
+    "a coordinator starts an attempt and follows it then reads its changes and patch and follows "
+    "up with a second turn") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
@@ -75,7 +86,8 @@ TEST_CASE("a coordinator starts an attempt and follows it then reads its changes
   bool claude = false;
   for (const auto& executor : executors["executors"]) {
     if (executor["name"] == "generic") generic = executor["available"] == true;
-    if (executor["name"] == "claude-code") claude = executor["mcp"] == true && executor.contains("binary");
+    if (executor["name"] == "claude-code")
+      claude = executor["mcp"] == true && executor.contains("binary");
   }
   CHECK(generic);
   CHECK(claude);
@@ -89,23 +101,32 @@ TEST_CASE("a coordinator starts an attempt and follows it then reads its changes
   json first = coordinator.ok("list_tasks", {{"workflow_id", workflow}, {"limit", 1}});
   REQUIRE(first["tasks"].size() == 1);
   REQUIRE(first.contains("after_cursor"));
-  json second = coordinator.ok("list_tasks", {{"workflow_id", workflow}, {"limit", 1}, {"after_cursor", first["after_cursor"]}});
+  json second = coordinator.ok(
+      "list_tasks",
+      {{"workflow_id", workflow}, {"limit", 1}, {"after_cursor", first["after_cursor"]}});
   REQUIRE(second["tasks"].size() == 1);
   CHECK(second["tasks"][0]["name"] == "beta");
-  CHECK(coordinator.ok("list_tasks", {{"workflow_id", workflow}, {"status", {"ready"}}})["tasks"].size() == 1);
+  CHECK(coordinator.ok("list_tasks", {{"workflow_id", workflow}, {"status", {"ready"}}})["tasks"]
+            .size() == 1);
 
   // One more task, after alpha; a prerequisite that is not there is named.
-  json gamma = coordinator.ok("create_task", {{"workflow_id", workflow}, {"name", "gamma"},
-                                             {"description", "make gamma"}, {"depends_on", {"alpha"}}});
+  json gamma = coordinator.ok("create_task", {{"workflow_id", workflow},
+                                              {"name", "gamma"},
+                                              {"description", "make gamma"},
+                                              {"depends_on", {"alpha"}}});
   CHECK(gamma["status"] == "pending");
   CHECK(gamma["depends_on"] == json::array({"alpha"}));
   CHECK(coordinator.ok("list_tasks", {{"workflow_id", workflow}})["total"] == 3);
-  CHECK(coordinator.error_code("create_task", {{"workflow_id", workflow}, {"name", "delta"}, {"description", "d"},
+  CHECK(coordinator.error_code("create_task", {{"workflow_id", workflow},
+                                               {"name", "delta"},
+                                               {"description", "d"},
                                                {"depends_on", {"nothing"}}}) == "invalid_argument");
-  CHECK(coordinator.error_code("create_task", {{"workflow_id", workflow}, {"name", "gamma"}, {"description", "d"}}) ==
+  CHECK(coordinator.error_code(
+            "create_task", {{"workflow_id", workflow}, {"name", "gamma"}, {"description", "d"}}) ==
         "invalid_argument");
 
-  json started = coordinator.ok("start_task_attempt", {{"task_id", alpha}, {"executor", "generic"}, {"args", agent_args()}});
+  json started = coordinator.ok(
+      "start_task_attempt", {{"task_id", alpha}, {"executor", "generic"}, {"args", agent_args()}});
   const std::string attempt = started["attempt_id"];
   const fs::path worktree = started["worktree"].get<std::string>();
   CHECK(worktree != repo);
@@ -128,10 +149,14 @@ TEST_CASE("a coordinator starts an attempt and follows it then reads its changes
   REQUIRE_FALSE(logs["entries"].empty());
   CHECK(logs["entries"].back()["text"] == "turn-1");
   CHECK(logs["final"] == true);
-  json newer = coordinator.ok("tail_attempt_logs", {{"attempt_id", attempt}, {"after_entry_index", logs["last_entry_index"]}});
+  json newer =
+      coordinator.ok("tail_attempt_logs",
+                     {{"attempt_id", attempt}, {"after_entry_index", logs["last_entry_index"]}});
   CHECK(newer["entries"].empty());
-  CHECK(coordinator.error_code("tail_attempt_logs", {{"attempt_id", attempt}, {"cursor", 1}, {"after_entry_index", 0}}) ==
-        "mixed_pagination");
+  CHECK(
+      coordinator.error_code("tail_attempt_logs",
+                             {{"attempt_id", attempt}, {"cursor", 1}, {"after_entry_index", 0}}) ==
+      "mixed_pagination");
 
   json changes = coordinator.ok("get_attempt_changes", {{"attempt_id", attempt}});
   REQUIRE(changes["files"].size() == 1);
@@ -146,72 +171,96 @@ TEST_CASE("a coordinator starts an attempt and follows it then reads its changes
   CHECK(cut["patch"].get<std::string>().size() <= 40);
 
   // A follow-up to an ended attempt is a new turn in the same worktree.
-  json follow = coordinator.ok("follow_up", {{"attempt_id", attempt}, {"mode", "send"}, {"prompt", "once more"}});
+  json follow = coordinator.ok(
+      "follow_up", {{"attempt_id", attempt}, {"mode", "send"}, {"prompt", "once more"}});
   CHECK(follow["delivered_as"] == "turn");
-  json again = wait_attempt(coordinator, attempt, [](const json& s) { return s["turns"] == 2 && s["final"] == true; });
+  json again = wait_attempt(coordinator, attempt,
+                            [](const json& s) { return s["turns"] == 2 && s["final"] == true; });
   CHECK(again["state"] == "completed");
   CHECK(again["execution_id"] != ended["execution_id"]);
-  CHECK(coordinator.ok("tail_attempt_logs", {{"attempt_id", attempt}})["entries"].back()["text"] == "turn-2");
-  CHECK(coordinator.error_code("follow_up", {{"attempt_id", attempt}, {"mode", "cancel"}}) == "invalid_argument");
+  CHECK(coordinator.ok("tail_attempt_logs", {{"attempt_id", attempt}})["entries"].back()["text"] ==
+        "turn-2");
+  CHECK(coordinator.error_code("follow_up", {{"attempt_id", attempt}, {"mode", "cancel"}}) ==
+        "invalid_argument");
   // send and queue need a prompt (the schema's branches).
-  CHECK(coordinator.error_code("follow_up", {{"attempt_id", attempt}, {"mode", "queue"}}) == "invalid_argument");
+  CHECK(coordinator.error_code("follow_up", {{"attempt_id", attempt}, {"mode", "queue"}}) ==
+        "invalid_argument");
 
   json task = coordinator.ok("get_task", {{"task_id", alpha}});
   REQUIRE(task["attempts"].size() == 1);
   CHECK(task["attempts"][0]["attempt_id"] == attempt);
   CHECK(task["attempt_count"] == 1);
-  CHECK(coordinator.error_code("get_attempt_status", {{"attempt_id", "at-nothing"}}) == "not_found");
+  CHECK(coordinator.error_code("get_attempt_status", {{"attempt_id", "at-nothing"}}) ==
+        "not_found");
   // beta waits for alpha, which no attempt completed.
   const std::string beta = task_id_named(listed, "beta");
-  CHECK(coordinator.error_code("start_task_attempt", {{"task_id", beta}, {"executor", "generic"},
-                                                      {"args", agent_args()}}) == "invalid_argument");
+  CHECK(coordinator.error_code(
+            "start_task_attempt",
+            {{"task_id", beta}, {"executor", "generic"}, {"args", agent_args()}}) ==
+        "invalid_argument");
 
   // An executor whose binary the daemon cannot find: the attempt says why
   // it did not launch, and a follow-up tries again with the task's prompt.
-  coordinator.ok("task_update_status", {{"id", alpha}, {"status", "completed"}, {"outcome", "alpha.txt written"}});
+  coordinator.ok("task_update_status",
+                 {{"id", alpha}, {"status", "completed"}, {"outcome", "alpha.txt written"}});
   json missing = coordinator.ok("start_task_attempt", {{"task_id", beta}, {"executor", "codex"}});
-  json failed = wait_attempt(coordinator, missing["attempt_id"], [](const json& s) { return s["final"] == true; });
+  json failed = wait_attempt(coordinator, missing["attempt_id"],
+                             [](const json& s) { return s["final"] == true; });
   CHECK(failed["state"] == "failed");
   CHECK(failed["launch_error"].get<std::string>().find("codex") != std::string::npos);
-  CHECK(coordinator.ok("follow_up", {{"attempt_id", missing["attempt_id"]}, {"mode", "send"}, {"prompt", "try"}})["delivered_as"] ==
-        "turn");
+  CHECK(coordinator.ok("follow_up", {{"attempt_id", missing["attempt_id"]},
+                                     {"mode", "send"},
+                                     {"prompt", "try"}})["delivered_as"] == "turn");
   json retried = wait_attempt(coordinator, missing["attempt_id"],
                               [](const json& s) { return s["turns"] == 2 && s["final"] == true; });
   CHECK(retried["turns"] == 2);
   CHECK(retried["launch_error"].get<std::string>().find("codex") != std::string::npos);
-  CHECK(coordinator.error_code("start_task_attempt", {{"task_id", alpha}, {"executor", "nobody"}}) == "invalid_argument");
+  CHECK(coordinator.error_code("start_task_attempt",
+                               {{"task_id", alpha}, {"executor", "nobody"}}) == "invalid_argument");
 }
 
-TEST_CASE("a running attempt has follow-ups queue behind it and is stopped only by its coordinator with what was queued dropped") {
+TEST_CASE(
+    "a running attempt has follow-ups queue behind it and is stopped only by its coordinator with "
+    "what was queued dropped") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
   const fs::path repo = make_repo(instance);
   Agent coordinator(instance, repo, kCoordinatorToolsets);
   const std::string workflow = make_workflow(coordinator);
-  const std::string alpha = task_id_named(coordinator.ok("list_tasks", {{"workflow_id", workflow}}), "alpha");
+  const std::string alpha =
+      task_id_named(coordinator.ok("list_tasks", {{"workflow_id", workflow}}), "alpha");
 
   json started =
-      coordinator.ok("start_task_attempt", {{"task_id", alpha}, {"executor", "generic"}, {"args", agent_args(true)}});
+      coordinator.ok("start_task_attempt",
+                     {{"task_id", alpha}, {"executor", "generic"}, {"args", agent_args(true)}});
   const std::string attempt = started["attempt_id"];
   wait_attempt(coordinator, attempt, [](const json& s) { return s["state"] == "running"; });
   // The task is held by the running attempt.
-  CHECK(coordinator.error_code("start_task_attempt", {{"task_id", alpha}, {"executor", "generic"},
-                                                      {"args", agent_args()}}) == "already_claimed");
+  CHECK(coordinator.error_code(
+            "start_task_attempt",
+            {{"task_id", alpha}, {"executor", "generic"}, {"args", agent_args()}}) ==
+        "already_claimed");
 
-  json queued = coordinator.ok("follow_up", {{"attempt_id", attempt}, {"mode", "queue"}, {"prompt", "then this"}});
+  json queued = coordinator.ok(
+      "follow_up", {{"attempt_id", attempt}, {"mode", "queue"}, {"prompt", "then this"}});
   CHECK(queued["delivered_as"] == "queued");
   CHECK(queued["follow_up_queued"] == true);
-  CHECK(coordinator.error_code("follow_up", {{"attempt_id", attempt}, {"mode", "queue"}, {"prompt", "and this"}}) ==
+  CHECK(coordinator.error_code(
+            "follow_up", {{"attempt_id", attempt}, {"mode", "queue"}, {"prompt", "and this"}}) ==
         "invalid_argument");
-  CHECK(coordinator.ok("follow_up", {{"attempt_id", attempt}, {"mode", "cancel"}})["delivered_as"] == "cancelled");
-  coordinator.ok("follow_up", {{"attempt_id", attempt}, {"mode", "queue"}, {"prompt", "then this"}});
+  CHECK(coordinator.ok("follow_up", {{"attempt_id", attempt},
+                                     {"mode", "cancel"}})["delivered_as"] == "cancelled");
+  coordinator.ok("follow_up",
+                 {{"attempt_id", attempt}, {"mode", "queue"}, {"prompt", "then this"}});
 
   // Another coordinator may read the attempt but not steer it.
   Agent other(instance, repo, kCoordinatorToolsets);
   CHECK(other.ok("get_attempt_status", {{"attempt_id", attempt}})["state"] == "running");
   CHECK(other.error_code("stop_attempt", {{"attempt_id", attempt}}) == "forbidden");
-  CHECK(other.error_code("follow_up", {{"attempt_id", attempt}, {"mode", "send"}, {"prompt", "x"}}) == "forbidden");
+  CHECK(
+      other.error_code("follow_up", {{"attempt_id", attempt}, {"mode", "send"}, {"prompt", "x"}}) ==
+      "forbidden");
 
   json stopped = coordinator.ok("stop_attempt", {{"attempt_id", attempt}, {"force", true}});
   CHECK(stopped["signalled"] == true);
@@ -221,9 +270,11 @@ TEST_CASE("a running attempt has follow-ups queue behind it and is stopped only 
   CHECK(ended["state"] != "completed");
 
   // A follow-up after the stop starts the next turn, which finishes.
-  CHECK(coordinator.ok("follow_up", {{"attempt_id", attempt}, {"mode", "send"}, {"prompt", "finish"}})["delivered_as"] ==
-        "turn");
-  json finished = wait_attempt(coordinator, attempt, [](const json& s) { return s["turns"] == 2 && s["final"] == true; });
+  CHECK(coordinator.ok("follow_up", {{"attempt_id", attempt},
+                                     {"mode", "send"},
+                                     {"prompt", "finish"}})["delivered_as"] == "turn");
+  json finished = wait_attempt(coordinator, attempt,
+                               [](const json& s) { return s["turns"] == 2 && s["final"] == true; });
   CHECK(finished["state"] == "completed");
 }
 
@@ -234,27 +285,36 @@ TEST_CASE("a queued follow-up launches when the running turn ends") {
   const fs::path repo = make_repo(instance);
   Agent coordinator(instance, repo, kCoordinatorToolsets);
   const std::string workflow = make_workflow(coordinator);
-  const std::string alpha = task_id_named(coordinator.ok("list_tasks", {{"workflow_id", workflow}}), "alpha");
+  const std::string alpha =
+      task_id_named(coordinator.ok("list_tasks", {{"workflow_id", workflow}}), "alpha");
   // The first turn waits for a file the test writes, so the follow-up is
   // surely queued while it runs.
   const fs::path gate = instance.root.path() / "gate";
-  const json args = json::array({"/bin/sh", "-c",
-                                 "if [ \"$MISSION_TASK_ATTEMPT\" = 1 ]; then while [ ! -e '" + gate.string() +
-                                     "' ]; do sleep 0.02; done; fi; echo \"turn-$MISSION_TASK_ATTEMPT\""});
+  const json args =
+      json::array({"/bin/sh", "-c",
+                   "if [ \"$MISSION_TASK_ATTEMPT\" = 1 ]; then while [ ! -e '" + gate.string() +
+                       "' ]; do sleep 0.02; done; fi; echo \"turn-$MISSION_TASK_ATTEMPT\""});
   const std::string attempt =
-      coordinator.ok("start_task_attempt", {{"task_id", alpha}, {"executor", "generic"}, {"args", args}})["attempt_id"];
+      coordinator.ok("start_task_attempt",
+                     {{"task_id", alpha}, {"executor", "generic"}, {"args", args}})["attempt_id"];
   wait_attempt(coordinator, attempt, [](const json& s) { return s["state"] == "running"; });
-  CHECK(coordinator.ok("follow_up", {{"attempt_id", attempt}, {"mode", "send"}, {"prompt", "p"}})["delivered_as"] ==
-        "message");
-  CHECK(coordinator.ok("follow_up", {{"attempt_id", attempt}, {"mode", "queue"}, {"prompt", "q"}})["delivered_as"] ==
-        "queued");
+  CHECK(coordinator.ok("follow_up", {{"attempt_id", attempt},
+                                     {"mode", "send"},
+                                     {"prompt", "p"}})["delivered_as"] == "message");
+  CHECK(coordinator.ok("follow_up", {{"attempt_id", attempt},
+                                     {"mode", "queue"},
+                                     {"prompt", "q"}})["delivered_as"] == "queued");
   write_file(gate, "go\n");
-  json done = wait_attempt(coordinator, attempt, [](const json& s) { return s["turns"] == 2 && s["final"] == true; });
+  json done = wait_attempt(coordinator, attempt,
+                           [](const json& s) { return s["turns"] == 2 && s["final"] == true; });
   CHECK(done["state"] == "completed");
-  CHECK(coordinator.ok("tail_attempt_logs", {{"attempt_id", attempt}})["entries"].back()["text"] == "turn-2");
+  CHECK(coordinator.ok("tail_attempt_logs", {{"attempt_id", attempt}})["entries"].back()["text"] ==
+        "turn-2");
 }
 
-TEST_CASE("list_tasks answers a cursor or after_cursor past either end of the plan and the daemon goes on") {
+TEST_CASE(
+    "list_tasks answers a cursor or after_cursor past either end of the plan and the daemon goes "
+    "on") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
@@ -276,15 +336,17 @@ TEST_CASE("list_tasks answers a cursor or after_cursor past either end of the pl
     CHECK(page["total"] == 2);
     CHECK_FALSE(page.contains("cursor"));
   }
-  json last = coordinator.ok("list_tasks", {{"workflow_id", workflow}, {"cursor", "1000000"}, {"limit", 1}});
+  json last = coordinator.ok("list_tasks",
+                             {{"workflow_id", workflow}, {"cursor", "1000000"}, {"limit", 1}});
   CHECK(names(last) == Names{"beta"});
   REQUIRE(last.contains("cursor"));
-  CHECK(names(coordinator.ok("list_tasks", {{"workflow_id", workflow}, {"cursor", last["cursor"]}})) ==
-        Names{"alpha"});
+  CHECK(names(coordinator.ok("list_tasks", {{"workflow_id", workflow},
+                                            {"cursor", last["cursor"]}})) == Names{"alpha"});
   // Nothing is before the first position, nor after the last.
   for (const char* cursor : {"0", "1"}) {
     INFO(cursor);
-    CHECK(coordinator.ok("list_tasks", {{"workflow_id", workflow}, {"cursor", cursor}})["tasks"].empty());
+    CHECK(coordinator.ok("list_tasks", {{"workflow_id", workflow}, {"cursor", cursor}})["tasks"]
+              .empty());
   }
   for (const char* after : {"2", "3", "1000000", "999999999999999999"}) {
     INFO(after);
@@ -314,10 +376,12 @@ TEST_CASE("a follow_up that misses a field of the form its mode chose is told wh
   json send = coordinator.call("follow_up", {{"attempt_id", "at-0000000000"}, {"mode", "send"}});
   REQUIRE(send["isError"] == true);
   CHECK(send["structuredContent"]["code"] == "invalid_argument");
-  CHECK(send["structuredContent"]["message"] == "invalid arguments for follow_up: /prompt: required when mode is 'send'");
+  CHECK(send["structuredContent"]["message"] ==
+        "invalid arguments for follow_up: /prompt: required when mode is 'send'");
   CHECK(send["structuredContent"]["details"]["violations"] ==
         json::array({{{"path", "/prompt"}, {"message", "required when mode is 'send'"}}}));
-  json cancel = coordinator.call("follow_up", {{"attempt_id", "at-0000000000"}, {"mode", "cancel"}, {"prompt", "p"}});
+  json cancel = coordinator.call(
+      "follow_up", {{"attempt_id", "at-0000000000"}, {"mode", "cancel"}, {"prompt", "p"}});
   CHECK(cancel["structuredContent"]["message"] ==
         "invalid arguments for follow_up: /prompt: must be left out when mode is 'cancel'");
 }

@@ -37,7 +37,9 @@ const json kQuestion = {{"question", "Which port?"}, {"choices", {"8080", "9090"
 
 }  // namespace
 
-TEST_CASE("an answer from the shell reaches an MCP agent blocked in message_wait, and mission watch sees it") {
+TEST_CASE(
+    "an answer from the shell reaches an MCP agent blocked in message_wait, and mission watch sees "
+    "it") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
@@ -74,7 +76,8 @@ TEST_CASE("an answer from the shell reaches an MCP agent blocked in message_wait
     REQUIRE(event.has_value());
     const json& params = (*event)["params"];
     if (params["type"] == "message.created") heard_answer = params["message"]["body"] == "9090";
-    if (params["type"] == "execution.updated") heard_running = heard_running || params["execution"]["state"] == "running";
+    if (params["type"] == "execution.updated")
+      heard_running = heard_running || params["execution"]["state"] == "running";
   }
   CHECK(heard_answer);
   CHECK(heard_running);
@@ -90,13 +93,15 @@ TEST_CASE("an agent without message tools learns of an answer in its next tool r
   DaemonProcess daemon(instance);
   Agent agent(instance, instance.root.path(), "signals,tracking");
   agent.ok("needs_input", kQuestion);
-  REQUIRE(run_mission(instance, {"answer", agent.execution_id(), "use 8080 and go on"}).exit_code == 0);
+  REQUIRE(run_mission(instance, {"answer", agent.execution_id(), "use 8080 and go on"}).exit_code ==
+          0);
   CHECK(exec_show(instance, agent.execution_id())["unreadMessages"] == 1);
 
   json result = agent.call("progress", {{"summary", "carrying on"}});
   REQUIRE(result["isError"] == false);
   REQUIRE(result["content"].size() == 2);
-  CHECK(json::parse(result["content"][0]["text"].get<std::string>()) == result["structuredContent"]);
+  CHECK(json::parse(result["content"][0]["text"].get<std::string>()) ==
+        result["structuredContent"]);
   const std::string notice = result["content"][1]["text"];
   CHECK(notice.find("use 8080 and go on") != std::string::npos);
   CHECK(notice.find("answering your question") != std::string::npos);
@@ -119,12 +124,14 @@ TEST_CASE("send and answer --no-enter type the text alone and the next Enter end
   DaemonProcess daemon(instance);
   // On a terminal of the daemon's, and on a stdin pipe: the agent reads one
   // line and says what it got.
-  for (const std::vector<std::string>& how : {std::vector<std::string>{"--tty"}, {"--stdin-answers"}}) {
+  for (const std::vector<std::string>& how :
+       {std::vector<std::string>{"--tty"}, {"--stdin-answers"}}) {
     std::vector<std::string> args = {"run", "--detach"};
     args.insert(args.end(), how.begin(), how.end());
     args.insert(args.end(), {"--", "sh", "-c",
                              std::string(kMarkerShellFunction) +
-                                 "m q1 '{\"type\":\"needs_input\",\"question\":\"Which port?\",\"choices\":[\"80\",\"8080\"]}';"
+                                 "m q1 '{\"type\":\"needs_input\",\"question\":\"Which "
+                                 "port?\",\"choices\":[\"80\",\"8080\"]}';"
                                  "read answer; echo \"got: $answer.\""});
     ProcessResult started = run_mission(instance, args);
     INFO(how[0] << ": " << started.err);
@@ -140,7 +147,9 @@ TEST_CASE("send and answer --no-enter type the text alone and the next Enter end
   }
 }
 
-TEST_CASE("another agent's control characters reach a terminal or stdin agent as text, a person's as keys") {
+TEST_CASE(
+    "another agent's control characters reach a terminal or stdin agent as text, a person's as "
+    "keys") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
@@ -162,16 +171,23 @@ TEST_CASE("another agent's control characters reach a terminal or stdin agent as
   // terminal were SIGQUIT, SIGINT, SIGTSTP and the line's erasure.
   const std::vector<std::pair<std::string, std::string>> sent_and_read = {
       {"status?\x1c", "got: status?^\\."},
-      {"a\x03" "b", "got: a^Cb."},
-      {"c\x1a" "d", "got: c^Zd."},
-      {"e\x15" "f", "got: e^Uf."},
+      {"a\x03"
+       "b",
+       "got: a^Cb."},
+      {"c\x1a"
+       "d",
+       "got: c^Zd."},
+      {"e\x15"
+       "f",
+       "got: e^Uf."},
       {"\x1b[31mred\xc2\x9b!\x7f\tx", "got: ^[[31mredM-^[!^? x."},
   };
   for (const std::string how : {"--tty", "--stdin-answers"}) {
     INFO(how);
-    ProcessResult started = run_mission(
-        instance, {"run", "--detach", how, "--", "sh", "-c",
-                   "echo ready; while IFS= read -r line; do echo \"got: $line.\"; [ \"$line\" = done ] && exit 0; done"});
+    ProcessResult started =
+        run_mission(instance, {"run", "--detach", how, "--", "sh", "-c",
+                               "echo ready; while IFS= read -r line; do echo \"got: $line.\"; [ "
+                               "\"$line\" = done ] && exit 0; done"});
     REQUIRE(started.exit_code == 0);
     const std::string id = started.out.substr(0, started.out.find('\n'));
     wait_log(id, "ready");
@@ -190,23 +206,28 @@ TEST_CASE("another agent's control characters reach a terminal or stdin agent as
     } else {
       REQUIRE(run_mission(instance, {"send", id, "raw\x01"}).exit_code == 0);
       wait_log(id, "got: raw\x01.");
-      sender.ok("message_send", {{"recipient_id", id}, {"message_type", "query"}, {"body", "done"}});
+      sender.ok("message_send",
+                {{"recipient_id", id}, {"message_type", "query"}, {"body", "done"}});
       CHECK(wait_state(instance, id, "completed")["exitCode"] == 0);
     }
   }
 }
 
-TEST_CASE("a marker agent launched with --stdin-answers reads the answer on its stdin, others keep /dev/null") {
+TEST_CASE(
+    "a marker agent launched with --stdin-answers reads the answer on its stdin, others keep "
+    "/dev/null") {
   Instance instance;
   DaemonProcess daemon(instance);
   std::string script =
       std::string(kMarkerShellFunction) +
-      "m q1 '{\"type\":\"needs_input\",\"question\":\"Which port?\",\"choices\":[\"8080\",\"9090\"]}';"
+      "m q1 '{\"type\":\"needs_input\",\"question\":\"Which "
+      "port?\",\"choices\":[\"8080\",\"9090\"]}';"
       "read answer;"
       "m p1 \"{\\\"type\\\":\\\"progress\\\",\\\"summary\\\":\\\"got $answer\\\"}\";"
       "read followup;"
       "m c1 \"{\\\"type\\\":\\\"completed_claim\\\",\\\"summary\\\":\\\"then $followup\\\"}\"";
-  ProcessResult started = run_mission(instance, {"run", "--detach", "--stdin-answers", "--", "sh", "-c", script});
+  ProcessResult started =
+      run_mission(instance, {"run", "--detach", "--stdin-answers", "--", "sh", "-c", script});
   INFO(started.err);
   REQUIRE(started.exit_code == 0);
   const std::string id = started.out.substr(0, started.out.find('\n'));
@@ -221,10 +242,12 @@ TEST_CASE("a marker agent launched with --stdin-answers reads the answer on its 
   CHECK(observations[2]["payload"]["summary"] == "then ship it");
 
   // Without the option stdin is /dev/null: a read ends at once.
-  ProcessResult plain = run_mission(instance, {"run", "--", "sh", "-c", "if read x; then echo open; else echo eof; fi"});
+  ProcessResult plain = run_mission(
+      instance, {"run", "--", "sh", "-c", "if read x; then echo open; else echo eof; fi"});
   CHECK(plain.out.find("eof") != std::string::npos);
   // Agent CLIs that would block on an open stdin refuse the option.
-  ProcessResult refused = run_mission(instance, {"run", "--adapter", "codex", "--stdin-answers", "--", "x"});
+  ProcessResult refused =
+      run_mission(instance, {"run", "--adapter", "codex", "--stdin-answers", "--", "x"});
   CHECK(refused.exit_code != 0);
   CHECK(refused.err.find("stdin") != std::string::npos);
 }
@@ -243,22 +266,29 @@ TEST_CASE("no agent can act as another: cross-agent ids are forbidden with a hin
            {"agent_unregister", {{"id", b.execution_id()}}},
            {"message_list", {{"agent_id", b.execution_id()}}},
            {"message_count_unread", {{"agent_id", b.execution_id()}}},
-           {"message_send", {{"sender_id", b.execution_id()}, {"recipient_id", a.execution_id()},
-                             {"message_type", "query"}, {"body", "x"}}}}) {
+           {"message_send",
+            {{"sender_id", b.execution_id()},
+             {"recipient_id", a.execution_id()},
+             {"message_type", "query"},
+             {"body", "x"}}}}) {
     INFO(tool);
     json result = a.call(tool, arguments);
     REQUIRE(result["isError"] == true);
     CHECK(result["structuredContent"]["code"] == "forbidden");
-    CHECK(result["structuredContent"]["hint"].get<std::string>().find("leave") != std::string::npos);
+    CHECK(result["structuredContent"]["hint"].get<std::string>().find("leave") !=
+          std::string::npos);
   }
-  json sent = a.ok("message_send", {{"recipient_id", b.execution_id()}, {"message_type", "query"},
-                                    {"body", {{"port", 8080}}}, {"priority", "high"}});
+  json sent = a.ok("message_send", {{"recipient_id", b.execution_id()},
+                                    {"message_type", "query"},
+                                    {"body", {{"port", 8080}}},
+                                    {"priority", "high"}});
   CHECK(c.error_code("message_get", {{"id", sent["id"]}}) == "forbidden");
   CHECK(a.error_code("message_mark_read", {{"message_ids", {sent["id"]}}}) == "forbidden");
   json got = b.ok("message_get", {{"id", sent["id"]}});
   CHECK(got["body"]["port"] == 8080);
   CHECK(got["status"] == "read");
-  json broadcast = b.ok("message_broadcast", {{"message_type", "notification"}, {"body", "stand-up"}});
+  json broadcast =
+      b.ok("message_broadcast", {{"message_type", "notification"}, {"body", "stand-up"}});
   CHECK(broadcast["sent_count"] == 1);  // a; c never registered, b is the sender
   json agents = mission_json(instance, {"agents"})["agents"];
   CHECK(agents.size() == 2);
@@ -271,9 +301,12 @@ TEST_CASE("agents and messages survive the daemon's death") {
     DaemonProcess daemon(instance);
     Agent agent(instance, instance.root.path(), "signals,coordination");
     id = agent.execution_id();
-    agent.ok("agent_register", {{"name", "durable"}, {"runtime", "custom"}, {"capabilities", {"go"}}});
-    agent.ok("message_send", {{"recipient_id", "person"}, {"message_type", "status_update"}, {"body", "halfway"}});
-    REQUIRE(run_mission(instance, {"send", id, "keep going", "--priority", "urgent"}).exit_code == 0);
+    agent.ok("agent_register",
+             {{"name", "durable"}, {"runtime", "custom"}, {"capabilities", {"go"}}});
+    agent.ok("message_send",
+             {{"recipient_id", "person"}, {"message_type", "status_update"}, {"body", "halfway"}});
+    REQUIRE(run_mission(instance, {"send", id, "keep going", "--priority", "urgent"}).exit_code ==
+            0);
     daemon.signal(SIGKILL);
     daemon.wait_exit();
   }
@@ -300,7 +333,9 @@ json nested(int levels) {
   return value;
 }
 
-TEST_CASE("tool arguments nested past the argument depth are refused so that every reply holding them stays readable") {
+TEST_CASE(
+    "tool arguments nested past the argument depth are refused so that every reply holding them "
+    "stays readable") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
@@ -308,14 +343,17 @@ TEST_CASE("tool arguments nested past the argument depth are refused so that eve
   // 125 levels fit a frame (128 with the envelope's three), but stored and
   // sent back deeper inside a reply they would not: `mission agents` could
   // no longer read the daemon's answer.
-  json deep = agent.call("agent_register", {{"name", "deep"}, {"runtime", "custom"}, {"metadata", nested(125)}});
+  json deep = agent.call("agent_register",
+                         {{"name", "deep"}, {"runtime", "custom"}, {"metadata", nested(125)}});
   REQUIRE(deep["isError"] == true);
   CHECK(deep["structuredContent"]["code"] == "invalid_argument");
   CHECK(deep["structuredContent"]["details"]["limit"] == 64);
   CHECK(deep["structuredContent"]["hint"].get<std::string>().find("64") != std::string::npos);
-  CHECK(agent.error_code("message_send", {{"recipient_id", "person"}, {"message_type", "query"},
+  CHECK(agent.error_code("message_send", {{"recipient_id", "person"},
+                                          {"message_type", "query"},
                                           {"body", nested(125)}}) == "invalid_argument");
-  CHECK(agent.error_code("agent_register", {{"name", "deep"}, {"runtime", "custom"}, {"metadata", nested(64)}}) ==
+  CHECK(agent.error_code("agent_register",
+                         {{"name", "deep"}, {"runtime", "custom"}, {"metadata", nested(64)}}) ==
         "invalid_argument");
   // At the limit: the arguments object and 63 levels in it.
   agent.ok("agent_register", {{"name", "deep"}, {"runtime", "custom"}, {"metadata", nested(63)}});

@@ -42,8 +42,11 @@ struct Acknowledged {
 };
 
 // One MCP call; nullopt once the daemon is gone (not acknowledged).
-std::optional<json> call_tool(RawClient& client, int id, const std::string& tool, const json& arguments) {
-  json request = {{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"},
+std::optional<json> call_tool(RawClient& client, int id, const std::string& tool,
+                              const json& arguments) {
+  json request = {{"jsonrpc", "2.0"},
+                  {"id", id},
+                  {"method", "tools/call"},
                   {"params", {{"name", tool}, {"arguments", arguments}}}};
   if (!client.try_send(request.dump() + "\n")) return std::nullopt;
   std::optional<json> reply = client.read(20s);
@@ -72,19 +75,28 @@ int load_until_killed(RawClient& client, const std::string& round, const std::st
         break;
       case 2:
         result = call_tool(client, id, "log_decision",
-                           {{"task_id", task_id}, {"category", "other"}, {"question", key}, {"chosen", "c"},
-                            {"reasoning", "r"}, {"request_id", key}});
+                           {{"task_id", task_id},
+                            {"category", "other"},
+                            {"question", key},
+                            {"chosen", "c"},
+                            {"reasoning", "r"},
+                            {"request_id", key}});
         if (result) acked.decisions.insert(key);
         break;
       default: {
         result = call_tool(client, id, "start_task",
-                           {{"mission_id", mission_id}, {"parent_task_id", task_id}, {"name", key},
-                            {"goal", "g"}, {"request_id", key}});
+                           {{"mission_id", mission_id},
+                            {"parent_task_id", task_id},
+                            {"name", key},
+                            {"goal", "g"},
+                            {"request_id", key}});
         if (!result) break;
         acked.tasks.insert(key);
         ++acknowledged;
         result = call_tool(client, id + 100000, "complete_task",
-                           {{"task_id", (*result)["task_id"]}, {"status", "success"}, {"outcome", {{"summary", "o"}}},
+                           {{"task_id", (*result)["task_id"]},
+                            {"status", "success"},
+                            {"outcome", {{"summary", "o"}}},
                             {"request_id", key + "-done"}});
         if (result) acked.completed.insert(key);
         break;
@@ -123,12 +135,14 @@ void check_recovered(const Instance& instance, const Acknowledged& acked) {
   }
   for (const char* table : {"decisions", "tasks"}) {
     auto duplicates = db.prepare(std::string("SELECT COUNT(*) FROM (SELECT ") +
-                                 (std::string(table) == "tasks" ? "name" : "question") + " FROM " + table +
-                                 " GROUP BY 1 HAVING COUNT(*) > 1)");
+                                 (std::string(table) == "tasks" ? "name" : "question") + " FROM " +
+                                 table + " GROUP BY 1 HAVING COUNT(*) > 1)");
     REQUIRE(duplicates.step());
     CHECK(duplicates.integer(0) == 0);
   }
-  auto observations = db.prepare("SELECT COUNT(*) FROM (SELECT event_id FROM observations WHERE event_id IS NOT NULL GROUP BY 1 HAVING COUNT(*) > 1)");
+  auto observations = db.prepare(
+      "SELECT COUNT(*) FROM (SELECT event_id FROM observations WHERE event_id IS NOT NULL GROUP BY "
+      "1 HAVING COUNT(*) > 1)");
   REQUIRE(observations.step());
   CHECK(observations.integer(0) == 0);
 }
@@ -156,8 +170,10 @@ void kill_at_point(const std::string& point, int first, int last) {
     token = created["token"];
     RawClient client(instance.socket());
     REQUIRE(open_session(client, execution_id, token, cwd));
-    mission_id = (*call_tool(client, 2, "start_mission", {{"name", "m"}, {"objective", "o"}}))["mission_id"];
-    task_id = (*call_tool(client, 3, "start_task", {{"mission_id", mission_id}, {"name", "t"}, {"goal", "g"}}))["task_id"];
+    mission_id =
+        (*call_tool(client, 2, "start_mission", {{"name", "m"}, {"objective", "o"}}))["mission_id"];
+    task_id = (*call_tool(client, 3, "start_task",
+                          {{"mission_id", mission_id}, {"name", "t"}, {"goal", "g"}}))["task_id"];
   }
   Acknowledged acked;
   std::mt19937 random(std::random_device{}());
@@ -202,13 +218,23 @@ TEST_CASE("after SIGKILL at random moments every acknowledged call is there exac
     token = created["token"];
     RawClient client(instance.socket());
     REQUIRE(open_session(client, execution_id, token, cwd));
-    client.send(json{{"jsonrpc", "2.0"}, {"id", 2}, {"method", "tools/call"},
-                     {"params", {{"name", "start_mission"}, {"arguments", {{"name", "m"}, {"objective", "o"}}}}}}
-                    .dump() + "\n");
+    client.send(
+        json{{"jsonrpc", "2.0"},
+             {"id", 2},
+             {"method", "tools/call"},
+             {"params",
+              {{"name", "start_mission"}, {"arguments", {{"name", "m"}, {"objective", "o"}}}}}}
+            .dump() +
+        "\n");
     std::string mission_id = (*client.read())["result"]["structuredContent"]["mission_id"];
-    client.send(json{{"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/call"},
-                     {"params", {{"name", "start_task"}, {"arguments", {{"mission_id", mission_id}, {"name", "t"}, {"goal", "g"}}}}}}
-                    .dump() + "\n");
+    client.send(json{{"jsonrpc", "2.0"},
+                     {"id", 3},
+                     {"method", "tools/call"},
+                     {"params",
+                      {{"name", "start_task"},
+                       {"arguments", {{"mission_id", mission_id}, {"name", "t"}, {"goal", "g"}}}}}}
+                    .dump() +
+                "\n");
     task_id = (*client.read())["result"]["structuredContent"]["task_id"];
   }
 
@@ -231,11 +257,15 @@ TEST_CASE("after SIGKILL at random moments every acknowledged call is there exac
     for (int n = 0;; ++n) {
       const bool decision = n % 3 == 2;
       const std::string key = "r" + std::to_string(round) + "-" + std::to_string(n);
-      json arguments = decision ? json{{"task_id", task_id}, {"category", "other"}, {"question", key},
-                                       {"chosen", "c"}, {"reasoning", "r"}, {"request_id", key}}
-                                : json{{"summary", "step " + key}, {"eventId", key}};
-      json request = {{"jsonrpc", "2.0"}, {"id", 100 + n}, {"method", "tools/call"},
-                      {"params", {{"name", decision ? "log_decision" : "progress"}, {"arguments", arguments}}}};
+      json arguments = decision
+                           ? json{{"task_id", task_id}, {"category", "other"}, {"question", key},
+                                  {"chosen", "c"},      {"reasoning", "r"},    {"request_id", key}}
+                           : json{{"summary", "step " + key}, {"eventId", key}};
+      json request = {
+          {"jsonrpc", "2.0"},
+          {"id", 100 + n},
+          {"method", "tools/call"},
+          {"params", {{"name", decision ? "log_decision" : "progress"}, {"arguments", arguments}}}};
       if (!client.try_send(request.dump() + "\n")) break;
       std::optional<json> reply = client.read(10s);
       if (!reply) break;  // the daemon died before answering: not acknowledged
@@ -265,18 +295,23 @@ TEST_CASE("after SIGKILL at random moments every acknowledged call is there exac
     CHECK(count(db, "SELECT COUNT(*) FROM decisions WHERE question = ?1", key) == 1);
   }
   // Nothing is recorded twice, acknowledged or not.
-  auto duplicates = db.prepare("SELECT COUNT(*) FROM (SELECT question FROM decisions GROUP BY question HAVING COUNT(*) > 1)");
+  auto duplicates = db.prepare(
+      "SELECT COUNT(*) FROM (SELECT question FROM decisions GROUP BY question HAVING COUNT(*) > "
+      "1)");
   REQUIRE(duplicates.step());
   CHECK(duplicates.integer(0) == 0);
 }
 
-TEST_CASE("after SIGKILL between a commit and its acknowledgement every acknowledged call is there once") {
+TEST_CASE(
+    "after SIGKILL between a commit and its acknowledgement every acknowledged call is there "
+    "once") {
   // Hits count every reply, control and MCP: the kill comes after the
   // ledger's or the tracking transaction's commit, the reply unsent.
   kill_at_point("reply_unsent", 5, 120);
 }
 
-TEST_CASE("after SIGKILL inside a transaction before its COMMIT every acknowledged call is there once") {
+TEST_CASE(
+    "after SIGKILL inside a transaction before its COMMIT every acknowledged call is there once") {
   kill_at_point("before_commit", 4, 80);
 }
 

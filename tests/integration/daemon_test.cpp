@@ -21,7 +21,9 @@ using nlohmann::json;
 
 namespace {
 
-std::string error_code_of(const json& reply) { return reply.at("error").at("data").at("code"); }
+std::string error_code_of(const json& reply) {
+  return reply.at("error").at("data").at("code");
+}
 
 }  // namespace
 
@@ -183,7 +185,8 @@ TEST_CASE("after kill -9 a restarted daemon finds the database intact") {
       // A second writer through WAL while the daemon runs, as a later
       // issue's execution.create would write.
       mission::store::Database db(instance.state_dir() / "mission.db");
-      mission::store::ExecutionRepository(db).insert(sample_execution("exec-survivor", mission::ExecutionState::completed));
+      mission::store::ExecutionRepository(db).insert(
+          sample_execution("exec-survivor", mission::ExecutionState::completed));
     }
     daemon.signal(SIGKILL);
     REQUIRE(daemon.wait_exit(5s) == 128 + SIGKILL);
@@ -245,8 +248,9 @@ TEST_CASE("a connection from another uid is refused") {
     RawClient client(instance.socket());
     if (!client.connected()) ::_exit(11);
     // The daemon may close before the hello is even written.
-    bool sent = client.try_send(R"({"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":1}})"
-                                "\n");
+    bool sent =
+        client.try_send(R"({"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":1}})"
+                        "\n");
     ::_exit(!sent || client.closed_by_peer(3s) ? 0 : 12);
   }
   int status = 0;

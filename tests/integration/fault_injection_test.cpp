@@ -28,15 +28,17 @@ namespace {
 // A session of an execution with the signals and tracking tools, spoken
 // directly on the socket.
 struct Session {
-  explicit Session(const Instance& instance, const std::string& execution_id, const std::string& token,
-                   const fs::path& cwd)
+  explicit Session(const Instance& instance, const std::string& execution_id,
+                   const std::string& token, const fs::path& cwd)
       : client(instance.socket()) {
     REQUIRE(open_session(client, execution_id, token, cwd));
   }
 
   // The reply to one tool call: its result, or its error payload.
   json call(const std::string& tool, const json& arguments) {
-    json request = {{"jsonrpc", "2.0"}, {"id", next_id++}, {"method", "tools/call"},
+    json request = {{"jsonrpc", "2.0"},
+                    {"id", next_id++},
+                    {"method", "tools/call"},
                     {"params", {{"name", tool}, {"arguments", arguments}}}};
     client.send(request.dump() + "\n");
     std::optional<json> reply = client.read(20s);
@@ -49,7 +51,8 @@ struct Session {
 };
 
 bool failed(const json& reply) {
-  return reply.contains("error") || (reply.contains("result") && reply["result"].value("isError", false));
+  return reply.contains("error") ||
+         (reply.contains("result") && reply["result"].value("isError", false));
 }
 
 // The error's text, message and hint, wherever the reply carries it.
@@ -76,8 +79,12 @@ struct Setup {
     execution_id = created["execution"]["id"];
     token = created["token"];
     Session session(instance, execution_id, token, cwd);
-    mission_id = session.call("start_mission", {{"name", "m"}, {"objective", "o"}})["result"]["structuredContent"]["mission_id"];
-    task_id = session.call("start_task", {{"mission_id", mission_id}, {"name", "t"}, {"goal", "g"}})["result"]["structuredContent"]["task_id"];
+    mission_id = session.call(
+        "start_mission",
+        {{"name", "m"}, {"objective", "o"}})["result"]["structuredContent"]["mission_id"];
+    task_id = session.call("start_task", {{"mission_id", mission_id},
+                                          {"name", "t"},
+                                          {"goal", "g"}})["result"]["structuredContent"]["task_id"];
   }
 };
 
@@ -97,7 +104,8 @@ struct Outcome {
   bool alive_after = false;
 };
 
-Outcome run_with_faults(Setup& setup, const std::string& spec, int calls, const std::string& expected) {
+Outcome run_with_faults(Setup& setup, const std::string& spec, int calls,
+                        const std::string& expected) {
   Outcome outcome;
   std::optional<DaemonProcess> daemon;
   {
@@ -109,9 +117,12 @@ Outcome run_with_faults(Setup& setup, const std::string& spec, int calls, const 
   for (int n = 0; n < calls; ++n) {
     const std::string key = "k-" + std::to_string(n);
     json reply = n % 2 == 0 ? session.call("progress", {{"summary", key}, {"eventId", key}})
-                            : session.call("log_decision", {{"task_id", setup.task_id}, {"category", "other"},
-                                                            {"question", key}, {"chosen", "c"},
-                                                            {"reasoning", "r"}, {"request_id", key}});
+                            : session.call("log_decision", {{"task_id", setup.task_id},
+                                                            {"category", "other"},
+                                                            {"question", key},
+                                                            {"chosen", "c"},
+                                                            {"reasoning", "r"},
+                                                            {"request_id", key}});
     if (failed(reply)) {
       INFO(reply.dump());
       CHECK(error_text(reply).find(expected) != std::string::npos);
@@ -134,18 +145,22 @@ void check_recorded(const Setup& setup, const Outcome& outcome) {
   for (const std::string& key : outcome.acknowledged) {
     INFO(key);
     CHECK(count(db, "SELECT COUNT(*) FROM observations WHERE event_id = ?1", key) +
-              count(db, "SELECT COUNT(*) FROM decisions WHERE question = ?1", key) == 1);
+              count(db, "SELECT COUNT(*) FROM decisions WHERE question = ?1", key) ==
+          1);
   }
   for (const std::string& key : outcome.failed) {
     INFO(key);
     CHECK(count(db, "SELECT COUNT(*) FROM observations WHERE event_id = ?1", key) +
-              count(db, "SELECT COUNT(*) FROM decisions WHERE question = ?1", key) == 0);
+              count(db, "SELECT COUNT(*) FROM decisions WHERE question = ?1", key) ==
+          0);
   }
 }
 
 }  // namespace
 
-TEST_CASE("database writes failing with EIO are answered clearly and the daemon recovers when they stop") {
+TEST_CASE(
+    "database writes failing with EIO are answered clearly and the daemon recovers when they "
+    "stop") {
   Setup setup;
   // Writes 40 to 80 fail: a span of calls in the middle of the run.
   Outcome outcome = run_with_faults(setup, "db_write:fail@40-80", 60, "I/O error");
@@ -166,7 +181,8 @@ TEST_CASE("a full disk is answered as a full disk and the daemon recovers when s
   check_recorded(setup, outcome);
 }
 
-TEST_CASE("a request that cannot allocate is answered out of memory and nothing of it is recorded") {
+TEST_CASE(
+    "a request that cannot allocate is answered out of memory and nothing of it is recorded") {
   Setup setup;
   // Requests are counted from the session's first (mcp.attach).
   Outcome outcome = run_with_faults(setup, "request:oom@10-14", 30, "ran out of memory");
@@ -176,7 +192,9 @@ TEST_CASE("a request that cannot allocate is answered out of memory and nothing 
   check_recorded(setup, outcome);
 }
 
-TEST_CASE("an execution log that cannot be written is reported and the run goes on and the next log works") {
+TEST_CASE(
+    "an execution log that cannot be written is reported and the run goes on and the next log "
+    "works") {
   Instance instance;
   std::optional<DaemonProcess> daemon;
   {
@@ -185,10 +203,12 @@ TEST_CASE("an execution log that cannot be written is reported and the run goes 
   }
   REQUIRE(daemon->ready());
   // The first run's log fails at its first write; the run still ends well.
-  ProcessResult first = run_mission(instance, {"run", "--no-tty", "--", "sh", "-c", "echo first; echo again"});
+  ProcessResult first =
+      run_mission(instance, {"run", "--no-tty", "--", "sh", "-c", "echo first; echo again"});
   CHECK(first.exit_code == 0);
   // The fault is gone: the next execution's log holds its output.
-  ProcessResult second = run_mission(instance, {"run", "--detach", "--", "sh", "-c", "echo second"});
+  ProcessResult second =
+      run_mission(instance, {"run", "--detach", "--", "sh", "-c", "echo second"});
   REQUIRE(second.exit_code == 0);
   std::string id = second.out.substr(0, second.out.find_first_of(" \n"));
   std::string logs;
@@ -204,7 +224,9 @@ TEST_CASE("an execution log that cannot be written is reported and the run goes 
   CHECK(log.find("Input/output error; further output is dropped") != std::string::npos);
 }
 
-TEST_CASE("the fault points stay test-only: agents never inherit them and an autostarted daemon never arms them") {
+TEST_CASE(
+    "the fault points stay test-only: agents never inherit them and an autostarted daemon never "
+    "arms them") {
   Instance instance;
   {
     std::optional<DaemonProcess> daemon;
@@ -214,7 +236,8 @@ TEST_CASE("the fault points stay test-only: agents never inherit them and an aut
       daemon.emplace(instance);
     }
     REQUIRE(daemon->ready());
-    ProcessResult run = run_mission(instance, {"run", "--no-tty", "--", "sh", "-c", "echo \"faults=${MISSIOND_TEST_FAULTS:-unset}\""});
+    ProcessResult run = run_mission(instance, {"run", "--no-tty", "--", "sh", "-c",
+                                               "echo \"faults=${MISSIOND_TEST_FAULTS:-unset}\""});
     CHECK(run.exit_code == 0);
     CHECK(run.out.find("faults=unset") != std::string::npos);
     daemon->signal(SIGTERM);

@@ -20,17 +20,21 @@
 
 #include "integration/harness.hpp"
 #include "integration/tracking_agent.hpp"
-#include "support/eventually.hpp"
 #include "shared/limits.hpp"
+#include "support/eventually.hpp"
 
 using namespace mission::test;
 using nlohmann::json;
 
 namespace {
 
-std::string error_code_of(const json& reply) { return reply.at("error").at("data").at("code"); }
+std::string error_code_of(const json& reply) {
+  return reply.at("error").at("data").at("code");
+}
 
-std::string nested_array(std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+std::string nested_array(std::size_t depth) {
+  return std::string(depth, '[') + std::string(depth, ']');
+}
 
 std::string nested_object(std::size_t depth) {
   std::string text;
@@ -157,7 +161,9 @@ TEST_CASE("a 48000-deep id before hello is refused and the daemon goes on") {
   // The same connection goes on, and so does everyone else's.
   client.hello();
   CHECK(client.call("daemon.status").contains("result"));
-  client.send(request_line(7, "daemon.status", {{"deep", json::parse(nested_array(mission::limits::kMaxJsonDepth - 3))}}));
+  client.send(
+      request_line(7, "daemon.status",
+                   {{"deep", json::parse(nested_array(mission::limits::kMaxJsonDepth - 3))}}));
   CHECK(error_code_of(*client.read()) == "invalid_argument");  // parsed, then refused by its schema
   status_answers(instance);
   CHECK(process_alive(daemon.pid()));
@@ -169,13 +175,16 @@ TEST_CASE("a 60000-deep log_milestone metadata through the bridge leaves the ses
   fs::path cwd = instance.root.path() / "work";
   fs::create_directories(cwd);
   Agent agent(instance, cwd);
-  std::string mission_id = agent.ok("start_mission", {{"name", "m"}, {"objective", "o"}})["mission_id"];
-  std::string task_id = agent.ok("start_task", {{"mission_id", mission_id}, {"name", "t"}, {"goal", "g"}})["task_id"];
+  std::string mission_id =
+      agent.ok("start_mission", {{"name", "m"}, {"objective", "o"}})["mission_id"];
+  std::string task_id =
+      agent.ok("start_task", {{"mission_id", mission_id}, {"name", "t"}, {"goal", "g"}})["task_id"];
 
   // Through the bridge as a raw line: the bridge passes bytes through.
-  std::string line = "{\"jsonrpc\":\"2.0\",\"id\":900,\"method\":\"tools/call\",\"params\":{\"name\":"
-                     "\"log_milestone\",\"arguments\":{\"task_id\":\"" + task_id +
-                     "\",\"message\":\"m\",\"metadata\":" + nested_object(60000) + "}}}\n";
+  std::string line =
+      "{\"jsonrpc\":\"2.0\",\"id\":900,\"method\":\"tools/call\",\"params\":{\"name\":"
+      "\"log_milestone\",\"arguments\":{\"task_id\":\"" +
+      task_id + "\",\"message\":\"m\",\"metadata\":" + nested_object(60000) + "}}}\n";
   StdioProcess& bridge = agent.bridge();
   bridge.send_raw(line);
   json reply = *bridge.read();
@@ -187,8 +196,10 @@ TEST_CASE("a 60000-deep log_milestone metadata through the bridge leaves the ses
   // Nesting within the limit of a tool's arguments (the arguments object
   // being the first level) is stored and read back.
   json metadata = json::parse(nested_object(mission::limits::kMaxToolArgumentDepth - 1));
-  agent.ok("log_milestone", {{"task_id", task_id}, {"message", "deep but fine"}, {"metadata", metadata}});
-  json context = agent.ok("get_context", {{"mission_id", mission_id}, {"include", json::array({"milestones"})}});
+  agent.ok("log_milestone",
+           {{"task_id", task_id}, {"message", "deep but fine"}, {"metadata", metadata}});
+  json context = agent.ok("get_context",
+                          {{"mission_id", mission_id}, {"include", json::array({"milestones"})}});
   CHECK(context.dump().find("deep but fine") != std::string::npos);
   status_answers(instance);
   CHECK(process_alive(daemon.pid()));
@@ -199,16 +210,18 @@ TEST_CASE("bad envelopes get clear errors on both protocols, never a dropped ses
   DaemonProcess daemon(instance);
   RawClient client(instance.socket());
   client.hello();
-  for (const std::string& bad : {std::string("{}"), std::string(R"({"jsonrpc":2,"id":1,"method":"daemon.status"})"),
-                                 std::string(R"({"jsonrpc":["2.0"],"id":1,"method":"daemon.status"})")}) {
+  for (const std::string& bad :
+       {std::string("{}"), std::string(R"({"jsonrpc":2,"id":1,"method":"daemon.status"})"),
+        std::string(R"({"jsonrpc":["2.0"],"id":1,"method":"daemon.status"})")}) {
     client.send(bad + "\n");
     json reply = *client.read();
     INFO(bad);
     CHECK(error_code_of(reply) == "invalid_request");
   }
-  for (const std::string& id : {std::string("9007199254740992"), std::string("18446744073709551616"),
-                                std::string("-9007199254740992"), std::string("1.5e300"),
-                                std::string("{\"a\":1}"), std::string("true")}) {
+  for (const std::string& id :
+       {std::string("9007199254740992"), std::string("18446744073709551616"),
+        std::string("-9007199254740992"), std::string("1.5e300"), std::string("{\"a\":1}"),
+        std::string("true")}) {
     client.send("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"daemon.status\"}\n");
     json reply = *client.read();
     INFO(id);
@@ -225,9 +238,10 @@ TEST_CASE("bad envelopes get clear errors on both protocols, never a dropped ses
   fs::create_directories(cwd);
   Agent agent(instance, cwd);
   StdioProcess& bridge = agent.bridge();
-  for (const std::string& bad : {std::string("{}"), std::string(R"({"jsonrpc":2,"id":1,"method":"ping"})"),
-                                 std::string(R"({"jsonrpc":{"v":"2.0"},"id":1,"method":"ping"})"),
-                                 std::string(R"({"jsonrpc":"2.0","id":9007199254740993,"method":"ping"})")}) {
+  for (const std::string& bad :
+       {std::string("{}"), std::string(R"({"jsonrpc":2,"id":1,"method":"ping"})"),
+        std::string(R"({"jsonrpc":{"v":"2.0"},"id":1,"method":"ping"})"),
+        std::string(R"({"jsonrpc":"2.0","id":9007199254740993,"method":"ping"})")}) {
     bridge.send_raw(bad + "\n");
     std::optional<json> reply = bridge.read();
     INFO(bad);
@@ -237,11 +251,13 @@ TEST_CASE("bad envelopes get clear errors on both protocols, never a dropped ses
   CHECK(agent.ok("start_mission", {{"name", "m"}, {"objective", "o"}}).contains("mission_id"));
   // An execution whose cwd has a NUL, or names no directory, is refused, not
   // created for another directory.
-  client.send(request_line(51, "execution.create", {{"delivery", "mcp-tool"}, {"cwd", (cwd / "missing").string()}}));
+  client.send(request_line(51, "execution.create",
+                           {{"delivery", "mcp-tool"}, {"cwd", (cwd / "missing").string()}}));
   CHECK(error_code_of(*client.read()) == "invalid_argument");
   // And an execution whose cwd has a NUL is refused, not created elsewhere.
-  client.send(request_line(50, "execution.create",
-                           {{"delivery", "mcp-tool"}, {"cwd", cwd.string() + std::string(1, '\0')}}));
+  client.send(
+      request_line(50, "execution.create",
+                   {{"delivery", "mcp-tool"}, {"cwd", cwd.string() + std::string(1, '\0')}}));
   json refused = *client.read();
   CHECK(error_code_of(refused) == "invalid_argument");
   CHECK(refused["error"]["message"].get<std::string>().find("NUL") != std::string::npos);
@@ -266,7 +282,8 @@ TEST_CASE("a client that pipelines without reading is held back and others go on
   // all sent at once and none of the replies read.
   std::string burst = request_line(0, "hello", {{"protocol", 1}, {"client", {{"name", "hog"}}}});
   constexpr std::size_t kRequests = 600;
-  for (std::size_t i = 1; i <= kRequests; ++i) burst += request_line(static_cast<int>(i), "execution.list", {{"limit", 500}});
+  for (std::size_t i = 1; i <= kRequests; ++i)
+    burst += request_line(static_cast<int>(i), "execution.list", {{"limit", 500}});
   REQUIRE(hog.send_some(burst, 5s) == burst.size());
   // The daemon answers only while the hog's queue has room: what it holds
   // for it stays near kMaxQueuedWriteBytes, not 600 replies, however far
@@ -282,7 +299,8 @@ TEST_CASE("a client that pipelines without reading is held back and others go on
   CHECK(process_alive(daemon.pid()));
 }
 
-TEST_CASE("an MCP batch is bounded: too many messages are refused, its reply stays under the limit") {
+TEST_CASE(
+    "an MCP batch is bounded: too many messages are refused, its reply stays under the limit") {
   Instance instance;
   DaemonProcess daemon(instance);
   fs::path cwd = instance.root.path() / "work";
@@ -313,7 +331,9 @@ TEST_CASE("an MCP batch is bounded: too many messages are refused, its reply sta
   CHECK(agent.list_tools().size() > 0);
 }
 
-TEST_CASE("a connection flood is capped: idle connections make room and the rest are refused with a reason") {
+TEST_CASE(
+    "a connection flood is capped: idle connections make room and the rest are refused with a "
+    "reason") {
   Instance instance;
   DaemonProcess daemon(instance, {"--max-connections", "20"});
   std::vector<std::unique_ptr<RawSocket>> idle;
@@ -335,7 +355,8 @@ TEST_CASE("a connection flood is capped: idle connections make room and the rest
     auto client = std::make_unique<RawClient>(instance.socket());
     // Over the cap the daemon may refuse and close before the hello is
     // written: the send then fails, and the reason is still there to read.
-    (void)client->try_send(request_line(1, "hello", {{"protocol", 1}, {"client", {{"name", "greeted"}}}}));
+    (void)client->try_send(
+        request_line(1, "hello", {{"protocol", 1}, {"client", {{"name", "greeted"}}}}));
     std::optional<json> answer = client->read();
     REQUIRE(answer.has_value());
     json reply = *answer;
@@ -349,7 +370,8 @@ TEST_CASE("a connection flood is capped: idle connections make room and the rest
   CHECK(greeted.size() >= 19);
   REQUIRE(reason.has_value());
   CHECK(error_code_of(*reason) == "daemon_unavailable");
-  CHECK((*reason)["error"]["data"]["hint"].get<std::string>().find("--max-connections") != std::string::npos);
+  CHECK((*reason)["error"]["data"]["hint"].get<std::string>().find("--max-connections") !=
+        std::string::npos);
   greeted.pop_back();
   std::optional<json> hello;
   // The slot frees once the daemon has seen the close.
@@ -357,8 +379,10 @@ TEST_CASE("a connection flood is capped: idle connections make room and the rest
     RawClient probe(instance.socket());
     probe.send(request_line(1, "hello", {{"protocol", 1}, {"client", {{"name", "probe"}}}}));
     std::optional<json> reply = probe.read();
-    if (reply && reply->contains("result")) hello = reply;
-    else std::this_thread::sleep_for(20ms);
+    if (reply && reply->contains("result"))
+      hello = reply;
+    else
+      std::this_thread::sleep_for(20ms);
   }
   CHECK(hello.has_value());
   CHECK(process_alive(daemon.pid()));
@@ -385,8 +409,10 @@ TEST_CASE("agents' sessions filling the connection limit leave room for people's
   CHECK(sessions.size() == 24);
   REQUIRE(refused.has_value());
   CHECK(error_code_of(*refused) == "daemon_unavailable");
-  CHECK((*refused)["error"]["message"].get<std::string>().find("24 agent sessions") != std::string::npos);
-  CHECK((*refused)["error"]["data"]["hint"].get<std::string>().find("--max-connections") != std::string::npos);
+  CHECK((*refused)["error"]["message"].get<std::string>().find("24 agent sessions") !=
+        std::string::npos);
+  CHECK((*refused)["error"]["data"]["hint"].get<std::string>().find("--max-connections") !=
+        std::string::npos);
   // The person still gets answers, several commands at once too.
   std::vector<std::unique_ptr<RawClient>> people;
   for (int i = 0; i < 8; ++i) {
@@ -454,8 +480,9 @@ TEST_CASE("out of file descriptors the daemon logs it, refuses, and recovers whe
   bool served = false;
   for (int attempt = 0; attempt < 50 && !served; ++attempt) {
     RawClient client(instance.socket());
-    const bool sent = client.connected() &&
-                      client.try_send(request_line(1, "hello", {{"protocol", 1}, {"client", {{"name", "after"}}}}));
+    const bool sent =
+        client.connected() && client.try_send(request_line(
+                                  1, "hello", {{"protocol", 1}, {"client", {{"name", "after"}}}}));
     std::optional<json> reply = sent ? client.read() : std::nullopt;
     served = reply && reply->contains("result");
     if (!served) std::this_thread::sleep_for(20ms);
@@ -475,7 +502,8 @@ class TinyDisk {
  public:
   TinyDisk(const fs::path& where, const char* size) : where_(where) {
     fs::create_directories(where);
-    mounted_ = ::mount("tmpfs", where.c_str(), "tmpfs", 0, (std::string("size=") + size).c_str()) == 0;
+    mounted_ =
+        ::mount("tmpfs", where.c_str(), "tmpfs", 0, (std::string("size=") + size).c_str()) == 0;
   }
   ~TinyDisk() {
     if (mounted_) ::umount2(where_.c_str(), MNT_DETACH);
@@ -528,9 +556,11 @@ TEST_CASE("a full disk is reported as a full disk, nothing acknowledged is lost,
   std::string hint;
   int n = 0;
   for (; n < 300 && hint.empty(); ++n) {
-    json reply = agent.bridge().request(1000 + n, "tools/call",
-                                        {{"name", "progress"},
-                                         {"arguments", {{"summary", std::string(2000, 's')}, {"eventId", "full-" + std::to_string(n)}}}});
+    json reply = agent.bridge().request(
+        1000 + n, "tools/call",
+        {{"name", "progress"},
+         {"arguments",
+          {{"summary", std::string(2000, 's')}, {"eventId", "full-" + std::to_string(n)}}}});
     hint = reply_hint(reply);
   }
   INFO(hint);

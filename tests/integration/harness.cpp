@@ -135,9 +135,9 @@ DaemonProcess::DaemonProcess(const Instance& instance, std::vector<std::string> 
                              std::string binary) {
   int ready_pipe[2];
   REQUIRE(::pipe2(ready_pipe, O_CLOEXEC) == 0);
-  stderr_path_ = instance.root.path() / ("missiond-" + std::to_string(::getpid()) + "-" +
-                                         std::to_string(reinterpret_cast<std::uintptr_t>(this)) +
-                                         ".stderr");
+  stderr_path_ =
+      instance.root.path() / ("missiond-" + std::to_string(::getpid()) + "-" +
+                              std::to_string(reinterpret_cast<std::uintptr_t>(this)) + ".stderr");
   std::vector<std::string> args{std::move(binary), "--ready-fd", std::to_string(ready_pipe[1])};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   std::vector<std::string> environment = make_environment(instance.env());
@@ -166,7 +166,8 @@ DaemonProcess::DaemonProcess(const Instance& instance, std::vector<std::string> 
     if (readiness_.find('\n') != std::string::npos) break;
   }
   ::close(ready_pipe[0]);
-  if (auto newline = readiness_.find('\n'); newline != std::string::npos) readiness_.resize(newline);
+  if (auto newline = readiness_.find('\n'); newline != std::string::npos)
+    readiness_.resize(newline);
 }
 
 DaemonProcess::~DaemonProcess() {
@@ -177,7 +178,9 @@ DaemonProcess::~DaemonProcess() {
   }
 }
 
-void DaemonProcess::signal(int signum) { ::kill(pid_, signum); }
+void DaemonProcess::signal(int signum) {
+  ::kill(pid_, signum);
+}
 
 std::optional<int> DaemonProcess::wait_exit(std::chrono::milliseconds timeout) {
   if (exit_code_) return exit_code_;
@@ -193,7 +196,9 @@ std::optional<int> DaemonProcess::wait_exit(std::chrono::milliseconds timeout) {
   return std::nullopt;
 }
 
-std::string DaemonProcess::stderr_text() const { return read_file(stderr_path_); }
+std::string DaemonProcess::stderr_text() const {
+  return read_file(stderr_path_);
+}
 
 RawClient::RawClient(const fs::path& socket) {
   sockaddr_un address{};
@@ -274,7 +279,8 @@ nlohmann::json RawClient::call(const std::string& method, const nlohmann::json& 
 }
 
 nlohmann::json RawClient::hello() {
-  auto reply = call("hello", {{"protocol", kControlProtocolVersion}, {"client", {{"name", "test"}}}});
+  auto reply =
+      call("hello", {{"protocol", kControlProtocolVersion}, {"client", {{"name", "test"}}}});
   REQUIRE(reply.contains("result"));
   return reply["result"];
 }
@@ -310,8 +316,8 @@ bool open_session(RawClient& client, const std::string& execution_id, const std:
                   const fs::path& cwd) {
   if (!client.connected()) return false;
   client.hello();
-  nlohmann::json attached =
-      client.call("mcp.attach", {{"agentExecutionId", execution_id}, {"token", token}, {"cwd", cwd.string()}});
+  nlohmann::json attached = client.call(
+      "mcp.attach", {{"agentExecutionId", execution_id}, {"token", token}, {"cwd", cwd.string()}});
   if (!attached.contains("result")) return false;
   client.send(nlohmann::json{{"jsonrpc", "2.0"},
                              {"id", 1},
@@ -324,12 +330,17 @@ bool open_session(RawClient& client, const std::string& execution_id, const std:
               "\n");
   std::optional<nlohmann::json> initialized = client.read();
   if (!initialized || !initialized->contains("result")) return false;
-  client.send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})" "\n");
+  client.send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+              "\n");
   return true;
 }
 
-ArmedFaults::ArmedFaults(const std::string& spec) { ::setenv("MISSIOND_TEST_FAULTS", spec.c_str(), 1); }
+ArmedFaults::ArmedFaults(const std::string& spec) {
+  ::setenv("MISSIOND_TEST_FAULTS", spec.c_str(), 1);
+}
 
-ArmedFaults::~ArmedFaults() { ::unsetenv("MISSIOND_TEST_FAULTS"); }
+ArmedFaults::~ArmedFaults() {
+  ::unsetenv("MISSIOND_TEST_FAULTS");
+}
 
 }  // namespace mission::test

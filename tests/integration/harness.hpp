@@ -21,7 +21,9 @@ namespace mission::test {
 // `m EVENT_ID SIGNAL_JSON` prints one marker line for the execution in
 // $MISSION_AGENT_EXECUTION_ID. Ends with "; " so a script can follow.
 inline constexpr const char* kMarkerShellFunction =
-    "m() { printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"%s\",\"signal\":%s}\\n' "
+    "m() { printf "
+    "'@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"%s\",\"signal\":%"
+    "s}\\n' "
     "\"$MISSION_AGENT_EXECUTION_ID\" \"$1\" \"$2\"; }; ";
 
 namespace fs = std::filesystem;
@@ -102,7 +104,8 @@ class RawClient {
   // nothing does or the peer closed.
   std::string read_bytes(std::chrono::milliseconds timeout);
   // Sends a request and returns the reply to it.
-  nlohmann::json call(const std::string& method, const nlohmann::json& params = nlohmann::json::object());
+  nlohmann::json call(const std::string& method,
+                      const nlohmann::json& params = nlohmann::json::object());
   // hello with the current protocol; returns its result.
   nlohmann::json hello();
   // True when the peer closed the connection within `timeout`.

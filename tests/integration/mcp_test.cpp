@@ -20,9 +20,10 @@ namespace {
 // The default catalog: 7 signal tools and 8 tracking tools.
 constexpr std::size_t kDefaultToolCount = 15;
 
-const json kModernMeta = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
-                          {"io.modelcontextprotocol/clientCapabilities", json::object()},
-                          {"io.modelcontextprotocol/clientInfo", {{"name", "modern-probe"}, {"version", "2"}}}};
+const json kModernMeta = {
+    {"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+    {"io.modelcontextprotocol/clientCapabilities", json::object()},
+    {"io.modelcontextprotocol/clientInfo", {{"name", "modern-probe"}, {"version", "2"}}}};
 
 struct Created {
   std::string id;
@@ -30,8 +31,8 @@ struct Created {
 };
 
 Created create_execution(const Instance& instance, const std::string& delivery = "mcp-tool") {
-  ProcessResult result = run_mission(
-      instance, {"--json", "exec", "create", "--delivery", delivery, "--print-token"});
+  ProcessResult result =
+      run_mission(instance, {"--json", "exec", "create", "--delivery", delivery, "--print-token"});
   REQUIRE(result.exit_code == 0);
   json document = json::parse(result.out);
   return {document["execution"]["id"], document.value("token", "")};
@@ -54,10 +55,9 @@ std::vector<std::string> bridge_argv(const std::string& id = {}) {
 
 json initialize(StdioProcess& bridge, const std::string& version,
                 const json& client = {{"name", "raw-test"}, {"version", "1.0"}}) {
-  json reply = bridge.request(1, "initialize",
-                              {{"protocolVersion", version},
-                               {"capabilities", json::object()},
-                               {"clientInfo", client}});
+  json reply = bridge.request(
+      1, "initialize",
+      {{"protocolVersion", version}, {"capabilities", json::object()}, {"clientInfo", client}});
   REQUIRE(reply.contains("result"));
   bridge.send(json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
   return reply["result"];
@@ -134,7 +134,8 @@ TEST_CASE("before initialize only ping answers, and initialize opens the session
   CHECK(again["error"]["code"] == -32600);
 }
 
-TEST_CASE("malformed JSON, unknown methods, bad params and batches get answers and the session goes on") {
+TEST_CASE(
+    "malformed JSON, unknown methods, bad params and batches get answers and the session goes on") {
   Instance instance;
   DaemonProcess daemon(instance);
   StdioProcess bridge(bridge_argv(), instance.env(), instance.root.path());
@@ -159,9 +160,10 @@ TEST_CASE("malformed JSON, unknown methods, bad params and batches get answers a
   bridge.send(json{{"jsonrpc", "2.0"}, {"method", "notifications/whatever"}});
   CHECK(bridge.silent_for(150ms));
 
-  bridge.send_raw("[{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"},"
-              "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"},"
-              "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"prompts/list\"}]\n");
+  bridge.send_raw(
+      "[{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"},"
+      "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"},"
+      "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"prompts/list\"}]\n");
   json batch = *bridge.read();
   REQUIRE(batch.is_array());
   REQUIRE(batch.size() == 2);
@@ -209,8 +211,9 @@ TEST_CASE("2026-07-28: server/discover and per-request _meta serve without initi
   CHECK(tools["result"]["ttlMs"] == 0);  // list results are cacheable in 2026-07-28
   CHECK(tools["result"]["cacheScope"] == "private");
   CHECK(tools["result"]["tools"].size() == kDefaultToolCount);
-  json call = bridge.request(3, "tools/call",
-                             {{"_meta", kModernMeta}, {"name", "progress"}, {"arguments", {{"summary", "modern"}}}});
+  json call = bridge.request(
+      3, "tools/call",
+      {{"_meta", kModernMeta}, {"name", "progress"}, {"arguments", {{"summary", "modern"}}}});
   CHECK(call["result"]["structuredContent"]["status"] == "accepted");
 
   json future_meta = kModernMeta;
@@ -236,20 +239,27 @@ TEST_CASE("a signal is recorded once: duplicates have no second effect, also aft
   {
     StdioProcess bridge(bridge_argv(execution.id), bridge_env(instance, execution.token));
     initialize(bridge, "2025-06-18");
-    json asked = call_tool(bridge, 2, "needs_input", {{"question", "Which DB?"}, {"choices", {"a", "b"}}, {"eventId", "q-1"}});
+    json asked =
+        call_tool(bridge, 2, "needs_input",
+                  {{"question", "Which DB?"}, {"choices", {"a", "b"}}, {"eventId", "q-1"}});
     CHECK(asked["isError"] == false);
     CHECK(asked["structuredContent"]["status"] == "accepted");
     CHECK(asked["structuredContent"]["agentExecutionId"] == execution.id);
-    CHECK(json::parse(asked["content"][0]["text"].get<std::string>()) == asked["structuredContent"]);
+    CHECK(json::parse(asked["content"][0]["text"].get<std::string>()) ==
+          asked["structuredContent"]);
     CHECK(show(instance, execution.id)["state"] == "awaiting_input");
 
-    json progressed = call_tool(bridge, 3, "progress", {{"summary", "chose a"}, {"eventId", "p-1"}});
+    json progressed =
+        call_tool(bridge, 3, "progress", {{"summary", "chose a"}, {"eventId", "p-1"}});
     CHECK(progressed["structuredContent"]["status"] == "accepted");
     CHECK(show(instance, execution.id)["state"] == "running");
 
-    json replay = call_tool(bridge, 4, "needs_input", {{"question", "Which DB?"}, {"choices", {"a", "b"}}, {"eventId", "q-1"}});
+    json replay =
+        call_tool(bridge, 4, "needs_input",
+                  {{"question", "Which DB?"}, {"choices", {"a", "b"}}, {"eventId", "q-1"}});
     CHECK(replay["structuredContent"]["status"] == "duplicate");
-    CHECK(replay["structuredContent"]["observationId"] == asked["structuredContent"]["observationId"]);
+    CHECK(replay["structuredContent"]["observationId"] ==
+          asked["structuredContent"]["observationId"]);
     CHECK(show(instance, execution.id)["state"] == "running");  // no second effect
 
     json claim = call_tool(bridge, 5, "completed_claim", {{"summary", "done"}});
@@ -264,7 +274,8 @@ TEST_CASE("a signal is recorded once: duplicates have no second effect, also aft
 
   StdioProcess bridge(bridge_argv(execution.id), bridge_env(instance, execution.token));
   initialize(bridge, "2025-06-18");
-  json replay = call_tool(bridge, 2, "needs_input", {{"question", "Which DB?"}, {"choices", {"a", "b"}}, {"eventId", "q-1"}});
+  json replay = call_tool(bridge, 2, "needs_input",
+                          {{"question", "Which DB?"}, {"choices", {"a", "b"}}, {"eventId", "q-1"}});
   CHECK(replay["structuredContent"]["status"] == "duplicate");
   json after = show(instance, execution.id);
   CHECK(after["state"] == "running");
@@ -293,11 +304,13 @@ TEST_CASE("invalid arguments are tool errors, unknown tools and bad calls JSON-R
   json too_long = call_tool(bridge, 3, "progress", {{"summary", std::string(501, 's')}});
   CHECK(too_long["structuredContent"]["code"] == "invalid_argument");
 
-  json unknown = bridge.request(4, "tools/call", {{"name", "launch_rockets"}, {"arguments", json::object()}});
+  json unknown =
+      bridge.request(4, "tools/call", {{"name", "launch_rockets"}, {"arguments", json::object()}});
   CHECK(unknown["error"]["code"] == -32601);
   CHECK(unknown["error"]["data"]["code"] == "unsupported_tool");
 
-  CHECK(bridge.request(5, "tools/call", {{"arguments", json::object()}})["error"]["code"] == -32602);
+  CHECK(bridge.request(5, "tools/call", {{"arguments", json::object()}})["error"]["code"] ==
+        -32602);
   CHECK(bridge.request(6, "tools/list", {{"cursor", "zzz"}})["error"]["code"] == -32602);
 }
 
@@ -390,7 +403,8 @@ TEST_CASE("closing stdin ends the session, and an attached execution ends with i
     StdioProcess bridge(bridge_argv(), instance.env(), instance.root.path());
     initialize(bridge, "2025-06-18", {{"name", "probe"}, {"version", "9"}});
     CHECK(bridge.request(2, "tools/list")["result"]["tools"].size() == kDefaultToolCount);
-    json arguments = signal == "failed_claim" ? json{{"reason", "tests fail"}} : json{{"summary", "done"}};
+    json arguments =
+        signal == "failed_claim" ? json{{"reason", "tests fail"}} : json{{"summary", "done"}};
     call_tool(bridge, 3, signal, arguments);
     bridge.close_stdin();
     CHECK(bridge.wait_exit() == 0);
@@ -398,7 +412,8 @@ TEST_CASE("closing stdin ends the session, and an attached execution ends with i
     ProcessResult list = run_mission(instance, {"--json", "exec", "list"});
     REQUIRE(list.exit_code == 0);
     std::string id = json::parse(list.out)["executions"][0]["id"];
-    json execution = show_when(instance, id, [&](const json& e) { return e["state"] == final_state; });
+    json execution =
+        show_when(instance, id, [&](const json& e) { return e["state"] == final_state; });
     CHECK(execution["state"] == final_state);
     CHECK(execution["kind"] == "attached");
     CHECK(execution["cwd"] == fs::canonical(instance.root.path()).string());
@@ -419,7 +434,8 @@ TEST_CASE("an attached session that made no tool call leaves no execution behind
     // What a client's discovery probe or an agent's health check does.
     StdioProcess bridge(bridge_argv(), instance.env(), instance.root.path());
     CHECK(bridge.request(1, "server/discover", {{"_meta", kModernMeta}}).contains("result"));
-    CHECK(bridge.request(2, "tools/list", {{"_meta", kModernMeta}})["result"]["tools"].size() == kDefaultToolCount);
+    CHECK(bridge.request(2, "tools/list", {{"_meta", kModernMeta}})["result"]["tools"].size() ==
+          kDefaultToolCount);
     bridge.close_stdin();
     CHECK(bridge.wait_exit() == 0);
   }
@@ -455,7 +471,8 @@ TEST_CASE("exec list and show print executions with their MCP sessions") {
   CHECK(table.out.find(execution.id) != std::string::npos);
   CHECK(table.out.find("probe-client") != std::string::npos);
 
-  ProcessResult filtered = run_mission(instance, {"--json", "exec", "list", "--state", "completed"});
+  ProcessResult filtered =
+      run_mission(instance, {"--json", "exec", "list", "--state", "completed"});
   CHECK(json::parse(filtered.out)["executions"].empty());
   ProcessResult missing = run_mission(instance, {"--json", "exec", "show", "ae-nothere"});
   CHECK(missing.exit_code == 1);

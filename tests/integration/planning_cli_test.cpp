@@ -2,8 +2,8 @@
 // mission workflows, plan, next, progress and templates read it back
 // through the real daemon, in JSON and as text laid out for 80 columns.
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <sstream>
 #include <string>
 
@@ -21,9 +21,15 @@ json plan_of_four() {
           {"approach", "model, then api and ui, then docs"},
           {"tasks",
            {{{"name", "model"}, {"description", "User model"}, {"sequence", 1}},
-            {{"name", "api"}, {"description", "Login endpoint"}, {"sequence", 2}, {"parallel_group", "build"},
+            {{"name", "api"},
+             {"description", "Login endpoint"},
+             {"sequence", 2},
+             {"parallel_group", "build"},
              {"depends_on", {"model"}}},
-            {{"name", "ui"}, {"description", "Login form"}, {"sequence", 2}, {"parallel_group", "build"},
+            {{"name", "ui"},
+             {"description", "Login form"},
+             {"sequence", 2},
+             {"parallel_group", "build"},
              {"depends_on", {"model"}}},
             {{"name", "docs"}, {"description", "Document it"}, {"sequence", 3}}}}};
 }
@@ -42,13 +48,16 @@ TEST_CASE("mission workflows, plan, next and progress read a planned workflow th
   DaemonProcess daemon(instance);
   fs::path repo = make_repo(instance);
   Agent agent(instance, repo, "tracking,planning,templates");
-  const std::string id = agent.ok("workflow_create", {{"name", "Auth"}, {"source_type", "prompt"},
-                                                      {"source_content", "Add login"}, {"max_parallel_tasks", 2}})["id"];
+  const std::string id = agent.ok("workflow_create", {{"name", "Auth"},
+                                                      {"source_type", "prompt"},
+                                                      {"source_content", "Add login"},
+                                                      {"max_parallel_tasks", 2}})["id"];
   agent.ok("workflow_set_plan", {{"id", id}, {"plan", plan_of_four()}});
   json next = agent.ok("workflow_next_tasks", {{"workflow_id", id}});
   REQUIRE(next["tasks"].size() == 1);
   const std::string model = next["tasks"][0]["id"];
-  agent.ok("task_update_status", {{"id", model}, {"status", "completed"}, {"outcome", "model done"}});
+  agent.ok("task_update_status",
+           {{"id", model}, {"status", "completed"}, {"outcome", "model done"}});
 
   json list = mission_json(instance, {"workflows", "list"});
   REQUIRE(list["workflows"].size() == 1);
@@ -107,14 +116,17 @@ TEST_CASE("mission templates list and show read what template_create stored") {
   DaemonProcess daemon(instance);
   fs::path repo = make_repo(instance);
   Agent agent(instance, repo, "planning,templates");
-  agent.ok("template_create",
-           {{"name", "feature"},
-            {"template",
-             {{"tasks",
-               {{{"name", "design {{feature}}"}, {"description", "d"}, {"sequence", 1}},
-                {{"name", "build {{feature}}"}, {"description", "b"}, {"sequence", 2},
-                 {"depends_on", {"design {{feature}}"}}}}},
-              {"variables", {{{"name", "feature"}, {"description", "what"}, {"required", true}}}}}}});
+  agent.ok(
+      "template_create",
+      {{"name", "feature"},
+       {"template",
+        {{"tasks",
+          {{{"name", "design {{feature}}"}, {"description", "d"}, {"sequence", 1}},
+           {{"name", "build {{feature}}"},
+            {"description", "b"},
+            {"sequence", 2},
+            {"depends_on", {"design {{feature}}"}}}}},
+         {"variables", {{{"name", "feature"}, {"description", "what"}, {"required", true}}}}}}});
   json list = mission_json(instance, {"templates", "list"});
   REQUIRE(list["templates"].size() == 1);
   CHECK(list["templates"][0]["taskCount"] == 2);
@@ -125,7 +137,8 @@ TEST_CASE("mission templates list and show read what template_create stored") {
   CHECK(text.out.find("<- design {{feature}}") != std::string::npos);
 }
 
-TEST_CASE("mission templates apply makes a workflow from a template that claiming agents work through") {
+TEST_CASE(
+    "mission templates apply makes a workflow from a template that claiming agents work through") {
   Instance instance;
   DaemonProcess daemon(instance);
   fs::path repo = make_repo(instance);
@@ -135,7 +148,9 @@ TEST_CASE("mission templates apply makes a workflow from a template that claimin
             {"template",
              {{"tasks",
                {{{"name", "design {{feature}}"}, {"description", "in {{area}}"}, {"sequence", 1}},
-                {{"name", "build {{feature}}"}, {"description", "b"}, {"sequence", 2},
+                {{"name", "build {{feature}}"},
+                 {"description", "b"},
+                 {"sequence", 2},
                  {"depends_on", {"design {{feature}}"}}}}},
               {"variables",
                {{{"name", "feature"}, {"description", "what"}, {"required", true}},
@@ -145,16 +160,18 @@ TEST_CASE("mission templates apply makes a workflow from a template that claimin
   ProcessResult missing = run_mission(instance, {"templates", "apply", "feature"});
   CHECK(missing.exit_code != 0);
   CHECK(missing.err.find("feature") != std::string::npos);
-  ProcessResult unknown =
-      run_mission(instance, {"templates", "apply", "feature", "--var", "feature=login", "--var", "colour=red"});
+  ProcessResult unknown = run_mission(
+      instance, {"templates", "apply", "feature", "--var", "feature=login", "--var", "colour=red"});
   CHECK(unknown.exit_code != 0);
   CHECK(unknown.err.find("colour") != std::string::npos);
-  ProcessResult malformed = run_mission(instance, {"templates", "apply", "feature", "--var", "feature"});
+  ProcessResult malformed =
+      run_mission(instance, {"templates", "apply", "feature", "--var", "feature"});
   CHECK(malformed.exit_code != 0);
   CHECK(mission_json(instance, {"workflows", "list"})["workflows"].empty());
 
-  json applied = mission_json(instance, {"templates", "apply", "feature", "--var", "feature=login", "--name",
-                                         "Login work", "--max-parallel", "2", "--cwd", repo.string()});
+  json applied =
+      mission_json(instance, {"templates", "apply", "feature", "--var", "feature=login", "--name",
+                              "Login work", "--max-parallel", "2", "--cwd", repo.string()});
   const std::string workflow = applied["workflowId"];
   CHECK(applied["tasksCreated"] == 2);
   CHECK(applied["status"] == "ready");
@@ -172,12 +189,14 @@ TEST_CASE("mission templates apply makes a workflow from a template that claimin
   agent.ok("task_claim", {{"task_id", design}});
   CHECK(mission_json(instance, {"next", workflow})["tasks"].empty());
   agent.ok("task_update_status", {{"id", design}, {"status", "in_progress"}});
-  agent.ok("task_update_status", {{"id", design}, {"status", "completed"}, {"outcome", "designed"}});
+  agent.ok("task_update_status",
+           {{"id", design}, {"status", "completed"}, {"outcome", "designed"}});
   next = mission_json(instance, {"next", workflow});
   REQUIRE(next["tasks"].size() == 1);
   CHECK(next["tasks"][0]["name"] == "build login");
 
-  ProcessResult text = run_mission(instance, {"templates", "apply", "feature", "--var", "feature=logout"});
+  ProcessResult text =
+      run_mission(instance, {"templates", "apply", "feature", "--var", "feature=logout"});
   CHECK(text.exit_code == 0);
   CHECK(text.out.find("mission next wf-") != std::string::npos);
   CHECK(mission_json(instance, {"workflows", "list"})["workflows"].size() == 2);

@@ -14,7 +14,8 @@ using nlohmann::json;
 namespace {
 
 // `mission ARGS...` with a git identity, since notes are commits.
-ProcessResult mission_in(const Instance& instance, const fs::path& dir, std::vector<std::string> args) {
+ProcessResult mission_in(const Instance& instance, const fs::path& dir,
+                         std::vector<std::string> args) {
   std::map<std::string, std::string> env = instance.env();
   for (const auto& [name, value] : git_env(instance)) env[name] = value;
   std::vector<std::string> argv = {MISSION_PATH, "--no-autostart"};
@@ -38,14 +39,16 @@ std::string tracked_mission(Agent& agent, const Instance& instance, const fs::pa
   write_file(repo / path, "changed by " + name + "\n");
   git(instance, repo, {"add", "-A"});
   git(instance, repo, {"commit", "-q", "-m", name});
-  agent.ok("complete_task",
-           {{"task_id", task["task_id"]}, {"status", "success"}, {"outcome", {{"summary", "done"}}}});
+  agent.ok(
+      "complete_task",
+      {{"task_id", task["task_id"]}, {"status", "success"}, {"outcome", {{"summary", "done"}}}});
   return mission_id;
 }
 
 }  // namespace
 
-TEST_CASE("an exported mission travels in git notes to a fresh clone and gates CI there with no daemon") {
+TEST_CASE(
+    "an exported mission travels in git notes to a fresh clone and gates CI there with no daemon") {
   Instance instance;
   fs::path repo;
   std::string good_id, bad_id;
@@ -65,7 +68,8 @@ TEST_CASE("an exported mission travels in git notes to a fresh clone and gates C
 
     bad_id = tracked_mission(agent, instance, repo, "bad", "docs/outside.md");
     REQUIRE(mission_in(instance, repo, {"export", bad_id}).exit_code == 0);
-    REQUIRE(mission_in(instance, repo, {"export", bad_id, "--output", record_file.string()}).exit_code == 0);
+    REQUIRE(mission_in(instance, repo, {"export", bad_id, "--output", record_file.string()})
+                .exit_code == 0);
   }
 
   // A fresh clone, as CI makes it, with the notes fetched.
@@ -90,12 +94,14 @@ TEST_CASE("an exported mission travels in git notes to a fresh clone and gates C
 
   // The range decides which commits' notes count: HEAD~1 holds only the good one.
   CHECK(mission_in(instance, clone, {"check", "--from-notes", "HEAD~1"}).exit_code == 0);
-  CHECK(mission_in(instance, clone, {"check", "--from-notes", "--mission", good_id}).exit_code == 0);
+  CHECK(mission_in(instance, clone, {"check", "--from-notes", "--mission", good_id}).exit_code ==
+        0);
   CHECK(mission_in(instance, clone, {"check", "--from-notes", "--allow-scope"}).exit_code == 0);
 
   // The same record from a file.
   CHECK(mission_in(instance, clone, {"check", "--from", record_file.string()}).exit_code == 1);
-  CHECK(mission_in(instance, clone, {"check", "--from", record_file.string(), "--allow-scope"}).exit_code == 0);
+  CHECK(mission_in(instance, clone, {"check", "--from", record_file.string(), "--allow-scope"})
+            .exit_code == 0);
 
   // A clone whose notes were never fetched fails closed and says how to fetch them.
   ProcessResult missing = mission_in(instance, bare_clone, {"check", "--from-notes"});

@@ -45,8 +45,11 @@ json signals_of(const Instance& instance, const std::string& id) {
 }
 
 std::string marker(const std::string& execution, const std::string& event, const json& signal) {
-  return "@agent-execution::" + json{{"version", 1}, {"agentExecutionId", execution},
-                                     {"eventId", event}, {"signal", signal}}.dump();
+  return "@agent-execution::" + json{{"version", 1},
+                                     {"agentExecutionId", execution},
+                                     {"eventId", event},
+                                     {"signal", signal}}
+                                    .dump();
 }
 
 // A shell word that prints `text` exactly (single-quoted, quotes escaped).
@@ -83,11 +86,14 @@ TEST_CASE("mission run streams the agent's output and exits with its status") {
 TEST_CASE("the agent gets its execution id, the socket, --env and --cwd") {
   Instance instance;
   DaemonProcess daemon(instance);
-  ProcessResult result = run_mission(
-      instance, {"run", "--env", "GREETING=hi there", "--cwd", instance.root.path().string(), "--",
-                 "sh", "-c", "echo \"$MISSION_AGENT_EXECUTION_ID|$MISSION_SOCKET|$GREETING|$(pwd)|${MISSION_MCP_TOKEN:-none}\""});
+  ProcessResult result = run_mission(instance, {"run", "--env", "GREETING=hi there", "--cwd",
+                                                instance.root.path().string(), "--", "sh", "-c",
+                                                "echo "
+                                                "\"$MISSION_AGENT_EXECUTION_ID|$MISSION_SOCKET|$"
+                                                "GREETING|$(pwd)|${MISSION_MCP_TOKEN:-none}\""});
   REQUIRE(result.exit_code == 0);
-  std::string id = json::parse(run_mission(instance, {"--json", "exec", "list"}).out)["executions"][0]["id"];
+  std::string id =
+      json::parse(run_mission(instance, {"--json", "exec", "list"}).out)["executions"][0]["id"];
   CHECK(result.out == id + "|" + instance.socket().string() + "|hi there|" +
                           fs::canonical(instance.root.path()).string() + "|none\n");
 }
@@ -96,8 +102,10 @@ TEST_CASE("everything after -- is the agent's, whatever option comes just before
   Instance instance;
   DaemonProcess daemon(instance);
   for (const std::vector<std::string>& options :
-       {std::vector<std::string>{"--env", "A=1"}, std::vector<std::string>{"--env", "A=1", "--env", "B=2"},
-        std::vector<std::string>{"--env", "A=1", "--delivery", "mcp-tool", "--toolsets", "signals,tracking"}}) {
+       {std::vector<std::string>{"--env", "A=1"},
+        std::vector<std::string>{"--env", "A=1", "--env", "B=2"},
+        std::vector<std::string>{"--env", "A=1", "--delivery", "mcp-tool", "--toolsets",
+                                 "signals,tracking"}}) {
     std::vector<std::string> args{"run"};
     args.insert(args.end(), options.begin(), options.end());
     for (const char* word : {"--", "sh", "-c", "echo \"A=$A\" -c"}) args.push_back(word);
@@ -152,9 +160,15 @@ TEST_CASE("malformed, oversized and foreign markers are diagnostics that change 
   std::string script =
       "id=$MISSION_AGENT_EXECUTION_ID;"
       "echo '@agent-execution::{not json';"
-      "printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"e1\",\"signal\":{\"type\":\"progress\",\"summary\":\"s\"},\"extra\":1}\\n' \"$id\";"
-      "printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"e2\",\"signal\":{\"type\":\"blocked\"}}\\n' \"$id\";"
-      "echo " + shell_quoted(foreign) + ";"
+      "printf "
+      "'@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"e1\",\"signal\":"
+      "{\"type\":\"progress\",\"summary\":\"s\"},\"extra\":1}\\n' \"$id\";"
+      "printf "
+      "'@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"e2\",\"signal\":"
+      "{\"type\":\"blocked\"}}\\n' \"$id\";"
+      "echo " +
+      shell_quoted(foreign) +
+      ";"
       "printf '@agent-execution::%070000d\\n' 0;"
       "exit 0";
   std::string id = detach(instance, script);
@@ -168,7 +182,8 @@ TEST_CASE("malformed, oversized and foreign markers are diagnostics that change 
     CHECK(observation["status"] == "rejected");
   }
   CHECK(observations[0]["reason"].get<std::string>().find("not valid JSON") != std::string::npos);
-  CHECK(observations[3]["reason"].get<std::string>().find("another execution") != std::string::npos);
+  CHECK(observations[3]["reason"].get<std::string>().find("another execution") !=
+        std::string::npos);
   CHECK(observations[4]["reason"].get<std::string>().find("exceeds") != std::string::npos);
 }
 
@@ -178,12 +193,20 @@ TEST_CASE("markers split across writes, with CRLF, colour or junk around them, s
   std::string script =
       "id=$MISSION_AGENT_EXECUTION_ID;"
       // Split in the middle of the prefix, with a pause between the writes.
-      "printf '@agent-exec'; sleep 0.2; printf 'ution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"s1\",\"signal\":{\"type\":\"progress\",\"summary\":\"split\"}}\\n' \"$id\";"
-      "printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"s2\",\"signal\":{\"type\":\"message\",\"text\":\"crlf\"}}\\r\\n' \"$id\";"
-      "printf '\\033[32m@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"s3\",\"signal\":{\"type\":\"message\",\"text\":\"colour\"}}\\033[0m\\n' \"$id\";"
+      "printf '@agent-exec'; sleep 0.2; printf "
+      "'ution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"s1\",\"signal\":{\"type\":"
+      "\"progress\",\"summary\":\"split\"}}\\n' \"$id\";"
+      "printf "
+      "'@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"s2\",\"signal\":"
+      "{\"type\":\"message\",\"text\":\"crlf\"}}\\r\\n' \"$id\";"
+      "printf "
+      "'\\033[32m@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"s3\","
+      "\"signal\":{\"type\":\"message\",\"text\":\"colour\"}}\\033[0m\\n' \"$id\";"
       "head -c 3000000 /dev/zero | tr '\\0' 'x'; echo;"  // a 3 MB line without a marker
       "printf 'junk\\001\\377\\n';"
-      "printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"s4\",\"signal\":{\"type\":\"message\",\"text\":\"after junk\"}}' \"$id\"";  // no newline, then exit
+      "printf "
+      "'@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"s4\",\"signal\":"
+      "{\"type\":\"message\",\"text\":\"after junk\"}}' \"$id\"";  // no newline, then exit
   std::string id = detach(instance, script);
   json execution = wait_final(instance, id);
   CHECK(execution["state"] == "completed");
@@ -202,16 +225,21 @@ TEST_CASE("a stdout-marker agent's output is line-indexed and pages back and for
   // 10 MB of output: 100,000 lines of 99 characters.
   std::string id = detach(instance, "head -c 9900000 /dev/zero | tr '\\0' 'a' | fold -w 99");
   CHECK(wait_final(instance, id)["state"] == "completed");
-  json newest = json::parse(run_mission(instance, {"--json", "exec", "logs", id, "--limit", "100"}).out);
+  json newest =
+      json::parse(run_mission(instance, {"--json", "exec", "logs", id, "--limit", "100"}).out);
   CHECK(newest["lastLine"] == 100000);
   REQUIRE(newest["lines"].size() == 100);
   CHECK(newest["lines"][0]["n"] == 99901);
   CHECK(newest["nextCursor"] == 99901);
-  json older = json::parse(run_mission(instance, {"--json", "exec", "logs", id, "--cursor", "99901", "--limit", "10"}).out);
+  json older = json::parse(
+      run_mission(instance, {"--json", "exec", "logs", id, "--cursor", "99901", "--limit", "10"})
+          .out);
   CHECK(older["lines"][0]["n"] == 99891);
-  json after = json::parse(run_mission(instance, {"--json", "exec", "logs", id, "--after", "99998"}).out);
+  json after =
+      json::parse(run_mission(instance, {"--json", "exec", "logs", id, "--after", "99998"}).out);
   CHECK(after["lines"].size() == 2);
-  ProcessResult mixed = run_mission(instance, {"--json", "exec", "logs", id, "--after", "1", "--cursor", "5"});
+  ProcessResult mixed =
+      run_mission(instance, {"--json", "exec", "logs", id, "--after", "1", "--cursor", "5"});
   CHECK(mixed.exit_code == 1);
   CHECK(json::parse(mixed.out)["error"]["code"] == "mixed_pagination");
 }
@@ -221,7 +249,9 @@ TEST_CASE("exec stop ends an agent that ignores SIGTERM with SIGKILL after the g
   DaemonProcess daemon(instance);
   std::string id = detach(instance, "trap '' TERM; echo ready; while :; do sleep 1; done");
   // Stopped only once the trap is set, which it says.
-  CHECK(eventually([&] { return run_mission(instance, {"exec", "logs", id}).out.find("ready") != std::string::npos; }));
+  CHECK(eventually([&] {
+    return run_mission(instance, {"exec", "logs", id}).out.find("ready") != std::string::npos;
+  }));
   ProcessResult stop = run_mission(instance, {"exec", "stop", id});
   CHECK(stop.exit_code == 0);
   json execution = wait_final(instance, id, 15s);
@@ -244,19 +274,22 @@ TEST_CASE("a process that dies mid-line keeps its last partial line") {
 TEST_CASE("a prompt a running agent printed without a newline shows at the end of exec logs") {
   Instance instance;
   DaemonProcess daemon(instance);
-  std::string id = detach(instance, "echo 'about to ask'; printf 'Proceed? [y/N] '; read answer; echo \"got $answer\"",
-                          {"--stdin-answers"});
+  std::string id = detach(
+      instance, "echo 'about to ask'; printf 'Proceed? [y/N] '; read answer; echo \"got $answer\"",
+      {"--stdin-answers"});
   json logs;
   for (int i = 0; i < 500 && !logs.contains("partialLines"); ++i) {
     std::this_thread::sleep_for(20ms);
     logs = json::parse(run_mission(instance, {"--json", "exec", "logs", id}).out);
   }
   REQUIRE(logs.contains("partialLines"));
-  CHECK(logs["partialLines"] == json::parse(R"([{"stream": "stdout", "text": "Proceed? [y/N] "}])"));
+  CHECK(logs["partialLines"] ==
+        json::parse(R"([{"stream": "stdout", "text": "Proceed? [y/N] "}])"));
   REQUIRE(logs["lines"].size() == 1);  // the prompt is no numbered line until it ends
   CHECK(run_mission(instance, {"exec", "logs", id}).out == "about to ask\nProceed? [y/N] \n");
   // An older page does not end the log, so it has no partial lines.
-  json older = json::parse(run_mission(instance, {"--json", "exec", "logs", "--cursor", "1", id}).out);
+  json older =
+      json::parse(run_mission(instance, {"--json", "exec", "logs", "--cursor", "1", id}).out);
   CHECK_FALSE(older.contains("partialLines"));
 
   REQUIRE(run_mission(instance, {"send", id, "yes"}).exit_code == 0);
@@ -288,12 +321,15 @@ TEST_CASE("a launched agent that keeps writing outlives a daemon stop, not kille
   // Writes a line to stdout and stderr every 50 ms for a second, then
   // leaves a file behind, in its working directory (the only place a
   // confined agent writes).
-  std::string id = detach(instance,
-                          "for i in $(seq 20); do echo out $i; echo err $i >&2; sleep 0.05; done; touch " +
-                              done.string(),
-                          {"--cwd", instance.root.path().string()});
+  std::string id =
+      detach(instance,
+             "for i in $(seq 20); do echo out $i; echo err $i >&2; sleep 0.05; done; touch " +
+                 done.string(),
+             {"--cwd", instance.root.path().string()});
   // The daemon stops while the agent writes.
-  CHECK(eventually([&] { return run_mission(instance, {"exec", "logs", id}).out.find("out 2") != std::string::npos; }));
+  CHECK(eventually([&] {
+    return run_mission(instance, {"exec", "logs", id}).out.find("out 2") != std::string::npos;
+  }));
   daemon->signal(SIGTERM);
   REQUIRE(daemon->wait_exit() == 0);
   CHECK(eventually([&] { return fs::exists(done); }));
@@ -305,9 +341,11 @@ TEST_CASE("exec instructions tell a marker agent its id, the format and every si
   std::string id = detach(instance, "true");
   ProcessResult result = run_mission(instance, {"exec", "instructions", id});
   CHECK(result.exit_code == 0);
-  CHECK(result.out.find("@agent-execution::{\"version\":1,\"agentExecutionId\":\"" + id) != std::string::npos);
-  for (const char* signal : {"progress: summary, detail?", "needs_input: question, choices", "blocked: reason",
-                             "ready_for_verification", "completed_claim", "failed_claim", "message: text"}) {
+  CHECK(result.out.find("@agent-execution::{\"version\":1,\"agentExecutionId\":\"" + id) !=
+        std::string::npos);
+  for (const char* signal :
+       {"progress: summary, detail?", "needs_input: question, choices", "blocked: reason",
+        "ready_for_verification", "completed_claim", "failed_claim", "message: text"}) {
     CHECK(result.out.find(signal) != std::string::npos);
   }
 }
@@ -317,7 +355,10 @@ TEST_CASE("exec show --follow and watch print an execution's events until it end
   DaemonProcess daemon(instance);
   auto watch_argv = std::vector<std::string>{MISSION_PATH, "--json", "watch"};
   std::string script =
-      "sleep 0.5; printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"q\",\"signal\":{\"type\":\"needs_input\",\"question\":\"Keep it?\",\"choices\":[\"yes\",\"no\"]}}\\n' \"$MISSION_AGENT_EXECUTION_ID\"; sleep 2; exit 4";
+      "sleep 0.5; printf "
+      "'@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"q\",\"signal\":{"
+      "\"type\":\"needs_input\",\"question\":\"Keep it?\",\"choices\":[\"yes\",\"no\"]}}\\n' "
+      "\"$MISSION_AGENT_EXECUTION_ID\"; sleep 2; exit 4";
   std::string id = detach(instance, script);
   // Started before the question, follow prints it as an event; started
   // after it (a loaded machine), as what the execution is waiting on.
@@ -337,10 +378,12 @@ TEST_CASE("exec show says what a waiting execution waits on") {
   DaemonProcess daemon(instance);
   std::string script =
       "printf '%s\\n' " +
-      shell_quoted(R"(@agent-execution::{"version":1,"agentExecutionId":"ID","eventId":"q","signal":{"type":"needs_input","question":"Keep it?","choices":["yes","no"]}})") +
+      shell_quoted(
+          R"(@agent-execution::{"version":1,"agentExecutionId":"ID","eventId":"q","signal":{"type":"needs_input","question":"Keep it?","choices":["yes","no"]}})") +
       " | sed \"s/ID/$MISSION_AGENT_EXECUTION_ID/\"; "
       "printf '%s\\n' " +
-      shell_quoted(R"(@agent-execution::{"version":1,"agentExecutionId":"ID","eventId":"b","signal":{"type":"blocked","reason":"no network"}})") +
+      shell_quoted(
+          R"(@agent-execution::{"version":1,"agentExecutionId":"ID","eventId":"b","signal":{"type":"blocked","reason":"no network"}})") +
       " | sed \"s/ID/$MISSION_AGENT_EXECUTION_ID/\"; sleep 30";
   std::string id = detach(instance, script);
   json execution = json::object();
@@ -364,11 +407,21 @@ TEST_CASE("an mcp-tool execution ignores stdout markers: its MCP calls are the s
   Instance instance;
   DaemonProcess daemon(instance);
   std::string script =
-      "printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"same\",\"signal\":{\"type\":\"progress\",\"summary\":\"by marker\"}}\\n' \"$MISSION_AGENT_EXECUTION_ID\";"
-      "printf '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"sh\"}}}\\n"
-      "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"progress\",\"arguments\":{\"summary\":\"by mcp\",\"eventId\":\"same\"}}}\\n"
-      "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"progress\",\"arguments\":{\"summary\":\"by mcp\",\"eventId\":\"same\"}}}\\n'"
-      " | " MISSION_PATH " mcp connect --agent-execution \"$MISSION_AGENT_EXECUTION_ID\" >/dev/null";
+      "printf "
+      "'@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"same\","
+      "\"signal\":{\"type\":\"progress\",\"summary\":\"by marker\"}}\\n' "
+      "\"$MISSION_AGENT_EXECUTION_ID\";"
+      "printf "
+      "'{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+      "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"sh\"}}}\\n"
+      "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/"
+      "call\",\"params\":{\"name\":\"progress\",\"arguments\":{\"summary\":\"by "
+      "mcp\",\"eventId\":\"same\"}}}\\n"
+      "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/"
+      "call\",\"params\":{\"name\":\"progress\",\"arguments\":{\"summary\":\"by "
+      "mcp\",\"eventId\":\"same\"}}}\\n'"
+      " | " MISSION_PATH
+      " mcp connect --agent-execution \"$MISSION_AGENT_EXECUTION_ID\" >/dev/null";
   std::string id = detach(instance, script, {"--delivery", "mcp-tool"});
   CHECK(wait_final(instance, id)["state"] == "completed");
   json observations = signals_of(instance, id);
@@ -382,13 +435,15 @@ TEST_CASE("an mcp-tool execution ignores stdout markers: its MCP calls are the s
 TEST_CASE("Ctrl-C on mission run stops the execution and exits 130") {
   Instance instance;
   DaemonProcess daemon(instance);
-  StdioProcess run({MISSION_PATH, "run", "--", "sh", "-c", "echo started; exec sleep 30"}, instance.env());
+  StdioProcess run({MISSION_PATH, "run", "--", "sh", "-c", "echo started; exec sleep 30"},
+                   instance.env());
   auto first = run.read_raw_line();
   REQUIRE(first == "started");
   ::kill(run.pid(), SIGINT);
   CHECK(run.wait_exit(15s) == 130);
   CHECK(run.stderr_text().find("stopping ae-") != std::string::npos);
-  json execution = json::parse(run_mission(instance, {"--json", "exec", "list"}).out)["executions"][0];
+  json execution =
+      json::parse(run_mission(instance, {"--json", "exec", "list"}).out)["executions"][0];
   CHECK(execution["state"] == "cancelled");
   CHECK(execution["exitSignal"] == SIGTERM);
 }
@@ -424,6 +479,7 @@ TEST_CASE("watch starts from what is running and comes back after a daemon resta
     saw_new = event->value("agentExecutionId", "") == after;
   }
   CHECK(saw_new);
-  CHECK(watch.stderr_text().find("lost the daemon; watching for it to come back") != std::string::npos);
+  CHECK(watch.stderr_text().find("lost the daemon; watching for it to come back") !=
+        std::string::npos);
   run_mission(instance, {"exec", "stop", "--force", after});
 }

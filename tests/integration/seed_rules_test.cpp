@@ -18,14 +18,17 @@ namespace {
 const char* kToolsets = "planning,coordination";
 
 std::string make_workflow(Agent& planner, int tasks) {
-  json workflow = planner.ok("workflow_create", {{"name", "rules"}, {"source_type", "prompt"},
-                                                 {"source_content", "follow the seed"}, {"max_parallel_tasks", 4}});
+  json workflow = planner.ok("workflow_create", {{"name", "rules"},
+                                                 {"source_type", "prompt"},
+                                                 {"source_content", "follow the seed"},
+                                                 {"max_parallel_tasks", 4}});
   json plan = json::array();
   for (int i = 0; i < tasks; ++i) {
     plan.push_back({{"name", "t" + std::to_string(i)}, {"description", "d"}, {"sequence", 1}});
   }
-  planner.ok("workflow_set_plan",
-             {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", plan}}}});
+  planner.ok(
+      "workflow_set_plan",
+      {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", plan}}}});
   return workflow["id"];
 }
 
@@ -46,7 +49,8 @@ TEST_CASE("a workflow's status must be true of its tasks") {
   json early = planner.call("workflow_update_status", {{"id", workflow}, {"status", "completed"}});
   CHECK(early["isError"] == true);
   CHECK(early["structuredContent"]["code"] == "invalid_argument");
-  CHECK(early["structuredContent"]["message"].get<std::string>().find("not completed") != std::string::npos);
+  CHECK(early["structuredContent"]["message"].get<std::string>().find("not completed") !=
+        std::string::npos);
 
   // Not back to planning while a task runs, nor while one is claimed.
   planner.ok("task_update_status", {{"id", first}, {"status", "in_progress"}});
@@ -69,14 +73,18 @@ TEST_CASE("a repository must exist, and a workflow made without one is in the cu
   REQUIRE(daemon.ready());
   const fs::path repo = make_repo(instance);
   Agent planner(instance, repo, kToolsets);
-  json missing = planner.call("repository_register", {{"path", (instance.root.path() / "nowhere").string()}});
+  json missing =
+      planner.call("repository_register", {{"path", (instance.root.path() / "nowhere").string()}});
   CHECK(missing["isError"] == true);
   CHECK(missing["structuredContent"]["code"] == "invalid_argument");
-  CHECK(missing["structuredContent"]["message"].get<std::string>().find("does not exist") != std::string::npos);
+  CHECK(missing["structuredContent"]["message"].get<std::string>().find("does not exist") !=
+        std::string::npos);
   write_file(instance.root.path() / "a-file", "x\n");
-  CHECK(planner.error_code("repository_register", {{"path", (instance.root.path() / "a-file").string()}}) ==
+  CHECK(planner.error_code("repository_register",
+                           {{"path", (instance.root.path() / "a-file").string()}}) ==
         "invalid_argument");
-  CHECK(planner.ok("repository_register", {{"path", repo.string()}})["already_registered"] == false);
+  CHECK(planner.ok("repository_register", {{"path", repo.string()}})["already_registered"] ==
+        false);
 
   const std::string workflow = make_workflow(planner, 1);
   json listed = planner.ok("workflow_list", {{"repository_path", repo.string()}});
@@ -85,7 +93,8 @@ TEST_CASE("a repository must exist, and a workflow made without one is in the cu
   CHECK(planner.ok("workflow_get", {{"id", workflow}})["repository_path"] == repo.string());
 }
 
-TEST_CASE("an agent's runtime is one the seed names, and registering again keeps what it leaves out") {
+TEST_CASE(
+    "an agent's runtime is one the seed names, and registering again keeps what it leaves out") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
@@ -93,8 +102,11 @@ TEST_CASE("an agent's runtime is one the seed names, and registering again keeps
   json refused = agent.call("agent_register", {{"name", "a"}, {"runtime", "skynet"}});
   CHECK(refused["isError"] == true);
   CHECK(refused["structuredContent"]["code"] == "invalid_argument");
-  agent.ok("agent_register", {{"name", "a"}, {"runtime", "claude_code"}, {"capabilities", {"rust", "testing"}},
-                              {"workspace_path", "/work/a"}, {"metadata", {{"team", "core"}}}});
+  agent.ok("agent_register", {{"name", "a"},
+                              {"runtime", "claude_code"},
+                              {"capabilities", {"rust", "testing"}},
+                              {"workspace_path", "/work/a"},
+                              {"metadata", {{"team", "core"}}}});
   agent.ok("agent_register", {{"name", "a2"}, {"runtime", "codex"}});
   json shown = agent.ok("agent_get", {{"id", agent.execution_id()}});
   CHECK(shown["name"] == "a2");
@@ -103,7 +115,8 @@ TEST_CASE("an agent's runtime is one the seed names, and registering again keeps
   CHECK(shown["workspace_path"] == "/work/a");
   CHECK(shown["metadata"]["team"] == "core");
   // Given again, they change.
-  agent.ok("agent_register", {{"name", "a2"}, {"runtime", "codex"}, {"capabilities", json::array()}});
+  agent.ok("agent_register",
+           {{"name", "a2"}, {"runtime", "codex"}, {"capabilities", json::array()}});
   CHECK(agent.ok("agent_get", {{"id", agent.execution_id()}})["capabilities"] == json::array());
 }
 
@@ -113,10 +126,13 @@ TEST_CASE("message_list takes a Unix time and a thread reads as both halves of t
   REQUIRE(daemon.ready());
   Agent a(instance, instance.root.path(), kToolsets);
   Agent b(instance, instance.root.path(), kToolsets);
-  json question = a.ok("message_send", {{"recipient_id", b.execution_id()}, {"message_type", "query"},
-                                        {"body", "which port?"}});
-  json answer = b.ok("message_send", {{"recipient_id", a.execution_id()}, {"message_type", "response"},
-                                      {"body", "8080"}, {"reply_to_id", question["id"]}});
+  json question = a.ok(
+      "message_send",
+      {{"recipient_id", b.execution_id()}, {"message_type", "query"}, {"body", "which port?"}});
+  json answer = b.ok("message_send", {{"recipient_id", a.execution_id()},
+                                      {"message_type", "response"},
+                                      {"body", "8080"},
+                                      {"reply_to_id", question["id"]}});
   const std::string thread = b.ok("message_get", {{"id", question["id"]}})["thread_id"];
   CHECK(b.ok("message_get", {{"id", answer["id"]}})["thread_id"] == thread);
 
@@ -133,6 +149,8 @@ TEST_CASE("message_list takes a Unix time and a thread reads as both halves of t
                          .count();
   CHECK(a.ok("message_list", {{"since", now_s - 3600}, {"status", "all"}})["messages"].size() == 1);
   CHECK(a.ok("message_list", {{"since", now_s + 3600}, {"status", "all"}})["messages"].empty());
-  CHECK(a.ok("message_list", {{"since", (now_s - 3600) * 1000}, {"status", "all"}})["messages"].size() == 1);
-  CHECK(a.ok("message_list", {{"since", "2000-01-01T00:00:00Z"}, {"status", "all"}})["messages"].size() == 1);
+  CHECK(a.ok("message_list", {{"since", (now_s - 3600) * 1000}, {"status", "all"}})["messages"]
+            .size() == 1);
+  CHECK(a.ok("message_list", {{"since", "2000-01-01T00:00:00Z"}, {"status", "all"}})["messages"]
+            .size() == 1);
 }

@@ -105,7 +105,8 @@ std::optional<nlohmann::json> StdioProcess::read(std::chrono::milliseconds timeo
   return nlohmann::json::parse(*line);
 }
 
-nlohmann::json StdioProcess::request(int id, const std::string& method, const nlohmann::json& params) {
+nlohmann::json StdioProcess::request(int id, const std::string& method,
+                                     const nlohmann::json& params) {
   send(nlohmann::json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}});
   auto reply = read();
   REQUIRE(reply.has_value());

@@ -85,10 +85,13 @@ class PtyChild {
     screen_.resize(rows, columns);
   }
 
-  void type(std::string_view keys) { REQUIRE(::write(master_, keys.data(), keys.size()) == static_cast<ssize_t>(keys.size())); }
+  void type(std::string_view keys) {
+    REQUIRE(::write(master_, keys.data(), keys.size()) == static_cast<ssize_t>(keys.size()));
+  }
 
   // Reads until `done` holds for the screen's text, or fails after `timeout`.
-  void wait_for(const std::function<bool(const std::string&)>& done, std::chrono::milliseconds timeout = 10s) {
+  void wait_for(const std::function<bool(const std::string&)>& done,
+                std::chrono::milliseconds timeout = 10s) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (!done(screen_.text())) {
       if (std::chrono::steady_clock::now() > deadline) {
@@ -121,7 +124,8 @@ class PtyChild {
         pump(50);
         return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
       }
-      if (std::chrono::steady_clock::now() > deadline) FAIL("the process did not exit; screen:\n" << screen_.text());
+      if (std::chrono::steady_clock::now() > deadline)
+        FAIL("the process did not exit; screen:\n" << screen_.text());
     }
   }
 
@@ -184,7 +188,9 @@ class FrameViewer {
     reply_ = client_.call("terminal.attach", params);
   }
   const json& reply() const { return reply_; }
-  void send(char type, std::string_view payload) { client_.send(mission::terminal_frames::encode(type, payload)); }
+  void send(char type, std::string_view payload) {
+    client_.send(mission::terminal_frames::encode(type, payload));
+  }
   void send_raw(std::string_view bytes) { client_.send(bytes); }
   // Reads frames until `done` holds, or fails after `timeout` (scaled for
   // the slow build).
@@ -218,7 +224,8 @@ std::string execution_id_in(const std::string& output) {
 
 }  // namespace
 
-TEST_CASE("a full-screen agent is drawn, detached, re-attached with its screen, resized and typed into") {
+TEST_CASE(
+    "a full-screen agent is drawn, detached, re-attached with its screen, resized and typed into") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
@@ -289,12 +296,14 @@ TEST_CASE("a full-screen agent is drawn, detached, re-attached with its screen, 
   CHECK(raw.out.find("\x1b[?1049h") != std::string::npos);
 }
 
-TEST_CASE("a terminal's size is bounded on every path, and a huge resize frame is refused, not obeyed") {
+TEST_CASE(
+    "a terminal's size is bounded on every path, and a huge resize frame is refused, not obeyed") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
   const std::string id = run_detached(
-      instance, {"--tty", "--", "sh", "-c", "echo ready; while IFS= read -r l; do echo \"got: $l\"; done"});
+      instance,
+      {"--tty", "--", "sh", "-c", "echo ready; while IFS= read -r l; do echo \"got: $l\"; done"});
 
   // A raw resize frame of 65535 x 65535 from a typing viewer: libvterm was
   // asked for 150 GB and the daemon died. It is refused, with the reason.
@@ -304,7 +313,8 @@ TEST_CASE("a terminal's size is bounded on every path, and a huge resize frame i
   viewer.send_raw(std::string("r\0\0\0\4\xff\xff\xff\xff", 9));
   viewer.wait_for([&] { return viewer.notices.find("was refused") != std::string::npos; });
   CHECK(viewer.notices.find("65535x65535") != std::string::npos);
-  CHECK(viewer.notices.find(std::to_string(mission::limits::kMaxTerminalRows) + " rows") != std::string::npos);
+  CHECK(viewer.notices.find(std::to_string(mission::limits::kMaxTerminalRows) + " rows") !=
+        std::string::npos);
   viewer.send_raw(std::string("r\0\0\0\4\0\0\0\x50", 9));  // 0 rows
   viewer.wait_for([&] { return viewer.notices.find("0x80") != std::string::npos; });
   viewer.send_raw(std::string("r\0\0\0\2\0\x10", 7));  // too short to be a size
@@ -317,16 +327,18 @@ TEST_CASE("a terminal's size is bounded on every path, and a huge resize frame i
   // Sizes in JSON are refused by the control schemas, with the bound.
   RawClient client(instance.socket());
   client.hello();
-  json attach = client.call("terminal.attach", {{"id", id}, {"size", {{"rows", 65535}, {"columns", 65535}}}});
+  json attach =
+      client.call("terminal.attach", {{"id", id}, {"size", {{"rows", 65535}, {"columns", 65535}}}});
   REQUIRE(attach.contains("error"));
   CHECK(attach.at("error").at("data").at("code") == "invalid_argument");
   CHECK(attach.at("error").dump().find("/size/") != std::string::npos);
   CHECK(attach.at("error").dump().find("less than or equal to") != std::string::npos);
   RawClient launcher(instance.socket());
   launcher.hello();
-  json launch = launcher.call("execution.launch", {{"cwd", instance.root.path().string()},
-                                                   {"command", {"true"}},
-                                                   {"terminal", {{"rows", 24}, {"columns", 5000}}}});
+  json launch =
+      launcher.call("execution.launch", {{"cwd", instance.root.path().string()},
+                                         {"command", {"true"}},
+                                         {"terminal", {{"rows", 24}, {"columns", 5000}}}});
   REQUIRE(launch.contains("error"));
   CHECK(launch.at("error").dump().find("1000") != std::string::npos);
   CHECK(process_alive(daemon.pid()));
@@ -354,7 +366,9 @@ std::size_t resident_kib(pid_t pid) {
 
 }  // namespace
 
-TEST_CASE("input for an agent that never reads is bounded: messages are refused, a viewer's keys dropped") {
+TEST_CASE(
+    "input for an agent that never reads is bounded: messages are refused, a viewer's keys "
+    "dropped") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
@@ -379,7 +393,8 @@ TEST_CASE("input for an agent that never reads is bounded: messages are refused,
     REQUIRE(refused.is_object());
     CHECK(refused.at("code") == "agent_not_reading");
     CHECK(refused.at("retryable") == true);
-    CHECK(refused.at("message").get<std::string>().find("is not reading its input") != std::string::npos);
+    CHECK(refused.at("message").get<std::string>().find("is not reading its input") !=
+          std::string::npos);
     CHECK(accepted * text.size() <= mission::limits::kMaxQueuedInputBytes + 256 * 1024);
     // The person at the shell is told so too.
     ProcessResult send = run_mission(instance, {"send", id, text});
@@ -394,8 +409,10 @@ TEST_CASE("input for an agent that never reads is bounded: messages are refused,
       FrameViewer viewer(instance, id);
       const std::string keys(64 * 1024, 'k');
       for (int i = 0; i < 1024; ++i) viewer.send(mission::terminal_frames::kInput, keys);
-      viewer.wait_for([&] { return viewer.notices.find("not reading its keyboard") != std::string::npos; });
-      CHECK(viewer.notices.find("not reading its keyboard") == viewer.notices.rfind("not reading its keyboard"));
+      viewer.wait_for(
+          [&] { return viewer.notices.find("not reading its keyboard") != std::string::npos; });
+      CHECK(viewer.notices.find("not reading its keyboard") ==
+            viewer.notices.rfind("not reading its keyboard"));
     }
     CHECK(process_alive(daemon.pid()));
     run_mission(instance, {"exec", "stop", "--force", id});
@@ -413,7 +430,9 @@ TEST_CASE("input for an agent that never reads is bounded: messages are refused,
   CHECK(after_kib < before_kib + kGrowthKib);
 }
 
-TEST_CASE("mission run and mission attach draw the agent's screen but pass no clipboard, title, query or reset") {
+TEST_CASE(
+    "mission run and mission attach draw the agent's screen but pass no clipboard, title, query or "
+    "reset") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
@@ -444,7 +463,9 @@ sleep 30)sh";
     CHECK(viewer->screen().text().find("link red bold") != std::string::npos);
     CHECK(raw.find("\x1b[1mbold") != std::string::npos);
     CHECK(raw.find("\x1b[31mred") != std::string::npos);  // the 8-bit CSI in its 7-bit form
-    for (const char* banned : {"\x1b]52", "\x1b]0;", "\x1b]8;", "\x1b]50", "\x1b[21t", "\x1bP", "\x1b" "c",
+    for (const char* banned : {"\x1b]52", "\x1b]0;", "\x1b]8;", "\x1b]50", "\x1b[21t", "\x1bP",
+                               "\x1b"
+                               "c",
                                "\x1b[6n", "\xc2\x9b"}) {
       INFO(viewer->raw());
       CHECK(raw.find(banned) == std::string::npos);
@@ -469,7 +490,8 @@ TEST_CASE("a read-only viewer whose input is /dev/null watches on until the agen
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
   const std::string id = run_detached(
-      instance, {"--tty", "--", "sh", "-c", "echo ready; read a; echo \"got: $a\"; read b; echo \"bye $b\""});
+      instance,
+      {"--tty", "--", "sh", "-c", "echo ready; read a; echo \"got: $a\"; read b; echo \"bye $b\""});
 
   // A script watching: its input ends at once, which must not end the view.
   ProcessResult watched;
@@ -501,9 +523,10 @@ TEST_CASE("exec logs -f on a terminal shows a waiting prompt and then its answer
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
   const std::string id = run_detached(
-      instance, {"--stdin-answers", "--", "sh", "-c",
-                 "echo start; printf 'Proceed? [y/N] '; read a; echo \"got $a\"; printf 'Again? '; read b; "
-                 "echo \"then $b\""});
+      instance,
+      {"--stdin-answers", "--", "sh", "-c",
+       "echo start; printf 'Proceed? [y/N] '; read a; echo \"got $a\"; printf 'Again? '; read b; "
+       "echo \"then $b\""});
 
   PtyChild follow(mission_argv({"exec", "logs", "-f", id}), instance.env());
   follow.wait_for_text("Proceed? [y/N]");
@@ -529,12 +552,14 @@ TEST_CASE("stdout markers are still read from a terminal's stream") {
       {"--tty", "--", "sh", "-c",
        "printf '\\033[1mworking\\033[0m\\n'; "
        "printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"e1\","
-       "\"signal\":{\"type\":\"progress\",\"summary\":\"half way\"}}\\n' \"$MISSION_AGENT_EXECUTION_ID\"; "
+       "\"signal\":{\"type\":\"progress\",\"summary\":\"half way\"}}\\n' "
+       "\"$MISSION_AGENT_EXECUTION_ID\"; "
        "sleep 0.3"});
   json observations;
   const auto deadline = std::chrono::steady_clock::now() + 10s;
   while (std::chrono::steady_clock::now() < deadline) {
-    observations = json::parse(run_mission(instance, {"--json", "exec", "signals", id}).out).at("observations");
+    observations = json::parse(run_mission(instance, {"--json", "exec", "signals", id}).out)
+                       .at("observations");
     if (!observations.empty()) break;
     std::this_thread::sleep_for(50ms);
   }
@@ -542,7 +567,8 @@ TEST_CASE("stdout markers are still read from a terminal's stream") {
   CHECK(observations.at(0).at("kind") == "progress");
 }
 
-TEST_CASE("mission watch --notify runs the command when an execution needs input and when it ends") {
+TEST_CASE(
+    "mission watch --notify runs the command when an execution needs input and when it ends") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
@@ -553,12 +579,14 @@ TEST_CASE("mission watch --notify runs the command when an execution needs input
   const std::string early_id = early.out.substr(0, early.out.find('\n'));
   PtyChild watch(mission_argv({"watch", "--notify",
                                "printf '%s %s %s\\n' \"$MISSION_EVENT\" \"$MISSION_EXECUTION_ID\" "
-                               "\"$MISSION_QUESTION\" >> " + sink.string()}),
+                               "\"$MISSION_QUESTION\" >> " +
+                                   sink.string()}),
                  instance.env());
   watch.wait_for_text(early_id);
   const std::string script =
       "printf '@agent-execution::{\"version\":1,\"agentExecutionId\":\"%s\",\"eventId\":\"q1\","
-      "\"signal\":{\"type\":\"needs_input\",\"question\":\"Migrate now?\",\"choices\":[\"yes\",\"no\"]}}\\n' "
+      "\"signal\":{\"type\":\"needs_input\",\"question\":\"Migrate "
+      "now?\",\"choices\":[\"yes\",\"no\"]}}\\n' "
       "\"$MISSION_AGENT_EXECUTION_ID\"";
   ProcessResult run = run_mission(instance, {"run", "--", "sh", "-c", script});
   REQUIRE(run.exit_code == 0);
@@ -578,8 +606,11 @@ TEST_CASE("mission watch --notify runs the command when an execution needs input
 struct BoardSetup {
   explicit BoardSetup(std::initializer_list<const char*> names) {
     json tasks = json::array();
-    for (const char* name : names) tasks.push_back({{"name", name}, {"description", name}, {"sequence", 1}});
-    planner.ok("workflow_set_plan", {{"id", workflow}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
+    for (const char* name : names)
+      tasks.push_back({{"name", name}, {"description", name}, {"sequence", 1}});
+    planner.ok(
+        "workflow_set_plan",
+        {{"id", workflow}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
     for (const auto& [name, value] : git_env(instance)) env[name] = value;
   }
   Instance instance;
@@ -587,7 +618,8 @@ struct BoardSetup {
   fs::path repo = ready_repo();
   Agent planner{instance, repo, "planning"};
   std::string workflow =
-      planner.ok("workflow_create", {{"name", "board"}, {"source_type", "prompt"}, {"source_content", "x"}})["id"];
+      planner.ok("workflow_create",
+                 {{"name", "board"}, {"source_type", "prompt"}, {"source_content", "x"}})["id"];
   std::map<std::string, std::string> env = instance.env();
 
  private:
@@ -610,21 +642,26 @@ TEST_CASE("a workflow run on a terminal is a board redrawn in place") {
   // Each task is one line, redrawn: its earlier states are gone.
   for (const char* name : {"alpha", "beta", "gamma"}) {
     const std::regex line(std::string("merged +") + name);
-    CHECK(std::distance(std::sregex_iterator(screen.begin(), screen.end(), line), std::sregex_iterator()) == 1);
+    CHECK(std::distance(std::sregex_iterator(screen.begin(), screen.end(), line),
+                        std::sregex_iterator()) == 1);
   }
   CHECK(screen.find("judging") == std::string::npos);
   CHECK(screen.find("completed") != std::string::npos);
   CHECK(run.raw().find("\x1b[2K") != std::string::npos);
 }
 
-TEST_CASE("workflows show --follow on a terminal draws a run already under way as the same board until it ends") {
+TEST_CASE(
+    "workflows show --follow on a terminal draws a run already under way as the same board until "
+    "it ends") {
   BoardSetup setup({"alpha", "beta", "gamma"});
   auto& [instance, daemon, repo, planner, workflow, env] = setup;
   const fs::path gate = instance.root.path() / "gate";
   // The agents wait for the test: the run is under way when the board starts.
   ProcessResult started = run_process(
-      mission_argv({"workflows", "run", workflow, "--parallel", "2", "--detach", "--", "/bin/sh", "-c",
-                    "while [ ! -f '" + gate.string() + "' ]; do sleep 0.05; done; echo x > \"$MISSION_TASK_NAME.txt\""}),
+      mission_argv({"workflows", "run", workflow, "--parallel", "2", "--detach", "--", "/bin/sh",
+                    "-c",
+                    "while [ ! -f '" + gate.string() +
+                        "' ]; do sleep 0.05; done; echo x > \"$MISSION_TASK_NAME.txt\""}),
       env);
   INFO(started.err);
   REQUIRE(started.exit_code == 0);
@@ -632,7 +669,8 @@ TEST_CASE("workflows show --follow on a terminal draws a run already under way a
   // Two agents running as it starts, drawn from the run's state.
   const std::regex running("running +(alpha|beta|gamma)");
   follow.wait_for([&running](const std::string& screen) {
-    return std::distance(std::sregex_iterator(screen.begin(), screen.end(), running), std::sregex_iterator()) == 2;
+    return std::distance(std::sregex_iterator(screen.begin(), screen.end(), running),
+                         std::sregex_iterator()) == 2;
   });
   CHECK(follow.screen().text().find("0/3 merged") != std::string::npos);
   write_file(gate, "go\n");
@@ -642,7 +680,8 @@ TEST_CASE("workflows show --follow on a terminal draws a run already under way a
   CHECK(screen.find("[##############################] 3/3 merged") != std::string::npos);
   for (const char* name : {"alpha", "beta", "gamma"}) {
     const std::regex line(std::string("merged +") + name);
-    CHECK(std::distance(std::sregex_iterator(screen.begin(), screen.end(), line), std::sregex_iterator()) == 1);
+    CHECK(std::distance(std::sregex_iterator(screen.begin(), screen.end(), line),
+                        std::sregex_iterator()) == 1);
     CHECK(screen.find(std::string("running           ") + name) == std::string::npos);
   }
   CHECK(screen.find("completed") != std::string::npos);
@@ -655,15 +694,22 @@ TEST_CASE("a run's board shows each agent's last progress line and the question 
   const fs::path gate = instance.root.path() / "gate";
   // alpha reports progress, beta asks; both wait for the test, then beta
   // reports progress (its question is then no longer drawn).
-  const std::string agent =
-      std::string(kMarkerShellFunction) +
-      "if [ \"$MISSION_TASK_NAME\" = alpha ]; then m p1 '{\"type\":\"progress\",\"summary\":\"parsing the input\"}'; "
-      "else m q1 '{\"type\":\"needs_input\",\"question\":\"which database?\",\"choices\":[\"postgres\",\"sqlite\"]}'; fi; "
-      "while [ ! -f '" + gate.string() + "' ]; do sleep 0.05; done; "
-      "m p2 '{\"type\":\"progress\",\"summary\":\"all written\"}'; echo x > \"$MISSION_TASK_NAME.txt\"";
-  PtyChild run(mission_argv({"workflows", "run", workflow, "--parallel", "2", "--", "/bin/sh", "-c", agent}), env);
+  const std::string agent = std::string(kMarkerShellFunction) +
+                            "if [ \"$MISSION_TASK_NAME\" = alpha ]; then m p1 "
+                            "'{\"type\":\"progress\",\"summary\":\"parsing the input\"}'; "
+                            "else m q1 '{\"type\":\"needs_input\",\"question\":\"which "
+                            "database?\",\"choices\":[\"postgres\",\"sqlite\"]}'; fi; "
+                            "while [ ! -f '" +
+                            gate.string() +
+                            "' ]; do sleep 0.05; done; "
+                            "m p2 '{\"type\":\"progress\",\"summary\":\"all written\"}'; echo x > "
+                            "\"$MISSION_TASK_NAME.txt\"";
+  PtyChild run(
+      mission_argv({"workflows", "run", workflow, "--parallel", "2", "--", "/bin/sh", "-c", agent}),
+      env);
   run.wait_for([](const std::string& screen) {
-    return screen.find("parsing the input") != std::string::npos && screen.find("? which database?") != std::string::npos;
+    return screen.find("parsing the input") != std::string::npos &&
+           screen.find("? which database?") != std::string::npos;
   });
   const std::string waiting = run.screen().text();
   INFO(waiting);

@@ -18,7 +18,6 @@ namespace mission::test {
 
 using nlohmann::json;
 
-
 inline void write_file(const fs::path& path, const std::string& text) {
   fs::create_directories(path.parent_path());
   std::ofstream(path) << text;
@@ -71,7 +70,8 @@ class Agent {
 
   // The tool's result (structuredContent and isError).
   json call(const std::string& tool, const json& arguments) {
-    json reply = bridge_->request(next_id_++, "tools/call", {{"name", tool}, {"arguments", arguments}});
+    json reply =
+        bridge_->request(next_id_++, "tools/call", {{"name", tool}, {"arguments", arguments}});
     INFO(reply.dump());
     REQUIRE(reply.contains("result"));
     return reply["result"];
@@ -133,17 +133,18 @@ class Agent {
  private:
   std::unique_ptr<StdioProcess> start(const Instance& instance, const fs::path& cwd,
                                       const std::string& toolsets) {
-    ProcessResult created = run_mission(
-        instance, {"--json", "exec", "create", "--cwd", cwd.string(), "--toolsets",
-                   toolsets, "--print-token"});
+    ProcessResult created =
+        run_mission(instance, {"--json", "exec", "create", "--cwd", cwd.string(), "--toolsets",
+                               toolsets, "--print-token"});
     REQUIRE(created.exit_code == 0);
     json document = json::parse(created.out);
     execution_id_ = document["execution"]["id"];
     auto env = instance.env();
     env["MISSION_MCP_TOKEN"] = document["token"];
     return std::make_unique<StdioProcess>(
-        std::vector<std::string>{MISSION_PATH, "mcp", "connect", "--agent-execution", execution_id_}, env,
-        cwd.string());
+        std::vector<std::string>{MISSION_PATH, "mcp", "connect", "--agent-execution",
+                                 execution_id_},
+        env, cwd.string());
   }
 
   const Instance& instance_;
@@ -166,6 +167,5 @@ inline json strings(std::initializer_list<const char*> items) {
   for (const char* item : items) out.push_back(item);
   return out;
 }
-
 
 }  // namespace mission::test

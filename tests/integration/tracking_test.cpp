@@ -19,7 +19,6 @@
 using namespace mission::test;
 using nlohmann::json;
 
-
 TEST_CASE("the seed's mission flow records phases, tasks, exact change sets and decisions") {
   Instance instance;
   DaemonProcess daemon(instance);
@@ -63,15 +62,18 @@ TEST_CASE("the seed's mission flow records phases, tasks, exact change sets and 
                             {"options_considered", strings({"jsonwebtoken", "jose"})},
                             {"chosen", "jsonwebtoken"},
                             {"reasoning", "More mature and documented"}});
-  agent.ok("log_milestone", {{"task_id", task_id}, {"message", "Installing dependencies..."}, {"progress", 50}});
-  json done = agent.ok("complete_task",
-                       {{"task_id", task_id},
-                        {"status", "success"},
-                        {"outcome", {{"summary", "JWT middleware created and tested"},
-                                     {"achievements", strings({"Middleware verifies JWT signature"})},
-                                     {"limitations", strings({"Refresh tokens not implemented"})}}},
-                        {"metadata", {{"packages_added", strings({"jsonwebtoken"})}, {"tests_status", "passed"}}},
-                        {"phase_complete", true}});
+  agent.ok("log_milestone",
+           {{"task_id", task_id}, {"message", "Installing dependencies..."}, {"progress", 50}});
+  json done = agent.ok(
+      "complete_task",
+      {{"task_id", task_id},
+       {"status", "success"},
+       {"outcome",
+        {{"summary", "JWT middleware created and tested"},
+         {"achievements", strings({"Middleware verifies JWT signature"})},
+         {"limitations", strings({"Refresh tokens not implemented"})}}},
+       {"metadata", {{"packages_added", strings({"jsonwebtoken"})}, {"tests_status", "passed"}}},
+       {"phase_complete", true}});
   CHECK(done["files_changed"]["added"] == strings({"src/auth/jwt.ts", "src/middleware.ts"}));
   CHECK(done["files_changed"]["modified"] == strings({"src/auth/login.ts"}));
   CHECK(done["files_changed"]["deleted"] == strings({"src/utils.ts"}));
@@ -80,8 +82,10 @@ TEST_CASE("the seed's mission flow records phases, tasks, exact change sets and 
   CHECK(done["phase_status"] == "completed");
   CHECK(done["phase_number"] == 1);
 
-  json context = agent.ok("get_context", {{"mission_id", mission_id},
-                                          {"include", strings({"phase_summary", "decisions", "blockers", "tasks", "milestones"})}});
+  json context = agent.ok(
+      "get_context",
+      {{"mission_id", mission_id},
+       {"include", strings({"phase_summary", "decisions", "blockers", "tasks", "milestones"})}});
   CHECK(context["mission_status"] == "in_progress");
   CHECK(context["current_phase"] == 2);
   CHECK(context["phase_summary"][0]["name"] == "Setup");
@@ -112,9 +116,11 @@ TEST_CASE("the seed's mission flow records phases, tasks, exact change sets and 
   CHECK(failed["verification"]["scope_match"] == true);
   CHECK(agent.error_code("complete_task", {{"task_id", second["task_id"]},
                                            {"status", "success"},
-                                           {"outcome", {{"summary", "again"}}}}) == "invalid_argument");
+                                           {"outcome", {{"summary", "again"}}}}) ==
+        "invalid_argument");
 
-  json blockers = agent.ok("get_context", {{"mission_id", mission_id}, {"include", strings({"blockers"})},
+  json blockers = agent.ok("get_context", {{"mission_id", mission_id},
+                                           {"include", strings({"blockers"})},
                                            {"filter", {{"agent", "feature-implementer"}}}});
   REQUIRE(blockers["blockers"].size() == 1);
   const std::string issue_id = blockers["blockers"][0]["id"];
@@ -125,13 +131,16 @@ TEST_CASE("the seed's mission flow records phases, tasks, exact change sets and 
   CHECK(check.out.find("failed") != std::string::npos);
   CHECK(check.out.find(issue_id) != std::string::npos);
   CHECK(check.out.find("src/utils.ts") != std::string::npos);
-  json verdict = mission_json(instance, {"check", "--mission", mission_id, "--allow-failed", "--allow-scope"});
+  json verdict =
+      mission_json(instance, {"check", "--mission", mission_id, "--allow-failed", "--allow-scope"});
   CHECK(verdict["ok"] == false);
   CHECK(verdict["missions"][0]["problems"].size() == 1);
   CHECK(verdict["missions"][0]["problems"][0]["kind"] == "open_blocker");
   CHECK(run_mission(instance, {"resolve", issue_id, "--note", "7 days is fine"}).exit_code == 0);
-  CHECK(run_mission(instance, {"check", "--mission", mission_id, "--allow-failed", "--allow-scope"}).exit_code == 0);
-  CHECK(run_mission(instance, {"check", "--cwd", repo.string(), "--allow-failed", "--allow-scope"}).exit_code == 0);
+  CHECK(run_mission(instance, {"check", "--mission", mission_id, "--allow-failed", "--allow-scope"})
+            .exit_code == 0);
+  CHECK(run_mission(instance, {"check", "--cwd", repo.string(), "--allow-failed", "--allow-scope"})
+            .exit_code == 0);
   // A folder with no mission in it gives the gate nothing to judge: it fails.
   const fs::path empty_dir = instance.root.path() / "no-missions";
   fs::create_directories(empty_dir);
@@ -149,7 +158,8 @@ TEST_CASE("the seed's mission flow records phases, tasks, exact change sets and 
   CHECK(finished["metrics"]["phases_completed"] == 1);
   CHECK(finished["metrics"]["total_tasks"] == 2);
   CHECK(finished["metrics"]["files_changed"] == 4);
-  CHECK(agent.error_code("start_task", {{"mission_id", mission_id}, {"name", "late"}, {"goal", "x"}}) ==
+  CHECK(agent.error_code("start_task",
+                         {{"mission_id", mission_id}, {"name", "late"}, {"goal", "x"}}) ==
         "invalid_argument");
 
   // What people see.
@@ -161,8 +171,9 @@ TEST_CASE("the seed's mission flow records phases, tasks, exact change sets and 
   CHECK(tasks["tasks"][1]["parentTaskId"] == task_id);
   ProcessResult report = run_mission(instance, {"report", mission_id});
   CHECK(report.exit_code == 0);
-  for (const char* expected : {"## Mission: Auth System", "### Phase 1: Setup (completed)", "`+src/auth/jwt.ts`",
-                               "`-src/utils.ts`", "**jsonwebtoken**", "### Scope warnings"}) {
+  for (const char* expected :
+       {"## Mission: Auth System", "### Phase 1: Setup (completed)", "`+src/auth/jwt.ts`",
+        "`-src/utils.ts`", "**jsonwebtoken**", "### Scope warnings"}) {
     INFO(report.out);
     CHECK(report.out.find(expected) != std::string::npos);
   }
@@ -176,7 +187,8 @@ TEST_CASE("a start_task sent just before the client closes its stdin is still an
   DaemonProcess daemon(instance);
   fs::path repo = make_repo(instance);
   Agent agent(instance, repo);
-  std::string mission_id = agent.ok("start_mission", {{"name", "m"}, {"objective", "o"}})["mission_id"];
+  std::string mission_id =
+      agent.ok("start_mission", {{"name", "m"}, {"objective", "o"}})["mission_id"];
   json result = agent.call_then_close(
       "start_task", {{"mission_id", mission_id}, {"phase", 1}, {"name", "t"}, {"goal", "g"}});
   REQUIRE(result["isError"] == false);
@@ -202,23 +214,32 @@ TEST_CASE("request_id replays the first result, refuses another payload, and exp
   json other = args;
   other["objective"] = "Something else";
   CHECK(agent.error_code("start_mission", other) == "idempotency_conflict");
-  CHECK(agent.error_code("log_milestone", {{"task_id", "tk-none"}, {"message", "m"}, {"request_id", "req-1"}}) ==
+  CHECK(agent.error_code("log_milestone",
+                         {{"task_id", "tk-none"}, {"message", "m"}, {"request_id", "req-1"}}) ==
         "idempotency_conflict");
 
   // The deferred tools too: one task, the same answer twice.
-  json task_args = {{"mission_id", first["mission_id"]}, {"name", "T"}, {"goal", "G"}, {"request_id", "req-2"}};
+  json task_args = {
+      {"mission_id", first["mission_id"]}, {"name", "T"}, {"goal", "G"}, {"request_id", "req-2"}};
   json task = agent.ok("start_task", task_args);
   CHECK(agent.ok("start_task", task_args) == task);
-  json done_args = {{"task_id", task["task_id"]}, {"status", "success"}, {"outcome", {{"summary", "s"}}},
+  json done_args = {{"task_id", task["task_id"]},
+                    {"status", "success"},
+                    {"outcome", {{"summary", "s"}}},
                     {"request_id", "req-3"}};
   json done = agent.ok("complete_task", done_args);
   CHECK(agent.ok("complete_task", done_args) == done);
   CHECK(mission_json(instance, {"tasks", first["mission_id"]})["tasks"].size() == 1);
 
   // A failed call leaves its key free.
-  CHECK(agent.error_code("start_task", {{"mission_id", "ms-missing"}, {"name", "T"}, {"goal", "G"},
+  CHECK(agent.error_code("start_task", {{"mission_id", "ms-missing"},
+                                        {"name", "T"},
+                                        {"goal", "G"},
                                         {"request_id", "req-4"}}) == "not_found");
-  agent.ok("start_task", {{"mission_id", first["mission_id"]}, {"name", "T2"}, {"goal", "G"}, {"request_id", "req-4"}});
+  agent.ok("start_task", {{"mission_id", first["mission_id"]},
+                          {"name", "T2"},
+                          {"goal", "G"},
+                          {"request_id", "req-4"}});
 
   // With a 1 s lifetime (another daemon), the key is free again once it
   // passes, however long the steps before took: the other payload runs.
@@ -245,15 +266,18 @@ TEST_CASE("outside git a checksum snapshot gives the task's exact changes") {
   write_file(dir / "node_modules/dep/index.js", "dep\n");
   Agent agent(instance, dir);
   json mission = agent.ok("start_mission", {{"name", "Docs"}, {"objective", "Write docs"}});
-  json task = agent.ok("start_task", {{"mission_id", mission["mission_id"]}, {"name", "Guide"}, {"goal", "Edit"},
+  json task = agent.ok("start_task", {{"mission_id", mission["mission_id"]},
+                                      {"name", "Guide"},
+                                      {"goal", "Edit"},
                                       {"areas", strings({"docs"})}});
   CHECK(task["snapshot_type"] == "checksum");
   write_file(dir / "docs/guide.md", "guide, longer\n");
   write_file(dir / "docs/faq.md", "faq\n");
   fs::remove(dir / "notes.txt");
   write_file(dir / "node_modules/dep/index.js", "changed, but skipped\n");
-  json done = agent.ok("complete_task", {{"task_id", task["task_id"]}, {"status", "success"},
-                                         {"outcome", {{"summary", "s"}}}});
+  json done = agent.ok(
+      "complete_task",
+      {{"task_id", task["task_id"]}, {"status", "success"}, {"outcome", {{"summary", "s"}}}});
   CHECK(done["files_changed"]["added"] == strings({"docs/faq.md"}));
   CHECK(done["files_changed"]["modified"] == strings({"docs/guide.md"}));
   CHECK(done["files_changed"]["deleted"] == strings({"notes.txt"}));
@@ -265,16 +289,21 @@ TEST_CASE("legacy workflows take plan steps and tasks by workflow_id") {
   DaemonProcess daemon(instance);
   fs::path repo = make_repo(instance);
   Agent agent(instance, repo);
-  json workflow = agent.ok("start_workflow", {{"name", "Migration NextAuth v5"},
-                                              {"plan", json::array({{{"step", "1"}, {"goal", "Install"}},
-                                                                    {{"step", "2"}, {"goal", "Configure"}}})}});
+  json workflow =
+      agent.ok("start_workflow", {{"name", "Migration NextAuth v5"},
+                                  {"plan", json::array({{{"step", "1"}, {"goal", "Install"}},
+                                                        {{"step", "2"}, {"goal", "Configure"}}})}});
   const std::string workflow_id = workflow["workflow_id"];
-  json task = agent.ok("start_task", {{"workflow_id", workflow_id}, {"name", "Install"}, {"goal", "npm i"}});
+  json task = agent.ok("start_task",
+                       {{"workflow_id", workflow_id}, {"name", "Install"}, {"goal", "npm i"}});
   CHECK(task["workflow_id"] == workflow_id);
   CHECK(!task.contains("phase_number"));
-  CHECK(agent.error_code("start_task", {{"mission_id", workflow_id}, {"name", "x"}, {"goal", "y"}}) ==
-        "invalid_argument");
-  CHECK(agent.error_code("start_task", {{"workflow_id", workflow_id}, {"phase", 2}, {"name", "x"}, {"goal", "y"}}) ==
+  CHECK(
+      agent.error_code("start_task", {{"mission_id", workflow_id}, {"name", "x"}, {"goal", "y"}}) ==
+      "invalid_argument");
+  CHECK(agent.error_code(
+            "start_task",
+            {{"workflow_id", workflow_id}, {"phase", 2}, {"name", "x"}, {"goal", "y"}}) ==
         "invalid_argument");
   json shown = mission_json(instance, {"missions", "show", workflow_id});
   CHECK(shown["mission"]["kind"] == "workflow");
@@ -291,15 +320,27 @@ TEST_CASE("mission, phase and task events reach subscribers in order") {
   watcher.call("events.subscribe");
 
   json mission = agent.ok("start_mission", {{"name", "Evented"}, {"objective", "o"}});
-  json task = agent.ok("start_task", {{"mission_id", mission["mission_id"]}, {"phase", 1}, {"name", "T"}, {"goal", "G"}});
-  agent.ok("log_milestone", {{"task_id", task["task_id"]}, {"message", "halfway"}, {"progress", 50}});
-  agent.ok("log_decision", {{"task_id", task["task_id"]}, {"category", "library_choice"},
-                            {"question", "Which store?"}, {"chosen", "SQLite"}, {"reasoning", "local"}});
-  agent.ok("log_issue", {{"task_id", task["task_id"]}, {"type", "unclear_requirement"},
-                         {"description", "Need a key"}, {"resolution", "asked"}, {"requires_human_review", false}});
-  agent.ok("complete_task", {{"task_id", task["task_id"]}, {"status", "success"},
-                             {"outcome", {{"summary", "s"}}}, {"phase_complete", true}});
-  agent.ok("complete_mission", {{"mission_id", mission["mission_id"]}, {"status", "completed"}, {"summary", "s"}});
+  json task =
+      agent.ok("start_task",
+               {{"mission_id", mission["mission_id"]}, {"phase", 1}, {"name", "T"}, {"goal", "G"}});
+  agent.ok("log_milestone",
+           {{"task_id", task["task_id"]}, {"message", "halfway"}, {"progress", 50}});
+  agent.ok("log_decision", {{"task_id", task["task_id"]},
+                            {"category", "library_choice"},
+                            {"question", "Which store?"},
+                            {"chosen", "SQLite"},
+                            {"reasoning", "local"}});
+  agent.ok("log_issue", {{"task_id", task["task_id"]},
+                         {"type", "unclear_requirement"},
+                         {"description", "Need a key"},
+                         {"resolution", "asked"},
+                         {"requires_human_review", false}});
+  agent.ok("complete_task", {{"task_id", task["task_id"]},
+                             {"status", "success"},
+                             {"outcome", {{"summary", "s"}}},
+                             {"phase_complete", true}});
+  agent.ok("complete_mission",
+           {{"mission_id", mission["mission_id"]}, {"status", "completed"}, {"summary", "s"}});
 
   std::vector<std::string> types;
   json milestone;
@@ -316,9 +357,10 @@ TEST_CASE("mission, phase and task events reach subscribers in order") {
       if (type == "issue:added") issue = params;
     }
   }
-  CHECK(types == std::vector<std::string>{"mission:created", "phase:created", "task:created", "milestone:added",
-                                          "decision:added", "issue:added", "task:updated", "phase:updated",
-                                          "mission:updated", "mission:updated"});
+  CHECK(types == std::vector<std::string>{"mission:created", "phase:created", "task:created",
+                                          "milestone:added", "decision:added", "issue:added",
+                                          "task:updated", "phase:updated", "mission:updated",
+                                          "mission:updated"});
   CHECK(milestone["taskId"] == task["task_id"]);
   CHECK(milestone["missionId"] == mission["mission_id"]);
   CHECK(milestone["entry"]["message"] == "halfway");
@@ -334,9 +376,12 @@ TEST_CASE("the default catalog offers signals and tracking within 12 KB") {
   json document = json::parse(created.out);
   auto env = instance.env();
   env["MISSION_MCP_TOKEN"] = document["token"];
-  StdioProcess bridge({MISSION_PATH, "mcp", "connect", "--agent-execution", document["execution"]["id"]}, env);
-  bridge.request(1, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()},
-                                   {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
+  StdioProcess bridge(
+      {MISSION_PATH, "mcp", "connect", "--agent-execution", document["execution"]["id"]}, env);
+  bridge.request(1, "initialize",
+                 {{"protocolVersion", "2025-11-25"},
+                  {"capabilities", json::object()},
+                  {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
   json tools = bridge.request(2, "tools/list")["result"]["tools"];
   CHECK(tools.size() == 15);
   CHECK(tools.dump().size() <= 12 * 1024);

@@ -17,8 +17,8 @@
 #include <set>
 #include <thread>
 
-#include "integration/stdio_process.hpp"
 #include "integration/run_helpers.hpp"
+#include "integration/stdio_process.hpp"
 #include "integration/tracking_agent.hpp"
 
 using namespace mission::test;
@@ -29,7 +29,8 @@ namespace {
 // A fake agent: writes NAME.txt in its worktree; the shell snippet `before`
 // runs first (it may exit).
 std::vector<std::string> agent(const std::string& before = "") {
-  return {"--", "/bin/sh", "-c", before + "\nprintf '%s\\n' \"$MISSION_TASK_NAME\" > \"$MISSION_TASK_NAME.txt\""};
+  return {"--", "/bin/sh", "-c",
+          before + "\nprintf '%s\\n' \"$MISSION_TASK_NAME\" > \"$MISSION_TASK_NAME.txt\""};
 }
 
 std::vector<std::string> args(std::vector<std::string> head, const std::vector<std::string>& tail) {
@@ -43,7 +44,8 @@ std::vector<std::string> args(std::vector<std::string> head, const std::vector<s
 // first attempt of "first" reports the task failed, so it is retried.
 fs::path fake_codex(const Instance& instance) {
   const fs::path script = instance.root.path() / "fake-codex.sh";
-  const std::string connect = std::string("\"") + MISSION_PATH + "\" mcp connect --agent-execution \"$MISSION_AGENT_EXECUTION_ID\"";
+  const std::string connect = std::string("\"") + MISSION_PATH +
+                              "\" mcp connect --agent-execution \"$MISSION_AGENT_EXECUTION_ID\"";
   write_file(script,
              "#!/bin/sh\n"
              "printf '%s\\n' \"$MISSION_TASK_NAME\" > \"$MISSION_TASK_NAME.txt\"\n"
@@ -52,14 +54,19 @@ fs::path fake_codex(const Instance& instance) {
              "  first2) status=success; tin=1000; tout=200;;\n"
              "  *) status=success; tin=50; tout=5;;\n"
              "esac\n"
-             "init='{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
+             "init='{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+             "\"protocolVersion\":\"2025-11-25\","
              "\"capabilities\":{},\"clientInfo\":{\"name\":\"fake-codex\"}}}'\n"
-             "call() { printf '%s\\n%s\\n' \"$init\" \"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":2,\\\"method\\\":\\\"tools/call\\\","
-             "\\\"params\\\":{\\\"name\\\":\\\"$1\\\",\\\"arguments\\\":$2}}\" | " + connect + " || exit 7; }\n"
-             "call start_task \"{\\\"task_id\\\":\\\"$MISSION_TASK_ID\\\"}\"\n"
-             "call complete_task \"{\\\"task_id\\\":\\\"$MISSION_TASK_ID\\\",\\\"status\\\":\\\"$status\\\","
-             "\\\"outcome\\\":{\\\"summary\\\":\\\"done\\\"},"
-             "\\\"metadata\\\":{\\\"tokens_input\\\":$tin,\\\"tokens_output\\\":$tout}}\"\n");
+             "call() { printf '%s\\n%s\\n' \"$init\" "
+             "\"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":2,\\\"method\\\":\\\"tools/call\\\","
+             "\\\"params\\\":{\\\"name\\\":\\\"$1\\\",\\\"arguments\\\":$2}}\" | " +
+                 connect +
+                 " || exit 7; }\n"
+                 "call start_task \"{\\\"task_id\\\":\\\"$MISSION_TASK_ID\\\"}\"\n"
+                 "call complete_task "
+                 "\"{\\\"task_id\\\":\\\"$MISSION_TASK_ID\\\",\\\"status\\\":\\\"$status\\\","
+                 "\\\"outcome\\\":{\\\"summary\\\":\\\"done\\\"},"
+                 "\\\"metadata\\\":{\\\"tokens_input\\\":$tin,\\\"tokens_output\\\":$tout}}\"\n");
   fs::permissions(script, fs::perms::owner_all);
   return script;
 }
@@ -69,15 +76,15 @@ fs::path fake_codex(const Instance& instance) {
 TEST_CASE("a diamond workflow runs two at a time in dependency order and merges into its branch") {
   RunSetup setup;
   auto& [instance, daemon, repo, planner] = setup;
-  const std::string workflow =
-      make_workflow(planner, {{"base", {}}, {"left", {"base"}}, {"right", {"base"}}, {"top", {"left", "right"}}});
+  const std::string workflow = make_workflow(
+      planner, {{"base", {}}, {"left", {"base"}}, {"right", {"base"}}, {"top", {"left", "right"}}});
 
   // Each agent proves its prerequisites' work is in its worktree.
   const std::string check_prerequisites =
       "case \"$MISSION_TASK_NAME\" in left|right) test -f base.txt || exit 3;; "
       "top) test -f left.txt && test -f right.txt || exit 3;; esac";
-  ProcessResult result = run_long(
-      instance, args({"workflows", "run", workflow, "--parallel", "2"}, agent(check_prerequisites)));
+  ProcessResult result = run_long(instance, args({"workflows", "run", workflow, "--parallel", "2"},
+                                                 agent(check_prerequisites)));
   INFO(result.out << result.err);
   CHECK(result.exit_code == 0);
   CHECK(result.out.find("merged") != std::string::npos);
@@ -109,19 +116,22 @@ TEST_CASE("a failed check is retried with its output in the next attempt's promp
   const fs::path notes = instance.root.path() / "notes";
   fs::create_directories(notes);
 
-  const std::string keep_prompt =
-      "printf '%s' \"$MISSION_TASK_PROMPT\" > '" + notes.string() + "'/prompt-$MISSION_TASK_ATTEMPT";
-  const std::string check = "if [ -f '" + notes.string() + "/checked' ]; then exit 0; fi; touch '" + notes.string() +
+  const std::string keep_prompt = "printf '%s' \"$MISSION_TASK_PROMPT\" > '" + notes.string() +
+                                  "'/prompt-$MISSION_TASK_ATTEMPT";
+  const std::string check = "if [ -f '" + notes.string() + "/checked' ]; then exit 0; fi; touch '" +
+                            notes.string() +
                             "/checked'; echo 'tests failed: expected 2, got 3'; exit 1";
   ProcessResult result =
-      run_long(instance, args({"workflows", "run", workflow, "--check", check, "--sandbox", "off"}, agent(keep_prompt)));
+      run_long(instance, args({"workflows", "run", workflow, "--check", check, "--sandbox", "off"},
+                              agent(keep_prompt)));
   INFO(result.out << result.err);
   CHECK(result.exit_code == 0);
   const json run = run_status(instance, workflow);
   const json& task = task_of(run, "only");
   REQUIRE(task["attempts"].size() == 2);
   CHECK(task["attempts"][0]["status"] == "failed");
-  CHECK(task["attempts"][0]["reason"].get<std::string>().find("--check failed") != std::string::npos);
+  CHECK(task["attempts"][0]["reason"].get<std::string>().find("--check failed") !=
+        std::string::npos);
   CHECK(task["attempts"][1]["status"] == "merged");
   const std::string second_prompt = read_file(notes / "prompt-2");
   CHECK(second_prompt.find("The previous attempt failed") != std::string::npos);
@@ -129,7 +139,9 @@ TEST_CASE("a failed check is retried with its output in the next attempt's promp
   CHECK(read_file(notes / "prompt-1").find("previous attempt") == std::string::npos);
 }
 
-TEST_CASE("a run's agents and checks never get the caller's mission token, and the run stores no environment") {
+TEST_CASE(
+    "a run's agents and checks never get the caller's mission token, and the run stores no "
+    "environment") {
   RunSetup setup;
   auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"only", {}}});
@@ -137,17 +149,18 @@ TEST_CASE("a run's agents and checks never get the caller's mission token, and t
   fs::create_directories(notes);
   // A `mission workflows run` started by an agent: its shell has that
   // agent's execution, token and a secret of the person's.
-  const std::map<std::string, std::string> caller = {{"MISSION_MCP_TOKEN", "caller-token-0123456789"},
-                                                     {"MISSION_AGENT_EXECUTION_ID", "ae-caller0000"},
-                                                     {"MISSION_TASK_ID", "tk-caller0000"},
-                                                     {"SOME_API_KEY", "sk-secret-0123456789"}};
+  const std::map<std::string, std::string> caller = {
+      {"MISSION_MCP_TOKEN", "caller-token-0123456789"},
+      {"MISSION_AGENT_EXECUTION_ID", "ae-caller0000"},
+      {"MISSION_TASK_ID", "tk-caller0000"},
+      {"SOME_API_KEY", "sk-secret-0123456789"}};
   const std::string check = "env > '" + notes.string() + "/check-env'";
-  ProcessResult result = run_long(instance,
-                                  args({"workflows", "run", workflow, "--check", check, "--sandbox", "off", "--env",
-                                        "EXPLICIT=yes",
-                                        "--env", "MISSION_MCP_TOKEN=forced-token-0123456789"},
-                                       agent("env > '" + notes.string() + "/agent-env'")),
-                                  60s, caller);
+  ProcessResult result =
+      run_long(instance,
+               args({"workflows", "run", workflow, "--check", check, "--sandbox", "off", "--env",
+                     "EXPLICIT=yes", "--env", "MISSION_MCP_TOKEN=forced-token-0123456789"},
+                    agent("env > '" + notes.string() + "/agent-env'")),
+               60s, caller);
   INFO(result.out << result.err);
   CHECK(result.exit_code == 0);
   const std::string agent_env = read_file(notes / "agent-env");
@@ -172,14 +185,17 @@ TEST_CASE("a run's agents and checks never get the caller's mission token, and t
   }
 }
 
-TEST_CASE("an agent that dies mid-task is retried and one that always fails ends the run failed with its dependents blocked") {
+TEST_CASE(
+    "an agent that dies mid-task is retried and one that always fails ends the run failed with its "
+    "dependents blocked") {
   RunSetup setup;
   auto& [instance, daemon, repo, planner] = setup;
 
   SECTION("killed once, then done") {
     const std::string workflow = make_workflow(planner, {{"fragile", {}}});
-    ProcessResult result = run_long(
-        instance, args({"workflows", "run", workflow}, agent("[ \"$MISSION_TASK_ATTEMPT\" = 1 ] && kill -9 $$")));
+    ProcessResult result =
+        run_long(instance, args({"workflows", "run", workflow},
+                                agent("[ \"$MISSION_TASK_ATTEMPT\" = 1 ] && kill -9 $$")));
     INFO(result.out << result.err);
     CHECK(result.exit_code == 0);
     const json run = run_status(instance, workflow);
@@ -191,8 +207,8 @@ TEST_CASE("an agent that dies mid-task is retried and one that always fails ends
 
   SECTION("always failing") {
     const std::string workflow = make_workflow(planner, {{"doomed", {}}, {"after", {"doomed"}}});
-    ProcessResult result =
-        run_long(instance, args({"workflows", "run", workflow, "--max-attempts", "2"}, agent("exit 4")));
+    ProcessResult result = run_long(
+        instance, args({"workflows", "run", workflow, "--max-attempts", "2"}, agent("exit 4")));
     INFO(result.out << result.err);
     CHECK(result.exit_code == 1);
     const json run = run_status(instance, workflow);
@@ -206,30 +222,39 @@ TEST_CASE("an agent that dies mid-task is retried and one that always fails ends
   }
 }
 
-TEST_CASE("two tasks whose merges conflict: one merges and the other is blocked naming the file with nothing half-merged") {
+TEST_CASE(
+    "two tasks whose merges conflict: one merges and the other is blocked naming the file with "
+    "nothing half-merged") {
   RunSetup setup;
   auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"one", {}}, {"two", {}}});
   ProcessResult result = run_long(
-      instance, args({"workflows", "run", workflow, "--parallel", "2", "--max-attempts", "1"},
-                     agent("printf 'export const util = \"%s\";\\n' \"$MISSION_TASK_NAME\" > src/utils.ts")));
+      instance,
+      args({"workflows", "run", workflow, "--parallel", "2", "--max-attempts", "1"},
+           agent("printf 'export const util = \"%s\";\\n' \"$MISSION_TASK_NAME\" > src/utils.ts")));
   INFO(result.out << result.err);
   CHECK(result.exit_code == 1);
   const json run = run_status(instance, workflow);
   CHECK(run["status"] == "partial");
   std::set<std::string> statuses{task_of(run, "one")["status"], task_of(run, "two")["status"]};
   CHECK(statuses == std::set<std::string>{"merged", "conflicted"});
-  const json& blocked = task_of(run, "one")["status"] == "conflicted" ? task_of(run, "one") : task_of(run, "two");
-  CHECK(blocked["attempts"][0]["reason"].get<std::string>().find("conflicts in src/utils.ts") != std::string::npos);
-  const std::string merged_file = show(instance, repo, run["integrationBranch"].get<std::string>() + ":src/utils.ts");
+  const json& blocked =
+      task_of(run, "one")["status"] == "conflicted" ? task_of(run, "one") : task_of(run, "two");
+  CHECK(blocked["attempts"][0]["reason"].get<std::string>().find("conflicts in src/utils.ts") !=
+        std::string::npos);
+  const std::string merged_file =
+      show(instance, repo, run["integrationBranch"].get<std::string>() + ":src/utils.ts");
   CHECK(merged_file.find("<<<<<<<") == std::string::npos);
-  CHECK((merged_file == "export const util = \"one\";\n" || merged_file == "export const util = \"two\";\n"));
+  CHECK((merged_file == "export const util = \"one\";\n" ||
+         merged_file == "export const util = \"two\";\n"));
   // People hear of it where they read, with the way out.
   const json inbox = mission_json(instance, {"inbox"});
   INFO(inbox.dump());
   REQUIRE(inbox["messages"].size() == 1);
-  CHECK(inbox["messages"][0]["subject"].get<std::string>().find("cannot merge") != std::string::npos);
-  CHECK(inbox["messages"][0]["body"].get<std::string>().find("conflicts in src/utils.ts") != std::string::npos);
+  CHECK(inbox["messages"][0]["subject"].get<std::string>().find("cannot merge") !=
+        std::string::npos);
+  CHECK(inbox["messages"][0]["body"].get<std::string>().find("conflicts in src/utils.ts") !=
+        std::string::npos);
   CHECK(inbox["messages"][0]["body"].get<std::string>().find("by hand") != std::string::npos);
 }
 
@@ -242,12 +267,14 @@ TEST_CASE("a stopped run stops its agents and gives their tasks back") {
   INFO(started.err);
   REQUIRE(started.exit_code == 0);
   wait_for_run(instance, workflow, [](const json& run) {
-    return !run["tasks"][0]["attempts"].empty() && run["tasks"][0]["attempts"][0]["status"] == "running";
+    return !run["tasks"][0]["attempts"].empty() &&
+           run["tasks"][0]["attempts"][0]["status"] == "running";
   });
   ProcessResult stopped = run_mission(instance, {"workflows", "stop", workflow});
   INFO(stopped.err);
   CHECK(stopped.exit_code == 0);
-  const json run = wait_for_run(instance, workflow, [](const json& r) { return r["status"] == "stopped"; });
+  const json run =
+      wait_for_run(instance, workflow, [](const json& r) { return r["status"] == "stopped"; });
   CHECK(task_of(run, "slow")["attempts"][0]["status"] == "stopped");
   json task = planner.ok("task_get", {{"id", task_of(run, "slow")["id"]}});
   CHECK(task.dump().find("\"ready\"") != std::string::npos);
@@ -257,7 +284,9 @@ TEST_CASE("a stopped run stops its agents and gives their tasks back") {
   CHECK(again.exit_code == 0);
 }
 
-TEST_CASE("a run survives a daemon killed with SIGKILL: the next daemon retries the lost attempt and completes it") {
+TEST_CASE(
+    "a run survives a daemon killed with SIGKILL: the next daemon retries the lost attempt and "
+    "completes it") {
   Instance instance;
   const fs::path repo = make_repo(instance);
   std::string workflow;
@@ -267,18 +296,22 @@ TEST_CASE("a run survives a daemon killed with SIGKILL: the next daemon retries 
     Agent planner(instance, repo, kToolsets);
     workflow = make_workflow(planner, {{"long", {}}, {"next", {"long"}}});
     ProcessResult started = run_long(
-        instance, args({"workflows", "run", workflow, "--detach"}, agent("[ \"$MISSION_TASK_NAME$MISSION_TASK_ATTEMPT\" = long1 ] && sleep 30")));
+        instance,
+        args({"workflows", "run", workflow, "--detach"},
+             agent("[ \"$MISSION_TASK_NAME$MISSION_TASK_ATTEMPT\" = long1 ] && sleep 30")));
     INFO(started.err);
     REQUIRE(started.exit_code == 0);
     wait_for_run(instance, workflow, [](const json& run) {
-      return !run["tasks"][0]["attempts"].empty() && run["tasks"][0]["attempts"][0]["status"] == "running";
+      return !run["tasks"][0]["attempts"].empty() &&
+             run["tasks"][0]["attempts"][0]["status"] == "running";
     });
     daemon.signal(SIGKILL);
     daemon.wait_exit();
   }
   DaemonProcess successor(instance);
   REQUIRE(successor.ready());
-  const json run = wait_for_run(instance, workflow, [](const json& r) { return r["status"] == "completed"; });
+  const json run =
+      wait_for_run(instance, workflow, [](const json& r) { return r["status"] == "completed"; });
   const json& task = task_of(run, "long");
   REQUIRE(task["attempts"].size() == 2);
   CHECK(task["attempts"][0]["status"] == "failed");
@@ -286,17 +319,20 @@ TEST_CASE("a run survives a daemon killed with SIGKILL: the next daemon retries 
   CHECK(task_of(run, "next")["status"] == "merged");
 }
 
-TEST_CASE("a run whose first agent goes through an adapter keeps the launch dir private and completes") {
+TEST_CASE(
+    "a run whose first agent goes through an adapter keeps the launch dir private and completes") {
   // The run writes its prompt files under the launch dir before the adapter
   // writes its own files there; the adapter refuses that dir unless 0700.
   RunSetup setup;
   auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"solo", {}}});
   const fs::path fake_claude = instance.root.path() / "fake-claude";
-  write_file(fake_claude, "#!/bin/sh\nprintf '%s\\n' \"$MISSION_TASK_NAME\" > \"$MISSION_TASK_NAME.txt\"\n");
+  write_file(fake_claude,
+             "#!/bin/sh\nprintf '%s\\n' \"$MISSION_TASK_NAME\" > \"$MISSION_TASK_NAME.txt\"\n");
   fs::permissions(fake_claude, fs::perms::owner_all);
-  ProcessResult result = run_long(instance, {"workflows", "run", workflow, "--adapter", "claude-code", "--max-attempts",
-                                             "1", "--env", "MISSION_CLAUDE_CODE_BIN=" + fake_claude.string()});
+  ProcessResult result = run_long(
+      instance, {"workflows", "run", workflow, "--adapter", "claude-code", "--max-attempts", "1",
+                 "--env", "MISSION_CLAUDE_CODE_BIN=" + fake_claude.string()});
   INFO(result.out << result.err);
   CHECK(result.exit_code == 0);
   const json run = run_status(instance, workflow);
@@ -307,7 +343,8 @@ TEST_CASE("a run whose first agent goes through an adapter keeps the launch dir 
 TEST_CASE("a run is refused with a reason for a workflow that cannot run") {
   RunSetup setup;
   auto& [instance, daemon, repo, planner] = setup;
-  json unplanned = planner.ok("workflow_create", {{"name", "empty"}, {"source_type", "prompt"}, {"source_content", "x"}});
+  json unplanned = planner.ok(
+      "workflow_create", {{"name", "empty"}, {"source_type", "prompt"}, {"source_content", "x"}});
   ProcessResult result = run_mission(instance, {"workflows", "run", unplanned["id"], "--", "true"});
   CHECK(result.exit_code != 0);
   CHECK(result.err.find("plan") != std::string::npos);
@@ -318,23 +355,26 @@ TEST_CASE("a run is refused with a reason for a workflow that cannot run") {
   CHECK(stop_nothing.err.find("no run") != std::string::npos);
 }
 
-TEST_CASE("with --approve a person rejects a task with a reason the next attempt sees and then approves it") {
+TEST_CASE(
+    "with --approve a person rejects a task with a reason the next attempt sees and then approves "
+    "it") {
   RunSetup setup;
   auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"reviewed", {}}});
   const fs::path notes = instance.root.path() / "notes";
   fs::create_directories(notes);
-  const std::string keep_prompt =
-      "printf '%s' \"$MISSION_TASK_PROMPT\" > '" + notes.string() + "'/prompt-$MISSION_TASK_ATTEMPT";
-  ProcessResult started =
-      run_long(instance, args({"workflows", "run", workflow, "--approve", "--detach", "--sandbox", "off"},
-                              agent(keep_prompt)));
+  const std::string keep_prompt = "printf '%s' \"$MISSION_TASK_PROMPT\" > '" + notes.string() +
+                                  "'/prompt-$MISSION_TASK_ATTEMPT";
+  ProcessResult started = run_long(
+      instance, args({"workflows", "run", workflow, "--approve", "--detach", "--sandbox", "off"},
+                     agent(keep_prompt)));
   INFO(started.err);
   REQUIRE(started.exit_code == 0);
   auto waiting_at = [](int attempt) {
     return [attempt](const json& run) {
       const auto& attempts = run["tasks"][0]["attempts"];
-      return attempts.size() == static_cast<std::size_t>(attempt) && attempts.back()["status"] == "awaiting_approval";
+      return attempts.size() == static_cast<std::size_t>(attempt) &&
+             attempts.back()["status"] == "awaiting_approval";
     };
   };
   json run = wait_for_run(instance, workflow, waiting_at(1));
@@ -350,28 +390,32 @@ TEST_CASE("with --approve a person rejects a task with a reason the next attempt
             "waits for a person's approval (mission approve " + task) != std::string::npos);
   CHECK(run_mission(instance, {"check", workflow, "--allow-blockers"}).exit_code == 0);
   // Nothing is merged before a person says so.
-  CHECK(show(instance, repo, run["integrationBranch"].get<std::string>() + ":reviewed.txt").find("<missing") == 0);
+  CHECK(show(instance, repo, run["integrationBranch"].get<std::string>() + ":reviewed.txt")
+            .find("<missing") == 0);
 
   ProcessResult rejected = run_mission(instance, {"reject", task, "add a header line first"});
   INFO(rejected.err);
   CHECK(rejected.exit_code == 0);
   run = wait_for_run(instance, workflow, waiting_at(2));
-  CHECK(run["tasks"][0]["attempts"][0]["reason"].get<std::string>().find("add a header line first") !=
-        std::string::npos);
+  CHECK(run["tasks"][0]["attempts"][0]["reason"].get<std::string>().find(
+            "add a header line first") != std::string::npos);
   CHECK(read_file(notes / "prompt-2").find("add a header line first") != std::string::npos);
 
   ProcessResult approved = run_mission(instance, {"approve", task});
   INFO(approved.err);
   CHECK(approved.exit_code == 0);
   run = wait_for_run(instance, workflow, [](const json& r) { return r["status"] == "completed"; });
-  CHECK(show(instance, repo, run["integrationBranch"].get<std::string>() + ":reviewed.txt") == "reviewed\n");
+  CHECK(show(instance, repo, run["integrationBranch"].get<std::string>() + ":reviewed.txt") ==
+        "reviewed\n");
   // A task that waits on nobody cannot be approved.
   ProcessResult again = run_mission(instance, {"approve", task});
   CHECK(again.exit_code != 0);
   CHECK(again.err.find("no run under way") != std::string::npos);
 }
 
-TEST_CASE("mission report shows a run's attempts, times and the tokens its agents reported, and mission check passes it") {
+TEST_CASE(
+    "mission report shows a run's attempts, times and the tokens its agents reported, and mission "
+    "check passes it") {
   RunSetup setup;
   auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"first", {}}, {"second", {"first"}}});
@@ -381,8 +425,9 @@ TEST_CASE("mission report shows a run's attempts, times and the tokens its agent
   CHECK(nothing.exit_code != 0);
   CHECK(nothing.err.find("never run") != std::string::npos);
 
-  ProcessResult result = run_long(instance, {"workflows", "run", workflow, "--adapter", "codex", "--env",
-                                             "MISSION_CODEX_BIN=" + fake_codex(instance).string()});
+  ProcessResult result =
+      run_long(instance, {"workflows", "run", workflow, "--adapter", "codex", "--env",
+                          "MISSION_CODEX_BIN=" + fake_codex(instance).string()});
   INFO(result.out << result.err);
   REQUIRE(result.exit_code == 0);
 
@@ -392,7 +437,8 @@ TEST_CASE("mission report shows a run's attempts, times and the tokens its agent
   CHECK(run["status"] == "completed");
   CHECK(run["adapter"] == "codex");
   CHECK(run["attemptsTotal"] == 3);
-  CHECK(run["tokens"] == json{{"input", 1150}, {"output", 215}, {"total", 1365}, {"attemptsReporting", 3}});
+  CHECK(run["tokens"] ==
+        json{{"input", 1150}, {"output", 215}, {"total", 1365}, {"attemptsReporting", 3}});
   REQUIRE(run["tasks"].size() == 2);
   const json& first = run["tasks"][0];
   CHECK(first["name"] == "first");
@@ -400,7 +446,8 @@ TEST_CASE("mission report shows a run's attempts, times and the tokens its agent
   CHECK(first["tokens"] == json{{"input", 1100}, {"output", 210}, {"total", 1310}});
   REQUIRE(first["attempts"].size() == 2);
   CHECK(first["attempts"][0]["status"] == "failed");
-  CHECK(first["attempts"][0]["reason"].get<std::string>().find("reported the task failed") != std::string::npos);
+  CHECK(first["attempts"][0]["reason"].get<std::string>().find("reported the task failed") !=
+        std::string::npos);
   CHECK(first["attempts"][0]["tokens"]["total"] == 110);
   CHECK(first["attempts"][0]["adapter"] == "codex");
   CHECK(first["attempts"][0]["agentExecutionId"].get<std::string>().rfind("ae-", 0) == 0);
@@ -431,7 +478,8 @@ TEST_CASE("mission report shows a run's attempts, times and the tokens its agent
   CHECK(page_names({{"after", std::numeric_limits<std::int64_t>::max()}}).empty());
   CHECK(page_names({{"after", 2}}).empty());
   CHECK(page_names({{"after", 0}}) == Names{"first", "second"});
-  CHECK(page_names({{"cursor", std::numeric_limits<std::int64_t>::max()}}) == Names{"second", "first"});
+  CHECK(page_names({{"cursor", std::numeric_limits<std::int64_t>::max()}}) ==
+        Names{"second", "first"});
   CHECK(page_names({{"cursor", 1}}).empty());
   CHECK(process_alive(daemon.pid()));
 
@@ -440,11 +488,13 @@ TEST_CASE("mission report shows a run's attempts, times and the tokens its agent
   INFO(markdown.out);
   CHECK(markdown.exit_code == 0);
   CHECK(markdown.out.find("### Run `" + run["id"].get<std::string>() + "`") != std::string::npos);
-  CHECK(markdown.out.find("- Tokens: 1,365 (1,150 in, 215 out), reported by 3 of 3 attempts") != std::string::npos);
+  CHECK(markdown.out.find("- Tokens: 1,365 (1,150 in, 215 out), reported by 3 of 3 attempts") !=
+        std::string::npos);
   CHECK(markdown.out.find("- **first** (`" + first["taskId"].get<std::string>() +
                           "`): merged, 2 attempts") != std::string::npos);
   CHECK(markdown.out.find("  - Attempt 1: failed, codex `ae-") != std::string::npos);
-  CHECK(markdown.out.find("tokens 110 (100 in, 10 out): the agent reported the task failed") != std::string::npos);
+  CHECK(markdown.out.find("tokens 110 (100 in, 10 out): the agent reported the task failed") !=
+        std::string::npos);
 
   // A completed run passes the gate, by name or as every workflow below.
   ProcessResult checked = run_mission(instance, {"check", workflow});
@@ -452,11 +502,14 @@ TEST_CASE("mission report shows a run's attempts, times and the tokens its agent
   CHECK(checked.exit_code == 0);
 }
 
-TEST_CASE("mission check fails a workflow whose run ended failed and says so, and --allow-failed relaxes it") {
+TEST_CASE(
+    "mission check fails a workflow whose run ended failed and says so, and --allow-failed relaxes "
+    "it") {
   RunSetup setup;
   auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"doomed", {}}, {"after", {"doomed"}}});
-  ProcessResult result = run_long(instance, args({"workflows", "run", workflow, "--max-attempts", "1"}, agent("exit 4")));
+  ProcessResult result = run_long(
+      instance, args({"workflows", "run", workflow, "--max-attempts", "1"}, agent("exit 4")));
   INFO(result.out << result.err);
   REQUIRE(result.exit_code == 1);
   ProcessResult checked = run_mission(instance, {"check", workflow});
@@ -465,7 +518,8 @@ TEST_CASE("mission check fails a workflow whose run ended failed and says so, an
   CHECK(checked.out.find("ended failed: 1 of 2 tasks failed") != std::string::npos);
   const json verdict = mission_json(instance, {"check", workflow});
   bool named = false;
-  for (const auto& problem : verdict["missions"][0]["problems"]) named = named || problem["kind"] == "run_not_completed";
+  for (const auto& problem : verdict["missions"][0]["problems"])
+    named = named || problem["kind"] == "run_not_completed";
   CHECK(named);
   CHECK(run_mission(instance, {"check", workflow, "--allow-failed"}).exit_code == 0);
   // The run's report names the failure on its attempt.
@@ -474,13 +528,17 @@ TEST_CASE("mission check fails a workflow whose run ended failed and says so, an
   CHECK(markdown.out.find("the agent exited with status 4") != std::string::npos);
   CHECK(markdown.out.find("- Tokens: not reported by its agents") != std::string::npos);
   CHECK(markdown.out.find("1 attempt at 2 tasks") != std::string::npos);
-  CHECK(markdown.out.find("**after** (`" + task_of(run_status(instance, workflow), "after")["id"].get<std::string>() +
-                          "`): waiting, never started") != std::string::npos);
+  CHECK(
+      markdown.out.find("**after** (`" +
+                        task_of(run_status(instance, workflow), "after")["id"].get<std::string>() +
+                        "`): waiting, never started") != std::string::npos);
   // The task the run failed before it started has no duration of its own.
   CHECK(markdown.out.find("`): failed, not started\n") != std::string::npos);
 }
 
-TEST_CASE("workflows show --follow prints a run's changes off a terminal, or its events as JSON lines, until it ends") {
+TEST_CASE(
+    "workflows show --follow prints a run's changes off a terminal, or its events as JSON lines, "
+    "until it ends") {
   RunSetup setup;
   auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"one", {}}, {"two", {"one"}}});
@@ -493,7 +551,8 @@ TEST_CASE("workflows show --follow prints a run's changes off a terminal, or its
   INFO(started.err);
   REQUIRE(started.exit_code == 0);
   wait_for_run(instance, workflow, [](const json& run) {
-    return !run["tasks"][0]["attempts"].empty() && run["tasks"][0]["attempts"][0]["status"] == "running";
+    return !run["tasks"][0]["attempts"].empty() &&
+           run["tasks"][0]["attempts"][0]["status"] == "running";
   });
   std::map<std::string, std::string> env = instance.env();
   StdioProcess plain({MISSION_PATH, "workflows", "show", workflow, "--follow"}, env);
@@ -508,7 +567,8 @@ TEST_CASE("workflows show --follow prints a run's changes off a terminal, or its
   CHECK((*current)["run"]["status"] == "running");
   write_file(gate, "go\n");
   std::string out;
-  for (int i = 0; i < 100 && out.find("Run run-") == std::string::npos; ++i) out += plain.read_raw_line(30s) + "\n";
+  for (int i = 0; i < 100 && out.find("Run run-") == std::string::npos; ++i)
+    out += plain.read_raw_line(30s) + "\n";
   INFO(out);
   CHECK(plain.wait_exit(10s) == 0);
   CHECK(out.find("merged     one") != std::string::npos);
@@ -531,14 +591,16 @@ TEST_CASE("workflows show --follow prints a run's changes off a terminal, or its
   CHECK(after.out.find("completed") != std::string::npos);
 }
 
-TEST_CASE("off a terminal a run prints its agents' progress lines and questions with the command that answers") {
+TEST_CASE(
+    "off a terminal a run prints its agents' progress lines and questions with the command that "
+    "answers") {
   RunSetup setup;
   auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"solo", {}}});
-  const std::string markers =
-      std::string(kMarkerShellFunction) +
-      "m p1 '{\"type\":\"progress\",\"summary\":\"reading the spec\"}'; "
-      "m q1 '{\"type\":\"needs_input\",\"question\":\"tabs or spaces?\",\"choices\":[\"tabs\",\"spaces\"]}'; sleep 0.3";
+  const std::string markers = std::string(kMarkerShellFunction) +
+                              "m p1 '{\"type\":\"progress\",\"summary\":\"reading the spec\"}'; "
+                              "m q1 '{\"type\":\"needs_input\",\"question\":\"tabs or "
+                              "spaces?\",\"choices\":[\"tabs\",\"spaces\"]}'; sleep 0.3";
   ProcessResult result = run_long(instance, args({"workflows", "run", workflow}, agent(markers)));
   INFO(result.out << result.err);
   CHECK(result.exit_code == 0);
@@ -547,14 +609,28 @@ TEST_CASE("off a terminal a run prints its agents' progress lines and questions 
   CHECK(std::regex_search(result.out, std::regex("mission answer ae-[a-z0-9]+ TEXT")));
 }
 
-TEST_CASE("a run judges what each agent changed against the plan's files: nothing fails and outside files are a warning") {
+TEST_CASE(
+    "a run judges what each agent changed against the plan's files: nothing fails and outside "
+    "files are a warning") {
   RunSetup setup;
   auto& [instance, daemon, repo, planner] = setup;
-  json workflow = planner.ok("workflow_create", {{"name", "scoped"}, {"source_type", "prompt"}, {"source_content", "x"}});
-  json tasks = json::array({{{"name", "inside"}, {"description", "d"}, {"sequence", 1}, {"files_likely_affected", {"inside.txt"}}},
-                            {{"name", "wander"}, {"description", "d"}, {"sequence", 1}, {"files_likely_affected", {"docs/"}}},
-                            {{"name", "idle"}, {"description", "d"}, {"sequence", 1}, {"files_likely_affected", {"src/"}}}});
-  planner.ok("workflow_set_plan", {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
+  json workflow = planner.ok(
+      "workflow_create", {{"name", "scoped"}, {"source_type", "prompt"}, {"source_content", "x"}});
+  json tasks = json::array({{{"name", "inside"},
+                             {"description", "d"},
+                             {"sequence", 1},
+                             {"files_likely_affected", {"inside.txt"}}},
+                            {{"name", "wander"},
+                             {"description", "d"},
+                             {"sequence", 1},
+                             {"files_likely_affected", {"docs/"}}},
+                            {{"name", "idle"},
+                             {"description", "d"},
+                             {"sequence", 1},
+                             {"files_likely_affected", {"src/"}}}});
+  planner.ok(
+      "workflow_set_plan",
+      {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
   // The idle task's agent writes nothing at all.
   ProcessResult result = run_long(
       instance, args({"workflows", "run", workflow["id"], "--parallel", "3", "--max-attempts", "1"},
@@ -568,7 +644,9 @@ TEST_CASE("a run judges what each agent changed against the plan's files: nothin
   CHECK(task_of(run, "wander")["attempts"][0]["scopeWarning"] ==
         "1 file changed outside files_likely_affected: wander.txt");
   CHECK(task_of(run, "idle")["status"] == "failed");
-  CHECK(task_of(run, "idle")["attempts"][0]["reason"].get<std::string>().find("changed nothing") != std::string::npos);
+  CHECK(task_of(run, "idle")["attempts"][0]["reason"].get<std::string>().find("changed nothing") !=
+        std::string::npos);
   ProcessResult status = run_long(instance, {"workflows", "status", workflow["id"]});
-  CHECK(status.out.find("scope: 1 file changed outside files_likely_affected: wander.txt") != std::string::npos);
+  CHECK(status.out.find("scope: 1 file changed outside files_likely_affected: wander.txt") !=
+        std::string::npos);
 }

@@ -20,20 +20,25 @@ namespace {
 
 const char* kToolsets = "planning,coordination,workspaces,tracking";
 
-std::string make_workflow(Agent& planner, bool auto_workspaces, std::initializer_list<const char*> names) {
-  json workflow = planner.ok("workflow_create", {{"name", "parallel"}, {"source_type", "prompt"},
+std::string make_workflow(Agent& planner, bool auto_workspaces,
+                          std::initializer_list<const char*> names) {
+  json workflow = planner.ok("workflow_create", {{"name", "parallel"},
+                                                 {"source_type", "prompt"},
                                                  {"source_content", "two things at once"},
                                                  {"max_parallel_tasks", 4},
                                                  {"auto_create_workspaces", auto_workspaces}});
   json tasks = json::array();
-  for (const char* name : names) tasks.push_back({{"name", name}, {"description", name}, {"sequence", 1}});
-  planner.ok("workflow_set_plan",
-             {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
+  for (const char* name : names)
+    tasks.push_back({{"name", name}, {"description", name}, {"sequence", 1}});
+  planner.ok(
+      "workflow_set_plan",
+      {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
   return workflow["id"];
 }
 
 std::string task_named(Agent& reader, const std::string& workflow, const std::string& name) {
-  const json available = reader.ok("task_get_available", {{"workflow_id", workflow}, {"limit", 100}});
+  const json available =
+      reader.ok("task_get_available", {{"workflow_id", workflow}, {"limit", 100}});
   for (const auto& task : available["tasks"]) {
     if (task["name"] == name) return task["id"];
   }
@@ -91,8 +96,12 @@ TEST_CASE("two agents in two worktrees get exact, separate change sets") {
   commit_all(instance, right_tree, "right");
   write_file(repo / "MAIN.md", "main tree edit\n");
 
-  json left_done = left.ok("complete_task", {{"task_id", left_task}, {"status", "success"}, {"outcome", {{"summary", "left"}}}});
-  json right_done = right.ok("complete_task", {{"task_id", right_task}, {"status", "success"}, {"outcome", {{"summary", "right"}}}});
+  json left_done =
+      left.ok("complete_task",
+              {{"task_id", left_task}, {"status", "success"}, {"outcome", {{"summary", "left"}}}});
+  json right_done = right.ok(
+      "complete_task",
+      {{"task_id", right_task}, {"status", "success"}, {"outcome", {{"summary", "right"}}}});
   CHECK(left_done["files_changed"]["added"] == strings({"src/left.ts"}));
   CHECK(left_done["files_changed"]["modified"] == strings({"README.md"}));
   CHECK(right_done["files_changed"]["added"] == strings({"src/right.ts"}));
@@ -102,7 +111,9 @@ TEST_CASE("two agents in two worktrees get exact, separate change sets") {
   CHECK(listed["workspaces"].size() == 2);
 }
 
-TEST_CASE("a conflict mission predicts is the one a real git merge meets, and merged branches are seen and cleaned") {
+TEST_CASE(
+    "a conflict mission predicts is the one a real git merge meets, and merged branches are seen "
+    "and cleaned") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
@@ -111,7 +122,8 @@ TEST_CASE("a conflict mission predicts is the one a real git merge meets, and me
   const std::string workflow = make_workflow(planner, false, {"a", "b", "c"});
   json a = planner.ok("workspace_create", {{"workflow_id", workflow}, {"branch", "feature/a"}});
   json b = planner.ok("workspace_create", {{"workflow_id", workflow}, {"branch", "feature/b"}});
-  json c = planner.ok("workspace_create", {{"workflow_id", workflow}, {"branch", "feature/c"},
+  json c = planner.ok("workspace_create", {{"workflow_id", workflow},
+                                           {"branch", "feature/c"},
                                            {"path", repo.string() + ".worktrees/chosen/c"}});
   CHECK(c["path"] == repo.string() + ".worktrees/chosen/c");
   CHECK(a["base_branch"] == "main");
@@ -124,7 +136,8 @@ TEST_CASE("a conflict mission predicts is the one a real git merge meets, and me
   commit_all(instance, b_tree, "b");
   write_file(c_tree / "docs/c.md", "c\n");
   commit_all(instance, c_tree, "c");
-  write_file(c_tree / "src/utils.ts", "export const util = 4;\n");  // not committed: overlaps, cannot conflict yet
+  write_file(c_tree / "src/utils.ts",
+             "export const util = 4;\n");  // not committed: overlaps, cannot conflict yet
 
   ProcessResult predicted = run_mission(instance, {"--json", "workspaces", "conflicts", workflow});
   INFO(predicted.err);
@@ -151,11 +164,12 @@ TEST_CASE("a conflict mission predicts is the one a real git merge meets, and me
 
   // A real merge: a goes in, b then conflicts on the file predicted.
   git(instance, repo, {"merge", "-q", "--no-edit", "feature/a"});
-  ProcessResult merge = run_process({"/usr/bin/git", "-C", repo.string(), "merge", "--no-edit", "feature/b"},
-                                    git_env(instance));
+  ProcessResult merge = run_process(
+      {"/usr/bin/git", "-C", repo.string(), "merge", "--no-edit", "feature/b"}, git_env(instance));
   CHECK(merge.exit_code != 0);
-  ProcessResult unmerged = run_process(
-      {"/usr/bin/git", "-C", repo.string(), "diff", "--name-only", "--diff-filter=U"}, git_env(instance));
+  ProcessResult unmerged =
+      run_process({"/usr/bin/git", "-C", repo.string(), "diff", "--name-only", "--diff-filter=U"},
+                  git_env(instance));
   CHECK(unmerged.out == "src/utils.ts\n");
   git(instance, repo, {"merge", "--abort"});
 
@@ -179,7 +193,9 @@ TEST_CASE("a conflict mission predicts is the one a real git merge meets, and me
   CHECK(fs::exists(c_tree));
 }
 
-TEST_CASE("workspace_create keeps worktrees in the repository's worktree folder and refuses branches that pose as other refs") {
+TEST_CASE(
+    "workspace_create keeps worktrees in the repository's worktree folder and refuses branches "
+    "that pose as other refs") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
@@ -197,7 +213,8 @@ TEST_CASE("workspace_create keeps worktrees in the repository's worktree folder 
   fs::create_directory_symlink(instance.root.path() / "outside", folder / "link");
   for (const std::string& path :
        {(instance.root.path() / "elsewhere").string(), (repo / ".git" / "mission-ws").string(),
-        (instance.root.path() / "home" / ".config" / "git").string(), (folder / "link" / "w").string(),
+        (instance.root.path() / "home" / ".config" / "git").string(),
+        (folder / "link" / "w").string(),
         folder.string() + "/../" + repo.filename().string() + "/.git/hooks/w", folder.string()}) {
     json refused = planner.call("workspace_create", {{"workflow_id", workflow}, {"path", path}});
     INFO(path << " " << refused.dump());
@@ -209,13 +226,30 @@ TEST_CASE("workspace_create keeps worktrees in the repository's worktree folder 
   CHECK_FALSE(fs::exists(repo / ".git" / "mission-ws"));
 
   // Branches git would read as something else, or that are mission's own.
-  const std::vector<std::string> branches = {
-      "origin/main", "origin",      "@",        "HEAD",       "FETCH_HEAD",    "ORIG_HEAD",
-      "refs/remotes/origin/x",     "refs/tags/v2", "tags/v2",  "heads/main", "remotes/origin/y",
-      "v1",          "mission/run/" + workflow,  "mission/ws-0000000000", "feature/.hidden",
-      "feature/x.lock", "a..b",    "-x",       "x@{1}",      "a b",           "x\x7f"};
+  const std::vector<std::string> branches = {"origin/main",
+                                             "origin",
+                                             "@",
+                                             "HEAD",
+                                             "FETCH_HEAD",
+                                             "ORIG_HEAD",
+                                             "refs/remotes/origin/x",
+                                             "refs/tags/v2",
+                                             "tags/v2",
+                                             "heads/main",
+                                             "remotes/origin/y",
+                                             "v1",
+                                             "mission/run/" + workflow,
+                                             "mission/ws-0000000000",
+                                             "feature/.hidden",
+                                             "feature/x.lock",
+                                             "a..b",
+                                             "-x",
+                                             "x@{1}",
+                                             "a b",
+                                             "x\x7f"};
   for (const std::string& branch : branches) {
-    json refused = planner.call("workspace_create", {{"workflow_id", workflow}, {"branch", branch}});
+    json refused =
+        planner.call("workspace_create", {{"workflow_id", workflow}, {"branch", branch}});
     INFO(branch << " " << refused.dump());
     CHECK(refused["isError"] == true);
     CHECK(refused["structuredContent"]["code"] == "invalid_argument");
@@ -226,13 +260,16 @@ TEST_CASE("workspace_create keeps worktrees in the repository's worktree folder 
   CHECK(git_out(instance, repo, {"branch", "--list", "origin*", "v1", "HEAD", "@"}).empty());
 
   // A name of one's own, in a folder of one's own inside the worktree folder, is fine.
-  json made = planner.ok("workspace_create", {{"workflow_id", workflow}, {"branch", "feature/login"},
+  json made = planner.ok("workspace_create", {{"workflow_id", workflow},
+                                              {"branch", "feature/login"},
                                               {"path", (folder / "mine" / "login").string()}});
   CHECK(made["branch"] == "feature/login");
   CHECK(fs::exists(folder / "mine" / "login" / "README.md"));
 }
 
-TEST_CASE("merged is what git shows, never what a caller says, and clean deletes only branches whose commits are held elsewhere") {
+TEST_CASE(
+    "merged is what git shows, never what a caller says, and clean deletes only branches whose "
+    "commits are held elsewhere") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
@@ -241,7 +278,8 @@ TEST_CASE("merged is what git shows, never what a caller says, and clean deletes
   const std::string workflow = make_workflow(planner, false, {"a", "b"});
   json kept = planner.ok("workspace_create", {{"workflow_id", workflow}});
   const std::string kept_branch = kept["branch"];
-  json merged = planner.ok("workspace_create", {{"workflow_id", workflow}, {"branch", "feature/merged"}});
+  json merged =
+      planner.ok("workspace_create", {{"workflow_id", workflow}, {"branch", "feature/merged"}});
   const fs::path kept_tree = kept["path"].get<std::string>();
   write_file(kept_tree / "work.txt", "work nobody merged\n");
   commit_all(instance, kept_tree, "work");
@@ -252,7 +290,8 @@ TEST_CASE("merged is what git shows, never what a caller says, and clean deletes
   INFO(refused.dump());
   CHECK(refused["isError"] == true);
   CHECK(refused["structuredContent"]["code"] == "invalid_argument");
-  CHECK(refused["structuredContent"]["message"].get<std::string>().find("not merged") != std::string::npos);
+  CHECK(refused["structuredContent"]["message"].get<std::string>().find("not merged") !=
+        std::string::npos);
   json listed = planner.ok("workspace_list", {{"workflow_id", workflow}});
   for (const auto& workspace : listed["workspaces"]) CHECK(workspace["status"] == "active");
 
@@ -279,7 +318,9 @@ TEST_CASE("merged is what git shows, never what a caller says, and clean deletes
   CHECK(git_out(instance, repo, {"rev-parse", kept_branch}) == kept_commit);
 }
 
-TEST_CASE("a daemon killed between making a worktree and recording it leaves nothing behind once restarted") {
+TEST_CASE(
+    "a daemon killed between making a worktree and recording it leaves nothing behind once "
+    "restarted") {
   Instance instance;
   const fs::path repo = make_repo(instance);
   {

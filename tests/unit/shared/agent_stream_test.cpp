@@ -108,7 +108,8 @@ TEST_CASE("codex exec --json reads as commands with their exit, edits, MCP calls
   // A notice codex goes on after is a warning, not a failure.
   CHECK(steps[8].kind == Kind::warning);
   CHECK(steps[8].text == "Falling back to default metadata for this model.");
-  CHECK(render_stream_step(steps[8], 80).at(0) == "! Falling back to default metadata for this model.");
+  CHECK(render_stream_step(steps[8], 80).at(0) ==
+        "! Falling back to default metadata for this model.");
   CHECK(steps[9].kind == Kind::error);
   CHECK(steps[9].text == "stream disconnected before completion");
 }
@@ -157,12 +158,14 @@ constexpr const char* kOpencodeCaptured[] = {
     R"j({"type":"step_finish","timestamp":1795661921046,"sessionID":"ses_dea3","part":{"id":"prt_6","reason":"stop","messageID":"msg_2","sessionID":"ses_dea3","type":"step-finish","tokens":{"total":30,"input":10,"output":20,"reasoning":0,"cache":{"write":0,"read":0}},"cost":0.00033}})j",
 };
 
-TEST_CASE("the streams the pinned agent CLIs print read as the call, its result, the text and the end") {
+TEST_CASE(
+    "the streams the pinned agent CLIs print read as the call, its result, the text and the end") {
   CHECK(rendered(decode_all("claude-stream-json", kClaudeCaptured), 160) ==
-        std::vector<std::string>{"→ Write(/src/app/hello.txt)",
-                                 "  ← File created successfully at: /src/app/hello.txt (file state is "
-                                 "current in your context — no need to Read it back)",
-                                 "● hello.txt is written.", "■ success, 2 turns, 0.3 s, $0.0009"});
+        std::vector<std::string>{
+            "→ Write(/src/app/hello.txt)",
+            "  ← File created successfully at: /src/app/hello.txt (file state is "
+            "current in your context — no need to Read it back)",
+            "● hello.txt is written.", "■ success, 2 turns, 0.3 s, $0.0009"});
   // Codex prints a warning as an error item; the command is shown as the
   // model wrote it, out of codex's `/bin/bash -lc "..."`.
   CHECK(rendered(decode_all("codex-json", kCodexCaptured), 160) ==
@@ -198,8 +201,9 @@ TEST_CASE("a shell command is shown as its script when it is one word after bash
 }
 
 TEST_CASE("a stream step is cut to the width by display width, and agent text is neutralised") {
-  StreamStep call{Kind::tool_call,
-                  "Bash(echo 日本語日本語日本語日本語 \x1b]0;pwned\x07 && printf '\\e[2J' && sleep 1)"};
+  StreamStep call{
+      Kind::tool_call,
+      "Bash(echo 日本語日本語日本語日本語 \x1b]0;pwned\x07 && printf '\\e[2J' && sleep 1)"};
   auto lines = mission::render_stream_step(call, 30);
   REQUIRE(lines.size() == 1);
   CHECK(mission::text::display_width(lines[0]) <= 30);
@@ -207,7 +211,8 @@ TEST_CASE("a stream step is cut to the width by display width, and agent text is
   CHECK(lines[0].ends_with("..."));
   CHECK(lines[0].starts_with("→ Bash(echo 日本語"));
 
-  StreamStep message{Kind::message, "first line\x1b[31m red\nsecond line is long enough to wrap here"};
+  StreamStep message{Kind::message,
+                     "first line\x1b[31m red\nsecond line is long enough to wrap here"};
   auto wrapped = mission::render_stream_step(message, 24);
   REQUIRE(wrapped.size() >= 3);
   CHECK(wrapped[0] == "● first line red");
@@ -219,7 +224,8 @@ TEST_CASE("a stream line that is no event is left to be printed as it is") {
   const auto* decoder = mission::find_stream_decoder("claude-stream-json");
   REQUIRE(decoder != nullptr);
   CHECK_FALSE(mission::decode_stream_line(*decoder, "npm WARN deprecated").has_value());
-  CHECK_FALSE(mission::decode_stream_line(*decoder, R"({"type":"assistant","message":{"con)").has_value());
+  CHECK_FALSE(
+      mission::decode_stream_line(*decoder, R"({"type":"assistant","message":{"con)").has_value());
   CHECK_FALSE(mission::decode_stream_line(*decoder, "[1,2]").has_value());
   // An event of a type the decoder does not show says nothing.
   auto quiet = mission::decode_stream_line(*decoder, R"({"type":"stream_event","event":{}})");

@@ -1,8 +1,9 @@
+#include "shared/bounded_json.hpp"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "shared/bounded_json.hpp"
 #include "shared/jsonrpc.hpp"
 #include "shared/limits.hpp"
 
@@ -40,7 +41,11 @@ TEST_CASE("an excerpt of untrusted bytes is valid UTF-8 and never splits a chara
   CHECK(mission::valid_utf8_excerpt("ab\xC3\xA9", 3) == "ab");
   CHECK(mission::valid_utf8_excerpt("ab\xC3\xA9", 4) == "ab\xC3\xA9");
   // Invalid bytes, overlong forms and surrogates become U+FFFD.
-  CHECK(mission::valid_utf8_excerpt("a\xFF" "b", 200) == "a\xEF\xBF\xBD" "b");
+  CHECK(mission::valid_utf8_excerpt("a\xFF"
+                                    "b",
+                                    200) ==
+        "a\xEF\xBF\xBD"
+        "b");
   CHECK(mission::valid_utf8_excerpt("\xC0\xAF", 200) == "\xEF\xBF\xBD\xEF\xBF\xBD");
   CHECK(mission::valid_utf8_excerpt("\xED\xA0\x80", 200).find("\xED") == std::string::npos);
   CHECK(mission::valid_utf8_excerpt("x\xE2\x82", 200) == "x\xEF\xBF\xBD\xEF\xBF\xBD");

@@ -12,19 +12,25 @@ TEST_CASE("neutralised text keeps printable ASCII and UTF-8 as it is") {
 TEST_CASE("neutralised text drops escape sequences of every kind") {
   // A progress summary that would retitle the terminal, colour it, move the
   // cursor and clear the screen.
-  CHECK(neutralised("\x1b]0;pwned\x07" "done") == "done");
+  CHECK(neutralised("\x1b]0;pwned\x07"
+                    "done") == "done");
   CHECK(neutralised("\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\") == "link");
   CHECK(neutralised("\x1b[31mred\x1b[0m") == "red");
   CHECK(neutralised("a\x1b[2J\x1b[Hb") == "ab");
   CHECK(neutralised("\x1bPq#0;2;0;0;0\x1b\\after") == "after");
   CHECK(neutralised("x\x1b(By") == "xy");
-  CHECK(neutralised("x\x1b" "7y\x1b" "8") == "xy");
+  CHECK(neutralised("x\x1b"
+                    "7y\x1b"
+                    "8") == "xy");
   // An unterminated OSC swallows the rest rather than reach the terminal.
   CHECK(neutralised("ok\x1b]2;title without end") == "ok");
   CHECK(neutralised("trailing\x1b") == "trailing");
   // The 8-bit CSI and OSC (C1 as UTF-8) go the same way.
-  CHECK(neutralised("a\xc2\x9b" "31mb") == "ab");
-  CHECK(neutralised("a\xc2\x9d" "0;t\x07" "b") == "ab");
+  CHECK(neutralised("a\xc2\x9b"
+                    "31mb") == "ab");
+  CHECK(neutralised("a\xc2\x9d"
+                    "0;t\x07"
+                    "b") == "ab");
 }
 
 TEST_CASE("neutralised text keeps the spaces a cursor move right stands for") {
@@ -50,16 +56,25 @@ TEST_CASE("neutralised text shows lone controls instead of obeying them") {
   CHECK(neutralised("tab\there\rx") == "tab here x");
   CHECK(neutralised("two\nlines") == "two lines");
   CHECK(neutralised("two\nlines", Newlines::keep) == "two\nlines");
-  CHECK(neutralised("a\xc2\x85" "b") == "a\xef\xbf\xbd" "b");  // NEL
+  CHECK(neutralised("a\xc2\x85"
+                    "b") ==
+        "a\xef\xbf\xbd"
+        "b");  // NEL
   // An 8-bit CSI as a lone byte is not UTF-8: U+FFFD, and what follows is text.
-  CHECK(neutralised("a\x9b" "2Jb") == "a\xef\xbf\xbd" "2Jb");
+  CHECK(neutralised("a\x9b"
+                    "2Jb") ==
+        "a\xef\xbf\xbd"
+        "2Jb");
 }
 
 TEST_CASE("neutralised text replaces invalid UTF-8 and bidirectional overrides") {
   CHECK(neutralised("bad \xff byte") == "bad \xef\xbf\xbd byte");
   CHECK(neutralised("cut \xe6\x97") == "cut \xef\xbf\xbd\xef\xbf\xbd");
   // U+202E RIGHT-TO-LEFT OVERRIDE could make "exe.txt" read as "txt.exe".
-  CHECK(neutralised("file\xe2\x80\xae" "txt.exe") == "file\xef\xbf\xbd" "txt.exe");
+  CHECK(neutralised("file\xe2\x80\xae"
+                    "txt.exe") ==
+        "file\xef\xbf\xbd"
+        "txt.exe");
 }
 
 TEST_CASE("display width counts columns, not bytes") {
@@ -79,7 +94,9 @@ TEST_CASE("cut stops at the column limit without splitting a character") {
   CHECK(cut("日本語", 3) == "日");
   CHECK(cut("日本語", 4) == "日本");
   CHECK(cut("a🚀b", 2) == "a");
-  CHECK(cut("e\xcc\x81" "x", 1) == "e\xcc\x81");
+  CHECK(cut("e\xcc\x81"
+            "x",
+            1) == "e\xcc\x81");
   CHECK(cut("short", 80) == "short");
 }
 
@@ -147,14 +164,22 @@ TEST_CASE("inert keys show every control as cat -v does and keep the rest as it 
   // What another agent's message may not do to a terminal: ^\ (SIGQUIT),
   // ^C, ^Z, ^U (erase the line), an escape sequence, an 8-bit CSI.
   CHECK(inert_keys("status?\x1c") == "status?^\\");
-  CHECK(inert_keys("a\x03" "b\x1a" "c\x15" "d\x04") == "a^Cb^Zc^Ud^D");
+  CHECK(inert_keys("a\x03"
+                   "b\x1a"
+                   "c\x15"
+                   "d\x04") == "a^Cb^Zc^Ud^D");
   CHECK(inert_keys("\x1b[31mred\x1b]52;c;eA==\x07") == "^[[31mred^[]52;c;eA==^G");
-  CHECK(inert_keys("x\xc2\x9b" "2J\xc2\x85" "y") == "xM-^[2JM-^Ey");
+  CHECK(inert_keys("x\xc2\x9b"
+                   "2J\xc2\x85"
+                   "y") == "xM-^[2JM-^Ey");
   CHECK(inert_keys("del\x7f nul") == "del^? nul");
   CHECK(inert_keys(std::string_view("a\0b", 3)) == "a^@b");
   // One line: tabs, carriage returns and newlines become spaces.
   CHECK(inert_keys("one\ttwo\r\nthree") == "one two  three");
   // Text is kept, invalid UTF-8 (a lone 8-bit C1 byte too) is U+FFFD.
   CHECK(inert_keys("日本語 ok ✓ 🚀 \xe2\x80\xae") == "日本語 ok ✓ 🚀 \xe2\x80\xae");
-  CHECK(inert_keys("a\x9b" "b\xff") == "a\xef\xbf\xbd" "b\xef\xbf\xbd");
+  CHECK(inert_keys("a\x9b"
+                   "b\xff") ==
+        "a\xef\xbf\xbd"
+        "b\xef\xbf\xbd");
 }

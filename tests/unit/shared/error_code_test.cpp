@@ -1,6 +1,7 @@
+#include "shared/error_code.hpp"
+
 #include <catch2/catch.hpp>
 
-#include "shared/error_code.hpp"
 #include "shared/jsonrpc.hpp"
 
 using mission::ErrorCode;
@@ -45,7 +46,8 @@ TEST_CASE("an error payload survives the wire") {
 }
 
 TEST_CASE("invalid UTF-8 never breaks a wire line") {
-  std::string line = mission::jsonrpc::to_line(mission::jsonrpc::result(1, {{"text", "bad \xff byte"}}));
+  std::string line =
+      mission::jsonrpc::to_line(mission::jsonrpc::result(1, {{"text", "bad \xff byte"}}));
   CHECK(line.back() == '\n');
   CHECK(nlohmann::json::parse(line)["result"]["text"].get<std::string>().find("bad") == 0);
 }

@@ -26,7 +26,8 @@ TEST_CASE("fault points: inert until configured, then act at exactly the hits na
   CHECK(hit(FaultPoint::db_write) == FaultAction::fail);
   CHECK_FALSE(hit(FaultPoint::db_write));  // the fault went
   CHECK_FALSE(hit(FaultPoint::log_write));
-  for (int i = 0; i < 10; ++i) CHECK(hit(FaultPoint::log_write) == FaultAction::full);  // "2-": for good
+  for (int i = 0; i < 10; ++i)
+    CHECK(hit(FaultPoint::log_write) == FaultAction::full);  // "2-": for good
   CHECK_NOTHROW(at(FaultPoint::request));
   CHECK_THROWS_AS(at(FaultPoint::request), std::bad_alloc);
   CHECK_NOTHROW(at(FaultPoint::request));
@@ -36,8 +37,8 @@ TEST_CASE("fault points: inert until configured, then act at exactly the hits na
 
 TEST_CASE("fault points: a malformed spec is refused with what to write") {
   Disarm disarm;
-  for (const char* spec : {"db_write", "nowhere:kill", "db_write:explode", "db_write:fail@0", "db_write:fail@5-3",
-                           "db_write:fail@x", "db_write:fail@1-2-3"}) {
+  for (const char* spec : {"db_write", "nowhere:kill", "db_write:explode", "db_write:fail@0",
+                           "db_write:fail@5-3", "db_write:fail@x", "db_write:fail@1-2-3"}) {
     INFO(spec);
     try {
       configure(spec);

@@ -1,8 +1,8 @@
-#include <catch2/catch.hpp>
+#include "shared/framing.hpp"
 
+#include <catch2/catch.hpp>
 #include <random>
 
-#include "shared/framing.hpp"
 #include "shared/jsonrpc.hpp"
 
 using mission::Frame;
@@ -64,7 +64,8 @@ Frame oversized_frame(const std::string& message, std::size_t limit, std::mt1993
   const std::string line = message + "\r\n";
   for (std::size_t at = 0; at < line.size();) {
     const std::size_t size = 1 + rng() % 70000;
-    for (auto& frame : framer.feed(std::string_view(line).substr(at, size))) frames.push_back(std::move(frame));
+    for (auto& frame : framer.feed(std::string_view(line).substr(at, size)))
+      frames.push_back(std::move(frame));
     at += size;
     CHECK(framer.pending_bytes() <= limit + mission::kOversizedEdgeBytes);
   }
@@ -75,7 +76,8 @@ Frame oversized_frame(const std::string& message, std::size_t limit, std::mt1993
 
 }  // namespace
 
-TEST_CASE("an oversized frame keeps its first and last bytes, and the request's id is read from them") {
+TEST_CASE(
+    "an oversized frame keeps its first and last bytes, and the request's id is read from them") {
   std::mt19937 rng(1125);
   const std::string big(300000, 'y');
   // The id last, as the TypeScript SDK writes it; first; a string; in both.
@@ -95,14 +97,16 @@ TEST_CASE("an oversized frame keeps its first and last bytes, and the request's 
     CHECK(recovered.method == "tools/call");
     CHECK(recovered.tool == "workflow_set_plan");  // not the arguments' "id"
   }
-  std::string first = R"({"jsonrpc":"2.0","id":"req \"7\"","method":"tools/call","params":{"arguments":{"id":9,"t":")" +
-                      big + R"("},"name":"task_set_plan"}})";
+  std::string first =
+      R"({"jsonrpc":"2.0","id":"req \"7\"","method":"tools/call","params":{"arguments":{"id":9,"t":")" +
+      big + R"("},"name":"task_set_plan"}})";
   auto recovered = mission::jsonrpc::recover_request(oversized_frame(first, 1000, rng).head,
                                                      oversized_frame(first, 1000, rng).tail);
   CHECK(recovered.id == "req \"7\"");
   CHECK(recovered.tool.empty());  // its name came after the cut
   // A string id at the end, with spaces.
-  std::string spaced = R"({ "method" : "ping", "params" : { "x" : ")" + big + R"(" } , "id" : "a\"b" } )";
+  std::string spaced =
+      R"({ "method" : "ping", "params" : { "x" : ")" + big + R"(" } , "id" : "a\"b" } )";
   Frame frame = oversized_frame(spaced, 1000, rng);
   CHECK(mission::jsonrpc::recover_request(frame.head, frame.tail).id == "a\"b");
   CHECK(mission::jsonrpc::recover_request(frame.head, frame.tail).method == "ping");
@@ -112,8 +116,10 @@ TEST_CASE("no id is made up: a nested one, a notification, a cut or invalid one 
   using mission::jsonrpc::recover_request;
   // The id of the arguments, at depth 3, is not the request's.
   CHECK(recover_request(R"({"method":"tools/call","params":{"arguments":{"id":5,"x":"..)",
-                        R"(..."}}})").id.is_null());
-  CHECK(recover_request(R"({"method":"notifications/x","params":{"text":"..)", R"(.."}})").id.is_null());
+                        R"(..."}}})")
+            .id.is_null());
+  CHECK(recover_request(R"({"method":"notifications/x","params":{"text":"..)", R"(.."}})")
+            .id.is_null());
   // Cut inside the id.
   CHECK(recover_request(R"({"id":12)", R"(3,"x":"..."})").id.is_null());
   // Ids a reply cannot carry exactly.

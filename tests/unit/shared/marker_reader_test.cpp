@@ -1,10 +1,9 @@
-#include <catch2/catch.hpp>
+#include "shared/marker_reader.hpp"
 
+#include <catch2/catch.hpp>
 #include <random>
 #include <string>
 #include <vector>
-
-#include "shared/marker_reader.hpp"
 
 using mission::kMarkerPrefix;
 using mission::MarkerLine;

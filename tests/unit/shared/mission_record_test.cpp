@@ -8,10 +8,12 @@ using nlohmann::json;
 namespace {
 
 json record_with_run(json run) {
-  json record = {{"format", kMissionRecordFormat},
-                 {"mission", {{"missionId", "wf-1"}, {"name", "w"}, {"kind", "planned"}, {"status", "running"}}},
-                 {"tasks", json::array()},
-                 {"openBlockers", json::array()}};
+  json record = {
+      {"format", kMissionRecordFormat},
+      {"mission",
+       {{"missionId", "wf-1"}, {"name", "w"}, {"kind", "planned"}, {"status", "running"}}},
+      {"tasks", json::array()},
+      {"openBlockers", json::array()}};
   if (!run.is_null()) record["run"] = std::move(run);
   return record;
 }
@@ -26,7 +28,8 @@ std::vector<std::string> kinds(const json& list) {
 
 TEST_CASE("a workflow's completed run passes the check, as does a record without a run") {
   CHECK(check_mission_record(record_with_run(nullptr), {})["ok"] == true);
-  const json result = check_mission_record(record_with_run({{"runId", "run-1"}, {"status", "completed"}}), {});
+  const json result =
+      check_mission_record(record_with_run({{"runId", "run-1"}, {"status", "completed"}}), {});
   CHECK(result["ok"] == true);
   CHECK(result["problems"].empty());
   CHECK(result["warnings"].empty());
@@ -34,8 +37,8 @@ TEST_CASE("a workflow's completed run passes the check, as does a record without
 
 TEST_CASE("a run that ended failed, partial or stopped fails the check, relaxed by allow_failed") {
   for (const char* status : {"failed", "partial", "stopped"}) {
-    const json record =
-        record_with_run({{"runId", "run-1"}, {"status", status}, {"reason", "1 of 2 tasks merged, 1 failed"}});
+    const json record = record_with_run(
+        {{"runId", "run-1"}, {"status", status}, {"reason", "1 of 2 tasks merged, 1 failed"}});
     const json result = check_mission_record(record, {});
     INFO(status << ": " << result.dump());
     CHECK(result["ok"] == false);
@@ -52,15 +55,19 @@ TEST_CASE("a run that ended failed, partial or stopped fails the check, relaxed 
   }
 }
 
-TEST_CASE("a run waiting for approval fails the check naming the command, relaxed by allow_blockers, and one under way fails, relaxed by allow_unfinished") {
-  const json waiting = record_with_run({{"runId", "run-1"},
-                                        {"status", "running"},
-                                        {"awaitingApproval", {{{"taskId", "tk-1"}, {"name", "api"}}}},
-                                        {"awaitingApprovalCount", 1}});
+TEST_CASE(
+    "a run waiting for approval fails the check naming the command, relaxed by allow_blockers, and "
+    "one under way fails, relaxed by allow_unfinished") {
+  const json waiting =
+      record_with_run({{"runId", "run-1"},
+                       {"status", "running"},
+                       {"awaitingApproval", {{{"taskId", "tk-1"}, {"name", "api"}}}},
+                       {"awaitingApprovalCount", 1}});
   const json result = check_mission_record(waiting, {});
   CHECK(result["ok"] == false);
   REQUIRE(kinds(result["problems"]) == std::vector<std::string>{"awaiting_approval"});
-  CHECK(result["problems"][0]["message"].get<std::string>().find("mission approve tk-1") != std::string::npos);
+  CHECK(result["problems"][0]["message"].get<std::string>().find("mission approve tk-1") !=
+        std::string::npos);
   CheckRules relaxed;
   relaxed.allow_blockers = true;
   CHECK(check_mission_record(waiting, relaxed)["ok"] == true);
@@ -80,13 +87,16 @@ TEST_CASE("a run waiting for approval fails the check naming the command, relaxe
   CHECK(kinds(allowed["warnings"]) == std::vector<std::string>{"run_under_way"});
 }
 
-TEST_CASE("a status the check does not know fails it whatever is relaxed, and an unfinished task fails unless allowed") {
+TEST_CASE(
+    "a status the check does not know fails it whatever is relaxed, and an unfinished task fails "
+    "unless allowed") {
   CheckRules everything;
   everything.allow_failed = true;
   everything.allow_blockers = true;
   everything.allow_scope = true;
   everything.allow_unfinished = true;
-  for (const json& status : {json("FAILED"), json(5), json(nullptr), json("done"), json::object()}) {
+  for (const json& status :
+       {json("FAILED"), json(5), json(nullptr), json("done"), json::object()}) {
     json record = record_with_run(nullptr);
     record["tasks"] = json::array({{{"taskId", "tk-1"}, {"name", "api"}, {"status", status}}});
     const json result = check_mission_record(record, everything);
@@ -100,8 +110,8 @@ TEST_CASE("a status the check does not know fails it whatever is relaxed, and an
   json not_a_task = record_with_run(nullptr);
   not_a_task["tasks"] = json::array({"tk-1"});
   CHECK(check_mission_record(not_a_task, everything)["ok"] == false);
-  CHECK(check_mission_record(record_with_run({{"runId", "run-1"}, {"status", "Completed"}}), everything)["ok"] ==
-        false);
+  CHECK(check_mission_record(record_with_run({{"runId", "run-1"}, {"status", "Completed"}}),
+                             everything)["ok"] == false);
 
   for (const char* status : {"in_progress", "pending"}) {
     json record = record_with_run(nullptr);

@@ -1,3 +1,5 @@
+#include "shared/runtime_paths.hpp"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -6,7 +8,6 @@
 #include <map>
 
 #include "shared/error_code.hpp"
-#include "shared/runtime_paths.hpp"
 #include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
@@ -25,10 +26,12 @@ mission::EnvLookup fake_env(std::map<std::string, std::string> values) {
 }  // namespace
 
 TEST_CASE("runtime and state dirs follow the documented precedence") {
-  auto explicit_dirs = resolve_runtime_paths(
-      fake_env({{"MISSION_RUNTIME_DIR", "/r"}, {"MISSION_STATE_DIR", "/s"},
-                {"XDG_RUNTIME_DIR", "/x"}, {"XDG_STATE_HOME", "/xs"}, {"HOME", "/h"}}),
-      1000);
+  auto explicit_dirs = resolve_runtime_paths(fake_env({{"MISSION_RUNTIME_DIR", "/r"},
+                                                       {"MISSION_STATE_DIR", "/s"},
+                                                       {"XDG_RUNTIME_DIR", "/x"},
+                                                       {"XDG_STATE_HOME", "/xs"},
+                                                       {"HOME", "/h"}}),
+                                             1000);
   CHECK(explicit_dirs.runtime_dir == "/r");
   CHECK(explicit_dirs.state_dir == "/s");
   CHECK(explicit_dirs.socket == "/r/daemon.sock");
@@ -50,17 +53,17 @@ TEST_CASE("runtime and state dirs follow the documented precedence") {
   CHECK(overridden.socket == "/a/b.sock");
   CHECK(overridden.runtime_dir == "/tmp/mission-7");
 
-  auto from_env = resolve_runtime_paths(fake_env({{"HOME", "/h"}, {"MISSION_SOCKET", "/e.sock"}}), 7);
+  auto from_env =
+      resolve_runtime_paths(fake_env({{"HOME", "/h"}, {"MISSION_SOCKET", "/e.sock"}}), 7);
   CHECK(from_env.socket == "/e.sock");
-  auto flag_wins = resolve_runtime_paths(fake_env({{"HOME", "/h"}, {"MISSION_SOCKET", "/e.sock"}}), 7,
-                                         std::string("/flag.sock"));
+  auto flag_wins = resolve_runtime_paths(fake_env({{"HOME", "/h"}, {"MISSION_SOCKET", "/e.sock"}}),
+                                         7, std::string("/flag.sock"));
   CHECK(flag_wins.socket == "/flag.sock");
 }
 
 TEST_CASE("relative dirs are made absolute") {
-  auto paths = resolve_runtime_paths(fake_env({{"MISSION_RUNTIME_DIR", "rel/run"},
-                                               {"MISSION_STATE_DIR", "./st"}}),
-                                     1);
+  auto paths = resolve_runtime_paths(
+      fake_env({{"MISSION_RUNTIME_DIR", "rel/run"}, {"MISSION_STATE_DIR", "./st"}}), 1);
   CHECK(paths.runtime_dir == fs::current_path() / "rel/run");
   CHECK(paths.state_dir == fs::current_path() / "st");
 }
@@ -93,7 +96,10 @@ TEST_CASE("ensure_private_dir creates 0700 and refuses unsafe dirs") {
   CHECK(mission::private_dir_problem(link, uid)->find("symbolic link") != std::string::npos);
 
   fs::path file = scratch.path() / "file";
-  { std::FILE* f = std::fopen(file.c_str(), "w"); std::fclose(f); }
+  {
+    std::FILE* f = std::fopen(file.c_str(), "w");
+    std::fclose(f);
+  }
   CHECK(mission::private_dir_problem(file, uid)->find("not a directory") != std::string::npos);
 
   CHECK(mission::private_dir_problem(fresh, uid + 1)->find("owned by uid") != std::string::npos);
@@ -120,7 +126,8 @@ TEST_CASE("a fallback runtime dir someone else made first is passed over for the
   auto own = resolve_runtime_paths(env, ::getuid());
   fs::create_directory(own.runtime_dir);
   fs::permissions(own.runtime_dir, fs::perms::owner_all);
-  CHECK(resolve_runtime_paths(env, ::getuid()).runtime_dir == tmp.path() / ("mission-" + std::to_string(::getuid())));
+  CHECK(resolve_runtime_paths(env, ::getuid()).runtime_dir ==
+        tmp.path() / ("mission-" + std::to_string(::getuid())));
 }
 
 TEST_CASE("the state dir becomes 0700 and the database files 0600") {

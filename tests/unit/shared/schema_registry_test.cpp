@@ -1,7 +1,8 @@
+#include "shared/schema_registry.hpp"
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 
-#include "shared/schema_registry.hpp"
 #include "shared/terminal_limits.hpp"
 
 using mission::SchemaRegistry;
@@ -11,8 +12,9 @@ TEST_CASE("the embedded control schemas validate hello params") {
   SchemaRegistry& registry = SchemaRegistry::embedded();
   REQUIRE(registry.contains("control/hello.params"));
   CHECK(registry.validate("control/hello.params", {{"protocol", 1}}).empty());
-  CHECK(registry.validate("control/hello.params",
-                          {{"protocol", 1}, {"client", {{"name", "x"}, {"version", "1"}}}})
+  CHECK(registry
+            .validate("control/hello.params",
+                      {{"protocol", 1}, {"client", {{"name", "x"}, {"version", "1"}}}})
             .empty());
 
   auto missing = registry.validate("control/hello.params", json::object());
@@ -26,7 +28,8 @@ TEST_CASE("the embedded control schemas validate hello params") {
   REQUIRE(!unknown_key.empty());
   CHECK(mission::describe(unknown_key).find("extra") != std::string::npos);
 
-  auto nested = registry.validate("control/hello.params", {{"protocol", 1}, {"client", {{"version", "1"}}}});
+  auto nested =
+      registry.validate("control/hello.params", {{"protocol", 1}, {"client", {{"version", "1"}}}});
   REQUIRE(!nested.empty());
   CHECK(nested[0].path.find("client") != std::string::npos);
 }
@@ -59,7 +62,8 @@ TEST_CASE("signal schemas accept their payloads and reject unknown keys") {
       {"ready_for_verification", {{"summary", "done, please review"}}},
       {"completed_claim", {{"summary", "implemented"}}},
       {"failed_claim", {{"reason", "cannot build"}}},
-      {"message", {{"text", "hello"}, {"artifacts", {{{"path", "a.c"}, {"activity", "modified"}}}}}},
+      {"message",
+       {{"text", "hello"}, {"artifacts", {{{"path", "a.c"}, {"activity", "modified"}}}}}},
   };
   for (auto [type, payload] : valid) {
     INFO(type);
@@ -73,16 +77,20 @@ TEST_CASE("signal schemas accept their payloads and reject unknown keys") {
     CHECK(!registry.validate("signals/" + type, wrong_type).empty());
   }
   CHECK(!registry.validate("signals/progress", {{"type", "progress"}, {"summary", ""}}).empty());
-  CHECK(!registry.validate("signals/message", {{"type", "message"}, {"text", "x"},
-                                               {"artifacts", {{{"path", "a"}, {"activity", "ate"}}}}})
+  CHECK(!registry
+             .validate("signals/message", {{"type", "message"},
+                                           {"text", "x"},
+                                           {"artifacts", {{{"path", "a"}, {"activity", "ate"}}}}})
              .empty());
 }
 
 TEST_CASE("a oneOf miss names what the branch its discriminator chose lacks") {
   SchemaRegistry& registry = SchemaRegistry::embedded();
-  auto send = registry.validate("tools/follow_up.input", {{"attempt_id", "at-1"}, {"mode", "send"}});
+  auto send =
+      registry.validate("tools/follow_up.input", {{"attempt_id", "at-1"}, {"mode", "send"}});
   CHECK(mission::describe(send) == "/prompt: required when mode is 'send'");
-  auto cancel = registry.validate("tools/follow_up.input", {{"attempt_id", "at-1"}, {"mode", "cancel"}, {"prompt", "p"}});
+  auto cancel = registry.validate("tools/follow_up.input",
+                                  {{"attempt_id", "at-1"}, {"mode", "cancel"}, {"prompt", "p"}});
   CHECK(mission::describe(cancel) == "/prompt: must be left out when mode is 'cancel'");
   // Violations outside the branches are still named, in the validator's words.
   auto both = registry.validate("tools/follow_up.input", {{"mode", "queue"}, {"extra", 1}});
@@ -94,18 +102,24 @@ TEST_CASE("a oneOf miss names what the branch its discriminator chose lacks") {
   CHECK(named("prompt"));
   CHECK(named("extra"));
   CHECK(named("attempt_id"));
-  CHECK(registry.validate("tools/follow_up.input", {{"attempt_id", "at-1"}, {"mode", "queue"}, {"prompt", "p"}}).empty());
+  CHECK(registry
+            .validate("tools/follow_up.input",
+                      {{"attempt_id", "at-1"}, {"mode", "queue"}, {"prompt", "p"}})
+            .empty());
 }
 
 TEST_CASE("an anyOf miss names the fields of the alternatives the call began") {
   SchemaRegistry& registry = SchemaRegistry::embedded();
-  CHECK(mission::describe(registry.validate("tools/start_task.input", {{"name", "n"}, {"mission_id", "ms-1"}})) ==
+  CHECK(mission::describe(
+            registry.validate("tools/start_task.input", {{"name", "n"}, {"mission_id", "ms-1"}})) ==
         "/goal: required with name and mission_id");
-  CHECK(mission::describe(registry.validate("tools/start_task.input", {{"name", "n"}, {"goal", "g"}})) ==
+  CHECK(mission::describe(
+            registry.validate("tools/start_task.input", {{"name", "n"}, {"goal", "g"}})) ==
         "/: one of mission_id, workflow_id or parent_task_id is required with name and goal");
-  CHECK(mission::describe(registry.validate("tools/start_task.input", {{"phase", 1}})) ==
-        "/: one of task_id; name, goal and mission_id; name, goal and workflow_id; or name, goal and "
-        "parent_task_id is required");
+  CHECK(
+      mission::describe(registry.validate("tools/start_task.input", {{"phase", 1}})) ==
+      "/: one of task_id; name, goal and mission_id; name, goal and workflow_id; or name, goal and "
+      "parent_task_id is required");
 }
 
 TEST_CASE("branches of other shapes keep the validator's words") {
@@ -123,7 +137,8 @@ TEST_CASE("the terminal size in the control schemas holds the terminal limits") 
   for (const char* schema : {"control/terminal.attach.params", "control/execution.launch.params"}) {
     INFO(schema);
     const json& properties = registry.resolved(schema).at("properties");
-    const json& size = properties.at(properties.contains("size") ? "size" : "terminal").at("properties");
+    const json& size =
+        properties.at(properties.contains("size") ? "size" : "terminal").at("properties");
     CHECK(size.at("rows").at("minimum") == mission::limits::kMinTerminalRows);
     CHECK(size.at("rows").at("maximum") == mission::limits::kMaxTerminalRows);
     CHECK(size.at("columns").at("minimum") == mission::limits::kMinTerminalColumns);

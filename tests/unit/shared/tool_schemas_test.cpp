@@ -16,7 +16,8 @@ std::vector<std::string> tool_names(SchemaRegistry& registry) {
   std::vector<std::string> names;
   for (const auto& id : registry.ids_with_prefix("tools/")) {
     const std::string suffix = ".input";
-    if (id.size() > suffix.size() && id.compare(id.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    if (id.size() > suffix.size() &&
+        id.compare(id.size() - suffix.size(), suffix.size(), suffix) == 0) {
       names.push_back(id.substr(6, id.size() - 6 - suffix.size()));
     }
   }
@@ -83,7 +84,9 @@ std::string section_of(const std::string& description, const std::string& sectio
 
 // Whether `field` appears in `text` as a whole word (not inside a longer name).
 bool names_field(const std::string& text, const std::string& field) {
-  auto is_name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  auto is_name_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  };
   for (auto at = text.find(field); at != std::string::npos; at = text.find(field, at + 1)) {
     bool starts = at == 0 || !is_name_char(text[at - 1]);
     bool ends = at + field.size() == text.size() || !is_name_char(text[at + field.size()]);

@@ -1,11 +1,12 @@
 // One vocabulary: each enum's name table round-trips, and the schemas name
 // exactly the values the tables have.
 
+#include "shared/vocabulary.hpp"
+
 #include <catch2/catch.hpp>
 #include <set>
 
 #include "shared/schema_registry.hpp"
-#include "shared/vocabulary.hpp"
 
 using mission::SchemaRegistry;
 using nlohmann::json;
@@ -34,7 +35,8 @@ void round_trips() {
 std::set<std::string> schema_enum(const std::string& id, const std::string& pointer) {
   const json& schema = SchemaRegistry::embedded().resolved(id);
   std::set<std::string> out;
-  for (const auto& value : schema.at(json::json_pointer(pointer))) out.insert(value.get<std::string>());
+  for (const auto& value : schema.at(json::json_pointer(pointer)))
+    out.insert(value.get<std::string>());
   return out;
 }
 
@@ -61,10 +63,14 @@ TEST_CASE("every vocabulary's names round-trip through its table and JSON") {
 
 TEST_CASE("the schemas name exactly the vocabulary's values") {
   using namespace mission;
-  CHECK(schema_enum("control/execution.list.params", "/properties/state/enum") == names<ExecutionState>());
-  CHECK(schema_enum("control/execution.launch.params", "/properties/delivery/enum") == names<Delivery>());
-  CHECK(schema_enum("control/execution.create.params", "/properties/delivery/enum") == names<Delivery>());
-  CHECK(schema_enum("markers/envelope", "/properties/signal/properties/type/enum") == names<SignalType>());
+  CHECK(schema_enum("control/execution.list.params", "/properties/state/enum") ==
+        names<ExecutionState>());
+  CHECK(schema_enum("control/execution.launch.params", "/properties/delivery/enum") ==
+        names<Delivery>());
+  CHECK(schema_enum("control/execution.create.params", "/properties/delivery/enum") ==
+        names<Delivery>());
+  CHECK(schema_enum("markers/envelope", "/properties/signal/properties/type/enum") ==
+        names<SignalType>());
   // complete_task ends a task: every final status but skipped, which only
   // task_update_status gives a planned task.
   std::set<std::string> ended;
@@ -84,7 +90,10 @@ TEST_CASE("the schemas name exactly the vocabulary's values") {
   CHECK(schema_enum("signals/ack", "/properties/status/enum") == names<ObservationStatus>());
   CHECK(schema_enum("tools/agent_register.input", "/properties/role/enum") == names<AgentRole>());
   CHECK(schema_enum("tools/agent_update.input", "/properties/status/enum") == names<AgentStatus>());
-  CHECK(schema_enum("tools/message_send.input", "/properties/message_type/enum") == names<MessageType>());
-  CHECK(schema_enum("tools/message_send.input", "/properties/priority/enum") == names<MessagePriority>());
-  CHECK(schema_enum("control/agent.list.params", "/properties/status/items/enum") == names<AgentStatus>());
+  CHECK(schema_enum("tools/message_send.input", "/properties/message_type/enum") ==
+        names<MessageType>());
+  CHECK(schema_enum("tools/message_send.input", "/properties/priority/enum") ==
+        names<MessagePriority>());
+  CHECK(schema_enum("control/agent.list.params", "/properties/status/items/enum") ==
+        names<AgentStatus>());
 }

@@ -123,14 +123,18 @@ TEST_CASE("delivery: the preferred one per launch mode, a supported request, nev
   for (const char* name : {"claude-code", "codex", "copilot", "opencode"}) {
     INFO(name);
     const AgentAdapter& adapter = require_adapter(name);
-    CHECK(select_delivery(adapter, std::nullopt, LaunchMode::attached) == mission::Delivery::mcp_tool);
-    CHECK(select_delivery(adapter, std::nullopt, LaunchMode::detached) == mission::Delivery::mcp_tool);
+    CHECK(select_delivery(adapter, std::nullopt, LaunchMode::attached) ==
+          mission::Delivery::mcp_tool);
+    CHECK(select_delivery(adapter, std::nullopt, LaunchMode::detached) ==
+          mission::Delivery::mcp_tool);
   }
   for (const char* name : {"pi", "generic"}) {
     INFO(name);
     const AgentAdapter& adapter = require_adapter(name);
-    CHECK(select_delivery(adapter, std::nullopt, LaunchMode::attached) == mission::Delivery::stdout_marker);
-    CHECK(select_delivery(adapter, std::nullopt, LaunchMode::detached) == mission::Delivery::stdout_marker);
+    CHECK(select_delivery(adapter, std::nullopt, LaunchMode::attached) ==
+          mission::Delivery::stdout_marker);
+    CHECK(select_delivery(adapter, std::nullopt, LaunchMode::detached) ==
+          mission::Delivery::stdout_marker);
   }
   // An MCP-capable provider can still be launched with markers.
   CHECK(select_delivery(require_adapter("claude-code"), mission::Delivery::stdout_marker,
@@ -141,7 +145,9 @@ TEST_CASE("delivery: the preferred one per launch mode, a supported request, nev
                                  std::pair{"opencode", "stdout-marker"}}) {
     INFO(name);
     try {
-      select_delivery(require_adapter(name), mission::require_name<mission::Delivery>(requested, "delivery"), LaunchMode::attached);
+      select_delivery(require_adapter(name),
+                      mission::require_name<mission::Delivery>(requested, "delivery"),
+                      LaunchMode::attached);
       FAIL("an unsupported delivery was selected");
     } catch (const MissionError& e) {
       CHECK(e.code() == ErrorCode::invalid_argument);

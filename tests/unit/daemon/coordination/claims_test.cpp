@@ -38,13 +38,15 @@ struct Fixture {
         "VALUES ('wf-1', 'planned', '/', 'wf', 'ready', 1, 1)");
   }
   void add_execution(const std::string& id, ExecutionKind kind = ExecutionKind::launched) {
-    store::ExecutionRow row = test::sample_execution(id, ExecutionState::running, Delivery::mcp_tool);
+    store::ExecutionRow row =
+        test::sample_execution(id, ExecutionState::running, Delivery::mcp_tool);
     row.kind = kind;
     store::ExecutionRepository(db).insert(row);
   }
   void add_task(const std::string& id, int order, const std::string& context = "{}") {
     auto s = db.prepare(
-        "INSERT INTO tasks (id, mission_id, name, goal, areas, status, plan_order, sequence, task_context, "
+        "INSERT INTO tasks (id, mission_id, name, goal, areas, status, plan_order, sequence, "
+        "task_context, "
         "created_at) VALUES (?1, 'wf-1', ?1, 'goal', '[]', 'pending', ?2, 1, ?3, 1)");
     s.bind(1, id).bind(2, order).bind(3, context);
     s.run();
@@ -61,7 +63,8 @@ struct Fixture {
     return coordination::task_get_available(db, nullptr, who, request);
   }
   std::string status(const std::string& task) {
-    auto s = db.prepare("SELECT status || '/' || coalesce(claimed_by, '-') FROM tasks WHERE id = ?1");
+    auto s =
+        db.prepare("SELECT status || '/' || coalesce(claimed_by, '-') FROM tasks WHERE id = ?1");
     s.bind(1, task);
     s.step();
     return s.text(0);
@@ -69,7 +72,8 @@ struct Fixture {
   // The newest recovery checkpoint's detail reason, or "".
   std::string recovery_reason(const std::string& task) {
     auto s = db.prepare(
-        "SELECT json_extract(detail, '$.reason') FROM checkpoints WHERE task_id = ?1 AND type = 'recovery' "
+        "SELECT json_extract(detail, '$.reason') FROM checkpoints WHERE task_id = ?1 AND type = "
+        "'recovery' "
         "ORDER BY seq DESC LIMIT 1");
     s.bind(1, task);
     return s.step() ? s.text(0) : "";
@@ -93,7 +97,8 @@ ErrorCode code_of(const std::function<void()>& call) {
 
 }  // namespace
 
-TEST_CASE("a task has one holder: a second claim is already_claimed and the task is no longer offered") {
+TEST_CASE(
+    "a task has one holder: a second claim is already_claimed and the task is no longer offered") {
   Fixture f;
   f.add_execution("ae-a");
   f.add_execution("ae-b");
@@ -112,9 +117,11 @@ TEST_CASE("a task has one holder: a second claim is already_claimed and the task
   CHECK(f.status("t1") == "pending/ae-a");
 }
 
-TEST_CASE("a claim ends with its execution, however it ends, and the task is ready again with a recovery checkpoint") {
-  for (ExecutionState ending : {ExecutionState::completed, ExecutionState::failed, ExecutionState::cancelled,
-                                ExecutionState::lost}) {
+TEST_CASE(
+    "a claim ends with its execution, however it ends, and the task is ready again with a recovery "
+    "checkpoint") {
+  for (ExecutionState ending : {ExecutionState::completed, ExecutionState::failed,
+                                ExecutionState::cancelled, ExecutionState::lost}) {
     Fixture f;
     f.add_execution("ae-a");
     f.add_task("t1", 0);
@@ -139,7 +146,8 @@ TEST_CASE("a daemon that finds a launched execution gone releases its claims at 
   CHECK(f.recovery_reason("t1") == "execution_lost");
 }
 
-TEST_CASE("an agent mission did not launch loses its claim after the lease of silence, not before") {
+TEST_CASE(
+    "an agent mission did not launch loses its claim after the lease of silence, not before") {
   ManualClock clock(kStart);
   Fixture f;
   f.add_execution("ae-ext", ExecutionKind::external);
@@ -166,7 +174,8 @@ TEST_CASE("an agent mission did not launch loses its claim after the lease of si
   CHECK(f.status("t2") == "pending/ae-run");
 }
 
-TEST_CASE("an agent is offered and may claim only the tasks whose required capabilities it registered") {
+TEST_CASE(
+    "an agent is offered and may claim only the tasks whose required capabilities it registered") {
   Fixture f;
   f.add_execution("ae-a");
   f.add_task("gpu", 0, R"({"required_capabilities": ["cuda"]})");
@@ -186,7 +195,8 @@ TEST_CASE("an agent is offered and may claim only the tasks whose required capab
   CHECK(f.claim("ae-a", "gpu")["success"] == true);
 }
 
-TEST_CASE("releasing gives the task back with the agent's reason, and only the holder may release") {
+TEST_CASE(
+    "releasing gives the task back with the agent's reason, and only the holder may release") {
   Fixture f;
   f.add_execution("ae-a");
   f.add_execution("ae-b");

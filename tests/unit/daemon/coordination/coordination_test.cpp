@@ -81,9 +81,11 @@ TEST_CASE("an agent registers as its own execution and cannot act as another") {
 
   coordination::AgentHeartbeatRequest beat;
   beat.agent_id = "ae-b";
-  CHECK(code_of([&] { f.as("ae-a", coordination::agent_heartbeat, beat); }) == ErrorCode::forbidden);
+  CHECK(code_of([&] { f.as("ae-a", coordination::agent_heartbeat, beat); }) ==
+        ErrorCode::forbidden);
   coordination::AgentIdRequest other{"ae-b"};
-  CHECK(code_of([&] { f.as("ae-a", coordination::agent_unregister, other); }) == ErrorCode::forbidden);
+  CHECK(code_of([&] { f.as("ae-a", coordination::agent_unregister, other); }) ==
+        ErrorCode::forbidden);
   coordination::MessageListRequest list;
   list.agent_id = "ae-b";
   CHECK(code_of([&] { f.as("ae-a", coordination::message_list, list); }) == ErrorCode::forbidden);
@@ -120,7 +122,8 @@ TEST_CASE("messages are threaded, read, archived, counted, and survive a reopen"
   coordination::MessageGetRequest get{sent["id"], true};
   CHECK(code_of([&] { f.as("ae-c", coordination::message_get, get); }) == ErrorCode::forbidden);
   coordination::MessageIdsRequest ids{{sent["id"]}};
-  CHECK(code_of([&] { f.as("ae-a", coordination::message_mark_read, ids); }) == ErrorCode::forbidden);
+  CHECK(code_of([&] { f.as("ae-a", coordination::message_mark_read, ids); }) ==
+        ErrorCode::forbidden);
 
   f.open();  // durable: a new connection to the same file sees it all
   coordination::MessageCountRequest count;
@@ -172,13 +175,15 @@ TEST_CASE("an answer replies to the open question and puts the execution back to
 
   events::EventBatch batch(f.bus);
   coordination::PersonMessage answer{"alice", "ae-q", "", MessagePriority::high, std::nullopt};
-  CHECK(code_of([&] { coordination::person_answer(*f.db, batch, answer, 3, nullptr); }) == ErrorCode::invalid_argument);
+  CHECK(code_of([&] { coordination::person_answer(*f.db, batch, answer, 3, nullptr); }) ==
+        ErrorCode::invalid_argument);
   json answered = coordination::person_answer(*f.db, batch, answer, 2, nullptr);
   CHECK(answered["message"]["body"] == "no");
   CHECK(answered["message"]["replyToObservationId"] == observation);
   CHECK(store::ExecutionRepository(*f.db).find("ae-q")->state == ExecutionState::running);
   // Nothing is open any more.
-  CHECK(code_of([&] { coordination::person_answer(*f.db, batch, answer, 1, nullptr); }) == ErrorCode::invalid_argument);
+  CHECK(code_of([&] { coordination::person_answer(*f.db, batch, answer, 1, nullptr); }) ==
+        ErrorCode::invalid_argument);
 
   coordination::MessageWaitRequest wait;
   json ready = *coordination::message_wait_ready(*f.db, "ae-q", wait);

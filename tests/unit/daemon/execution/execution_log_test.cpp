@@ -1,6 +1,8 @@
 // The per-execution output log: how output becomes lines (streams, partial
 // and long lines, CRLF), the size bound, and paging back and forward.
 
+#include "daemon/execution/execution_log.hpp"
+
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>
@@ -9,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "daemon/execution/execution_log.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
 #include "support/temp_dir.hpp"
@@ -101,7 +102,8 @@ TEST_CASE("a CRLF line is stored without its carriage return", "[log]") {
   writer.append('o', "\nmid\rline\n\r\n");
   writer.append('e', "unterminated\r");
   writer.close();
-  CHECK(texts(log.all()) == std::vector<std::string>{"dos", "split", "mid\rline", "", "unterminated"});
+  CHECK(texts(log.all()) ==
+        std::vector<std::string>{"dos", "split", "mid\rline", "", "unterminated"});
 }
 
 TEST_CASE("a line that arrives a byte at a time is one line", "[log]") {
@@ -246,13 +248,14 @@ TEST_CASE("the bound reached in the middle of an append drops the rest of it", "
 TEST_CASE("pages: newest, cursor back to the start, after", "[log]") {
   Log log;
   ExecutionLogWriter writer(log.logs, kId);
-  for (int i = 1; i <= 250; ++i) writer.append(i % 7 == 0 ? 'e' : 'o', "line " + std::to_string(i) + "\n");
+  for (int i = 1; i <= 250; ++i)
+    writer.append(i % 7 == 0 ? 'e' : 'o', "line " + std::to_string(i) + "\n");
 
   LogPage newest = log.read();
   CHECK(numbers(newest) == range(151, 250));
   CHECK(newest.lines.front().text == "line 151");
-  CHECK(newest.lines[5].stream == 'o');   // 156
-  CHECK(newest.lines[3].stream == 'e');   // 154 = 7 * 22
+  CHECK(newest.lines[5].stream == 'o');  // 156
+  CHECK(newest.lines[3].stream == 'e');  // 154 = 7 * 22
   CHECK(newest.last_line == 250);
   REQUIRE(newest.next_cursor == 151u);
 
@@ -307,8 +310,9 @@ TEST_CASE("after and cursor together are a mixed_pagination error", "[log]") {
   CHECK(error_of([&] { log.read({std::nullopt, 0, 10}); }) == ErrorCode::invalid_argument);
   CHECK(error_of([&] { log.read({std::nullopt, 4, 10}); }) == ErrorCode::invalid_argument);
   CHECK(numbers(log.read({std::nullopt, 3, 10})) == range(1, 2));
-  CHECK(error_of([&] { log.read({std::nullopt, std::nullopt, 0}); }) ==
-        ErrorCode::invalid_argument);
+  CHECK(error_of([&] {
+          log.read({std::nullopt, std::nullopt, 0});
+        }) == ErrorCode::invalid_argument);
   CHECK(error_of([&] { read_execution_log(log.logs, "../escape", {}); }) ==
         ErrorCode::invalid_argument);
   CHECK(error_of([&] { ExecutionLogWriter bad(log.logs, "a/b"); }) == ErrorCode::invalid_argument);

@@ -2,9 +2,10 @@
 // exact ids, names, unique prefixes, and the errors when a reference names
 // none or several, on a real SQLite file.
 
+#include "daemon/execution/execution_reference.hpp"
+
 #include <catch2/catch.hpp>
 
-#include "daemon/execution/execution_reference.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/migrations.hpp"
@@ -67,7 +68,8 @@ TEST_CASE("an execution reference is an id, @last, a name or a unique prefix") {
   CHECK(resolve_execution_reference(f.db, "abcd2").matched_by == "prefix");
 }
 
-TEST_CASE("a reference that names several executions, or none, is refused with candidates or a hint") {
+TEST_CASE(
+    "a reference that names several executions, or none, is refused with candidates or a hint") {
   Fixture f;
   f.add("ae-abcd111111");
   f.add("ae-abcd222222");

@@ -2,6 +2,8 @@
 // SQLite file: a process runs only while its row says so, and nothing a
 // callback throws reaches libuv.
 
+#include "daemon/execution/launcher.hpp"
+
 #include <signal.h>
 #include <uv.h>
 
@@ -12,7 +14,6 @@
 
 #include "daemon/events/event_sink.hpp"
 #include "daemon/execution/execution_registry.hpp"
-#include "daemon/execution/launcher.hpp"
 #include "daemon/loop/work_queue.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/migrations.hpp"
@@ -106,7 +107,8 @@ TEST_CASE("an exception in thread-pool work or in its completion never reaches l
   Loop loop;
   bool finished = false;
   loop::queue_work(
-      &loop.loop, [] { throw std::runtime_error("work failed"); }, [&finished] { finished = true; });
+      &loop.loop, [] { throw std::runtime_error("work failed"); },
+      [&finished] { finished = true; });
   loop::queue_work(
       &loop.loop, [] {}, [] { throw std::runtime_error("completion failed"); });
   uv_run(&loop.loop, UV_RUN_DEFAULT);

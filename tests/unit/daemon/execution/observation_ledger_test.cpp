@@ -1,9 +1,10 @@
 // The ObservationLedger against a real SQLite file: idempotency by eventId,
 // the policy applied once, and final executions.
 
+#include "daemon/execution/observation_ledger.hpp"
+
 #include <catch2/catch.hpp>
 
-#include "daemon/execution/observation_ledger.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/migrations.hpp"
 #include "daemon/store/observation_repository.hpp"
@@ -22,15 +23,19 @@ struct Ledger {
   Database db{dir.path() / "mission.db"};
   Ledger() {
     migrate(db);
-    ExecutionRepository(db).insert(mission::test::sample_execution("ae-1", mission::ExecutionState::running, mission::Delivery::mcp_tool));
+    ExecutionRepository(db).insert(mission::test::sample_execution(
+        "ae-1", mission::ExecutionState::running, mission::Delivery::mcp_tool));
   }
   json record(const std::string& type, std::optional<std::string> event_id, json fields = {}) {
     json signal = fields.is_null() ? json::object() : fields;
     signal["type"] = type;
-    return ObservationLedger(db).record(
-        {"ae-1", "mcp-tool", std::move(event_id), mission::require_name<mission::SignalType>(type, "signal"), signal});
+    return ObservationLedger(db).record({"ae-1", "mcp-tool", std::move(event_id),
+                                         mission::require_name<mission::SignalType>(type, "signal"),
+                                         signal});
   }
-  std::string state() { return std::string(mission::name_of(ExecutionRepository(db).find("ae-1")->state)); }
+  std::string state() {
+    return std::string(mission::name_of(ExecutionRepository(db).find("ae-1")->state));
+  }
 };
 
 }  // namespace
@@ -83,7 +88,11 @@ TEST_CASE("a final execution takes only messages, and unknown executions are not
   CHECK(ObservationRepository(ledger.db).find("ae-1", "late") == std::nullopt);
 
   try {
-    ObservationLedger(ledger.db).record({"ae-none", "mcp-tool", "x", mission::SignalType::progress, {{"type", "progress"}, {"summary", "s"}}});
+    ObservationLedger(ledger.db).record({"ae-none",
+                                         "mcp-tool",
+                                         "x",
+                                         mission::SignalType::progress,
+                                         {{"type", "progress"}, {"summary", "s"}}});
     FAIL("expected not_found");
   } catch (const mission::MissionError& e) {
     CHECK(e.code() == mission::ErrorCode::not_found);
@@ -92,10 +101,18 @@ TEST_CASE("a final execution takes only messages, and unknown executions are not
 
 TEST_CASE("an eventId is one signal whatever delivered it") {
   Ledger ledger;
-  json by_marker = ObservationLedger(ledger.db).record(
-      {"ae-1", "stdout-marker", "shared", mission::SignalType::progress, {{"type", "progress"}, {"summary", "from a marker"}}});
-  json by_tool = ObservationLedger(ledger.db).record(
-      {"ae-1", "mcp-tool", "shared", mission::SignalType::progress, {{"type", "progress"}, {"summary", "from a tool"}}});
+  json by_marker =
+      ObservationLedger(ledger.db).record({"ae-1",
+                                           "stdout-marker",
+                                           "shared",
+                                           mission::SignalType::progress,
+                                           {{"type", "progress"}, {"summary", "from a marker"}}});
+  json by_tool =
+      ObservationLedger(ledger.db).record({"ae-1",
+                                           "mcp-tool",
+                                           "shared",
+                                           mission::SignalType::progress,
+                                           {{"type", "progress"}, {"summary", "from a tool"}}});
   CHECK(by_marker["status"] == "accepted");
   CHECK(by_tool["status"] == "duplicate");
   CHECK(ObservationRepository(ledger.db).find("ae-1", "shared")->origin == "stdout-marker");

@@ -148,7 +148,7 @@ TEST_CASE("git change set: git mv committed is a rename and a delete plus an add
   repo.git("mv src/util.c src/helpers.c");
   repo.git("commit -q -m rename");
   check_changes(compute_change_set(start),
-        {{"src/helpers.c"}, {}, {"src/util.c"}, {{"src/util.c", "src/helpers.c"}}});
+                {{"src/helpers.c"}, {}, {"src/util.c"}, {{"src/util.c", "src/helpers.c"}}});
 }
 
 TEST_CASE("git change set: git mv or a plain mv uncommitted is a rename") {
@@ -156,10 +156,11 @@ TEST_CASE("git change set: git mv or a plain mv uncommitted is a rename") {
   Snapshot start = repo.snapshot();
   repo.git("mv src/util.c src/helpers.c");
   fs::rename(repo.root() / "docs/guide.md", repo.root() / "docs/manual.md");
-  check_changes(compute_change_set(start), {{"docs/manual.md", "src/helpers.c"},
-                                    {},
-                                    {"docs/guide.md", "src/util.c"},
-                                    {{"docs/guide.md", "docs/manual.md"}, {"src/util.c", "src/helpers.c"}}});
+  check_changes(compute_change_set(start),
+                {{"docs/manual.md", "src/helpers.c"},
+                 {},
+                 {"docs/guide.md", "src/util.c"},
+                 {{"docs/guide.md", "docs/manual.md"}, {"src/util.c", "src/helpers.c"}}});
 }
 
 TEST_CASE("git change set: a rename with an edit is a delete plus an add") {
@@ -185,7 +186,7 @@ TEST_CASE("git change set: a file dirty before the start and untouched does not 
   Repo repo;
   repo.write("src/app.c", "int main(void) { return 10; }\n");  // dirty, unstaged
   repo.write("src/util.c", "int util(void) { return 10; }\n");
-  repo.git("add src/util.c");  // dirty, staged
+  repo.git("add src/util.c");    // dirty, staged
   repo.remove("docs/guide.md");  // deleted before the start
   Snapshot start = repo.snapshot();
   repo.write("README.md", "readme, edited in the task\n");
@@ -330,7 +331,7 @@ TEST_CASE("git change set: odd file names survive the snapshot data") {
   check_changes(compute_change_set(start), {{"tab\tand 100%.txt"}, {"with space %41.txt"}, {}});
   repo.remove("line\nbreak.txt");
   check_changes(compute_change_set(start),
-        {{"tab\tand 100%.txt"}, {"with space %41.txt"}, {"line\nbreak.txt"}});
+                {{"tab\tand 100%.txt"}, {"with space %41.txt"}, {"line\nbreak.txt"}});
 }
 
 TEST_CASE("git change set: a nested repository is left out") {
@@ -377,7 +378,8 @@ TEST_CASE("git change set: a garbage-collected start commit is a git_error") {
 
 TEST_CASE("git change set: a missing directory is not_found") {
   mission::test::TempDir dir;
-  CHECK(error_code_of([&] { take_snapshot((dir.path() / "missing").string()); }) == ErrorCode::not_found);
+  CHECK(error_code_of([&] { take_snapshot((dir.path() / "missing").string()); }) ==
+        ErrorCode::not_found);
   Repo repo;
   Snapshot start = repo.snapshot();
   start.root += "-gone";
@@ -398,7 +400,8 @@ TEST_CASE("git change set: corrupt snapshot data and unknown types are invalid_a
 TEST_CASE("git change set: to_json gives the four lists") {
   ChangeSet changes{{"b.txt"}, {"m.txt"}, {"a.txt"}, {{"a.txt", "b.txt"}}};
   auto json = to_json(changes);
-  CHECK(json == nlohmann::json::parse(R"({"added":["b.txt"],"modified":["m.txt"],"deleted":["a.txt"],
+  CHECK(json ==
+        nlohmann::json::parse(R"({"added":["b.txt"],"modified":["m.txt"],"deleted":["a.txt"],
                                           "renamed":[{"from":"a.txt","to":"b.txt"}]})"));
   CHECK(to_json(ChangeSet{}) ==
         nlohmann::json::parse(R"({"added":[],"modified":[],"deleted":[],"renamed":[]})"));

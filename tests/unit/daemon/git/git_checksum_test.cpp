@@ -119,7 +119,8 @@ TEST_CASE("checksum change set: added, modified and deleted files") {
   tree.write("src/new/feature.c", "int feature;\n");
   tree.write("src/app.c", "int main(void) { return 1234; }\n");
   fs::remove(tree.path("docs/guide.md"));
-  check_changes(compute_checksum_change_set(start), {{"src/new/feature.c"}, {"src/app.c"}, {"docs/guide.md"}});
+  check_changes(compute_checksum_change_set(start),
+                {{"src/new/feature.c"}, {"src/app.c"}, {"docs/guide.md"}});
 }
 
 TEST_CASE("checksum change set: a same-size edit with its mtime restored is modified") {
@@ -150,9 +151,9 @@ TEST_CASE("checksum change set: renames pair equal contents, empty files excepte
   fs::rename(tree.path("src/util.c"), tree.path("src/helpers.c"));
   fs::rename(tree.path("empty.txt"), tree.path("blank.txt"));
   check_changes(compute_checksum_change_set(start), {{"blank.txt", "src/helpers.c"},
-                                             {},
-                                             {"empty.txt", "src/util.c"},
-                                             {{"src/util.c", "src/helpers.c"}}});
+                                                     {},
+                                                     {"empty.txt", "src/util.c"},
+                                                     {{"src/util.c", "src/helpers.c"}}});
 }
 
 TEST_CASE("checksum change set: chmod +x and symlinks count") {
@@ -188,14 +189,16 @@ TEST_CASE("checksum change set: large files and many files are hashed exactly") 
   Tree tree;
   std::string big(300 * 1024, 'x');
   tree.write("big.bin", big);
-  for (int i = 0; i < 600; ++i) tree.write("many/file" + std::to_string(i) + ".txt", std::to_string(i));
+  for (int i = 0; i < 600; ++i)
+    tree.write("many/file" + std::to_string(i) + ".txt", std::to_string(i));
   Snapshot start = take_checksum_snapshot(tree.root());
   big[200 * 1024] = 'y';  // beyond the first read buffer, same size
   tree.write("big.bin", big);
   tree.write("many/file17.txt", "changed");
   tree.write("many/file599.txt", "599");  // rewritten, same content
   fs::remove(tree.path("many/file300.txt"));
-  check_changes(compute_checksum_change_set(start), {{}, {"big.bin", "many/file17.txt"}, {"many/file300.txt"}});
+  check_changes(compute_checksum_change_set(start),
+                {{}, {"big.bin", "many/file17.txt"}, {"many/file300.txt"}});
 }
 
 TEST_CASE("checksum walk: a file over the read limit is compared by its stat data") {
@@ -239,15 +242,18 @@ TEST_CASE("checksum change set: odd file names survive the snapshot data") {
   Snapshot start = take_checksum_snapshot(tree.root());
   tree.write("a b/100% sure.txt", "1, edited\n");
   fs::remove(tree.path("a b/line\nbreak.txt"));
-  check_changes(compute_checksum_change_set(start), {{}, {"a b/100% sure.txt"}, {"a b/line\nbreak.txt"}});
+  check_changes(compute_checksum_change_set(start),
+                {{}, {"a b/100% sure.txt"}, {"a b/line\nbreak.txt"}});
 }
 
 TEST_CASE("checksum change set: more files than the limit is payload_too_large") {
   Tree tree;  // four files
-  CHECK(error_code_of([&] { take_checksum_snapshot(tree.root(), 3); }) == ErrorCode::payload_too_large);
+  CHECK(error_code_of([&] { take_checksum_snapshot(tree.root(), 3); }) ==
+        ErrorCode::payload_too_large);
   Snapshot start = take_checksum_snapshot(tree.root(), 4);
   tree.write("fifth.txt", "5\n");
-  CHECK(error_code_of([&] { compute_checksum_change_set(start, 4); }) == ErrorCode::payload_too_large);
+  CHECK(error_code_of([&] { compute_checksum_change_set(start, 4); }) ==
+        ErrorCode::payload_too_large);
   try {
     take_checksum_snapshot(tree.root(), 3);
   } catch (const MissionError& error) {

@@ -1,12 +1,13 @@
 // The scope rule: words, file stems, path prefixes and globs, how renames
 // and unexpected files are reported, and the JSON shape.
 
+#include "daemon/git/scope_rule.hpp"
+
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
 #include "daemon/git/change_set.hpp"
-#include "daemon/git/scope_rule.hpp"
 
 using namespace mission::daemon::git;
 using scope::AreaKind;

@@ -1,10 +1,11 @@
 // The ToolCatalog: built from schemas/tools, scoped by the protocol
 // descriptor, paged, and small enough to publish.
 
+#include "daemon/mcp/tool_catalog.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "daemon/execution/protocol_descriptor.hpp"
-#include "daemon/mcp/tool_catalog.hpp"
 #include "shared/error_code.hpp"
 #include "shared/schema_registry.hpp"
 
@@ -14,7 +15,8 @@ using nlohmann::json;
 namespace {
 
 json descriptor_for(mission::Delivery delivery) {
-  return execution::build_protocol_descriptor({"ae-test", "/tmp", delivery, {mission::Toolset::signals}});
+  return execution::build_protocol_descriptor(
+      {"ae-test", "/tmp", delivery, {mission::Toolset::signals}});
 }
 
 const std::vector<mission::Toolset> kSignals{mission::Toolset::signals};
@@ -61,7 +63,8 @@ TEST_CASE("a session sees only the tools its descriptor offers over MCP") {
 }
 
 TEST_CASE("tools/list pages follow nextCursor to the end, and bad cursors are refused") {
-  auto view = mcp::ToolCatalog::builtin().view(kSignals, descriptor_for(mission::Delivery::mcp_tool));
+  auto view =
+      mcp::ToolCatalog::builtin().view(kSignals, descriptor_for(mission::Delivery::mcp_tool));
   std::vector<std::string> seen;
   std::string cursor;
   const std::string* next = nullptr;
@@ -106,8 +109,9 @@ TEST_CASE("published tools keep the contract and drop prose and bounds") {
 }
 
 TEST_CASE("the default catalog stays under 800 bytes a tool in tools/list") {
-  auto view = mcp::ToolCatalog::builtin().view({execution::default_toolsets().begin(), execution::default_toolsets().end()},
-                                                descriptor_for(mission::Delivery::mcp_tool));
+  auto view = mcp::ToolCatalog::builtin().view(
+      {execution::default_toolsets().begin(), execution::default_toolsets().end()},
+      descriptor_for(mission::Delivery::mcp_tool));
   std::size_t total = 0;
   for (const auto* tool : view.tools()) total += tool->listing.dump().size();
   REQUIRE(view.tools().size() == 15);  // 7 signals and 8 tracking tools
@@ -116,9 +120,11 @@ TEST_CASE("the default catalog stays under 800 bytes a tool in tools/list") {
 }
 
 TEST_CASE("every planning and templates tool stays within 800 bytes of tools/list") {
-  auto view = mcp::ToolCatalog::builtin().view({mission::Toolset::planning, mission::Toolset::templates},
-                                                descriptor_for(mission::Delivery::mcp_tool));
-  REQUIRE(view.tools().size() == 23);  // seed 003's workflow, task, checkpoint, context, query, repository, template tools
+  auto view =
+      mcp::ToolCatalog::builtin().view({mission::Toolset::planning, mission::Toolset::templates},
+                                       descriptor_for(mission::Delivery::mcp_tool));
+  REQUIRE(view.tools().size() ==
+          23);  // seed 003's workflow, task, checkpoint, context, query, repository, template tools
   for (const auto* tool : view.tools()) {
     INFO(tool->name);
     CHECK(tool->listing.dump().size() <= 800);
@@ -127,10 +133,12 @@ TEST_CASE("every planning and templates tool stays within 800 bytes of tools/lis
 
 TEST_CASE("the coordination toolset is opt-in, under 800 bytes a tool, none over 1 KB") {
   const auto& catalog = mcp::ToolCatalog::builtin();
-  auto defaults = catalog.view({execution::default_toolsets().begin(), execution::default_toolsets().end()},
-                               descriptor_for(mission::Delivery::mcp_tool));
+  auto defaults =
+      catalog.view({execution::default_toolsets().begin(), execution::default_toolsets().end()},
+                   descriptor_for(mission::Delivery::mcp_tool));
   CHECK(defaults.find("message_wait") == nullptr);
-  auto view = catalog.view({mission::Toolset::coordination}, descriptor_for(mission::Delivery::mcp_tool));
+  auto view =
+      catalog.view({mission::Toolset::coordination}, descriptor_for(mission::Delivery::mcp_tool));
   CHECK(view.tools().size() == 17);
   std::size_t total = 0;
   for (const auto* tool : view.tools()) {
@@ -144,18 +152,21 @@ TEST_CASE("the coordination toolset is opt-in, under 800 bytes a tool, none over
 
 TEST_CASE("claims and workspaces: opt-in, each tool within 800 bytes of tools/list") {
   const auto& catalog = mcp::ToolCatalog::builtin();
-  auto defaults = catalog.view({execution::default_toolsets().begin(), execution::default_toolsets().end()},
-                               descriptor_for(mission::Delivery::mcp_tool));
+  auto defaults =
+      catalog.view({execution::default_toolsets().begin(), execution::default_toolsets().end()},
+                   descriptor_for(mission::Delivery::mcp_tool));
   CHECK(defaults.find("task_claim") == nullptr);
   CHECK(defaults.find("workspace_create") == nullptr);
-  auto coordination = catalog.view({mission::Toolset::coordination}, descriptor_for(mission::Delivery::mcp_tool));
+  auto coordination =
+      catalog.view({mission::Toolset::coordination}, descriptor_for(mission::Delivery::mcp_tool));
   for (const char* name : {"task_claim", "task_release", "task_get_available"}) {
     const auto* tool = coordination.find(name);
     REQUIRE(tool != nullptr);
     INFO(name << " " << tool->listing.dump().size());
     CHECK(tool->listing.dump().size() <= 800);
   }
-  auto view = catalog.view({mission::Toolset::workspaces}, descriptor_for(mission::Delivery::mcp_tool));
+  auto view =
+      catalog.view({mission::Toolset::workspaces}, descriptor_for(mission::Delivery::mcp_tool));
   CHECK(view.tools().size() == 5);
   for (const auto* tool : view.tools()) {
     INFO(tool->name << " " << tool->listing.dump().size());

@@ -1,13 +1,14 @@
 // The tools that exist are the same three ways: the schema files on disk,
 // the catalog the daemon publishes, and the rows of the toolset tables.
 
+#include "daemon/mcp/tool_table.hpp"
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <set>
 
 #include "daemon/mcp/tool_catalog.hpp"
-#include "daemon/mcp/tool_table.hpp"
 #include "shared/vocabulary.hpp"
 
 using namespace mission::daemon;
@@ -15,11 +16,13 @@ using nlohmann::json;
 
 TEST_CASE("schemas on disk, the catalog and the tool tables name the same tools and toolsets") {
   std::map<std::string, std::string> on_disk;  // tool -> its x-mission toolset
-  const std::filesystem::path tools = std::filesystem::path(MISSION_SOURCE_DIR) / "schemas" / "tools";
+  const std::filesystem::path tools =
+      std::filesystem::path(MISSION_SOURCE_DIR) / "schemas" / "tools";
   for (const auto& entry : std::filesystem::directory_iterator(tools)) {
     const std::string file = entry.path().filename().string();
     const std::string suffix = ".input.json";
-    if (file.size() <= suffix.size() || file.compare(file.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    if (file.size() <= suffix.size() ||
+        file.compare(file.size() - suffix.size(), suffix.size(), suffix) != 0) {
       continue;
     }
     const std::string name = file.substr(0, file.size() - suffix.size());

@@ -35,12 +35,13 @@ struct Fixture {
 
   Fixture() {
     store::migrate(db);
-    store::ExecutionRepository(db).insert(test::sample_execution("ae-planner", ExecutionState::running,
-                                                                 Delivery::mcp_tool));
+    store::ExecutionRepository(db).insert(
+        test::sample_execution("ae-planner", ExecutionState::running, Delivery::mcp_tool));
   }
 
   std::string create() {
-    planning::WorkflowCreateRequest request{"w", "prompt", std::nullopt, "source", std::nullopt, 2, false};
+    planning::WorkflowCreateRequest request{"w",          "prompt", std::nullopt, "source",
+                                            std::nullopt, 2,        false};
     return planning::workflow_create(caller, request)["id"];
   }
 
@@ -81,7 +82,8 @@ TEST_CASE("a plan replaced before any task started leaves none of the old tasks 
   CHECK(f.count("SELECT count(*) FROM task_dependencies") == 2);
   // Every edge joins two of the new tasks.
   CHECK(f.count("SELECT count(*) FROM task_dependencies d JOIN tasks a ON a.id = d.task_id "
-                "JOIN tasks b ON b.id = d.depends_on_id WHERE a.name LIKE 'new%' AND b.name LIKE 'new%'") == 2);
+                "JOIN tasks b ON b.id = d.depends_on_id WHERE a.name LIKE 'new%' AND b.name LIKE "
+                "'new%'") == 2);
 }
 
 TEST_CASE("a plan with a started task is not replaced, and the refusal names the task") {
@@ -106,8 +108,8 @@ namespace {
 json progress_of(const planning::PlanState& state) {
   json out = {{"status", state.workflow_status}, {"max_parallel", state.max_parallel_tasks}};
   for (const auto& task : state.tasks) {
-    out["tasks"].push_back({task.id, task.status, task.started_at.value_or(-1), task.completed_at.value_or(-1),
-                            task.outcome_summary.value_or("")});
+    out["tasks"].push_back({task.id, task.status, task.started_at.value_or(-1),
+                            task.completed_at.value_or(-1), task.outcome_summary.value_or("")});
   }
   return out;
 }
@@ -128,7 +130,8 @@ TEST_CASE("a kept DAG brought up to date after task changes equals one loaded af
     for (int c = 0; c < changes; ++c) {
       const std::string name = "t" + std::to_string(rng() % 8);
       const std::string status = statuses[rng() % 5];
-      f.db.exec("UPDATE tasks SET status = '" + status + "', started_at = " + std::to_string(round) +
+      f.db.exec("UPDATE tasks SET status = '" + status +
+                "', started_at = " + std::to_string(round) +
                 ", completed_at = " + std::to_string(round + 1) + ", outcome = '{\"summary\":\"r" +
                 std::to_string(round) + "\"}' WHERE name = '" + name + "'");
     }
@@ -187,8 +190,9 @@ TEST_CASE("a plan larger than one INSERT carries is written whole, every edge as
   CHECK(f.count("SELECT count(*) FROM tasks WHERE mission_id = '" + id +
                 "' AND name = 't' || plan_order AND description = 'd' || plan_order") == 1234);
   std::set<std::pair<std::string, std::string>> stored;
-  auto s = f.db.prepare("SELECT a.name, b.name FROM task_dependencies d JOIN tasks a ON a.id = d.task_id "
-                        "JOIN tasks b ON b.id = d.depends_on_id");
+  auto s = f.db.prepare(
+      "SELECT a.name, b.name FROM task_dependencies d JOIN tasks a ON a.id = d.task_id "
+      "JOIN tasks b ON b.id = d.depends_on_id");
   while (s.step()) stored.insert({s.text(0), s.text(1)});
   CHECK(stored == wanted);
 }
@@ -202,7 +206,8 @@ TEST_CASE("a task deleted, or its workflow, takes its edges both ways") {
   CHECK(f.count("SELECT count(*) FROM task_dependencies") == 5);
   f.db.exec("DELETE FROM tasks WHERE name = 'a1'");
   CHECK(f.count("SELECT count(*) FROM task_dependencies d JOIN tasks t ON t.id = d.task_id "
-                "WHERE t.mission_id = '" + first + "'") == 0);
+                "WHERE t.mission_id = '" +
+                first + "'") == 0);
   CHECK(f.count("SELECT count(*) FROM task_dependencies") == 3);
   f.db.exec("DELETE FROM missions WHERE id = '" + second + "'");  // its tasks go by cascade
   CHECK(f.count("SELECT count(*) FROM task_dependencies") == 0);
@@ -214,10 +219,11 @@ TEST_CASE("a version 13 database keeps its plans' edges through migration 14") {
     store::Database db(dir.path() / "mission.db");
     store::migrate_to(db, 13);
     REQUIRE(store::schema_version(db) == 13);
-    store::ExecutionRepository(db).insert(test::sample_execution("ae-planner", ExecutionState::running,
-                                                                 Delivery::mcp_tool));
+    store::ExecutionRepository(db).insert(
+        test::sample_execution("ae-planner", ExecutionState::running, Delivery::mcp_tool));
     planning::Caller caller{db, "ae-planner", nullptr, nullptr, {}};
-    planning::WorkflowCreateRequest create{"w", "prompt", std::nullopt, "source", std::nullopt, 2, false};
+    planning::WorkflowCreateRequest create{"w",          "prompt", std::nullopt, "source",
+                                           std::nullopt, 2,        false};
     const std::string id = planning::workflow_create(caller, create)["id"];
     planning::WorkflowSetPlanRequest request;
     request.id = id;
@@ -245,8 +251,10 @@ TEST_CASE("a version 13 database keeps its plans' edges through migration 14") {
   CHECK(count("SELECT count(*) FROM task_dependencies d JOIN tasks a ON a.id = d.task_id "
               "JOIN tasks b ON b.id = d.depends_on_id") == 4);
   CHECK(count("SELECT count(*) FROM pragma_foreign_key_list('task_dependencies')") == 0);
-  CHECK(count("SELECT count(*) FROM sqlite_master WHERE name IN ('tasks_by_phase', 'tasks_by_parent') "
-              "AND sql LIKE '%IS NOT NULL'") == 2);
+  CHECK(
+      count(
+          "SELECT count(*) FROM sqlite_master WHERE name IN ('tasks_by_phase', 'tasks_by_parent') "
+          "AND sql LIKE '%IS NOT NULL'") == 2);
   db.exec("DELETE FROM tasks WHERE name = 't0'");
   CHECK(count("SELECT count(*) FROM task_dependencies") == 1);  // t3 -> t2
 }
@@ -305,7 +313,9 @@ TEST_CASE("a task added by index answers as a full load of its plan does") {
   }
 }
 
-TEST_CASE("a graph and a record read in pages are the whole ones, and a plan replaced meanwhile is refused") {
+TEST_CASE(
+    "a graph and a record read in pages are the whole ones, and a plan replaced meanwhile is "
+    "refused") {
   Fixture f;
   const std::string id = f.create();
   f.set_chain(id, "a", 300);
@@ -355,8 +365,10 @@ TEST_CASE("a graph and a record read in pages are the whole ones, and a plan rep
 
   // The plan replaced after a first page: its cursors no longer go on.
   f.set_chain(id, "b", 300);
-  CHECK_THROWS_AS(planning::workflow_graph(f.db, nullptr, id, KeyStyle::camel, first_cursor, kBudget),
+  CHECK_THROWS_AS(
+      planning::workflow_graph(f.db, nullptr, id, KeyStyle::camel, first_cursor, kBudget),
+      MissionError);
+  CHECK_THROWS_AS(tracking::mission_record_page(f.db, workflow, first_record_cursor, kBudget),
                   MissionError);
-  CHECK_THROWS_AS(tracking::mission_record_page(f.db, workflow, first_record_cursor, kBudget), MissionError);
   CHECK_THROWS_AS(tracking::mission_record_page(f.db, workflow, "tasks:x", kBudget), MissionError);
 }

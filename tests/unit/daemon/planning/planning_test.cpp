@@ -22,7 +22,9 @@ using nlohmann::json;
 
 namespace {
 
-std::string name_of_node(std::size_t i) { return "t" + std::to_string(i); }
+std::string name_of_node(std::size_t i) {
+  return "t" + std::to_string(i);
+}
 
 // A random plan: sequences 0..stages-1; some tasks name earlier tasks (by
 // sequence) in depends_on, others rely on the sequence order.
@@ -49,12 +51,14 @@ std::vector<PlanEntry> random_plan(std::mt19937& rng, std::size_t n) {
 }
 
 // The oracle: the prerequisites of a task straight from the ADR's words.
-std::set<std::string> prerequisites_by_definition(const std::vector<PlanEntry>& entries, std::size_t i) {
+std::set<std::string> prerequisites_by_definition(const std::vector<PlanEntry>& entries,
+                                                  std::size_t i) {
   std::set<std::string> out(entries[i].depends_on.begin(), entries[i].depends_on.end());
   if (!out.empty()) return out;
   std::optional<std::int64_t> previous;
   for (const auto& entry : entries) {
-    if (entry.sequence < entries[i].sequence && (!previous || entry.sequence > *previous)) previous = entry.sequence;
+    if (entry.sequence < entries[i].sequence && (!previous || entry.sequence > *previous))
+      previous = entry.sequence;
   }
   for (const auto& entry : entries) {
     if (previous && entry.sequence == *previous) out.insert(entry.name);
@@ -62,14 +66,15 @@ std::set<std::string> prerequisites_by_definition(const std::vector<PlanEntry>& 
   return out;
 }
 
-PlanState state_of(const std::vector<PlanEntry>& entries, std::mt19937& rng, std::int64_t max_parallel) {
+PlanState state_of(const std::vector<PlanEntry>& entries, std::mt19937& rng,
+                   std::int64_t max_parallel) {
   PlanState state;
   state.workflow_id = "wf-test";
   state.workflow_status = MissionStatus::in_progress;
   state.max_parallel_tasks = max_parallel;
   state.dag = resolve_plan(entries);
-  const TaskStatus statuses[] = {TaskStatus::pending, TaskStatus::pending, TaskStatus::success,
-                                 TaskStatus::in_progress, TaskStatus::failed, TaskStatus::skipped};
+  const TaskStatus statuses[] = {TaskStatus::pending,     TaskStatus::pending, TaskStatus::success,
+                                 TaskStatus::in_progress, TaskStatus::failed,  TaskStatus::skipped};
   for (std::size_t i = 0; i < entries.size(); ++i) {
     PlanTask task;
     task.id = "id-" + entries[i].name;
@@ -87,7 +92,9 @@ PlanState state_of(const std::vector<PlanEntry>& entries, std::mt19937& rng, std
 
 }  // namespace
 
-TEST_CASE("random DAGs: next_tasks never offers a task with an unfinished prerequisite, nor a claimed one") {
+TEST_CASE(
+    "random DAGs: next_tasks never offers a task with an unfinished prerequisite, nor a claimed "
+    "one") {
   std::mt19937 rng(20261125);
   for (int round = 0; round < 300; ++round) {
     const std::size_t n = 1 + rng() % 40;
@@ -103,7 +110,8 @@ TEST_CASE("random DAGs: next_tasks never offers a task with an unfinished prereq
       const std::string name = offered["name"];
       const std::size_t i = std::stoul(name.substr(1));
       INFO("round " << round << " task " << name);
-      CHECK((state.tasks[i].status == TaskStatus::pending || state.tasks[i].status == TaskStatus::failed));
+      CHECK((state.tasks[i].status == TaskStatus::pending ||
+             state.tasks[i].status == TaskStatus::failed));
       CHECK_FALSE(state.tasks[i].claimed_by);
       for (const auto& prerequisite : prerequisites_by_definition(entries, i)) {
         const std::size_t j = std::stoul(prerequisite.substr(1));
@@ -125,8 +133,9 @@ TEST_CASE("random DAGs: next_tasks never offers a task with an unfinished prereq
     }
     CHECK(answer["available_count"] == ready);
     // Never more than the free slots.
-    const std::size_t slots =
-        state.max_parallel_tasks > static_cast<std::int64_t>(in_progress) ? state.max_parallel_tasks - in_progress : 0;
+    const std::size_t slots = state.max_parallel_tasks > static_cast<std::int64_t>(in_progress)
+                                  ? state.max_parallel_tasks - in_progress
+                                  : 0;
     CHECK(recommended <= slots);
     CHECK(answer["recommended_count"] == recommended);
   }
@@ -145,7 +154,8 @@ TEST_CASE("random DAGs: every cycle is refused and named") {
       std::size_t pick = rng() % n;
       if (used.insert(pick).second) chain.push_back(pick);
     }
-    for (std::size_t k = 0; k + 1 < chain.size(); ++k) entries[chain[k]].depends_on.push_back(entries[chain[k + 1]].name);
+    for (std::size_t k = 0; k + 1 < chain.size(); ++k)
+      entries[chain[k]].depends_on.push_back(entries[chain[k + 1]].name);
     entries[chain.back()].depends_on.push_back(entries[chain.front()].name);
     INFO("round " << round);
     try {
@@ -182,7 +192,8 @@ TEST_CASE("a dependency on an unknown name is refused with the name") {
 TEST_CASE("sequence orders tasks without depends_on, and depends_on overrides it") {
   // a, b in 1; c in 2 (no depends_on: waits for a and b); d in 2 depends
   // only on a; e in 3 waits for c and d.
-  std::vector<PlanEntry> entries = {{"a", 1, {}}, {"b", 1, {}}, {"c", 2, {}}, {"d", 2, {"a"}}, {"e", 3, {}}};
+  std::vector<PlanEntry> entries = {
+      {"a", 1, {}}, {"b", 1, {}}, {"c", 2, {}}, {"d", 2, {"a"}}, {"e", 3, {}}};
   Dag dag = resolve_plan(entries);
   auto names = [&](Node node) {
     std::set<std::string> out;
@@ -197,9 +208,11 @@ TEST_CASE("sequence orders tasks without depends_on, and depends_on overrides it
   CHECK(dag.ancestors(4) == std::vector<Node>{0, 1, 2, 3});
 }
 
-TEST_CASE("next_tasks ranks by the critical path, then plan order, and keeps overlapping files apart") {
+TEST_CASE(
+    "next_tasks ranks by the critical path, then plan order, and keeps overlapping files apart") {
   // x leads a chain of three; y and z are leaves. All ready.
-  std::vector<PlanEntry> entries = {{"y", 0, {}}, {"x", 0, {}}, {"z", 0, {}}, {"x2", 1, {"x"}}, {"x3", 2, {"x2"}}};
+  std::vector<PlanEntry> entries = {
+      {"y", 0, {}}, {"x", 0, {}}, {"z", 0, {}}, {"x2", 1, {"x"}}, {"x3", 2, {"x2"}}};
   PlanState state;
   state.workflow_id = "wf";
   state.max_parallel_tasks = 3;
@@ -299,16 +312,21 @@ TEST_CASE("random contexts never exceed the budget and cut in the documented ord
   std::mt19937 rng(99);
   for (int round = 0; round < 200; ++round) {
     ContextParts parts;
-    parts.workflow = {{"id", "wf"}, {"name", "w"}, {"plan_summary", std::string(rng() % 2000, 'p')}};
+    parts.workflow = {
+        {"id", "wf"}, {"name", "w"}, {"plan_summary", std::string(rng() % 2000, 'p')}};
     parts.source_text = std::string(rng() % 40000, 's');
     parts.current_task = {{"id", "t"}, {"description", std::string(rng() % 3000, 'd')}};
     for (std::size_t i = 0, n = rng() % 8; i < n; ++i) {
-      parts.checkpoints.push_back({{"sequence", i}, {"summary", "step"}, {"detail", {{"log", std::string(rng() % 4000, 'l')}}}});
+      parts.checkpoints.push_back({{"sequence", i},
+                                   {"summary", "step"},
+                                   {"detail", {{"log", std::string(rng() % 4000, 'l')}}}});
     }
     for (std::size_t i = 0, n = rng() % 300; i < n; ++i) {
-      parts.prior_tasks.push_back({{"id", "p" + std::to_string(i)}, {"outcome", std::string(rng() % 300, 'o')}});
+      parts.prior_tasks.push_back(
+          {{"id", "p" + std::to_string(i)}, {"outcome", std::string(rng() % 300, 'o')}});
     }
-    for (std::size_t i = 0, n = rng() % 20; i < n; ++i) parts.siblings.push_back({{"id", "s" + std::to_string(i)}});
+    for (std::size_t i = 0, n = rng() % 20; i < n; ++i)
+      parts.siblings.push_back({{"id", "s" + std::to_string(i)}});
     const std::size_t budget = 500 + rng() % 12000;
     const std::size_t sources = parts.source_text.size();
     const std::size_t priors = parts.prior_tasks.size();
@@ -325,7 +343,8 @@ TEST_CASE("random contexts never exceed the budget and cut in the documented ord
         CHECK_FALSE(out["current_task"]["checkpoints"][i].contains("detail"));
       }
     }
-    CHECK(out["workflow"]["source_summary"].get<std::string>().size() + omitted["source_text_chars"].get<std::size_t>() ==
+    CHECK(out["workflow"]["source_summary"].get<std::string>().size() +
+              omitted["source_text_chars"].get<std::size_t>() ==
           sources);
     CHECK(out["prior_tasks"].size() + omitted["prior_tasks"].get<std::size_t>() == priors);
   }
@@ -333,16 +352,19 @@ TEST_CASE("random contexts never exceed the budget and cut in the documented ord
 
 TEST_CASE("templates substitute variables, require them and use defaults") {
   TemplateDefinition definition;
-  definition.tasks = {{"design {{feature}}", "Design {{feature}} for {{team}}", 0, std::nullopt, {}},
-                      {"build {{feature}}", "Build it", 1, std::nullopt, {"design {{feature}}"}}};
-  definition.variables = {{"feature", "what to build", true, std::nullopt}, {"team", "who", false, "core"}};
+  definition.tasks = {
+      {"design {{feature}}", "Design {{feature}} for {{team}}", 0, std::nullopt, {}},
+      {"build {{feature}}", "Build it", 1, std::nullopt, {"design {{feature}}"}}};
+  definition.variables = {{"feature", "what to build", true, std::nullopt},
+                          {"team", "who", false, "core"}};
   check_definition(definition);
   TemplateDefinition applied = instantiate(definition, {{"feature", "login"}});
   CHECK(applied.tasks[0].name == "design login");
   CHECK(applied.tasks[0].description == "Design login for core");
   CHECK(applied.tasks[1].depends_on == std::vector<std::string>{"design login"});
-  CHECK_THROWS_AS(instantiate(definition, {}), MissionError);                                  // feature missing
-  CHECK_THROWS_AS(instantiate(definition, {{"feature", "x"}, {"colour", "red"}}), MissionError);  // unknown
+  CHECK_THROWS_AS(instantiate(definition, {}), MissionError);  // feature missing
+  CHECK_THROWS_AS(instantiate(definition, {{"feature", "x"}, {"colour", "red"}}),
+                  MissionError);  // unknown
   // A placeholder no variable declares is refused when the template is made.
   definition.tasks[0].description = "{{undeclared}}";
   CHECK_THROWS_AS(check_definition(definition), MissionError);

@@ -1,9 +1,9 @@
 // How a run judges an attempt's change set against the plan's
 // files_likely_affected (daemon/runs/change_scope.hpp).
 
-#include <catch2/catch.hpp>
-
 #include "daemon/runs/change_scope.hpp"
+
+#include <catch2/catch.hpp>
 
 using mission::daemon::runs::judge_change_set;
 
@@ -21,13 +21,16 @@ TEST_CASE("changing nothing when the plan names files fails the attempt naming t
 }
 
 TEST_CASE("files outside the plan's areas pass with a warning naming them") {
-  auto inside = judge_change_set({"src/api/routes.ts", "docs/api.md"}, R"(["src/api/", "docs/*.md"])");
+  auto inside =
+      judge_change_set({"src/api/routes.ts", "docs/api.md"}, R"(["src/api/", "docs/*.md"])");
   CHECK_FALSE(inside.failure);
   CHECK_FALSE(inside.warning);
-  auto outside = judge_change_set({"src/api/routes.ts", "package.json", "src/db.ts"}, R"(["src/api/"])");
+  auto outside =
+      judge_change_set({"src/api/routes.ts", "package.json", "src/db.ts"}, R"(["src/api/"])");
   CHECK_FALSE(outside.failure);
   REQUIRE(outside.warning);
-  CHECK(*outside.warning == "2 files changed outside files_likely_affected: package.json, src/db.ts");
+  CHECK(*outside.warning ==
+        "2 files changed outside files_likely_affected: package.json, src/db.ts");
 }
 
 TEST_CASE("a long list of files outside the areas is cut") {

@@ -2,14 +2,16 @@
 // prompt (docs/adr/0023, 0027): the leave to edit first, the user's words
 // after `--` next (so theirs win), then the CLI's prompt form.
 
-#include <catch2/catch.hpp>
-
 #include "daemon/runs/task_prompt.hpp"
+
+#include <catch2/catch.hpp>
 
 using mission::daemon::runs::prompt_arguments;
 using Strings = std::vector<std::string>;
 
-TEST_CASE("a run gives Claude Code, Codex and Copilot CLI the leave to edit before the user's words and the prompt") {
+TEST_CASE(
+    "a run gives Claude Code, Codex and Copilot CLI the leave to edit before the user's words and "
+    "the prompt") {
   CHECK(prompt_arguments("claude-code", {"--model", "m"}, "P", false) ==
         Strings{"--permission-mode", "acceptEdits", "--model", "m", "-p", "P"});
   CHECK(prompt_arguments("codex", {"-c", "model=\"m\""}, "P", false) ==
@@ -21,7 +23,8 @@ TEST_CASE("a run gives Claude Code, Codex and Copilot CLI the leave to edit befo
 TEST_CASE("a Codex that mission confines is told to leave its own sandbox off") {
   CHECK(prompt_arguments("codex", {"-c", "model=\"m\""}, "P", true) ==
         Strings{"-c", "sandbox_mode=\"danger-full-access\"", "-c", "model=\"m\"", "exec", "P"});
-  CHECK(prompt_arguments("claude-code", {}, "P", true) == Strings{"--permission-mode", "acceptEdits", "-p", "P"});
+  CHECK(prompt_arguments("claude-code", {}, "P", true) ==
+        Strings{"--permission-mode", "acceptEdits", "-p", "P"});
 }
 
 TEST_CASE("the other adapters get only their prompt form, and generic the command as given") {

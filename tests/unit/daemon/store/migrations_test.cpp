@@ -39,8 +39,9 @@ TEST_CASE("a fresh database migrates to the latest version in WAL mode") {
   CHECK(table_exists(db, "executions"));
   CHECK(table_exists(db, "observations"));
   CHECK(table_exists(db, "messages"));  // migration 6: agents and messages (ADR 17)
-  auto columns = db.prepare("SELECT count(*) FROM pragma_table_info('executions') WHERE name IN "
-                            "('agent_name', 'agent_capabilities', 'last_heartbeat_at')");
+  auto columns = db.prepare(
+      "SELECT count(*) FROM pragma_table_info('executions') WHERE name IN "
+      "('agent_name', 'agent_capabilities', 'last_heartbeat_at')");
   REQUIRE(columns.step());
   CHECK(columns.integer(0) == 3);
   auto mode = db.prepare("PRAGMA journal_mode");
@@ -53,7 +54,8 @@ TEST_CASE("migrating twice changes nothing and keeps the data") {
   {
     Database db(temp.file());
     migrate(db);
-    ExecutionRepository(db).insert(mission::test::sample_execution("e1", mission::ExecutionState::created));
+    ExecutionRepository(db).insert(
+        mission::test::sample_execution("e1", mission::ExecutionState::created));
   }
   Database db(temp.file());
   migrate(db);
@@ -74,8 +76,10 @@ TEST_CASE("the observation ledger accepts an eventId once per execution") {
   TempDb temp;
   Database db(temp.file());
   migrate(db);
-  ExecutionRepository(db).insert(mission::test::sample_execution("e1", mission::ExecutionState::running, mission::Delivery::mcp_tool));
-  ExecutionRepository(db).insert(mission::test::sample_execution("e2", mission::ExecutionState::running, mission::Delivery::mcp_tool));
+  ExecutionRepository(db).insert(mission::test::sample_execution(
+      "e1", mission::ExecutionState::running, mission::Delivery::mcp_tool));
+  ExecutionRepository(db).insert(mission::test::sample_execution(
+      "e2", mission::ExecutionState::running, mission::Delivery::mcp_tool));
 
   ObservationRepository ledger(db);
   ObservationRow row;
@@ -100,11 +104,16 @@ TEST_CASE("migration 15 takes the stored environment, secrets and tokens, out of
   {
     Database db(temp.file());
     migrate_to(db, 14);
-    db.exec("INSERT INTO missions (id, kind, name, status, cwd, execution_id, created_at, updated_at) "
-            "VALUES ('wf-1', 'planned', 'w', 'in_progress', '/r', NULL, 1, 1)");
-    db.exec("INSERT INTO runs (id, workflow_id, status, options, repository, integration_branch, base_commit, "
-            "created_at) VALUES ('run-1', 'wf-1', 'running', '{\"adapter\":\"generic\",\"env\":{\"MISSION_MCP_TOKEN\":"
-            "\"secret-token\",\"OPENAI_API_KEY\":\"sk-1\"},\"parallel\":2}', '/r', 'mission/run/wf-1', 'abc', 1)");
+    db.exec(
+        "INSERT INTO missions (id, kind, name, status, cwd, execution_id, created_at, updated_at) "
+        "VALUES ('wf-1', 'planned', 'w', 'in_progress', '/r', NULL, 1, 1)");
+    db.exec(
+        "INSERT INTO runs (id, workflow_id, status, options, repository, integration_branch, "
+        "base_commit, "
+        "created_at) VALUES ('run-1', 'wf-1', 'running', "
+        "'{\"adapter\":\"generic\",\"env\":{\"MISSION_MCP_TOKEN\":"
+        "\"secret-token\",\"OPENAI_API_KEY\":\"sk-1\"},\"parallel\":2}', '/r', 'mission/run/wf-1', "
+        "'abc', 1)");
   }
   Database db(temp.file());
   migrate(db);

@@ -3,7 +3,6 @@
 // cache's bound may change what a statement returns.
 
 #include <catch2/catch.hpp>
-
 #include <string>
 #include <vector>
 
@@ -15,7 +14,8 @@ namespace {
 
 void fill(Database& db, int count) {
   db.exec("CREATE TABLE numbers (n INTEGER)");
-  for (int n = 1; n <= count; ++n) db.prepare("INSERT INTO numbers (n) VALUES (?1)").bind(1, n).run();
+  for (int n = 1; n <= count; ++n)
+    db.prepare("INSERT INTO numbers (n) VALUES (?1)").bind(1, n).run();
 }
 
 constexpr const char* kAbove = "SELECT n FROM numbers WHERE n > ?1 ORDER BY n";

@@ -32,7 +32,9 @@ TEST_CASE("terminal modes: what a program turns on is turned on again for a new 
   CHECK(restores(modes, "\x1b[?2004l"));
   CHECK(restores(modes, "\x1b>"));
   // A full reset turns everything off.
-  modes.feed("\x1b" "c");
+  modes.feed(
+      "\x1b"
+      "c");
   CHECK(restores(modes, "\x1b[?1l"));
   CHECK(restores(modes, "\x1b[?1002l"));
 }
@@ -57,12 +59,12 @@ TEST_CASE("terminal modes: a sequence split between reads is still read") {
 TEST_CASE("terminal modes: other sequences, untracked modes and junk change nothing") {
   TerminalModes modes;
   const std::string before = modes.restore();
-  modes.feed("\x1b[2004h");                       // not private: ANSI mode 2004
-  modes.feed("\x1b[?1049h\x1b[?25l");             // the screen model's business
-  modes.feed("\x1b]0;title\x07\x1b(B\x1b[31m");   // OSC, charset, colour
-  modes.feed("\x1b[?99999999999h");               // no such mode
+  modes.feed("\x1b[2004h");                             // not private: ANSI mode 2004
+  modes.feed("\x1b[?1049h\x1b[?25l");                   // the screen model's business
+  modes.feed("\x1b]0;title\x07\x1b(B\x1b[31m");         // OSC, charset, colour
+  modes.feed("\x1b[?99999999999h");                     // no such mode
   modes.feed("\x1b[?" + std::string(1000, '1') + "h");  // overlong, skipped whole
-  modes.feed("\x1b[?20\x1b[?2004h");              // cut short by a new sequence
+  modes.feed("\x1b[?20\x1b[?2004h");                    // cut short by a new sequence
   CHECK(restores(modes, "\x1b[?2004h"));
   modes.feed("\x1b[?2004l");
   CHECK(modes.restore() == before);

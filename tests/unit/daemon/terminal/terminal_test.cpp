@@ -30,7 +30,8 @@ class RecordingViewer : public Viewer {
 
 TEST_CASE("a repaint draws the same screen on a fresh terminal") {
   Screen agent(10, 40);
-  agent.feed("\x1b[?1049h\x1b[2J\x1b[3;5H\x1b[1;31mred title\x1b[0m\r\n日本語 and 🚀\x1b[6;2Hcursor");
+  agent.feed(
+      "\x1b[?1049h\x1b[2J\x1b[3;5H\x1b[1;31mred title\x1b[0m\r\n日本語 and 🚀\x1b[6;2Hcursor");
   Screen viewer(10, 40);
   viewer.feed("old junk on the viewer's screen\r\nmore");
   viewer.feed(agent.repaint());
@@ -54,7 +55,8 @@ TEST_CASE("the screen model answers the agent's queries while a viewer types") {
   // model kept quiet, the agent would wait for ever.
   std::string typed;
   Loop loop;
-  TerminalSession session(loop.get(), 24, 80, {[&](std::string_view bytes) { typed += bytes; }, {}, {}});
+  TerminalSession session(loop.get(), 24, 80,
+                          {[&](std::string_view bytes) { typed += bytes; }, {}, {}});
   RecordingViewer typist;
   session.attach(typist, true, 0, 0);
   session.on_output("\x1b[3;4H\x1b[6n\x1b[c");
@@ -67,12 +69,13 @@ TEST_CASE("viewers: one types and sets the size, the others watch") {
   unsigned short rows = 0;
   unsigned short columns = 0;
   Loop loop;
-  TerminalSession session(loop.get(), 24, 80, {[&](std::string_view bytes) { typed += bytes; },
-                                   [&](unsigned short r, unsigned short c) {
-                                     rows = r;
-                                     columns = c;
-                                   },
-                                   {}});
+  TerminalSession session(loop.get(), 24, 80,
+                          {[&](std::string_view bytes) { typed += bytes; },
+                           [&](unsigned short r, unsigned short c) {
+                             rows = r;
+                             columns = c;
+                           },
+                           {}});
   session.on_output("hello");
   RecordingViewer first;
   session.attach(first, true, 30, 100);
@@ -99,17 +102,20 @@ TEST_CASE("viewers: one types and sets the size, the others watch") {
   CHECK(session.viewers() == 0);
 }
 
-TEST_CASE("a size outside the terminal limits is refused with a notice and never reaches the model") {
+TEST_CASE(
+    "a size outside the terminal limits is refused with a notice and never reaches the model") {
   using namespace mission::limits;
   std::vector<std::pair<unsigned short, unsigned short>> sizes;
   Loop loop;
-  TerminalSession session(loop.get(), 24, 80,
-                          {{}, [&](unsigned short r, unsigned short c) { sizes.emplace_back(r, c); }, {}});
+  TerminalSession session(
+      loop.get(), 24, 80,
+      {{}, [&](unsigned short r, unsigned short c) { sizes.emplace_back(r, c); }, {}});
   RecordingViewer typist;
   session.attach(typist, true, 65535, 65535);
   CHECK(typist.notices.find("65535x65535") != std::string::npos);
   CHECK(typist.notices.find("stays 24x80") != std::string::npos);
-  for (auto [rows, columns] : {std::pair<unsigned short, unsigned short>{0, 80}, {24, 0},
+  for (auto [rows, columns] : {std::pair<unsigned short, unsigned short>{0, 80},
+                               {24, 0},
                                {static_cast<unsigned short>(kMaxTerminalRows + 1), 80},
                                {24, static_cast<unsigned short>(kMaxTerminalColumns + 1)}}) {
     typist.notices.clear();
@@ -137,12 +143,13 @@ TEST_CASE("typed text gets its Enter after a pause, and keys typed meanwhile fol
   std::string typed;
   std::vector<std::chrono::steady_clock::time_point> writes;
   Loop loop;
-  TerminalSession session(loop.get(), 24, 80, {[&](std::string_view bytes) {
-                                                  typed += bytes;
-                                                  writes.push_back(std::chrono::steady_clock::now());
-                                                },
-                                                {},
-                                                {}});
+  TerminalSession session(loop.get(), 24, 80,
+                          {[&](std::string_view bytes) {
+                             typed += bytes;
+                             writes.push_back(std::chrono::steady_clock::now());
+                           },
+                           {},
+                           {}});
   uv_update_time(loop.get());  // as the loop does each turn
   const auto start = std::chrono::steady_clock::now();
   session.type("say hello", true);
@@ -159,7 +166,7 @@ TEST_CASE("typed text gets its Enter after a pause, and keys typed meanwhile fol
   // milliseconds: a few ms of slack.
   const auto pause = std::chrono::milliseconds(mission::limits::kTypedEnterPauseMs - 10);
   REQUIRE(writes.size() == 6);
-  CHECK(writes[1] - start >= pause);     // the first Enter
+  CHECK(writes[1] - start >= pause);      // the first Enter
   CHECK(writes[3] - writes[2] >= pause);  // the second, after its own text
   // With nothing waiting, a typist's keys go at once.
   session.input(typist, "x");
@@ -199,7 +206,8 @@ TEST_CASE("a viewer that goes away detaches itself") {
 
 TEST_CASE("terminal frames survive arbitrary chunking") {
   using namespace mission::terminal_frames;
-  std::string stream = encode(kOutput, "abc") + encode_resize(30, 100) + encode(kInput, std::string(70000, 'x'));
+  std::string stream =
+      encode(kOutput, "abc") + encode_resize(30, 100) + encode(kInput, std::string(70000, 'x'));
   Decoder decoder;
   std::vector<Frame> frames;
   for (std::size_t at = 0; at < stream.size(); at += 7) {
@@ -235,7 +243,8 @@ TEST_CASE("a burst of output shows its last lines without feeding all of it to t
   CHECK(late.output.find("line 199999") != std::string::npos);
 }
 
-TEST_CASE("a burst in reads of a few KiB, then a quiet line, leaves the screen at the burst's end") {
+TEST_CASE(
+    "a burst in reads of a few KiB, then a quiet line, leaves the screen at the burst's end") {
   Loop loop;
   TerminalSession session(loop.get(), 5, 40, {});
   RecordingViewer viewer;
@@ -259,7 +268,8 @@ TEST_CASE("a query after a burst is answered once the agent is quiet, with no vi
   // the model lags behind a burst, and nothing more comes to make it catch up.
   std::string answered;
   Loop loop;
-  TerminalSession session(loop.get(), 5, 40, {[&](std::string_view bytes) { answered += bytes; }, {}, {}});
+  TerminalSession session(loop.get(), 5, 40,
+                          {[&](std::string_view bytes) { answered += bytes; }, {}, {}});
   uv_update_time(loop.get());
   std::string burst;
   for (int i = 0; i < 10000; ++i) burst += "line " + std::to_string(i) + "\r\n";
