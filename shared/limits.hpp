@@ -281,6 +281,13 @@ inline constexpr std::size_t kMaxAppliedTemplateBytes = kMaxFrameBytes;
 // workflow_progress at most kMaxBlockedShown blocked tasks (each with at
 // most kMaxBlockersShown blockers) and kMaxGroupsShown groups and sequences.
 inline constexpr std::size_t kMaxNextTasks = 50;
+// ... and stops before its tasks' JSON passes kMaxNextTasksBytes (one task
+// always goes in): 50 descriptions of 8,000 characters, which an MCP
+// result carries twice (as structured content and as its text), passed
+// kMaxReplyBytes and the call failed with payload_too_large. A quarter of
+// it leaves room for the text copy's escaping of quotes and backslashes.
+// available_count says how many are ready in all.
+inline constexpr std::size_t kMaxNextTasksBytes = kMaxReplyBytes / 4;
 inline constexpr std::size_t kMaxBlockedShown = 50;
 inline constexpr std::size_t kMaxBlockersShown = 10;
 inline constexpr std::size_t kMaxGroupsShown = 100;

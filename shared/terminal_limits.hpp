@@ -18,11 +18,12 @@ inline constexpr unsigned short kDefaultTerminalColumns = 80;
 // terminal.attach gives, a viewer's resize frame, and `mission attach` and
 // `mission run` (which send at most these, and say so, from a larger
 // terminal). The screen model keeps two screens of cells of some 36 bytes
-// each (the normal and the alternate one): 300 x 1000 costs it 21 MiB,
-// 2000 x 2000 275 MiB, and a resize of 65535 x 65535 asked libvterm for
-// 150 GB. A size outside them is refused with the reason; nothing real
-// needs more (a 4K screen in a small font shows some 380 columns and 120
-// rows).
+// each (the normal and the alternate one): 300 x 1000 costs it 21 MiB, and
+// the daemon's RSS rises by some 41 MiB while libvterm copies the old
+// screens into the new (tests/bench/agent_rss_bench.mjs); 2000 x 2000 cost
+// 275 MiB, and a resize of 65535 x 65535 asked libvterm for 150 GB. A size outside them is refused
+// with the reason; nothing real needs more (a 4K screen in a small font shows some 380 columns and
+// 120 rows).
 inline constexpr unsigned short kMinTerminalRows = 1;
 inline constexpr unsigned short kMinTerminalColumns = 1;
 inline constexpr unsigned short kMaxTerminalRows = 300;
@@ -33,6 +34,13 @@ constexpr bool terminal_size_allowed(unsigned rows, unsigned columns) {
   return rows >= kMinTerminalRows && rows <= kMaxTerminalRows && columns >= kMinTerminalColumns &&
          columns <= kMaxTerminalColumns;
 }
+// A typist's new sizes reach the screen model and the agent at most once
+// in this interval; the last size asked for meanwhile follows when it ends.
+// One resize near the largest size costs the loop 45 to 55 ms (libvterm
+// copies both screens), so a viewer sending resize frames back to back had
+// the daemon answer nobody for minutes; a person dragging a window's edge
+// sees the final size within this.
+inline constexpr int kTerminalResizeIntervalMs = 250;
 inline constexpr std::size_t kMaxViewerBacklogBytes = 4 * 1024 * 1024;
 inline constexpr std::size_t kMaxTerminalViewers = 16;
 inline constexpr std::size_t kMaxTerminalInputBytes = 64 * 1024;

@@ -137,6 +137,7 @@ nlohmann::json next_tasks(const PlanState& state, const NextTasksOptions& option
     if (task.parallel_group) groups[*task.parallel_group].push_back(ready.node);
   }
   nlohmann::json tasks = nlohmann::json::array();
+  std::size_t tasks_bytes = 0;
   for (const ReadyTask& ready : ranking.ready) {
     if (tasks.size() == limit) break;
     const Node node = ready.node;
@@ -161,6 +162,8 @@ nlohmann::json next_tasks(const PlanState& state, const NextTasksOptions& option
                             {key(style, "critical_path_length"), ready.critical_path_length},
                             {key(style, "recommended"), ready.recommended}};
     if (!ready.held_back.empty()) entry[key(style, "held_back")] = ready.held_back;
+    tasks_bytes += entry.dump().size() + 1;
+    if (tasks_bytes > limits::kMaxNextTasksBytes && !tasks.empty()) break;
     tasks.push_back(std::move(entry));
   }
   return {{key(style, "workflow_id"), state.workflow_id},

@@ -32,9 +32,14 @@ TerminalSession::TerminalSession(uv_loop_t* loop, unsigned short rows, unsigned 
     : screen_(rows, columns),
       quiet_timer_(loop, [this] { on_quiet_timer(); }),
       agent_(std::move(agent)),
-      pause_timer_(loop, [this] {
-        pausing_ = false;
-        send_keys();
+      pause_timer_(loop,
+                   [this] {
+                     pausing_ = false;
+                     send_keys();
+                   }),
+      resize_timer_(loop, [this] {
+        resize_cooling_ = false;
+        apply_wanted_size();
       }) {
   // Programs ask the terminal where the cursor is or what it is, and some
   // wait for the answer. The screen model answers, viewers or not: a
@@ -160,9 +165,8 @@ void TerminalSession::attach(Viewer& viewer, bool types, unsigned short rows,
     const bool sized = rows != 0 || columns != 0;
     if (sized && !limits::terminal_size_allowed(rows, columns)) {
       viewer.send_notice(size_refusal(rows, columns, screen_));
-    } else if (sized && (rows != screen_.rows() || columns != screen_.columns())) {
-      screen_.resize(rows, columns);
-      if (agent_.resize) agent_.resize(rows, columns);
+    } else if (sized) {
+      want_size(rows, columns);
     }
   }
   viewer.send_output(repaint());
@@ -212,10 +216,24 @@ void TerminalSession::resize(Viewer& viewer, unsigned short rows, unsigned short
     viewer.send_notice(size_refusal(rows, columns, screen_));
     return;
   }
+  want_size(rows, columns);
+}
+
+void TerminalSession::want_size(unsigned short rows, unsigned short columns) {
+  wanted_size_ = {rows, columns};
+  if (!resize_cooling_) apply_wanted_size();
+}
+
+void TerminalSession::apply_wanted_size() {
+  if (!wanted_size_) return;
+  auto [rows, columns] = *wanted_size_;
+  wanted_size_.reset();
   if (rows == screen_.rows() && columns == screen_.columns()) return;
   catch_up();
   screen_.resize(rows, columns);
   if (agent_.resize) agent_.resize(rows, columns);
+  resize_cooling_ = true;
+  resize_timer_.start(limits::kTerminalResizeIntervalMs);
 }
 
 void TerminalSession::type(std::string_view text, bool enter) {

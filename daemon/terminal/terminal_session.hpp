@@ -11,8 +11,10 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "daemon/loop/timer.hpp"
@@ -137,6 +139,15 @@ class TerminalSession {
   bool told_not_reading_ = false;  // the typist knows its keys are dropped
   bool pausing_ = false;
   loop::Timer pause_timer_;
+  // Sizes asked for by the typist. A resize costs tens of ms at the
+  // largest sizes, so one is applied at once and the next waits for
+  // kTerminalResizeIntervalMs to pass; only the last size asked for
+  // meanwhile is applied then.
+  void want_size(unsigned short rows, unsigned short columns);
+  void apply_wanted_size();
+  std::optional<std::pair<unsigned short, unsigned short>> wanted_size_;
+  bool resize_cooling_ = false;
+  loop::Timer resize_timer_;
   std::vector<Viewer*> viewers_;
 };
 

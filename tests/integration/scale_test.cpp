@@ -191,3 +191,32 @@ TEST_CASE(
     CHECK(verdict["missions"][0]["problems"][0]["taskId"] == failed_id);
   }
 }
+
+TEST_CASE("workflow_next_tasks lists ready tasks with long descriptions within a reply") {
+  // 50 descriptions of 8,000 characters, carried twice by an MCP result,
+  // passed the reply limit: the call failed with payload_too_large.
+  Instance instance;
+  DaemonProcess daemon(instance);
+  fs::path repo = make_repo(instance);
+  Agent agent(instance, repo, "planning");
+  const std::string id = agent.ok(
+      "workflow_create",
+      {{"name", "wide"}, {"source_type", "prompt"}, {"source_content", "long descriptions"}})["id"];
+  json plan = json::array();
+  for (int i = 0; i < 60; ++i) {
+    plan.push_back({{"name", "t" + std::to_string(i)},
+                    {"description", std::string(mission::limits::kMaxPlanTaskDescriptionChars,
+                                                i % 2 == 0 ? '"' : 'd')},
+                    {"sequence", 0}});
+  }
+  agent.ok(
+      "workflow_set_plan",
+      {{"id", id}, {"plan", {{"summary", "wide"}, {"approach", "all at once"}, {"tasks", plan}}}});
+  json next = agent.ok("workflow_next_tasks", {{"workflow_id", id}});
+  CHECK(next["available_count"] == 60);
+  CHECK(!next["tasks"].empty());
+  CHECK(next["tasks"].size() < mission::limits::kMaxNextTasks);
+  CHECK(next["tasks"].dump().size() <= mission::limits::kMaxNextTasksBytes);
+  // One task always goes in, whatever its size.
+  CHECK(agent.ok("workflow_next_tasks", {{"workflow_id", id}, {"limit", 1}})["tasks"].size() == 1);
+}

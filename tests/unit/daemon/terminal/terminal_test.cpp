@@ -137,6 +137,44 @@ TEST_CASE(
   CHECK(screen.columns() == kMinTerminalColumns);
 }
 
+TEST_CASE("resizes back to back reach the model once an interval, and the last one follows") {
+  // Each resize near the largest size costs the loop tens of ms: a viewer
+  // sending them back to back had the daemon answer nobody for minutes.
+  using namespace mission::limits;
+  std::vector<std::pair<unsigned short, unsigned short>> sizes;
+  Loop loop;
+  TerminalSession session(
+      loop.get(), 24, 80,
+      {{}, [&](unsigned short r, unsigned short c) { sizes.emplace_back(r, c); }, {}});
+  RecordingViewer typist;
+  session.attach(typist, true, 0, 0);
+  uv_update_time(loop.get());
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 1000; ++i) {
+    session.resize(typist, i % 2 == 0 ? kMaxTerminalRows : kMaxTerminalRows - 1,
+                   kMaxTerminalColumns);
+  }
+  session.resize(typist, 40, 120);
+  // The first at once; the 1,000 others wait, and only the last is kept.
+  REQUIRE(sizes.size() == 1);
+  CHECK(sizes[0] ==
+        std::pair<unsigned short, unsigned short>{kMaxTerminalRows, kMaxTerminalColumns});
+  loop.run();
+  REQUIRE(sizes.size() == 2);
+  CHECK(sizes[1] == std::pair<unsigned short, unsigned short>{40, 120});
+  CHECK(std::chrono::steady_clock::now() - start >=
+        std::chrono::milliseconds(kTerminalResizeIntervalMs - 10));
+  CHECK(session.screen().rows() == 40);
+  CHECK(session.screen().columns() == 120);
+  // Once the interval has passed with nothing asked, the next one is at once.
+  session.resize(typist, 30, 100);
+  CHECK(sizes.size() == 3);
+  loop.run();
+  // A size asked for that is the one the terminal has costs nothing.
+  session.resize(typist, 30, 100);
+  CHECK(sizes.size() == 3);
+}
+
 TEST_CASE("typed text gets its Enter after a pause, and keys typed meanwhile follow it") {
   // Codex takes keys arriving together for a paste, and an Enter among
   // them for a newline in it: a person's Enter comes after the text.
