@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <mutex>
 #include <set>
+#include <string_view>
 
 #include "daemon/git/libgit2_handles.hpp"
 #include "shared/error_code.hpp"
@@ -33,7 +34,21 @@ lg2::Repository open_main(const std::string& path) {
   return open_at(common);
 }
 
+// Whether a revision names a commit by searching commit messages (":/text",
+// "rev^{/text}"). libgit2 1.5 keeps the match data of each search that
+// finds nothing (git_regexp_search returns before freeing it), about 20 KiB
+// a call: an agent repeating such a base would grow the daemon without
+// bound. Bases are branches, tags and commit ids; these are refused.
+bool searches_messages(std::string_view spec) {
+  return spec.rfind(":/", 0) == 0 || spec.find("^{/") != std::string_view::npos;
+}
+
 lg2::Commit commit_of(git_repository* repo, const std::string& spec, const std::string& what) {
+  if (searches_messages(spec)) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       what + " '" + spec + "' searches commit messages",
+                       "name a branch, a tag or a commit id");
+  }
   git_object* object = nullptr;
   lg2::check(git_revparse_single(&object, repo, spec.c_str()),
              "cannot resolve " + what + " '" + spec + "'");
@@ -47,7 +62,8 @@ lg2::Commit commit_of(git_repository* repo, const std::string& spec, const std::
 std::optional<git_oid> branch_tip(git_repository* repo, const std::string& branch) {
   git_reference* raw = nullptr;
   if (git_branch_lookup(&raw, repo, branch.c_str(), GIT_BRANCH_LOCAL) < 0) {
-    // A base may also be a tag or a commit.
+    // A base may also be a tag or a commit, never a search of messages.
+    if (searches_messages(branch)) return std::nullopt;
     git_object* object = nullptr;
     if (git_revparse_single(&object, repo, branch.c_str()) < 0) return std::nullopt;
     Object owned(object);
@@ -129,6 +145,34 @@ void move_branch(git_repository* repo, const std::string& branch, const git_oid&
   git_reference_free(moved);
 }
 
+// The names of the repository's remotes, read from its config.
+// git_remote_list would give them, but libgit2 1.5 matches each config
+// entry against a regex there and keeps some 20 KiB of match data for
+// every entry that does not match: each worktree made leaked it.
+std::set<std::string> remote_names(git_repository* repo) {
+  std::set<std::string> names;
+  git_config* config = nullptr;
+  if (git_repository_config_snapshot(&config, repo) != 0) return names;
+  git_config_iterator* entries = nullptr;
+  if (git_config_iterator_new(&entries, config) == 0) {
+    git_config_entry* entry = nullptr;
+    while (git_config_next(&entry, entries) == 0) {
+      // remote.<name>.url or remote.<name>.pushurl; a name may hold dots.
+      std::string_view key = entry->name;
+      if (!key.starts_with("remote.")) continue;
+      key.remove_prefix(7);
+      for (std::string_view suffix : {".url", ".pushurl"}) {
+        if (key.size() > suffix.size() && key.ends_with(suffix)) {
+          names.emplace(key.substr(0, key.size() - suffix.size()));
+        }
+      }
+    }
+    git_config_iterator_free(entries);
+  }
+  git_config_free(config);
+  return names;
+}
+
 // A branch named after a remote ("origin/main") or a tag would be taken
 // for it, or hide it, wherever git resolves a name: refused.
 void require_unshadowed(git_repository* repo, const std::string& branch) {
@@ -137,15 +181,9 @@ void require_unshadowed(git_repository* repo, const std::string& branch) {
         ErrorCode::invalid_argument, "branch '" + branch + "' would be read as " + what,
         "name a branch of your own, or leave branch out for mission's own", {{"field", "branch"}});
   };
-  git_strarray remotes{};
-  if (git_remote_list(&remotes, repo) == 0) {
-    std::optional<std::string> shadowed;
-    for (std::size_t i = 0; i < remotes.count; ++i) {
-      const std::string remote = remotes.strings[i];
-      if (branch == remote || branch.starts_with(remote + "/")) shadowed = remote;
-    }
-    git_strarray_dispose(&remotes);
-    if (shadowed) refuse("a ref of the remote '" + *shadowed + "'");
+  for (const std::string& remote : remote_names(repo)) {
+    if (branch == remote || branch.starts_with(remote + "/"))
+      refuse("a ref of the remote '" + remote + "'");
   }
   git_reference* tag = nullptr;
   if (git_reference_lookup(&tag, repo, ("refs/tags/" + branch).c_str()) == 0) {

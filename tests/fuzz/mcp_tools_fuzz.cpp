@@ -271,7 +271,7 @@ void Harness::seed() {
       session_->call_ok("checkpoint_add",
                         {{"task_id", task.at("task_id")}, {"type", "progress"}, {"summary", "s"}}),
       ids);
-  json agent = session_->call_ok("agent_register", {{"name", "fuzz agent"}, {"runtime", "fuzz"}});
+  json agent = session_->call_ok("agent_register", {{"name", "fuzz agent"}, {"runtime", "custom"}});
   harvest_ids(agent, ids);
   harvest_ids(session_->call_ok("message_send", {{"recipient_id", agent.at("id")},
                                                  {"message_type", "query"},

@@ -44,7 +44,7 @@ json task_of(Agent& reader, const std::string& id) {
 
 // Polls until the task is ready again (its claim ended).
 json wait_ready(Agent& reader, const std::string& id, std::chrono::seconds limit = 20s) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
+  const auto deadline = std::chrono::steady_clock::now() + limit * kWaitScale;
   json task;
   while (std::chrono::steady_clock::now() < deadline) {
     task = task_of(reader, id);

@@ -22,7 +22,7 @@ json exec_show(const Instance& instance, const std::string& id) {
 // Polls `mission exec show` until the execution is in `state`.
 json wait_state(const Instance& instance, const std::string& id, const std::string& state,
                 std::chrono::seconds limit = 20s) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
+  const auto deadline = std::chrono::steady_clock::now() + limit * kWaitScale;
   json execution;
   while (std::chrono::steady_clock::now() < deadline) {
     execution = exec_show(instance, id);

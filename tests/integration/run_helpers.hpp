@@ -76,7 +76,7 @@ inline json run_status(const Instance& instance, const std::string& workflow) {
 inline json wait_for_run(const Instance& instance, const std::string& workflow,
                          const std::function<bool(const json&)>& done,
                          std::chrono::seconds limit = 30s) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
+  const auto deadline = std::chrono::steady_clock::now() + limit * kWaitScale;
   json run;
   while (std::chrono::steady_clock::now() < deadline) {
     run = run_status(instance, workflow);

@@ -16,7 +16,7 @@ namespace {
 
 // The execution `mission run --detach` started, once it has ended.
 json wait_final(const Instance& instance, const std::string& id, std::chrono::seconds limit = 20s) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
+  const auto deadline = std::chrono::steady_clock::now() + limit * kWaitScale;
   json execution;
   while (std::chrono::steady_clock::now() < deadline) {
     execution = json::parse(run_mission(instance, {"--json", "exec", "show", id}).out);

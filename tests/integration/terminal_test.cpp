@@ -89,10 +89,11 @@ class PtyChild {
     REQUIRE(::write(master_, keys.data(), keys.size()) == static_cast<ssize_t>(keys.size()));
   }
 
-  // Reads until `done` holds for the screen's text, or fails after `timeout`.
+  // Reads until `done` holds for the screen's text, or fails after `timeout`
+  // (scaled for the slow build).
   void wait_for(const std::function<bool(const std::string&)>& done,
                 std::chrono::milliseconds timeout = 10s) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    const auto deadline = std::chrono::steady_clock::now() + timeout * kWaitScale;
     while (!done(screen_.text())) {
       if (std::chrono::steady_clock::now() > deadline) {
         FAIL("timed out; the screen shows:\n" << screen_.text() << "\nraw output: " << raw_);
@@ -100,9 +101,10 @@ class PtyChild {
       pump(50);
     }
   }
-  // Whether `text` shows within `timeout`, without failing.
+  // Whether `text` shows within `timeout` (scaled for the slow build),
+  // without failing.
   bool shows_within(const std::string& text, std::chrono::milliseconds timeout) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    const auto deadline = std::chrono::steady_clock::now() + timeout * kWaitScale;
     while (screen_.text().find(text) == std::string::npos) {
       if (std::chrono::steady_clock::now() > deadline) return false;
       pump(20);
@@ -115,7 +117,7 @@ class PtyChild {
 
   // The exit code once the process has ended (its output drained).
   int wait_exit(std::chrono::milliseconds timeout = 10s) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    const auto deadline = std::chrono::steady_clock::now() + timeout * kWaitScale;
     for (;;) {
       pump(20);
       int status = 0;
@@ -556,13 +558,13 @@ TEST_CASE("stdout markers are still read from a terminal's stream") {
        "\"$MISSION_AGENT_EXECUTION_ID\"; "
        "sleep 0.3"});
   json observations;
-  const auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (std::chrono::steady_clock::now() < deadline) {
-    observations = json::parse(run_mission(instance, {"--json", "exec", "signals", id}).out)
-                       .at("observations");
-    if (!observations.empty()) break;
-    std::this_thread::sleep_for(50ms);
-  }
+  CHECK(eventually(
+      [&] {
+        observations = json::parse(run_mission(instance, {"--json", "exec", "signals", id}).out)
+                           .at("observations");
+        return !observations.empty();
+      },
+      10s, 50ms));
   REQUIRE(observations.size() == 1);
   CHECK(observations.at(0).at("kind") == "progress");
 }

@@ -255,6 +255,17 @@ TEST_CASE(
     CHECK(refused["structuredContent"]["code"] == "invalid_argument");
     CHECK(refused["structuredContent"]["details"]["field"] == "branch");
   }
+  // A base that searches commit messages: libgit2 kept some 20 KiB of each
+  // search that found nothing, so repeating one grew the daemon for ever.
+  for (const char* base : {":/no such message", "main^{/no such message}"}) {
+    json refused =
+        planner.call("workspace_create", {{"workflow_id", workflow}, {"base_branch", base}});
+    INFO(base << " " << refused.dump());
+    CHECK(refused["isError"] == true);
+    CHECK(refused["structuredContent"]["code"] == "invalid_argument");
+    CHECK(refused["structuredContent"]["message"].get<std::string>().find(
+              "searches commit messages") != std::string::npos);
+  }
   // Nothing was made along the way.
   CHECK(mission_refs(instance, repo) == before);
   CHECK(git_out(instance, repo, {"branch", "--list", "origin*", "v1", "HEAD", "@"}).empty());
