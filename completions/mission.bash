@@ -13,7 +13,7 @@ __mission_node() {
     'daemon stop') subs='' opts='--force' args='' ;;
     'daemon status') subs='' opts='' args='' ;;
     'daemon run') subs='' opts='' args='' ;;
-    'run') subs='' opts='--adapter --bin --delivery --toolsets --name --cwd --env --detach --tty --no-tty --keep-mcp-servers --stdin-answers' args='command' ;;
+    'run') subs='' opts='--adapter --bin --delivery --toolsets --name --cwd --env --detach --tty --no-tty --keep-mcp-servers --stdin-answers --sandbox' args='command' ;;
     'adapters') subs='list' opts='' args='' ;;
     'adapters list') subs='' opts='' args='' ;;
     'exec') subs='list show create stop logs signals instructions' opts='' args='' ;;
@@ -49,7 +49,7 @@ __mission_node() {
     'workflows') subs='list show run stop status' opts='' args='' ;;
     'workflows list') subs='' opts='--limit' args='' ;;
     'workflows show') subs='' opts='--follow' args='none' ;;
-    'workflows run') subs='' opts='--adapter --parallel --check --max-attempts --task-timeout --base --env --detach --approve' args='none command' ;;
+    'workflows run') subs='' opts='--adapter --parallel --check --max-attempts --task-timeout --base --env --detach --approve --sandbox' args='none command' ;;
     'workflows stop') subs='' opts='' args='none' ;;
     'workflows status') subs='' opts='' args='none' ;;
     'approve') subs='' opts='' args='none' ;;
@@ -78,6 +78,7 @@ __mission_value() {
     'run|--name') kind=none ;;
     'run|--cwd') kind=directories ;;
     'run|--env') kind=environment ;;
+    'run|--sandbox') kind=words values='on off' ;;
     'exec list|--state') kind=words values='created launching running awaiting_input blocked completed failed cancelled lost' ;;
     'exec list|--limit') kind=none ;;
     'exec list|--cursor') kind=none ;;
@@ -127,6 +128,7 @@ __mission_value() {
     'workflows run|--task-timeout') kind=none ;;
     'workflows run|--base') kind=none ;;
     'workflows run|--env') kind=environment ;;
+    'workflows run|--sandbox') kind=words values='on off' ;;
     'plan|--format') kind=words values='text dot mermaid' ;;
     'next|--limit') kind=none ;;
     'templates list|--limit') kind=none ;;

@@ -2,7 +2,7 @@
 # `mission completion fish`: regenerate it rather than edit it.
 
 # The options that take a value, in any command: their value is no command.
-set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --max-attempts --task-timeout --base --var --repository --max-parallel
+set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --sandbox --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --max-attempts --task-timeout --base --var --repository --max-parallel
 # The commands whose arguments after -- are a command line of its own.
 set -g __mission_with_command 'run' 'exec create' 'workflows run'
 # __mission_subcommands PATH: the subcommands of the command PATH.
@@ -133,6 +133,7 @@ complete -c mission -n '__mission_at '\''run'\''' -l tty -d 'Run the agent on a 
 complete -c mission -n '__mission_at '\''run'\''' -l no-tty -d 'Stream the output as lines even on a terminal'
 complete -c mission -n '__mission_at '\''run'\''' -l keep-mcp-servers -d 'Keep the agent'\''s own MCP servers beside mission'\''s'
 complete -c mission -n '__mission_at '\''run'\''' -l stdin-answers -d 'Write answers and messages to the command'\''s stdin, one line each (generic adapter)'
+complete -c mission -n '__mission_at '\''run'\''' -l sandbox -x -a 'on off' -d 'on (default): the agent writes only its cwd, a private TMPDIR and its CLI'\''s state; off: with all your rights'
 complete -c mission -n '__mission_at '\''adapters'\''' -a 'list' -d 'Each adapter: its binary and version, and the deliveries it supports'
 complete -c mission -n '__mission_at '\''exec'\''' -a 'list' -d 'List agent executions, newest first'
 complete -c mission -n '__mission_at '\''exec'\''' -a 'show' -d 'Show one execution and its MCP sessions'
@@ -171,7 +172,6 @@ complete -c mission -n '__mission_at '\''mcp connect'\''' -l agent-execution -x 
 complete -c mission -n '__mission_at '\''mcp connect'\''' -l toolsets -x -a '(__fish_append , signals tracking legacy inspect planning templates coordination workspaces control)' -d 'Toolsets of the execution created without --agent-execution'
 complete -c mission -n '__mission_at '\''mcp config'\''' -l adapter -x -a 'claude-code codex copilot opencode pi generic' -d 'The agent: claude-code, codex, copilot, opencode or generic'
 complete -c mission -n '__mission_at '\''mcp config'\''' -l agent-execution -x -a '(__mission_executions)' -d 'For this execution (the agent supplies $MISSION_MCP_TOKEN); without it, each session makes its own'
-complete -c mission -n '__mission_at '\''mcp config'\''' -l http -x -d 'The remote form: MCP over HTTP at URL/mcp/EXEC (missiond --http), the token from $MISSION_MCP_TOKEN; needs --agent-execution'
 complete -c mission -n '__mission_at '\''mcp config'\''' -l add-json -d 'claude-code: print the `claude mcp add-json` command that adds it instead'
 complete -c mission -n '__mission_at '\''missions'\''' -a 'list' -d 'List missions and workflows, newest first'
 complete -c mission -n '__mission_at '\''missions'\''' -a 'show' -d 'Show a mission: phases, tasks, blockers'
@@ -227,6 +227,7 @@ complete -c mission -n '__mission_at '\''workflows run'\''' -l base -x -d 'Start
 complete -c mission -n '__mission_at '\''workflows run'\''' -l env -x -a '(set -nx | string replace -r \'$\' =)' -d 'Set K=V in the agents'\'' environment (repeatable)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l detach -d 'Print the run id and return; the daemon runs it'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l approve -d 'A person approves each merge: mission approve|reject TASK'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l sandbox -x -a 'on off' -d 'on (default): agents and checks write only their worktrees, a private TMPDIR and their CLI'\''s state; off: with all your rights'
 complete -c mission -n '__mission_at '\''plan'\''' -l format -x -a 'text dot mermaid' -d 'text (default), dot or mermaid'
 complete -c mission -n '__mission_at '\''next'\''' -l limit -x -d 'At most this many tasks (default and most: 50)'
 complete -c mission -n '__mission_at '\''templates'\''' -a 'list' -d 'List workflow templates'

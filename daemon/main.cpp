@@ -13,6 +13,7 @@
 
 #include "daemon/daemon.hpp"
 #include "daemon/http/listen_address.hpp"
+#include "daemon/sandbox/kernel_support.hpp"
 #include "shared/error_code.hpp"
 #include "shared/fault_points.hpp"
 #include "shared/limits.hpp"
@@ -132,6 +133,14 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "missiond: test-only fault points armed: %s=%.*s\n",
                    mission::faults::kFaultsEnvironmentVariable, static_cast<int>(faults.size()),
                    faults.data());
+    }
+    // Probed once, before any launch; a kernel that cannot confine agents
+    // is said at start as well as on every launch.
+    mission::daemon::sandbox::configure_from_environment();
+    if (const auto& support = mission::daemon::sandbox::kernel_support();
+        support.landlock_abi == 0) {
+      std::fprintf(stderr, "missiond: agents will run unconfined: %s\n",
+                   support.landlock_missing.c_str());
     }
     mission::daemon::DaemonSettings settings;
     settings.idempotency = {idempotency_ttl_s * 1000, idempotency_pending_ttl_s * 1000};

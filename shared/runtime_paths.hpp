@@ -28,6 +28,9 @@ struct RuntimePaths {
   std::filesystem::path launch_dir() const { return runtime_dir / "launch"; }
   std::filesystem::path database() const { return state_dir / "mission.db"; }
   std::filesystem::path logs_dir() const { return state_dir / "logs"; }
+  // Confined agents' private TMPDIRs, one folder per launch: on disk, not
+  // in a runtime dir that may be a small tmpfs.
+  std::filesystem::path sandbox_temp_dir() const { return state_dir / "tmp"; }
   std::filesystem::path daemon_log() const { return state_dir / "missiond.log"; }
 };
 

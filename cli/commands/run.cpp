@@ -32,6 +32,7 @@ struct RunOptions {
   bool tty = false;
   bool no_tty = false;
   bool stdin_answers = false;
+  std::string sandbox;  // empty: the daemon's default (on)
   std::vector<std::string> command;
 };
 
@@ -81,6 +82,7 @@ int run_agent(const CliContext& context, const RunOptions& options) {
       params["terminal"] = {{"rows", rows}, {"columns", columns}};
   }
   if (options.stdin_answers) params["stdinAnswers"] = true;
+  if (!options.sandbox.empty()) params["sandbox"] = options.sandbox;
   if (!options.bin.empty()) {
     // A path is taken from here, not from the daemon's directory; a bare
     // name is looked up in the agent's PATH.
@@ -181,6 +183,13 @@ void define_run_command(CLI::App& command, CliContext& context) {
   command.add_flag(
       "--stdin-answers", options->stdin_answers,
       "Write answers and messages to the command's stdin, one line each (generic adapter)");
+  command
+      .add_option(
+          "--sandbox", options->sandbox,
+          "on (default): the agent writes only its cwd, a private TMPDIR and its CLI's state; "
+          "off: with all your rights")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->type_name("on|off");
   command
       .add_option("command", options->command,
                   "After --: the command (generic), or the arguments the adapter adds its flags to")

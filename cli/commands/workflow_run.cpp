@@ -27,6 +27,7 @@ struct WorkflowRunOptions {
   std::string base;
   bool detach = false;
   bool approve = false;
+  std::string sandbox;  // empty: the daemon's default (on)
   std::string task_id;
   std::string reason;
   std::vector<std::string> env;
@@ -67,6 +68,7 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
   if (options.max_attempts > 0) params["maxAttempts"] = options.max_attempts;
   if (!options.base.empty()) params["base"] = options.base;
   if (options.approve) params["approve"] = true;
+  if (!options.sandbox.empty()) params["sandbox"] = options.sandbox;
   if (!options.task_timeout.empty()) {
     auto ms = duration_ms(options.task_timeout);
     if (!ms || *ms <= 0) {
@@ -206,6 +208,12 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
   run->add_flag("--detach", options->detach, "Print the run id and return; the daemon runs it");
   run->add_flag("--approve", options->approve,
                 "A person approves each merge: mission approve|reject TASK");
+  run->add_option(
+         "--sandbox", options->sandbox,
+         "on (default): agents and checks write only their worktrees, a private TMPDIR and their "
+         "CLI's state; off: with all your rights")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->type_name("on|off");
   run->add_option("command", options->command,
                   "After --: the agent (generic), or words before the task's prompt")
       ->type_name("ARGS...");

@@ -100,6 +100,18 @@ struct ManualConfig {
   std::string text;    // ends with a newline
 };
 
+// A place its CLI writes outside the worktree (configuration, sessions,
+// caches): writable under the confinement profile (daemon/sandbox/). The
+// path is `name` in the folder `variable` names in the agent's
+// environment, else in `home_default` under its HOME. A folder is created
+// before the launch if it is missing, so a first run can fill it.
+struct StatePath {
+  std::string_view variable;      // CODEX_HOME, XDG_DATA_HOME, ...; empty: none
+  std::string_view home_default;  // relative to HOME; empty: HOME itself
+  std::string_view name;          // empty: the folder itself
+  bool folder = true;
+};
+
 struct AgentAdapter {
   std::string_view name;    // --adapter NAME, and the execution's adapter
   std::string_view binary;  // default executable, found in PATH; empty: the command is given
@@ -118,6 +130,8 @@ struct AgentAdapter {
   // (a format of shared/agent_stream.hpp: `mission run` and `exec logs`
   // render it as steps), empty for text; nullptr when it prints only text.
   std::string_view (*output_format)(const std::vector<std::string>& argv);
+  // What its CLI writes outside the worktree (docs/adr/0036 lists them).
+  std::span<const StatePath> state_paths = {};
 };
 
 // The output format of a command `adapter_name` launched (empty for text

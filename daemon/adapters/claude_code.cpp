@@ -87,6 +87,11 @@ ManualConfig remote(const std::string& url) {
 
 }  // namespace
 
+// What its CLI writes under HOME.
+constexpr StatePath kStatePaths[] = {{"CLAUDE_CONFIG_DIR", ".claude", "", true},
+                                     {"", "", ".claude.json", false},
+                                     {"XDG_CACHE_HOME", ".cache", "claude-cli-nodejs", true}};
+
 extern const AgentAdapter kClaudeCodeAdapter;
 const AgentAdapter kClaudeCodeAdapter = {
     "claude-code",
@@ -96,6 +101,7 @@ const AgentAdapter kClaudeCodeAdapter = {
     manual,
     remote,
     output_format,
+    kStatePaths,
 };
 
 }  // namespace mission::daemon::adapters

@@ -144,6 +144,9 @@ ManualConfig remote(const std::string& url) {
 
 }  // namespace
 
+// What its CLI writes under HOME.
+constexpr StatePath kStatePaths[] = {{"CODEX_HOME", ".codex", "", true}};
+
 extern const AgentAdapter kCodexAdapter;
 const AgentAdapter kCodexAdapter = {
     "codex",
@@ -153,6 +156,7 @@ const AgentAdapter kCodexAdapter = {
     manual,
     remote,
     output_format,
+    kStatePaths,
 };
 
 }  // namespace mission::daemon::adapters

@@ -57,6 +57,10 @@ ManualConfig remote(const std::string& url) {
 
 }  // namespace
 
+// What its CLI writes under HOME.
+constexpr StatePath kStatePaths[] = {{"COPILOT_HOME", ".copilot", "", true},
+                                     {"XDG_CACHE_HOME", ".cache", "copilot", true}};
+
 extern const AgentAdapter kCopilotAdapter;
 const AgentAdapter kCopilotAdapter = {
     "copilot",
@@ -66,6 +70,7 @@ const AgentAdapter kCopilotAdapter = {
     manual,
     remote,
     nullptr,
+    kStatePaths,
 };
 
 }  // namespace mission::daemon::adapters

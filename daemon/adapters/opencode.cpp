@@ -83,6 +83,12 @@ ManualConfig remote(const std::string& url) {
 
 }  // namespace
 
+// What its CLI writes under HOME.
+constexpr StatePath kStatePaths[] = {{"XDG_DATA_HOME", ".local/share", "opencode", true},
+                                     {"XDG_CONFIG_HOME", ".config", "opencode", true},
+                                     {"XDG_CACHE_HOME", ".cache", "opencode", true},
+                                     {"XDG_STATE_HOME", ".local/state", "opencode", true}};
+
 extern const AgentAdapter kOpenCodeAdapter;
 const AgentAdapter kOpenCodeAdapter = {
     "opencode",
@@ -92,6 +98,7 @@ const AgentAdapter kOpenCodeAdapter = {
     manual,
     remote,
     output_format,
+    kStatePaths,
 };
 
 }  // namespace mission::daemon::adapters

@@ -25,6 +25,9 @@ LaunchPlan prepare(const LaunchRequest& request) {
 
 }  // namespace
 
+// What its CLI writes under HOME.
+constexpr StatePath kStatePaths[] = {{"", ".pi", "", true}};
+
 extern const AgentAdapter kPiAdapter;
 const AgentAdapter kPiAdapter = {
     "pi",
@@ -34,6 +37,7 @@ const AgentAdapter kPiAdapter = {
     nullptr,
     nullptr,
     nullptr,
+    kStatePaths,
 };
 
 }  // namespace mission::daemon::adapters

@@ -77,6 +77,37 @@ adapters::LaunchPlan prepare_launch(const RuntimePaths& paths,
   return adapter.prepare_launch(launch);
 }
 
+// The adapter's state paths in the agent's environment, its folders
+// created (0700) when missing: a CLI run for the first time fills them,
+// and a confined agent could not create them itself. A path that is not
+// absolute (no HOME) is left out.
+std::vector<std::filesystem::path> state_paths(const adapters::AgentAdapter& adapter,
+                                               const std::map<std::string, std::string>& env) {
+  auto absolute = [&env](std::string_view name) -> std::optional<std::filesystem::path> {
+    auto set = env.find(std::string(name));
+    if (set == env.end() || set->second.empty() || set->second.front() != '/') return std::nullopt;
+    return std::filesystem::path(set->second);
+  };
+  const std::optional<std::filesystem::path> home = absolute("HOME");
+  std::vector<std::filesystem::path> paths;
+  for (const adapters::StatePath& state : adapter.state_paths) {
+    std::optional<std::filesystem::path> base;
+    if (!state.variable.empty()) base = absolute(state.variable);
+    if (!base && home) base = *home / state.home_default;
+    if (!base) continue;
+    const std::filesystem::path path =
+        (state.name.empty() ? *base : *base / state.name).lexically_normal();
+    if (state.folder) {
+      std::error_code ec;
+      if (std::filesystem::create_directories(path, ec)) {
+        std::filesystem::permissions(path, std::filesystem::perms::owner_all, ec);
+      }
+    }
+    paths.push_back(path);
+  }
+  return paths;
+}
+
 // A launch that never got its process: it fails here, with the reason as
 // the last line of its log, as a spawn failure does.
 void fail_unstarted(AgentLaunchServices& services, const std::string& id,
@@ -154,6 +185,8 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
   launch.reads_markers = spec.delivery == Delivery::stdout_marker;
   launch.files = std::move(plan.files);
   launch.stdin_lines = request.stdin_answers;
+  launch.confined = request.confined;
+  if (launch.confined) launch.writable = state_paths(adapter, env);
   for (const auto& [name, value] : env) launch.env.push_back(name + "=" + value);
   launch.on_terminal = request.terminal;
   launch.rows = request.rows;

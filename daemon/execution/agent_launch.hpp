@@ -30,6 +30,7 @@ struct AgentLaunchRequest {
   unsigned short rows = 0;
   unsigned short columns = 0;
   bool stdin_answers = false;  // answers and messages as stdin lines (ADR 17)
+  bool confined = true;        // false: --sandbox off (daemon/sandbox/)
 };
 
 // What launching needs of the daemon.

@@ -2,6 +2,7 @@
 
 #include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -49,12 +50,16 @@ ExecutionRunner::ExecutionRunner(RunnerServices& services, LaunchSpec& spec,
 ExecutionRunner::~ExecutionRunner() {
   // The daemon is going away while the agent runs on: a restarted daemon
   // marks it lost, since nobody can read its output any more.
-  if (child_ != nullptr) child_->release();
+  if (child_ != nullptr) {
+    child_->release();
+    if (confinement_) confinement_->keep_temp();
+  }
   log_.close();
 }
 
 void ExecutionRunner::fail_start(const std::string& reason) {
   files_.remove();
+  confinement_.reset();
   log_.append('e', "[mission: " + reason + "]\n");
   log_.close();
   store::Database& db = services_.db;
@@ -73,7 +78,10 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
   loop::ChildProcess::Callbacks callbacks;
   callbacks.on_output = [this](char stream, std::string_view bytes) { on_output(stream, bytes); };
   callbacks.on_exit = [this](const loop::ChildProcess::Exit& exit) { on_exit(exit); };
-  loop::ChildProcess::Options options{spec.argv, spec.env, spec.cwd, {}, -1};
+  loop::ChildProcess::Options options;
+  options.argv = spec.argv;
+  options.env = spec.env;
+  options.cwd = spec.cwd;
   if (spec.on_terminal) {
     const unsigned short rows = spec.rows > 0 ? spec.rows : limits::kDefaultTerminalRows;
     const unsigned short columns =
@@ -102,10 +110,29 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
             },
             [this] { return child_ != nullptr ? child_->queued_input_bytes() : std::size_t{0}; }});
   }
+  if (spec.confined) {
+    try {
+      confinement_ = std::make_unique<sandbox::ConfinedLaunch>(
+          sandbox::LaunchPlace{spec.cwd, {}, {}, spec.writable}, services_.temp_root, execution_id_,
+          options);
+    } catch (const MissionError& e) {
+      terminal_.reset();
+      if (options.terminal_master >= 0) ::close(options.terminal_master);
+      fail_start(e.what());
+      throw;
+    }
+    if (!confinement_->confined()) {
+      // Loud on every launch: the person chose nothing, the kernel did.
+      log_.append('e', "[mission: " + confinement_->warning() + "]\n");
+      std::fprintf(stderr, "missiond: agent execution %s: %s\n", execution_id_.c_str(),
+                   confinement_->warning().c_str());
+    }
+  }
   int error = 0;
   options.stdin_pipe = spec.stdin_lines;
   takes_stdin_lines_ = spec.stdin_lines;
   child_ = loop::ChildProcess::spawn(services_.loop, options, std::move(callbacks), error);
+  if (confinement_) confinement_->spawned();
   if (child_ == nullptr) {
     terminal_.reset();
     // posix_spawn reports a working directory it cannot enter as ENOENT
@@ -257,6 +284,7 @@ void ExecutionRunner::on_exit(const loop::ChildProcess::Exit& exit) {
   // Before the final state is published: whoever sees it may rely on the
   // config (and the token in it) being gone.
   files_.remove();
+  confinement_.reset();
   try {
     if (markers_) {
       markers_->finish(pending_markers_);

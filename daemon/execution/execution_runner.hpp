@@ -15,6 +15,7 @@
 #include "daemon/execution/launcher.hpp"
 #include "daemon/loop/child_process.hpp"
 #include "daemon/loop/timer.hpp"
+#include "daemon/sandbox/confined_launch.hpp"
 #include "daemon/terminal/terminal_session.hpp"
 #include "shared/marker_reader.hpp"
 
@@ -73,6 +74,8 @@ class ExecutionRunner {
   std::vector<MarkerLine> pending_markers_;
   loop::ChildProcess* child_ = nullptr;
   std::unique_ptr<terminal::TerminalSession> terminal_;
+  // Its confinement while the process may run; its TMPDIR goes with it.
+  std::unique_ptr<sandbox::ConfinedLaunch> confinement_;
   loop::Timer kill_timer_;
   bool stop_requested_ = false;
   bool takes_stdin_lines_ = false;

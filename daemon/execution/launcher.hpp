@@ -28,6 +28,8 @@ struct RunnerServices {
   store::Database& db;
   events::EventSink& events;
   std::filesystem::path logs_dir;
+  // Where confined launches get their private TMPDIR (daemon/sandbox/).
+  std::filesystem::path temp_root;
 };
 
 struct LaunchSpec {
@@ -43,6 +45,11 @@ struct LaunchSpec {
   unsigned short rows = 0;
   unsigned short columns = 0;
   bool stdin_lines = false;  // a pipe on stdin for inbound lines (ADR 17)
+  // Confined to its profile (daemon/sandbox/, docs/adr/0036): writes to
+  // its cwd, its git metadata, `writable` (the adapter's state folders)
+  // and its private TMPDIR only. False: --sandbox off.
+  bool confined = true;
+  std::vector<std::filesystem::path> writable;
 };
 
 class Launcher {

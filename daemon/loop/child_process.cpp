@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 
 #include "shared/limits.hpp"
 
@@ -152,7 +153,20 @@ ChildProcess* ChildProcess::spawn(uv_loop_t* loop, const Options& options, Callb
   auto argv = c_strings(options.argv);
   auto env = c_strings(options.env);
   pid_t pid = 0;
-  int rc = ::posix_spawn(&pid, program.c_str(), &actions, &attributes, argv.data(), env.data());
+  int rc = 0;
+  if (options.confine_spawning_thread) {
+    // A thread of its own, joined at once: a restriction the kernel keeps
+    // per thread cannot be lifted, so the thread ends with the spawn.
+    std::thread spawner([&] {
+      const int confined = options.confine_spawning_thread();
+      rc = confined != 0 ? -confined
+                         : ::posix_spawn(&pid, program.c_str(), &actions, &attributes, argv.data(),
+                                         env.data());
+    });
+    spawner.join();
+  } else {
+    rc = ::posix_spawn(&pid, program.c_str(), &actions, &attributes, argv.data(), env.data());
+  }
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (!terminal) {

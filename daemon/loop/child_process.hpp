@@ -32,6 +32,11 @@ class ChildProcess {
     int terminal_master = -1;
     // A pipe on the child's stdin that write_stdin feeds; else /dev/null.
     bool stdin_pipe = false;
+    // When set, the spawn happens on a thread of its own that runs this
+    // first: what the kernel keeps per thread (no_new_privs, a Landlock
+    // domain) then passes to the child and to nothing else of the daemon.
+    // Returns 0, or a negative errno that fails the spawn.
+    std::function<int()> confine_spawning_thread;
   };
   struct Exit {
     std::int64_t status = 0;  // exit code; 0 when killed by a signal

@@ -29,6 +29,7 @@ void from_json(const nlohmann::json& j, AgentLaunchRequest& request) {
     request.columns = terminal.value("columns", static_cast<unsigned short>(0));
   }
   request.stdin_answers = j.value("stdinAnswers", false);
+  request.confined = j.value("sandbox", std::string("on")) != "off";
 }
 
 }  // namespace mission::daemon::execution

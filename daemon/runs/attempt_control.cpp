@@ -327,7 +327,7 @@ void AttemptControl::launch_turn(const std::string& attempt_id) {
   request.spec.adapter = attempt.executor;
   request.spec.cwd = attempt.worktree;
   request.spec.command =
-      attempt.executor == "generic" ? args : prompt_arguments(attempt.executor, args, prompt);
+      attempt.executor == "generic" ? args : prompt_arguments(attempt.executor, args, prompt, true);
   request.detach = true;
   request.env = daemon_environment();
   request.env["MISSION_ATTEMPT_ID"] = attempt.id;

@@ -6,11 +6,10 @@
 namespace mission::daemon::runs {
 
 nlohmann::json options_json(const RunOptions& options) {
-  nlohmann::json out = {{"adapter", options.adapter},
-                        {"command", options.command},
-                        {"parallel", options.parallel},
-                        {"maxAttempts", options.max_attempts},
-                        {"approve", options.approve}};
+  nlohmann::json out = {
+      {"adapter", options.adapter},   {"command", options.command},
+      {"parallel", options.parallel}, {"maxAttempts", options.max_attempts},
+      {"approve", options.approve},   {"sandbox", options.sandbox ? "on" : "off"}};
   // The environment's values may be secrets: they are never stored here
   // (run_environment.hpp); its names are, for the record.
   nlohmann::json names = nlohmann::json::array();
@@ -35,6 +34,7 @@ RunOptions options_from_json(const nlohmann::json& j) {
   // Given by `mission workflows run`; a stored run's comes from its file.
   options.env = without_execution_variables(j.value("env", std::map<std::string, std::string>{}));
   options.approve = j.value("approve", false);
+  options.sandbox = j.value("sandbox", std::string("on")) != "off";
   auto refuse = [](const char* field, const std::string& what, const std::string& hint) {
     throw MissionError(ErrorCode::invalid_argument, what, hint, {{"field", field}});
   };

@@ -39,6 +39,9 @@ struct RunOptions {
   std::optional<std::int64_t> task_timeout_ms;
   std::optional<std::string> base;  // where the integration branch starts; empty: HEAD
   bool approve = false;             // a person approves each merge (mission approve / reject)
+  // Agents and checks confined to their worktrees (daemon/sandbox/); false:
+  // --sandbox off, said in the run's report.
+  bool sandbox = true;
   // The agents' and checks' environment: the caller's, without mission's
   // per-execution variables. Kept out of the database (run_environment.hpp).
   std::map<std::string, std::string> env;

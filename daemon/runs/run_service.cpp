@@ -496,10 +496,12 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
   request.spec.state = ExecutionState::launching;
   request.spec.adapter = run.options.adapter;
   request.spec.cwd = slot.worktree;
-  request.spec.command = run.options.adapter == "generic"
-                             ? run.options.command
-                             : prompt_arguments(run.options.adapter, run.options.command, prompt);
+  request.spec.command =
+      run.options.adapter == "generic"
+          ? run.options.command
+          : prompt_arguments(run.options.adapter, run.options.command, prompt, run.options.sandbox);
   request.detach = true;
+  request.confined = run.options.sandbox;
   request.env = agent_env(run, slot);
   request.env["MISSION_TASK_PROMPT"] = prompt.substr(0, kMaxPromptEnvBytes);
   request.env["MISSION_TASK_PROMPT_FILE"] = prompt_file.string();
@@ -670,6 +672,8 @@ void RunService::judge_check(ActiveRun& run, std::size_t node) {
   for (const auto& [name, value] : agent_env(run, slot)) env.push_back(name + "=" + value);
   slot.check = std::make_unique<TaskCheck>(
       services_.loop, *run.options.check, slot.worktree, std::move(env),
+      CheckConfinement{run.options.sandbox, services_.paths.sandbox_temp_dir(),
+                       "check-" + run_id + "-" + slot.id + "-" + std::to_string(attempt)},
       [this, run_id, node, attempt](CheckResult result) {
         TaskSlot* checked = slot_at(run_id, node, attempt);
         ActiveRun* live = find(run_id);

@@ -3,11 +3,13 @@
 #include <signal.h>
 
 #include "daemon/runs/run_options.hpp"
+#include "shared/error_code.hpp"
 
 namespace mission::daemon::runs {
 
 TaskCheck::TaskCheck(uv_loop_t* loop, const std::string& command, const std::string& cwd,
-                     std::vector<std::string> env, std::function<void(CheckResult)> done)
+                     std::vector<std::string> env, const CheckConfinement& confinement,
+                     std::function<void(CheckResult)> done)
     : timeout_(loop, [this] { on_timer(); }), done_(std::move(done)) {
   loop::ChildProcess::Options options;
   options.argv = {"/bin/sh", "-c", command};
@@ -22,6 +24,7 @@ TaskCheck::TaskCheck(uv_loop_t* loop, const std::string& command, const std::str
   };
   callbacks.on_exit = [this](const loop::ChildProcess::Exit& exit) {
     child_ = nullptr;
+    confinement_.reset();
     timeout_.stop();
     CheckResult result;
     if (output_.size() > kCheckOutputTailBytes)
@@ -39,8 +42,21 @@ TaskCheck::TaskCheck(uv_loop_t* loop, const std::string& command, const std::str
     }
     finish(std::move(result));
   };
+  if (confinement.confined) {
+    try {
+      confinement_ = std::make_unique<sandbox::ConfinedLaunch>(
+          sandbox::LaunchPlace{cwd, {}, {}, {}}, confinement.temp_root, confinement.name, options);
+    } catch (const MissionError& e) {
+      spawn_error_ = std::string("the check could not be confined: ") + e.what();
+      timeout_.start(0);
+      return;
+    }
+    // In what the attempt keeps of the check's output, first.
+    if (!confinement_->confined()) output_ = "[mission: " + confinement_->warning() + "]\n";
+  }
   int error = 0;
   child_ = loop::ChildProcess::spawn(loop, options, std::move(callbacks), error);
+  if (confinement_) confinement_->spawned();
   if (!child_) {
     // Reported from the timer, as if it had run: the caller is not ready
     // to be called back from inside its own constructor call.

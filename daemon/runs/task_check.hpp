@@ -6,6 +6,7 @@
 
 #include <uv.h>
 
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "daemon/loop/child_process.hpp"
 #include "daemon/loop/timer.hpp"
+#include "daemon/sandbox/confined_launch.hpp"
 
 namespace mission::daemon::runs {
 
@@ -22,12 +24,22 @@ struct CheckResult {
   std::string output;  // the tail of stdout and stderr, interleaved
 };
 
+// How a check is confined: as the task's agent is (its worktree and a
+// private TMPDIR under `temp_root`, named `name`), unless the run said
+// --sandbox off.
+struct CheckConfinement {
+  bool confined = true;
+  std::filesystem::path temp_root;
+  std::string name;
+};
+
 class TaskCheck {
  public:
   // Starts `command` in `cwd` with `env`; `done` is called once, on the
   // loop, unless this object is destroyed first (which kills the check).
   TaskCheck(uv_loop_t* loop, const std::string& command, const std::string& cwd,
-            std::vector<std::string> env, std::function<void(CheckResult)> done);
+            std::vector<std::string> env, const CheckConfinement& confinement,
+            std::function<void(CheckResult)> done);
   ~TaskCheck();
   TaskCheck(const TaskCheck&) = delete;
   TaskCheck& operator=(const TaskCheck&) = delete;
@@ -37,6 +49,7 @@ class TaskCheck {
   void finish(CheckResult result);
 
   loop::ChildProcess* child_ = nullptr;
+  std::unique_ptr<sandbox::ConfinedLaunch> confinement_;
   loop::Timer timeout_;
   std::string output_;
   bool timed_out_ = false;

@@ -23,7 +23,10 @@ namespace {
 // was available"), and Codex exec runs its commands in a read-only sandbox.
 // Only edits: no shell without asking for Claude Code and Copilot CLI, and
 // Codex's sandbox stays on (the worktree writable, not the rest of the
-// disk). OpenCode and Pi already edit without asking.
+// disk). OpenCode and Pi already edit without asking. Confined by mission
+// (docs/adr/0036), Codex is told to leave its own sandbox off: mission's
+// is the same fence, and Codex's needs a user namespace whose uid_map a
+// confined agent may not write, so every command it ran failed.
 struct PromptForm {
   std::string_view adapter;
   std::array<std::string_view, 2> first;  // empty words are skipped
@@ -109,13 +112,14 @@ std::filesystem::path write_prompt_file(const RuntimePaths& paths, const std::st
 
 std::vector<std::string> prompt_arguments(const std::string& adapter,
                                           const std::vector<std::string>& extra,
-                                          const std::string& prompt) {
+                                          const std::string& prompt, bool confined) {
   for (const PromptForm& form : kPromptForms) {
     if (form.adapter != adapter) continue;
     std::vector<std::string> words;
     for (std::string_view word : form.first) {
       if (!word.empty()) words.emplace_back(word);
     }
+    if (confined && adapter == "codex") words.back() = "sandbox_mode=\"danger-full-access\"";
     words.insert(words.end(), extra.begin(), extra.end());
     words.emplace_back(form.before);
     words.push_back(prompt);

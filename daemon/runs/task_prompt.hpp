@@ -43,11 +43,13 @@ std::filesystem::path write_prompt_file(const RuntimePaths& paths, const std::st
 // codex exec PROMPT, opencode run PROMPT, copilot -p PROMPT, pi -p PROMPT;
 // Claude Code, Codex and Copilot CLI get the leave to edit their worktree
 // first (--permission-mode acceptEdits, -c sandbox_mode="workspace-write",
-// --allow-tool=write).
+// --allow-tool=write); a Codex that mission confines (`confined`) gets
+// -c sandbox_mode="danger-full-access" instead, mission's sandbox standing
+// for its own.
 // The generic adapter's command is used as given: its agent reads the
 // prompt from its environment.
 std::vector<std::string> prompt_arguments(const std::string& adapter,
                                           const std::vector<std::string>& extra,
-                                          const std::string& prompt);
+                                          const std::string& prompt, bool confined);
 
 }  // namespace mission::daemon::runs

@@ -74,8 +74,11 @@ struct Fixture {
   fs::path agent = write_script(dump.path() / "fake-agent", kFakeAgent);
 
   // `mission run --adapter ... --env FAKE_DUMP=...`, then the execution.
+  // The agent works in the dump's directory: the only one a confined agent
+  // writes beside its private TMPDIR.
   ProcessResult run(const Strings& args) {
-    Strings argv{"run", "--env", "FAKE_DUMP=" + dump.path().string()};
+    Strings argv{"run", "--cwd", dump.path().string(), "--env",
+                 "FAKE_DUMP=" + dump.path().string()};
     argv.insert(argv.end(), args.begin(), args.end());
     return run_mission(instance, argv);
   }

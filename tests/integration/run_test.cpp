@@ -319,10 +319,13 @@ TEST_CASE("a launched agent that keeps writing outlives a daemon stop, not kille
   auto daemon = std::make_unique<DaemonProcess>(instance);
   fs::path done = instance.root.path() / "done";
   // Writes a line to stdout and stderr every 50 ms for a second, then
-  // leaves a file behind.
-  std::string id = detach(
-      instance, "for i in $(seq 20); do echo out $i; echo err $i >&2; sleep 0.05; done; touch " +
-                    done.string());
+  // leaves a file behind, in its working directory (the only place a
+  // confined agent writes).
+  std::string id =
+      detach(instance,
+             "for i in $(seq 20); do echo out $i; echo err $i >&2; sleep 0.05; done; touch " +
+                 done.string(),
+             {"--cwd", instance.root.path().string()});
   // The daemon stops while the agent writes.
   CHECK(eventually([&] {
     return run_mission(instance, {"exec", "logs", id}).out.find("out 2") != std::string::npos;

@@ -6,7 +6,9 @@
 // attempts that run out; a stop; and a daemon killed with SIGKILL mid-run
 // whose successor resumes the run. Then what people read of a run: mission
 // report with each attempt and the tokens agents reported over MCP,
-// mission check's verdict, and workflows show --follow.
+// mission check's verdict, and workflows show --follow. The agents and
+// checks that note what they saw in a folder outside their worktree run
+// with --sandbox off (sandbox_test.cpp covers the confinement).
 
 #include <catch2/catch.hpp>
 #include <csignal>
@@ -15,6 +17,7 @@
 #include <set>
 #include <thread>
 
+#include "integration/run_helpers.hpp"
 #include "integration/stdio_process.hpp"
 #include "integration/tracking_agent.hpp"
 
@@ -22,91 +25,6 @@ using namespace mission::test;
 using nlohmann::json;
 
 namespace {
-
-const char* kToolsets = "planning,coordination,workspaces,tracking";
-
-// Where every run below starts: a daemon, a git repository, and a
-// planning agent in it, the workflow's author.
-struct RunSetup {
-  Instance instance;
-  DaemonProcess daemon{instance};
-  fs::path repo = ready_repo();
-  Agent planner{instance, repo, kToolsets};
-
- private:
-  fs::path ready_repo() {
-    REQUIRE(daemon.ready());
-    return make_repo(instance);
-  }
-};
-
-struct PlannedTask {
-  const char* name;
-  std::vector<std::string> depends_on;
-};
-
-std::string make_workflow(Agent& planner, const std::vector<PlannedTask>& plan) {
-  json workflow = planner.ok("workflow_create", {{"name", "run-test"},
-                                                 {"source_type", "prompt"},
-                                                 {"source_content", "a run"},
-                                                 {"max_parallel_tasks", 4}});
-  json tasks = json::array();
-  for (const auto& task : plan) {
-    tasks.push_back({{"name", task.name},
-                     {"description", std::string("make ") + task.name},
-                     {"sequence", 1},
-                     {"depends_on", task.depends_on}});
-  }
-  planner.ok(
-      "workflow_set_plan",
-      {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
-  return workflow["id"];
-}
-
-// `mission ARGS...` allowed to run as long as a run takes.
-ProcessResult run_long(const Instance& instance, const std::vector<std::string>& args,
-                       std::chrono::milliseconds timeout = 60s,
-                       const std::map<std::string, std::string>& extra_env = {}) {
-  std::vector<std::string> argv{MISSION_PATH};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::map<std::string, std::string> env = instance.env();
-  for (const auto& [name, value] : git_env(instance)) env[name] = value;
-  for (const auto& [name, value] : extra_env) env[name] = value;
-  return run_process(argv, env, timeout);
-}
-
-json run_status(const Instance& instance, const std::string& workflow) {
-  return mission_json(instance, {"workflows", "status", workflow});
-}
-
-// Polls the run until `done` says so (each read is a real round trip).
-json wait_for_run(const Instance& instance, const std::string& workflow,
-                  const std::function<bool(const json&)>& done, std::chrono::seconds limit = 30s) {
-  const auto deadline = std::chrono::steady_clock::now() + limit * kWaitScale;
-  json run;
-  while (std::chrono::steady_clock::now() < deadline) {
-    run = run_status(instance, workflow);
-    if (done(run)) return run;
-    std::this_thread::sleep_for(50ms);
-  }
-  FAIL("the run did not get there in time: " << run.dump());
-  return run;
-}
-
-const json& task_of(const json& run, const std::string& name) {
-  for (const auto& task : run["tasks"]) {
-    if (task["name"] == name) return task;
-  }
-  FAIL("no task " << name << " in " << run.dump());
-  static json none;
-  return none;
-}
-
-std::string show(const Instance& instance, const fs::path& repo, const std::string& spec) {
-  ProcessResult result =
-      run_process({"/usr/bin/git", "-C", repo.string(), "show", spec}, git_env(instance));
-  return result.exit_code == 0 ? result.out : "<missing " + spec + ">";
-}
 
 // A fake agent: writes NAME.txt in its worktree; the shell snippet `before`
 // runs first (it may exit).
@@ -203,8 +121,9 @@ TEST_CASE("a failed check is retried with its output in the next attempt's promp
   const std::string check = "if [ -f '" + notes.string() + "/checked' ]; then exit 0; fi; touch '" +
                             notes.string() +
                             "/checked'; echo 'tests failed: expected 2, got 3'; exit 1";
-  ProcessResult result = run_long(
-      instance, args({"workflows", "run", workflow, "--check", check}, agent(keep_prompt)));
+  ProcessResult result =
+      run_long(instance, args({"workflows", "run", workflow, "--check", check, "--sandbox", "off"},
+                              agent(keep_prompt)));
   INFO(result.out << result.err);
   CHECK(result.exit_code == 0);
   const json run = run_status(instance, workflow);
@@ -238,8 +157,8 @@ TEST_CASE(
   const std::string check = "env > '" + notes.string() + "/check-env'";
   ProcessResult result =
       run_long(instance,
-               args({"workflows", "run", workflow, "--check", check, "--env", "EXPLICIT=yes",
-                     "--env", "MISSION_MCP_TOKEN=forced-token-0123456789"},
+               args({"workflows", "run", workflow, "--check", check, "--sandbox", "off", "--env",
+                     "EXPLICIT=yes", "--env", "MISSION_MCP_TOKEN=forced-token-0123456789"},
                     agent("env > '" + notes.string() + "/agent-env'")),
                60s, caller);
   INFO(result.out << result.err);
@@ -447,7 +366,8 @@ TEST_CASE(
   const std::string keep_prompt = "printf '%s' \"$MISSION_TASK_PROMPT\" > '" + notes.string() +
                                   "'/prompt-$MISSION_TASK_ATTEMPT";
   ProcessResult started = run_long(
-      instance, args({"workflows", "run", workflow, "--approve", "--detach"}, agent(keep_prompt)));
+      instance, args({"workflows", "run", workflow, "--approve", "--detach", "--sandbox", "off"},
+                     agent(keep_prompt)));
   INFO(started.err);
   REQUIRE(started.exit_code == 0);
   auto waiting_at = [](int attempt) {

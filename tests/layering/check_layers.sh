@@ -15,6 +15,7 @@ shared 0
 daemon/loop 1
 daemon/store 2
 daemon/git 2
+daemon/sandbox 2
 daemon/events 3
 daemon/adapters 3
 daemon/terminal 4

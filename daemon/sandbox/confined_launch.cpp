@@ -1,0 +1,36 @@
+#include "daemon/sandbox/confined_launch.hpp"
+
+#include <algorithm>
+
+#include "daemon/sandbox/private_temp.hpp"
+
+namespace mission::daemon::sandbox {
+
+ConfinedLaunch::ConfinedLaunch(LaunchPlace place, const std::filesystem::path& temp_root,
+                               const std::string& name, loop::ChildProcess::Options& options) {
+  const KernelSupport& support = kernel_support();
+  if (support.landlock_abi == 0) {
+    warning_ = unconfined_warning(support);
+    return;
+  }
+  temp_dir_ = make_private_temp(temp_root, name);
+  place.temp_dir = temp_dir_;
+  if (!options.terminal_path.empty()) place.terminal = options.terminal_path;
+  try {
+    profile_ = launch_profile(place);
+    rules_ = std::make_unique<Confinement>(profile_, support);
+  } catch (...) {
+    remove_private_temp(temp_dir_);  // the destructor does not run
+    throw;
+  }
+  std::erase_if(options.env,
+                [](const std::string& entry) { return entry.rfind("TMPDIR=", 0) == 0; });
+  options.env.push_back("TMPDIR=" + temp_dir_.string());
+  options.confine_spawning_thread = rules_->spawn_hook();
+}
+
+ConfinedLaunch::~ConfinedLaunch() {
+  if (!temp_dir_.empty() && !keep_temp_) remove_private_temp(temp_dir_);
+}
+
+}  // namespace mission::daemon::sandbox

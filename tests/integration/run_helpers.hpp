@@ -1,0 +1,105 @@
+#pragma once
+// What the tests of workflow runs share: a daemon with a repository and
+// its planning agent, a planned workflow, `mission` allowed a run's time,
+// and reads of the run's status and of what its branch holds.
+
+#include <catch2/catch.hpp>
+#include <functional>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "integration/tracking_agent.hpp"
+
+namespace mission::test {
+
+using nlohmann::json;
+
+inline constexpr const char* kToolsets = "planning,coordination,workspaces,tracking";
+
+// Where a run's test starts: a daemon, a git repository, and a
+// planning agent in it, the workflow's author.
+struct RunSetup {
+  Instance instance;
+  DaemonProcess daemon{instance};
+  fs::path repo = ready_repo();
+  Agent planner{instance, repo, kToolsets};
+
+ private:
+  fs::path ready_repo() {
+    REQUIRE(daemon.ready());
+    return make_repo(instance);
+  }
+};
+
+struct PlannedTask {
+  const char* name;
+  std::vector<std::string> depends_on;
+};
+
+inline std::string make_workflow(Agent& planner, const std::vector<PlannedTask>& plan) {
+  json workflow = planner.ok("workflow_create", {{"name", "run-test"},
+                                                 {"source_type", "prompt"},
+                                                 {"source_content", "a run"},
+                                                 {"max_parallel_tasks", 4}});
+  json tasks = json::array();
+  for (const auto& task : plan) {
+    tasks.push_back({{"name", task.name},
+                     {"description", std::string("make ") + task.name},
+                     {"sequence", 1},
+                     {"depends_on", task.depends_on}});
+  }
+  planner.ok(
+      "workflow_set_plan",
+      {{"id", workflow["id"]}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
+  return workflow["id"];
+}
+
+// `mission ARGS...` allowed to run as long as a run takes.
+inline ProcessResult run_long(const Instance& instance, const std::vector<std::string>& args,
+                              std::chrono::milliseconds timeout = 60s,
+                              const std::map<std::string, std::string>& extra_env = {}) {
+  std::vector<std::string> argv{MISSION_PATH};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::map<std::string, std::string> env = instance.env();
+  for (const auto& [name, value] : git_env(instance)) env[name] = value;
+  for (const auto& [name, value] : extra_env) env[name] = value;
+  return run_process(argv, env, timeout);
+}
+
+inline json run_status(const Instance& instance, const std::string& workflow) {
+  return mission_json(instance, {"workflows", "status", workflow});
+}
+
+// Polls the run until `done` says so (each read is a real round trip).
+inline json wait_for_run(const Instance& instance, const std::string& workflow,
+                         const std::function<bool(const json&)>& done,
+                         std::chrono::seconds limit = 30s) {
+  const auto deadline = std::chrono::steady_clock::now() + limit * kWaitScale;
+  json run;
+  while (std::chrono::steady_clock::now() < deadline) {
+    run = run_status(instance, workflow);
+    if (done(run)) return run;
+    std::this_thread::sleep_for(50ms);
+  }
+  FAIL("the run did not get there in time: " << run.dump());
+  return run;
+}
+
+inline const json& task_of(const json& run, const std::string& name) {
+  for (const auto& task : run["tasks"]) {
+    if (task["name"] == name) return task;
+  }
+  FAIL("no task " << name << " in " << run.dump());
+  static json none;
+  return none;
+}
+
+inline std::string show(const Instance& instance, const fs::path& repo, const std::string& spec) {
+  ProcessResult result =
+      run_process({"/usr/bin/git", "-C", repo.string(), "show", spec}, git_env(instance));
+  return result.exit_code == 0 ? result.out : "<missing " + spec + ">";
+}
+
+}  // namespace mission::test
