@@ -172,6 +172,7 @@ complete -c mission -n '__mission_at '\''mcp connect'\''' -l agent-execution -x 
 complete -c mission -n '__mission_at '\''mcp connect'\''' -l toolsets -x -a '(__fish_append , signals tracking legacy inspect planning templates coordination workspaces control)' -d 'Toolsets of the execution created without --agent-execution'
 complete -c mission -n '__mission_at '\''mcp config'\''' -l adapter -x -a 'claude-code codex copilot opencode pi generic' -d 'The agent: claude-code, codex, copilot, opencode or generic'
 complete -c mission -n '__mission_at '\''mcp config'\''' -l agent-execution -x -a '(__mission_executions)' -d 'For this execution (the agent supplies $MISSION_MCP_TOKEN); without it, each session makes its own'
+complete -c mission -n '__mission_at '\''mcp config'\''' -l http -x -d 'The remote form: MCP over HTTP at URL/mcp/EXEC (missiond --http), the token from $MISSION_MCP_TOKEN; needs --agent-execution'
 complete -c mission -n '__mission_at '\''mcp config'\''' -l add-json -d 'claude-code: print the `claude mcp add-json` command that adds it instead'
 complete -c mission -n '__mission_at '\''missions'\''' -a 'list' -d 'List missions and workflows, newest first'
 complete -c mission -n '__mission_at '\''missions'\''' -a 'show' -d 'Show a mission: phases, tasks, blockers'
