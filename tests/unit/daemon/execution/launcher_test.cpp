@@ -57,7 +57,18 @@ struct Fixture {
   }
 
   execution::LaunchSpec spec_for(const std::string& id, std::vector<std::string> argv) {
-    return {id, dir.path().string(), std::move(argv), {"PATH=/usr/bin:/bin"}, false, {}};
+    execution::LaunchSpec spec;
+    spec.execution_id = id;
+    spec.cwd = dir.path().string();
+    spec.argv = std::move(argv);
+    spec.env = {"PATH=/usr/bin:/bin"};
+    return spec;
+  }
+
+  // A confined launch takes its private TMPDIR under temp_root.
+  execution::RunnerServices services(const std::filesystem::path& logs) {
+    std::filesystem::create_directories(dir.path() / "tmp");
+    return {&loop.loop, db, sink, logs, dir.path() / "tmp"};
   }
 };
 
@@ -66,7 +77,7 @@ struct Fixture {
 TEST_CASE("a launched process runs, is recorded running, and its end is recorded") {
   Fixture f;
   {
-    execution::Launcher launcher({&f.loop.loop, f.db, f.sink, f.dir.path() / "logs"});
+    execution::Launcher launcher(f.services(f.dir.path() / "logs"));
     const std::string id = f.created_execution();
     launcher.launch(f.spec_for(id, {"sh", "-c", "exit 3"}));
     CHECK(launcher.owns(id));
@@ -85,7 +96,7 @@ TEST_CASE("a launched process runs, is recorded running, and its end is recorded
 
 TEST_CASE("a spawn that fails marks the execution failed and throws") {
   Fixture f;
-  execution::Launcher launcher({&f.loop.loop, f.db, f.sink, f.dir.path() / "logs"});
+  execution::Launcher launcher(f.services(f.dir.path() / "logs"));
   const std::string id = f.created_execution();
   CHECK_THROWS_AS(launcher.launch(f.spec_for(id, {"/nonexistent/agent"})), MissionError);
   CHECK_FALSE(launcher.owns(id));
@@ -94,7 +105,7 @@ TEST_CASE("a spawn that fails marks the execution failed and throws") {
 
 TEST_CASE("a process whose running state cannot be recorded is killed, not left running unowned") {
   Fixture f;
-  execution::Launcher launcher({&f.loop.loop, f.db, f.sink, f.dir.path() / "logs"});
+  execution::Launcher launcher(f.services(f.dir.path() / "logs"));
   // No row: recording `running` fails after the spawn.
   CHECK_THROWS_AS(launcher.launch(f.spec_for("ae-vanished00", {"sleep", "30"})), MissionError);
   // The runner stays until its killed process has ended, then goes.
@@ -137,7 +148,7 @@ TEST_CASE("a burst on a terminal reaches the log and a viewer whole and in order
   const std::filesystem::path logs = f.dir.path() / "logs";
   std::string id;
   {
-    execution::Launcher launcher({&f.loop.loop, f.db, f.sink, logs});
+    execution::Launcher launcher(f.services(logs));
     id = f.created_execution();
     execution::LaunchSpec spec = f.spec_for(id, {"seq", "1", "300000"});
     spec.on_terminal = true;
