@@ -83,6 +83,9 @@ struct LaunchRequest {
   // It runs on a terminal of the daemon's (interactive); otherwise a
   // headless run may be asked for streaming JSON a person can follow.
   bool on_terminal = false;
+  // It runs under mission's confinement (daemon/sandbox/): a CLI whose own
+  // sandbox cannot start inside it is told to leave its own off.
+  bool confined = false;
 };
 
 // What to run. The cleanup is `files.remove()`, also done by its destructor.

@@ -8,12 +8,16 @@
 #include <cstdio>
 
 #include "daemon/adapters/adapter.hpp"
+#include "shared/error_code.hpp"
 #include "shared/vocabulary.hpp"
 
 namespace mission::daemon::adapters {
 namespace {
 
 constexpr Delivery kDeliveries[] = {Delivery::mcp_tool, Delivery::stdout_marker};
+
+// Codex's sandbox mode that runs its commands as they are.
+constexpr std::string_view kNoOwnSandbox = "danger-full-access";
 
 // A TOML basic string: quotes, backslashes and control characters escaped.
 std::string toml_string(std::string_view text) {
@@ -102,8 +106,53 @@ std::string_view output_format(const std::vector<std::string>& argv) {
                                                                      : std::string_view();
 }
 
+// The sandbox the person chose for codex's own commands in `words`
+// (`-c sandbox_mode=X`, `--sandbox X`, `-s X`, `--full-auto`), or empty.
+std::string own_sandbox(const std::vector<std::string>& words) {
+  constexpr std::string_view kMode = "sandbox_mode=";
+  std::string chosen;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::string& word = words[i];
+    const bool has_next = i + 1 < words.size();
+    if ((word == "-c" || word == "--config") && has_next && words[i + 1].starts_with(kMode)) {
+      chosen = words[i + 1].substr(kMode.size());
+      chosen.erase(std::remove(chosen.begin(), chosen.end(), '"'), chosen.end());
+    } else if ((word == "--sandbox" || word == "-s") && has_next) {
+      chosen = words[i + 1];
+    } else if (word.starts_with("--sandbox=")) {
+      chosen = word.substr(std::string_view("--sandbox=").size());
+    } else if (word == "--full-auto") {
+      chosen = "workspace-write";
+    } else if (word == "--dangerously-bypass-approvals-and-sandbox") {
+      chosen = kNoOwnSandbox;
+    }
+  }
+  return chosen;
+}
+
+// Confined, codex's own sandbox (bubblewrap, which must write
+// /proc/self/uid_map) fails every command it runs, and the model reports
+// success over the failures: mission's confinement stands in for it.
+void leave_own_sandbox_off(const LaunchRequest& request, LaunchPlan& plan) {
+  const std::string chosen = own_sandbox(request.arguments);
+  if (chosen.empty()) {
+    plan.argv.push_back("-c");
+    plan.argv.push_back("sandbox_mode=\"" + std::string(kNoOwnSandbox) + "\"");
+    return;
+  }
+  if (chosen == kNoOwnSandbox) return;
+  throw MissionError(
+      ErrorCode::invalid_argument,
+      "codex's own sandbox (" + chosen +
+          ") cannot start inside mission's confinement: every command it ran would fail",
+      "leave out codex's sandbox option (mission already keeps codex to its worktree), or pass "
+      "--sandbox off to use codex's own sandbox instead of mission's",
+      {{"adapter", "codex"}, {"sandbox_mode", chosen}});
+}
+
 LaunchPlan prepare(const LaunchRequest& request) {
   LaunchPlan plan{{request.binary}, {}, {}, LaunchFiles(request.files_dir)};
+  if (request.confined) leave_own_sandbox_off(request, plan);
   std::string value;
   if (request.delivery == Delivery::mcp_tool) {
     value = "mcp_servers." + std::string(kServerName) + "=" +
@@ -114,12 +163,13 @@ LaunchPlan prepare(const LaunchRequest& request) {
   // Root options come before the user's subcommand (exec, ...).
   plan.argv.push_back("-c");
   plan.argv.push_back(value);
+  const auto first_word = static_cast<std::ptrdiff_t>(plan.argv.size());
   plan.argv.insert(plan.argv.end(), request.arguments.begin(), request.arguments.end());
   // `codex exec` off a terminal: its JSON events, right after the
   // subcommand, so the run shows its steps as they happen. Not with
   // stdout-marker delivery, whose markers must start lines of plain text.
   const auto& words = request.arguments;
-  auto exec = std::find(plan.argv.begin() + 3, plan.argv.end(), "exec");
+  auto exec = std::find(plan.argv.begin() + first_word, plan.argv.end(), "exec");
   if (exec != plan.argv.end() && !request.on_terminal && request.delivery == Delivery::mcp_tool &&
       std::none_of(words.begin(), words.end(), is_json_flag)) {
     plan.argv.insert(exec + 1, "--json");

@@ -64,6 +64,7 @@ adapters::LaunchPlan prepare_launch(const RuntimePaths& paths,
   launch.files_dir = paths.launch_dir() / row.id;
   launch.keep_mcp_servers = request.keep_mcp_servers;
   launch.on_terminal = request.terminal;
+  launch.confined = request.confined;
   if (row.delivery == Delivery::mcp_tool &&
       adapter.capabilities.provisioning.requires_runtime_config) {
     launch.bridge = adapters::bridge_entry(adapters::mission_binary(), paths.socket, row.id);

@@ -37,8 +37,8 @@ const AGENTS = {
     call: '→ Write(',
   },
   codex: {
-    args: (prompt) => ['-c', 'sandbox_mode="workspace-write"', 'exec', '--skip-git-repo-check', '--ephemeral',
-                       prompt],
+    // No sandbox option: confined, mission turns codex's own sandbox off.
+    args: (prompt) => ['exec', '--skip-git-repo-check', '--ephemeral', prompt],
     flag: '--json',
     format: 'codex-json',
     call: '→ shell(printf ',  // the script the model wrote, out of codex's bash -lc

@@ -204,10 +204,14 @@ TEST_CASE("codex: a -c override names the bridge, the token reaches it by enviro
       "mcp_servers.mission={command=\"" + mission_next_to_missiond() +
       "\",args=[\"mcp\",\"connect\",\"--agent-execution\",\"" + id + "\"],env={MISSION_SOCKET=\"" +
       fs::absolute(f.instance.socket()).string() + "\"},env_vars=[\"MISSION_MCP_TOKEN\"]}";
-  CHECK(execution["command"] ==
-        json({f.agent.string(), "-c", override_value, "exec", "--json", "say hi"}));
+  // Confined (the default), codex's own sandbox is left off: it could not
+  // start inside mission's.
+  const std::string own_sandbox_off = "sandbox_mode=\"danger-full-access\"";
+  CHECK(execution["command"] == json({f.agent.string(), "-c", own_sandbox_off, "-c", override_value,
+                                      "exec", "--json", "say hi"}));
   std::string output = f.logs(id);
-  CHECK(lines_with(output, "arg:") == Strings{"-c", override_value, "exec", "--json", "say hi"});
+  CHECK(lines_with(output, "arg:") ==
+        Strings{"-c", own_sandbox_off, "-c", override_value, "exec", "--json", "say hi"});
   // Codex forwards it to the bridge through env_vars.
   CHECK(lines_with(output, "env:")[0] == "MISSION_MCP_TOKEN=set");
   CHECK(lines_with(output, "config:").empty());

@@ -253,6 +253,54 @@ TEST_CASE("codex with markers: the instructions as developer_instructions, TOML-
                              "exec", "hi"});
 }
 
+TEST_CASE("codex confined: its own sandbox left off, a chosen one refused with what to do") {
+  SECTION("no choice: codex runs its commands as they are, mission confines them") {
+    Launch launch("stdout-marker", "codex", {"exec", "hi"});
+    launch.request.marker_instructions = [] { return std::string("m"); };
+    launch.request.confined = true;
+    LaunchPlan plan = launch.prepare("codex");
+    CHECK(plan.argv == Strings{"codex", "-c", R"(sandbox_mode="danger-full-access")", "-c",
+                               R"(developer_instructions="m")", "exec", "hi"});
+  }
+  SECTION("danger-full-access or the bypass flag given: kept, nothing added") {
+    for (const Strings& words :
+         {Strings{"-c", R"(sandbox_mode="danger-full-access")", "exec", "hi"},
+          Strings{"exec", "--dangerously-bypass-approvals-and-sandbox", "hi"}}) {
+      Launch launch("stdout-marker", "codex", words);
+      launch.request.marker_instructions = [] { return std::string("m"); };
+      launch.request.confined = true;
+      LaunchPlan plan = launch.prepare("codex");
+      CHECK(plan.argv.size() == 3 + words.size());
+    }
+  }
+  SECTION("its own sandbox asked for: refused, naming the choice and --sandbox off") {
+    for (const Strings& words :
+         {Strings{"-c", R"(sandbox_mode="workspace-write")", "exec", "x"},
+          Strings{"exec", "--full-auto", "x"}, Strings{"--sandbox", "read-only", "exec", "x"},
+          Strings{"-s", "workspace-write", "x"}}) {
+      Launch launch("stdout-marker", "codex", words);
+      launch.request.marker_instructions = [] { return std::string("m"); };
+      launch.request.confined = true;
+      try {
+        launch.prepare("codex");
+        FAIL("codex's own sandbox was accepted under confinement");
+      } catch (const MissionError& e) {
+        CHECK(e.code() == ErrorCode::invalid_argument);
+        CHECK(std::string(e.what()).find("cannot start inside mission's confinement") !=
+              std::string::npos);
+        CHECK(e.hint().find("--sandbox off") != std::string::npos);
+      }
+    }
+  }
+  SECTION("not confined: the person's choice passes as given") {
+    Launch launch("stdout-marker", "codex", {"--full-auto", "exec", "x"});
+    launch.request.marker_instructions = [] { return std::string("m"); };
+    LaunchPlan plan = launch.prepare("codex");
+    CHECK(plan.argv ==
+          Strings{"codex", "-c", R"(developer_instructions="m")", "--full-auto", "exec", "x"});
+  }
+}
+
 TEST_CASE("copilot: a 0600 --additional-mcp-config @file, the server's tools allowed") {
   Launch launch("mcp-tool", "copilot", {"-p", "hi", "--allow-all-tools"});
   LaunchPlan plan = launch.prepare("copilot");
