@@ -30,26 +30,40 @@ RequestParser::RequestParser() {
 
 RequestParser::Result RequestParser::feed(std::string_view bytes) {
   Result result;
-  if (bytes.empty()) return result;
-  result.consumed = http_parser_execute(&parser_, &settings_, bytes.data(), bytes.size());
+  // The head (request line and headers) is bounded in the bytes the parser
+  // is given, not in what its callbacks report: a request refused for its
+  // size is refused the same way however its bytes were split in transit.
+  while (!bytes.empty() && !complete_ && refusal_status_ == 0) {
+    std::size_t take = bytes.size();
+    if (!head_complete_) {
+      const std::size_t room = limits::kMaxHttpHeaderBytes - head_bytes_;
+      if (room == 0) {
+        refusal_status_ = 431;
+        refusal_ = "the request line and headers pass " +
+                   std::to_string(limits::kMaxHttpHeaderBytes) + " bytes, the limit";
+        break;
+      }
+      take = std::min(take, room);
+    }
+    const std::size_t parsed = http_parser_execute(&parser_, &settings_, bytes.data(), take);
+    if (!head_complete_) head_bytes_ += parsed;
+    result.consumed += parsed;
+    bytes.remove_prefix(parsed);
+    if (parsed < take || HTTP_PARSER_ERRNO(&parser_) != HPE_OK) break;
+  }
   const http_errno error = HTTP_PARSER_ERRNO(&parser_);
   if (complete_) {
     // Paused at the end of the request: the rest belongs to the next one.
     result.state = State::complete;
     return result;
   }
-  if (error != HPE_OK || refusal_status_ != 0) {
+  if ((error != HPE_OK && error != HPE_PAUSED) || refusal_status_ != 0) {
     result.state = State::failed;
     result.status = refusal_status_ != 0 ? refusal_status_ : 400;
     result.error = refusal_status_ != 0
                        ? refusal_
                        : std::string("malformed HTTP request: ") + http_errno_description(error);
     return result;
-  }
-  if (parser_.upgrade) {
-    result.state = State::failed;
-    result.status = 501;
-    result.error = "protocol upgrades (WebSocket, h2c) are not served";
   }
   return result;
 }
@@ -59,23 +73,15 @@ HttpRequest RequestParser::take() {
   request_ = {};
   complete_ = false;
   in_request_ = false;
+  head_complete_ = false;
+  head_bytes_ = 0;
   http_parser_pause(&parser_, 0);
   return request;
-}
-
-bool RequestParser::add_header_bytes(std::size_t length) {
-  header_bytes_ += length;
-  if (header_bytes_ <= limits::kMaxHttpHeaderBytes) return true;
-  refusal_status_ = 431;
-  refusal_ = "the request line and headers pass " + std::to_string(limits::kMaxHttpHeaderBytes) +
-             " bytes, the limit";
-  return false;
 }
 
 int RequestParser::on_message_begin(http_parser* parser) {
   RequestParser& p = self(parser);
   p.in_request_ = true;
-  p.header_bytes_ = 0;
   p.in_value_ = false;
   p.target_.clear();
   return 0;
@@ -83,14 +89,15 @@ int RequestParser::on_message_begin(http_parser* parser) {
 
 int RequestParser::on_url(http_parser* parser, const char* at, std::size_t length) {
   RequestParser& p = self(parser);
-  if (!p.add_header_bytes(length)) return 1;
   p.target_.append(at, length);
   return 0;
 }
 
 int RequestParser::on_header_field(http_parser* parser, const char* at, std::size_t length) {
   RequestParser& p = self(parser);
-  if (!p.add_header_bytes(length)) return 1;
+  // A chunked body's trailers: no route reads them, and they are past the
+  // head's bound, so they are not kept.
+  if (p.head_complete_) return 0;
   if (p.in_value_ || p.request_.headers.empty()) p.request_.headers.emplace_back();
   p.in_value_ = false;
   std::string& name = p.request_.headers.back().first;
@@ -102,7 +109,7 @@ int RequestParser::on_header_field(http_parser* parser, const char* at, std::siz
 
 int RequestParser::on_header_value(http_parser* parser, const char* at, std::size_t length) {
   RequestParser& p = self(parser);
-  if (!p.add_header_bytes(length)) return 1;
+  if (p.head_complete_) return 0;  // a trailer's
   p.in_value_ = true;
   p.request_.headers.back().second.append(at, length);
   return 0;
@@ -110,6 +117,13 @@ int RequestParser::on_header_value(http_parser* parser, const char* at, std::siz
 
 int RequestParser::on_headers_complete(http_parser* parser) {
   RequestParser& p = self(parser);
+  // Refused before the request completes: past an upgrade the parser
+  // reads no more HTTP, so there would be no next request to find.
+  if (parser->upgrade) {
+    p.refusal_status_ = 501;
+    p.refusal_ = "protocol upgrades (WebSocket, h2c, CONNECT) are not served";
+    return -1;
+  }
   if (parser->content_length != ULLONG_MAX && parser->content_length > limits::kMaxHttpBodyBytes) {
     p.refusal_status_ = 413;
     p.refusal_ = "the body of " + std::to_string(parser->content_length) + " bytes passes the " +
@@ -122,6 +136,7 @@ int RequestParser::on_headers_complete(http_parser* parser) {
   p.request_.path = p.target_.substr(0, question);
   if (question != std::string::npos) p.request_.query = p.target_.substr(question + 1);
   p.request_.http_1_0 = parser->http_major == 1 && parser->http_minor == 0;
+  p.head_complete_ = true;
   return 0;
 }
 

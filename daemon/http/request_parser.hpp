@@ -48,9 +48,6 @@ class RequestParser {
   static int on_body(http_parser* parser, const char* at, std::size_t length);
   static int on_message_complete(http_parser* parser);
 
-  // Counts `length` more bytes of the line and headers; false once over.
-  bool add_header_bytes(std::size_t length);
-
   http_parser parser_{};
   http_parser_settings settings_{};
   HttpRequest request_;
@@ -58,7 +55,10 @@ class RequestParser {
   bool in_value_ = false;  // the last header callback was a value
   bool in_request_ = false;
   bool complete_ = false;
-  std::size_t header_bytes_ = 0;
+  // Bytes given to the parser since the last request ended, until this
+  // one's head is complete (blank lines before it count too).
+  std::size_t head_bytes_ = 0;
+  bool head_complete_ = false;
   int refusal_status_ = 0;  // a limit passed: the status to answer
   std::string refusal_;
 };

@@ -56,6 +56,45 @@ TEST_CASE("http: a chunked body is decoded") {
       "chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n");
   REQUIRE(result.state == RequestParser::State::complete);
   CHECK(parser.take().body == "abcde");
+
+  // Its trailers are past the head's bound and no route reads them.
+  RequestParser trailers;
+  auto with_trailer = trailers.feed(
+      "POST /mcp/x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n0\r\n"
+      "X-Trailer: " +
+      std::string(2 * limits::kMaxHttpHeaderBytes, 't') + "\r\n\r\n");
+  REQUIRE(with_trailer.state == RequestParser::State::complete);
+  const auto request = trailers.take();
+  CHECK(request.body == "a");
+  CHECK(request.header("x-trailer") == nullptr);
+}
+
+TEST_CASE("http: an oversized head is refused 431 however its bytes arrive") {
+  // A bad character past the limit: the same refusal whole or byte by byte.
+  const std::string wire =
+      "GET /" + std::string(limits::kMaxHttpHeaderBytes, 'a') + "\x01 HTTP/1.1\r\n\r\n";
+  RequestParser whole;
+  auto at_once = whole.feed(wire);
+  CHECK(at_once.state == RequestParser::State::failed);
+  CHECK(at_once.status == 431);
+  RequestParser bytes;
+  RequestParser::Result last;
+  for (std::size_t i = 0; i < wire.size() && last.state != RequestParser::State::failed; ++i) {
+    last = bytes.feed(std::string_view(wire).substr(i, 1));
+  }
+  CHECK(last.state == RequestParser::State::failed);
+  CHECK(last.status == 431);
+  CHECK(last.error == at_once.error);
+}
+
+TEST_CASE("http: an upgrade is refused 501 before it completes, the rest never read as HTTP") {
+  const std::string upgrade =
+      "GET /mcp/x HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n";
+  RequestParser parser;
+  auto result = parser.feed(upgrade + "GET / HTTP/1.1\r\n\r\n");
+  CHECK(result.state == RequestParser::State::failed);
+  CHECK(result.status == 501);
+  CHECK(result.error.find("upgrades") != std::string::npos);
 }
 
 TEST_CASE("http: headers past the limit are refused 431, a body past it 413") {
