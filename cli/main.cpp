@@ -96,9 +96,40 @@ std::optional<int> refuse_unknown_command(int argc, char** argv) {
   return mission::cli::kExitUsage;
 }
 
+// `mission help [COMMAND...]` is `mission [COMMAND...] --help`.
+std::vector<char*> help_as_option(int argc, char** argv) {
+  static char help_option[] = "--help";
+  std::vector<char*> words(argv, argv + argc);
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    if (word == "--socket") {
+      ++i;
+      continue;
+    }
+    if (word.empty() || word.front() == '-') continue;
+    if (word == "help") {
+      words.erase(words.begin() + i);
+      words.push_back(help_option);
+    }
+    break;
+  }
+  words.push_back(nullptr);
+  return words;
+}
+
+// The command CLI11 parsed deepest on the line (the app itself if none).
+CLI::App* deepest_command(CLI::App& app) {
+  CLI::App* command = &app;
+  while (!command->get_subcommands().empty()) command = command->get_subcommands().front();
+  return command;
+}
+
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int original_argc, char** original_argv) {
+  std::vector<char*> words = help_as_option(original_argc, original_argv);
+  const int argc = static_cast<int>(words.size()) - 1;
+  char** argv = words.data();
   CliContext context;
   CLI::App app{"mission: track and steer coding agents (see mission(1))", "mission"};
   mission::cli::define_global_options(app, context.options);
@@ -129,6 +160,16 @@ int main(int argc, char** argv) {
   if (auto refused = refuse_unknown_command(argc, argv)) return *refused;
   try {
     app.parse(argc, argv);
+  } catch (const CLI::RequiredError& e) {
+    // `mission workflows` alone: the group's subcommands, not CLI11's
+    // bare "A subcommand is required".
+    CLI::App* group = deepest_command(app);
+    if (group == &app || std::string_view(e.what()).find("subcommand") == std::string_view::npos) {
+      return app.exit(e) == 0 ? mission::cli::kExitOk : mission::cli::kExitUsage;
+    }
+    std::fprintf(stderr, "mission %s: name one of its commands\n\n%s", group->get_name().c_str(),
+                 group->help("mission").c_str());
+    return mission::cli::kExitUsage;
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? mission::cli::kExitOk : mission::cli::kExitUsage;

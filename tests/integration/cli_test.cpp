@@ -174,6 +174,31 @@ TEST_CASE("a mistyped command says what was meant, and run without a command is 
   CHECK(run.err.find("no command to run") != std::string::npos);
 }
 
+TEST_CASE("help as a command, a group alone lists its commands, a mistyped reference is named") {
+  Instance instance;
+  ProcessResult help = run_mission(instance, {"--no-autostart", "help", "exec"});
+  CHECK(help.exit_code == 0);
+  CHECK(help.out.find("Usage: mission exec") != std::string::npos);
+  ProcessResult top = run_mission(instance, {"--no-autostart", "help"});
+  CHECK(top.exit_code == 0);
+  CHECK(top.out.find("workflows") != std::string::npos);
+
+  ProcessResult group = run_mission(instance, {"--no-autostart", "workflows"});
+  CHECK(group.exit_code == 2);
+  CHECK(group.err.find("mission workflows: name one of its commands") != std::string::npos);
+  CHECK(group.err.find("Usage: mission workflows") != std::string::npos);
+  CHECK(group.err.find("status") != std::string::npos);
+
+  // Refused before the daemon is asked: no schema path, the alias meant.
+  StopDaemonAtExit stop{instance};
+  ProcessResult typo = run_mission(instance, {"exec", "logs", "@lats"});
+  CHECK(typo.exit_code == 1);
+  CHECK(typo.err.find("'@lats' names no execution; did you mean @last?") != std::string::npos);
+  CHECK(typo.err.find("schemas/") == std::string::npos);
+  ProcessResult spaced = run_mission(instance, {"exec", "show", "a b"});
+  CHECK(spaced.err.find("mission exec list shows them") != std::string::npos);
+}
+
 TEST_CASE("what an agent says reaches the terminal with its escape sequences neutralised") {
   Instance instance;
   StopDaemonAtExit stop{instance};
