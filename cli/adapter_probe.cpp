@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <thread>
+#include <utility>
 
 #include "shared/limits.hpp"
 
@@ -30,25 +31,38 @@ constexpr std::size_t kMaxVersionOutput = 4096;
 // Longest version text shown.
 constexpr std::size_t kMaxVersionText = 80;
 
+// Its stdout and its stderr, read apart: a CLI may warn on stderr before
+// its version (Codex about PATH), and the version is what stdout says.
+constexpr int kStreams = 2;
+
 struct Probe {
   pid_t pid = -1;
-  int fd = -1;
-  std::string output;
+  int fd[kStreams] = {-1, -1};
+  std::string output[kStreams];
   bool exited = false;
   int status = 0;
+
+  bool reading() const { return fd[0] >= 0 || fd[1] >= 0; }
 };
 
 void start(Probe& probe, const std::string& path, std::string& problem) {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) {
+  int out[2];
+  int err[2];
+  if (::pipe2(out, O_CLOEXEC) != 0) {
     problem = std::string("pipe: ") + std::strerror(errno);
+    return;
+  }
+  if (::pipe2(err, O_CLOEXEC) != 0) {
+    problem = std::string("pipe: ") + std::strerror(errno);
+    ::close(out[0]);
+    ::close(out[1]);
     return;
   }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
   // Its own group, so a timeout also ends whatever it started.
@@ -60,14 +74,17 @@ void start(Probe& probe, const std::string& path, std::string& problem) {
   int rc = ::posix_spawn(&probe.pid, path.c_str(), &actions, &attributes, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
-  ::close(fds[1]);
+  ::close(out[1]);
+  ::close(err[1]);
   if (rc != 0) {
-    ::close(fds[0]);
+    ::close(out[0]);
+    ::close(err[0]);
     probe.pid = -1;
     problem = std::string("cannot run it: ") + std::strerror(rc);
     return;
   }
-  probe.fd = fds[0];
+  probe.fd[0] = out[0];
+  probe.fd[1] = err[0];
 }
 
 std::string first_line(const std::string& output) {
@@ -94,11 +111,12 @@ std::vector<VersionProbe> probe_versions(const std::vector<std::string>& paths) 
   const auto deadline = Clock::now() + std::chrono::milliseconds(limits::kAdapterVersionTimeoutMs);
   for (;;) {
     std::vector<pollfd> fds;
-    std::vector<std::size_t> owners;
+    std::vector<std::pair<std::size_t, int>> owners;  // probe, stream
     for (std::size_t i = 0; i < probes.size(); ++i) {
-      if (probes[i].fd >= 0) {
-        fds.push_back({probes[i].fd, POLLIN, 0});
-        owners.push_back(i);
+      for (int stream = 0; stream < kStreams; ++stream) {
+        if (probes[i].fd[stream] < 0) continue;
+        fds.push_back({probes[i].fd[stream], POLLIN, 0});
+        owners.emplace_back(i, stream);
       }
     }
     if (fds.empty()) break;
@@ -108,17 +126,18 @@ std::vector<VersionProbe> probe_versions(const std::vector<std::string>& paths) 
     if (ready < 0 && errno != EINTR) break;
     for (std::size_t k = 0; k < fds.size(); ++k) {
       if (fds[k].revents == 0) continue;
-      Probe& probe = probes[owners[k]];
+      const auto [owner, stream] = owners[k];
+      int& fd = probes[owner].fd[stream];
+      std::string& output = probes[owner].output[stream];
       char chunk[1024];
-      ssize_t n = ::read(probe.fd, chunk, sizeof chunk);
+      ssize_t n = ::read(fd, chunk, sizeof chunk);
       if (n < 0 && errno == EINTR) continue;
       if (n > 0) {
-        if (probe.output.size() < kMaxVersionOutput)
-          probe.output.append(chunk, static_cast<std::size_t>(n));
+        if (output.size() < kMaxVersionOutput) output.append(chunk, static_cast<std::size_t>(n));
         continue;
       }
-      ::close(probe.fd);
-      probe.fd = -1;
+      ::close(fd);
+      fd = -1;
     }
   }
 
@@ -138,8 +157,10 @@ std::vector<VersionProbe> probe_versions(const std::vector<std::string>& paths) 
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     // Still running, or something it started still holds the output open.
-    if (!probe.exited || probe.fd >= 0) ::kill(-probe.pid, SIGKILL);
-    if (probe.fd >= 0) ::close(probe.fd);
+    if (!probe.exited || probe.reading()) ::kill(-probe.pid, SIGKILL);
+    for (int fd : probe.fd) {
+      if (fd >= 0) ::close(fd);
+    }
     if (!probe.exited) {
       ::waitpid(probe.pid, &probe.status, 0);
       results[i].problem =
@@ -153,7 +174,9 @@ std::vector<VersionProbe> probe_versions(const std::vector<std::string>& paths) 
               : "--version was killed by signal " + std::to_string(WTERMSIG(probe.status));
       continue;
     }
-    results[i].version = first_line(probe.output);
+    // stderr only when stdout is silent: some CLIs print it there.
+    results[i].version = first_line(probe.output[0]);
+    if (results[i].version.empty()) results[i].version = first_line(probe.output[1]);
     if (results[i].version.empty()) results[i].problem = "--version printed nothing";
   }
   return results;

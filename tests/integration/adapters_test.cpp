@@ -399,7 +399,10 @@ TEST_CASE("adapters list finds binaries in PATH or MISSION_<A>_BIN and bounds --
   Instance instance;
   DaemonProcess daemon(instance);
   TempDir bin;
-  write_script(bin.path() / "claude", "#!/bin/sh\necho '9.9.9 (Fake Claude)'\n");
+  // A warning on stderr before the version (Codex warns about PATH so).
+  write_script(
+      bin.path() / "claude",
+      "#!/bin/sh\necho 'WARNING: could not update PATH' >&2\necho '9.9.9 (Fake Claude)'\n");
   // Pi prints its version on stderr.
   write_script(bin.path() / "my-pi", "#!/bin/sh\necho 0.1.2 >&2\n");
   write_script(bin.path() / "copilot", "#!/bin/sh\nexit 3\n");
