@@ -17,6 +17,29 @@ Tone state_tone(const std::string& state) {
   return Tone::plain;
 }
 
+// A word as a shell would need it to stay one word: quoted when it holds
+// anything but the characters of plain words.
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && word.find_first_not_of(
+                                          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                          "0123456789_./:=@%+,-") == std::string::npos;
+  if (plain) return word;
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// The command as one line a person could paste: `sh -c 'sleep 1'`.
+std::string command_line(const nlohmann::json& words) {
+  std::string line;
+  if (!words.is_array()) return line;
+  for (const auto& word : words) {
+    if (!word.is_string()) continue;
+    line += (line.empty() ? "" : " ") + shell_word(word.get<std::string>());
+  }
+  return line;
+}
+
 std::string session_clients(const nlohmann::json& sessions) {
   if (!sessions.is_array() || sessions.empty()) return "-";
   std::string names;
@@ -69,7 +92,7 @@ void print_execution(const nlohmann::json& given) {
       {"delivery", execution.value("delivery", "")},
       {"toolsets", joined(execution.value("toolsets", nlohmann::json::array()), ",")},
       {"cwd", execution.value("cwd", "")},
-      {"command", joined(execution.value("command", nlohmann::json::array()), " ")},
+      {"command", command_line(execution.value("command", nlohmann::json::array())), false, true},
       {"created", short_time(execution.value("createdAt", nlohmann::json()))},
       {"updated", short_time(execution.value("updatedAt", nlohmann::json()))},
       {"observations", std::to_string(execution.value("observations", 0))},

@@ -131,7 +131,7 @@ void print_fields(const std::vector<Field>& fields) {
   for (const auto& field : fields) key_width = std::max(key_width, field.key.size());
   const std::size_t indent = 2;
   const std::size_t gap = 2;
-  for (const auto& [key, value, wrap] : fields) {
+  for (const auto& [key, value, wrap, keep_start] : fields) {
     std::size_t room = output_columns() - indent - key_width - gap;
     std::string line(indent, ' ');
     line += styled(key, Tone::dim);
@@ -144,7 +144,7 @@ void print_fields(const std::vector<Field>& fields) {
       }
       continue;
     }
-    line += fit(value, room);
+    line += keep_start ? text::elide_end(text::neutralised(value), room) : fit(value, room);
     std::printf("%s\n", line.c_str());
   }
 }

@@ -83,6 +83,9 @@ struct Field {
   std::string key;
   std::string value;
   bool wrap = false;  // wrapped over several lines (prose), else fitted to one
+  // Fitted by cutting its end, not its middle: a command line, whose start
+  // says what runs and whose end may be a long prompt.
+  bool keep_start = false;
 };
 
 // Prints "  key  value" lines with aligned values, each fitted to the

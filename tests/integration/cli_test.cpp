@@ -238,6 +238,23 @@ TEST_CASE("human output takes the width COLUMNS gives when not on a terminal") {
   CHECK(narrow.out.find("...") != std::string::npos);
 }
 
+TEST_CASE("exec show gives the command as a shell would read it, its start kept") {
+  Instance instance;
+  StopDaemonAtExit stop{instance};
+  const std::string prompt = "fix it's test\n" + std::string(200, 'p') + " the tail";
+  ProcessResult run =
+      run_mission(instance, {"run", "--detach", "--", "sh", "-c", "exit 0", "agent", prompt});
+  REQUIRE(run.exit_code == 0);
+  const std::string id = run.out.substr(0, run.out.find('\n'));
+  std::map<std::string, std::string> env = instance.env();
+  env["COLUMNS"] = "80";
+  ProcessResult shown = run_process({MISSION_PATH, "exec", "show", id}, env);
+  CHECK(shown.out.find("command       sh -c 'exit 0' agent 'fix it'\\''s test ppp") !=
+        std::string::npos);
+  CHECK(shown.out.find("the tail") == std::string::npos);
+  CHECK(shown.out.find("p...\n") != std::string::npos);
+}
+
 TEST_CASE("executions are named by id, unique prefix, --name or @last, and status counts them") {
   Instance instance;
   StopDaemonAtExit stop{instance};
