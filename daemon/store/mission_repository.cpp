@@ -119,7 +119,8 @@ std::map<std::string, MissionCounts> MissionRepository::counts(std::span<const s
   const std::string id_list =
       nlohmann::json(std::vector<std::string>(ids.begin(), ids.end())).dump();
   auto tasks = db_.prepare(
-      "SELECT mission_id, count(*), sum(status = 'in_progress'), sum(status = 'failed') FROM tasks "
+      "SELECT mission_id, count(*), sum(status = 'in_progress'), sum(status = 'failed'), "
+      "sum(status = 'pending') FROM tasks "
       "WHERE mission_id IN (SELECT value FROM json_each(?1)) GROUP BY mission_id");
   tasks.bind(1, id_list);
   while (tasks.step()) {
@@ -127,6 +128,7 @@ std::map<std::string, MissionCounts> MissionRepository::counts(std::span<const s
     entry.tasks = tasks.integer(1);
     entry.in_progress = tasks.integer(2);
     entry.failed = tasks.integer(3);
+    entry.pending = tasks.integer(4);
   }
   auto blockers = db_.prepare(
       "SELECT t.mission_id, count(*) FROM issues x JOIN tasks t ON t.id = x.task_id WHERE "

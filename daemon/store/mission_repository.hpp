@@ -54,6 +54,7 @@ struct MissionCounts {
   std::int64_t tasks = 0;
   std::int64_t in_progress = 0;
   std::int64_t failed = 0;
+  std::int64_t pending = 0;  // a planned task not started yet
   std::int64_t open_blockers = 0;
 };
 

@@ -80,7 +80,8 @@ nlohmann::json mission_json(const store::MissionRow& row, KeyStyle style,
     nlohmann::json tasks = nlohmann::json::object();
     Writer t(tasks, style);
     t.put("total", counts->tasks);
-    t.put("completed", counts->tasks - counts->in_progress);
+    // Ended: neither under way nor (a plan's task) waiting to start.
+    t.put("completed", counts->tasks - counts->in_progress - counts->pending);
     t.put("failed", counts->failed);
     w.put("tasks", std::move(tasks));
     w.put("open_blockers", counts->open_blockers);

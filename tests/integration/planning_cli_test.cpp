@@ -63,6 +63,16 @@ TEST_CASE("mission workflows, plan, next and progress read a planned workflow th
   REQUIRE(list["workflows"].size() == 1);
   CHECK(list["workflows"][0]["id"] == id);
   CHECK(list["workflows"][0]["taskCount"] == 4);
+  // Among missions: one task of four done, the three not started are not.
+  json missions = mission_json(instance, {"missions", "list"});
+  bool listed = false;
+  for (const auto& mission : missions["missions"]) {
+    if (mission["missionId"] != id) continue;
+    listed = true;
+    CHECK(mission["tasks"]["total"] == 4);
+    CHECK(mission["tasks"]["completed"] == 1);
+  }
+  CHECK(listed);
 
   json shown = mission_json(instance, {"workflows", "show", id});
   CHECK(shown["plan"]["summary"] == "JWT login");
