@@ -425,6 +425,21 @@ TaskAdded task_add(Caller& caller, const TaskAddRequest& request) {
   return added;
 }
 
+nlohmann::json workflow_create_planned(Caller& caller, const WorkflowCreateRequest& request,
+                                       const WorkflowPlanInput& plan) {
+  std::vector<PlanEntry> entries;
+  entries.reserve(plan.tasks.size());
+  for (const auto& task : plan.tasks)
+    entries.push_back({task.name, task.sequence, task.depends_on});
+  resolve_plan(entries);  // refused before the workflow exists
+  store::MissionRow workflow = new_workflow(
+      caller, request.name, request.source_type, request.source_ref, request.source_content,
+      request.repository_path, request.max_parallel_tasks, request.auto_create_workspaces);
+  nlohmann::json installed = install_plan(caller, workflow, plan);
+  installed["name"] = workflow.name;
+  return installed;
+}
+
 nlohmann::json workflow_set_plan(Caller& caller, const WorkflowSetPlanRequest& request) {
   store::MissionRow workflow = require_workflow(caller.db, request.id, "id");
   store::require_mission_writer(caller.db, caller.execution_id, workflow);

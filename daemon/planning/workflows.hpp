@@ -18,6 +18,12 @@ namespace mission::daemon::planning {
 
 nlohmann::json workflow_create(Caller& caller, const WorkflowCreateRequest& request);
 nlohmann::json workflow_set_plan(Caller& caller, const WorkflowSetPlanRequest& request);
+// A workflow and its whole plan at once (a person's plan file: the
+// control API's workflow.create). The plan is checked before anything is
+// made, and the caller's one transaction holds both, so a refused plan
+// leaves no workflow behind. The workflow is ready.
+nlohmann::json workflow_create_planned(Caller& caller, const WorkflowCreateRequest& request,
+                                       const WorkflowPlanInput& plan);
 nlohmann::json workflow_update_status(Caller& caller, const WorkflowUpdateStatusRequest& request);
 nlohmann::json workflow_set_parallelism(Caller& caller,
                                         const WorkflowSetParallelismRequest& request);

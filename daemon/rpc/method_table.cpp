@@ -122,6 +122,8 @@ std::span<const MethodEntry> control_methods() {
        typed<WorkflowMethodRequest, handle_template_get>},
       {"template.apply", "control/template.apply.params", false, write,
        typed<TemplateApplyMethodRequest, handle_template_apply>},
+      {"workflow.create", "control/workflow.create.params", false, write,
+       typed<WorkflowCreateMethodRequest, handle_workflow_create>},
   };
   return kMethods;
 }
