@@ -1,6 +1,6 @@
 // Planned work from the shell (docs/adr/0015): mission workflows list|show
 // (--follow: its run, docs/adr/0026), mission workflows create (a person's
-// plan file, cli/plan_file.hpp),
+// plan file, cli/plan_file.hpp) and rm,
 // mission plan (the task DAG drawn by dependency depth, or as DOT or
 // Mermaid), mission next, mission progress, mission templates list|show|apply.
 // Each asks the daemon's workflow.* or template.* method, which runs the
@@ -551,6 +551,20 @@ int run_create_from_plan(const CliContext& context, const PlanningOptions& optio
   return kExitOk;
 }
 
+int run_remove_workflow(const CliContext& context, const PlanningOptions& options) {
+  nlohmann::json result = context.connect().client.call("workflow.delete", {{"id", options.id}});
+  if (context.options.json) {
+    print_json(result);
+    return kExitOk;
+  }
+  result = for_display(result);  // agents' text, printed as text only
+  const std::int64_t tasks = result.value("tasksDeleted", std::int64_t{0});
+  std::printf("Workflow %s (%s, %s) deleted with its %lld task%s.\n", text_of(result["id"]).c_str(),
+              text_of(result["name"]).c_str(), text_of(result["status"]).c_str(),
+              static_cast<long long>(tasks), tasks == 1 ? "" : "s");
+  return kExitOk;
+}
+
 template <int (*Run)(const CliContext&, const PlanningOptions&)>
 void on_run(CLI::App* command, CliContext& context, std::shared_ptr<PlanningOptions> options) {
   command->callback([&context, options] {
@@ -585,6 +599,10 @@ void define_workflows_command(CLI::App& command, CliContext& context) {
   create->add_option("--cwd", options->cwd, "The workflow's working directory (default: current)")
       ->type_name("DIR");
   on_run<run_create_from_plan>(create, context, options);
+  CLI::App* remove = command.add_subcommand(
+      "rm", "Delete a workflow with its tasks and records (not while it runs)");
+  remove->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  on_run<run_remove_workflow>(remove, context, options);
   define_workflow_run_commands(command, context);
 }
 

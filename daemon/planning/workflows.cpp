@@ -15,7 +15,9 @@
 #include "daemon/store/mission_repository.hpp"
 #include "daemon/store/ownership.hpp"
 #include "daemon/store/plan_repository.hpp"
+#include "daemon/store/run_repository.hpp"
 #include "daemon/store/task_repository.hpp"
+#include "daemon/store/workspace_repository.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
@@ -278,6 +280,16 @@ void require_running_workflow(store::Database& db, const store::PlannedTaskRow& 
       {{"task_id", task.id}, {"workflow_id", workflow->id}, {"workflow_status", word}});
 }
 
+// Refuses while a run of the workflow is live (running or stopping).
+void require_no_live_run(store::Database& db, const store::MissionRow& workflow) {
+  auto run = store::RunRepository(db).live_of(workflow.id);
+  if (!run) return;
+  throw MissionError(ErrorCode::invalid_argument,
+                     "workflow " + workflow.id + " is running (run " + run->id + ")",
+                     "stop it first: mission workflows stop " + workflow.id,
+                     {{"id", workflow.id}, {"run_id", run->id}});
+}
+
 }  // namespace
 
 store::MissionRow require_mission(store::Database& db, const std::string& id, const char* field) {
@@ -494,6 +506,46 @@ nlohmann::json workflow_update_status(Caller& caller, const WorkflowUpdateStatus
           {"id", workflow.id},
           {"previous_status", seed_workflow_status(workflow.status)},
           {"status", seed_workflow_status(status)}};
+}
+
+nlohmann::json workflow_delete(Caller& caller, const std::string& id) {
+  store::MissionRow workflow = require_workflow(caller.db, id, "id");
+  store::require_mission_writer(caller.db, caller.execution_id, workflow);
+  require_no_live_run(caller.db, workflow);
+  const auto tasks = store::PlanRepository(caller.db).planned_tasks(workflow.id);
+  for (const auto& task : tasks) {
+    if (task.status != TaskStatus::in_progress && !task.claimed_by) continue;
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "workflow " + workflow.id + " is being worked on: task '" + task.name + "' is " +
+            (task.status == TaskStatus::in_progress ? "in progress" : "claimed") +
+            (task.claimed_by ? " by agent execution " + *task.claimed_by : std::string()),
+        "let its agent finish, or stop it (mission exec stop), then remove the workflow",
+        {{"id", workflow.id}, {"task_id", task.id}});
+  }
+  const auto worktrees = store::WorkspaceRepository(caller.db).in_statuses(
+      workflow.id, {WorkspaceStatus::active, WorkspaceStatus::merged, WorkspaceStatus::abandoned});
+  if (!worktrees.empty()) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "workflow " + workflow.id + " still has " +
+                           std::to_string(worktrees.size()) + " git worktree" +
+                           (worktrees.size() == 1 ? "" : "s") + " (" + worktrees.front().path +
+                           (worktrees.size() == 1 ? ")" : ", ...)"),
+                       "remove them first: mission workspaces clean --workflow " + workflow.id,
+                       {{"id", workflow.id}, {"workspaces", worktrees.size()}});
+  }
+  // Told while the row is there to describe.
+  caller.notify("mission", "deleted", workflow.id);
+  // The schema's cascades take everything recorded under it: its tasks and
+  // their dependencies, checkpoints, changes and attempts, its runs and
+  // its workspaces' rows.
+  auto s = caller.db.prepare("DELETE FROM missions WHERE id = ?");
+  s.bind(1, workflow.id);
+  s.step();
+  return {{"id", workflow.id},
+          {"name", workflow.name},
+          {"status", seed_workflow_status(workflow.status)},
+          {"tasks_deleted", tasks.size()}};
 }
 
 nlohmann::json workflow_set_parallelism(Caller& caller,

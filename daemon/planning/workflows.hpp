@@ -25,6 +25,12 @@ nlohmann::json workflow_set_plan(Caller& caller, const WorkflowSetPlanRequest& r
 nlohmann::json workflow_create_planned(Caller& caller, const WorkflowCreateRequest& request,
                                        const WorkflowPlanInput& plan);
 nlohmann::json workflow_update_status(Caller& caller, const WorkflowUpdateStatusRequest& request);
+// Deletes a planned workflow with its tasks and records (the control API's
+// workflow.delete, mission workflows rm), whatever its status, once nothing
+// works on it: refused, saying what to do first, while a run of it is live,
+// a task is in progress or claimed by an agent, or a git worktree of it is
+// still on disk. Returns its id, name, status and number of tasks.
+nlohmann::json workflow_delete(Caller& caller, const std::string& id);
 nlohmann::json workflow_set_parallelism(Caller& caller,
                                         const WorkflowSetParallelismRequest& request);
 nlohmann::json task_set_plan(Caller& caller, const TaskSetPlanRequest& request);

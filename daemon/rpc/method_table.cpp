@@ -124,6 +124,8 @@ std::span<const MethodEntry> control_methods() {
        typed<TemplateApplyMethodRequest, handle_template_apply>},
       {"workflow.create", "control/workflow.create.params", false, write,
        typed<WorkflowCreateMethodRequest, handle_workflow_create>},
+      {"workflow.delete", "control/workflow.delete.params", false, write,
+       typed<WorkflowMethodRequest, handle_workflow_delete>},
   };
   return kMethods;
 }

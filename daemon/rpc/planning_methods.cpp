@@ -140,6 +140,16 @@ nlohmann::json handle_workflow_create(MethodContext& context,
           {"status", made.at("status")}};
 }
 
+nlohmann::json handle_workflow_delete(MethodContext& context,
+                                      const WorkflowMethodRequest& request) {
+  planning::Caller caller = person_caller(context, "");
+  nlohmann::json deleted = planning::workflow_delete(caller, request.id);
+  return {{"id", deleted.at("id")},
+          {"name", deleted.at("name")},
+          {"status", deleted.at("status")},
+          {"tasksDeleted", deleted.at("tasks_deleted")}};
+}
+
 nlohmann::json handle_template_apply(MethodContext& context,
                                      const TemplateApplyMethodRequest& request) {
   planning::Caller caller = person_caller(context, request.cwd);

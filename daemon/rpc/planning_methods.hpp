@@ -71,5 +71,7 @@ nlohmann::json handle_template_apply(MethodContext& context,
                                      const TemplateApplyMethodRequest& request);
 nlohmann::json handle_workflow_create(MethodContext& context,
                                       const WorkflowCreateMethodRequest& request);
+// workflow.delete: mission workflows rm.
+nlohmann::json handle_workflow_delete(MethodContext& context, const WorkflowMethodRequest& request);
 
 }  // namespace mission::daemon
