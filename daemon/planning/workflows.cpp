@@ -548,6 +548,61 @@ nlohmann::json workflow_delete(Caller& caller, const std::string& id) {
           {"tasks_deleted", tasks.size()}};
 }
 
+nlohmann::json workflow_reset(Caller& caller, const std::string& id,
+                              const std::optional<std::string>& task) {
+  store::MissionRow workflow = require_workflow(caller.db, id, "id");
+  store::require_mission_writer(caller.db, caller.execution_id, workflow);
+  require_no_live_run(caller.db, workflow);
+  store::PlanRepository plans(caller.db);
+  std::vector<store::PlannedTaskRow> chosen;
+  if (task) {
+    auto ref = plans.planned_task_ref(workflow.id, *task);
+    if (!ref) {
+      throw MissionError(ErrorCode::not_found,
+                         "workflow " + workflow.id + " has no task '" + *task + "'",
+                         "name one of its tasks by name or id: mission workflows show " +
+                             workflow.id + " lists them",
+                         {{"id", workflow.id}, {"task", *task}});
+    }
+    if (ref->status != TaskStatus::failed) {
+      throw MissionError(ErrorCode::invalid_argument,
+                         "task '" + ref->name + "' is " +
+                             std::string(seed_task_status(ref->status, true)) +
+                             ", not failed: only a failed task goes back to ready",
+                         "mission workflows status " + workflow.id + " shows what failed",
+                         {{"id", workflow.id}, {"task_id", ref->id}});
+    }
+    chosen.push_back(*plans.task(ref->id));
+  } else {
+    for (auto& row : plans.planned_tasks(workflow.id)) {
+      if (row.status == TaskStatus::failed) chosen.push_back(std::move(row));
+    }
+  }
+  const std::int64_t now = unix_ms_now();
+  nlohmann::json names = nlohmann::json::array();
+  for (auto& row : chosen) {
+    row.status = TaskStatus::pending;
+    row.started_at.reset();
+    row.completed_at.reset();
+    row.error.reset();
+    plans.set_task_status(row);
+    caller.notify("task", "updated", row.id);
+    names.push_back(row.name);
+  }
+  // With work to do again, a workflow that ended failed or partly done
+  // is ready to run again.
+  MissionStatus status = workflow.status;
+  if (!chosen.empty() && (status == MissionStatus::failed || status == MissionStatus::partial)) {
+    status = MissionStatus::ready;
+    plans.set_status(workflow.id, status, std::nullopt, now);
+    caller.notify("mission", "updated", workflow.id);
+  }
+  return {{"id", workflow.id},
+          {"tasks_reset", std::move(names)},
+          {"previous_status", seed_workflow_status(workflow.status)},
+          {"status", seed_workflow_status(status)}};
+}
+
 nlohmann::json workflow_set_parallelism(Caller& caller,
                                         const WorkflowSetParallelismRequest& request) {
   store::MissionRow workflow = require_workflow(caller.db, request.id, "id");

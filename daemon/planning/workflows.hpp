@@ -31,6 +31,14 @@ nlohmann::json workflow_update_status(Caller& caller, const WorkflowUpdateStatus
 // a task is in progress or claimed by an agent, or a git worktree of it is
 // still on disk. Returns its id, name, status and number of tasks.
 nlohmann::json workflow_delete(Caller& caller, const std::string& id);
+// Puts a workflow's failed tasks (or the one `task` names, by name or id)
+// back to pending, so that its next run tries them afresh, and a workflow
+// that ended failed or partial back to ready (the control API's
+// workflow.reset, mission workflows reset). Refused while a run of it is
+// live, or for a named task that has not failed. Returns the names of the
+// tasks reset and the workflow's status before and after.
+nlohmann::json workflow_reset(Caller& caller, const std::string& id,
+                              const std::optional<std::string>& task);
 nlohmann::json workflow_set_parallelism(Caller& caller,
                                         const WorkflowSetParallelismRequest& request);
 nlohmann::json task_set_plan(Caller& caller, const TaskSetPlanRequest& request);

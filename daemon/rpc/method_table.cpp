@@ -126,6 +126,8 @@ std::span<const MethodEntry> control_methods() {
        typed<WorkflowCreateMethodRequest, handle_workflow_create>},
       {"workflow.delete", "control/workflow.delete.params", false, write,
        typed<WorkflowMethodRequest, handle_workflow_delete>},
+      {"workflow.reset", "control/workflow.reset.params", false, write,
+       typed<WorkflowResetRequest, handle_workflow_reset>},
   };
   return kMethods;
 }

@@ -68,6 +68,11 @@ void from_json(const nlohmann::json& j, WorkflowCreateMethodRequest& request) {
   request.cwd = j.at("cwd").get<std::string>();
 }
 
+void from_json(const nlohmann::json& j, WorkflowResetRequest& request) {
+  request.id = j.at("id").get<std::string>();
+  if (j.contains("task")) request.task = j.at("task").get<std::string>();
+}
+
 nlohmann::json handle_workflow_list(MethodContext& context,
                                     const WorkflowListMethodRequest& request) {
   return planning::workflow_list(context.services.db, request.list, kCamel);
@@ -148,6 +153,15 @@ nlohmann::json handle_workflow_delete(MethodContext& context,
           {"name", deleted.at("name")},
           {"status", deleted.at("status")},
           {"tasksDeleted", deleted.at("tasks_deleted")}};
+}
+
+nlohmann::json handle_workflow_reset(MethodContext& context, const WorkflowResetRequest& request) {
+  planning::Caller caller = person_caller(context, "");
+  nlohmann::json reset = planning::workflow_reset(caller, request.id, request.task);
+  return {{"id", reset.at("id")},
+          {"tasksReset", reset.at("tasks_reset")},
+          {"previousStatus", reset.at("previous_status")},
+          {"status", reset.at("status")}};
 }
 
 nlohmann::json handle_template_apply(MethodContext& context,

@@ -71,6 +71,14 @@ nlohmann::json handle_template_apply(MethodContext& context,
                                      const TemplateApplyMethodRequest& request);
 nlohmann::json handle_workflow_create(MethodContext& context,
                                       const WorkflowCreateMethodRequest& request);
+// workflow.reset: mission workflows reset, and workflows run on a workflow
+// that failed.
+struct WorkflowResetRequest {
+  std::string id;
+  std::optional<std::string> task;
+};
+void from_json(const nlohmann::json& j, WorkflowResetRequest& request);
+nlohmann::json handle_workflow_reset(MethodContext& context, const WorkflowResetRequest& request);
 // workflow.delete: mission workflows rm.
 nlohmann::json handle_workflow_delete(MethodContext& context, const WorkflowMethodRequest& request);
 
