@@ -23,7 +23,7 @@ function __mission_subcommands
         case 'workspaces'
             echo list conflicts clean
         case 'workflows'
-            echo list show run stop status
+            echo list show create rm run stop reset status
         case 'templates'
             echo list show apply
     end
@@ -172,6 +172,7 @@ complete -c mission -n '__mission_at '\''mcp connect'\''' -l agent-execution -x 
 complete -c mission -n '__mission_at '\''mcp connect'\''' -l toolsets -x -a '(__fish_append , signals tracking legacy inspect planning templates coordination workspaces control)' -d 'Toolsets of the execution created without --agent-execution'
 complete -c mission -n '__mission_at '\''mcp config'\''' -l adapter -x -a 'claude-code codex copilot opencode pi generic' -d 'The agent: claude-code, codex, copilot, opencode or generic'
 complete -c mission -n '__mission_at '\''mcp config'\''' -l agent-execution -x -a '(__mission_executions)' -d 'For this execution (the agent supplies $MISSION_MCP_TOKEN); without it, each session makes its own'
+complete -c mission -n '__mission_at '\''mcp config'\''' -l http -x -d 'The remote form: MCP over HTTP at URL/mcp/EXEC (missiond --http), the token from $MISSION_MCP_TOKEN; needs --agent-execution'
 complete -c mission -n '__mission_at '\''mcp config'\''' -l add-json -d 'claude-code: print the `claude mcp add-json` command that adds it instead'
 complete -c mission -n '__mission_at '\''missions'\''' -a 'list' -d 'List missions and workflows, newest first'
 complete -c mission -n '__mission_at '\''missions'\''' -a 'show' -d 'Show a mission: phases, tasks, blockers'
@@ -213,11 +214,16 @@ complete -c mission -n '__mission_at '\''workspaces list'\''' -l status -x -a '(
 complete -c mission -n '__mission_at '\''workspaces clean'\''' -l workflow -x -d 'Only this workflow'\''s'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'list' -d 'List planned workflows'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'show' -d 'Show a planned workflow, its plan and tasks'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'create' -d 'Create a planned workflow from a plan file (TOML or JSON)'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'rm' -d 'Delete a workflow with its tasks and records (not while it runs)'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'run' -d 'Run a workflow: agents on its ready tasks, checked, merged in order'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'stop' -d 'Stop a workflow'\''s run; its tasks go back to ready'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'reset' -d 'Put a workflow'\''s failed tasks (or one) back to ready, to run them again'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'status' -d 'Show a workflow'\''s last run: tasks, attempts, times'
 complete -c mission -n '__mission_at '\''workflows list'\''' -l limit -x -d 'At most this many (default 20)'
 complete -c mission -n '__mission_at '\''workflows show'\''' -l follow -d 'Follow its run until it ends: a live board on a terminal, else a line per change'
+complete -c mission -n '__mission_at '\''workflows create'\''' -l from -r -F -d 'The plan file: .toml, .json, or - to read it from stdin (see PLAN FILES)'
+complete -c mission -n '__mission_at '\''workflows create'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'The workflow'\''s working directory (default: current)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l adapter -x -a 'claude-code codex copilot opencode pi generic' -d 'Agent adapter: claude-code, codex, copilot, opencode, pi, generic (default)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l parallel -x -d 'Agents at once (default 1, most 32)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l check -x -d 'Judge each task with CMD (sh -c in its worktree; exit 0 passes)'
