@@ -510,7 +510,9 @@ nlohmann::json workflow_update_status(Caller& caller, const WorkflowUpdateStatus
 
 nlohmann::json workflow_delete(Caller& caller, const std::string& id) {
   store::MissionRow workflow = require_workflow(caller.db, id, "id");
-  store::require_mission_writer(caller.db, caller.execution_id, workflow);
+  // A person (no execution) may change any workflow, agents' included.
+  if (!caller.execution_id.empty())
+    store::require_mission_writer(caller.db, caller.execution_id, workflow);
   require_no_live_run(caller.db, workflow);
   const auto tasks = store::PlanRepository(caller.db).planned_tasks(workflow.id);
   for (const auto& task : tasks) {
@@ -551,7 +553,9 @@ nlohmann::json workflow_delete(Caller& caller, const std::string& id) {
 nlohmann::json workflow_reset(Caller& caller, const std::string& id,
                               const std::optional<std::string>& task) {
   store::MissionRow workflow = require_workflow(caller.db, id, "id");
-  store::require_mission_writer(caller.db, caller.execution_id, workflow);
+  // A person (no execution) may change any workflow, agents' included.
+  if (!caller.execution_id.empty())
+    store::require_mission_writer(caller.db, caller.execution_id, workflow);
   require_no_live_run(caller.db, workflow);
   store::PlanRepository plans(caller.db);
   std::vector<store::PlannedTaskRow> chosen;
