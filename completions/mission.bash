@@ -46,11 +46,14 @@ __mission_node() {
     'workspaces list') subs='' opts='--workflow --status' args='' ;;
     'workspaces conflicts') subs='' opts='' args='none' ;;
     'workspaces clean') subs='' opts='--workflow' args='' ;;
-    'workflows') subs='list show run stop status' opts='' args='' ;;
+    'workflows') subs='list show create rm run stop reset status' opts='' args='' ;;
     'workflows list') subs='' opts='--limit' args='' ;;
     'workflows show') subs='' opts='--follow' args='none' ;;
+    'workflows create') subs='' opts='--from --cwd' args='none' ;;
+    'workflows rm') subs='' opts='' args='none' ;;
     'workflows run') subs='' opts='--adapter --parallel --check --max-attempts --task-timeout --base --env --detach --approve --sandbox' args='none command' ;;
     'workflows stop') subs='' opts='' args='none' ;;
+    'workflows reset') subs='' opts='' args='none none' ;;
     'workflows status') subs='' opts='' args='none' ;;
     'approve') subs='' opts='' args='none' ;;
     'reject') subs='' opts='' args='none none' ;;
@@ -121,6 +124,8 @@ __mission_value() {
     'workspaces list|--status') kind=list values='active merged abandoned removed' ;;
     'workspaces clean|--workflow') kind=none ;;
     'workflows list|--limit') kind=none ;;
+    'workflows create|--from') kind=files ;;
+    'workflows create|--cwd') kind=directories ;;
     'workflows run|--adapter') kind=words values='claude-code codex copilot opencode pi generic' ;;
     'workflows run|--parallel') kind=none ;;
     'workflows run|--check') kind=none ;;

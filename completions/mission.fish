@@ -23,7 +23,7 @@ function __mission_subcommands
         case 'workspaces'
             echo list conflicts clean
         case 'workflows'
-            echo list show run stop status
+            echo list show create rm run stop reset status
         case 'templates'
             echo list show apply
     end
@@ -214,11 +214,16 @@ complete -c mission -n '__mission_at '\''workspaces list'\''' -l status -x -a '(
 complete -c mission -n '__mission_at '\''workspaces clean'\''' -l workflow -x -d 'Only this workflow'\''s'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'list' -d 'List planned workflows'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'show' -d 'Show a planned workflow, its plan and tasks'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'create' -d 'Create a planned workflow from a plan file (TOML or JSON)'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'rm' -d 'Delete a workflow with its tasks and records (not while it runs)'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'run' -d 'Run a workflow: agents on its ready tasks, checked, merged in order'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'stop' -d 'Stop a workflow'\''s run; its tasks go back to ready'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'reset' -d 'Put a workflow'\''s failed tasks (or one) back to ready, to run them again'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'status' -d 'Show a workflow'\''s last run: tasks, attempts, times'
 complete -c mission -n '__mission_at '\''workflows list'\''' -l limit -x -d 'At most this many (default 20)'
 complete -c mission -n '__mission_at '\''workflows show'\''' -l follow -d 'Follow its run until it ends: a live board on a terminal, else a line per change'
+complete -c mission -n '__mission_at '\''workflows create'\''' -l from -r -F -d 'The plan file: .toml, .json, or - to read it from stdin (see PLAN FILES)'
+complete -c mission -n '__mission_at '\''workflows create'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'The workflow'\''s working directory (default: current)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l adapter -x -a 'claude-code codex copilot opencode pi generic' -d 'Agent adapter: claude-code, codex, copilot, opencode, pi, generic (default)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l parallel -x -d 'Agents at once (default 1, most 32)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l check -x -d 'Judge each task with CMD (sh -c in its worktree; exit 0 passes)'

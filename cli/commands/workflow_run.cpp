@@ -1,7 +1,8 @@
 // Running a workflow from the shell (docs/adr/0023): mission workflows
-// run|stop|status. The daemon owns the run; `run` starts it and follows its
-// events until it ends (Ctrl-C leaves it running), `stop` stops it, and
-// `status` lays out its tasks and their attempts.
+// run|stop|status|reset. The daemon owns the run; `run` starts it (first
+// putting what failed back to ready) and follows its events until it ends
+// (Ctrl-C leaves it running), `stop` stops it, `status` lays out its tasks
+// and their attempts, and `reset` puts failed tasks back to ready.
 
 #include <unistd.h>
 
@@ -79,6 +80,19 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
     params["taskTimeoutMs"] = *ms;
   }
   DaemonConnection connection = context.connect();
+  // What failed before is tried again: a failed or partly done workflow
+  // would not run otherwise. When the reset is refused (no such workflow,
+  // a run under way), workflow.run says why in its own words.
+  try {
+    const nlohmann::json reset = connection.client.call("workflow.reset", {{"id", options.id}});
+    const auto& names = reset.value("tasksReset", nlohmann::json::array());
+    if (!names.empty()) {
+      std::fprintf(stderr, "mission: retrying what failed in workflow %s: %s\n", options.id.c_str(),
+                   safe(joined(names, ", ")).c_str());
+    }
+  } catch (const MissionError& e) {
+    if (e.code() == ErrorCode::daemon_unavailable) throw;
+  }
   // Subscribed first, so no event of the run can come before we listen.
   if (!options.detach) connection.client.call("events.subscribe", nlohmann::json::object());
   nlohmann::json run = connection.client.call("workflow.run", params).at("run");
@@ -101,6 +115,27 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
                 options.id.c_str(), run_id.c_str(), tasks.size(), options.parallel,
                 run.value("integrationBranch", "").c_str());
   return follow_run(connection.client, run, header, context.options.json);
+}
+
+int reset_workflow(const CliContext& context, const WorkflowRunOptions& options) {
+  nlohmann::json params = {{"id", options.id}};
+  if (!options.task_id.empty()) params["task"] = options.task_id;
+  nlohmann::json reset = context.connect().client.call("workflow.reset", params);
+  if (context.options.json) {
+    print_json(reset);
+    return kExitOk;
+  }
+  const auto& names = reset.value("tasksReset", nlohmann::json::array());
+  if (names.empty()) {
+    std::printf("Nothing failed in workflow %s (%s): nothing to reset.\n", options.id.c_str(),
+                reset.value("status", "").c_str());
+    return kExitOk;
+  }
+  std::printf("Workflow %s: %zu task%s back to ready (%s); workflow %s.\n", options.id.c_str(),
+              names.size(), names.size() == 1 ? "" : "s", safe(joined(names, ", ")).c_str(),
+              reset.value("status", "").c_str());
+  std::printf("Next: mission workflows run %s -- AGENT runs them again.\n", options.id.c_str());
+  return kExitOk;
 }
 
 int decide(const CliContext& context, const WorkflowRunOptions& options, bool approve) {
@@ -225,6 +260,14 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
   stop->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
   stop->callback([&context, options] {
     context.action = [&context, options] { return stop_workflow(context, *options); };
+  });
+  CLI::App* reset = command.add_subcommand(
+      "reset", "Put a workflow's failed tasks (or one) back to ready, to run them again");
+  reset->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  reset->add_option("task", options->task_id, "Only this failed task (name or id)")
+      ->type_name("TASK");
+  reset->callback([&context, options] {
+    context.action = [&context, options] { return reset_workflow(context, *options); };
   });
   CLI::App* status =
       command.add_subcommand("status", "Show a workflow's last run: tasks, attempts, times");

@@ -1,5 +1,6 @@
 // Planned work from the shell (docs/adr/0015): mission workflows list|show
-// (--follow: its run, docs/adr/0026),
+// (--follow: its run, docs/adr/0026), mission workflows create (a person's
+// plan file, cli/plan_file.hpp) and rm,
 // mission plan (the task DAG drawn by dependency depth, or as DOT or
 // Mermaid), mission next, mission progress, mission templates list|show|apply.
 // Each asks the daemon's workflow.* or template.* method, which runs the
@@ -8,13 +9,17 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <map>
 
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/list_pages.hpp"
 #include "cli/output.hpp"
+#include "cli/plan_file.hpp"
 #include "cli/run_board.hpp"
 #include "shared/display_text.hpp"
 #include "shared/error_code.hpp"
@@ -33,6 +38,7 @@ struct PlanningOptions {
   std::int64_t max_parallel = 0;
   std::string cwd;
   bool follow = false;  // workflows show --follow
+  std::string from;     // workflows create --from: a plan file, or - for stdin
 };
 
 std::string text_of(const nlohmann::json& value) {
@@ -69,7 +75,8 @@ int run_list(const CliContext& context, const PlanningOptions& options) {
   const auto& workflows = result.value("workflows", nlohmann::json::array());
   if (workflows.empty()) {
     std::printf(
-        "No planned workflows (an agent creates them with workflow_create or template_apply).\n");
+        "No planned workflows (mission workflows create NAME --from PLAN makes one; an agent "
+        "makes them with workflow_create or template_apply).\n");
     return kExitOk;
   }
   const std::size_t columns = output_columns();
@@ -489,6 +496,75 @@ int run_templates_apply(const CliContext& context, const PlanningOptions& option
   return kExitOk;
 }
 
+// A plan file's text, or stdin's for "-": read to one byte past
+// kMaxPlanFileBytes at most, so that a larger one (or an endless
+// stdin) is refused without reading it all.
+std::string read_plan_text(const std::string& path) {
+  std::FILE* file = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+  if (file == nullptr) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "cannot read the plan file " + path + ": " + std::strerror(errno),
+                       "give the path of a plan file (TOML or JSON), or - to read it from stdin");
+  }
+  std::string text;
+  char buffer[64 * 1024];
+  std::size_t got = 0;
+  while (text.size() <= kMaxPlanFileBytes &&
+         (got = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
+    text.append(buffer, got);
+  }
+  const bool failed = std::ferror(file) != 0;
+  const int error = errno;
+  if (file != stdin) std::fclose(file);
+  if (failed) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "cannot read the plan file " + path + ": " + std::strerror(error),
+                       "give the path of a plan file (TOML or JSON), or - to read it from stdin");
+  }
+  return text;
+}
+
+int run_create_from_plan(const CliContext& context, const PlanningOptions& options) {
+  const bool from_stdin = options.from == "-";
+  const std::string shown = from_stdin ? "stdin" : options.from;
+  // Checked here, with the file's lines; the daemon gets the plan whole.
+  nlohmann::json params = parse_plan_file(read_plan_text(options.from), shown);
+  params["name"] = options.name;
+  params["cwd"] = CliContext::working_directory(options.cwd);
+  params["sourceRef"] = from_stdin
+                            ? std::string("stdin")
+                            : std::filesystem::absolute(options.from).lexically_normal().string();
+  nlohmann::json result = context.connect().client.call("workflow.create", params);
+  if (context.options.json) {
+    print_json(result);
+    return kExitOk;
+  }
+  const std::string workflow = text_of(result["workflowId"]);
+  const std::int64_t tasks = result.value("tasksCreated", std::int64_t{0});
+  const std::int64_t dependencies = result.value("dependencies", std::int64_t{0});
+  std::printf("Workflow %s (%s) created: %lld task%s, %lld dependenc%s, %s.\n", workflow.c_str(),
+              safe(options.name).c_str(), static_cast<long long>(tasks), tasks == 1 ? "" : "s",
+              static_cast<long long>(dependencies), dependencies == 1 ? "y" : "ies",
+              text_of(result["status"]).c_str());
+  std::printf("Next: mission plan %s to review it; mission workflows run %s -- AGENT to run it.\n",
+              workflow.c_str(), workflow.c_str());
+  return kExitOk;
+}
+
+int run_remove_workflow(const CliContext& context, const PlanningOptions& options) {
+  nlohmann::json result = context.connect().client.call("workflow.delete", {{"id", options.id}});
+  if (context.options.json) {
+    print_json(result);
+    return kExitOk;
+  }
+  result = for_display(result);  // agents' text, printed as text only
+  const std::int64_t tasks = result.value("tasksDeleted", std::int64_t{0});
+  std::printf("Workflow %s (%s, %s) deleted with its %lld task%s.\n", text_of(result["id"]).c_str(),
+              text_of(result["name"]).c_str(), text_of(result["status"]).c_str(),
+              static_cast<long long>(tasks), tasks == 1 ? "" : "s");
+  return kExitOk;
+}
+
 template <int (*Run)(const CliContext&, const PlanningOptions&)>
 void on_run(CLI::App* command, CliContext& context, std::shared_ptr<PlanningOptions> options) {
   command->callback([&context, options] {
@@ -512,6 +588,21 @@ void define_workflows_command(CLI::App& command, CliContext& context) {
       "--follow", options->follow,
       "Follow its run until it ends: a live board on a terminal, else a line per change");
   on_run<run_show>(show, context, options);
+  CLI::App* create =
+      command.add_subcommand("create", "Create a planned workflow from a plan file (TOML or JSON)");
+  create->add_option("name", options->name, "The workflow's name")->required()->type_name("NAME");
+  create
+      ->add_option("--from", options->from,
+                   "The plan file: .toml, .json, or - to read it from stdin (see PLAN FILES)")
+      ->required()
+      ->type_name("FILE");
+  create->add_option("--cwd", options->cwd, "The workflow's working directory (default: current)")
+      ->type_name("DIR");
+  on_run<run_create_from_plan>(create, context, options);
+  CLI::App* remove = command.add_subcommand(
+      "rm", "Delete a workflow with its tasks and records (not while it runs)");
+  remove->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  on_run<run_remove_workflow>(remove, context, options);
   define_workflow_run_commands(command, context);
 }
 

@@ -15,7 +15,9 @@
 #include "daemon/store/mission_repository.hpp"
 #include "daemon/store/ownership.hpp"
 #include "daemon/store/plan_repository.hpp"
+#include "daemon/store/run_repository.hpp"
 #include "daemon/store/task_repository.hpp"
+#include "daemon/store/workspace_repository.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
@@ -278,6 +280,16 @@ void require_running_workflow(store::Database& db, const store::PlannedTaskRow& 
       {{"task_id", task.id}, {"workflow_id", workflow->id}, {"workflow_status", word}});
 }
 
+// Refuses while a run of the workflow is live (running or stopping).
+void require_no_live_run(store::Database& db, const store::MissionRow& workflow) {
+  auto run = store::RunRepository(db).live_of(workflow.id);
+  if (!run) return;
+  throw MissionError(ErrorCode::invalid_argument,
+                     "workflow " + workflow.id + " is running (run " + run->id + ")",
+                     "stop it first: mission workflows stop " + workflow.id,
+                     {{"id", workflow.id}, {"run_id", run->id}});
+}
+
 }  // namespace
 
 store::MissionRow require_mission(store::Database& db, const std::string& id, const char* field) {
@@ -425,6 +437,21 @@ TaskAdded task_add(Caller& caller, const TaskAddRequest& request) {
   return added;
 }
 
+nlohmann::json workflow_create_planned(Caller& caller, const WorkflowCreateRequest& request,
+                                       const WorkflowPlanInput& plan) {
+  std::vector<PlanEntry> entries;
+  entries.reserve(plan.tasks.size());
+  for (const auto& task : plan.tasks)
+    entries.push_back({task.name, task.sequence, task.depends_on});
+  resolve_plan(entries);  // refused before the workflow exists
+  store::MissionRow workflow = new_workflow(
+      caller, request.name, request.source_type, request.source_ref, request.source_content,
+      request.repository_path, request.max_parallel_tasks, request.auto_create_workspaces);
+  nlohmann::json installed = install_plan(caller, workflow, plan);
+  installed["name"] = workflow.name;
+  return installed;
+}
+
 nlohmann::json workflow_set_plan(Caller& caller, const WorkflowSetPlanRequest& request) {
   store::MissionRow workflow = require_workflow(caller.db, request.id, "id");
   store::require_mission_writer(caller.db, caller.execution_id, workflow);
@@ -477,6 +504,105 @@ nlohmann::json workflow_update_status(Caller& caller, const WorkflowUpdateStatus
   caller.notify("mission", "updated", workflow.id);
   return {{"success", true},
           {"id", workflow.id},
+          {"previous_status", seed_workflow_status(workflow.status)},
+          {"status", seed_workflow_status(status)}};
+}
+
+nlohmann::json workflow_delete(Caller& caller, const std::string& id) {
+  store::MissionRow workflow = require_workflow(caller.db, id, "id");
+  // A person (no execution) may change any workflow, agents' included.
+  if (!caller.execution_id.empty())
+    store::require_mission_writer(caller.db, caller.execution_id, workflow);
+  require_no_live_run(caller.db, workflow);
+  const auto tasks = store::PlanRepository(caller.db).planned_tasks(workflow.id);
+  for (const auto& task : tasks) {
+    if (task.status != TaskStatus::in_progress && !task.claimed_by) continue;
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "workflow " + workflow.id + " is being worked on: task '" + task.name + "' is " +
+            (task.status == TaskStatus::in_progress ? "in progress" : "claimed") +
+            (task.claimed_by ? " by agent execution " + *task.claimed_by : std::string()),
+        "let its agent finish, or stop it (mission exec stop), then remove the workflow",
+        {{"id", workflow.id}, {"task_id", task.id}});
+  }
+  const auto worktrees = store::WorkspaceRepository(caller.db).in_statuses(
+      workflow.id, {WorkspaceStatus::active, WorkspaceStatus::merged, WorkspaceStatus::abandoned});
+  if (!worktrees.empty()) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "workflow " + workflow.id + " still has " +
+                           std::to_string(worktrees.size()) + " git worktree" +
+                           (worktrees.size() == 1 ? "" : "s") + " (" + worktrees.front().path +
+                           (worktrees.size() == 1 ? ")" : ", ...)"),
+                       "remove them first: mission workspaces clean --workflow " + workflow.id,
+                       {{"id", workflow.id}, {"workspaces", worktrees.size()}});
+  }
+  // Told while the row is there to describe.
+  caller.notify("mission", "deleted", workflow.id);
+  // The schema's cascades take everything recorded under it: its tasks and
+  // their dependencies, checkpoints, changes and attempts, its runs and
+  // its workspaces' rows.
+  auto s = caller.db.prepare("DELETE FROM missions WHERE id = ?");
+  s.bind(1, workflow.id);
+  s.step();
+  return {{"id", workflow.id},
+          {"name", workflow.name},
+          {"status", seed_workflow_status(workflow.status)},
+          {"tasks_deleted", tasks.size()}};
+}
+
+nlohmann::json workflow_reset(Caller& caller, const std::string& id,
+                              const std::optional<std::string>& task) {
+  store::MissionRow workflow = require_workflow(caller.db, id, "id");
+  // A person (no execution) may change any workflow, agents' included.
+  if (!caller.execution_id.empty())
+    store::require_mission_writer(caller.db, caller.execution_id, workflow);
+  require_no_live_run(caller.db, workflow);
+  store::PlanRepository plans(caller.db);
+  std::vector<store::PlannedTaskRow> chosen;
+  if (task) {
+    auto ref = plans.planned_task_ref(workflow.id, *task);
+    if (!ref) {
+      throw MissionError(ErrorCode::not_found,
+                         "workflow " + workflow.id + " has no task '" + *task + "'",
+                         "name one of its tasks by name or id: mission workflows show " +
+                             workflow.id + " lists them",
+                         {{"id", workflow.id}, {"task", *task}});
+    }
+    if (ref->status != TaskStatus::failed) {
+      throw MissionError(ErrorCode::invalid_argument,
+                         "task '" + ref->name + "' is " +
+                             std::string(seed_task_status(ref->status, true)) +
+                             ", not failed: only a failed task goes back to ready",
+                         "mission workflows status " + workflow.id + " shows what failed",
+                         {{"id", workflow.id}, {"task_id", ref->id}});
+    }
+    chosen.push_back(*plans.task(ref->id));
+  } else {
+    for (auto& row : plans.planned_tasks(workflow.id)) {
+      if (row.status == TaskStatus::failed) chosen.push_back(std::move(row));
+    }
+  }
+  const std::int64_t now = unix_ms_now();
+  nlohmann::json names = nlohmann::json::array();
+  for (auto& row : chosen) {
+    row.status = TaskStatus::pending;
+    row.started_at.reset();
+    row.completed_at.reset();
+    row.error.reset();
+    plans.set_task_status(row);
+    caller.notify("task", "updated", row.id);
+    names.push_back(row.name);
+  }
+  // With work to do again, a workflow that ended failed or partly done
+  // is ready to run again.
+  MissionStatus status = workflow.status;
+  if (!chosen.empty() && (status == MissionStatus::failed || status == MissionStatus::partial)) {
+    status = MissionStatus::ready;
+    plans.set_status(workflow.id, status, std::nullopt, now);
+    caller.notify("mission", "updated", workflow.id);
+  }
+  return {{"id", workflow.id},
+          {"tasks_reset", std::move(names)},
           {"previous_status", seed_workflow_status(workflow.status)},
           {"status", seed_workflow_status(status)}};
 }

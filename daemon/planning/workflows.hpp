@@ -18,7 +18,27 @@ namespace mission::daemon::planning {
 
 nlohmann::json workflow_create(Caller& caller, const WorkflowCreateRequest& request);
 nlohmann::json workflow_set_plan(Caller& caller, const WorkflowSetPlanRequest& request);
+// A workflow and its whole plan at once (a person's plan file: the
+// control API's workflow.create). The plan is checked before anything is
+// made, and the caller's one transaction holds both, so a refused plan
+// leaves no workflow behind. The workflow is ready.
+nlohmann::json workflow_create_planned(Caller& caller, const WorkflowCreateRequest& request,
+                                       const WorkflowPlanInput& plan);
 nlohmann::json workflow_update_status(Caller& caller, const WorkflowUpdateStatusRequest& request);
+// Deletes a planned workflow with its tasks and records (the control API's
+// workflow.delete, mission workflows rm), whatever its status, once nothing
+// works on it: refused, saying what to do first, while a run of it is live,
+// a task is in progress or claimed by an agent, or a git worktree of it is
+// still on disk. Returns its id, name, status and number of tasks.
+nlohmann::json workflow_delete(Caller& caller, const std::string& id);
+// Puts a workflow's failed tasks (or the one `task` names, by name or id)
+// back to pending, so that its next run tries them afresh, and a workflow
+// that ended failed or partial back to ready (the control API's
+// workflow.reset, mission workflows reset). Refused while a run of it is
+// live, or for a named task that has not failed. Returns the names of the
+// tasks reset and the workflow's status before and after.
+nlohmann::json workflow_reset(Caller& caller, const std::string& id,
+                              const std::optional<std::string>& task);
 nlohmann::json workflow_set_parallelism(Caller& caller,
                                         const WorkflowSetParallelismRequest& request);
 nlohmann::json task_set_plan(Caller& caller, const TaskSetPlanRequest& request);

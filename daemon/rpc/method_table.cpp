@@ -122,6 +122,12 @@ std::span<const MethodEntry> control_methods() {
        typed<WorkflowMethodRequest, handle_template_get>},
       {"template.apply", "control/template.apply.params", false, write,
        typed<TemplateApplyMethodRequest, handle_template_apply>},
+      {"workflow.create", "control/workflow.create.params", false, write,
+       typed<WorkflowCreateMethodRequest, handle_workflow_create>},
+      {"workflow.delete", "control/workflow.delete.params", false, write,
+       typed<WorkflowMethodRequest, handle_workflow_delete>},
+      {"workflow.reset", "control/workflow.reset.params", false, write,
+       typed<WorkflowResetRequest, handle_workflow_reset>},
   };
   return kMethods;
 }

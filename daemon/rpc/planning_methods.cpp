@@ -1,5 +1,6 @@
 #include "daemon/rpc/planning_methods.hpp"
 
+#include "daemon/mcp/planning_decoders.hpp"
 #include "daemon/planning/workflows.hpp"
 #include "daemon/tracking/tracking_events.hpp"
 #include "shared/limits.hpp"
@@ -52,6 +53,26 @@ void from_json(const nlohmann::json& j, TemplateApplyMethodRequest& request) {
   request.cwd = j.at("cwd").get<std::string>();
 }
 
+void from_json(const nlohmann::json& j, WorkflowCreateMethodRequest& request) {
+  request.create.name = j.at("name").get<std::string>();
+  request.create.source_type = "custom";
+  if (j.contains("sourceRef")) request.create.source_ref = j.at("sourceRef").get<std::string>();
+  const nlohmann::json& plan = j.at("plan");
+  request.create.source_content = plan.at("summary").get<std::string>();
+  request.create.max_parallel_tasks = j.value("maxParallelTasks", std::int64_t{1});
+  request.create.auto_create_workspaces = j.value("autoCreateWorkspaces", false);
+  // The plan as workflow_set_plan decodes it, each task checked against
+  // its schema.
+  request.plan =
+      nlohmann::json{{"id", ""}, {"plan", plan}}.get<planning::WorkflowSetPlanRequest>().plan;
+  request.cwd = j.at("cwd").get<std::string>();
+}
+
+void from_json(const nlohmann::json& j, WorkflowResetRequest& request) {
+  request.id = j.at("id").get<std::string>();
+  if (j.contains("task")) request.task = j.at("task").get<std::string>();
+}
+
 nlohmann::json handle_workflow_list(MethodContext& context,
                                     const WorkflowListMethodRequest& request) {
   return planning::workflow_list(context.services.db, request.list, kCamel);
@@ -92,10 +113,12 @@ nlohmann::json handle_template_get(MethodContext& context, const WorkflowMethodR
   return planning::template_get(context.services.db, {request.id}, kCamel);
 }
 
-nlohmann::json handle_template_apply(MethodContext& context,
-                                     const TemplateApplyMethodRequest& request) {
+namespace {
+
+// A person on the CLI, making planned work in their working directory.
+planning::Caller person_caller(MethodContext& context, const std::string& cwd) {
   store::Database& db = context.services.db;
-  planning::Caller caller{
+  return planning::Caller{
       db, "",
       [&context, &db](std::string_view kind, std::string_view change, const std::string& id) {
         if (kind == "mission") {
@@ -104,7 +127,46 @@ nlohmann::json handle_template_apply(MethodContext& context,
           tracking::add_task_event(context.events, db, change, id, "");
         }
       },
-      context.services.mcp.plans, request.cwd};
+      context.services.mcp.plans, cwd};
+}
+
+}  // namespace
+
+nlohmann::json handle_workflow_create(MethodContext& context,
+                                      const WorkflowCreateMethodRequest& request) {
+  planning::Caller caller = person_caller(context, request.cwd);
+  nlohmann::json made = planning::workflow_create_planned(caller, request.create, request.plan);
+  return {{"workflowId", made.at("workflow_id")},
+          {"name", made.at("name")},
+          {"tasksCreated", made.at("tasks_created")},
+          {"dependencies", made.at("dependencies")},
+          {"impliedDependencies", made.at("implied_dependencies")},
+          {"parallelizableGroups", made.at("parallelizable_groups")},
+          {"status", made.at("status")}};
+}
+
+nlohmann::json handle_workflow_delete(MethodContext& context,
+                                      const WorkflowMethodRequest& request) {
+  planning::Caller caller = person_caller(context, "");
+  nlohmann::json deleted = planning::workflow_delete(caller, request.id);
+  return {{"id", deleted.at("id")},
+          {"name", deleted.at("name")},
+          {"status", deleted.at("status")},
+          {"tasksDeleted", deleted.at("tasks_deleted")}};
+}
+
+nlohmann::json handle_workflow_reset(MethodContext& context, const WorkflowResetRequest& request) {
+  planning::Caller caller = person_caller(context, "");
+  nlohmann::json reset = planning::workflow_reset(caller, request.id, request.task);
+  return {{"id", reset.at("id")},
+          {"tasksReset", reset.at("tasks_reset")},
+          {"previousStatus", reset.at("previous_status")},
+          {"status", reset.at("status")}};
+}
+
+nlohmann::json handle_template_apply(MethodContext& context,
+                                     const TemplateApplyMethodRequest& request) {
+  planning::Caller caller = person_caller(context, request.cwd);
   nlohmann::json applied = planning::template_apply(caller, request.apply);
   return {{"workflowId", applied.at("workflow_id")},
           {"templateId", applied.at("template_id")},

@@ -1,7 +1,7 @@
 #pragma once
 // Control-API methods about planned work (docs/adr/0015), behind `mission
 // workflows`, `plan`, `next`, `progress` and `templates`: workflow.list,
-// workflow.get, workflow.graph, workflow.next, workflow.progress,
+// workflow.get, workflow.graph, workflow.next, workflow.progress, workflow.create,
 // template.list, template.get and template.apply. Each calls the planning module's own
 // query (daemon/planning/workflows.hpp) through the daemon's DAG cache and
 // answers in camelCase.
@@ -47,6 +47,16 @@ struct TemplateApplyMethodRequest {
 };
 void from_json(const nlohmann::json& j, TemplateApplyMethodRequest& request);
 
+// workflow.create: a person makes a workflow with its whole plan (a plan
+// file), in the method's one transaction; the workflow has no owning
+// execution.
+struct WorkflowCreateMethodRequest {
+  planning::WorkflowCreateRequest create;
+  planning::WorkflowPlanInput plan;
+  std::string cwd;  // the person's working directory
+};
+void from_json(const nlohmann::json& j, WorkflowCreateMethodRequest& request);
+
 nlohmann::json handle_workflow_list(MethodContext& context,
                                     const WorkflowListMethodRequest& request);
 nlohmann::json handle_workflow_get(MethodContext& context, const WorkflowMethodRequest& request);
@@ -59,5 +69,17 @@ nlohmann::json handle_template_list(MethodContext& context,
 nlohmann::json handle_template_get(MethodContext& context, const WorkflowMethodRequest& request);
 nlohmann::json handle_template_apply(MethodContext& context,
                                      const TemplateApplyMethodRequest& request);
+nlohmann::json handle_workflow_create(MethodContext& context,
+                                      const WorkflowCreateMethodRequest& request);
+// workflow.reset: mission workflows reset, and workflows run on a workflow
+// that failed.
+struct WorkflowResetRequest {
+  std::string id;
+  std::optional<std::string> task;
+};
+void from_json(const nlohmann::json& j, WorkflowResetRequest& request);
+nlohmann::json handle_workflow_reset(MethodContext& context, const WorkflowResetRequest& request);
+// workflow.delete: mission workflows rm.
+nlohmann::json handle_workflow_delete(MethodContext& context, const WorkflowMethodRequest& request);
 
 }  // namespace mission::daemon
