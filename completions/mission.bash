@@ -6,7 +6,7 @@
 # 'exec list'.
 __mission_node() {
   case $1 in
-    '') subs='status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows approve reject plan next progress templates gc' opts='--help -h --version --json --socket --utc --no-autostart' args='' ;;
+    '') subs='status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows approve reject plan next progress templates board gc' opts='--help -h --version --json --socket --utc --no-autostart' args='' ;;
     'status') subs='' opts='' args='' ;;
     'daemon') subs='start stop status run' opts='' args='' ;;
     'daemon start') subs='' opts='' args='' ;;
@@ -64,6 +64,7 @@ __mission_node() {
     'templates list') subs='' opts='--limit' args='' ;;
     'templates show') subs='' opts='' args='none' ;;
     'templates apply') subs='' opts='--var --name --repository --max-parallel --cwd' args='none' ;;
+    'board') subs='' opts='--open' args='' ;;
     'gc') subs='' opts='--dry-run -n' args='' ;;
     *) subs='' opts='' args='' ;;
   esac

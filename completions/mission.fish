@@ -9,7 +9,7 @@ set -g __mission_with_command 'run' 'exec create' 'workflows run'
 function __mission_subcommands
     switch "$argv[1]"
         case ''
-            echo status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows approve reject plan next progress templates gc
+            echo status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows approve reject plan next progress templates board gc
         case 'daemon'
             echo start stop status run
         case 'adapters'
@@ -109,6 +109,7 @@ complete -c mission -n '__mission_at '\'''\''' -a 'plan' -d 'Draw a planned work
 complete -c mission -n '__mission_at '\'''\''' -a 'next' -d 'The tasks of a planned workflow that can start now'
 complete -c mission -n '__mission_at '\'''\''' -a 'progress' -d 'A planned workflow'\''s progress by sequence and group'
 complete -c mission -n '__mission_at '\'''\''' -a 'templates' -d 'List, show and apply workflow templates'
+complete -c mission -n '__mission_at '\'''\''' -a 'board' -d 'Serve the web board on loopback and print a sign-in link (--open)'
 complete -c mission -n '__mission_at '\'''\''' -a 'gc' -d 'Free what the retention settings no longer keep (--dry-run)'
 complete -c mission -n 'not __mission_in_command_line' -l help -s h -d 'Print this help message and exit'
 complete -c mission -n 'not __mission_in_command_line' -l version -d 'Display program version information and exit'
@@ -245,4 +246,5 @@ complete -c mission -n '__mission_at '\''templates apply'\''' -l name -x -d 'The
 complete -c mission -n '__mission_at '\''templates apply'\''' -l repository -x -a '(__fish_complete_directories)' -d 'Register the workflow'\''s repository (a path)'
 complete -c mission -n '__mission_at '\''templates apply'\''' -l max-parallel -x -d 'Tasks that may run at once (default 1)'
 complete -c mission -n '__mission_at '\''templates apply'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'The workflow'\''s working directory (default: current)'
+complete -c mission -n '__mission_at '\''board'\''' -l open -d 'Open the link in a browser (xdg-open, with a display)'
 complete -c mission -n '__mission_at '\''gc'\''' -l dry-run -s n -d 'Only say what would be freed'

@@ -9,6 +9,7 @@
 
 #include "daemon/coordination/coordination.hpp"
 #include "daemon/git/change_set.hpp"
+#include "daemon/http/listen_address.hpp"
 #include "daemon/loop/work_queue.hpp"
 #include "daemon/rpc/control_session.hpp"
 #include "daemon/store/execution_repository.hpp"
@@ -68,6 +69,23 @@ std::int64_t Daemon::uptime_ms() const {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
                                                                started_at_)
       .count();
+}
+
+nlohmann::json Daemon::open_board() {
+  bool started = false;
+  if (!http_) {
+    // On loopback only, on a port the kernel picks: nothing is reachable
+    // from elsewhere unless missiond was started with --http.
+    auto server = std::make_unique<http::HttpServer>(*mcp_services_, *control_services_);
+    server->listen(*http::parse_listen_address("127.0.0.1:0"));
+    http_ = std::move(server);
+    started = true;
+    std::fprintf(stderr, "missiond: the board listens at http://%s/\n", http_->address().c_str());
+  }
+  nlohmann::json link = http_->mint_board_sign_in();
+  link["address"] = http_->address();
+  link["started"] = started;
+  return link;
 }
 
 std::size_t Daemon::connection_count() const {
@@ -201,7 +219,7 @@ void Daemon::start() {
   }
   if (settings_.http) {
     // Built only when asked for: a daemon without --http holds none of it.
-    http_ = std::make_unique<http::HttpServer>(*mcp_services_);
+    http_ = std::make_unique<http::HttpServer>(*mcp_services_, *control_services_);
     http_->listen(*settings_.http);
     std::fprintf(stderr, "missiond: MCP over HTTP at http://%s/mcp/EXECUTION_ID\n",
                  http_->address().c_str());

@@ -68,6 +68,7 @@ class Daemon : public DaemonControl {
   std::int64_t uptime_ms() const override;
   std::size_t connection_count() const override;
   std::string http_address() const override { return http_ ? http_->address() : std::string(); }
+  nlohmann::json open_board() override;
   void schedule_shutdown(const char* reason) override;
 
  private:

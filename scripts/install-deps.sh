@@ -7,6 +7,8 @@ set -eu
 packages="g++ cmake ninja-build pkg-config git ccache
 libcli11-dev nlohmann-json3-dev libuv1-dev libgit2-dev libsqlite3-dev
 libvalijson-dev libutf8proc-dev libvterm-dev libhttp-parser-dev libtomlplusplus-dev catch2 groff-base clang-format"
+# The board's browser test drives Debian's chromium (tests/board).
+packages="$packages chromium"
 # The MCP client and agent tests run on Node (tests/clients, tests/agents).
 command -v node >/dev/null 2>&1 || packages="$packages nodejs"
 command -v npm >/dev/null 2>&1 || packages="$packages npm"

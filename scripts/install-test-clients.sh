@@ -1,10 +1,11 @@
 #!/bin/sh
 # Installs the npm packages the tests drive: the official MCP client SDKs
-# (tests/clients) and the real agents (tests/agents), exactly as their lock
-# files pin them. Needs node and npm (scripts/install-deps.sh installs them).
+# (tests/clients), the real agents (tests/agents) and puppeteer-core for the
+# board's browser test (tests/board), exactly as their lock files pin them.
+# Needs node and npm (scripts/install-deps.sh installs them).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
-for suite in clients agents; do
+for suite in clients agents board; do
   dir="$root/tests/$suite"
   [ -f "$dir/package-lock.json" ] || continue
   # Skip when node_modules already matches the lock file.

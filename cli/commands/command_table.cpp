@@ -4,6 +4,9 @@
 
 namespace mission::cli {
 
+// mission board (board.cpp).
+void define_board_command(CLI::App& command, CliContext& context);
+
 std::span<const CommandSpec> commands() {
   static const CommandSpec kCommands[] = {
       {"status", "Show the daemon and what it tracks", define_status_command},
@@ -37,6 +40,8 @@ std::span<const CommandSpec> commands() {
       {"next", "The tasks of a planned workflow that can start now", define_next_command},
       {"progress", "A planned workflow's progress by sequence and group", define_progress_command},
       {"templates", "List, show and apply workflow templates", define_templates_command},
+      {"board", "Serve the web board on loopback and print a sign-in link (--open)",
+       define_board_command},
       {"gc", "Free what the retention settings no longer keep (--dry-run)", define_gc_command},
   };
   return kCommands;

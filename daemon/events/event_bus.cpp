@@ -18,6 +18,14 @@ void EventBus::unsubscribe(loop::Connection& connection) {
   subscribers_.erase(&connection);
 }
 
+void EventBus::watch(EventWatcher& watcher) {
+  watchers_.push_back(&watcher);
+}
+
+void EventBus::unwatch(EventWatcher& watcher) {
+  std::erase(watchers_, &watcher);
+}
+
 void EventBus::add_listener(EventListener& listener) {
   listeners_.push_back(&listener);
 }
@@ -48,8 +56,17 @@ void EventBus::publish(nlohmann::json event) {
       }
     }
   }
-  if (subscribers_.empty()) return;
+  if (subscribers_.empty() && watchers_.empty()) return;
   event["at"] = format_utc_iso8601(unix_ms_now());
+  if (!watchers_.empty()) {
+    const std::string json = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::vector<EventWatcher*> watching = watchers_;
+    for (EventWatcher* watcher : watching) {
+      if (std::find(watchers_.begin(), watchers_.end(), watcher) == watchers_.end()) continue;
+      watcher->on_event(json);
+    }
+  }
+  if (subscribers_.empty()) return;
   const std::string execution_id = event.value("agentExecutionId", "");
   const std::string line = jsonrpc::to_line(jsonrpc::notification("event", std::move(event)));
   for (const auto& [connection, filter] : subscribers_) {

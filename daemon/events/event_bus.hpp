@@ -26,6 +26,16 @@ class EventListener {
   virtual void on_event(const nlohmann::json& event) = 0;
 };
 
+// Something beyond the control API that follows every committed event
+// (the board's pages, over server-sent events).
+class EventWatcher {
+ public:
+  virtual ~EventWatcher() = default;
+  // The event stamped with "at", as one line of compact JSON. It may
+  // unwatch itself, or others, while it runs.
+  virtual void on_event(const std::string& json) = 0;
+};
+
 class EventBus : public EventSink {
  public:
   // `listener` hears every event of its type until removed; it must remove
@@ -38,7 +48,12 @@ class EventBus : public EventSink {
   void subscribe(loop::Connection& connection, std::optional<std::string> execution_id);
   void unsubscribe(loop::Connection& connection);
 
-  bool has_subscribers() const override { return !subscribers_.empty(); }
+  // `watcher` hears every event until it unwatches; it must before it is
+  // destroyed.
+  void watch(EventWatcher& watcher);
+  void unwatch(EventWatcher& watcher);
+
+  bool has_subscribers() const override { return !subscribers_.empty() || !watchers_.empty(); }
   // Sends `event` to every matching subscriber, stamped with "at". A
   // subscriber that has stopped reading is dropped, not buffered for.
   void publish(nlohmann::json event) override;
@@ -46,6 +61,7 @@ class EventBus : public EventSink {
  private:
   std::unordered_map<loop::Connection*, std::optional<std::string>> subscribers_;
   std::vector<EventListener*> listeners_;
+  std::vector<EventWatcher*> watchers_;
 };
 
 }  // namespace mission::daemon::events

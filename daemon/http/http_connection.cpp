@@ -43,6 +43,14 @@ void HttpExchange::end() {
   connection->finished(chunked_ && request_.keep_alive);
 }
 
+std::size_t HttpExchange::queued_bytes() const {
+  return connection_ != nullptr ? connection_->queued_bytes() : 0;
+}
+
+void HttpExchange::abort() {
+  if (connection_ != nullptr) connection_->abort();
+}
+
 HttpConnection::HttpConnection(loop::Connection& connection, uv_loop_t* loop, Handler handler)
     : connection_(connection), handler_(std::move(handler)), timer_(loop, [this] {
         if (current_ || connection_.closing()) return;

@@ -39,6 +39,10 @@ class HttpExchange {
   // One event whose data is `data` (one line: JSON is written compact).
   void send_event(std::string_view data);
   void end();
+  // Bytes written but not yet taken by the client (0 once it has gone).
+  std::size_t queued_bytes() const;
+  // Drops the connection unanswered (a stream whose reader stopped).
+  void abort();
 
   // Runs if the connection goes before the answer is finished.
   std::function<void()> on_gone;
@@ -65,6 +69,8 @@ class HttpConnection : public loop::ConnectionDelegate {
  private:
   friend class HttpExchange;
   void write(std::string_view bytes) { connection_.write(bytes); }
+  std::size_t queued_bytes() const { return connection_.queued_bytes(); }
+  void abort() { connection_.abort(); }
   // The current exchange's answer is complete: on to the next request, or
   // close when the client or the answer said so.
   void finished(bool keep_alive);

@@ -29,6 +29,8 @@ std::string_view status_text(int status) {
       return "Accepted";
     case 204:
       return "No Content";
+    case 303:
+      return "See Other";
     case 400:
       return "Bad Request";
     case 401:
@@ -43,12 +45,16 @@ std::string_view status_text(int status) {
       return "Not Acceptable";
     case 408:
       return "Request Timeout";
+    case 409:
+      return "Conflict";
     case 413:
       return "Content Too Large";
     case 415:
       return "Unsupported Media Type";
     case 421:
       return "Misdirected Request";
+    case 429:
+      return "Too Many Requests";
     case 431:
       return "Request Header Fields Too Large";
     case 500:

@@ -17,7 +17,7 @@ constexpr std::string_view kMcpPrefix = "/mcp/";
 
 }  // namespace
 
-HttpServer::HttpServer(mcp::SessionServices& services)
+HttpServer::HttpServer(mcp::SessionServices& services, ControlServices& control)
     : services_(services),
       listener_(
           services.loop,
@@ -27,7 +27,8 @@ HttpServer::HttpServer(mcp::SessionServices& services)
                 [this](const std::shared_ptr<HttpExchange>& exchange) { route(exchange); });
           },
           loop::Listener::Transport::tcp),
-      mcp_(services) {
+      mcp_(services),
+      board_(control) {
   listener_.limit_connections(limits::kMaxHttpConnections, [](const std::string& why,
                                                               const std::string& hint) {
     return format_response(503, {{"Content-Type", "application/json"}},
@@ -60,6 +61,7 @@ void HttpServer::stop() {
   stopped_ = true;
   listener_.stop_accepting();
   mcp_.end_all();
+  board_.stop();
   listener_.abort_connections();
 }
 
@@ -94,9 +96,7 @@ void HttpServer::route(const std::shared_ptr<HttpExchange>& exchange) {
                         "use /mcp/EXECUTION_ID with the execution's token as a bearer token"));
     return;
   }
-  refuse(exchange, 404,
-         MissionError(ErrorCode::not_found, "nothing is served at " + request.path,
-                      "MCP is at /mcp/EXECUTION_ID"));
+  board_.handle(exchange);
 }
 
 }  // namespace mission::daemon::http

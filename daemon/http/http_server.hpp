@@ -2,7 +2,7 @@
 // The daemon's HTTP listener (missiond --http, docs/adr/0035): accepts TCP
 // connections on the loop, checks every request's Host and Origin against
 // the listener (no DNS rebinding), and routes it: /mcp/<execution-id> to
-// MCP over Streamable HTTP. The board's routes will sit beside it.
+// MCP over Streamable HTTP, and every other path to the board (board.hpp).
 
 #include <sys/socket.h>
 
@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "daemon/http/board.hpp"
 #include "daemon/http/host_check.hpp"
 #include "daemon/http/http_connection.hpp"
 #include "daemon/http/mcp_endpoint.hpp"
@@ -20,7 +21,7 @@ namespace mission::daemon::http {
 
 class HttpServer {
  public:
-  explicit HttpServer(mcp::SessionServices& services);
+  HttpServer(mcp::SessionServices& services, ControlServices& control);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
@@ -29,6 +30,9 @@ class HttpServer {
   void listen(const sockaddr_storage& address);
   // "127.0.0.1:8080": the address bound, with the port picked for 0.
   const std::string& address() const { return address_; }
+
+  // A one-time sign-in link to the board (board.open).
+  nlohmann::json mint_board_sign_in() { return board_.mint_sign_in(address_); }
 
   // Stops accepting, ends the MCP sessions and closes every connection.
   void stop();
@@ -41,6 +45,7 @@ class HttpServer {
   mcp::SessionServices& services_;
   loop::Listener listener_;
   McpEndpoint mcp_;
+  Board board_;
   std::optional<HostCheck> hosts_;
   std::string address_;
   bool stopped_ = false;

@@ -31,7 +31,7 @@ nlohmann::json handle_hello(MethodContext& context, const HelloRequest& request)
         "'mission daemon stop' so the current one is started",
         {{"clientProtocol", request.protocol}, {"daemonProtocol", kControlProtocolVersion}});
   }
-  context.session.greet({request.client_name, request.client_version});
+  context.session().greet({request.client_name, request.client_version});
   return {{"protocol", kControlProtocolVersion},
           {"server", {{"name", "missiond"}, {"version", kVersion}}},
           {"pid", getpid()}};
@@ -69,6 +69,10 @@ nlohmann::json handle_daemon_stop(MethodContext& context, const EmptyRequest&) {
   // Deferred so this reply is queued before the connections are closed.
   context.services.daemon.schedule_shutdown("daemon.stop");
   return {{"stopping", true}, {"pid", getpid()}};
+}
+
+nlohmann::json handle_board_open(MethodContext& context, const EmptyRequest&) {
+  return context.services.daemon.open_board();
 }
 
 void from_json(const nlohmann::json& j, GcRequest& request) {

@@ -1,6 +1,6 @@
 #pragma once
 // Control-API methods about the connection and the daemon itself: hello,
-// daemon.status, daemon.stop.
+// daemon.status, daemon.stop, board.open.
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -22,6 +22,8 @@ inline void from_json(const nlohmann::json&, EmptyRequest&) {}
 nlohmann::json handle_hello(MethodContext& context, const HelloRequest& request);
 nlohmann::json handle_daemon_status(MethodContext& context, const EmptyRequest& request);
 nlohmann::json handle_daemon_stop(MethodContext& context, const EmptyRequest& request);
+// board.open: the board's listener, and a one-time sign-in link to it.
+nlohmann::json handle_board_open(MethodContext& context, const EmptyRequest& request);
 
 struct GcRequest {
   bool dry_run = false;

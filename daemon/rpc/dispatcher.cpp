@@ -20,7 +20,7 @@ const MethodEntry* find_method(std::string_view name) {
 }
 
 // Validates the envelope and returns the method entry, or throws.
-const MethodEntry& admit(const ControlSession& session, const nlohmann::json& message) {
+const MethodEntry& admit(const ControlSession* session, const nlohmann::json& message) {
   if (!message.is_object() || !message.contains("jsonrpc") || message.at("jsonrpc") != "2.0" ||
       !message.contains("method") || !message.at("method").is_string()) {
     throw MissionError(ErrorCode::invalid_request,
@@ -40,7 +40,7 @@ const MethodEntry& admit(const ControlSession& session, const nlohmann::json& me
                        "use one of the methods listed in details.available",
                        {{"method", name}, {"available", available}});
   }
-  if (!entry->before_hello && !session.greeted()) {
+  if (session != nullptr && !entry->before_hello && !session->greeted()) {
     throw MissionError(ErrorCode::handshake_required,
                        "'" + name + "' was sent before the handshake",
                        "send hello {\"protocol\":1,\"client\":{\"name\":...}} first");
@@ -56,10 +56,8 @@ nlohmann::json run(const MethodEntry& entry, MethodContext& context, const nlohm
   return result;
 }
 
-}  // namespace
-
-std::string dispatch(ControlServices& services, ControlSession& session,
-                     const nlohmann::json& message) {
+std::string dispatch_from(ControlServices& services, ControlSession* session,
+                          const nlohmann::json& message) {
   nlohmann::json id =
       message.is_object() && message.contains("id") ? message.at("id") : nlohmann::json();
   // Only a well-formed request without an id is a notification; `{}` and
@@ -88,8 +86,10 @@ std::string dispatch(ControlServices& services, ControlSession& session,
     // Committed (or read-only): what it did may now be heard of.
     context.events.publish_to(services.events);
     if (context.deferred) {
-      session.reply_later(notification ? nlohmann::json() : id, std::move(*context.deferred),
-                          !notification);
+      // Only a control connection can be answered later; no method the
+      // board calls defers (MethodContext::session says so otherwise).
+      context.session().reply_later(notification ? nlohmann::json() : id,
+                                    std::move(*context.deferred), !notification);
       return {};
     }
     if (notification) return {};
@@ -130,6 +130,26 @@ std::string dispatch(ControlServices& services, ControlSession& session,
                          {{"limit", limits::kMaxReplyBytes}})));
   }
   return line;
+}
+
+}  // namespace
+
+ControlSession& MethodContext::session() const {
+  if (session_ == nullptr) {
+    throw MissionError(ErrorCode::invalid_request,
+                       "this method needs a control connection of its own",
+                       "call it with the mission command on the daemon's host");
+  }
+  return *session_;
+}
+
+std::string dispatch(ControlServices& services, ControlSession& session,
+                     const nlohmann::json& message) {
+  return dispatch_from(services, &session, message);
+}
+
+std::string dispatch_without_session(ControlServices& services, const nlohmann::json& message) {
+  return dispatch_from(services, nullptr, message);
 }
 
 }  // namespace mission::daemon

@@ -50,4 +50,9 @@ std::span<const MethodEntry> control_methods();
 std::string dispatch(ControlServices& services, ControlSession& session,
                      const nlohmann::json& message);
 
+// The same, for a caller the daemon has signed in some other way (the
+// board, over HTTP): no handshake, and a method that needs a control
+// connection of its own (events.subscribe, mcp.attach, ...) is refused.
+std::string dispatch_without_session(ControlServices& services, const nlohmann::json& message);
+
 }  // namespace mission::daemon

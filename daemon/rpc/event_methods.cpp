@@ -16,7 +16,7 @@ nlohmann::json handle_events_subscribe(MethodContext& context,
   if (request.execution_id) {
     execution::AgentExecutionRegistry(context.services.db).require(*request.execution_id);
   }
-  context.services.events.subscribe(context.session.connection(), request.execution_id);
+  context.services.events.subscribe(context.session().connection(), request.execution_id);
   nlohmann::json result = {{"subscribed", true}};
   if (request.execution_id) result["agentExecutionId"] = *request.execution_id;
   return result;

@@ -25,7 +25,7 @@ void from_json(const nlohmann::json& j, McpAttachRequest& request) {
 }
 
 nlohmann::json handle_mcp_attach(MethodContext& context, const McpAttachRequest& request) {
-  if (context.session.is_mcp()) {
+  if (context.session().is_mcp()) {
     throw MissionError(ErrorCode::invalid_request, "this connection is already an MCP session",
                        "open a new connection for another session");
   }
@@ -63,8 +63,9 @@ nlohmann::json handle_mcp_attach(MethodContext& context, const McpAttachRequest&
   nlohmann::json descriptor = parse_stored_json(row.descriptor, "execution descriptor");
   std::vector<Toolset> toolsets = execution::descriptor_toolsets(descriptor);
   std::int64_t session_id = store::McpSessionRepository(db).insert(row.id, unix_ms_now());
-  context.session.become_mcp(std::make_unique<mcp::McpSession>(
-      context.services.mcp, std::make_unique<mcp::ConnectionChannel>(context.session.connection()),
+  context.session().become_mcp(std::make_unique<mcp::McpSession>(
+      context.services.mcp,
+      std::make_unique<mcp::ConnectionChannel>(context.session().connection()),
       mcp::AttachedExecution{row.id, row.kind,
                              mcp::ToolCatalog::builtin().view(toolsets, descriptor), session_id}));
   execution::add_execution_event(

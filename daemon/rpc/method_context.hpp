@@ -41,6 +41,10 @@ class DaemonControl {
   virtual std::size_t connection_count() const = 0;
   // The HTTP listener's address ("127.0.0.1:8080"), or empty when it is off.
   virtual std::string http_address() const { return {}; }
+  // board.open: starts the HTTP listener on loopback, on a free port,
+  // unless it listens already, and mints a one-time sign-in link to the
+  // board: {"url", "expiresInMs", "started"}.
+  virtual nlohmann::json open_board() = 0;
   // Stops the daemon on the next loop turn, after the current reply is queued.
   virtual void schedule_shutdown(const char* reason) = 0;
 };
@@ -68,15 +72,23 @@ struct DeferredReply {
 };
 
 struct MethodContext {
-  MethodContext(ControlServices& services_in, ControlSession& session_in)
-      : services(services_in), session(session_in), events(services_in.events) {}
+  // `session_in` is null for a call that came in over no control connection:
+  // the board's, made for a person the HTTP listener signed in.
+  MethodContext(ControlServices& services_in, ControlSession* session_in)
+      : services(services_in), events(services_in.events), session_(session_in) {}
+
+  // The calling control connection; throws for a method that needs one
+  // (hello, events.subscribe, mcp.attach, terminal.attach) called without.
+  ControlSession& session() const;
 
   ControlServices& services;
-  ControlSession& session;
   events::EventBatch events;
   // Set by a handler that answers later (see DeferredReply); what it
   // returns now is ignored.
   std::optional<DeferredReply> deferred;
+
+ private:
+  ControlSession* session_;
 };
 
 }  // namespace mission::daemon

@@ -25,6 +25,8 @@ std::span<const MethodEntry> control_methods() {
       {"daemon.status", "control/empty.params", false, read,
        typed<EmptyRequest, handle_daemon_status>},
       {"daemon.stop", "control/empty.params", false, read, typed<EmptyRequest, handle_daemon_stop>},
+      // Starts a listener and keeps a sign-in token: nothing in the store.
+      {"board.open", "control/empty.params", false, read, typed<EmptyRequest, handle_board_open>},
       // Files go after the commit, so it manages its own transaction.
       {"daemon.gc", "control/daemon.gc.params", false, self, typed<GcRequest, handle_daemon_gc>},
       {"adapter.list", "control/empty.params", false, read,

@@ -49,7 +49,7 @@ terminal::TerminalSession& require_terminal(MethodContext& context, const std::s
 
 nlohmann::json handle_terminal_attach(MethodContext& context,
                                       const TerminalAttachRequest& request) {
-  if (context.session.is_mcp() || context.session.is_terminal()) {
+  if (context.session().is_mcp() || context.session().is_terminal()) {
     throw MissionError(ErrorCode::invalid_request, "this connection is attached already",
                        "open a new connection to attach again");
   }
@@ -60,9 +60,9 @@ nlohmann::json handle_terminal_attach(MethodContext& context,
         "this terminal has " + std::to_string(limits::kMaxTerminalViewers) + " viewers already",
         "detach another viewer first");
   }
-  auto viewer = std::make_unique<ConnectionViewer>(context.session.connection());
+  auto viewer = std::make_unique<ConnectionViewer>(context.session().connection());
   ConnectionViewer& attached = *viewer;
-  context.session.become_terminal(
+  context.session().become_terminal(
       std::move(viewer), [&attached](std::string_view bytes) { attached.on_bytes(bytes); });
   nlohmann::json reply = {
       {"agentExecutionId", request.id},
@@ -70,7 +70,7 @@ nlohmann::json handle_terminal_attach(MethodContext& context,
       {"typing", !request.read_only},
       {"viewers", session.viewers() + 1}};
   // The reply goes first: the repaint is the first frame after it.
-  context.session.after_reply([&session, &attached, request] {
+  context.session().after_reply([&session, &attached, request] {
     session.attach(attached, !request.read_only, request.rows, request.columns);
   });
   if (!request.read_only && request.rows > 0 && request.columns > 0) {

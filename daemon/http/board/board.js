@@ -1,0 +1,219 @@
+// The board's page: reads the daemon's state from /api/, follows /events
+// (server-sent events from the daemon's event bus) and re-reads what an
+// event may have changed. Agent text is only ever set with textContent,
+// after clean(); nothing here builds HTML from strings.
+'use strict';
+
+const state = { csrf: null, selected: null, refreshing: false, again: false };
+
+// Drops control characters and bidirectional overrides, as the CLI's
+// sanitiser does for a terminal: agent text must not disguise itself.
+function clean(value) {
+  return String(value ?? '').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
+}
+
+function element(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === 'text') node.textContent = clean(value);
+    else if (key === 'data') for (const [k, v] of Object.entries(value)) node.dataset[k] = clean(v);
+    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, clean(value));
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function showError(text) {
+  document.getElementById('error').textContent = clean(text);
+}
+
+async function getJson(path) {
+  const response = await fetch(path, { credentials: 'same-origin', cache: 'no-store' });
+  if (response.status === 401) throw Object.assign(new Error('signed out'), { signedOut: true });
+  const body = await response.json();
+  if (!response.ok) throw new Error(body.error ? `${body.error.message} (${body.error.hint})` : response.statusText);
+  return body;
+}
+
+async function act(path, body) {
+  const response = await fetch(path, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json', 'X-Mission-CSRF': state.csrf },
+    body: JSON.stringify(body ?? {}),
+  });
+  const reply = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    showError(reply.error ? `${reply.error.message}: ${reply.error.hint}` : response.statusText);
+    return false;
+  }
+  showError('');
+  refresh();
+  return true;
+}
+
+// The first array among a page's fields: its items, whatever the method names them.
+function items(page) {
+  if (Array.isArray(page)) return page;
+  for (const value of Object.values(page ?? {})) if (Array.isArray(value)) return value;
+  return [];
+}
+
+function renderInbox(inbox, approvals) {
+  const list = document.getElementById('inbox');
+  list.replaceChildren();
+  for (const question of inbox.questions ?? []) {
+    const input = element('input', { type: 'text', placeholder: 'your answer', 'aria-label': 'answer' });
+    const send = (body) => act(`/api/executions/${encodeURIComponent(question.agentExecutionId)}/answer`, body);
+    const choices = (question.choices ?? []).map((choice, i) =>
+      element('button', { text: clean(choice), data: { action: 'choose' }, onclick: () => send({ choice: i + 1 }) }));
+    list.append(element('li', { data: { kind: 'question', execution: question.agentExecutionId } },
+      element('div', { text: `${question.agentExecutionId} asks:` }),
+      element('div', { class: 'text', text: question.question }),
+      ...choices,
+      element('form', { onsubmit: (event) => { event.preventDefault(); if (input.value) send({ text: input.value }); } },
+        input, element('button', { type: 'submit', text: 'Answer', data: { action: 'answer' } }))));
+  }
+  for (const task of approvals) {
+    list.append(element('li', { data: { kind: 'approval', task: task.id } },
+      element('div', { text: `Task ${task.name} (${task.id}) passed and waits for approval.` }),
+      ...approvalButtons(task)));
+  }
+  document.getElementById('inbox-empty').hidden = list.childElementCount > 0;
+}
+
+function approvalButtons(task) {
+  const reason = element('input', { type: 'text', placeholder: 'reason to reject', 'aria-label': 'reason' });
+  return [
+    element('button', { text: 'Approve', data: { action: 'approve', task: task.id },
+      onclick: () => act(`/api/tasks/${encodeURIComponent(task.id)}/approve`) }),
+    reason,
+    element('button', { text: 'Reject', data: { action: 'reject', task: task.id },
+      onclick: () => act(`/api/tasks/${encodeURIComponent(task.id)}/reject`, { reason: reason.value || 'rejected on the board' }) }),
+  ];
+}
+
+// Columns by depth: a task sits one column right of its deepest prerequisite.
+function depths(nodes, edges) {
+  const before = new Map(nodes.map((node) => [node.id, []]));
+  for (const edge of edges) before.get(edge.to)?.push(edge.from);
+  const depth = new Map();
+  const visit = (id, path = new Set()) => {
+    if (depth.has(id)) return depth.get(id);
+    if (path.has(id)) return 0;
+    path.add(id);
+    let d = 0;
+    for (const from of before.get(id) ?? []) d = Math.max(d, visit(from, path) + 1);
+    path.delete(id);
+    depth.set(id, d);
+    return d;
+  };
+  for (const node of nodes) visit(node.id);
+  return { depth, before };
+}
+
+function renderWorkflow(detail) {
+  const target = document.getElementById('workflow');
+  const nodes = detail.nodes ?? [];
+  const runTasks = new Map((detail.run?.tasks ?? []).map((task) => [task.id, task]));
+  const { depth, before } = depths(nodes, detail.edges ?? []);
+  const columns = [];
+  for (const node of nodes) {
+    const d = depth.get(node.id) ?? 0;
+    (columns[d] ??= []).push(node);
+  }
+  const dag = element('div', { class: 'dag' });
+  for (const column of columns) {
+    const box = element('div', { class: 'column' });
+    for (const node of column ?? []) {
+      const run = runTasks.get(node.id);
+      const status = run?.status ?? node.status;
+      const card = element('div', { class: 'task', data: { taskId: node.id, state: status } },
+        element('div', { class: 'name', text: node.name }),
+        element('div', { class: 'state', text: status }));
+      const prerequisites = before.get(node.id) ?? [];
+      if (prerequisites.length) card.append(element('div', { class: 'after', text: `after ${prerequisites.length}` }));
+      if (status === 'awaiting_approval') card.append(...approvalButtons(node));
+      box.append(card);
+    }
+    dag.append(box);
+  }
+  const title = detail.workflow?.name ?? detail.workflow?.id ?? '';
+  const runText = detail.run ? `run ${detail.run.id}: ${detail.run.status}` : 'not run yet';
+  target.replaceChildren(element('div', { text: `${title}: ${runText}` }), dag);
+  return nodes.filter((node) => (runTasks.get(node.id)?.status ?? node.status) === 'awaiting_approval');
+}
+
+function renderWorkflows(list) {
+  const nav = document.getElementById('workflows');
+  nav.replaceChildren();
+  for (const workflow of list) {
+    nav.append(element('button', {
+      text: `${workflow.name ?? workflow.id} (${workflow.status ?? ''})`,
+      class: workflow.id === state.selected ? 'selected' : '',
+      data: { workflowId: workflow.id },
+      onclick: () => { state.selected = workflow.id; refresh(); },
+    }));
+  }
+}
+
+function renderAgents(list) {
+  const body = document.querySelector('#agents tbody');
+  body.replaceChildren(...list.map((execution) => element('tr', { data: { execution: execution.id, state: execution.state } },
+    element('td', { text: execution.id }), element('td', { text: execution.adapter }),
+    element('td', { text: execution.state }))));
+}
+
+// Re-reads the state; events that arrive meanwhile ask for one more pass.
+async function refresh() {
+  if (state.refreshing) { state.again = true; return; }
+  state.refreshing = true;
+  try {
+    do {
+      state.again = false;
+      const [workflows, inbox, agents] = await Promise.all([
+        getJson('/api/workflows'), getJson('/api/inbox'), getJson('/api/agents')]);
+      const list = items(workflows);
+      if (!state.selected && list.length) state.selected = list[0].id;
+      renderWorkflows(list);
+      let approvals = [];
+      if (state.selected) approvals = renderWorkflow(await getJson(`/api/workflows/${encodeURIComponent(state.selected)}`));
+      renderInbox(inbox, approvals);
+      renderAgents(items(agents));
+      document.body.dataset.refreshed = String(Date.now());
+    } while (state.again);
+  } catch (error) {
+    if (error.signedOut) signedOut(); else showError(error.message);
+  } finally {
+    state.refreshing = false;
+  }
+}
+
+function signedOut() {
+  document.getElementById('board').hidden = true;
+  document.getElementById('signin').hidden = false;
+}
+
+function follow() {
+  const live = document.getElementById('live');
+  const source = new EventSource('/events');
+  source.onopen = () => { live.textContent = 'live'; live.className = 'live on'; };
+  source.onmessage = () => refresh();
+  source.onerror = () => { live.textContent = 'reconnecting'; live.className = 'live off'; };
+}
+
+async function start() {
+  try {
+    state.csrf = (await getJson('/api/session')).csrf;
+  } catch (error) {
+    if (error.signedOut) { signedOut(); return; }
+    showError(error.message);
+    return;
+  }
+  document.getElementById('board').hidden = false;
+  follow();
+  await refresh();
+}
+
+start();

@@ -1,0 +1,168 @@
+// The board in a real browser (Debian's chromium, driven by puppeteer-core,
+// ADR 0037), through a real daemon: the link `mission board` prints signs
+// the browser in; a workflow's task changes state on the page as its shell
+// agent works, without a reload; a page of another origin cannot answer an
+// agent's question, a click on the board can, and the agent gets it; a
+// click approves the task the run waits on and the run merges it. A
+// screenshot of each step goes to $MISSION_TEST_OUTPUT_DIR (ctest: the
+// build's tests/board-screenshots).
+// By hand: MISSION_PATH=build/bin/mission node tests/board/board_browser.test.mjs
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+import { checkPrerequisites, runTest, within } from '../clients/harness.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// ctest's SKIP_RETURN_CODE: CI installs chromium (scripts/install-deps.sh).
+if (!fs.existsSync(chromium)) {
+  console.log(`SKIP: no chromium at ${chromium}: install Debian's chromium (scripts/install-deps.sh) or set CHROMIUM_PATH`);
+  process.exit(77);
+}
+if (!fs.existsSync(path.join(here, 'node_modules', 'puppeteer-core', 'package.json'))) {
+  console.error('FAIL: puppeteer-core is not installed in tests/board/node_modules: run scripts/install-test-clients.sh');
+  process.exit(1);
+}
+const missionPath = checkPrerequisites([]);
+const { default: puppeteer } = await import('puppeteer-core');
+
+const shots = process.env.MISSION_TEST_OUTPUT_DIR ?? path.join(os.tmpdir(), 'mission-board-screenshots');
+fs.mkdirSync(shots, { recursive: true });
+
+// An MCP client through `mission mcp connect`, one JSON-RPC line at a time.
+function bridge(h, { id, token, cwd }) {
+  const child = spawn(missionPath, ['mcp', 'connect', '--agent-execution', id],
+                      { cwd, env: { ...h.env, MISSION_MCP_TOKEN: token }, stdio: ['pipe', 'pipe', 'pipe'] });
+  h.onCleanup(() => { child.stdin.end(); });
+  const pending = new Map();
+  let next = 1;
+  readline.createInterface({ input: child.stdout }).on('line', line => {
+    const message = JSON.parse(line);
+    pending.get(message.id)?.(message);
+    pending.delete(message.id);
+  });
+  const request = (method, params) => new Promise(resolve => {
+    const requestId = next++;
+    pending.set(requestId, resolve);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: requestId, method, params })}\n`);
+  });
+  const call = async (name, args) => {
+    const reply = await request('tools/call', { name, arguments: args });
+    assert.ok(reply.result && !reply.result.isError, `${name}: ${JSON.stringify(reply)}`);
+    return reply.result.structuredContent;
+  };
+  return {
+    async open() {
+      const reply = await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'board-test', version: '1' } });
+      assert.ok(reply.result, `initialize: ${JSON.stringify(reply)}`);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    },
+    call,
+  };
+}
+
+async function agent(h, cwd, toolsets) {
+  const created = await h.missionJson(['exec', 'create', '--cwd', cwd, '--toolsets', toolsets, '--print-token']);
+  const client = bridge(h, { id: created.execution.id, token: created.token, cwd });
+  await client.open();
+  return { id: created.execution.id, ...client };
+}
+
+await runTest('board in a browser', missionPath, async h => {
+  const gitEnv = { HOME: h.base, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 'test@example.com',
+                   GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 'test@example.com' };
+  Object.assign(h.env, gitEnv);
+  const repo = h.tempDir('repo');
+  for (const args of [['init', '-q', '-b', 'main'], ['commit', '-q', '--allow-empty', '-m', 'first']]) {
+    const git = spawnSync('git', ['-C', repo, ...args], { env: h.env });
+    assert.equal(git.status, 0, `git ${args.join(' ')}: ${git.stderr}`);
+  }
+
+  // A one-task workflow whose shell agent works until the test lets it go,
+  // in a run that waits for a person's approval before it merges.
+  const planner = await agent(h, repo, 'planning,coordination,workspaces,tracking');
+  const workflow = await planner.call('workflow_create', {
+    name: 'board-test', source_type: 'prompt', source_content: 'a run', max_parallel_tasks: 1 });
+  await planner.call('workflow_set_plan', { id: workflow.id, plan: { summary: 's', approach: 'a', tasks: [
+    { name: 'reviewed', description: 'make reviewed', sequence: 1, depends_on: [] }] } });
+  const release = path.join(h.base, 'release');
+  const work = `while [ ! -e '${release}' ]; do sleep 0.05; done; printf 'reviewed\\n' > "$MISSION_TASK_NAME.txt"`;
+  const started = await h.mission(['workflows', 'run', workflow.id, '--approve', '--detach', '--sandbox', 'off',
+                                   '--', '/bin/sh', '-c', work], { cwd: repo, timeoutMs: 60000 });
+  assert.equal(started.code, 0, `workflows run: ${started.stderr}`);
+
+  const link = (await h.missionJson(['board'])).url;
+  const origin = new URL(link).origin;
+  const browser = await h.step('launch chromium', () => puppeteer.launch({
+    executablePath: chromium, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] }), 60000);
+  h.onCleanup(() => browser.close());
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1200, height: 800 });
+  const shot = name => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+
+  // Sign in: the link redirects to / and leaves no token in the address.
+  await h.step('open the sign-in link', () => page.goto(link, { waitUntil: 'domcontentloaded' }));
+  assert.equal(page.url(), `${origin}/`, 'the sign-in did not land on / (the token would stay in the URL)');
+  await h.step('the board shows the workflow', () =>
+    page.waitForSelector(`nav button[data-workflow-id="${workflow.id}"]`, { timeout: 20000 }));
+  await shot('1-signed-in');
+
+  // The task runs; the page follows it without a reload.
+  await page.evaluate(() => { window.sameDocument = true; });
+  await h.step('the task shows running', () =>
+    page.waitForSelector('.task[data-state="running"]', { timeout: 30000 }), 40000);
+  await shot('2-task-running');
+  fs.writeFileSync(release, '');
+  await h.step('the task shows awaiting approval, live', () =>
+    page.waitForSelector('.task[data-state="awaiting_approval"]', { timeout: 30000 }), 40000);
+  assert.equal(await page.evaluate(() => window.sameDocument), true, 'the page reloaded to show the change');
+  await shot('3-task-awaiting-approval');
+
+  // An agent asks; a page of another origin tries to answer and is refused.
+  const asker = await agent(h, repo, 'signals,coordination');
+  await asker.call('needs_input', { question: 'Which port?', choices: ['80', '8080'] });
+  const other = http.createServer((request, response) => {
+    response.writeHead(200, { 'Content-Type': 'text/html' });
+    response.end(`<form id="f" method="POST" action="${origin}/api/executions/${asker.id}/answer">` +
+                 '<input name="text" value="from another site"></form><script>f.submit()</script>');
+  });
+  await new Promise(resolve => other.listen(0, '127.0.0.1', resolve));
+  h.onCleanup(() => new Promise(resolve => other.close(resolve)));
+  const attacker = await browser.newPage();
+  const [refused] = await h.step('a page of another origin posts an answer', () => Promise.all([
+    attacker.waitForNavigation({ timeout: 20000 }),
+    attacker.goto(`http://127.0.0.1:${other.address().port}/`)]));
+  assert.equal(refused.status(), 403, `the other origin's POST was not refused: ${refused.status()}`);
+  await attacker.screenshot({ path: path.join(shots, '4-other-origin-refused.png') });
+  assert.equal((await h.showExecution(asker.id)).state, 'awaiting_input', 'the other origin answered the question');
+
+  // The question on the board, answered by a click, reaches the agent.
+  await h.step('the question shows in the inbox', () =>
+    page.waitForSelector(`li[data-kind="question"][data-execution="${asker.id}"]`, { timeout: 20000 }));
+  await shot('5-question');
+  const waiting = asker.call('message_wait', { timeout_ms: 50000 });
+  const choices = await page.$$(`li[data-execution="${asker.id}"] button[data-action="choose"]`);
+  assert.equal(choices.length, 2, 'the question\'s two choices are not buttons');
+  await choices[1].click();
+  const woken = await h.step('the agent gets the answer', () => within(30000, 'message_wait', waiting), 40000);
+  assert.equal(woken.messages?.[0]?.body, '8080', `message_wait: ${JSON.stringify(woken)}`);
+  await page.waitForFunction(id => !document.querySelector(`li[data-execution="${id}"]`), { timeout: 20000 }, asker.id);
+  await shot('6-question-answered');
+
+  // Approved by a click, the task merges and the run completes.
+  await (await page.waitForSelector('.task button[data-action="approve"]')).click();
+  await h.step('the task shows merged', () =>
+    page.waitForSelector('.task[data-state="merged"], .task[data-state="completed"]', { timeout: 30000 }), 40000);
+  await shot('7-approved');
+  await h.waitFor('the run to complete', async () => {
+    const run = await h.missionJson(['workflows', 'status', workflow.id]);
+    return { ok: run.status === 'completed', value: run };
+  }, { timeoutMs: 30000 });
+  console.log(`screenshots in ${shots}`);
+}, { timeoutMs: 200000 });
