@@ -37,6 +37,8 @@ std::span<const CommandSpec> commands() {
       {"next", "The tasks of a planned workflow that can start now", define_next_command},
       {"progress", "A planned workflow's progress by sequence and group", define_progress_command},
       {"templates", "List, show and apply workflow templates", define_templates_command},
+      {"sandbox", "What confines agents here, and a probe that proves it (check)",
+       define_sandbox_command},
       {"gc", "Free what the retention settings no longer keep (--dry-run)", define_gc_command},
   };
   return kCommands;
