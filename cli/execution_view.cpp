@@ -97,6 +97,7 @@ void print_execution(const nlohmann::json& given) {
       {"updated", short_time(execution.value("updatedAt", nlohmann::json()))},
       {"observations", std::to_string(execution.value("observations", 0))},
   };
+  if (execution.contains("sandbox")) fields.push_back({"sandbox", execution.value("sandbox", "")});
   if (execution.contains("endedAt"))
     fields.push_back({"ended", short_time(execution.at("endedAt"))});
   if (execution.contains("exitCode")) {

@@ -295,6 +295,7 @@ std::string run_markdown(const nlohmann::json& run) {
   if (run.contains("reason")) out += ": " + md(run.value("reason", ""));
   out += "\n- Branch: " + md_code(run.value("integrationBranch", "")) + ", adapter " +
          md(run.value("adapter", "generic")) + "\n";
+  if (run.contains("sandbox")) out += "- Agents: " + md(run.value("sandbox", "")) + "\n";
   const std::int64_t attempts_total = run.value("attemptsTotal", std::int64_t{0});
   out += "- Time: " + human_duration(run.value("durationMs", std::int64_t{0})) + ", " +
          std::to_string(attempts_total) + (attempts_total == 1 ? " attempt" : " attempts") +

@@ -27,6 +27,23 @@ std::string trees_summary(const nlohmann::json& trees) {
   return summary;
 }
 
+// The agents' confinement: one line when they are confined, a loud
+// warning when the kernel cannot confine them.
+void print_sandbox(const nlohmann::json& sandbox) {
+  if (sandbox.empty()) return;
+  if (sandbox.value("confined", false)) {
+    print_fields({{"sandbox", "agents confined (Landlock ABI " +
+                                  std::to_string(sandbox.value("landlockAbi", 0)) + ", --sandbox " +
+                                  sandbox.value("policy", "on") + ")"}});
+    return;
+  }
+  std::printf("%s\n", styled(safe(sandbox.value("warning", "")), Tone::bad).c_str());
+  std::printf("  %s\n", sandbox.value("policy", "on") == "require"
+                            ? "enable Landlock, or restart missiond with --sandbox on"
+                            : "enable Landlock, or restart missiond with --sandbox require to "
+                              "refuse such launches ('mission sandbox check' says more)");
+}
+
 }  // namespace
 
 void print_daemon_status(const nlohmann::json& status) {
@@ -35,6 +52,7 @@ void print_daemon_status(const nlohmann::json& status) {
                          std::to_string(status.value("pid", 0)) + ", up " +
                          human_duration(status.value("uptimeMs", std::int64_t{0})) + ")";
   std::printf("%s\n", headline.c_str());
+  print_sandbox(status.value("sandbox", nlohmann::json::object()));
   const nlohmann::json executions = status.value("executions", nlohmann::json::object());
   print_fields({
       {"socket", status.value("socket", "")},

@@ -14,6 +14,7 @@
 #include "daemon/daemon.hpp"
 #include "daemon/http/listen_address.hpp"
 #include "daemon/sandbox/kernel_support.hpp"
+#include "daemon/sandbox/sandbox_policy.hpp"
 #include "shared/error_code.hpp"
 #include "shared/fault_points.hpp"
 #include "shared/limits.hpp"
@@ -112,6 +113,13 @@ int main(int argc, char** argv) {
       ->type_name("MODE")
       ->envname("MISSION_SYNCHRONOUS")
       ->check(CLI::IsMember({"normal", "full"}));
+  std::string sandbox = "on";
+  app.add_option("--sandbox", sandbox,
+                 "on: agents are confined where the kernel can, and run unconfined with a warning "
+                 "where it cannot; require: refuse to launch them there (default on)")
+      ->type_name("on|require")
+      ->envname("MISSION_SANDBOX")
+      ->check(CLI::IsMember({"on", "require"}));
   std::string http;
   app.add_option("--http", http,
                  "Serve MCP over Streamable HTTP on ADDR:PORT, e.g. 127.0.0.1:8080 (port 0 picks "
@@ -137,9 +145,11 @@ int main(int argc, char** argv) {
     // Probed once, before any launch; a kernel that cannot confine agents
     // is said at start as well as on every launch.
     mission::daemon::sandbox::configure_from_environment();
+    mission::daemon::sandbox::set_policy(mission::daemon::sandbox::policy_from_name(sandbox));
     if (const auto& support = mission::daemon::sandbox::kernel_support();
         support.landlock_abi == 0) {
-      std::fprintf(stderr, "missiond: agents will run unconfined: %s\n",
+      std::fprintf(stderr, "missiond: agents will %s: %s\n",
+                   sandbox == "require" ? "not be launched (--sandbox require)" : "run unconfined",
                    support.landlock_missing.c_str());
     }
     mission::daemon::DaemonSettings settings;

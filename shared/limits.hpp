@@ -376,4 +376,8 @@ inline constexpr std::size_t kDefaultAttemptLogLines = 50;
 inline constexpr std::size_t kMaxAttemptLogLines = 500;
 inline constexpr std::size_t kTaskAttemptsShown = 10;
 
+// The --allow-write paths of one `mission run` or `mission workflows run`:
+// each is one more kernel rule on every launch (docs/adr/0036).
+inline constexpr std::size_t kMaxAllowedWrites = 16;
+
 }  // namespace mission::limits

@@ -42,6 +42,8 @@ std::span<const CommandSpec> commands() {
       {"templates", "List, show and apply workflow templates", define_templates_command},
       {"board", "Serve the web board on loopback and print a sign-in link (--open)",
        define_board_command},
+      {"sandbox", "What confines agents here, and a probe that proves it (check)",
+       define_sandbox_command},
       {"gc", "Free what the retention settings no longer keep (--dry-run)", define_gc_command},
   };
   return kCommands;

@@ -44,6 +44,7 @@ void define_check_command(CLI::App& command, CliContext& context);
 void define_export_command(CLI::App& command, CliContext& context);
 void define_resolve_command(CLI::App& command, CliContext& context);
 void define_gc_command(CLI::App& command, CliContext& context);
+void define_sandbox_command(CLI::App& command, CliContext& context);
 void define_inbox_command(CLI::App& command, CliContext& context);
 void define_send_command(CLI::App& command, CliContext& context);
 void define_answer_command(CLI::App& command, CliContext& context);

@@ -33,6 +33,7 @@ struct RunOptions {
   bool no_tty = false;
   bool stdin_answers = false;
   std::string sandbox;  // empty: the daemon's default (on)
+  std::vector<std::string> allow_write;
   std::vector<std::string> command;
 };
 
@@ -83,6 +84,13 @@ int run_agent(const CliContext& context, const RunOptions& options) {
   }
   if (options.stdin_answers) params["stdinAnswers"] = true;
   if (!options.sandbox.empty()) params["sandbox"] = options.sandbox;
+  // Made absolute here, from this shell's directory; the daemon checks them.
+  if (!options.allow_write.empty()) {
+    nlohmann::json paths = nlohmann::json::array();
+    for (const auto& path : options.allow_write)
+      paths.push_back(std::filesystem::absolute(path).lexically_normal().string());
+    params["allowWrite"] = std::move(paths);
+  }
   if (!options.bin.empty()) {
     // A path is taken from here, not from the daemon's directory; a bare
     // name is looked up in the agent's PATH.
@@ -190,6 +198,11 @@ void define_run_command(CLI::App& command, CliContext& context) {
           "off: with all your rights")
       ->check(CLI::IsMember({"on", "off"}))
       ->type_name("on|off");
+  command
+      .add_option("--allow-write", options->allow_write,
+                  "Let the confined agent write PATH too, a folder or file (repeatable)")
+      ->allow_extra_args(false)
+      ->type_name("PATH");
   command
       .add_option("command", options->command,
                   "After --: the command (generic), or the arguments the adapter adds its flags to")

@@ -8,6 +8,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
@@ -29,6 +30,7 @@ struct WorkflowRunOptions {
   bool detach = false;
   bool approve = false;
   std::string sandbox;  // empty: the daemon's default (on)
+  std::vector<std::string> allow_write;
   std::string task_id;
   std::string reason;
   std::vector<std::string> env;
@@ -70,6 +72,13 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
   if (!options.base.empty()) params["base"] = options.base;
   if (options.approve) params["approve"] = true;
   if (!options.sandbox.empty()) params["sandbox"] = options.sandbox;
+  // Made absolute here, from this shell's directory; the daemon checks them.
+  if (!options.allow_write.empty()) {
+    nlohmann::json paths = nlohmann::json::array();
+    for (const auto& path : options.allow_write)
+      paths.push_back(std::filesystem::absolute(path).lexically_normal().string());
+    params["allowWrite"] = std::move(paths);
+  }
   if (!options.task_timeout.empty()) {
     auto ms = duration_ms(options.task_timeout);
     if (!ms || *ms <= 0) {
@@ -185,6 +194,12 @@ int show_run_status(const CliContext& context, const WorkflowRunOptions& options
               static_cast<long long>(run.value("attemptsTotal", std::int64_t{0})),
               run.value("integrationBranch", "").c_str());
   if (run.contains("reason")) std::printf("%s\n", safe(run.value("reason", "")).c_str());
+  if (run.contains("sandbox")) {
+    const std::string sandbox = run.value("sandbox", "");
+    std::printf(
+        "Agents %s\n",
+        styled(sandbox, sandbox.rfind("confined", 0) == 0 ? Tone::plain : Tone::attention).c_str());
+  }
   const std::size_t columns = output_columns();
   const std::size_t name_width = columns > 50 ? std::min<std::size_t>(columns - 40, 40) : 10;
   std::printf("%s  %s  %s  %s\n", padded("TASK", name_width).c_str(), padded("STATUS", 10).c_str(),
@@ -249,6 +264,10 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
          "CLI's state; off: with all your rights")
       ->check(CLI::IsMember({"on", "off"}))
       ->type_name("on|off");
+  run->add_option("--allow-write", options->allow_write,
+                  "Let the confined agents and checks write PATH too (repeatable)")
+      ->allow_extra_args(false)
+      ->type_name("PATH");
   run->add_option("command", options->command,
                   "After --: the agent (generic), or words before the task's prompt")
       ->type_name("ARGS...");

@@ -5,6 +5,8 @@
 #include "daemon/execution/execution_events.hpp"
 #include "daemon/execution/execution_log.hpp"
 #include "daemon/execution/marker_instructions.hpp"
+#include "daemon/sandbox/allowed_writes.hpp"
+#include "daemon/sandbox/sandbox_policy.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
@@ -78,37 +80,6 @@ adapters::LaunchPlan prepare_launch(const RuntimePaths& paths,
   return adapter.prepare_launch(launch);
 }
 
-// The adapter's state paths in the agent's environment, its folders
-// created (0700) when missing: a CLI run for the first time fills them,
-// and a confined agent could not create them itself. A path that is not
-// absolute (no HOME) is left out.
-std::vector<std::filesystem::path> state_paths(const adapters::AgentAdapter& adapter,
-                                               const std::map<std::string, std::string>& env) {
-  auto absolute = [&env](std::string_view name) -> std::optional<std::filesystem::path> {
-    auto set = env.find(std::string(name));
-    if (set == env.end() || set->second.empty() || set->second.front() != '/') return std::nullopt;
-    return std::filesystem::path(set->second);
-  };
-  const std::optional<std::filesystem::path> home = absolute("HOME");
-  std::vector<std::filesystem::path> paths;
-  for (const adapters::StatePath& state : adapter.state_paths) {
-    std::optional<std::filesystem::path> base;
-    if (!state.variable.empty()) base = absolute(state.variable);
-    if (!base && home) base = *home / state.home_default;
-    if (!base) continue;
-    const std::filesystem::path path =
-        (state.name.empty() ? *base : *base / state.name).lexically_normal();
-    if (state.folder) {
-      std::error_code ec;
-      if (std::filesystem::create_directories(path, ec)) {
-        std::filesystem::permissions(path, std::filesystem::perms::owner_all, ec);
-      }
-    }
-    paths.push_back(path);
-  }
-  return paths;
-}
-
 // A launch that never got its process: it fails here, with the reason as
 // the last line of its log, as a spawn failure does.
 void fail_unstarted(AgentLaunchServices& services, const std::string& id,
@@ -130,6 +101,34 @@ void fail_unstarted(AgentLaunchServices& services, const std::string& id,
 
 }  // namespace
 
+std::vector<std::filesystem::path> state_paths(const adapters::AgentAdapter& adapter,
+                                               const std::map<std::string, std::string>& env,
+                                               bool create) {
+  auto absolute = [&env](std::string_view name) -> std::optional<std::filesystem::path> {
+    auto set = env.find(std::string(name));
+    if (set == env.end() || set->second.empty() || set->second.front() != '/') return std::nullopt;
+    return std::filesystem::path(set->second);
+  };
+  const std::optional<std::filesystem::path> home = absolute("HOME");
+  std::vector<std::filesystem::path> paths;
+  for (const adapters::StatePath& state : adapter.state_paths) {
+    std::optional<std::filesystem::path> base;
+    if (!state.variable.empty()) base = absolute(state.variable);
+    if (!base && home) base = *home / state.home_default;
+    if (!base) continue;
+    const std::filesystem::path path =
+        (state.name.empty() ? *base : *base / state.name).lexically_normal();
+    if (create && state.folder) {
+      std::error_code ec;
+      if (std::filesystem::create_directories(path, ec)) {
+        std::filesystem::permissions(path, std::filesystem::perms::owner_all, ec);
+      }
+    }
+    paths.push_back(path);
+  }
+  return paths;
+}
+
 std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest& request,
                          const BeforeLaunch& before_launch) {
   store::Database& db = services.db;
@@ -146,6 +145,15 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
             " adapter cannot take answers on stdin: its CLI would block on an open stdin",
         "drop --stdin-answers: answers reach it through its MCP tools and the next "
         "tool result, or use the generic adapter for a command that reads stdin");
+  }
+  if (!request.allow_write.empty()) {
+    if (!request.confined) {
+      throw MissionError(ErrorCode::invalid_argument,
+                         "--allow-write has no effect with --sandbox off: the agent writes "
+                         "wherever you can",
+                         "drop one of them");
+    }
+    sandbox::check_allowed_writes(request.allow_write, {});
   }
   const std::string binary = provider_binary(adapter, request);
   if (binary.empty() && spec.command.empty()) {
@@ -187,7 +195,11 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
   launch.files = std::move(plan.files);
   launch.stdin_lines = request.stdin_answers;
   launch.confined = request.confined;
-  if (launch.confined) launch.writable = state_paths(adapter, env);
+  if (launch.confined) {
+    launch.writable = state_paths(adapter, env, true);
+    launch.writable.insert(launch.writable.end(), request.allow_write.begin(),
+                           request.allow_write.end());
+  }
   for (const auto& [name, value] : env) launch.env.push_back(name + "=" + value);
   launch.on_terminal = request.terminal;
   launch.rows = request.rows;
@@ -200,6 +212,11 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
         id,
         nlohmann::json(plan.argv).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   }
+  // How it runs, for exec show and a run's report; a launch the policy
+  // refuses is failed by the runner with the reason.
+  store::ExecutionRepository(db).set_sandbox(id,
+                                             sandbox::confinement_state(request.confined) +
+                                                 sandbox::allowed_writes_note(request.allow_write));
   // Heard of before the runner reports it running.
   {
     events::EventBatch events(services.events);

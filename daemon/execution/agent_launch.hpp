@@ -5,11 +5,14 @@
 // runner (daemon/runs/) both take, so an agent a run dispatches is launched
 // exactly as one a person runs.
 
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "daemon/adapters/adapter.hpp"
 #include "daemon/events/event_sink.hpp"
 #include "daemon/execution/execution_registry.hpp"
 #include "daemon/execution/launcher.hpp"
@@ -31,6 +34,8 @@ struct AgentLaunchRequest {
   unsigned short columns = 0;
   bool stdin_answers = false;  // answers and messages as stdin lines (ADR 17)
   bool confined = true;        // false: --sandbox off (daemon/sandbox/)
+  // --allow-write: writable beyond the profile, checked by launch_agent.
+  std::vector<std::filesystem::path> allow_write;
 };
 
 // What launching needs of the daemon.
@@ -45,6 +50,14 @@ struct AgentLaunchServices {
 // anything is provisioned or spawned: what must be true by the time the
 // agent starts (a claim, a grant) is written here.
 using BeforeLaunch = std::function<void(const CreatedExecution& created)>;
+
+// The adapter's state paths in the agent's environment `env`, its folders
+// created (0700) when missing and `create` is set: a CLI run for the first
+// time fills them, and a confined agent could not create them itself. A
+// path that is not absolute (no HOME) is left out.
+std::vector<std::filesystem::path> state_paths(const adapters::AgentAdapter& adapter,
+                                               const std::map<std::string, std::string>& env,
+                                               bool create);
 
 // Launches the agent and returns its execution's id. Throws MissionError
 // when the adapter, its delivery or its binary cannot be used; an

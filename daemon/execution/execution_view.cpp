@@ -57,6 +57,7 @@ nlohmann::json render(const store::ExecutionRow& row, Extras extras) {
                         {"createdAt", format_utc_iso8601(row.created_at)},
                         {"updatedAt", format_utc_iso8601(row.updated_at)},
                         {"observations", extras.observations}};
+  if (row.sandbox) out["sandbox"] = *row.sandbox;
   if (row.pid) out["pid"] = *row.pid;
   if (row.exit_code) out["exitCode"] = *row.exit_code;
   if (row.exit_signal) out["exitSignal"] = *row.exit_signal;

@@ -4,6 +4,9 @@
 
 #include "daemon/execution/retention.hpp"
 #include "daemon/rpc/control_session.hpp"
+#include "daemon/sandbox/confinement.hpp"
+#include "daemon/sandbox/kernel_support.hpp"
+#include "daemon/sandbox/sandbox_policy.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/idempotency_repository.hpp"
 #include "daemon/store/migrations.hpp"
@@ -12,6 +15,26 @@
 #include "shared/version.hpp"
 
 namespace mission::daemon {
+namespace {
+
+// Whether agents launched now are confined; when they are not, the warning
+// every launch carries (mission status repeats it).
+nlohmann::json sandbox_status() {
+  const sandbox::KernelSupport& support = sandbox::kernel_support();
+  nlohmann::json status = {{"policy", sandbox::name_of(sandbox::policy())},
+                           {"landlockAbi", support.landlock_abi},
+                           {"confined", support.landlock_abi > 0}};
+  if (support.landlock_abi == 0) {
+    status["warning"] =
+        sandbox::policy() == sandbox::SandboxPolicy::require
+            ? "agents are not launched (missiond --sandbox require): " + support.landlock_missing
+            : sandbox::unconfined_warning(support);
+  }
+  return status;
+}
+
+}  // namespace
+
 void from_json(const nlohmann::json& j, HelloRequest& request) {
   request.protocol = j.at("protocol").get<int>();
   if (j.contains("client")) {
@@ -62,7 +85,8 @@ nlohmann::json handle_daemon_status(MethodContext& context, const EmptyRequest&)
            {{"total", executions.total},
             {"active", executions.in_states},
             {"running", services.launcher.running()}}},
-          {"watchedTrees", services.trees.status()}};
+          {"watchedTrees", services.trees.status()},
+          {"sandbox", sandbox_status()}};
 }
 
 nlohmann::json handle_daemon_stop(MethodContext& context, const EmptyRequest&) {

@@ -30,6 +30,8 @@ void from_json(const nlohmann::json& j, AgentLaunchRequest& request) {
   }
   request.stdin_answers = j.value("stdinAnswers", false);
   request.confined = j.value("sandbox", std::string("on")) != "off";
+  for (const auto& path : j.value("allowWrite", std::vector<std::string>{}))
+    request.allow_write.emplace_back(path);
 }
 
 }  // namespace mission::daemon::execution

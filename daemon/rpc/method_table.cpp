@@ -13,6 +13,7 @@
 #include "daemon/rpc/mission_methods.hpp"
 #include "daemon/rpc/planning_methods.hpp"
 #include "daemon/rpc/run_methods.hpp"
+#include "daemon/rpc/sandbox_methods.hpp"
 #include "daemon/rpc/terminal_methods.hpp"
 #include "daemon/rpc/workspace_methods.hpp"
 
@@ -33,6 +34,9 @@ std::span<const MethodEntry> control_methods() {
        typed<EmptyRequest, handle_adapter_list>},
       {"adapter.config", "control/adapter.config.params", false, read,
        typed<AdapterConfigRequest, handle_adapter_config>},
+      // Forks a short confined probe child and waits for it.
+      {"sandbox.check", "control/sandbox.check.params", false, read,
+       typed<SandboxCheckRequest, handle_sandbox_check>},
       {"execution.create", "control/execution.create.params", false, write,
        typed<ExecutionCreateRequest, handle_execution_create>},
       {"execution.list", "control/execution.list.params", false, read,

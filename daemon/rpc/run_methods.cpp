@@ -6,6 +6,8 @@
 
 #include "daemon/runs/run_report.hpp"
 #include "daemon/runs/run_service.hpp"
+#include "daemon/sandbox/allowed_writes.hpp"
+#include "daemon/sandbox/sandbox_policy.hpp"
 #include "daemon/store/plan_repository.hpp"
 #include "daemon/store/run_repository.hpp"
 #include "shared/limits.hpp"
@@ -52,8 +54,15 @@ nlohmann::json handle_task_reject(MethodContext& context, const TaskApprovalRequ
 
 nlohmann::json handle_workflow_run(MethodContext& context, const WorkflowRunRequest& request) {
   runs::RunService& service = context.services.runs;
-  auto start = std::make_shared<runs::RunStart>(
-      service.plan_start(request.id, runs::options_from_json(request.options)));
+  runs::RunOptions options = runs::options_from_json(request.options);
+  // Refused before anything is made: every task's agent would be refused.
+  if (options.sandbox) sandbox::require_confinable();
+  options.sandbox_state = sandbox::confinement_state(options.sandbox) +
+                          sandbox::allowed_writes_note(options.allow_write);
+  auto start = std::make_shared<runs::RunStart>(service.plan_start(request.id, std::move(options)));
+  // The main checkout's .git is never the agents' to write.
+  sandbox::check_allowed_writes(start->options.allow_write,
+                                std::filesystem::path(start->repository) / ".git");
   auto error = std::make_shared<std::optional<MissionError>>();
   context.deferred =
       DeferredReply{[start, error] {

@@ -18,7 +18,19 @@ nlohmann::json options_json(const RunOptions& options) {
   if (options.check) out["check"] = *options.check;
   if (options.task_timeout_ms) out["taskTimeoutMs"] = *options.task_timeout_ms;
   if (options.base) out["base"] = *options.base;
+  if (!options.sandbox_state.empty()) out["sandboxState"] = options.sandbox_state;
+  if (!options.allow_write.empty()) {
+    nlohmann::json paths = nlohmann::json::array();
+    for (const auto& path : options.allow_write) paths.push_back(path.string());
+    out["allowWrite"] = std::move(paths);
+  }
   return out;
+}
+
+std::string sandbox_of(const nlohmann::json& options) {
+  if (!options.is_object()) return "confined";
+  if (options.contains("sandboxState")) return options.value("sandboxState", "");
+  return options.value("sandbox", "on") == "off" ? "not confined: --sandbox off" : "confined";
 }
 
 RunOptions options_from_json(const nlohmann::json& j) {
@@ -35,6 +47,9 @@ RunOptions options_from_json(const nlohmann::json& j) {
   options.env = without_execution_variables(j.value("env", std::map<std::string, std::string>{}));
   options.approve = j.value("approve", false);
   options.sandbox = j.value("sandbox", std::string("on")) != "off";
+  options.sandbox_state = j.value("sandboxState", std::string());
+  for (const auto& path : j.value("allowWrite", std::vector<std::string>{}))
+    options.allow_write.emplace_back(path);
   auto refuse = [](const char* field, const std::string& what, const std::string& hint) {
     throw MissionError(ErrorCode::invalid_argument, what, hint, {{"field", field}});
   };
@@ -54,6 +69,11 @@ RunOptions options_from_json(const nlohmann::json& j) {
   if (options.check && options.check->empty()) {
     refuse("check", "--check is empty",
            "give the command that judges a task, e.g. --check 'make test'");
+  }
+  if (!options.sandbox && !options.allow_write.empty()) {
+    refuse("allowWrite",
+           "--allow-write has no effect with --sandbox off: the agents write wherever you can",
+           "drop one of them");
   }
   if (options.adapter == "generic" && options.command.empty()) {
     refuse("command", "the generic adapter needs the agent's command",

@@ -4,6 +4,7 @@
 // resumes it as it was asked for.
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -42,6 +43,11 @@ struct RunOptions {
   // Agents and checks confined to their worktrees (daemon/sandbox/); false:
   // --sandbox off, said in the run's report.
   bool sandbox = true;
+  // How its agents run, as sandbox::confinement_state() said when the run
+  // started; empty for a run stored before it was recorded.
+  std::string sandbox_state;
+  // --allow-write: writable by its agents and checks beyond their profile.
+  std::vector<std::filesystem::path> allow_write;
   // The agents' and checks' environment: the caller's, without mission's
   // per-execution variables. Kept out of the database (run_environment.hpp).
   std::map<std::string, std::string> env;
@@ -49,6 +55,10 @@ struct RunOptions {
 
 nlohmann::json options_json(const RunOptions& options);
 // Throws MissionError invalid_argument naming a bad field.
+// How a stored run's agents ran (its options' sandboxState, or what its
+// sandbox setting says for a run stored before that was recorded).
+std::string sandbox_of(const nlohmann::json& options);
+
 RunOptions options_from_json(const nlohmann::json& j);
 
 }  // namespace mission::daemon::runs

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "daemon/runs/run_options.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/task_repository.hpp"
 #include "shared/clock.hpp"
@@ -73,6 +74,7 @@ nlohmann::json run_summary_json(store::Database& db, const store::RunRow& run,
     out["adapter"] = options.value("adapter", "generic");
     if (options.contains("maxAttempts")) out["maxAttempts"] = options["maxAttempts"];
   }
+  out["sandbox"] = sandbox_of(options);
   if (run.reason) out["reason"] = *run.reason;
   if (run.ended_at) out["endedAt"] = format_utc_iso8601(*run.ended_at);
   std::map<std::string, store::AttemptRow> latest;

@@ -502,6 +502,7 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
           : prompt_arguments(run.options.adapter, run.options.command, prompt, run.options.sandbox);
   request.detach = true;
   request.confined = run.options.sandbox;
+  request.allow_write = run.options.allow_write;
   request.env = agent_env(run, slot);
   request.env["MISSION_TASK_PROMPT"] = prompt.substr(0, kMaxPromptEnvBytes);
   request.env["MISSION_TASK_PROMPT_FILE"] = prompt_file.string();
@@ -673,7 +674,8 @@ void RunService::judge_check(ActiveRun& run, std::size_t node) {
   slot.check = std::make_unique<TaskCheck>(
       services_.loop, *run.options.check, slot.worktree, std::move(env),
       CheckConfinement{run.options.sandbox, services_.paths.sandbox_temp_dir(),
-                       "check-" + run_id + "-" + slot.id + "-" + std::to_string(attempt)},
+                       "check-" + run_id + "-" + slot.id + "-" + std::to_string(attempt),
+                       run.options.allow_write},
       [this, run_id, node, attempt](CheckResult result) {
         TaskSlot* checked = slot_at(run_id, node, attempt);
         ActiveRun* live = find(run_id);
@@ -1196,6 +1198,7 @@ nlohmann::json RunService::run_json(const store::RunRow& run) {
                         {"integrationBranch", run.integration_branch},
                         {"baseCommit", run.base_commit},
                         {"options", options},
+                        {"sandbox", sandbox_of(options)},
                         {"createdAt", format_utc_iso8601(run.created_at)}};
   if (run.reason) out["reason"] = *run.reason;
   if (run.ended_at) {

@@ -31,6 +31,7 @@ struct CheckConfinement {
   bool confined = true;
   std::filesystem::path temp_root;
   std::string name;
+  std::vector<std::filesystem::path> writable;  // the run's --allow-write
 };
 
 class TaskCheck {

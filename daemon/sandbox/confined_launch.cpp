@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "daemon/sandbox/private_temp.hpp"
+#include "daemon/sandbox/sandbox_policy.hpp"
 
 namespace mission::daemon::sandbox {
 
@@ -10,6 +11,7 @@ ConfinedLaunch::ConfinedLaunch(LaunchPlace place, const std::filesystem::path& t
                                const std::string& name, loop::ChildProcess::Options& options) {
   const KernelSupport& support = kernel_support();
   if (support.landlock_abi == 0) {
+    require_confinable();
     warning_ = unconfined_warning(support);
     return;
   }

@@ -20,8 +20,9 @@ class ConfinedLaunch {
   // Prepares `options` (about to be spawned at place.cwd) for confinement:
   // a private TMPDIR under `temp_root` named `name`, and the kernel's rules
   // applied on the spawning thread. On a kernel without Landlock, options
-  // are left as they are and warning() says so. Throws MissionError when
-  // the folder or the rules cannot be made.
+  // are left as they are and warning() says so, unless the policy is
+  // require (sandbox_policy.hpp). Throws MissionError when the folder or
+  // the rules cannot be made, or the policy refuses an unconfined launch.
   ConfinedLaunch(LaunchPlace place, const std::filesystem::path& temp_root, const std::string& name,
                  loop::ChildProcess::Options& options);
   // Removes the private TMPDIR unless keep_temp() was called.

@@ -1,6 +1,7 @@
 #include "daemon/sandbox/kernel_support.hpp"
 
 #include <sched.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -55,6 +56,10 @@ bool KernelSupport::scopes() const {
   return landlock_abi >= landlock::kAbiScopes;
 }
 
+bool KernelSupport::network_rules() const {
+  return landlock_abi >= landlock::kAbiNetwork;
+}
+
 void configure_from_environment() {
   const char* set = std::getenv(kAssumeNoLandlockVariable);
   if (set != nullptr && std::strcmp(set, "1") == 0) g_assume_no_landlock.store(true);
@@ -67,6 +72,8 @@ const KernelSupport& kernel_support() {
   std::call_once(once, [] {
     support.landlock_abi = probe_landlock(support.landlock_missing);
     support.user_namespaces = probe_user_namespaces();
+    // Reading the flag is enough to know the kernel has it (Linux 3.5).
+    support.no_new_privs = ::prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) >= 0;
   });
   return support;
 }

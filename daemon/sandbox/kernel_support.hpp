@@ -9,7 +9,9 @@ struct KernelSupport {
   int landlock_abi = 0;          // 0: no Landlock (not built in, not enabled, or simulated)
   std::string landlock_missing;  // why, when landlock_abi is 0
   bool user_namespaces = false;  // an unprivileged user namespace can be made
+  bool no_new_privs = false;     // prctl(PR_SET_NO_NEW_PRIVS) is known to this kernel
   bool scopes() const;           // Landlock scoping of signals and abstract sockets
+  bool network_rules() const;    // Landlock rules on TCP bind and connect (ABI 4)
 };
 
 // The test-mode variable: missiond started with it set to 1 behaves as on a

@@ -39,6 +39,7 @@ inline constexpr std::uint64_t kScopeSignal = 1ULL << 1;
 // The ABIs that brought what the profile uses.
 inline constexpr int kAbiRefer = 2;
 inline constexpr int kAbiTruncate = 3;
+inline constexpr int kAbiNetwork = 4;  // TCP bind and connect rules (not used yet)
 inline constexpr int kAbiScopes = 6;
 
 inline constexpr int kRulePathBeneath = 1;

@@ -5,7 +5,7 @@ namespace {
 
 constexpr const char* kColumns =
     "id, adapter, delivery, descriptor, cwd, command, state, pid, exit_code, exit_signal, "
-    "token_sha256, created_at, started_at, ended_at, updated_at, kind";
+    "token_sha256, created_at, started_at, ended_at, updated_at, kind, sandbox";
 
 ExecutionRow read_row(const Statement& s) {
   ExecutionRow row;
@@ -25,6 +25,7 @@ ExecutionRow read_row(const Statement& s) {
   row.ended_at = s.optional_integer(13);
   row.updated_at = s.integer(14);
   row.kind = s.name<ExecutionKind>(15);
+  row.sandbox = s.optional_text(16);
   return row;
 }
 
@@ -33,7 +34,7 @@ ExecutionRow read_row(const Statement& s) {
 void ExecutionRepository::insert(const ExecutionRow& row) {
   auto s = db_.prepare(
       std::string("INSERT INTO executions (") + kColumns +
-      ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
+      ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)");
   s.bind(1, row.id).bind(2, row.adapter).bind(3, row.delivery).bind(4, row.descriptor);
   s.bind(5, row.cwd).bind(6, row.command).bind(7, row.state).bind(8, row.pid);
   s.bind(9, row.exit_code).bind(10, row.exit_signal);
@@ -46,7 +47,7 @@ void ExecutionRepository::insert(const ExecutionRow& row) {
       .bind(13, row.started_at)
       .bind(14, row.ended_at)
       .bind(15, row.updated_at);
-  s.bind(16, row.kind);
+  s.bind(16, row.kind).bind(17, row.sandbox);
   s.run();
 }
 
@@ -56,6 +57,12 @@ void ExecutionRepository::update(const ExecutionRow& row) {
       "started_at = ?6, ended_at = ?7, updated_at = ?8 WHERE id = ?1");
   s.bind(1, row.id).bind(2, row.state).bind(3, row.pid).bind(4, row.exit_code);
   s.bind(5, row.exit_signal).bind(6, row.started_at).bind(7, row.ended_at).bind(8, row.updated_at);
+  s.run();
+}
+
+void ExecutionRepository::set_sandbox(const std::string& id, const std::string& sandbox) {
+  auto s = db_.prepare("UPDATE executions SET sandbox = ?2 WHERE id = ?1");
+  s.bind(1, id).bind(2, sandbox);
   s.run();
 }
 

@@ -30,6 +30,9 @@ struct ExecutionRow {
   std::optional<std::int64_t> ended_at;
   std::int64_t updated_at = 0;
   ExecutionKind kind = ExecutionKind::launched;
+  // How a launched agent runs (sandbox::confinement_state()); none for
+  // one the daemon did not launch.
+  std::optional<std::string> sandbox;
 };
 
 class ExecutionRepository {
@@ -42,6 +45,8 @@ class ExecutionRepository {
   // Replaces the recorded command (a JSON array), once an adapter has
   // prepared the argv that actually runs.
   void set_command(const std::string& id, const std::string& command);
+  // Records how the launched agent runs: confined, or why not.
+  void set_sandbox(const std::string& id, const std::string& sandbox);
   std::optional<ExecutionRow> find(const std::string& id);
   // The name people call the execution by (mission run --name), which is
   // also the name an agent registers under.

@@ -10,7 +10,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 17> kMigrations{
+constexpr std::array<const char*, 18> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -784,6 +784,13 @@ CREATE INDEX messages_unread ON messages(recipient_execution_id, id, expires_at)
 CREATE INDEX messages_unread_expiring
   ON messages(recipient_execution_id, priority, expires_at, read_at, archived_at)
   WHERE read_at IS NULL AND archived_at IS NULL AND expires_at IS NOT NULL;
+)sql",
+    // 18: how a launched agent ran, in people's words: "confined (Landlock
+    // ABI N)", "not confined: --sandbox off", "not confined: kernel has no
+    // Landlock" (docs/adr/0036). NULL for an execution not launched by the
+    // daemon, or launched before this was recorded.
+    R"sql(
+ALTER TABLE executions ADD COLUMN sandbox TEXT;
 )sql",
 };
 

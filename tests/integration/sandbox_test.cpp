@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <thread>
 
@@ -74,14 +75,36 @@ int running_pid(const Instance& instance, const std::string& id) {
   return -1;
 }
 
-// Sets the test-only variable for the next daemon started while it lives.
-class AssumedNoLandlock {
+// Sets a variable for the daemons (and commands) started while it lives.
+class ScopedVariable {
  public:
-  AssumedNoLandlock() { ::setenv("MISSIOND_TEST_ASSUME_NO_LANDLOCK", "1", 1); }
-  ~AssumedNoLandlock() { ::unsetenv("MISSIOND_TEST_ASSUME_NO_LANDLOCK"); }
-  AssumedNoLandlock(const AssumedNoLandlock&) = delete;
-  AssumedNoLandlock& operator=(const AssumedNoLandlock&) = delete;
+  ScopedVariable(const char* name, const char* value) : name_(name) { ::setenv(name, value, 1); }
+  ~ScopedVariable() { ::unsetenv(name_); }
+  ScopedVariable(const ScopedVariable&) = delete;
+  ScopedVariable& operator=(const ScopedVariable&) = delete;
+
+ private:
+  const char* name_;
 };
+
+// The test-only variable: the next daemon behaves as on a kernel without
+// Landlock.
+class AssumedNoLandlock : public ScopedVariable {
+ public:
+  AssumedNoLandlock() : ScopedVariable("MISSIOND_TEST_ASSUME_NO_LANDLOCK", "1") {}
+};
+
+bool contains(const json& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), json(item)) != list.end();
+}
+
+// The probe entries of a sandbox.check answer, inside or outside.
+std::vector<json> probes(const json& check, bool inside) {
+  std::vector<json> found;
+  for (const auto& probe : check.at("probe"))
+    if (probe.at("inside") == inside) found.push_back(probe);
+  return found;
+}
 
 }  // namespace
 
@@ -127,6 +150,18 @@ TEST_CASE("a confined task agent cannot write outside its worktree while its own
     CHECK(written.find(name + ": written") != std::string::npos);
   CHECK(fs::exists(repo / "escaped.txt"));
   CHECK(fs::exists(repo / ".git/hooks/escaped"));
+
+  // Each run says how its agents ran, in its status and its report.
+  CHECK(run["sandbox"].get<std::string>().rfind("confined (Landlock ABI ", 0) == 0);
+  CHECK(off_run["sandbox"] == "not confined: --sandbox off");
+  const std::string status_text = run_mission(instance, {"workflows", "status", workflow}).out;
+  CHECK(status_text.find("Agents confined (Landlock ABI ") != std::string::npos);
+  const std::string off_text = run_mission(instance, {"workflows", "status", unconfined}).out;
+  CHECK(off_text.find("Agents not confined: --sandbox off") != std::string::npos);
+  CHECK(run_mission(instance, {"report", workflow}).out.find("- Agents: confined (Landlock ABI ") !=
+        std::string::npos);
+  CHECK(run_mission(instance, {"report", unconfined})
+            .out.find("- Agents: not confined: --sandbox off") != std::string::npos);
 }
 
 TEST_CASE(
@@ -152,12 +187,18 @@ TEST_CASE(
         std::string::npos);
   CHECK(confined.out.find("signal " + std::to_string(sibling_pid) + ": refused") !=
         std::string::npos);
+  // exec show says how it ran.
+  const json confined_execution =
+      json::parse(run_mission(instance, {"--json", "exec", "show", "@last"}).out);
+  CHECK(confined_execution["sandbox"].get<std::string>().rfind("confined (Landlock ABI ", 0) == 0);
 
   ProcessResult off = run_mission(instance, {"run", "--no-tty", "--sandbox", "off", "--cwd",
                                              cwd.string(), "--", "sh", "-c", probe});
   INFO(off.out << off.err);
   CHECK(off.out.find("signal " + std::to_string(daemon.pid()) + ": sent") != std::string::npos);
   CHECK(off.out.find("signal " + std::to_string(sibling_pid) + ": sent") != std::string::npos);
+  CHECK(run_mission(instance, {"exec", "show", "@last"}).out.find("not confined: --sandbox off") !=
+        std::string::npos);
   run_mission(instance, {"exec", "stop", sibling, "--force"});
 }
 
@@ -178,4 +219,224 @@ TEST_CASE("on a kernel without Landlock an agent runs unconfined and its launch 
   CHECK(result.exit_code == 0);
   CHECK(fs::exists(outside));
   CHECK((result.out + result.err).find("runs unconfined") != std::string::npos);
+  CHECK(json::parse(run_mission(instance, {"--json", "exec", "show", "@last"}).out)["sandbox"] ==
+        "not confined: kernel has no Landlock");
+}
+
+TEST_CASE("mission sandbox check shows an adapter's profile and proves it with a confined probe") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  const fs::path cwd = instance.root.path() / "work";
+  const fs::path codex_home = instance.root.path() / "codex-home";
+  fs::create_directories(cwd);
+  fs::create_directories(codex_home);
+  std::map<std::string, std::string> env = instance.env();
+  env["CODEX_HOME"] = codex_home.string();
+  ProcessResult result = run_process(
+      {MISSION_PATH, "--json", "sandbox", "check", "--adapter", "codex", "--cwd", cwd.string()},
+      env);
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  const json check = json::parse(result.out);
+  CHECK(check["confined"] == true);
+  CHECK(check["holds"] == true);
+  CHECK(check["kernel"]["landlockAbi"].get<int>() >= 1);
+  CHECK(check["kernel"]["noNewPrivs"] == true);
+  CHECK(check["adapter"] == "codex");
+  const json& profile = check["profile"];
+  CHECK(contains(profile["writableTrees"], cwd.string()));
+  CHECK(contains(profile["writableTrees"], codex_home.string()));
+  CHECK(contains(profile["statePaths"], codex_home.string()));
+  CHECK(contains(profile["writableFiles"], "/dev/null"));
+
+  // The child wrote its working directory and its TMPDIR, and was refused
+  // the daemon's state dir, which the daemon itself writes.
+  const std::vector<json> inside = probes(check, true);
+  const std::vector<json> outside = probes(check, false);
+  REQUIRE(inside.size() == 2);
+  REQUIRE(outside.size() == 1);
+  for (const auto& probe : inside) CHECK(probe["written"] == true);
+  CHECK(fs::path(inside[0]["path"].get<std::string>()).parent_path() == cwd);
+  CHECK(outside[0]["written"] == false);
+  CHECK(outside[0]["expected"] == "refused");
+  CHECK(fs::path(outside[0]["path"].get<std::string>()).parent_path() == instance.state_dir());
+  CHECK(fs::is_empty(cwd));
+
+  ProcessResult text = run_mission(instance, {"sandbox", "check", "--cwd", cwd.string()});
+  INFO(text.out << text.err);
+  CHECK(text.exit_code == 0);
+  CHECK(text.out.find("profile of a generic launch in " + cwd.string()) != std::string::npos);
+  CHECK(text.out.find("refused (Permission denied)") != std::string::npos);
+  CHECK(text.out.find("not confined      reads:") != std::string::npos);
+}
+
+TEST_CASE(
+    "on a kernel without Landlock mission status warns and mission sandbox check fails, its "
+    "probe writing outside") {
+  Instance instance;
+  std::optional<DaemonProcess> daemon;
+  {
+    AssumedNoLandlock assumed;
+    daemon.emplace(instance);
+  }
+  REQUIRE(daemon->ready());
+  ProcessResult status = run_mission(instance, {"status"});
+  INFO(status.out << status.err);
+  CHECK(status.exit_code == 0);
+  CHECK(status.out.find("runs unconfined") != std::string::npos);
+  CHECK(status.out.find("--sandbox require") != std::string::npos);
+  const json status_json = json::parse(run_mission(instance, {"--json", "status"}).out);
+  CHECK(status_json["daemon"]["sandbox"]["confined"] == false);
+
+  const fs::path cwd = instance.root.path() / "work";
+  fs::create_directories(cwd);
+  ProcessResult result =
+      run_mission(instance, {"--json", "sandbox", "check", "--cwd", cwd.string()});
+  INFO(result.out << result.err);
+  CHECK(result.exit_code == 1);
+  CHECK(result.err.find("agents run unconfined") != std::string::npos);
+  const json check = json::parse(result.out);
+  CHECK(check["confined"] == false);
+  CHECK(check["kernel"]["landlockAbi"] == 0);
+  CHECK(check["kernel"]["landlockMissing"].get<std::string>().find(
+            "MISSIOND_TEST_ASSUME_NO_LANDLOCK") != std::string::npos);
+  const std::vector<json> outside = probes(check, false);
+  REQUIRE(outside.size() == 1);
+  CHECK(outside[0]["written"] == true);
+  CHECK_FALSE(fs::exists(outside[0]["path"].get<std::string>()));
+}
+
+TEST_CASE(
+    "missiond --sandbox require refuses an agent it cannot confine and says what to do, unless "
+    "the launch opts out") {
+  Instance instance;
+  std::optional<DaemonProcess> daemon;
+  const bool by_variable = GENERATE(false, true);
+  {
+    AssumedNoLandlock assumed;
+    std::optional<ScopedVariable> variable;
+    if (by_variable) variable.emplace("MISSION_SANDBOX", "require");
+    daemon.emplace(instance, by_variable ? std::vector<std::string>{}
+                                         : std::vector<std::string>{"--sandbox", "require"});
+  }
+  REQUIRE(daemon->ready());
+  const fs::path cwd = instance.root.path() / "work";
+  fs::create_directories(cwd);
+  const fs::path outside = instance.root.path() / "outside.txt";
+  const std::string write = "echo x > '" + outside.string() + "'";
+  ProcessResult refused =
+      run_mission(instance, {"run", "--no-tty", "--cwd", cwd.string(), "--", "sh", "-c", write});
+  INFO(refused.out << refused.err);
+  CHECK(refused.exit_code != 0);
+  CHECK(refused.err.find("requires confined agents (--sandbox require)") != std::string::npos);
+  CHECK(refused.err.find("enable Landlock") != std::string::npos);
+  CHECK_FALSE(fs::exists(outside));
+  ProcessResult status = run_mission(instance, {"status"});
+  CHECK(status.out.find("agents are not launched (missiond --sandbox require)") !=
+        std::string::npos);
+
+  ProcessResult opted_out = run_mission(instance, {"run", "--no-tty", "--sandbox", "off", "--cwd",
+                                                   cwd.string(), "--", "sh", "-c", write});
+  INFO(opted_out.out << opted_out.err);
+  CHECK(opted_out.exit_code == 0);
+  CHECK(fs::exists(outside));
+}
+
+TEST_CASE(
+    "a run on a kernel without Landlock says its agents were not confined, and under "
+    "--sandbox require is refused before it starts") {
+  std::optional<RunSetup> setup;
+  const bool required = GENERATE(false, true);
+  {
+    AssumedNoLandlock assumed;
+    std::optional<ScopedVariable> variable;
+    if (required) variable.emplace("MISSION_SANDBOX", "require");
+    setup.emplace();
+  }
+  auto& [instance, daemon, repo, planner] = *setup;
+  const std::string workflow = make_workflow(planner, {{"unconfined", {}}});
+  ProcessResult result =
+      run_long(instance, {"workflows", "run", workflow, "--max-attempts", "1", "--", "/bin/sh",
+                          "-c", "echo x > note.txt && git add note.txt && git commit -q -m note"});
+  INFO(result.out << result.err);
+  if (required) {
+    CHECK(result.exit_code != 0);
+    CHECK(result.err.find("requires confined agents (--sandbox require)") != std::string::npos);
+    CHECK(run_mission(instance, {"workflows", "status", workflow}).exit_code != 0);
+    return;
+  }
+  REQUIRE(result.exit_code == 0);
+  CHECK(run_status(instance, workflow)["sandbox"] == "not confined: kernel has no Landlock");
+  CHECK(run_mission(instance, {"workflows", "status", workflow})
+            .out.find("Agents not confined: kernel has no Landlock") != std::string::npos);
+  CHECK(run_mission(instance, {"report", workflow})
+            .out.find("- Agents: not confined: kernel has no Landlock") != std::string::npos);
+}
+
+TEST_CASE(
+    "--allow-write lets a confined agent write that path and nothing else outside, is checked, "
+    "and is kept with the run") {
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
+  const fs::path shared = instance.root.path() / "shared";
+  const fs::path elsewhere = instance.root.path() / "elsewhere";
+  const fs::path cwd = instance.root.path() / "work";
+  for (const auto& folder : {shared, elsewhere, cwd}) fs::create_directories(folder);
+  const std::string probe = "for d in '" + shared.string() + "' '" + elsewhere.string() +
+                            "'; do if echo x > \"$d/run.txt\" 2>/dev/null; then echo \"$d: "
+                            "written\"; else echo \"$d: refused\"; fi; done";
+  ProcessResult result = run_mission(instance, {"run", "--no-tty", "--allow-write", shared.string(),
+                                                "--cwd", cwd.string(), "--", "sh", "-c", probe});
+  INFO(result.out << result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(result.out.find(shared.string() + ": written") != std::string::npos);
+  CHECK(result.out.find(elsewhere.string() + ": refused") != std::string::npos);
+  CHECK(fs::exists(shared / "run.txt"));
+  CHECK_FALSE(fs::exists(elsewhere / "run.txt"));
+  CHECK(json::parse(run_mission(instance, {"--json", "exec", "show", "@last"}).out)["sandbox"]
+            .get<std::string>()
+            .find(", also writes " + shared.string()) != std::string::npos);
+
+  // Each path is checked before anything runs.
+  const fs::path link = instance.root.path() / "link";
+  fs::create_directory_symlink(shared, link);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refusals = {
+      {{"--allow-write", (instance.root.path() / "missing").string()}, "does not exist"},
+      {{"--allow-write", link.string()}, "is not its canonical form " + shared.string()},
+      {{"--allow-write", (repo / ".git").string()}, "is inside a repository's .git"},
+      {{"--allow-write", shared.string(), "--sandbox", "off"}, "no effect with --sandbox off"}};
+  for (const auto& [flags, message] : refusals) {
+    std::vector<std::string> args{"run", "--no-tty", "--cwd", cwd.string()};
+    args.insert(args.end(), flags.begin(), flags.end());
+    args.insert(args.end(), {"--", "true"});
+    ProcessResult refused = run_mission(instance, args);
+    INFO(refused.out << refused.err);
+    CHECK(refused.exit_code != 0);
+    CHECK(refused.err.find(message) != std::string::npos);
+  }
+
+  // A run's agents get it too; a folder holding the repository's .git is
+  // refused.
+  const std::string held = make_workflow(planner, {{"held", {}}});
+  ProcessResult holds = run_long(instance, {"workflows", "run", held, "--allow-write",
+                                            instance.root.path().string(), "--", "true"});
+  INFO(holds.out << holds.err);
+  CHECK(holds.exit_code != 0);
+  CHECK(holds.err.find("holds the repository's .git") != std::string::npos);
+  const std::string workflow = make_workflow(planner, {{"allowed", {}}});
+  ProcessResult run = run_long(
+      instance, {"workflows", "run", workflow, "--max-attempts", "1", "--allow-write",
+                 shared.string(), "--", "/bin/sh", "-c",
+                 "echo task > '" + (shared / "task.txt").string() +
+                     "' && echo x > note.txt && git add note.txt && git commit -q -m note"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(read_file(shared / "task.txt") == "task\n");
+  const json status = run_status(instance, workflow);
+  CHECK(status["status"] == "completed");
+  CHECK(status["sandbox"].get<std::string>().find(", also writes " + shared.string()) !=
+        std::string::npos);
+  CHECK(run_mission(instance, {"report", workflow}).out.find("also writes " + shared.string()) !=
+        std::string::npos);
 }

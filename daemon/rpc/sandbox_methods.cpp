@@ -1,0 +1,175 @@
+#include "daemon/rpc/sandbox_methods.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <optional>
+
+#include "daemon/adapters/adapter_table.hpp"
+#include "daemon/execution/agent_launch.hpp"
+#include "daemon/sandbox/confinement.hpp"
+#include "daemon/sandbox/confinement_probe.hpp"
+#include "daemon/sandbox/kernel_support.hpp"
+#include "daemon/sandbox/private_temp.hpp"
+#include "daemon/sandbox/profile.hpp"
+#include "daemon/sandbox/sandbox_policy.hpp"
+#include "shared/error_code.hpp"
+
+namespace mission::daemon {
+namespace {
+
+namespace fs = std::filesystem;
+
+nlohmann::json paths_json(const std::vector<fs::path>& paths) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& path : paths) list.push_back(path.string());
+  return list;
+}
+
+bool beneath(const fs::path& path, const fs::path& tree) {
+  auto [tree_end, path_at] = std::mismatch(tree.begin(), tree.end(), path.begin(), path.end());
+  return tree_end == tree.end();
+}
+
+// A folder the daemon itself may write that no rule of `profile` covers:
+// where the probe tries a write the profile must refuse. The state dir
+// first (the daemon's own files), then HOME, then the cwd's parent.
+std::optional<fs::path> outside_folder(const sandbox::Profile& profile,
+                                       const std::vector<fs::path>& candidates) {
+  for (const auto& candidate : candidates) {
+    if (candidate.empty() || !candidate.is_absolute()) continue;
+    std::error_code ec;
+    if (!fs::is_directory(candidate, ec) || ::access(candidate.c_str(), W_OK) != 0) continue;
+    bool covered = false;
+    for (const auto& tree : profile.writable_trees) covered = covered || beneath(candidate, tree);
+    if (!covered) return candidate;
+  }
+  return std::nullopt;
+}
+
+// What the kernel leaves open under this profile, and why.
+nlohmann::json not_confined(const sandbox::KernelSupport& support) {
+  nlohmann::json list = nlohmann::json::array();
+  auto add = [&list](const char* what, const std::string& why) {
+    list.push_back({{"what", what}, {"why", why}});
+  };
+  if (support.landlock_abi == 0) add("writes", support.landlock_missing);
+  add("reads",
+      "Landlock cannot hide a path under a readable tree: ~/.ssh and other tasks' worktrees "
+      "stay readable");
+  add("network", support.network_rules()
+                     ? "mission does not restrict the network yet"
+                     : "mission does not restrict the network yet, and this kernel's Landlock "
+                       "has no network rules (ABI 4)");
+  if (!support.scopes()) {
+    add("signals",
+        "the agent can signal and ptrace-attach to the daemon's other processes: scoping needs "
+        "Landlock ABI 6");
+  }
+  if (support.landlock_abi > 0 && support.landlock_abi < 3) {
+    add("truncation", "truncating a file outside the profile needs Landlock ABI 3");
+  }
+  return list;
+}
+
+std::string probe_name() {
+  static std::atomic<unsigned> counter{0};
+  return "sandbox-check-" + std::to_string(::getpid()) + "-" + std::to_string(++counter);
+}
+
+}  // namespace
+
+void from_json(const nlohmann::json& j, SandboxCheckRequest& request) {
+  request.adapter = j.value("adapter", std::string("generic"));
+  request.cwd = j.at("cwd").get<std::string>();
+  request.env = j.value("env", std::map<std::string, std::string>{});
+}
+
+nlohmann::json handle_sandbox_check(MethodContext& context, const SandboxCheckRequest& request) {
+  const adapters::AgentAdapter& adapter = adapters::require_adapter(request.adapter);
+  const fs::path cwd(request.cwd);
+  std::error_code ec;
+  if (!cwd.is_absolute() || !fs::is_directory(cwd, ec)) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "the working directory " + request.cwd + " is not an existing folder",
+                       "give an absolute path to a folder with --cwd");
+  }
+  const sandbox::KernelSupport& support = sandbox::kernel_support();
+  const RuntimePaths& paths = context.services.paths;
+
+  const fs::path temp = sandbox::make_private_temp(paths.sandbox_temp_dir(), probe_name());
+  // Not created here: a launch creates the missing folders, a check does not.
+  const std::vector<fs::path> state = execution::state_paths(adapter, request.env, false);
+  sandbox::LaunchPlace place{cwd, temp, {}, state};
+  sandbox::Profile profile;
+  std::vector<sandbox::ProbeOutcome> outcomes;
+  std::vector<bool> inside;
+  try {
+    profile = sandbox::launch_profile(place);
+    std::optional<sandbox::Confinement> rules;
+    if (support.landlock_abi > 0) rules.emplace(profile, support);
+    std::vector<fs::path> folders;
+    // Inside: the working directory (when the person may write it at all)
+    // and the private TMPDIR every launch gets.
+    if (::access(cwd.c_str(), W_OK) == 0) {
+      folders.push_back(cwd);
+      inside.push_back(true);
+    }
+    folders.push_back(temp);
+    inside.push_back(true);
+    auto home = request.env.find("HOME");
+    if (auto outside = outside_folder(
+            profile,
+            {paths.state_dir, home != request.env.end() ? fs::path(home->second) : fs::path(),
+             cwd.parent_path()})) {
+      folders.push_back(*outside);
+      inside.push_back(false);
+    }
+    outcomes = sandbox::probe_writes(rules ? &*rules : nullptr, folders);
+  } catch (...) {
+    sandbox::remove_private_temp(temp);
+    throw;
+  }
+  sandbox::remove_private_temp(temp);
+
+  const bool confined = support.landlock_abi > 0;
+  bool holds = true;
+  nlohmann::json probe = nlohmann::json::array();
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    const bool expected = inside[i] || !confined;
+    holds = holds && outcomes[i].written == expected;
+    nlohmann::json entry = {{"path", outcomes[i].file.string()},
+                            {"inside", static_cast<bool>(inside[i])},
+                            {"written", outcomes[i].written},
+                            {"expected", expected ? "written" : "refused"}};
+    if (!outcomes[i].written) entry["error"] = std::strerror(outcomes[i].error);
+    probe.push_back(std::move(entry));
+  }
+  nlohmann::json kernel = {{"landlockAbi", support.landlock_abi},
+                           {"scoping", support.scopes()},
+                           {"networkRules", support.network_rules()},
+                           {"noNewPrivs", support.no_new_privs},
+                           {"userNamespaces", support.user_namespaces}};
+  if (!confined) kernel["landlockMissing"] = support.landlock_missing;
+  return {{"kernel", std::move(kernel)},
+          {"policy", sandbox::name_of(sandbox::policy())},
+          {"confined", confined},
+          {"adapter", adapter.name},
+          {"cwd", cwd.string()},
+          {"profile",
+           {{"writableTrees", paths_json(profile.writable_trees)},
+            {"writableFiles", paths_json(profile.writable_files)},
+            {"readOnly",
+             confined ? "everything else: reads and execution stay open everywhere, writes are "
+                        "refused"
+                      : "nothing: the agent writes wherever you can"},
+            {"statePaths", paths_json(state)},
+            {"notes", profile.notes},
+            {"notConfined", not_confined(support)}}},
+          {"probe", std::move(probe)},
+          {"holds", holds}};
+}
+
+}  // namespace mission::daemon

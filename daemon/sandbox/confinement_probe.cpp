@@ -1,0 +1,74 @@
+#include "daemon/sandbox/confinement_probe.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "shared/error_code.hpp"
+
+namespace mission::daemon::sandbox {
+
+std::vector<ProbeOutcome> probe_writes(const Confinement* rules,
+                                       const std::vector<std::filesystem::path>& folders) {
+  std::vector<ProbeOutcome> outcomes;
+  const std::string name = ".mission-sandbox-probe-" + std::to_string(::getpid());
+  for (const auto& folder : folders) outcomes.push_back({folder / name});
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    throw MissionError(ErrorCode::internal,
+                       std::string("cannot start the sandbox probe: ") + std::strerror(errno),
+                       "check the daemon's open file limit");
+  }
+  // Between fork and _exit the child of a threaded daemon may only make
+  // system calls: the paths are ready before it starts.
+  std::vector<const char*> files;
+  for (const auto& outcome : outcomes) files.push_back(outcome.file.c_str());
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    const int cause = errno;
+    ::close(pipe_fds[0]);
+    ::close(pipe_fds[1]);
+    throw MissionError(ErrorCode::internal,
+                       std::string("cannot start the sandbox probe: ") + std::strerror(cause),
+                       "check the daemon's process limit");
+  }
+  if (pid == 0) {
+    ::close(pipe_fds[0]);
+    int applied = rules != nullptr ? rules->apply_to_this_thread() : 0;
+    for (const char* file : files) {
+      int error = applied;  // a rule that failed to apply writes nothing
+      if (applied == 0) {
+        const int fd = ::open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        error = fd >= 0 ? 0 : errno;
+        if (fd >= 0) {
+          ::close(fd);
+          ::unlink(file);
+        }
+      }
+      if (::write(pipe_fds[1], &error, sizeof error) != sizeof error) _exit(1);
+    }
+    _exit(0);
+  }
+  ::close(pipe_fds[1]);
+  for (auto& outcome : outcomes) {
+    int error = EIO;
+    ssize_t got = 0;
+    do {
+      got = ::read(pipe_fds[0], &error, sizeof error);
+    } while (got < 0 && errno == EINTR);
+    if (got != sizeof error) error = EIO;  // the child died before it said
+    outcome.written = error == 0;
+    outcome.error = error < 0 ? -error : error;
+  }
+  ::close(pipe_fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return outcomes;
+}
+
+}  // namespace mission::daemon::sandbox
