@@ -133,7 +133,8 @@ await runTest('board in a browser', missionPath, async h => {
                  '<input name="text" value="from another site"></form><script>f.submit()</script>');
   });
   await new Promise(resolve => other.listen(0, '127.0.0.1', resolve));
-  h.onCleanup(() => new Promise(resolve => other.close(resolve)));
+  // Chromium keeps its connection to the other page's server alive.
+  h.onCleanup(() => new Promise(resolve => { other.close(resolve); other.closeAllConnections(); }));
   const attacker = await browser.newPage();
   const [refused] = await h.step('a page of another origin posts an answer', () => Promise.all([
     attacker.waitForNavigation({ timeout: 20000 }),
@@ -141,6 +142,10 @@ await runTest('board in a browser', missionPath, async h => {
   assert.equal(refused.status(), 403, `the other origin's POST was not refused: ${refused.status()}`);
   await attacker.screenshot({ path: path.join(shots, '4-other-origin-refused.png') });
   assert.equal((await h.showExecution(asker.id)).state, 'awaiting_input', 'the other origin answered the question');
+  // The other page took the front: a tab behind it draws no frames, so a
+  // screenshot of the board would wait for one that never comes.
+  await attacker.close();
+  await page.bringToFront();
 
   // The question on the board, answered by a click, reaches the agent.
   await h.step('the question shows in the inbox', () =>
