@@ -5,7 +5,7 @@
 // agent's question, a click on the board can, and the agent gets it; a
 // click approves the task the run waits on and the run merges it. A
 // screenshot of each step goes to $MISSION_TEST_OUTPUT_DIR (ctest: the
-// build's tests/board-screenshots).
+// build's tests/board/screenshots).
 // By hand: MISSION_PATH=build/bin/mission node tests/board/board_browser.test.mjs
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -31,6 +31,12 @@ if (!fs.existsSync(path.join(here, 'node_modules', 'puppeteer-core', 'package.js
 }
 const missionPath = checkPrerequisites([]);
 const { default: puppeteer } = await import('puppeteer-core');
+
+// Every bound below is how long the slowest build may take: the sanitized
+// build runs several times slower, and ctest says by how much
+// (MISSION_TEST_WAIT_SCALE, tests/board/CMakeLists.txt).
+const scale = Number(process.env.MISSION_TEST_WAIT_SCALE) || 1;
+const bound = ms => ms * scale;
 
 const shots = process.env.MISSION_TEST_OUTPUT_DIR ?? path.join(os.tmpdir(), 'mission-board-screenshots');
 fs.mkdirSync(shots, { recursive: true });
@@ -94,33 +100,34 @@ await runTest('board in a browser', missionPath, async h => {
   const release = path.join(h.base, 'release');
   const work = `while [ ! -e '${release}' ]; do sleep 0.05; done; printf 'reviewed\\n' > "$MISSION_TASK_NAME.txt"`;
   const started = await h.mission(['workflows', 'run', workflow.id, '--approve', '--detach', '--sandbox', 'off',
-                                   '--', '/bin/sh', '-c', work], { cwd: repo, timeoutMs: 60000 });
+                                   '--', '/bin/sh', '-c', work], { cwd: repo, timeoutMs: bound(60000) });
   assert.equal(started.code, 0, `workflows run: ${started.stderr}`);
 
   const link = (await h.missionJson(['board'])).url;
   const origin = new URL(link).origin;
   const browser = await h.step('launch chromium', () => puppeteer.launch({
-    executablePath: chromium, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] }), 60000);
+    executablePath: chromium, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] }), bound(60000));
   h.onCleanup(() => browser.close());
   const page = await browser.newPage();
+  page.setDefaultTimeout(bound(30000));
   await page.setViewport({ width: 1200, height: 800 });
   const shot = name => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
 
   // Sign in: the link redirects to / and leaves no token in the address.
-  await h.step('open the sign-in link', () => page.goto(link, { waitUntil: 'domcontentloaded' }));
+  await h.step('open the sign-in link', () => page.goto(link, { waitUntil: 'domcontentloaded', timeout: bound(20000) }), bound(20000));
   assert.equal(page.url(), `${origin}/`, 'the sign-in did not land on / (the token would stay in the URL)');
   await h.step('the board shows the workflow', () =>
-    page.waitForSelector(`nav button[data-workflow-id="${workflow.id}"]`, { timeout: 20000 }));
+    page.waitForSelector(`nav button[data-workflow-id="${workflow.id}"]`, { timeout: bound(20000) }), bound(20000));
   await shot('1-signed-in');
 
   // The task runs; the page follows it without a reload.
   await page.evaluate(() => { window.sameDocument = true; });
   await h.step('the task shows running', () =>
-    page.waitForSelector('.task[data-state="running"]', { timeout: 30000 }), 40000);
+    page.waitForSelector('.task[data-state="running"]', { timeout: bound(30000) }), bound(40000));
   await shot('2-task-running');
   fs.writeFileSync(release, '');
   await h.step('the task shows awaiting approval, live', () =>
-    page.waitForSelector('.task[data-state="awaiting_approval"]', { timeout: 30000 }), 40000);
+    page.waitForSelector('.task[data-state="awaiting_approval"]', { timeout: bound(30000) }), bound(40000));
   assert.equal(await page.evaluate(() => window.sameDocument), true, 'the page reloaded to show the change');
   await shot('3-task-awaiting-approval');
 
@@ -133,36 +140,42 @@ await runTest('board in a browser', missionPath, async h => {
                  '<input name="text" value="from another site"></form><script>f.submit()</script>');
   });
   await new Promise(resolve => other.listen(0, '127.0.0.1', resolve));
-  h.onCleanup(() => new Promise(resolve => other.close(resolve)));
+  // Chromium keeps its connection to the other page's server alive.
+  h.onCleanup(() => new Promise(resolve => { other.close(resolve); other.closeAllConnections(); }));
   const attacker = await browser.newPage();
+  attacker.setDefaultTimeout(bound(30000));
   const [refused] = await h.step('a page of another origin posts an answer', () => Promise.all([
-    attacker.waitForNavigation({ timeout: 20000 }),
-    attacker.goto(`http://127.0.0.1:${other.address().port}/`)]));
+    attacker.waitForNavigation({ timeout: bound(20000) }),
+    attacker.goto(`http://127.0.0.1:${other.address().port}/`, { timeout: bound(20000) })]), bound(20000));
   assert.equal(refused.status(), 403, `the other origin's POST was not refused: ${refused.status()}`);
   await attacker.screenshot({ path: path.join(shots, '4-other-origin-refused.png') });
   assert.equal((await h.showExecution(asker.id)).state, 'awaiting_input', 'the other origin answered the question');
+  // The other page took the front: a tab behind it draws no frames, so a
+  // screenshot of the board would wait for one that never comes.
+  await attacker.close();
+  await page.bringToFront();
 
   // The question on the board, answered by a click, reaches the agent.
   await h.step('the question shows in the inbox', () =>
-    page.waitForSelector(`li[data-kind="question"][data-execution="${asker.id}"]`, { timeout: 20000 }));
+    page.waitForSelector(`li[data-kind="question"][data-execution="${asker.id}"]`, { timeout: bound(20000) }), bound(20000));
   await shot('5-question');
   const waiting = asker.call('message_wait', { timeout_ms: 50000 });
   const choices = await page.$$(`li[data-execution="${asker.id}"] button[data-action="choose"]`);
   assert.equal(choices.length, 2, 'the question\'s two choices are not buttons');
   await choices[1].click();
-  const woken = await h.step('the agent gets the answer', () => within(30000, 'message_wait', waiting), 40000);
+  const woken = await h.step('the agent gets the answer', () => within(bound(30000), 'message_wait', waiting), bound(40000));
   assert.equal(woken.messages?.[0]?.body, '8080', `message_wait: ${JSON.stringify(woken)}`);
-  await page.waitForFunction(id => !document.querySelector(`li[data-execution="${id}"]`), { timeout: 20000 }, asker.id);
+  await page.waitForFunction(id => !document.querySelector(`li[data-execution="${id}"]`), { timeout: bound(20000) }, asker.id);
   await shot('6-question-answered');
 
   // Approved by a click, the task merges and the run completes.
   await (await page.waitForSelector('.task button[data-action="approve"]')).click();
   await h.step('the task shows merged', () =>
-    page.waitForSelector('.task[data-state="merged"], .task[data-state="completed"]', { timeout: 30000 }), 40000);
+    page.waitForSelector('.task[data-state="merged"], .task[data-state="completed"]', { timeout: bound(30000) }), bound(40000));
   await shot('7-approved');
   await h.waitFor('the run to complete', async () => {
     const run = await h.missionJson(['workflows', 'status', workflow.id]);
     return { ok: run.status === 'completed', value: run };
-  }, { timeoutMs: 30000 });
+  }, { timeoutMs: bound(30000) });
   console.log(`screenshots in ${shots}`);
-}, { timeoutMs: 200000 });
+}, { timeoutMs: bound(200000) });

@@ -56,7 +56,7 @@ await runTest('board figures', missionPath, async h => {
   await page.goto(link);
   const paints = [];
   for (let i = 0; i < 5; ++i) {
-    await page.goto(`${origin}/`, { waitUntil: 'commit' });
+    await page.goto(`${origin}/`, { waitUntil: 'domcontentloaded' });
     await page.waitForFunction(() => document.querySelectorAll('.task').length === 1000,
                                { polling: 'mutation', timeout: 30000 });
     paints.push(await page.evaluate(() => performance.now()));
