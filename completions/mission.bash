@@ -6,14 +6,14 @@
 # 'exec list'.
 __mission_node() {
   case $1 in
-    '') subs='status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows approve reject plan next progress templates board gc' opts='--help -h --version --json --socket --utc --no-autostart' args='' ;;
+    '') subs='status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows approve reject plan next progress templates board sandbox gc' opts='--help -h --version --json --socket --utc --no-autostart' args='' ;;
     'status') subs='' opts='' args='' ;;
     'daemon') subs='start stop status run' opts='' args='' ;;
     'daemon start') subs='' opts='' args='' ;;
     'daemon stop') subs='' opts='--force' args='' ;;
     'daemon status') subs='' opts='' args='' ;;
     'daemon run') subs='' opts='' args='' ;;
-    'run') subs='' opts='--adapter --bin --delivery --toolsets --name --cwd --env --detach --tty --no-tty --keep-mcp-servers --stdin-answers --sandbox' args='command' ;;
+    'run') subs='' opts='--adapter --bin --delivery --toolsets --name --cwd --env --detach --tty --no-tty --keep-mcp-servers --stdin-answers --sandbox --allow-write' args='command' ;;
     'adapters') subs='list' opts='' args='' ;;
     'adapters list') subs='' opts='' args='' ;;
     'exec') subs='list show create stop logs signals instructions' opts='' args='' ;;
@@ -51,7 +51,7 @@ __mission_node() {
     'workflows show') subs='' opts='--follow' args='none' ;;
     'workflows create') subs='' opts='--from --cwd' args='none' ;;
     'workflows rm') subs='' opts='' args='none' ;;
-    'workflows run') subs='' opts='--adapter --parallel --check --max-attempts --task-timeout --base --env --detach --approve --sandbox' args='none command' ;;
+    'workflows run') subs='' opts='--adapter --parallel --check --max-attempts --task-timeout --base --env --detach --approve --sandbox --allow-write' args='none command' ;;
     'workflows stop') subs='' opts='' args='none' ;;
     'workflows reset') subs='' opts='' args='none none' ;;
     'workflows status') subs='' opts='' args='none' ;;
@@ -65,6 +65,8 @@ __mission_node() {
     'templates show') subs='' opts='' args='none' ;;
     'templates apply') subs='' opts='--var --name --repository --max-parallel --cwd' args='none' ;;
     'board') subs='' opts='--open' args='' ;;
+    'sandbox') subs='check' opts='' args='' ;;
+    'sandbox check') subs='' opts='--adapter --cwd' args='' ;;
     'gc') subs='' opts='--dry-run -n' args='' ;;
     *) subs='' opts='' args='' ;;
   esac
@@ -83,6 +85,7 @@ __mission_value() {
     'run|--cwd') kind=directories ;;
     'run|--env') kind=environment ;;
     'run|--sandbox') kind=words values='on off' ;;
+    'run|--allow-write') kind=files ;;
     'exec list|--state') kind=words values='created launching running awaiting_input blocked completed failed cancelled lost' ;;
     'exec list|--limit') kind=none ;;
     'exec list|--cursor') kind=none ;;
@@ -135,6 +138,7 @@ __mission_value() {
     'workflows run|--base') kind=none ;;
     'workflows run|--env') kind=environment ;;
     'workflows run|--sandbox') kind=words values='on off' ;;
+    'workflows run|--allow-write') kind=files ;;
     'plan|--format') kind=words values='text dot mermaid' ;;
     'next|--limit') kind=none ;;
     'templates list|--limit') kind=none ;;
@@ -143,6 +147,8 @@ __mission_value() {
     'templates apply|--repository') kind=directories ;;
     'templates apply|--max-parallel') kind=none ;;
     'templates apply|--cwd') kind=directories ;;
+    'sandbox check|--adapter') kind=none ;;
+    'sandbox check|--cwd') kind=directories ;;
   esac
 }
 # The executions the daemon knows, ids then names; nothing, at once, when no

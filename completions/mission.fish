@@ -2,14 +2,14 @@
 # `mission completion fish`: regenerate it rather than edit it.
 
 # The options that take a value, in any command: their value is no command.
-set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --sandbox --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --max-attempts --task-timeout --base --var --repository --max-parallel
+set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --sandbox --allow-write --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --max-attempts --task-timeout --base --var --repository --max-parallel
 # The commands whose arguments after -- are a command line of its own.
 set -g __mission_with_command 'run' 'exec create' 'workflows run'
 # __mission_subcommands PATH: the subcommands of the command PATH.
 function __mission_subcommands
     switch "$argv[1]"
         case ''
-            echo status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows approve reject plan next progress templates board gc
+            echo status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows approve reject plan next progress templates board sandbox gc
         case 'daemon'
             echo start stop status run
         case 'adapters'
@@ -26,6 +26,8 @@ function __mission_subcommands
             echo list show create rm run stop reset status
         case 'templates'
             echo list show apply
+        case 'sandbox'
+            echo check
     end
 end
 # The command path of the line before the cursor ('' is mission itself,
@@ -110,6 +112,7 @@ complete -c mission -n '__mission_at '\'''\''' -a 'next' -d 'The tasks of a plan
 complete -c mission -n '__mission_at '\'''\''' -a 'progress' -d 'A planned workflow'\''s progress by sequence and group'
 complete -c mission -n '__mission_at '\'''\''' -a 'templates' -d 'List, show and apply workflow templates'
 complete -c mission -n '__mission_at '\'''\''' -a 'board' -d 'Serve the web board on loopback and print a sign-in link (--open)'
+complete -c mission -n '__mission_at '\'''\''' -a 'sandbox' -d 'What confines agents here, and a probe that proves it (check)'
 complete -c mission -n '__mission_at '\'''\''' -a 'gc' -d 'Free what the retention settings no longer keep (--dry-run)'
 complete -c mission -n 'not __mission_in_command_line' -l help -s h -d 'Print this help message and exit'
 complete -c mission -n 'not __mission_in_command_line' -l version -d 'Display program version information and exit'
@@ -135,6 +138,7 @@ complete -c mission -n '__mission_at '\''run'\''' -l no-tty -d 'Stream the outpu
 complete -c mission -n '__mission_at '\''run'\''' -l keep-mcp-servers -d 'Keep the agent'\''s own MCP servers beside mission'\''s'
 complete -c mission -n '__mission_at '\''run'\''' -l stdin-answers -d 'Write answers and messages to the command'\''s stdin, one line each (generic adapter)'
 complete -c mission -n '__mission_at '\''run'\''' -l sandbox -x -a 'on off' -d 'on (default): the agent writes only its cwd, a private TMPDIR and its CLI'\''s state; off: with all your rights'
+complete -c mission -n '__mission_at '\''run'\''' -l allow-write -r -F -d 'Let the confined agent write PATH too, a folder or file (repeatable)'
 complete -c mission -n '__mission_at '\''adapters'\''' -a 'list' -d 'Each adapter: its binary and version, and the deliveries it supports'
 complete -c mission -n '__mission_at '\''exec'\''' -a 'list' -d 'List agent executions, newest first'
 complete -c mission -n '__mission_at '\''exec'\''' -a 'show' -d 'Show one execution and its MCP sessions'
@@ -235,6 +239,7 @@ complete -c mission -n '__mission_at '\''workflows run'\''' -l env -x -a '(set -
 complete -c mission -n '__mission_at '\''workflows run'\''' -l detach -d 'Print the run id and return; the daemon runs it'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l approve -d 'A person approves each merge: mission approve|reject TASK'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l sandbox -x -a 'on off' -d 'on (default): agents and checks write only their worktrees, a private TMPDIR and their CLI'\''s state; off: with all your rights'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l allow-write -r -F -d 'Let the confined agents and checks write PATH too (repeatable)'
 complete -c mission -n '__mission_at '\''plan'\''' -l format -x -a 'text dot mermaid' -d 'text (default), dot or mermaid'
 complete -c mission -n '__mission_at '\''next'\''' -l limit -x -d 'At most this many tasks (default and most: 50)'
 complete -c mission -n '__mission_at '\''templates'\''' -a 'list' -d 'List workflow templates'
@@ -247,4 +252,7 @@ complete -c mission -n '__mission_at '\''templates apply'\''' -l repository -x -
 complete -c mission -n '__mission_at '\''templates apply'\''' -l max-parallel -x -d 'Tasks that may run at once (default 1)'
 complete -c mission -n '__mission_at '\''templates apply'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'The workflow'\''s working directory (default: current)'
 complete -c mission -n '__mission_at '\''board'\''' -l open -d 'Open the link in a browser (xdg-open, with a display)'
+complete -c mission -n '__mission_at '\''sandbox'\''' -a 'check' -d 'What this kernel confines, an adapter'\''s profile, and a confined probe'\''s writes'
+complete -c mission -n '__mission_at '\''sandbox check'\''' -l adapter -x -d 'The adapter whose launch to show (generic)'
+complete -c mission -n '__mission_at '\''sandbox check'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'The launch'\''s working directory (current)'
 complete -c mission -n '__mission_at '\''gc'\''' -l dry-run -s n -d 'Only say what would be freed'
