@@ -3,9 +3,15 @@
 namespace mission::store {
 namespace {
 
-constexpr const char* kColumns =
+// What a new row is given. The sandbox comes later, with the launch
+// (set_sandbox), so the columns are those every schema since kind was
+// added has: the migration tests write rows into old databases.
+constexpr const char* kInsertColumns =
     "id, adapter, delivery, descriptor, cwd, command, state, pid, exit_code, exit_signal, "
-    "token_sha256, created_at, started_at, ended_at, updated_at, kind, sandbox";
+    "token_sha256, created_at, started_at, ended_at, updated_at, kind";
+const std::string kColumns = std::string(kInsertColumns) + ", sandbox";
+// Where a query that selects kColumns and then the rowid finds the rowid.
+constexpr int kRowidAfterColumns = 17;
 
 ExecutionRow read_row(const Statement& s) {
   ExecutionRow row;
@@ -33,8 +39,8 @@ ExecutionRow read_row(const Statement& s) {
 
 void ExecutionRepository::insert(const ExecutionRow& row) {
   auto s = db_.prepare(
-      std::string("INSERT INTO executions (") + kColumns +
-      ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)");
+      std::string("INSERT INTO executions (") + kInsertColumns +
+      ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
   s.bind(1, row.id).bind(2, row.adapter).bind(3, row.delivery).bind(4, row.descriptor);
   s.bind(5, row.cwd).bind(6, row.command).bind(7, row.state).bind(8, row.pid);
   s.bind(9, row.exit_code).bind(10, row.exit_signal);
@@ -47,7 +53,7 @@ void ExecutionRepository::insert(const ExecutionRow& row) {
       .bind(13, row.started_at)
       .bind(14, row.ended_at)
       .bind(15, row.updated_at);
-  s.bind(16, row.kind).bind(17, row.sandbox);
+  s.bind(16, row.kind);
   s.run();
 }
 
@@ -147,7 +153,7 @@ Page<ExecutionRow> ExecutionRepository::page(std::optional<ExecutionState> state
       break;
     }
     page.rows.push_back(read_row(s));
-    page.positions.push_back(s.integer(16));
+    page.positions.push_back(s.integer(kRowidAfterColumns));
   }
   return page;
 }

@@ -219,6 +219,9 @@ TEST_CASE("a version 13 database keeps its plans' edges through migration 14") {
     store::Database db(dir.path() / "mission.db");
     store::migrate_to(db, 13);
     REQUIRE(store::schema_version(db) == 13);
+    // Today's planning code reads executions with the columns later
+    // migrations add: lent for the set-up, taken back before migrating.
+    db.exec("ALTER TABLE executions ADD COLUMN sandbox TEXT");
     store::ExecutionRepository(db).insert(
         test::sample_execution("ae-planner", ExecutionState::running, Delivery::mcp_tool));
     planning::Caller caller{db, "ae-planner", nullptr, nullptr, {}};
@@ -239,6 +242,7 @@ TEST_CASE("a version 13 database keeps its plans' edges through migration 14") {
       request.plan.tasks.push_back(std::move(task));
     }
     planning::workflow_set_plan(caller, request);
+    db.exec("ALTER TABLE executions DROP COLUMN sandbox");
   }
   store::Database db(dir.path() / "mission.db");
   store::migrate(db);
