@@ -23,12 +23,12 @@ expect() {
   local got; got=$(complete_words "$@")
   [[ $got == "$want" ]] || { echo "$* -> '$got', expected '$want'"; exit 1; }
 }
-[[ $(subcommands mission '') == "status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows approve reject plan next progress templates gc" ]] || { echo "mission '' -> $(subcommands mission '')"; exit 1; }
+[[ $(subcommands mission '') == "status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows approve reject plan next progress templates board sandbox gc" ]] || { echo "mission '' -> $(subcommands mission '')"; exit 1; }
 expect "--choice" mission answer --ch
 expect "--stdin-answers" mission run --stdin
 [[ $(subcommands mission exec '') == "list show create stop logs signals instructions" ]] || { echo "exec '' -> $(subcommands mission exec '')"; exit 1; }
 [[ $(subcommands mission mcp '') == "connect config" ]] || { echo "mcp '' -> $(subcommands mission mcp '')"; exit 1; }
-[[ $(subcommands mission workflows '') == "list show run stop status" ]] || { echo "workflows '' -> $(subcommands mission workflows '')"; exit 1; }
+[[ $(subcommands mission workflows '') == "list show create rm run stop reset status" ]] || { echo "workflows '' -> $(subcommands mission workflows '')"; exit 1; }
 expect "mermaid" mission plan wf-1 --format m
 expect "exec" mission exe
 expect "list" mission --socket /tmp/s exec li
