@@ -375,8 +375,8 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "--allow-write lets a confined agent write that path and nothing else outside, is checked, "
-    "and is kept with the run") {
+    "a path given with --allow-write is written by a confined agent and nothing else outside, "
+    "is checked, and is kept with the run") {
   RunSetup setup;
   auto& [instance, daemon, repo, planner] = setup;
   const fs::path shared = instance.root.path() / "shared";
