@@ -14,6 +14,7 @@
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
+#include "shared/edit_distance.hpp"
 #include "shared/error_code.hpp"
 
 namespace {
@@ -37,21 +38,6 @@ bool named_on_line(std::string_view name, int argc, char** argv) {
     if (name == argv[i]) return true;
   }
   return false;
-}
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
 }
 
 // The command word of the line, skipping global options (and --socket's
@@ -81,7 +67,7 @@ std::optional<int> refuse_unknown_command(int argc, char** argv) {
   }
   for (const auto& spec : mission::cli::commands()) {
     if (word == spec.name) return std::nullopt;
-    const std::size_t distance = edit_distance(word, spec.name);
+    const std::size_t distance = mission::edit_distance(word, spec.name);
     const bool prefix = std::string_view(spec.name).rfind(word, 0) == 0;
     if (distance < best_distance || (prefix && best.empty())) {
       best = spec.name;

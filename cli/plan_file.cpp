@@ -8,6 +8,7 @@
 
 #include "cli/toml_document.hpp"
 #include "shared/bounded_json.hpp"
+#include "shared/edit_distance.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
 
@@ -36,23 +37,6 @@ std::string key_list(std::span<const std::string_view> keys) {
   std::string out;
   for (auto key : keys) out += (out.empty() ? "" : ", ") + std::string(key);
   return out;
-}
-
-// Edits (insert, delete, replace) from `a` to `b`: a mistyped key's
-// nearest known one.
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
 }
 
 // Characters as JSON Schema's maxLength counts them: code points.
