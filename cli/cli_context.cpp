@@ -32,6 +32,13 @@ std::optional<DaemonClient> CliContext::connect_if_running() const {
   return DaemonClient::connect(paths().socket);
 }
 
+std::vector<std::string> CliContext::absolute_paths(const std::vector<std::string>& paths) {
+  std::vector<std::string> absolute;
+  for (const auto& path : paths)
+    absolute.push_back(std::filesystem::absolute(path).lexically_normal().string());
+  return absolute;
+}
+
 std::map<std::string, std::string> CliContext::agent_environment(
     const std::vector<std::string>& overrides) {
   // mission's per-execution variables of this shell (a CLI run by an agent

@@ -40,6 +40,10 @@ struct CliContext {
   static std::map<std::string, std::string> agent_environment(
       const std::vector<std::string>& overrides);
 
+  // `paths` made absolute from this shell's directory, as a path option
+  // must be before it reaches the daemon (which checks them).
+  static std::vector<std::string> absolute_paths(const std::vector<std::string>& paths);
+
   // Who is at the shell: the login name the environment gives (the
   // daemon only talks to this uid anyway), as messages and approvals name
   // their sender. Not getpwuid: the CLI is linked statically, and NSS

@@ -84,13 +84,8 @@ int run_agent(const CliContext& context, const RunOptions& options) {
   }
   if (options.stdin_answers) params["stdinAnswers"] = true;
   if (!options.sandbox.empty()) params["sandbox"] = options.sandbox;
-  // Made absolute here, from this shell's directory; the daemon checks them.
-  if (!options.allow_write.empty()) {
-    nlohmann::json paths = nlohmann::json::array();
-    for (const auto& path : options.allow_write)
-      paths.push_back(std::filesystem::absolute(path).lexically_normal().string());
-    params["allowWrite"] = std::move(paths);
-  }
+  if (!options.allow_write.empty())
+    params["allowWrite"] = CliContext::absolute_paths(options.allow_write);
   if (!options.bin.empty()) {
     // A path is taken from here, not from the daemon's directory; a bare
     // name is looked up in the agent's PATH.

@@ -72,13 +72,8 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
   if (!options.base.empty()) params["base"] = options.base;
   if (options.approve) params["approve"] = true;
   if (!options.sandbox.empty()) params["sandbox"] = options.sandbox;
-  // Made absolute here, from this shell's directory; the daemon checks them.
-  if (!options.allow_write.empty()) {
-    nlohmann::json paths = nlohmann::json::array();
-    for (const auto& path : options.allow_write)
-      paths.push_back(std::filesystem::absolute(path).lexically_normal().string());
-    params["allowWrite"] = std::move(paths);
-  }
+  if (!options.allow_write.empty())
+    params["allowWrite"] = CliContext::absolute_paths(options.allow_write);
   if (!options.task_timeout.empty()) {
     auto ms = duration_ms(options.task_timeout);
     if (!ms || *ms <= 0) {
