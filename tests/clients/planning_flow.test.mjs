@@ -68,8 +68,14 @@ await runTest('planning flow (sdk v1)', missionPath, async h => {
                       'repository_list', 'repository_get', 'template_create', 'template_list', 'template_apply']) {
     assert.ok(names.includes(name), `tools/list lacks ${name}`);
     const size = JSON.stringify(tools.find(tool => tool.name === name)).length;
-    assert.ok(size <= 800, `${name} takes ${size} bytes of tools/list`);
+    assert.ok(size <= 1024, `${name} takes ${size} bytes of tools/list`);
   }
+  // A closed set of values is listed, so a client can offer them; a regex
+  // of alternatives would hide them.
+  assert.deepEqual(tools.find(tool => tool.name === 'workflow_create').inputSchema.properties.source_type.enum,
+                   ['prompt', 'github_issue', 'linear', 'jira', 'custom']);
+  const alternatives = JSON.stringify(tools).match(/"pattern":"\^\([a-z_|]+\)\$"/g);
+  assert.equal(alternatives, null, `tools/list hides closed sets in regexes: ${alternatives}`);
 
   const workflow = await call(h, client, 'workflow_create', {
     name: 'Auth', source_type: 'prompt', source_content: 'Add login with JWT.\n'.repeat(200),

