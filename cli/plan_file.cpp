@@ -1,6 +1,9 @@
 #include "cli/plan_file.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <span>
@@ -442,6 +445,31 @@ json parse_plan_file(std::string_view text, const std::string& file_name) {
                                      ? read_json(text, file_name)
                                      : read_toml(text, file_name);
   return PlanChecker(document, file_name).check();
+}
+
+std::string read_plan_text(const std::string& path) {
+  std::FILE* file = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+  if (file == nullptr) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "cannot read the plan file " + path + ": " + std::strerror(errno),
+                       "give the path of a plan file (TOML or JSON), or - to read it from stdin");
+  }
+  std::string text;
+  char buffer[64 * 1024];
+  std::size_t got = 0;
+  while (text.size() <= kMaxPlanFileBytes &&
+         (got = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
+    text.append(buffer, got);
+  }
+  const bool failed = std::ferror(file) != 0;
+  const int error = errno;
+  if (file != stdin) std::fclose(file);
+  if (failed) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "cannot read the plan file " + path + ": " + std::strerror(error),
+                       "give the path of a plan file (TOML or JSON), or - to read it from stdin");
+  }
+  return text;
 }
 
 }  // namespace mission::cli

@@ -45,4 +45,10 @@ PlanFormat plan_format(std::string_view file_name, std::string_view text);
 // keeps lines (TOML; JSON's syntax errors only).
 nlohmann::json parse_plan_file(std::string_view text, const std::string& file_name);
 
+// A plan file's text, or stdin's for "-": read to one byte past
+// kMaxPlanFileBytes at most, so that a larger one (or an endless stdin) is
+// refused by parse_plan_file without reading it all. Throws MissionError
+// invalid_argument, with the reason, when it cannot be read.
+std::string read_plan_text(const std::string& path);
+
 }  // namespace mission::cli

@@ -496,34 +496,6 @@ int run_templates_apply(const CliContext& context, const PlanningOptions& option
   return kExitOk;
 }
 
-// A plan file's text, or stdin's for "-": read to one byte past
-// kMaxPlanFileBytes at most, so that a larger one (or an endless
-// stdin) is refused without reading it all.
-std::string read_plan_text(const std::string& path) {
-  std::FILE* file = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
-  if (file == nullptr) {
-    throw MissionError(ErrorCode::invalid_argument,
-                       "cannot read the plan file " + path + ": " + std::strerror(errno),
-                       "give the path of a plan file (TOML or JSON), or - to read it from stdin");
-  }
-  std::string text;
-  char buffer[64 * 1024];
-  std::size_t got = 0;
-  while (text.size() <= kMaxPlanFileBytes &&
-         (got = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
-    text.append(buffer, got);
-  }
-  const bool failed = std::ferror(file) != 0;
-  const int error = errno;
-  if (file != stdin) std::fclose(file);
-  if (failed) {
-    throw MissionError(ErrorCode::invalid_argument,
-                       "cannot read the plan file " + path + ": " + std::strerror(error),
-                       "give the path of a plan file (TOML or JSON), or - to read it from stdin");
-  }
-  return text;
-}
-
 int run_create_from_plan(const CliContext& context, const PlanningOptions& options) {
   const bool from_stdin = options.from == "-";
   const std::string shown = from_stdin ? "stdin" : options.from;
@@ -604,6 +576,7 @@ void define_workflows_command(CLI::App& command, CliContext& context) {
   remove->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
   on_run<run_remove_workflow>(remove, context, options);
   define_workflow_run_commands(command, context);
+  define_workflow_edit_command(command, context);
 }
 
 void define_plan_command(CLI::App& command, CliContext& context) {

@@ -459,6 +459,39 @@ nlohmann::json workflow_set_plan(Caller& caller, const WorkflowSetPlanRequest& r
   return install_plan(caller, workflow, request.plan);
 }
 
+nlohmann::json workflow_replace_plan(Caller& caller, const std::string& id,
+                                    const WorkflowPlanInput& plan,
+                                    std::optional<std::int64_t> max_parallel_tasks,
+                                    std::optional<bool> auto_create_workspaces) {
+  store::MissionRow workflow = require_workflow(caller.db, id, "id");
+  if (is_final(workflow.status)) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "workflow " + workflow.id + " is already " +
+                           std::string(seed_workflow_status(workflow.status)),
+                       "plan a new one: mission workflows create NAME --from FILE",
+                       {{"id", workflow.id}});
+  }
+  require_no_live_run(caller.db, workflow);
+  if (auto started = store::PlanRepository(caller.db).first_started(workflow.id)) {
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "workflow " + workflow.id + " has started tasks (" + started->name +
+            "): only a plan none of whose tasks has started can be replaced",
+        "to run failed tasks again: mission workflows reset " + workflow.id +
+            "; to change more, create a new workflow from the edited file: mission workflows "
+            "create NAME --from FILE",
+        {{"id", workflow.id}, {"task_id", started->id}});
+  }
+  nlohmann::json installed = install_plan(caller, workflow, plan);
+  store::PlanRepository plans(caller.db);
+  store::WorkflowPlanRow stored = *plans.workflow_plan(workflow.id);
+  if (max_parallel_tasks) stored.max_parallel_tasks = *max_parallel_tasks;
+  if (auto_create_workspaces) stored.auto_create_workspaces = *auto_create_workspaces;
+  plans.write_workflow_plan(stored, unix_ms_now());
+  installed["name"] = workflow.name;
+  return installed;
+}
+
 nlohmann::json workflow_update_status(Caller& caller, const WorkflowUpdateStatusRequest& request) {
   store::MissionRow workflow = require_workflow(caller.db, request.id, "id");
   store::require_mission_writer(caller.db, caller.execution_id, workflow);

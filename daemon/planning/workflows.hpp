@@ -24,6 +24,15 @@ nlohmann::json workflow_set_plan(Caller& caller, const WorkflowSetPlanRequest& r
 // leaves no workflow behind. The workflow is ready.
 nlohmann::json workflow_create_planned(Caller& caller, const WorkflowCreateRequest& request,
                                        const WorkflowPlanInput& plan);
+// A person's new plan for a workflow (mission workflows edit, the control
+// API's workflow.set_plan): replaces its planned tasks with `plan`, checked
+// first, and sets its parallelism and workspaces when given. Refused, with
+// what to do instead, for a workflow that ended, runs, or has a task that
+// started. The caller's transaction holds it all.
+nlohmann::json workflow_replace_plan(Caller& caller, const std::string& id,
+                                    const WorkflowPlanInput& plan,
+                                    std::optional<std::int64_t> max_parallel_tasks,
+                                    std::optional<bool> auto_create_workspaces);
 nlohmann::json workflow_update_status(Caller& caller, const WorkflowUpdateStatusRequest& request);
 // Deletes a planned workflow with its tasks and records (the control API's
 // workflow.delete, mission workflows rm), whatever its status, once nothing

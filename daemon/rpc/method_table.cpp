@@ -134,6 +134,10 @@ std::span<const MethodEntry> control_methods() {
        typed<WorkflowMethodRequest, handle_workflow_delete>},
       {"workflow.reset", "control/workflow.reset.params", false, write,
        typed<WorkflowResetRequest, handle_workflow_reset>},
+      {"workflow.get_plan", "control/workflow.get_plan.params", false, read,
+       typed<WorkflowMethodRequest, handle_workflow_get_plan>},
+      {"workflow.set_plan", "control/workflow.set_plan.params", false, write,
+       typed<WorkflowSetPlanMethodRequest, handle_workflow_set_plan>},
   };
   return kMethods;
 }

@@ -1,6 +1,7 @@
 #include "daemon/rpc/planning_methods.hpp"
 
 #include "daemon/mcp/planning_decoders.hpp"
+#include "daemon/planning/plan_document.hpp"
 #include "daemon/planning/workflows.hpp"
 #include "daemon/tracking/tracking_events.hpp"
 #include "shared/limits.hpp"
@@ -66,6 +67,20 @@ void from_json(const nlohmann::json& j, WorkflowCreateMethodRequest& request) {
   request.plan =
       nlohmann::json{{"id", ""}, {"plan", plan}}.get<planning::WorkflowSetPlanRequest>().plan;
   request.cwd = j.at("cwd").get<std::string>();
+}
+
+void from_json(const nlohmann::json& j, WorkflowSetPlanMethodRequest& request) {
+  request.id = j.at("id").get<std::string>();
+  // The plan as workflow_set_plan decodes it, each task checked against
+  // its schema.
+  request.plan =
+      nlohmann::json{{"id", request.id}, {"plan", j.at("plan")}}
+          .get<planning::WorkflowSetPlanRequest>()
+          .plan;
+  if (j.contains("maxParallelTasks"))
+    request.max_parallel_tasks = j.at("maxParallelTasks").get<std::int64_t>();
+  if (j.contains("autoCreateWorkspaces"))
+    request.auto_create_workspaces = j.at("autoCreateWorkspaces").get<bool>();
 }
 
 void from_json(const nlohmann::json& j, WorkflowResetRequest& request) {
@@ -143,6 +158,26 @@ nlohmann::json handle_workflow_create(MethodContext& context,
           {"impliedDependencies", made.at("implied_dependencies")},
           {"parallelizableGroups", made.at("parallelizable_groups")},
           {"status", made.at("status")}};
+}
+
+nlohmann::json handle_workflow_get_plan(MethodContext& context,
+                                        const WorkflowMethodRequest& request) {
+  return planning::workflow_plan_document(context.services.db, request.id);
+}
+
+nlohmann::json handle_workflow_set_plan(MethodContext& context,
+                                        const WorkflowSetPlanMethodRequest& request) {
+  planning::Caller caller = person_caller(context, "");
+  nlohmann::json installed =
+      planning::workflow_replace_plan(caller, request.id, request.plan,
+                                      request.max_parallel_tasks, request.auto_create_workspaces);
+  return {{"workflowId", installed.at("workflow_id")},
+          {"name", installed.at("name")},
+          {"tasksCreated", installed.at("tasks_created")},
+          {"dependencies", installed.at("dependencies")},
+          {"impliedDependencies", installed.at("implied_dependencies")},
+          {"parallelizableGroups", installed.at("parallelizable_groups")},
+          {"status", installed.at("status")}};
 }
 
 nlohmann::json handle_workflow_delete(MethodContext& context,

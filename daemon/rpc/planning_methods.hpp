@@ -57,6 +57,16 @@ struct WorkflowCreateMethodRequest {
 };
 void from_json(const nlohmann::json& j, WorkflowCreateMethodRequest& request);
 
+// workflow.set_plan: a person replaces a workflow's plan (mission
+// workflows edit), in the method's one transaction.
+struct WorkflowSetPlanMethodRequest {
+  std::string id;
+  planning::WorkflowPlanInput plan;
+  std::optional<std::int64_t> max_parallel_tasks;
+  std::optional<bool> auto_create_workspaces;
+};
+void from_json(const nlohmann::json& j, WorkflowSetPlanMethodRequest& request);
+
 nlohmann::json handle_workflow_list(MethodContext& context,
                                     const WorkflowListMethodRequest& request);
 nlohmann::json handle_workflow_get(MethodContext& context, const WorkflowMethodRequest& request);
@@ -71,6 +81,10 @@ nlohmann::json handle_template_apply(MethodContext& context,
                                      const TemplateApplyMethodRequest& request);
 nlohmann::json handle_workflow_create(MethodContext& context,
                                       const WorkflowCreateMethodRequest& request);
+nlohmann::json handle_workflow_get_plan(MethodContext& context,
+                                        const WorkflowMethodRequest& request);
+nlohmann::json handle_workflow_set_plan(MethodContext& context,
+                                        const WorkflowSetPlanMethodRequest& request);
 // workflow.reset: mission workflows reset, and workflows run on a workflow
 // that failed.
 struct WorkflowResetRequest {
