@@ -53,6 +53,8 @@ void define_workspaces_command(CLI::App& command, CliContext& context);
 void define_workflows_command(CLI::App& command, CliContext& context);
 // mission workflows edit (workflow_edit.cpp).
 void define_workflow_edit_command(CLI::App& workflows, CliContext& context);
+// mission workflows plan (workflow_plan.cpp).
+void define_workflow_plan_command(CLI::App& workflows, CliContext& context);
 // mission workflows run|stop|status (workflow_run.cpp).
 void define_workflow_run_commands(CLI::App& command, CliContext& context);
 void define_approve_command(CLI::App& command, CliContext& context);

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <map>
 
+#include "cli/agent_follow.hpp"
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/log_follower.hpp"
@@ -36,23 +37,6 @@ struct RunOptions {
   std::vector<std::string> allow_write;
   std::vector<std::string> command;
 };
-
-volatile sig_atomic_t g_interrupts = 0;
-
-void on_interrupt(int) {
-  g_interrupts = g_interrupts + 1;
-}
-
-// The exit status `mission run` passes on, from the final log page (state,
-// exitCode, exitSignal): 130 when it was stopped (as a shell reports an
-// interrupted command), else the agent's own, 128 + signal when a signal
-// killed it, 1 when it has none (lost).
-int exit_status_of(const nlohmann::json& ended) {
-  if (ended.value("state", "") == "cancelled") return 130;
-  if (ended.contains("exitCode")) return ended.at("exitCode").get<int>();
-  if (ended.contains("exitSignal")) return 128 + ended.at("exitSignal").get<int>();
-  return kExitFailure;
-}
 
 int run_agent(const CliContext& context, const RunOptions& options) {
   if (options.command.empty() && options.adapter == "generic") {
@@ -114,29 +98,7 @@ int run_agent(const CliContext& context, const RunOptions& options) {
     return attach_terminal(connection.client, id, false, events ? &*events : nullptr);
   }
 
-  // Ctrl-C stops the execution (SIGTERM, then SIGKILL after the grace
-  // period); a second Ctrl-C kills it at once. We exit once it has ended.
-  struct sigaction action {};
-  action.sa_handler = on_interrupt;
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
-  // Whoever started us may have blocked them; Ctrl-C must still arrive.
-  sigset_t stops;
-  sigemptyset(&stops);
-  sigaddset(&stops, SIGINT);
-  sigaddset(&stops, SIGTERM);
-  sigprocmask(SIG_UNBLOCK, &stops, nullptr);
-  int handled = 0;
-  auto forward_interrupts = [&] {
-    if (g_interrupts == handled) return;
-    handled = g_interrupts;
-    const bool force = handled > 1;
-    std::fprintf(stderr, "mission: %s %s%s\n", force ? "killing" : "stopping", id.c_str(),
-                 force ? "" : " (Ctrl-C again to kill it now)");
-    connection.client.call("execution.stop", {{"id", id}, {"force", force}});
-  };
-  // The last page carries the final state and the exit status.
-  return exit_status_of(follow_log(connection.client, id, 0, false, forward_interrupts));
+  return agent_exit_status(follow_agent_to_end(connection.client, id));
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "daemon/rpc/run_methods.hpp"
 #include "daemon/rpc/sandbox_methods.hpp"
 #include "daemon/rpc/terminal_methods.hpp"
+#include "daemon/rpc/workflow_plan_methods.hpp"
 #include "daemon/rpc/workspace_methods.hpp"
 
 namespace mission::daemon {
@@ -138,6 +139,9 @@ std::span<const MethodEntry> control_methods() {
        typed<WorkflowMethodRequest, handle_workflow_get_plan>},
       {"workflow.set_plan", "control/workflow.set_plan.params", false, write,
        typed<WorkflowSetPlanMethodRequest, handle_workflow_set_plan>},
+      // Makes the workflow, then launches its planner, each in its own transaction.
+      {"workflow.plan", "control/workflow.plan.params", false, self,
+       typed<WorkflowPlanRequest, handle_workflow_plan>},
   };
   return kMethods;
 }

@@ -128,9 +128,6 @@ nlohmann::json handle_template_get(MethodContext& context, const WorkflowMethodR
   return planning::template_get(context.services.db, {request.id}, kCamel);
 }
 
-namespace {
-
-// A person on the CLI, making planned work in their working directory.
 planning::Caller person_caller(MethodContext& context, const std::string& cwd) {
   store::Database& db = context.services.db;
   return planning::Caller{
@@ -145,7 +142,6 @@ planning::Caller person_caller(MethodContext& context, const std::string& cwd) {
       context.services.mcp.plans, cwd};
 }
 
-}  // namespace
 
 nlohmann::json handle_workflow_create(MethodContext& context,
                                       const WorkflowCreateMethodRequest& request) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "daemon/planning/planning_support.hpp"
 #include "daemon/planning/requests.hpp"
 #include "daemon/rpc/dispatcher.hpp"
 
@@ -66,6 +67,11 @@ struct WorkflowSetPlanMethodRequest {
   std::optional<bool> auto_create_workspaces;
 };
 void from_json(const nlohmann::json& j, WorkflowSetPlanMethodRequest& request);
+
+// A person as the planning functions' caller (no execution: they may
+// change any workflow), its changes told as events of the method's batch.
+// `cwd`: where a workflow it makes works.
+planning::Caller person_caller(MethodContext& context, const std::string& cwd);
 
 nlohmann::json handle_workflow_list(MethodContext& context,
                                     const WorkflowListMethodRequest& request);

@@ -1,0 +1,58 @@
+#include "daemon/rpc/workflow_plan_methods.hpp"
+
+#include "daemon/execution/execution_registry.hpp"
+#include "daemon/execution/execution_view.hpp"
+#include "daemon/planning/workflows.hpp"
+#include "daemon/rpc/execution_run_methods.hpp"
+#include "daemon/rpc/planning_methods.hpp"
+#include "daemon/runs/workflow_planner.hpp"
+#include "daemon/store/database.hpp"
+
+namespace mission::daemon {
+
+void from_json(const nlohmann::json& j, WorkflowPlanRequest& request) {
+  request.name = j.at("name").get<std::string>();
+  request.goal = j.at("goal").get<std::string>();
+  request.source_type = j.value("sourceType", std::string("prompt"));
+  if (j.contains("sourceRef")) request.source_ref = j.at("sourceRef").get<std::string>();
+  request.launch = j.at("launch").get<execution::AgentLaunchRequest>();
+}
+
+nlohmann::json handle_workflow_plan(MethodContext& context, const WorkflowPlanRequest& request) {
+  store::Database& db = context.services.db;
+  planning::WorkflowCreateRequest create;
+  create.name = request.name;
+  create.source_type = request.source_type;
+  create.source_ref = request.source_ref;
+  create.source_content = request.goal;
+  std::string workflow_id;
+  {
+    store::Transaction transaction(db);
+    planning::Caller caller = person_caller(context, request.launch.spec.cwd);
+    workflow_id = planning::workflow_create(caller, create).at("id").get<std::string>();
+    transaction.commit();
+  }
+  context.events.publish_to(context.services.events);
+
+  execution::AgentLaunchServices services{db, context.services.events, context.services.launcher,
+                                          context.services.paths};
+  std::string execution_id;
+  try {
+    execution_id = runs::launch_planner(
+        services, {workflow_id, request.name, request.goal, request.launch});
+  } catch (const MissionError&) {
+    // Nothing planned it: the workflow would wait in planning for nobody.
+    store::Transaction transaction(db);
+    planning::Caller caller = person_caller(context, "");
+    planning::workflow_delete(caller, workflow_id);
+    transaction.commit();
+    context.events.publish_to(context.services.events);
+    throw;
+  }
+  return {{"workflowId", workflow_id},
+          {"name", request.name},
+          {"execution", execution::execution_json(
+                            db, execution::AgentExecutionRegistry(db).require(execution_id))}};
+}
+
+}  // namespace mission::daemon
