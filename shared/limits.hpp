@@ -293,6 +293,11 @@ inline constexpr std::size_t kMaxTaskDependencies = 256;
 // each task it fills in to them, and refuses as soon as a filled-in text
 // would pass its limit, before it is built.
 inline constexpr std::size_t kMaxPlanTaskNameChars = 200;
+// Most bytes of the goal (or the text) mission workflows plan gives
+// its planning agent: the prompt travels in one argument and in
+// MISSION_TASK_PROMPT (32 KiB), which leaves this much beside the
+// instructions. schemas/control/workflow.plan.params.json says the same.
+inline constexpr std::size_t kMaxPlannerGoalBytes = 24 * 1024;
 inline constexpr std::size_t kMaxPlanTaskGroupChars = 200;
 inline constexpr std::size_t kMaxPlanTaskDescriptionChars = 8000;
 // Most bytes template_apply fills a template's texts to, all its tasks

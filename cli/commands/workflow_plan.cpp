@@ -14,15 +14,13 @@
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
 #include "shared/error_code.hpp"
+#include "shared/limits.hpp"
 
 namespace mission::cli {
 namespace {
 
 // Most bytes of a name made from the goal's first line.
 constexpr std::size_t kMaxDerivedNameBytes = 60;
-// The daemon's kMaxPlannerGoalBytes (daemon/runs/workflow_planner.hpp):
-// a longer goal is refused here, before anything is made.
-constexpr std::size_t kMaxGoalBytes = 24 * 1024;
 
 struct PlanOptions {
   std::string goal;
@@ -107,10 +105,10 @@ int run_plan_with_agent(const CliContext& context, const PlanOptions& options) {
     return kExitUsage;
   }
   const std::string goal = options.from_issue.empty() ? options.goal : read_issue(options.from_issue);
-  if (goal.size() > kMaxGoalBytes) {
+  if (goal.size() > limits::kMaxPlannerGoalBytes) {
     throw MissionError(ErrorCode::payload_too_large,
                        "the goal has " + std::to_string(goal.size()) + " bytes; a planner takes " +
-                           std::to_string(kMaxGoalBytes) + " at most",
+                           std::to_string(limits::kMaxPlannerGoalBytes) + " at most",
                        "give the goal's gist, and leave the details in files the agent can read");
   }
   const std::string name = options.name.empty() ? name_from_goal(goal) : options.name;

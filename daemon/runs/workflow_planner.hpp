@@ -13,11 +13,6 @@
 
 namespace mission::daemon::runs {
 
-// Most bytes of the goal (or the text) a planner is given: its
-// prompt travels in one argument and in MISSION_TASK_PROMPT, whose limit
-// (kMaxPromptEnvBytes) leaves this much room beside the instructions.
-inline constexpr std::size_t kMaxPlannerGoalBytes = 24 * 1024;
-
 struct PlannerLaunch {
   std::string workflow_id;
   std::string workflow_name;
