@@ -53,6 +53,8 @@ void define_workspaces_command(CLI::App& command, CliContext& context);
 void define_workflows_command(CLI::App& command, CliContext& context);
 // mission workflows run|stop|status (workflow_run.cpp).
 void define_workflow_run_commands(CLI::App& command, CliContext& context);
+// mission workflows diff|land (workflow_land.cpp).
+void define_workflow_review_commands(CLI::App& command, CliContext& context);
 void define_approve_command(CLI::App& command, CliContext& context);
 void define_reject_command(CLI::App& command, CliContext& context);
 void define_plan_command(CLI::App& command, CliContext& context);
