@@ -46,7 +46,7 @@ __mission_node() {
     'workspaces list') subs='' opts='--workflow --status' args='' ;;
     'workspaces conflicts') subs='' opts='' args='none' ;;
     'workspaces clean') subs='' opts='--workflow' args='' ;;
-    'workflows') subs='list show create rm run stop reset status' opts='' args='' ;;
+    'workflows') subs='list show create rm run stop reset status diff land' opts='' args='' ;;
     'workflows list') subs='' opts='--limit' args='' ;;
     'workflows show') subs='' opts='--follow' args='none' ;;
     'workflows create') subs='' opts='--from --cwd' args='none' ;;
@@ -55,6 +55,8 @@ __mission_node() {
     'workflows stop') subs='' opts='' args='none' ;;
     'workflows reset') subs='' opts='' args='none none' ;;
     'workflows status') subs='' opts='' args='none' ;;
+    'workflows diff') subs='' opts='--stat' args='none none' ;;
+    'workflows land') subs='' opts='--into --merge --partial' args='none' ;;
     'approve') subs='' opts='' args='none' ;;
     'reject') subs='' opts='' args='none none' ;;
     'plan') subs='' opts='--format' args='none' ;;
@@ -139,6 +141,7 @@ __mission_value() {
     'workflows run|--env') kind=environment ;;
     'workflows run|--sandbox') kind=words values='on off' ;;
     'workflows run|--allow-write') kind=files ;;
+    'workflows land|--into') kind=none ;;
     'plan|--format') kind=words values='text dot mermaid' ;;
     'next|--limit') kind=none ;;
     'templates list|--limit') kind=none ;;
