@@ -397,8 +397,7 @@ std::string mission_report_markdown(const nlohmann::json& detail) {
     const nlohmann::json* in_run = found == ran.end() ? nullptr : found->second;
     std::string block = "- **" + md(task.value("name", "")) + "** (" +
                         md_code(task.value("taskId", "")) + "): " + md(task.value("status", "")) +
-                        ", " +
-                        (in_run ? run_time_text(*in_run) : seconds_text(task)) + "\n";
+                        ", " + (in_run ? run_time_text(*in_run) : seconds_text(task)) + "\n";
     if (task.contains("outcome")) {
       block += "  - Outcome: " + md(task.at("outcome").value("summary", "")) + "\n";
       for (const auto& item : task.at("outcome").value("limitations", nlohmann::json::array())) {
@@ -411,8 +410,7 @@ std::string mission_report_markdown(const nlohmann::json& detail) {
       markdown_files(block, task.at("filesChanged"));
     }
     if (in_run) {
-      if (auto warning = run_scope_warning(*in_run))
-        block += "  - Scope: " + md(*warning) + "\n";
+      if (auto warning = run_scope_warning(*in_run)) block += "  - Scope: " + md(*warning) + "\n";
     } else if (task.contains("verification") &&
                !task.at("verification").value("scopeMatch", true)) {
       std::string unexpected;

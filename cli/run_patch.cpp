@@ -57,9 +57,9 @@ std::optional<PatchRange> task_patch_range(const std::string& repository,
 }
 
 nlohmann::json files_in_range(const std::string& repository, const PatchRange& range) {
-  const std::string out =
-      git_output(repository, {"diff", "--name-status", "--no-renames", "-z", range.from, range.to, "--"},
-                 "the run's commits are gone from " + repository + "; run the workflow again");
+  const std::string out = git_output(
+      repository, {"diff", "--name-status", "--no-renames", "-z", range.from, range.to, "--"},
+      "the run's commits are gone from " + repository + "; run the workflow again");
   nlohmann::json files = {{"added", nlohmann::json::array()},
                           {"modified", nlohmann::json::array()},
                           {"deleted", nlohmann::json::array()}};

@@ -97,7 +97,8 @@ int run_export(const CliContext& context, const ExportOptions& options) {
       commits = run_commits(dir, *run);
     }
   }
-  if (commits.empty()) commits.push_back(resolve_commit(dir, options.commit.empty() ? "HEAD" : options.commit));
+  if (commits.empty())
+    commits.push_back(resolve_commit(dir, options.commit.empty() ? "HEAD" : options.commit));
   for (const auto& commit : commits) write_record_note(dir, commit, record);
   if (context.options.json) {
     print_json({{"missionId", options.mission_id},
@@ -106,8 +107,8 @@ int run_export(const CliContext& context, const ExportOptions& options) {
                 {"commits", commits}});
   } else {
     for (const auto& commit : commits) {
-      std::printf("exported mission %s to %s on %s\n", options.mission_id.c_str(),
-                  kMissionNotesRef, commit.c_str());
+      std::printf("exported mission %s to %s on %s\n", options.mission_id.c_str(), kMissionNotesRef,
+                  commit.c_str());
     }
     std::printf("  share it with: git push origin %s\n", kMissionNotesRef);
   }
@@ -125,7 +126,9 @@ void define_export_command(CLI::App& command, CliContext& context) {
       .add_option("--output,-o", options->output,
                   "Write the record to FILE ('-': stdout), not to git notes")
       ->type_name("FILE");
-  command.add_option("--commit", options->commit, "Commit that carries the note (default: a workflow run's commits, else HEAD)")
+  command
+      .add_option("--commit", options->commit,
+                  "Commit that carries the note (default: a workflow run's commits, else HEAD)")
       ->type_name("REV");
   command.add_option("--cwd", options->cwd, "Repository to write the note in (default: current)")
       ->type_name("DIR");

@@ -43,10 +43,10 @@ const nlohmann::json& task_named(const nlohmann::json& run, const std::string& w
   for (const auto& task : run.at("tasks")) {
     if (task.value("name", "") == wanted) return task;
   }
-  throw MissionError(ErrorCode::not_found,
-                     "workflow " + workflow + " has no task '" + wanted + "' in its last run",
-                     "name a task by the id or name mission workflows status " + workflow +
-                         " shows");
+  throw MissionError(
+      ErrorCode::not_found,
+      "workflow " + workflow + " has no task '" + wanted + "' in its last run",
+      "name a task by the id or name mission workflows status " + workflow + " shows");
 }
 
 int diff_workflow(const CliContext& context, const ReviewOptions& options) {
@@ -152,14 +152,16 @@ std::pair<std::int64_t, std::int64_t> unmerged_count(const nlohmann::json& run) 
 std::string merge_commit(const std::string& repository, const std::string& into,
                          const std::string& ours, const std::string& branch,
                          const std::string& theirs) {
-  GitResult merged = run_git(repository, {"merge-tree", "--write-tree", "--name-only", ours, theirs});
+  GitResult merged =
+      run_git(repository, {"merge-tree", "--write-tree", "--name-only", ours, theirs});
   if (merged.exit_code == 1) {
     // The tree, then each conflicting path, then a blank line and git's messages.
     std::string paths;
     std::size_t at = merged.out.find('\n');
     while (at != std::string::npos && at + 1 < merged.out.size()) {
       const std::size_t end = merged.out.find('\n', at + 1);
-      const std::string path = merged.out.substr(at + 1, end == std::string::npos ? end : end - at - 1);
+      const std::string path =
+          merged.out.substr(at + 1, end == std::string::npos ? end : end - at - 1);
       if (path.empty()) break;
       paths += (paths.empty() ? "" : ", ") + path;
       at = end;
@@ -176,11 +178,11 @@ std::string merge_commit(const std::string& repository, const std::string& into,
                        "git 2.38 or newer merges without a checkout; merge by hand");
   }
   const std::string tree = trimmed(merged.out.substr(0, merged.out.find('\n')));
-  return trimmed(git_output(
-      repository,
-      {"commit-tree", tree, "-p", ours, "-p", theirs, "-m",
-       "Merge branch '" + branch + "' into " + into},
-      "set your identity (git config user.name and user.email), then land again"));
+  return trimmed(
+      git_output(repository,
+                 {"commit-tree", tree, "-p", ours, "-p", theirs, "-m",
+                  "Merge branch '" + branch + "' into " + into},
+                 "set your identity (git config user.name and user.email), then land again"));
 }
 
 // Moves `into` from `from` to `to`: in the worktree that has it checked
@@ -201,7 +203,8 @@ void move_branch(const std::string& repository, const std::string& into, const s
                "nothing was changed; move what is in the way, then land again");
     return;
   }
-  git_output(repository, {"update-ref", "-m", "mission workflows land", "refs/heads/" + into, to, from},
+  git_output(repository,
+             {"update-ref", "-m", "mission workflows land", "refs/heads/" + into, to, from},
              into + " moved meanwhile; land again");
 }
 
@@ -220,8 +223,8 @@ int land_workflow(const CliContext& context, const ReviewOptions& options) {
   if (unmerged > 0 && !options.partial) {
     throw MissionError(ErrorCode::invalid_argument,
                        std::to_string(unmerged) + " of " + std::to_string(total) +
-                           " tasks of workflow " + options.id + " did not merge: " +
-                           unmerged_names(run),
+                           " tasks of workflow " + options.id +
+                           " did not merge: " + unmerged_names(run),
                        "run it again to finish them (mission workflows run " + options.id +
                            "), or land what merged with --partial");
   }

@@ -64,7 +64,6 @@ nlohmann::json handle_workflow_run_report(MethodContext& context,
                                           const WorkflowRunReportRequest& request);
 // Records where a person landed a run (git did the landing, in the CLI):
 // the run as workflow.runStatus answers it, with `landed`.
-nlohmann::json handle_workflow_landed(MethodContext& context,
-                                      const WorkflowLandedRequest& request);
+nlohmann::json handle_workflow_landed(MethodContext& context, const WorkflowLandedRequest& request);
 
 }  // namespace mission::daemon

@@ -65,11 +65,9 @@ std::string tip(const Instance& instance, const fs::path& repo, const std::strin
 // Runs the workflow to its end with `agent_args`; its exit status.
 int run_to_end(const Instance& instance, const std::string& workflow,
                const std::vector<std::string>& agent_args) {
-  ProcessResult result = run_long(
-      instance,
-      args({"workflows", "run", workflow, "--parallel", "2", "--max-attempts", "1", "--sandbox",
-            "off"},
-           agent_args));
+  ProcessResult result = run_long(instance, args({"workflows", "run", workflow, "--parallel", "2",
+                                                  "--max-attempts", "1", "--sandbox", "off"},
+                                                 agent_args));
   INFO(result.out << result.err);
   return result.exit_code;
 }
@@ -90,8 +88,9 @@ TEST_CASE(
   const std::string id = task_of(run_status(instance, workflow), "wander")["id"];
   // The Tasks section and the Run section tell the same time.
   std::smatch tasks_time;
-  REQUIRE(std::regex_search(report.out, tasks_time,
-                            std::regex("\\*\\*wander\\*\\* \\(`" + id + "`\\): success, ([^\\n]+)\\n")));
+  REQUIRE(std::regex_search(
+      report.out, tasks_time,
+      std::regex("\\*\\*wander\\*\\* \\(`" + id + "`\\): success, ([^\\n]+)\\n")));
   std::smatch run_time;
   REQUIRE(std::regex_search(
       report.out, run_time,
@@ -99,7 +98,8 @@ TEST_CASE(
   CHECK(tasks_time[1] == run_time[1]);
   CHECK(tasks_time[1] != "<1s");
   CHECK(report.out.find("  - Files: `+wander.txt`\n") != std::string::npos);
-  CHECK(report.out.find("  - Scope: 1 file changed outside files\\_likely\\_affected: wander.txt\n") !=
+  CHECK(report.out.find(
+            "  - Scope: 1 file changed outside files\\_likely\\_affected: wander.txt\n") !=
         std::string::npos);
   CHECK(report.out.find("### Scope warnings\n\n- wander: 1 file changed outside "
                         "files\\_likely\\_affected: wander.txt\n") != std::string::npos);
@@ -138,8 +138,7 @@ TEST_CASE(
   RunSetup setup;
   auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = scoped_workflow(planner, {"good", "bad"}, json::array());
-  REQUIRE(run_to_end(instance, workflow,
-                     agent("[ \"$MISSION_TASK_NAME\" = bad ] && exit 3")) == 1);
+  REQUIRE(run_to_end(instance, workflow, agent("[ \"$MISSION_TASK_NAME\" = bad ] && exit 3")) == 1);
   const std::string before = tip(instance, repo, "main");
   ProcessResult refused = run_long(instance, {"workflows", "land", workflow});
   INFO(refused.out << refused.err);
@@ -202,7 +201,8 @@ TEST_CASE(
   ProcessResult conflict = run_long(instance, {"workflows", "land", workflow, "--merge"});
   INFO(conflict.out << conflict.err);
   CHECK(conflict.exit_code == 1);
-  CHECK(conflict.err.find("merging " + branch + " into main conflicts in alpha.txt; nothing was "
+  CHECK(conflict.err.find("merging " + branch +
+                          " into main conflicts in alpha.txt; nothing was "
                           "changed") != std::string::npos);
   CHECK(tip(instance, repo, "main") == moved);
   CHECK(read_file(repo / "alpha.txt") == "not what the agent wrote\n");
@@ -255,8 +255,8 @@ TEST_CASE(
   INFO(exported.out << exported.err);
   REQUIRE(exported.exit_code == 0);
   CHECK(exported.out.find(tip(instance, repo, branch)) != std::string::npos);
-  ProcessResult checked = run_long(
-      instance, {"check", "--from-notes", "main.." + branch, "--cwd", repo.string()});
+  ProcessResult checked =
+      run_long(instance, {"check", "--from-notes", "main.." + branch, "--cwd", repo.string()});
   INFO(checked.out << checked.err);
   CHECK(checked.exit_code == 0);
   CHECK(checked.out.find(workflow) != std::string::npos);
@@ -277,8 +277,8 @@ TEST_CASE("a run's commits carry the repository's git identity") {
   REQUIRE(run_to_end(instance, workflow, agent()) == 0);
   const std::string branch = "mission/run/" + workflow;
   // Every commit the run made: the agents' work and the merges.
-  const std::string authors = git_out(
-      instance, repo, {"log", "--format=%an <%ae> %cn <%ce>", "main.." + branch});
+  const std::string authors =
+      git_out(instance, repo, {"log", "--format=%an <%ae> %cn <%ce>", "main.." + branch});
   INFO(authors);
   REQUIRE_FALSE(authors.empty());
   std::size_t lines = 0;
