@@ -152,4 +152,23 @@ std::string git_output(const std::string& dir, const std::vector<std::string>& a
   return std::move(result.out);
 }
 
+int run_git_attached(const std::string& dir, const std::vector<std::string>& args) {
+  std::vector<std::string> words = {"git", "-C", dir};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  const int rc = ::posix_spawnp(&pid, "git", nullptr, nullptr, argv.data(), environ);
+  if (rc != 0) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       std::string("cannot run git: ") + std::strerror(rc),
+                       "install git, or put it on PATH");
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 }  // namespace mission::cli

@@ -24,4 +24,9 @@ GitResult run_git(const std::string& dir, const std::vector<std::string>& args,
 std::string git_output(const std::string& dir, const std::vector<std::string>& args,
                        const std::string& hint, const std::string& input = {});
 
+// `git -C dir ARGS...` on mission's own stdin, stdout and stderr, so git
+// pages and colours as it does for a person; its exit status. Throws
+// MissionError when git cannot be started.
+int run_git_attached(const std::string& dir, const std::vector<std::string>& args);
+
 }  // namespace mission::cli

@@ -5,6 +5,7 @@
 
 #include <initializer_list>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <string_view>
 
 #include "cli/daemon_client.hpp"
@@ -21,5 +22,9 @@ nlohmann::json fetch_all(DaemonClient& client, std::string_view method, nlohmann
 // to the first page's, which is returned without the paging fields.
 nlohmann::json fetch_document(DaemonClient& client, std::string_view method, nlohmann::json params,
                               std::initializer_list<const char*> lists);
+
+// A workflow's last run (workflow.runReport) with all its tasks, page after
+// page; null when it was never run.
+nlohmann::json fetch_last_run(DaemonClient& client, const std::string& workflow_id);
 
 }  // namespace mission::cli

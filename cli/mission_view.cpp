@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <optional>
 
 #include "cli/output.hpp"
 #include "shared/display_text.hpp"
@@ -50,6 +52,26 @@ std::string seconds_text(const nlohmann::json& item) {
   // Whole seconds: a task of a few hundred milliseconds is "<1s", not "0ms".
   std::int64_t seconds = item.at("durationSeconds").get<std::int64_t>();
   return seconds == 0 ? "<1s" : human_duration(seconds * 1000);
+}
+
+// A task's time under a run: all its attempts, as the Run section counts it.
+std::string run_time_text(const nlohmann::json& run_task) {
+  const std::int64_t ms = run_task.value("durationMs", std::int64_t{0});
+  return ms < 1000 ? std::string("<1s") : human_duration(ms);
+}
+
+// The scope warning of the attempt whose work a task kept (its newest
+// merged one, else its newest): what it changed outside the plan's files
+// when it passed anyway.
+std::optional<std::string> run_scope_warning(const nlohmann::json& run_task) {
+  const nlohmann::json attempts = run_task.value("attempts", nlohmann::json::array());
+  if (attempts.empty()) return std::nullopt;
+  const nlohmann::json* kept = &attempts.back();
+  for (const auto& attempt : attempts) {
+    if (attempt.contains("mergeCommit")) kept = &attempt;
+  }
+  if (!kept->contains("scopeWarning")) return std::nullopt;
+  return kept->value("scopeWarning", "");
 }
 
 // Agent text as Markdown: neutralised, one line unless `lines`, with every
@@ -359,18 +381,38 @@ std::string mission_report_markdown(const nlohmann::json& detail) {
   if (mission.contains("summary"))
     out += "\n" + md(mission.at("summary").get<std::string>(), true) + "\n";
 
+  // A task that ran under the run: its attempts are what happened, whatever
+  // its agent recorded itself (a shell agent records nothing).
+  std::map<std::string, const nlohmann::json*> ran;
+  if (detail.contains("run") && detail.at("run").is_object() &&
+      detail.at("run").contains("tasks")) {
+    // Pointers into `detail`, which outlives them.
+    for (const auto& task : detail.at("run").at("tasks")) {
+      if (!task.value("attempts", nlohmann::json::array()).empty())
+        ran.emplace(task.value("taskId", ""), &task);
+    }
+  }
   auto task_block = [&](const nlohmann::json& task) {
+    auto found = ran.find(task.value("taskId", ""));
+    const nlohmann::json* in_run = found == ran.end() ? nullptr : found->second;
     std::string block = "- **" + md(task.value("name", "")) + "** (" +
                         md_code(task.value("taskId", "")) + "): " + md(task.value("status", "")) +
-                        ", " + seconds_text(task) + "\n";
+                        ", " + (in_run ? run_time_text(*in_run) : seconds_text(task)) + "\n";
     if (task.contains("outcome")) {
       block += "  - Outcome: " + md(task.at("outcome").value("summary", "")) + "\n";
       for (const auto& item : task.at("outcome").value("limitations", nlohmann::json::array())) {
         block += "  - Limitation: " + md(item.get<std::string>()) + "\n";
       }
     }
-    if (task.contains("filesChanged")) markdown_files(block, task.at("filesChanged"));
-    if (task.contains("verification") && !task.at("verification").value("scopeMatch", true)) {
+    if (in_run && in_run->contains("filesChanged")) {
+      markdown_files(block, in_run->at("filesChanged"));
+    } else if (task.contains("filesChanged")) {
+      markdown_files(block, task.at("filesChanged"));
+    }
+    if (in_run) {
+      if (auto warning = run_scope_warning(*in_run)) block += "  - Scope: " + md(*warning) + "\n";
+    } else if (task.contains("verification") &&
+               !task.at("verification").value("scopeMatch", true)) {
       std::string unexpected;
       for (const auto& path :
            task.at("verification").value("unexpectedFiles", nlohmann::json::array())) {
@@ -413,6 +455,11 @@ std::string mission_report_markdown(const nlohmann::json& detail) {
   out += "\n### Open blockers\n\n" + (blockers.empty() ? std::string("None.\n") : blockers);
   std::string warnings;
   for (const auto& task : tasks) {
+    if (ran.count(task.value("taskId", ""))) {
+      if (auto warning = run_scope_warning(*ran.at(task.value("taskId", ""))))
+        warnings += "- " + md(task.value("name", "")) + ": " + md(*warning) + "\n";
+      continue;
+    }
     if (!task.contains("verification")) continue;
     for (const auto& warning : task.at("verification").value("warnings", nlohmann::json::array())) {
       warnings += "- " + md(task.value("name", "")) + ": " + md(warning.get<std::string>()) + "\n";

@@ -46,7 +46,7 @@ __mission_node() {
     'workspaces list') subs='' opts='--workflow --status' args='' ;;
     'workspaces conflicts') subs='' opts='' args='none' ;;
     'workspaces clean') subs='' opts='--workflow' args='' ;;
-    'workflows') subs='list show create rm run stop reset status plan edit' opts='' args='' ;;
+    'workflows') subs='list show create rm run stop reset status diff land' opts='' args='' ;;
     'workflows list') subs='' opts='--limit' args='' ;;
     'workflows show') subs='' opts='--follow' args='none' ;;
     'workflows create') subs='' opts='--from --cwd' args='none' ;;
@@ -55,8 +55,8 @@ __mission_node() {
     'workflows stop') subs='' opts='' args='none' ;;
     'workflows reset') subs='' opts='' args='none none' ;;
     'workflows status') subs='' opts='' args='none' ;;
-    'workflows plan') subs='' opts='--from-issue --name --adapter --bin --delivery --cwd --env --sandbox --detach' args='none command' ;;
-    'workflows edit') subs='' opts='--from' args='none' ;;
+    'workflows diff') subs='' opts='--stat' args='none none' ;;
+    'workflows land') subs='' opts='--into --merge --partial' args='none' ;;
     'approve') subs='' opts='' args='none' ;;
     'reject') subs='' opts='' args='none none' ;;
     'plan') subs='' opts='--format' args='none' ;;
@@ -141,15 +141,7 @@ __mission_value() {
     'workflows run|--env') kind=environment ;;
     'workflows run|--sandbox') kind=words values='on off' ;;
     'workflows run|--allow-write') kind=files ;;
-    'workflows plan|--from-issue') kind=files ;;
-    'workflows plan|--name') kind=none ;;
-    'workflows plan|--adapter') kind=words values='claude-code codex copilot opencode pi generic' ;;
-    'workflows plan|--bin') kind=files ;;
-    'workflows plan|--delivery') kind=words values='mcp-tool stdout-marker' ;;
-    'workflows plan|--cwd') kind=directories ;;
-    'workflows plan|--env') kind=environment ;;
-    'workflows plan|--sandbox') kind=words values='on off' ;;
-    'workflows edit|--from') kind=files ;;
+    'workflows land|--into') kind=none ;;
     'plan|--format') kind=words values='text dot mermaid' ;;
     'next|--limit') kind=none ;;
     'templates list|--limit') kind=none ;;

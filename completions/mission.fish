@@ -2,9 +2,9 @@
 # `mission completion fish`: regenerate it rather than edit it.
 
 # The options that take a value, in any command: their value is no command.
-set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --sandbox --allow-write --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --max-attempts --task-timeout --base --from-issue --var --repository --max-parallel
+set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --sandbox --allow-write --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --max-attempts --task-timeout --base --into --var --repository --max-parallel
 # The commands whose arguments after -- are a command line of its own.
-set -g __mission_with_command 'run' 'exec create' 'workflows run' 'workflows plan'
+set -g __mission_with_command 'run' 'exec create' 'workflows run'
 # __mission_subcommands PATH: the subcommands of the command PATH.
 function __mission_subcommands
     switch "$argv[1]"
@@ -23,7 +23,7 @@ function __mission_subcommands
         case 'workspaces'
             echo list conflicts clean
         case 'workflows'
-            echo list show create rm run stop reset status plan edit
+            echo list show create rm run stop reset status diff land
         case 'templates'
             echo list show apply
         case 'sandbox'
@@ -199,7 +199,7 @@ complete -c mission -n '__mission_at '\''check'\''' -l allow-blockers -d 'Open b
 complete -c mission -n '__mission_at '\''check'\''' -l allow-scope -d 'Changes outside areas do not fail the check'
 complete -c mission -n '__mission_at '\''check'\''' -l allow-unfinished -d 'Tasks never started or completed, and runs under way, do not fail the check'
 complete -c mission -n '__mission_at '\''export'\''' -l output -s o -r -F -d 'Write the record to FILE ('\''-'\'': stdout), not to git notes'
-complete -c mission -n '__mission_at '\''export'\''' -l commit -x -d 'Commit that carries the note (default: HEAD)'
+complete -c mission -n '__mission_at '\''export'\''' -l commit -x -d 'Commit that carries the note (default: a workflow run'\''s commits, else HEAD)'
 complete -c mission -n '__mission_at '\''export'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'Repository to write the note in (default: current)'
 complete -c mission -n '__mission_at '\''resolve'\''' -l note -x -d 'What the review concluded'
 complete -c mission -n '__mission_at '\''inbox'\''' -l all -d 'Read messages too, not only unread ones'
@@ -225,8 +225,8 @@ complete -c mission -n '__mission_at '\''workflows'\''' -a 'run' -d 'Run a workf
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'stop' -d 'Stop a workflow'\''s run; its tasks go back to ready'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'reset' -d 'Put a workflow'\''s failed tasks (or one) back to ready, to run them again'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'status' -d 'Show a workflow'\''s last run: tasks, attempts, times'
-complete -c mission -n '__mission_at '\''workflows'\''' -a 'plan' -d 'Have an agent plan a new workflow for a goal; review, edit and run it after'
-complete -c mission -n '__mission_at '\''workflows'\''' -a 'edit' -d 'Edit a workflow'\''s plan in $EDITOR as a plan file, before any task starts'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'diff' -d 'Show a workflow run'\''s patch, or one task'\''s, through git diff'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'land' -d 'Move the base branch to a finished run'\''s branch (fast-forward, or --merge)'
 complete -c mission -n '__mission_at '\''workflows list'\''' -l limit -x -d 'At most this many (default 20)'
 complete -c mission -n '__mission_at '\''workflows show'\''' -l follow -d 'Follow its run until it ends: a live board on a terminal, else a line per change'
 complete -c mission -n '__mission_at '\''workflows create'\''' -l from -r -F -d 'The plan file: .toml, .json, or - to read it from stdin (see PLAN FILES)'
@@ -242,16 +242,10 @@ complete -c mission -n '__mission_at '\''workflows run'\''' -l detach -d 'Print 
 complete -c mission -n '__mission_at '\''workflows run'\''' -l approve -d 'A person approves each merge: mission approve|reject TASK'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l sandbox -x -a 'on off' -d 'on (default): agents and checks write only their worktrees, a private TMPDIR and their CLI'\''s state; off: with all your rights'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l allow-write -r -F -d 'Let the confined agents and checks write PATH too (repeatable)'
-complete -c mission -n '__mission_at '\''workflows plan'\''' -l from-issue -r -F -d 'Plan for the issue in this file (its first line names the workflow)'
-complete -c mission -n '__mission_at '\''workflows plan'\''' -l name -x -d 'The workflow'\''s name (default: the goal'\''s first line)'
-complete -c mission -n '__mission_at '\''workflows plan'\''' -l adapter -x -a 'claude-code codex copilot opencode pi generic' -d 'The planning agent: claude-code, codex, copilot, opencode, pi, or generic with an MCP agent'\''s command after --'
-complete -c mission -n '__mission_at '\''workflows plan'\''' -l bin -r -F -d 'The adapter'\''s executable (default $MISSION_<ADAPTER>_BIN, else PATH)'
-complete -c mission -n '__mission_at '\''workflows plan'\''' -l delivery -x -a 'mcp-tool stdout-marker' -d 'Signal delivery (default: mcp-tool)'
-complete -c mission -n '__mission_at '\''workflows plan'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'The repository to plan in (default: current)'
-complete -c mission -n '__mission_at '\''workflows plan'\''' -l env -x -a '(set -nx | string replace -r \'$\' =)' -d 'Set K=V in the agent'\''s environment (repeatable)'
-complete -c mission -n '__mission_at '\''workflows plan'\''' -l sandbox -x -a 'on off' -d 'on (default): confined as under mission run; off: with all your rights'
-complete -c mission -n '__mission_at '\''workflows plan'\''' -l detach -d 'Print the workflow'\''s and the agent'\''s ids and return at once'
-complete -c mission -n '__mission_at '\''workflows edit'\''' -l from -r -F -d 'Apply this plan file (.toml, .json, or - for stdin) instead of an editor'
+complete -c mission -n '__mission_at '\''workflows diff'\''' -l stat -d 'Only the files and their changed lines'
+complete -c mission -n '__mission_at '\''workflows land'\''' -l into -x -d 'The branch to land on (default: the run'\''s --base, else the checked-out branch)'
+complete -c mission -n '__mission_at '\''workflows land'\''' -l merge -d 'When the base moved: merge the run'\''s branch into it if they merge cleanly'
+complete -c mission -n '__mission_at '\''workflows land'\''' -l partial -d 'Land what merged though some tasks did not'
 complete -c mission -n '__mission_at '\''plan'\''' -l format -x -a 'text dot mermaid' -d 'text (default), dot or mermaid'
 complete -c mission -n '__mission_at '\''next'\''' -l limit -x -d 'At most this many tasks (default and most: 50)'
 complete -c mission -n '__mission_at '\''templates'\''' -a 'list' -d 'List workflow templates'

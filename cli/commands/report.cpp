@@ -11,6 +11,7 @@
 #include "cli/list_pages.hpp"
 #include "cli/mission_view.hpp"
 #include "cli/output.hpp"
+#include "cli/run_patch.hpp"
 #include "shared/error_code.hpp"
 
 namespace mission::cli {
@@ -21,31 +22,20 @@ struct ReportOptions {
   std::string format = "markdown";
 };
 
-// The workflow's last run with all its tasks, page after page; null when
-// it was never run.
-nlohmann::json last_run(DaemonClient& client, const std::string& workflow_id) {
-  nlohmann::json params = {{"id", workflow_id}, {"after", 0}};
-  nlohmann::json run;
-  nlohmann::json tasks = nlohmann::json::array();
-  for (;;) {
-    nlohmann::json page;
+// Each task's files as its run merged them (or left them on its branch),
+// read from git: a task an agent ran without start_task and complete_task
+// has no change set of its own. A repository moved or pruned since leaves
+// the task without them, not the report.
+void add_run_files(nlohmann::json& run) {
+  const std::string repository = run.value("repository", "");
+  if (repository.empty()) return;
+  for (auto& task : run.at("tasks")) {
     try {
-      page = client.call("workflow.runReport", params);
-    } catch (const MissionError& e) {
-      if (e.code() == ErrorCode::not_found && run.is_null()) return nullptr;
-      throw;
+      if (auto range = task_patch_range(repository, task))
+        task["filesChanged"] = files_in_range(repository, *range);
+    } catch (const MissionError&) {
     }
-    // Pinned to the run of the first page, should another start meanwhile.
-    if (run.is_null()) {
-      run = page.at("run");
-      params["runId"] = run.at("id");
-    }
-    for (auto& task : page.at("tasks")) tasks.push_back(std::move(task));
-    if (!page.value("more", false)) break;
-    params["after"] = page.at("afterCursor");
   }
-  run["tasks"] = std::move(tasks);
-  return run;
 }
 
 }  // namespace
@@ -69,8 +59,11 @@ void define_report_command(CLI::App& command, CliContext& context) {
             fetch_all(client, "mission.journal", {{"id", options->id}, {"kind", kind}}, "entries");
       }
       if (detail.at("mission").value("kind", "mission") != "mission") {
-        nlohmann::json run = last_run(client, options->id);
-        if (!run.is_null()) detail["run"] = std::move(run);
+        nlohmann::json run = fetch_last_run(client, options->id);
+        if (!run.is_null()) {
+          add_run_files(run);
+          detail["run"] = std::move(run);
+        }
       }
       if (context.options.json || options->format == "json") {
         print_json(detail);

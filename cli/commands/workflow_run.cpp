@@ -189,6 +189,12 @@ int show_run_status(const CliContext& context, const WorkflowRunOptions& options
               static_cast<long long>(run.value("attemptsTotal", std::int64_t{0})),
               run.value("integrationBranch", "").c_str());
   if (run.contains("reason")) std::printf("%s\n", safe(run.value("reason", "")).c_str());
+  if (run.contains("landed")) {
+    const nlohmann::json& landed = run.at("landed");
+    std::printf("Landed on %s at %s (%s), %s\n", landed.value("into", "").c_str(),
+                landed.value("commit", "").substr(0, 12).c_str(), landed.value("how", "").c_str(),
+                short_time(landed.value("at", nlohmann::json())).c_str());
+  }
   if (run.contains("sandbox")) {
     const std::string sandbox = run.value("sandbox", "");
     std::printf(

@@ -576,6 +576,7 @@ void define_workflows_command(CLI::App& command, CliContext& context) {
   remove->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
   on_run<run_remove_workflow>(remove, context, options);
   define_workflow_run_commands(command, context);
+  define_workflow_review_commands(command, context);
   define_workflow_plan_command(command, context);
   define_workflow_edit_command(command, context);
 }

@@ -107,6 +107,8 @@ std::span<const MethodEntry> control_methods() {
        typed<WorkflowRunStatusRequest, handle_workflow_run_status>},
       {"workflow.runReport", "control/workflow.run_report.params", false, read,
        typed<WorkflowRunReportRequest, handle_workflow_run_report>},
+      {"workflow.landed", "control/workflow.landed.params", false, write,
+       typed<WorkflowLandedRequest, handle_workflow_landed>},
       {"workspace.list", "control/workspace.list.params", false, read,
        typed<WorkspaceListMethodRequest, handle_workspace_list>},
       {"workspace.conflicts", "control/workspace.conflicts.params", false, read,

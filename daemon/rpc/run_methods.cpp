@@ -10,7 +10,10 @@
 #include "daemon/sandbox/sandbox_policy.hpp"
 #include "daemon/store/plan_repository.hpp"
 #include "daemon/store/run_repository.hpp"
+#include "shared/clock.hpp"
+#include "shared/error_code.hpp"
 #include "shared/limits.hpp"
+#include "shared/time_format.hpp"
 
 namespace mission::daemon {
 
@@ -33,6 +36,14 @@ void from_json(const nlohmann::json& j, WorkflowRunReportRequest& request) {
   request.id = j.at("id").get<std::string>();
   if (j.contains("runId")) request.run_id = j.at("runId").get<std::string>();
   request.page = decode_list_params(j);
+}
+
+void from_json(const nlohmann::json& j, WorkflowLandedRequest& request) {
+  request.id = j.at("id").get<std::string>();
+  request.run_id = j.at("runId").get<std::string>();
+  request.into = j.at("into").get<std::string>();
+  request.commit = j.at("commit").get<std::string>();
+  request.how = j.at("how").get<std::string>();
 }
 
 void from_json(const nlohmann::json& j, TaskApprovalRequest& request) {
@@ -112,6 +123,24 @@ nlohmann::json handle_workflow_run_status(MethodContext& context,
                                           const WorkflowRunStatusRequest& request) {
   return {{"run", context.services.runs.run_json(
                       require_run(context.services.db, request.id, request.run_id))}};
+}
+
+nlohmann::json handle_workflow_landed(MethodContext& context,
+                                      const WorkflowLandedRequest& request) {
+  store::RunRow run = require_run(context.services.db, request.id, request.run_id);
+  if (run.status == RunStatus::running || run.status == RunStatus::stopping) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "the run " + run.id + " of workflow " + request.id + " is still running",
+                       "wait for it to end (mission workflows show " + request.id +
+                           " --follow) or stop it, then land it");
+  }
+  const nlohmann::json landed = {{"into", request.into},
+                                 {"commit", request.commit},
+                                 {"how", request.how},
+                                 {"at", format_utc_iso8601(unix_ms_now())}};
+  store::RunRepository(context.services.db).set_landed(run.id, landed.dump());
+  run.landed = landed.dump();
+  return {{"run", context.services.runs.run_json(run)}};
 }
 
 nlohmann::json handle_workflow_run_report(MethodContext& context,

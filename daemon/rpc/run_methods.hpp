@@ -1,6 +1,6 @@
 #pragma once
 // Control-API methods of workflow runs (docs/adr/0023): workflow.run,
-// workflow.stop, workflow.runStatus, workflow.runReport.
+// workflow.stop, workflow.runStatus, workflow.runReport, workflow.landed.
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -36,6 +36,15 @@ struct WorkflowRunReportRequest {
 };
 void from_json(const nlohmann::json& j, WorkflowRunReportRequest& request);
 
+struct WorkflowLandedRequest {
+  std::string id;
+  std::string run_id;
+  std::string into;
+  std::string commit;
+  std::string how;
+};
+void from_json(const nlohmann::json& j, WorkflowLandedRequest& request);
+
 struct TaskApprovalRequest {
   std::string task_id;
   std::string person;
@@ -53,5 +62,8 @@ nlohmann::json handle_workflow_run_status(MethodContext& context,
 // attempt, positions being plan order from 1 (docs/adr/0026).
 nlohmann::json handle_workflow_run_report(MethodContext& context,
                                           const WorkflowRunReportRequest& request);
+// Records where a person landed a run (git did the landing, in the CLI):
+// the run as workflow.runStatus answers it, with `landed`.
+nlohmann::json handle_workflow_landed(MethodContext& context, const WorkflowLandedRequest& request);
 
 }  // namespace mission::daemon

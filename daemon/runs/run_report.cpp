@@ -5,6 +5,7 @@
 #include "daemon/runs/run_options.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/task_repository.hpp"
+#include "daemon/store/workspace_repository.hpp"
 #include "shared/clock.hpp"
 #include "shared/time_format.hpp"
 
@@ -59,6 +60,12 @@ void record_reported_tokens(store::Database& db, const std::string& run_id,
   transaction.commit();
 }
 
+void put_landed(nlohmann::json& out, const store::RunRow& run) {
+  if (!run.landed) return;
+  nlohmann::json landed = nlohmann::json::parse(*run.landed, nullptr, false);
+  if (landed.is_object()) out["landed"] = std::move(landed);
+}
+
 nlohmann::json run_summary_json(store::Database& db, const store::RunRow& run,
                                 const std::vector<store::PlannedTaskRow>& tasks) {
   store::RunRepository runs(db);
@@ -66,6 +73,7 @@ nlohmann::json run_summary_json(store::Database& db, const store::RunRow& run,
   nlohmann::json out = {{"id", run.id},
                         {"workflowId", run.workflow_id},
                         {"status", run.status},
+                        {"repository", run.repository},
                         {"integrationBranch", run.integration_branch},
                         {"baseCommit", run.base_commit},
                         {"createdAt", format_utc_iso8601(run.created_at)},
@@ -73,10 +81,12 @@ nlohmann::json run_summary_json(store::Database& db, const store::RunRow& run,
   if (options.is_object()) {
     out["adapter"] = options.value("adapter", "generic");
     if (options.contains("maxAttempts")) out["maxAttempts"] = options["maxAttempts"];
+    if (options.contains("base")) out["base"] = options["base"];
   }
   out["sandbox"] = sandbox_of(options);
   if (run.reason) out["reason"] = *run.reason;
   if (run.ended_at) out["endedAt"] = format_utc_iso8601(*run.ended_at);
+  put_landed(out, run);
   std::map<std::string, store::AttemptRow> latest;
   for (auto& attempt : runs.latest_attempts(run.id))
     latest.emplace(attempt.task_id, std::move(attempt));
@@ -97,6 +107,7 @@ nlohmann::json run_summary_json(store::Database& db, const store::RunRow& run,
 nlohmann::json run_task_json(store::Database& db, const store::PlannedTaskRow& task,
                              const std::vector<store::AttemptRow>& attempts) {
   store::ExecutionRepository executions(db);
+  store::WorkspaceRepository workspaces(db);
   nlohmann::json out = {
       {"taskId", task.id},
       {"name", task.name},
@@ -117,6 +128,13 @@ nlohmann::json run_task_json(store::Database& db, const store::PlannedTaskRow& t
     a["durationMs"] = duration_of(attempt);
     if (attempt.reason) a["reason"] = *attempt.reason;
     if (attempt.merge_commit) a["mergeCommit"] = *attempt.merge_commit;
+    // Where its work was made: `mission workflows diff` shows its patch.
+    if (attempt.workspace_id) {
+      if (auto workspace = workspaces.find(*attempt.workspace_id)) {
+        a["branch"] = workspace->branch;
+        if (workspace->base_commit) a["baseCommit"] = *workspace->base_commit;
+      }
+    }
     if (attempt.scope_warning) a["scopeWarning"] = *attempt.scope_warning;
     if (attempt.tokens_input || attempt.tokens_output) {
       put_tokens(a, attempt.tokens_input.value_or(0), attempt.tokens_output.value_or(0));

@@ -28,6 +28,10 @@ std::string task_run_status(const store::PlannedTaskRow& task, const store::Atte
 void record_reported_tokens(store::Database& db, const std::string& run_id,
                             const std::string& task_id, std::int64_t attempt);
 
+// Adds `landed` ({into, commit, how, at}) to a run's JSON when a person
+// landed it.
+void put_landed(nlohmann::json& out, const store::RunRow& run);
+
 // The run without its tasks: status, reason, times, adapter, the count of
 // tasks by status and the totals of attempts and tokens (camelCase).
 nlohmann::json run_summary_json(store::Database& db, const store::RunRow& run,

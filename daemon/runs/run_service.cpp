@@ -1201,6 +1201,7 @@ nlohmann::json RunService::run_json(const store::RunRow& run) {
                         {"sandbox", sandbox_of(options)},
                         {"createdAt", format_utc_iso8601(run.created_at)}};
   if (run.reason) out["reason"] = *run.reason;
+  put_landed(out, run);
   if (run.ended_at) {
     out["endedAt"] = format_utc_iso8601(*run.ended_at);
     out["durationMs"] = *run.ended_at - run.created_at;

@@ -10,7 +10,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 18> kMigrations{
+constexpr std::array<const char*, 19> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -791,6 +791,11 @@ CREATE INDEX messages_unread_expiring
     // daemon, or launched before this was recorded.
     R"sql(
 ALTER TABLE executions ADD COLUMN sandbox TEXT;
+)sql",
+    // 19: where a person landed a run (mission workflows land): a JSON
+    // object {into, commit, how, at}; NULL until it lands.
+    R"sql(
+ALTER TABLE runs ADD COLUMN landed TEXT;
 )sql",
 };
 

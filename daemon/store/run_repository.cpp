@@ -6,7 +6,7 @@ namespace {
 constexpr const char* kRunSelect =
     "SELECT id, workflow_id, status, options, repository, integration_branch, base_commit, reason, "
     "created_at, "
-    "ended_at FROM runs ";
+    "ended_at, landed FROM runs ";
 
 RunRow read_run(const Statement& s) {
   RunRow row;
@@ -20,6 +20,7 @@ RunRow read_run(const Statement& s) {
   row.reason = s.optional_text(7);
   row.created_at = s.integer(8);
   row.ended_at = s.optional_integer(9);
+  row.landed = s.optional_text(10);
   return row;
 }
 
@@ -106,6 +107,12 @@ void RunRepository::set_status(const std::string& id, RunStatus status,
   auto s = db_.prepare(
       "UPDATE runs SET status = ?2, reason = coalesce(?3, reason), ended_at = ?4 WHERE id = ?1");
   s.bind(1, id).bind(2, status).bind(3, reason).bind(4, ended_at);
+  s.run();
+}
+
+void RunRepository::set_landed(const std::string& id, const std::string& landed) {
+  auto s = db_.prepare("UPDATE runs SET landed = ?2 WHERE id = ?1");
+  s.bind(1, id).bind(2, landed);
   s.run();
 }
 

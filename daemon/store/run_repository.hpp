@@ -23,6 +23,9 @@ struct RunRow {
   std::optional<std::string> reason;
   std::int64_t created_at = 0;
   std::optional<std::int64_t> ended_at;
+  // Where a person landed it (mission workflows land): JSON {into, commit,
+  // how, at}.
+  std::optional<std::string> landed;
 };
 
 struct AttemptRow {
@@ -63,6 +66,9 @@ class RunRepository {
   std::vector<RunRow> live();
   void set_status(const std::string& id, RunStatus status, const std::optional<std::string>& reason,
                   std::optional<std::int64_t> ended_at);
+
+  // Records where the run landed (RunRow::landed), replacing an earlier landing.
+  void set_landed(const std::string& id, const std::string& landed);
 
   void insert_attempt(const AttemptRow& row);
   void update_attempt(const AttemptRow& row);

@@ -28,8 +28,12 @@ expect "--choice" mission answer --ch
 expect "--stdin-answers" mission run --stdin
 [[ $(subcommands mission exec '') == "list show create stop logs signals instructions" ]] || { echo "exec '' -> $(subcommands mission exec '')"; exit 1; }
 [[ $(subcommands mission mcp '') == "connect config" ]] || { echo "mcp '' -> $(subcommands mission mcp '')"; exit 1; }
-[[ $(subcommands mission workflows '') == "list show create rm run stop reset status plan edit" ]] || { echo "workflows '' -> $(subcommands mission workflows '')"; exit 1; }
+[[ $(subcommands mission workflows '') == "list show create rm run stop reset status diff land plan edit" ]] || { echo "workflows '' -> $(subcommands mission workflows '')"; exit 1; }
 expect "mermaid" mission plan wf-1 --format m
+expect "--merge" mission workflows land wf-1 --me
+expect "--partial" mission workflows land wf-1 --pa
+expect "--into" mission workflows land wf-1 --in
+expect "--stat" mission workflows diff wf-1 --st
 expect "exec" mission exe
 expect "list" mission --socket /tmp/s exec li
 expect "connect" mission --json mcp conn

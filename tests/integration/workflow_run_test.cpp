@@ -532,8 +532,13 @@ TEST_CASE(
       markdown.out.find("**after** (`" +
                         task_of(run_status(instance, workflow), "after")["id"].get<std::string>() +
                         "`): waiting, never started") != std::string::npos);
-  // The task the run failed before it started has no duration of its own.
-  CHECK(markdown.out.find("`): failed, not started\n") != std::string::npos);
+  // The task whose agent ran and failed takes its attempt's time in the
+  // Tasks section too, not "not started".
+  const std::string doomed =
+      task_of(run_status(instance, workflow), "doomed")["id"].get<std::string>();
+  CHECK(std::regex_search(markdown.out, std::regex("\\*\\*doomed\\*\\* \\(`" + doomed +
+                                                   "`\\): failed, (<1s|[0-9.]+s)\\n")));
+  CHECK(markdown.out.find("`): failed, not started\n") == std::string::npos);
 }
 
 TEST_CASE(
