@@ -53,7 +53,7 @@ std::span<const CommandSpec> hidden_commands() {
   static const CommandSpec kHidden[] = {
       {"completion", "Print the completion script of a shell (bash, zsh or fish)",
        define_completion_command},
-      {"__complete", "Print completion candidates (executions) for the scripts",
+      {"__complete", "Print completion candidates (executions, workflows) for the scripts",
        define_complete_command},
   };
   return kHidden;

@@ -11,6 +11,7 @@
 #include "cli/list_pages.hpp"
 #include "cli/mission_view.hpp"
 #include "cli/output.hpp"
+#include "cli/workflow_reference.hpp"
 #include "shared/error_code.hpp"
 
 namespace mission::cli {
@@ -52,7 +53,7 @@ nlohmann::json last_run(DaemonClient& client, const std::string& workflow_id) {
 
 void define_report_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<ReportOptions>();
-  command.add_option("mission", options->id, "Mission or workflow id")
+  command.add_option("mission", options->id, kMissionArgumentHelp)
       ->required()
       ->type_name("MISSION");
   command.add_option("--format", options->format, "markdown (default) or json")
@@ -62,6 +63,7 @@ void define_report_command(CLI::App& command, CliContext& context) {
     context.action = [&context, options] {
       DaemonConnection connection = context.connect();
       DaemonClient& client = connection.client;
+      options->id = resolve_mission_or_workflow(client, options->id);
       nlohmann::json detail = client.call("mission.get", {{"id", options->id}});
       detail["tasks"] = fetch_all(client, "mission.tasks", {{"id", options->id}}, "tasks");
       for (const char* kind : {"decisions", "issues", "milestones"}) {
