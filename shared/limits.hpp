@@ -370,6 +370,10 @@ inline constexpr std::size_t kMaxAvailableTasks = 100;
 
 // Messages message_list and `mission inbox` give when no limit is asked for.
 inline constexpr std::size_t kDefaultMessageListLimit = 20;
+// Most entries of each kind `mission inbox` lists besides messages: tasks
+// awaiting approval, merge conflicts, blocked executions. More than this
+// many waiting at once is a run to look at with mission workflows status.
+inline constexpr std::size_t kMaxInboxEntries = 100;
 
 // The control toolset (docs/adr/0025): a coordinator's own instructions in
 // start_task_attempt and a follow_up prompt; get_attempt_patch's default
