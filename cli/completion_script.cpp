@@ -25,7 +25,7 @@ struct TypeHint {
 constexpr TypeHint kTypeHints[] = {
     {"EXEC", ValueKind::executions}, {"DIR", ValueKind::directories}, {"FILE", ValueKind::files},
     {"PATH", ValueKind::files},      {"K=V", ValueKind::environment}, {"ADAPTER", ValueKind::words},
-    {"TOOLSETS", ValueKind::list},
+    {"TOOLSETS", ValueKind::list},   {"WF", ValueKind::workflows},    {"MISSION", ValueKind::workflows},
 };
 
 // The words of an IsMember check: CLI11 describes it as "{a,b,c}".
@@ -121,6 +121,8 @@ std::string kind_name(ValueKind kind) {
       return "environment";
     case ValueKind::executions:
       return "executions";
+    case ValueKind::workflows:
+      return "workflows";
     case ValueKind::command:
       return "command";
   }
@@ -221,11 +223,12 @@ std::string bash_script(const std::vector<CompletionCommand>& model) {
   }
   out += R"SH(  esac
 }
-# The executions the daemon knows, ids then names; nothing, at once, when no
-# daemon runs (mission __complete never starts one).
-__mission_executions() {
+# __mission_known KIND: the executions or workflows the daemon knows, ids
+# then names; nothing, at once, when no daemon runs (mission __complete
+# never starts one).
+__mission_known() {
   local listed
-  listed=$("${words[0]}" ${socket:+--socket "$socket"} __complete executions 2>/dev/null) || true
+  listed=$("${words[0]}" ${socket:+--socket "$socket"} __complete "$1" 2>/dev/null) || true
   COMPREPLY=($(compgen -W "$listed" -- "$cur"))
 }
 # __mission_offer KIND WORDS: the completions of a value of that kind.
@@ -247,7 +250,7 @@ __mission_offer() {
         COMPREPLY=($(compgen -e -S = -- "$cur"))
         compopt -o nospace 2>/dev/null || true
       fi ;;
-    executions) __mission_executions ;;
+    executions | workflows) __mission_known "$1" ;;
   esac
 }
 # __mission_command_line N: words from N on are a command line of their own
@@ -319,8 +322,8 @@ _mission() {
   [[ -n $node ]] && opts="$opts $globals"
   local -a kinds=($args)
   local arg_kind=${kinds[positional]-}
-  if [[ $cur != -* && -z $subs && $arg_kind == executions ]]; then
-    __mission_executions
+  if [[ $cur != -* && -z $subs && ($arg_kind == executions || $arg_kind == workflows) ]]; then
+    __mission_known "$arg_kind"
   else
     COMPREPLY=($(compgen -W "$subs $opts" -- "$cur"))
   fi
@@ -371,11 +374,12 @@ std::string zsh_script(const std::vector<CompletionCommand>& model) {
   }
   out += R"SH(  esac
 }
-# The executions the daemon knows, ids then names; nothing, at once, when no
-# daemon runs (mission __complete never starts one).
-__mission_executions() {
+# __mission_known KIND: the executions or workflows the daemon knows, ids
+# then names; nothing, at once, when no daemon runs (mission __complete
+# never starts one).
+__mission_known() {
   local -a listed
-  listed=(${(f)"$(${words[1]} ${socket:+--socket} ${socket:+$socket} __complete executions 2>/dev/null)"})
+  listed=(${(f)"$(${words[1]} ${socket:+--socket} ${socket:+$socket} __complete $1 2>/dev/null)"})
   compadd -a listed
 }
 _mission() {
@@ -421,12 +425,12 @@ _mission() {
     (environment)
       [[ $PREFIX == *=* ]] || compadd -S = -- ${(k)parameters[(R)*export*]}
       return ;;
-    (executions) __mission_executions; return ;;
+    (executions|workflows) __mission_known $value_kind; return ;;
     (?*) _message value; return ;;
   esac
   arg_kind=${args[positional+1]}
-  if [[ $PREFIX != -* && $#subs -eq 0 && $arg_kind == executions ]]; then
-    __mission_executions
+  if [[ $PREFIX != -* && $#subs -eq 0 && ($arg_kind == executions || $arg_kind == workflows) ]]; then
+    __mission_known $arg_kind
   elif [[ $PREFIX == -* ]]; then
     if [[ -n $node ]]; then
       _describe -t options option opts -- globals
@@ -459,7 +463,9 @@ std::string fish_value_arguments(const CompletionOption& option) {
     case ValueKind::environment:
       return " -x -a '(set -nx | string replace -r \\'$\\' =)'";
     case ValueKind::executions:
-      return " -x -a '(__mission_executions)'";
+      return " -x -a '(__mission_known executions)'";
+    case ValueKind::workflows:
+      return " -x -a '(__mission_known workflows)'";
     case ValueKind::none:
     case ValueKind::command:
       return " -x";
@@ -538,15 +544,16 @@ function __mission_after_dashdash
         printf '%s\n' $tokens[(math $i + 1)..-1]
     end
 end
-# The executions the daemon knows, ids then names; nothing, at once, when no
-# daemon runs (mission __complete never starts one).
-function __mission_executions
+# __mission_known KIND: the executions or workflows the daemon knows, ids
+# then names; nothing, at once, when no daemon runs (mission __complete
+# never starts one).
+function __mission_known
     set -l tokens (commandline -opc)
     set -l socket
     if set -l i (contains -i -- --socket $tokens)
         set socket --socket $tokens[(math $i + 1)]
     end
-    $tokens[1] $socket __complete executions 2>/dev/null
+    $tokens[1] $socket __complete $argv[1] 2>/dev/null
 end
 complete -c mission -f
 complete -c mission -n __mission_in_command_line -a '(__fish_complete_subcommand --commandline (__mission_after_dashdash))'
@@ -568,8 +575,10 @@ complete -c mission -n __mission_in_command_line -a '(__fish_complete_subcommand
       if (option.takes_value) out += fish_value_arguments(option);
       out += " -d " + single_quoted(one_line(option.description)) + "\n";
     }
-    if (!command.positionals.empty() && command.positionals.front() == ValueKind::executions) {
-      out += "complete -c mission" + condition + " -a '(__mission_executions)'\n";
+    if (!command.positionals.empty() && (command.positionals.front() == ValueKind::executions ||
+                                         command.positionals.front() == ValueKind::workflows)) {
+      out += "complete -c mission" + condition + " -a '(__mission_known " +
+             kind_name(command.positionals.front()) + ")'\n";
     }
   }
   return out;

@@ -20,6 +20,7 @@ enum class ValueKind {
   directories,
   environment,  // K=V: the names of the environment, then a free value
   executions,   // ids and names the daemon knows (mission __complete executions)
+  workflows,    // ids and names of workflows (mission __complete workflows)
   command,      // after --: a command line of its own
 };
 

@@ -124,6 +124,20 @@ std::string event_line(const nlohmann::json& event) {
     return styled(fit(line + describe_tracking(type, event), output_columns()), Tone::attention);
   } else if (type.find(':') != std::string::npos) {
     line += describe_tracking(type, event);
+  } else if (type == "run.attempt") {
+    // "task lint, attempt 2 of 3: failed (check failed)".
+    const nlohmann::json attempt = event.value("attempt", nlohmann::json::object());
+    line += "task " + safe(attempt.value("taskName", "")) + ", attempt " +
+            std::to_string(attempt.value("attempt", 0)) + " of " +
+            std::to_string(attempt.value("maxAttempts", 0)) + ": " +
+            attempt.value("status", "") +
+            (attempt.contains("reason") ? " (" + safe(attempt.value("reason", "")) + ")" : "");
+  } else if (type == "run.updated") {
+    const nlohmann::json run = event.value("run", nlohmann::json::object());
+    line += "run " + event.value("runId", "") + " of workflow " + event.value("workflowId", "") +
+            ": " + run.value("status", "");
+  } else if (!event.contains("execution")) {
+    return "";  // nothing a person reads: no line at all, not a bare time
   } else {
     const nlohmann::json execution = event.value("execution", nlohmann::json::object());
     const std::string state = execution.value("state", "");

@@ -7,7 +7,8 @@
 
 namespace mission::cli {
 
-// "10:04:05  ae-1234567890  running  progress: parser rewritten"
+// "10:04:05  ae-1234567890  running  progress: parser rewritten"; empty for
+// an event with nothing to show a person, which prints no line.
 std::string event_line(const nlohmann::json& event);
 
 // An observation as a person reads it: "asks: Keep it? [yes/no]",

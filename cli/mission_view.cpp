@@ -328,7 +328,8 @@ std::string run_markdown(const nlohmann::json& run) {
       "- Tokens: " +
       (reporting == 0 ? std::string("not reported by its agents")
                       : tokens_text(tokens) + ", reported by " + std::to_string(reporting) +
-                            " of " + std::to_string(run.value("attemptsTotal", 0)) + " attempts") +
+                            " of " + std::to_string(run.value("attemptsTotal", 0)) +
+                            (run.value("attemptsTotal", 0) == 1 ? " attempt" : " attempts")) +
       "\n\n";
   for (const auto& task : run.value("tasks", nlohmann::json::array())) {
     const auto& attempts = task.value("attempts", nlohmann::json::array());

@@ -114,11 +114,19 @@ inline constexpr std::size_t kMaxFramesPerTurn = 8;
 // for seconds: time, not only the count, bounds a turn.
 inline constexpr std::uint64_t kMaxHandlingNsPerTurn = 2'000'000;
 
-// An execution id prefix names an execution only with at least this many
-// characters after "ae-", as git asks four of an abbreviated hash.
+// An id prefix names an execution, a workflow or a task only with at least
+// this many characters after "ae-", "wf-" or "tk-", as git asks four of an
+// abbreviated hash.
 inline constexpr std::size_t kMinExecutionIdPrefix = 4;
-// How many candidates an ambiguous execution reference lists.
+// How many candidates an ambiguous execution, workflow or task reference
+// lists.
 inline constexpr std::size_t kMaxReferenceCandidates = 5;
+// Workflows (or tasks) created last whose names and ids a reference that
+// names nothing is compared with for a did-you-mean: older ones are not
+// what a person is typing, and the comparison stays cheap.
+inline constexpr std::size_t kMaxDidYouMeanRecords = 200;
+// Most edits between a mistyped reference and the name or id it suggests.
+inline constexpr std::size_t kMaxDidYouMeanEdits = 2;
 
 // Executions `mission exec list` asks for when no --limit is given.
 inline constexpr std::size_t kDefaultExecutionListLimit = 50;
@@ -367,6 +375,10 @@ inline constexpr std::size_t kMaxAvailableTasks = 100;
 
 // Messages message_list and `mission inbox` give when no limit is asked for.
 inline constexpr std::size_t kDefaultMessageListLimit = 20;
+// Most entries of each kind `mission inbox` lists besides messages: tasks
+// awaiting approval, merge conflicts, blocked executions. More than this
+// many waiting at once is a run to look at with mission workflows status.
+inline constexpr std::size_t kMaxInboxEntries = 100;
 
 // The control toolset (docs/adr/0025): a coordinator's own instructions in
 // start_task_attempt and a follow_up prompt; get_attempt_patch's default

@@ -16,6 +16,7 @@
 #include "cli/mission_notes.hpp"
 #include "cli/mission_view.hpp"
 #include "cli/output.hpp"
+#include "cli/workflow_reference.hpp"
 #include "shared/error_code.hpp"
 #include "shared/mission_record.hpp"
 
@@ -88,12 +89,13 @@ int run_check(const CliContext& context, const CheckOptions& options) {
                              {"allowBlockers", options.rules.allow_blockers},
                              {"allowScope", options.rules.allow_scope},
                              {"allowUnfinished", options.rules.allow_unfinished}};
+    DaemonConnection connection = context.connect();
     if (!options.mission_id.empty()) {
-      params["missionId"] = options.mission_id;
+      params["missionId"] = resolve_mission_or_workflow(connection.client, options.mission_id);
     } else {
       params["cwd"] = CliContext::working_directory(options.cwd);
     }
-    result = context.connect().client.call("mission.check", params);
+    result = connection.client.call("mission.check", params);
   }
   if (context.options.json) {
     print_json(result);

@@ -25,7 +25,8 @@ std::span<const CommandSpec> commands() {
       {"check", "CI gate: fail on failed tasks, open blockers, scope", define_check_command},
       {"export", "Write a mission's record to git notes or a file for CI", define_export_command},
       {"resolve", "Mark a blocker issue as reviewed by a person", define_resolve_command},
-      {"inbox", "Show the questions agents wait on and messages to you", define_inbox_command},
+      {"inbox", "What waits on you (questions, approvals, conflicts) and messages",
+       define_inbox_command},
       {"send", "Send a message to an agent execution (EXEC TEXT)", define_send_command},
       {"answer", "Answer an execution's open question (EXEC TEXT | --choice N)",
        define_answer_command},
@@ -53,7 +54,7 @@ std::span<const CommandSpec> hidden_commands() {
   static const CommandSpec kHidden[] = {
       {"completion", "Print the completion script of a shell (bash, zsh or fish)",
        define_completion_command},
-      {"__complete", "Print completion candidates (executions) for the scripts",
+      {"__complete", "Print completion candidates (executions, workflows) for the scripts",
        define_complete_command},
   };
   return kHidden;

@@ -1,6 +1,7 @@
 // mission completion SHELL: the completion script generated from the
-// command table. mission __complete executions: the ids and names of recent
-// executions, for those scripts; quick and silent when no daemon runs.
+// command table. mission __complete executions|workflows: the ids and
+// names of recent executions or workflows, for those scripts; quick and
+// silent when no daemon runs.
 
 #include <cstdio>
 #include <iostream>
@@ -19,6 +20,8 @@ namespace {
 // Executions, newest first, whose ids and names shell completion offers
 // (documented in mission(1), LIMITS).
 constexpr std::size_t kCompletionExecutionLimit = 100;
+// And workflows (workflow.list takes at most 200 a page).
+constexpr std::size_t kCompletionWorkflowLimit = 100;
 
 int print_completion(const std::string& shell) {
   CLI::App full{"mission", "mission"};
@@ -32,20 +35,28 @@ int print_completion(const std::string& shell) {
 
 // Never starts the daemon and never fails: a completion has nothing to say
 // then, and an error would land in the middle of the user's command line.
-int print_executions(const CliContext& context) {
+int print_known(const CliContext& context, const std::string& what) {
   try {
     auto client = context.connect_if_running();
     if (!client) return kExitOk;
-    auto page = client->call("execution.list", {{"limit", kCompletionExecutionLimit}});
+    const bool workflows = what == "workflows";
+    const char* list = workflows ? "workflows" : "executions";
+    const char* name_key = workflows ? "name" : "agentName";
+    auto page = workflows
+                    ? client->call("workflow.list", {{"limit", kCompletionWorkflowLimit}})
+                    : client->call("execution.list", {{"limit", kCompletionExecutionLimit}});
     std::set<std::string> names;
     std::string out;
-    for (const auto& execution : page.at("executions")) {
-      out += execution.at("id").get<std::string>() + "\n";
-      if (execution.contains("agentName"))
-        names.insert(execution.at("agentName").get<std::string>());
+    for (const auto& record : page.at(list)) {
+      out += record.at("id").get<std::string>() + "\n";
+      // A shell splits words at blanks: a name with one is offered by id.
+      if (record.contains(name_key) && record.at(name_key).is_string()) {
+        const std::string name = record.at(name_key).get<std::string>();
+        if (name.find_first_of(" \t\n'\"\\") == std::string::npos) names.insert(name);
+      }
     }
     for (const auto& name : names) out += name + "\n";
-    if (!page.at("executions").empty()) out += "@last\n";
+    if (!page.at(list).empty()) out += "@last\n";
     std::fwrite(out.data(), 1, out.size(), stdout);
   } catch (...) {
   }
@@ -65,11 +76,13 @@ void define_completion_command(CLI::App& command, CliContext& context) {
 
 void define_complete_command(CLI::App& command, CliContext& context) {
   auto what = std::make_shared<std::string>();
-  command.add_option("what", *what, "executions")->required()->check(CLI::IsMember({"executions"}));
+  command.add_option("what", *what, "executions or workflows")
+      ->required()
+      ->check(CLI::IsMember({"executions", "workflows"}));
   // `what` is captured: the option writes into it while parsing, after
   // this function has returned.
   command.callback(
-      [&context, what] { context.action = [&context] { return print_executions(context); }; });
+      [&context, what] { context.action = [&context, what] { return print_known(context, *what); }; });
 }
 
 }  // namespace mission::cli

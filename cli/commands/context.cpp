@@ -5,6 +5,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/mission_view.hpp"
 #include "cli/output.hpp"
+#include "cli/workflow_reference.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/time_format.hpp"
@@ -21,7 +22,9 @@ struct ContextOptions {
 };
 
 int run_context(const CliContext& context, const ContextOptions& options) {
-  nlohmann::json params = {{"missionId", options.id}, {"include", options.include}};
+  DaemonConnection connection = context.connect();
+  const std::string id = resolve_mission_or_workflow(connection.client, options.id);
+  nlohmann::json params = {{"missionId", id}, {"include", options.include}};
   nlohmann::json filter = nlohmann::json::object();
   if (options.phase) filter["phase"] = *options.phase;
   if (!options.agent.empty()) filter["agent"] = options.agent;
@@ -35,7 +38,7 @@ int run_context(const CliContext& context, const ContextOptions& options) {
     filter["since"] = format_utc_iso8601(*since);
   }
   if (!filter.empty()) params["filter"] = filter;
-  nlohmann::json result = context.connect().client.call("mission.context", params);
+  nlohmann::json result = connection.client.call("mission.context", params);
   if (context.options.json) {
     print_json(result);
   } else {
@@ -48,7 +51,7 @@ int run_context(const CliContext& context, const ContextOptions& options) {
 
 void define_context_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<ContextOptions>();
-  command.add_option("mission", options->id, "Mission or workflow id")
+  command.add_option("mission", options->id, kMissionArgumentHelp)
       ->required()
       ->type_name("MISSION");
   command.add_option("--include", options->include, "Parts to show (default: all)")

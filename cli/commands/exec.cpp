@@ -78,8 +78,8 @@ int run_show(const CliContext& context, const ExecOptions& options) {
   }
   for (;;) {
     nlohmann::json event = connection.client.read_event();
-    std::printf("%s\n",
-                context.options.json ? json_text(event).c_str() : event_line(event).c_str());
+    const std::string line = context.options.json ? json_text(event) : event_line(event);
+    if (!line.empty()) std::printf("%s\n", line.c_str());
     std::fflush(stdout);
     if (event_is_final(event)) return kExitOk;
   }

@@ -1,7 +1,8 @@
 // mission inbox | send | answer | agents: people take part in the
-// conversation with agents (ADR 17). Messages to people and the questions
-// agents wait on; a message to an agent; the answer to its open question;
-// the registered agents.
+// conversation with agents (ADR 17). Everything that waits on a person
+// (questions, tasks awaiting approval, merge conflicts, blocked agents) each
+// with the command that answers it, and messages to people; a message to an
+// agent; the answer to its open question; the registered agents.
 
 #include <unistd.h>
 
@@ -27,10 +28,45 @@ std::string body_text(const nlohmann::json& body) {
 void print_inbox(const nlohmann::json& given) {
   const nlohmann::json inbox = for_display(given);
   const nlohmann::json questions = inbox.value("questions", nlohmann::json::array());
+  const nlohmann::json approvals = inbox.value("approvals", nlohmann::json::array());
+  const nlohmann::json conflicts = inbox.value("conflicts", nlohmann::json::array());
+  const nlohmann::json blocked = inbox.value("blocked", nlohmann::json::array());
   const nlohmann::json messages = inbox.value("messages", nlohmann::json::array());
-  if (questions.empty() && messages.empty()) {
+  if (questions.empty() && approvals.empty() && conflicts.empty() && blocked.empty() &&
+      messages.empty()) {
     std::printf("nothing waits for you\n");
     return;
+  }
+  // "task docs (tk-1) of workflow release (wf-2)"
+  auto task_of = [](const nlohmann::json& item) {
+    return "task " + safe(item.value("taskName", "")) + " (" + safe(item.value("taskId", "")) +
+           ") of workflow " + safe(item.value("workflowName", "")) + " (" +
+           safe(item.value("workflowId", "")) + ")";
+  };
+  for (const auto& approval : approvals) {
+    const std::string task = safe(approval.value("taskId", ""));
+    std::printf("%s passed and waits for your approval\n",
+                styled(task_of(approval), Tone::bold).c_str());
+    std::printf("  approve: mission approve %s\n  reject:  mission reject %s REASON\n",
+                task.c_str(), task.c_str());
+  }
+  for (const auto& conflict : conflicts) {
+    std::printf("%s cannot merge: %s\n", styled(task_of(conflict), Tone::bold).c_str(),
+                safe(conflict.value("reason", "")).c_str());
+    const std::string workflow = safe(conflict.value("workflowId", ""));
+    std::printf(
+        "  merge its branch by hand (mission workflows status %s), or run it again on what is "
+        "merged: mission workflows reset %s %s, then mission workflows run %s\n",
+        workflow.c_str(), workflow.c_str(), safe(conflict.value("taskId", "")).c_str(),
+        workflow.c_str());
+  }
+  for (const auto& execution : blocked) {
+    std::string who = safe(execution.value("agentExecutionId", ""));
+    if (execution.contains("agentName")) who += " (" + safe(execution.value("agentName", "")) + ")";
+    std::printf("%s is blocked: %s\n", styled(who, Tone::bold).c_str(),
+                safe(execution.value("reason", "")).c_str());
+    std::printf("  unblock it: mission send %s TEXT\n",
+                safe(execution.value("agentExecutionId", "")).c_str());
   }
   for (const auto& question : questions) {
     std::string who = safe(question.value("agentExecutionId", ""));

@@ -6,6 +6,7 @@
 #include "cli/list_pages.hpp"
 #include "cli/mission_view.hpp"
 #include "cli/output.hpp"
+#include "cli/workflow_reference.hpp"
 #include "shared/limits.hpp"
 
 namespace mission::cli {
@@ -31,9 +32,11 @@ int run_list(const CliContext& context, const MissionsOptions& options) {
   return kExitOk;
 }
 
-int run_show(const CliContext& context, const MissionsOptions& options) {
+int run_show(const CliContext& context, const MissionsOptions& given) {
   DaemonConnection connection = context.connect();
   DaemonClient& client = connection.client;
+  MissionsOptions options = given;
+  options.id = resolve_mission_or_workflow(client, given.id);
   nlohmann::json detail = client.call("mission.get", {{"id", options.id}});
   detail["tasks"] = fetch_all(client, "mission.tasks", {{"id", options.id}}, "tasks");
   detail["issues"] =
@@ -62,7 +65,7 @@ void define_missions_command(CLI::App& command, CliContext& context) {
     context.action = [&context, options] { return run_list(context, *options); };
   });
   CLI::App* show = command.add_subcommand("show", "Show a mission: phases, tasks, blockers");
-  show->add_option("id", options->id, "Mission or workflow id")->required()->type_name("ID");
+  show->add_option("id", options->id, kMissionArgumentHelp)->required()->type_name("MISSION");
   show->callback([&context, options] {
     context.action = [&context, options] { return run_show(context, *options); };
   });

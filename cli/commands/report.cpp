@@ -12,6 +12,7 @@
 #include "cli/mission_view.hpp"
 #include "cli/output.hpp"
 #include "cli/run_patch.hpp"
+#include "cli/workflow_reference.hpp"
 #include "shared/error_code.hpp"
 
 namespace mission::cli {
@@ -42,7 +43,7 @@ void add_run_files(nlohmann::json& run) {
 
 void define_report_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<ReportOptions>();
-  command.add_option("mission", options->id, "Mission or workflow id")
+  command.add_option("mission", options->id, kMissionArgumentHelp)
       ->required()
       ->type_name("MISSION");
   command.add_option("--format", options->format, "markdown (default) or json")
@@ -52,6 +53,7 @@ void define_report_command(CLI::App& command, CliContext& context) {
     context.action = [&context, options] {
       DaemonConnection connection = context.connect();
       DaemonClient& client = connection.client;
+      options->id = resolve_mission_or_workflow(client, options->id);
       nlohmann::json detail = client.call("mission.get", {{"id", options->id}});
       detail["tasks"] = fetch_all(client, "mission.tasks", {{"id", options->id}}, "tasks");
       for (const char* kind : {"decisions", "issues", "milestones"}) {

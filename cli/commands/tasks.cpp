@@ -9,6 +9,7 @@
 #include "cli/list_pages.hpp"
 #include "cli/mission_view.hpp"
 #include "cli/output.hpp"
+#include "cli/workflow_reference.hpp"
 
 namespace mission::cli {
 namespace {
@@ -30,9 +31,13 @@ nlohmann::json all_changes(DaemonClient& client, const std::string& task_id) {
   }
 }
 
-int run_tasks(const CliContext& context, const TasksOptions& options) {
+int run_tasks(const CliContext& context, const TasksOptions& given) {
   DaemonConnection connection = context.connect();
   DaemonClient& client = connection.client;
+  TasksOptions options = given;
+  options.mission_id = resolve_mission_or_workflow(client, given.mission_id);
+  if (!given.task_id.empty())
+    options.task_id = resolve_task(client, given.task_id, options.mission_id).task_id;
   if (!options.task_id.empty()) {
     nlohmann::json changes = all_changes(client, options.task_id);
     if (context.options.json) {
@@ -55,10 +60,10 @@ int run_tasks(const CliContext& context, const TasksOptions& options) {
 
 void define_tasks_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<TasksOptions>();
-  command.add_option("mission", options->mission_id, "Mission or workflow id")
+  command.add_option("mission", options->mission_id, kMissionArgumentHelp)
       ->required()
       ->type_name("MISSION");
-  command.add_option("--task", options->task_id, "List every path this task changed")
+  command.add_option("--task", options->task_id, "List every path this task changed (its id, a prefix or its name)")
       ->type_name("TASK");
   command.callback([&context, options] {
     context.action = [&context, options] { return run_tasks(context, *options); };

@@ -2,7 +2,8 @@
 // happen, one line each for a person, or one JSON object per line with
 // --json; it waits for a daemon that goes away to come back. With --notify (or
 // MISSION_NOTIFY_CMD) a command runs whenever an execution needs input, is
-// blocked or ends.
+// blocked or ends, and once per outcome of a run's task (not once per
+// attempt: an attempt's agent ending says nothing a person acts on).
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -37,12 +38,72 @@ bool is_final_state(const std::string& state) {
   return state == "completed" || state == "failed" || state == "cancelled" || state == "lost";
 }
 
+// What the watch has learnt of an execution from the events before: the
+// name a notification gives it, and whether it is the agent of a run's
+// attempt (whose end the task's outcome tells instead).
+struct SeenExecution {
+  std::string name;
+  bool attempt = false;
+};
+using SeenExecutions = std::map<std::string, SeenExecution>;
+
+// Keeps `seen` up to date with `event`: an execution's name, else its
+// adapter; an attempt's agent by its task's name.
+void learn(const nlohmann::json& event, SeenExecutions& seen) {
+  if (event.value("type", "") == "run.attempt") {
+    const nlohmann::json attempt = event.value("attempt", nlohmann::json::object());
+    const std::string id = attempt.value("agentExecutionId", "");
+    if (!id.empty()) seen[id] = {attempt.value("taskName", ""), true};
+    return;
+  }
+  if (!event.contains("execution") || !event.at("execution").is_object()) return;
+  const nlohmann::json& execution = event.at("execution");
+  const std::string id = execution.value("id", event.value("agentExecutionId", ""));
+  if (id.empty()) return;
+  SeenExecution& entry = seen[id];
+  if (entry.attempt) return;  // named by its task already
+  const std::string name = execution.value("agentName", "");
+  if (!name.empty() || entry.name.empty()) entry.name = name.empty() ? execution.value("adapter", "") : name;
+}
+
+// Whether a run's attempt in this status is its task's outcome: merged,
+// waiting on a person, or failed with no attempt left.
+bool is_task_outcome(const nlohmann::json& attempt) {
+  const std::string status = attempt.value("status", "");
+  if (status == "merged" || status == "awaiting_approval") return true;
+  if (status != "failed" && status != "conflicted") return false;
+  return attempt.value("attempt", 0) >= attempt.value("maxAttempts", 0);
+}
+
 // What a notification says of `event`: needs_input, blocked or ended, with
-// the question or reason; nothing for events that call for no one.
-std::optional<std::map<std::string, std::string>> notification_of(const nlohmann::json& event) {
+// the question or reason, or a run's task outcome; nothing for events that
+// call for no one.
+std::optional<std::map<std::string, std::string>> notification_of(const nlohmann::json& event,
+                                                                  const SeenExecutions& seen) {
   const std::string type = event.value("type", "");
   std::map<std::string, std::string> env;
+  if (type == "run.attempt") {
+    const nlohmann::json attempt = event.value("attempt", nlohmann::json::object());
+    if (!is_task_outcome(attempt)) return std::nullopt;
+    const std::string task = attempt.value("taskName", "");
+    const std::string status = attempt.value("status", "");
+    env["MISSION_EVENT"] = "task";
+    env["MISSION_STATE"] = status;
+    env["MISSION_EXECUTION_ID"] = attempt.value("agentExecutionId", "");
+    env["MISSION_EXECUTION_NAME"] = task;
+    env["MISSION_TASK_ID"] = attempt.value("taskId", "");
+    env["MISSION_TASK_NAME"] = task;
+    env["MISSION_WORKFLOW_ID"] = event.value("workflowId", "");
+    env["MISSION_MESSAGE"] =
+        "task " + task + " of workflow " + event.value("workflowId", "") + " " +
+        (status == "awaiting_approval" ? "awaits your approval (mission approve " +
+                                             attempt.value("taskId", "") + ")"
+                                       : status);
+    return env;
+  }
   env["MISSION_EXECUTION_ID"] = event.value("agentExecutionId", "");
+  const auto known = seen.find(env["MISSION_EXECUTION_ID"]);
+  env["MISSION_EXECUTION_NAME"] = known == seen.end() ? "" : known->second.name;
   if (type == "observation.recorded") {
     const nlohmann::json observation = event.value("observation", nlohmann::json::object());
     const std::string kind = observation.value("kind", "");
@@ -58,9 +119,9 @@ std::optional<std::map<std::string, std::string>> notification_of(const nlohmann
   const nlohmann::json execution = event.at("execution");
   const std::string state = execution.value("state", "");
   if (!is_final_state(state)) return std::nullopt;
+  if (known != seen.end() && known->second.attempt) return std::nullopt;
   env["MISSION_EVENT"] = "ended";
   env["MISSION_STATE"] = state;
-  env["MISSION_EXECUTION_NAME"] = execution.value("agentName", execution.value("adapter", ""));
   env["MISSION_MESSAGE"] = env["MISSION_EXECUTION_ID"] + " " + state;
   return env;
 }
@@ -139,15 +200,17 @@ int run_watch(const CliContext& context, const WatchOptions& options) {
   nlohmann::json params = nlohmann::json::object();
   if (!execution_id.empty()) params["agentExecutionId"] = execution_id;
   std::string last_line;
+  SeenExecutions seen;
   auto show = [&](const nlohmann::json& event) {
+    learn(event, seen);
     if (context.options.json) {
       std::printf("%s\n", json_text(event).c_str());
     } else {
       // The same line twice in a row, but for its time, says nothing new.
       std::string line = event_line(event);
       const std::string what = line.substr(std::min<std::size_t>(line.size(), 10));
-      if (what != last_line) std::printf("%s\n", line.c_str());
-      last_line = what;
+      if (!line.empty() && what != last_line) std::printf("%s\n", line.c_str());
+      if (!line.empty()) last_line = what;
     }
     std::fflush(stdout);
   };
@@ -160,7 +223,7 @@ int run_watch(const CliContext& context, const WatchOptions& options) {
         nlohmann::json event = client->read_event();
         show(event);
         if (!notify_command.empty()) {
-          if (auto values = notification_of(event)) notify(notify_command, *values);
+          if (auto values = notification_of(event, seen)) notify(notify_command, *values);
         }
       }
     } catch (const MissionError& e) {
@@ -179,8 +242,8 @@ void define_watch_command(CLI::App& command, CliContext& context) {
       ->type_name("EXEC");
   command
       .add_option("--notify", options->notify,
-                  "Run CMD (with sh) when an execution needs input, is blocked or ends; "
-                  "default $MISSION_NOTIFY_CMD")
+                  "Run CMD (with sh) when an execution needs input, is blocked or ends, or "
+                  "a run's task has its outcome; default $MISSION_NOTIFY_CMD")
       ->type_name("CMD");
   command.callback([&context, options] {
     context.action = [&context, options] { return run_watch(context, *options); };

@@ -8,12 +8,14 @@
 
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
 #include "cli/run_board.hpp"
+#include "cli/workflow_reference.hpp"
 #include "shared/error_code.hpp"
 
 namespace mission::cli {
@@ -51,17 +53,28 @@ std::optional<std::int64_t> duration_ms(const std::string& text) {
   return std::nullopt;
 }
 
+// What Ctrl-C says, with the workflow's id: written before the handler is
+// installed, since a signal handler may only write what is ready.
+char g_interrupt_note[256];
+
 void leave_run_on_interrupt(int) {
-  static const char kNote[] =
-      "\nmission: the run goes on in the daemon; follow it with 'mission workflows show ID "
-      "--follow', stop it "
-      "with 'mission workflows stop ID'\n";
-  ssize_t ignored = ::write(STDERR_FILENO, kNote, sizeof kNote - 1);
+  ssize_t ignored = ::write(STDERR_FILENO, g_interrupt_note, std::strlen(g_interrupt_note));
   (void)ignored;
   _exit(130);
 }
 
-int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
+// `options` with the workflow its id names (a prefix, a name, @last)
+// given by its id, and its task too when one is named.
+WorkflowRunOptions resolved(DaemonClient& client, WorkflowRunOptions options) {
+  options.id = resolve_workflow(client, options.id);
+  if (!options.task_id.empty())
+    options.task_id = resolve_task(client, options.task_id, options.id).task_id;
+  return options;
+}
+
+int run_workflow(const CliContext& context, const WorkflowRunOptions& given) {
+  DaemonConnection connection = context.connect();
+  const WorkflowRunOptions options = resolved(connection.client, given);
   nlohmann::json params = {{"id", options.id},
                            {"adapter", options.adapter},
                            {"parallel", options.parallel},
@@ -83,7 +96,6 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
     }
     params["taskTimeoutMs"] = *ms;
   }
-  DaemonConnection connection = context.connect();
   // What failed before is tried again: a failed or partly done workflow
   // would not run otherwise. When the reset is refused (no such workflow,
   // a run under way), workflow.run says why in its own words.
@@ -109,6 +121,10 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
     }
     return kExitOk;
   }
+  std::snprintf(g_interrupt_note, sizeof g_interrupt_note,
+                "\nmission: the run goes on in the daemon; follow it with 'mission workflows show "
+                "%s --follow', stop it with 'mission workflows stop %s'\n",
+                options.id.c_str(), options.id.c_str());
   struct sigaction action {};
   action.sa_handler = leave_run_on_interrupt;
   sigaction(SIGINT, &action, nullptr);
@@ -121,10 +137,12 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& options) {
   return follow_run(connection.client, run, header, context.options.json);
 }
 
-int reset_workflow(const CliContext& context, const WorkflowRunOptions& options) {
+int reset_workflow(const CliContext& context, const WorkflowRunOptions& given) {
+  DaemonConnection connection = context.connect();
+  const WorkflowRunOptions options = resolved(connection.client, given);
   nlohmann::json params = {{"id", options.id}};
   if (!options.task_id.empty()) params["task"] = options.task_id;
-  nlohmann::json reset = context.connect().client.call("workflow.reset", params);
+  nlohmann::json reset = connection.client.call("workflow.reset", params);
   if (context.options.json) {
     print_json(reset);
     return kExitOk;
@@ -142,11 +160,14 @@ int reset_workflow(const CliContext& context, const WorkflowRunOptions& options)
   return kExitOk;
 }
 
-int decide(const CliContext& context, const WorkflowRunOptions& options, bool approve) {
+int decide(const CliContext& context, const WorkflowRunOptions& given, bool approve) {
+  DaemonConnection connection = context.connect();
+  WorkflowRunOptions options = given;
+  options.task_id = resolve_task(connection.client, given.task_id).task_id;
   nlohmann::json params = {{"taskId", options.task_id}, {"from", CliContext::person_name()}};
   if (!approve) params["reason"] = options.reason;
   nlohmann::json run =
-      context.connect().client.call(approve ? "task.approve" : "task.reject", params).at("run");
+      connection.client.call(approve ? "task.approve" : "task.reject", params).at("run");
   if (context.options.json) {
     print_json(run);
     return kExitOk;
@@ -157,9 +178,10 @@ int decide(const CliContext& context, const WorkflowRunOptions& options, bool ap
   return kExitOk;
 }
 
-int stop_workflow(const CliContext& context, const WorkflowRunOptions& options) {
-  nlohmann::json run =
-      context.connect().client.call("workflow.stop", {{"id", options.id}}).at("run");
+int stop_workflow(const CliContext& context, const WorkflowRunOptions& given) {
+  DaemonConnection connection = context.connect();
+  const WorkflowRunOptions options = resolved(connection.client, given);
+  nlohmann::json run = connection.client.call("workflow.stop", {{"id", options.id}}).at("run");
   if (context.options.json) {
     print_json(run);
     return kExitOk;
@@ -170,9 +192,11 @@ int stop_workflow(const CliContext& context, const WorkflowRunOptions& options) 
   return kExitOk;
 }
 
-int show_run_status(const CliContext& context, const WorkflowRunOptions& options) {
+int show_run_status(const CliContext& context, const WorkflowRunOptions& given) {
+  DaemonConnection connection = context.connect();
+  const WorkflowRunOptions options = resolved(connection.client, given);
   nlohmann::json run =
-      context.connect().client.call("workflow.runStatus", {{"id", options.id}}).at("run");
+      connection.client.call("workflow.runStatus", {{"id", options.id}}).at("run");
   if (context.options.json) {
     print_json(run);
     return kExitOk;
@@ -185,8 +209,9 @@ int show_run_status(const CliContext& context, const WorkflowRunOptions& options
                                                                 : "failed"))
                   .c_str(),
               run_seconds(run.value("durationMs", std::int64_t{0})).c_str());
-  std::printf(", %lld attempts; branch %s\n",
-              static_cast<long long>(run.value("attemptsTotal", std::int64_t{0})),
+  const std::int64_t attempts = run.value("attemptsTotal", std::int64_t{0});
+  std::printf(", %lld attempt%s; branch %s\n", static_cast<long long>(attempts),
+              attempts == 1 ? "" : "s",
               run.value("integrationBranch", "").c_str());
   if (run.contains("reason")) std::printf("%s\n", safe(run.value("reason", "")).c_str());
   if (run.contains("landed")) {
@@ -235,7 +260,7 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<WorkflowRunOptions>();
   CLI::App* run = command.add_subcommand(
       "run", "Run a workflow: agents on its ready tasks, checked, merged in order");
-  run->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  run->add_option("id", options->id, kWorkflowArgumentHelp)->required()->type_name("WF");
   run->add_option("--adapter", options->adapter,
                   "Agent adapter: claude-code, codex, copilot, opencode, pi, generic (default)")
       ->type_name("ADAPTER");
@@ -277,13 +302,13 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
   });
   CLI::App* stop =
       command.add_subcommand("stop", "Stop a workflow's run; its tasks go back to ready");
-  stop->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  stop->add_option("id", options->id, kWorkflowArgumentHelp)->required()->type_name("WF");
   stop->callback([&context, options] {
     context.action = [&context, options] { return stop_workflow(context, *options); };
   });
   CLI::App* reset = command.add_subcommand(
       "reset", "Put a workflow's failed tasks (or one) back to ready, to run them again");
-  reset->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  reset->add_option("id", options->id, kWorkflowArgumentHelp)->required()->type_name("WF");
   reset->add_option("task", options->task_id, "Only this failed task (name or id)")
       ->type_name("TASK");
   reset->callback([&context, options] {
@@ -291,7 +316,7 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
   });
   CLI::App* status =
       command.add_subcommand("status", "Show a workflow's last run: tasks, attempts, times");
-  status->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  status->add_option("id", options->id, kWorkflowArgumentHelp)->required()->type_name("WF");
   status->callback([&context, options] {
     context.action = [&context, options] { return show_run_status(context, *options); };
   });

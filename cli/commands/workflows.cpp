@@ -21,6 +21,7 @@
 #include "cli/output.hpp"
 #include "cli/plan_file.hpp"
 #include "cli/run_board.hpp"
+#include "cli/workflow_reference.hpp"
 #include "shared/display_text.hpp"
 #include "shared/error_code.hpp"
 
@@ -63,6 +64,13 @@ Tone status_tone(const std::string& status) {
   return Tone::plain;
 }
 
+// `options` with the workflow its id names (a prefix, a name, @last)
+// given by its id.
+PlanningOptions resolved(DaemonClient& client, PlanningOptions options) {
+  options.id = resolve_workflow(client, options.id);
+  return options;
+}
+
 int run_list(const CliContext& context, const PlanningOptions& options) {
   nlohmann::json params = nlohmann::json::object();
   if (options.limit > 0) params["limit"] = options.limit;
@@ -97,10 +105,9 @@ int run_list(const CliContext& context, const PlanningOptions& options) {
 
 // workflows show --follow: the workflow's run as `mission workflows run`
 // shows it, from where it is now to its end.
-int follow_show(const CliContext& context, const PlanningOptions& options) {
-  DaemonConnection connection = context.connect();
+int follow_show(const CliContext& context, DaemonConnection& connection,
+                const PlanningOptions& options) {
   DaemonClient& client = connection.client;
-  client.call("workflow.get", {{"id", options.id}});  // names a workflow that does not exist
   // Subscribed first, so nothing it does after we read it is missed.
   client.call("events.subscribe", nlohmann::json::object());
   nlohmann::json run;
@@ -138,9 +145,11 @@ int follow_show(const CliContext& context, const PlanningOptions& options) {
   return follow_run(client, run, header, context.options.json);
 }
 
-int run_show(const CliContext& context, const PlanningOptions& options) {
-  if (options.follow) return follow_show(context, options);
-  nlohmann::json result = context.connect().client.call("workflow.get", {{"id", options.id}});
+int run_show(const CliContext& context, const PlanningOptions& given) {
+  DaemonConnection connection = context.connect();
+  const PlanningOptions options = resolved(connection.client, given);
+  if (options.follow) return follow_show(context, connection, options);
+  nlohmann::json result = connection.client.call("workflow.get", {{"id", options.id}});
   if (context.options.json) {
     print_json(result);
     return kExitOk;
@@ -304,9 +313,10 @@ void print_mermaid(const nlohmann::json& graph) {
       "fill:#fcc\n");
 }
 
-int run_plan(const CliContext& context, const PlanningOptions& options) {
+int run_plan(const CliContext& context, const PlanningOptions& given) {
   // A plan of thousands of tasks comes in pages of nodes and edges.
   DaemonConnection connection = context.connect();
+  const PlanningOptions options = resolved(connection.client, given);
   nlohmann::json graph =
       fetch_document(connection.client, "workflow.graph", {{"id", options.id}}, {"nodes", "edges"});
   if (context.options.json) {
@@ -324,10 +334,12 @@ int run_plan(const CliContext& context, const PlanningOptions& options) {
   return kExitOk;
 }
 
-int run_next(const CliContext& context, const PlanningOptions& options) {
+int run_next(const CliContext& context, const PlanningOptions& given) {
+  DaemonConnection connection = context.connect();
+  const PlanningOptions options = resolved(connection.client, given);
   nlohmann::json params = {{"id", options.id}};
   if (options.limit > 0) params["limit"] = options.limit;
-  nlohmann::json result = context.connect().client.call("workflow.next", params);
+  nlohmann::json result = connection.client.call("workflow.next", params);
   if (context.options.json) {
     print_json(result);
     return kExitOk;
@@ -357,8 +369,10 @@ std::string bar(std::int64_t done, std::int64_t total, std::size_t width) {
   return "[" + std::string(filled, '#') + std::string(width - filled, '.') + "]";
 }
 
-int run_progress(const CliContext& context, const PlanningOptions& options) {
-  nlohmann::json result = context.connect().client.call("workflow.progress", {{"id", options.id}});
+int run_progress(const CliContext& context, const PlanningOptions& given) {
+  DaemonConnection connection = context.connect();
+  const PlanningOptions options = resolved(connection.client, given);
+  nlohmann::json result = connection.client.call("workflow.progress", {{"id", options.id}});
   if (context.options.json) {
     print_json(result);
     return kExitOk;
@@ -523,8 +537,10 @@ int run_create_from_plan(const CliContext& context, const PlanningOptions& optio
   return kExitOk;
 }
 
-int run_remove_workflow(const CliContext& context, const PlanningOptions& options) {
-  nlohmann::json result = context.connect().client.call("workflow.delete", {{"id", options.id}});
+int run_remove_workflow(const CliContext& context, const PlanningOptions& given) {
+  DaemonConnection connection = context.connect();
+  const PlanningOptions options = resolved(connection.client, given);
+  nlohmann::json result = connection.client.call("workflow.delete", {{"id", options.id}});
   if (context.options.json) {
     print_json(result);
     return kExitOk;
@@ -555,7 +571,7 @@ void define_workflows_command(CLI::App& command, CliContext& context) {
       ->type_name("N");
   on_run<run_list>(list, context, options);
   CLI::App* show = command.add_subcommand("show", "Show a planned workflow, its plan and tasks");
-  show->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  show->add_option("id", options->id, kWorkflowArgumentHelp)->required()->type_name("WF");
   show->add_flag(
       "--follow", options->follow,
       "Follow its run until it ends: a live board on a terminal, else a line per change");
@@ -573,7 +589,7 @@ void define_workflows_command(CLI::App& command, CliContext& context) {
   on_run<run_create_from_plan>(create, context, options);
   CLI::App* remove = command.add_subcommand(
       "rm", "Delete a workflow with its tasks and records (not while it runs)");
-  remove->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  remove->add_option("id", options->id, kWorkflowArgumentHelp)->required()->type_name("WF");
   on_run<run_remove_workflow>(remove, context, options);
   define_workflow_run_commands(command, context);
   define_workflow_review_commands(command, context);
@@ -583,7 +599,7 @@ void define_workflows_command(CLI::App& command, CliContext& context) {
 
 void define_plan_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<PlanningOptions>();
-  command.add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  command.add_option("id", options->id, kWorkflowArgumentHelp)->required()->type_name("WF");
   command.add_option("--format", options->format, "text (default), dot or mermaid")
       ->check(CLI::IsMember({"text", "dot", "mermaid"}))
       ->type_name("FORMAT");
@@ -592,7 +608,7 @@ void define_plan_command(CLI::App& command, CliContext& context) {
 
 void define_next_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<PlanningOptions>();
-  command.add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  command.add_option("id", options->id, kWorkflowArgumentHelp)->required()->type_name("WF");
   command.add_option("--limit", options->limit, "At most this many tasks (default and most: 50)")
       ->check(CLI::Range(1, 50))
       ->type_name("N");
@@ -601,7 +617,7 @@ void define_next_command(CLI::App& command, CliContext& context) {
 
 void define_progress_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<PlanningOptions>();
-  command.add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  command.add_option("id", options->id, kWorkflowArgumentHelp)->required()->type_name("WF");
   on_run<run_progress>(&command, context, options);
 }
 

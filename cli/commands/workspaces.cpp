@@ -9,6 +9,7 @@
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
+#include "cli/workflow_reference.hpp"
 
 namespace mission::cli {
 namespace {
@@ -106,7 +107,7 @@ void define_workspaces_command(CLI::App& command, CliContext& context) {
   auto status = std::make_shared<std::vector<std::string>>();
   CLI::App* list =
       command.add_subcommand("list", "List workspaces (all but removed), newest first");
-  list->add_option("--workflow", *workflow, "Only this workflow's")->type_name("ID");
+  list->add_option("--workflow", *workflow, "Only this workflow's (id, prefix, name or @last)")->type_name("WF");
   list->add_option("--status", *status, "Only these states (active,merged,abandoned,removed)")
       ->delimiter(',')
       ->check(CLI::IsMember({"active", "merged", "abandoned", "removed"}))
@@ -114,9 +115,10 @@ void define_workspaces_command(CLI::App& command, CliContext& context) {
   list->callback([&context, workflow, status] {
     context.action = [&context, workflow, status] {
       nlohmann::json params = nlohmann::json::object();
-      if (!workflow->empty()) params["workflowId"] = *workflow;
+      DaemonConnection connection = context.connect();
+      if (!workflow->empty()) params["workflowId"] = resolve_workflow(connection.client, *workflow);
       if (!status->empty()) params["status"] = *status;
-      nlohmann::json result = context.connect().client.call("workspace.list", params);
+      nlohmann::json result = connection.client.call("workspace.list", params);
       if (context.options.json) {
         print_json(result);
       } else {
@@ -130,12 +132,13 @@ void define_workspaces_command(CLI::App& command, CliContext& context) {
       "conflicts",
       "Files two active workspaces both change, and whether their branches merge (WORKFLOW)");
   conflicts->add_option("workflow", *scope, "Only this workflow's workspaces")
-      ->type_name("WORKFLOW");
+      ->type_name("WF");
   conflicts->callback([&context, scope] {
     context.action = [&context, scope] {
       nlohmann::json params = nlohmann::json::object();
-      if (!scope->empty()) params["workflowId"] = *scope;
-      nlohmann::json result = context.connect().client.call("workspace.conflicts", params);
+      DaemonConnection connection = context.connect();
+      if (!scope->empty()) params["workflowId"] = resolve_workflow(connection.client, *scope);
+      nlohmann::json result = connection.client.call("workspace.conflicts", params);
       if (context.options.json) {
         print_json(result);
       } else {
@@ -149,12 +152,13 @@ void define_workspaces_command(CLI::App& command, CliContext& context) {
   CLI::App* clean = command.add_subcommand(
       "clean",
       "Remove the worktrees mission made that are merged, abandoned or of ended workflows");
-  clean->add_option("--workflow", *clean_scope, "Only this workflow's")->type_name("ID");
+  clean->add_option("--workflow", *clean_scope, "Only this workflow's (id, prefix, name or @last)")->type_name("WF");
   clean->callback([&context, clean_scope] {
     context.action = [&context, clean_scope] {
       nlohmann::json params = nlohmann::json::object();
-      if (!clean_scope->empty()) params["workflowId"] = *clean_scope;
-      nlohmann::json result = context.connect().client.call("workspace.clean", params);
+      DaemonConnection connection = context.connect();
+      if (!clean_scope->empty()) params["workflowId"] = resolve_workflow(connection.client, *clean_scope);
+      nlohmann::json result = connection.client.call("workspace.clean", params);
       if (context.options.json) {
         print_json(result);
       } else {

@@ -1,10 +1,16 @@
 #include "daemon/rpc/coordination_methods.hpp"
 
 #include "daemon/coordination/coordination.hpp"
+#include "daemon/store/agent_repository.hpp"
+#include "daemon/store/execution_repository.hpp"
+#include "daemon/store/inbox_repository.hpp"
 #include "daemon/store/message_repository.hpp"
+#include "daemon/store/observation_repository.hpp"
+#include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
+#include "shared/time_format.hpp"
 
 namespace mission::daemon {
 namespace {
@@ -14,6 +20,43 @@ constexpr auto kCamel = coordination::KeyStyle::camel;
 // A person who does not say who they are is "person".
 std::string person_named(const std::string& from) {
   return from.empty() ? std::string(coordination::kPersonAddress) : from;
+}
+
+nlohmann::json waiting_tasks_json(const std::vector<store::WaitingTask>& tasks) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& task : tasks) {
+    nlohmann::json item = {{"taskId", task.task_id},
+                           {"taskName", task.task_name},
+                           {"workflowId", task.workflow_id},
+                           {"workflowName", task.workflow_name},
+                           {"runId", task.run_id},
+                           {"attempt", task.attempt},
+                           {"since", format_utc_iso8601(task.since)}};
+    if (task.execution_id) item["agentExecutionId"] = *task.execution_id;
+    if (task.reason) item["reason"] = *task.reason;
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
+// The executions that said they are blocked, each with its reason: a
+// person unblocks them (mission send, mission answer).
+nlohmann::json blocked_executions(store::Database& db) {
+  static constexpr ExecutionState kBlocked[] = {ExecutionState::blocked};
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& execution : store::ExecutionRepository(db).list_in_states(kBlocked)) {
+    if (out.size() >= limits::kMaxInboxEntries) break;
+    nlohmann::json item = {{"agentExecutionId", execution.id}};
+    if (auto why = store::ObservationRepository(db).waiting_on(execution.id)) {
+      nlohmann::json payload = parse_json_or_discarded(why->payload);
+      if (payload.is_object()) item["reason"] = payload.value("reason", "");
+      item["since"] = format_utc_iso8601(why->created_at);
+    }
+    auto agent = store::AgentRepository(db).find(execution.id);
+    if (agent && agent->name) item["agentName"] = *agent->name;
+    out.push_back(std::move(item));
+  }
+  return out;
 }
 
 }  // namespace
@@ -60,7 +103,12 @@ nlohmann::json handle_inbox_list(MethodContext& context, const InboxListRequest&
   nlohmann::json items = nlohmann::json::array();
   for (const auto& row : page.rows)
     items.push_back(coordination::message_json(row, filter.now, kCamel));
-  nlohmann::json out = {{"questions", coordination::open_questions(db)}};
+  nlohmann::json out = {{"questions", coordination::open_questions(db)},
+                        {"approvals", waiting_tasks_json(store::InboxRepository(db).awaiting_approval(
+                                          limits::kMaxInboxEntries))},
+                        {"conflicts", waiting_tasks_json(store::InboxRepository(db).conflicted(
+                                          limits::kMaxInboxEntries))},
+                        {"blocked", blocked_executions(db)}};
   put_page(out, "messages", std::move(items), page.positions, page.more, wanted);
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include "daemon/mcp/planning_decoders.hpp"
 #include "daemon/planning/plan_document.hpp"
+#include "daemon/planning/record_reference.hpp"
 #include "daemon/planning/workflows.hpp"
 #include "daemon/tracking/tracking_events.hpp"
 #include "shared/limits.hpp"
@@ -25,6 +26,12 @@ void from_json(const nlohmann::json& j, WorkflowListMethodRequest& request) {
   if (j.contains("repositoryPath"))
     request.list.repository_path = j.at("repositoryPath").get<std::string>();
   request.list.position = position_of(j);
+}
+
+void from_json(const nlohmann::json& j, RecordResolveRequest& request) {
+  request.reference = j.at("reference").get<std::string>();
+  request.missions = j.value("missions", false);
+  if (j.contains("workflow")) request.workflow = j.at("workflow").get<std::string>();
 }
 
 void from_json(const nlohmann::json& j, WorkflowGraphRequest& request) {
@@ -86,6 +93,21 @@ void from_json(const nlohmann::json& j, WorkflowSetPlanMethodRequest& request) {
 void from_json(const nlohmann::json& j, WorkflowResetRequest& request) {
   request.id = j.at("id").get<std::string>();
   if (j.contains("task")) request.task = j.at("task").get<std::string>();
+}
+
+nlohmann::json handle_workflow_resolve(MethodContext& context,
+                                       const RecordResolveRequest& request) {
+  planning::ResolvedRecord resolved =
+      planning::resolve_workflow_reference(context.services.db, request.reference, request.missions);
+  return {{"id", resolved.id}, {"matchedBy", resolved.matched_by}};
+}
+
+nlohmann::json handle_task_resolve(MethodContext& context, const RecordResolveRequest& request) {
+  planning::ResolvedRecord resolved =
+      planning::resolve_task_reference(context.services.db, request.reference, request.workflow);
+  return {{"taskId", resolved.id},
+          {"workflowId", resolved.workflow_id},
+          {"matchedBy", resolved.matched_by}};
 }
 
 nlohmann::json handle_workflow_list(MethodContext& context,

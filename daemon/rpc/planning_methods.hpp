@@ -27,6 +27,15 @@ struct WorkflowMethodRequest {
 };
 void from_json(const nlohmann::json& j, WorkflowMethodRequest& request);
 
+// workflow.resolve and task.resolve: a workflow or a task named as people
+// name it on the command line (daemon/planning/record_reference.hpp).
+struct RecordResolveRequest {
+  std::string reference;
+  bool missions = false;                // workflow.resolve: missions count too
+  std::optional<std::string> workflow;  // task.resolve: only this workflow's tasks
+};
+void from_json(const nlohmann::json& j, RecordResolveRequest& request);
+
 // workflow.graph: the whole graph, or with `after` one page of it ("" for
 // the first page, then each page's afterCursor).
 struct WorkflowGraphRequest {
@@ -75,6 +84,9 @@ planning::Caller person_caller(MethodContext& context, const std::string& cwd);
 
 nlohmann::json handle_workflow_list(MethodContext& context,
                                     const WorkflowListMethodRequest& request);
+nlohmann::json handle_workflow_resolve(MethodContext& context,
+                                       const RecordResolveRequest& request);
+nlohmann::json handle_task_resolve(MethodContext& context, const RecordResolveRequest& request);
 nlohmann::json handle_workflow_get(MethodContext& context, const WorkflowMethodRequest& request);
 nlohmann::json handle_workflow_graph(MethodContext& context, const WorkflowGraphRequest& request);
 nlohmann::json handle_workflow_next(MethodContext& context, const WorkflowMethodRequest& request);

@@ -8,6 +8,7 @@
 #include "daemon/runs/run_service.hpp"
 #include "daemon/sandbox/allowed_writes.hpp"
 #include "daemon/sandbox/sandbox_policy.hpp"
+#include "daemon/store/mission_repository.hpp"
 #include "daemon/store/plan_repository.hpp"
 #include "daemon/store/run_repository.hpp"
 #include "shared/clock.hpp"
@@ -107,6 +108,11 @@ store::RunRow require_run(store::Database& db, const std::string& workflow_id,
   store::RunRepository repository(db);
   std::optional<store::RunRow> run =
       run_id ? repository.find(*run_id) : repository.latest_of(workflow_id);
+  if (!run && !store::MissionRepository(db).find(workflow_id)) {
+    throw MissionError(ErrorCode::not_found, "workflow " + workflow_id + " does not exist",
+                       "mission workflows list shows the workflows",
+                       {{"workflow_id", workflow_id}});
+  }
   if (!run || run->workflow_id != workflow_id) {
     throw MissionError(ErrorCode::not_found,
                        run_id ? "workflow " + workflow_id + " has no run " + *run_id

@@ -135,4 +135,19 @@ if [[ $# -ge 3 ]]; then
   expect "--follow" mission exec logs "$id" --fol
   expect "" mission exec logs "$id" --after ''
   offers "@last" mission attach ''
+  # Ids and names of workflows where a workflow is wanted.
+  printf 'summary = "s"\napproach = "a"\n[[tasks]]\nname = "one"\ndescription = "d"\n' \
+    > "$scratch/plan.toml"
+  wf=$(mission workflows create health-endpoint --from "$scratch/plan.toml" --cwd "$scratch" |
+       sed -n 's/^Workflow \(wf-[a-z0-9]*\) .*/\1/p')
+  [[ $wf == wf-* ]] || { echo "mission workflows create printed no id"; exit 1; }
+  for line in "mission plan" "mission workflows status" "mission workflows run" "mission report" \
+              "mission tasks" "mission workspaces list --workflow"; do
+    # shellcheck disable=SC2086
+    offers "$wf" $line ''
+    # shellcheck disable=SC2086
+    offers health-endpoint $line ''
+  done
+  expect "health-endpoint" mission workflows show heal
+  offers "@last" mission plan ''
 fi
