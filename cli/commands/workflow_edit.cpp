@@ -23,6 +23,7 @@
 #include "cli/output.hpp"
 #include "cli/plan_file.hpp"
 #include "cli/plan_file_writer.hpp"
+#include "cli/workflow_reference.hpp"
 #include "shared/error_code.hpp"
 
 extern char** environ;
@@ -152,16 +153,14 @@ std::string read_edited_file(const std::filesystem::path& path) {
 }
 
 int run_edit(const CliContext& context, const EditOptions& options) {
+  // No connection is held while the person edits, however long it takes.
+  const std::string id = resolve_workflow(context.connect().client, options.id);
   if (!options.from.empty()) {
     const std::string shown = options.from == "-" ? "stdin" : options.from;
     const std::string text = read_plan_text(options.from);
-    return print_replanned(context,
-                           apply_plan(context, options.id, text, shown));
+    return print_replanned(context, apply_plan(context, id, text, shown));
   }
-  // No connection is held while the person edits, however long it takes.
-  const nlohmann::json document =
-      context.connect().client.call("workflow.get_plan", {{"id", options.id}});
-  const std::string id = document.value("id", options.id);
+  const nlohmann::json document = context.connect().client.call("workflow.get_plan", {{"id", id}});
   // Refused before the editor opens: the daemon would refuse the edit.
   const nlohmann::json& started = document.at("startedTasks");
   if (!started.empty()) {
@@ -211,7 +210,7 @@ void define_workflow_edit_command(CLI::App& workflows, CliContext& context) {
   auto options = std::make_shared<EditOptions>();
   CLI::App* edit = workflows.add_subcommand(
       "edit", "Edit a workflow's plan in $EDITOR as a plan file, before any task starts");
-  edit->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  edit->add_option("id", options->id, kWorkflowArgumentHelp)->required()->type_name("WF");
   edit->add_option("--from", options->from,
                    "Apply this plan file (.toml, .json, or - for stdin) instead of an editor")
       ->type_name("FILE");

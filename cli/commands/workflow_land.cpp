@@ -15,6 +15,7 @@
 #include "cli/list_pages.hpp"
 #include "cli/output.hpp"
 #include "cli/run_patch.hpp"
+#include "cli/workflow_reference.hpp"
 #include "shared/error_code.hpp"
 
 namespace mission::cli {
@@ -49,8 +50,10 @@ const nlohmann::json& task_named(const nlohmann::json& run, const std::string& w
       "name a task by the id or name mission workflows status " + workflow + " shows");
 }
 
-int diff_workflow(const CliContext& context, const ReviewOptions& options) {
+int diff_workflow(const CliContext& context, const ReviewOptions& given) {
   DaemonConnection connection = context.connect();
+  ReviewOptions options = given;
+  options.id = resolve_workflow(connection.client, given.id);
   const nlohmann::json run = fetch_last_run(connection.client, options.id);
   if (run.is_null()) {
     throw MissionError(ErrorCode::not_found, "workflow " + options.id + " has never been run",
@@ -208,9 +211,11 @@ void move_branch(const std::string& repository, const std::string& into, const s
              into + " moved meanwhile; land again");
 }
 
-int land_workflow(const CliContext& context, const ReviewOptions& options) {
+int land_workflow(const CliContext& context, const ReviewOptions& given) {
   DaemonConnection connection = context.connect();
   DaemonClient& client = connection.client;
+  ReviewOptions options = given;
+  options.id = resolve_workflow(client, given.id);
   const nlohmann::json run = client.call("workflow.runStatus", {{"id", options.id}}).at("run");
   const std::string status = run.value("status", "");
   if (status == "running" || status == "stopping") {
@@ -293,13 +298,13 @@ void define_workflow_review_commands(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<ReviewOptions>();
   CLI::App* diff = command.add_subcommand(
       "diff", "Show a workflow run's patch, or one task's, through git diff");
-  diff->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  diff->add_option("id", options->id, kWorkflowArgumentHelp)->required()->type_name("WF");
   diff->add_option("task", options->task, "Only this task's patch (name or id)")->type_name("TASK");
   diff->add_flag("--stat", options->stat, "Only the files and their changed lines");
   on_run<diff_workflow>(diff, context, options);
   CLI::App* land = command.add_subcommand(
       "land", "Move the base branch to a finished run's branch (fast-forward, or --merge)");
-  land->add_option("id", options->id, "Workflow id")->required()->type_name("ID");
+  land->add_option("id", options->id, kWorkflowArgumentHelp)->required()->type_name("WF");
   land->add_option("--into", options->into,
                    "The branch to land on (default: the run's --base, else the checked-out branch)")
       ->type_name("BRANCH");

@@ -13,6 +13,7 @@
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
+#include "cli/workflow_reference.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
 
@@ -23,6 +24,7 @@ namespace {
 constexpr std::size_t kMaxDerivedNameBytes = 60;
 
 struct PlanOptions {
+  std::string workflow;  // plan this workflow again instead of a new one
   std::string goal;
   std::string from_issue;
   std::string name;
@@ -91,9 +93,15 @@ void print_plan(const nlohmann::json& document) {
 }
 
 int run_plan_with_agent(const CliContext& context, const PlanOptions& options) {
-  if (options.goal.empty() == options.from_issue.empty()) {
+  if (!options.goal.empty() && !options.from_issue.empty()) {
     std::fprintf(stderr,
-                 "mission workflows plan: give the goal, or --from-issue FILE (not both)\n"
+                 "mission workflows plan: give the goal or --from-issue FILE, not both\n"
+                 "  usage: mission workflows plan \"GOAL\" --adapter NAME [-- ARGS...]\n");
+    return kExitUsage;
+  }
+  if (options.goal.empty() && options.from_issue.empty() && options.workflow.empty()) {
+    std::fprintf(stderr,
+                 "mission workflows plan: no goal to plan for\n"
                  "  usage: mission workflows plan \"GOAL\" --adapter NAME [-- ARGS...]\n");
     return kExitUsage;
   }
@@ -111,7 +119,9 @@ int run_plan_with_agent(const CliContext& context, const PlanOptions& options) {
                            std::to_string(limits::kMaxPlannerGoalBytes) + " at most",
                        "give the goal's gist, and leave the details in files the agent can read");
   }
-  const std::string name = options.name.empty() ? name_from_goal(goal) : options.name;
+  const std::string name = !options.workflow.empty() ? std::string()
+                           : options.name.empty()    ? name_from_goal(goal)
+                                                     : options.name;
   nlohmann::json launch = {{"adapter", options.adapter},
                            {"cwd", CliContext::working_directory(options.cwd)},
                            {"command", options.command},
@@ -124,13 +134,19 @@ int run_plan_with_agent(const CliContext& context, const PlanOptions& options) {
                         ? options.bin
                         : std::filesystem::absolute(options.bin).lexically_normal().string();
   }
-  nlohmann::json params = {{"name", name}, {"goal", goal}, {"launch", launch}};
+  DaemonConnection connection = context.connect();
+  nlohmann::json params = {{"launch", launch}};
+  if (!goal.empty()) params["goal"] = goal;
+  if (options.workflow.empty()) {
+    params["name"] = name;
+  } else {
+    params["workflowId"] = resolve_workflow(connection.client, options.workflow);
+  }
   if (!options.from_issue.empty()) {
     params["sourceType"] = "custom";
     params["sourceRef"] = std::filesystem::absolute(options.from_issue).lexically_normal().string();
   }
 
-  DaemonConnection connection = context.connect();
   const nlohmann::json started = connection.client.call("workflow.plan", params);
   const std::string workflow = started.value("workflowId", std::string());
   const std::string execution = started.at("execution").value("id", std::string());
@@ -143,7 +159,7 @@ int run_plan_with_agent(const CliContext& context, const PlanOptions& options) {
     return kExitOk;
   }
   std::fprintf(stderr, "mission: %s plans workflow %s (%s); Ctrl-C stops it\n", execution.c_str(),
-               workflow.c_str(), safe(name).c_str());
+               workflow.c_str(), safe(started.value("name", name)).c_str());
   const nlohmann::json ended = follow_agent_to_end(connection.client, execution);
 
   const nlohmann::json document = connection.client.call("workflow.get_plan", {{"id", workflow}});
@@ -175,9 +191,14 @@ void define_workflow_plan_command(CLI::App& workflows, CliContext& context) {
   plan->add_option("--from-issue", options->from_issue,
                    "Plan for the issue in this file (its first line names the workflow)")
       ->type_name("FILE");
+  CLI::Option* workflow = plan->add_option("--workflow", options->workflow,
+                   "Plan this workflow, one none of whose tasks has started, instead of a new one "
+                   "(the goal defaults to its own)")
+      ->type_name("WF");
   plan->add_option("--name", options->name,
                    "The workflow's name (default: the goal's first line)")
-      ->type_name("NAME");
+      ->type_name("NAME")
+      ->excludes(workflow);
   plan->add_option("--adapter", options->adapter,
                    "The planning agent: claude-code, codex, copilot, opencode, pi, or generic "
                    "with an MCP agent's command after --")

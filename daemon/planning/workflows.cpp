@@ -459,11 +459,8 @@ nlohmann::json workflow_set_plan(Caller& caller, const WorkflowSetPlanRequest& r
   return install_plan(caller, workflow, request.plan);
 }
 
-nlohmann::json workflow_replace_plan(Caller& caller, const std::string& id,
-                                    const WorkflowPlanInput& plan,
-                                    std::optional<std::int64_t> max_parallel_tasks,
-                                    std::optional<bool> auto_create_workspaces) {
-  store::MissionRow workflow = require_workflow(caller.db, id, "id");
+store::MissionRow require_replannable(store::Database& db, const std::string& id) {
+  store::MissionRow workflow = require_workflow(db, id, "id");
   if (is_final(workflow.status)) {
     throw MissionError(ErrorCode::invalid_argument,
                        "workflow " + workflow.id + " is already " +
@@ -471,8 +468,8 @@ nlohmann::json workflow_replace_plan(Caller& caller, const std::string& id,
                        "plan a new one: mission workflows create NAME --from FILE",
                        {{"id", workflow.id}});
   }
-  require_no_live_run(caller.db, workflow);
-  if (auto started = store::PlanRepository(caller.db).first_started(workflow.id)) {
+  require_no_live_run(db, workflow);
+  if (auto started = store::PlanRepository(db).first_started(workflow.id)) {
     throw MissionError(
         ErrorCode::invalid_argument,
         "workflow " + workflow.id + " has started tasks (" + started->name +
@@ -482,6 +479,14 @@ nlohmann::json workflow_replace_plan(Caller& caller, const std::string& id,
             "create NAME --from FILE",
         {{"id", workflow.id}, {"task_id", started->id}});
   }
+  return workflow;
+}
+
+nlohmann::json workflow_replace_plan(Caller& caller, const std::string& id,
+                                    const WorkflowPlanInput& plan,
+                                    std::optional<std::int64_t> max_parallel_tasks,
+                                    std::optional<bool> auto_create_workspaces) {
+  store::MissionRow workflow = require_replannable(caller.db, id);
   nlohmann::json installed = install_plan(caller, workflow, plan);
   store::PlanRepository plans(caller.db);
   store::WorkflowPlanRow stored = *plans.workflow_plan(workflow.id);

@@ -24,6 +24,9 @@ nlohmann::json workflow_set_plan(Caller& caller, const WorkflowSetPlanRequest& r
 // leaves no workflow behind. The workflow is ready.
 nlohmann::json workflow_create_planned(Caller& caller, const WorkflowCreateRequest& request,
                                        const WorkflowPlanInput& plan);
+// The workflow `id`, when a person may give it a new plan: refused, with
+// what to do instead, for one that ended, runs, or has a task that started.
+store::MissionRow require_replannable(store::Database& db, const std::string& id);
 // A person's new plan for a workflow (mission workflows edit, the control
 // API's workflow.set_plan): replaces its planned tasks with `plan`, checked
 // first, and sets its parallelism and workspaces when given. Refused, with

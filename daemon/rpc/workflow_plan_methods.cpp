@@ -7,12 +7,14 @@
 #include "daemon/rpc/planning_methods.hpp"
 #include "daemon/runs/workflow_planner.hpp"
 #include "daemon/store/database.hpp"
+#include "daemon/store/plan_repository.hpp"
 
 namespace mission::daemon {
 
 void from_json(const nlohmann::json& j, WorkflowPlanRequest& request) {
-  request.name = j.at("name").get<std::string>();
-  request.goal = j.at("goal").get<std::string>();
+  request.workflow_id = j.value("workflowId", std::string());
+  request.name = j.value("name", std::string());
+  request.goal = j.value("goal", std::string());
   request.source_type = j.value("sourceType", std::string("prompt"));
   if (j.contains("sourceRef")) request.source_ref = j.at("sourceRef").get<std::string>();
   request.launch = j.at("launch").get<execution::AgentLaunchRequest>();
@@ -25,22 +27,37 @@ nlohmann::json handle_workflow_plan(MethodContext& context, const WorkflowPlanRe
   create.source_type = request.source_type;
   create.source_ref = request.source_ref;
   create.source_content = request.goal;
-  std::string workflow_id;
-  {
+  std::string workflow_id = request.workflow_id;
+  std::string name = request.name;
+  std::string goal = request.goal;
+  const bool made = workflow_id.empty();
+  if (made) {
     store::Transaction transaction(db);
     planning::Caller caller = person_caller(context, request.launch.spec.cwd);
     workflow_id = planning::workflow_create(caller, create).at("id").get<std::string>();
     transaction.commit();
+    context.events.publish_to(context.services.events);
+  } else {
+    name = planning::require_replannable(db, workflow_id).name;
+    if (goal.empty()) {
+      auto plan = store::PlanRepository(db).workflow_plan(workflow_id);
+      if (plan && plan->source_content) goal = *plan->source_content;
+    }
+    if (goal.empty()) {
+      throw MissionError(ErrorCode::invalid_argument,
+                         "workflow " + workflow_id + " has no goal to plan for",
+                         "give the goal: mission workflows plan \"GOAL\" --workflow " + workflow_id);
+    }
   }
-  context.events.publish_to(context.services.events);
 
   execution::AgentLaunchServices services{db, context.services.events, context.services.launcher,
                                           context.services.paths};
   std::string execution_id;
   try {
     execution_id = runs::launch_planner(
-        services, {workflow_id, request.name, request.goal, request.launch});
+        services, {workflow_id, name, goal, request.launch});
   } catch (const MissionError&) {
+    if (!made) throw;
     // Nothing planned it: the workflow would wait in planning for nobody.
     store::Transaction transaction(db);
     planning::Caller caller = person_caller(context, "");
@@ -50,7 +67,7 @@ nlohmann::json handle_workflow_plan(MethodContext& context, const WorkflowPlanRe
     throw;
   }
   return {{"workflowId", workflow_id},
-          {"name", request.name},
+          {"name", name},
           {"execution", execution::execution_json(
                             db, execution::AgentExecutionRegistry(db).require(execution_id))}};
 }

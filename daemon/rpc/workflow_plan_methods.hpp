@@ -12,6 +12,9 @@
 namespace mission::daemon {
 
 struct WorkflowPlanRequest {
+  // An existing workflow, not yet started, to hand to the planner (one an
+  // agent left half made, say); empty: a new one named `name`.
+  std::string workflow_id;
   std::string name;
   std::string goal;
   std::string source_type = "prompt";
@@ -20,8 +23,9 @@ struct WorkflowPlanRequest {
 };
 void from_json(const nlohmann::json& j, WorkflowPlanRequest& request);
 
-// Makes the workflow (planning), then launches its planner; a launch that
-// fails leaves no workflow behind. Returns {workflowId, name, execution}.
+// Makes the workflow (planning), or takes the one named, then launches its
+// planner; a launch that fails leaves no new workflow behind. Returns
+// {workflowId, name, execution}.
 nlohmann::json handle_workflow_plan(MethodContext& context, const WorkflowPlanRequest& request);
 
 }  // namespace mission::daemon

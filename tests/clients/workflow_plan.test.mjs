@@ -61,6 +61,17 @@ await runTest('workflows plan', missionPath, async (h) => {
   assert.ok(idleId, idle.stderr);
   assert.match(idle.stderr, new RegExp(`mission workflows rm ${idleId}`));
   assert.equal((await h.missionJson(['workflows', 'show', idleId])).status, 'planning');
+  // Another agent can plan the workflow left half made, for its own goal.
+  const again = await h.step('workflows plan --workflow', () => h.mission(
+    ['workflows', 'plan', '--workflow', idleId, '--cwd', repo, '--', process.execPath, agent],
+    { env, timeoutMs: 60000 }), 70000);
+  assert.equal(again.code, 0, `workflows plan --workflow failed:\n${again.stdout}\n${again.stderr}`);
+  assert.match(again.stdout, new RegExp(`planning ${idleId} for: Nothing comes of this`));
+  assert.match(again.stdout, new RegExp(`Workflow ${idleId} \\(idle\\) is planned: 2 tasks\\.`));
+  assert.equal((await h.missionJson(['workflows', 'show', idleId])).status, 'ready');
+  // Not once a task of it started, nor by a new workflow's name as well.
+  const both = await h.mission(['workflows', 'plan', '--workflow', idleId, '--name', 'x', '--', 'true']);
+  assert.equal(both.code, 2, both.stderr);
   const removed = await h.mission(['workflows', 'rm', idleId]);
   assert.equal(removed.code, 0, removed.stderr);
 
