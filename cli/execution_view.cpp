@@ -5,6 +5,7 @@
 
 #include "cli/event_view.hpp"
 #include "cli/output.hpp"
+#include "cli/table.hpp"
 
 namespace mission::cli {
 namespace {
@@ -61,24 +62,24 @@ void print_execution_table(const nlohmann::json& given) {
     std::printf("no agent executions\n");
     return;
   }
-  // 14 + 15 + 12 + 14 + 13 = 68 columns, and the MCP clients in the rest.
-  std::printf(
-      "%s\n",
-      styled(std::string("ID            STATE          ADAPTER     DELIVERY      CREATED ") +
-                 (utc_times() ? "UTC  " : "     ") + "MCP CLIENTS",
-             Tone::dim)
-          .c_str());
+  // On a narrow terminal the delivery goes first, then the adapter, then
+  // when it was created; the id and state always show.
+  Table table({{"ID", TableColumn::Fit::whole},
+               {"STATE", TableColumn::Fit::whole},
+               {"ADAPTER", TableColumn::Fit::elide, 2, 12},
+               {"DELIVERY", TableColumn::Fit::whole, 3},
+               {std::string("CREATED") + (utc_times() ? " UTC" : ""), TableColumn::Fit::whole, 1},
+               {"MCP CLIENTS", TableColumn::Fit::flexible}});
   for (const auto& execution : executions) {
     const std::string state = execution.value("state", "");
-    std::string line = padded(execution.value("id", ""), 14);
-    line += styled(padded(state, 15), state_tone(state));
-    line += padded(execution.value("adapter", ""), 12);
-    line += padded(execution.value("delivery", ""), 14);
-    line += padded(table_time(execution.value("createdAt", nlohmann::json())), 13);
-    line += fit(session_clients(execution.value("mcpSessions", nlohmann::json::array())),
-                output_columns() - 68);
-    std::printf("%s\n", line.c_str());
+    table.add_row({{execution.value("id", "")},
+                   {state, state_tone(state)},
+                   {execution.value("adapter", "")},
+                   {execution.value("delivery", "")},
+                   {table_time(execution.value("createdAt", nlohmann::json()))},
+                   {session_clients(execution.value("mcpSessions", nlohmann::json::array()))}});
   }
+  table.print();
 }
 
 void print_execution(const nlohmann::json& given) {

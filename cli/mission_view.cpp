@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "cli/output.hpp"
+#include "cli/table.hpp"
 #include "shared/display_text.hpp"
 
 namespace mission::cli {
@@ -145,12 +146,15 @@ void print_mission_table(const nlohmann::json& given) {
     std::printf("no missions\n");
     return;
   }
-  // 14 + 13 + 7 + 10 + 9 + 13 = 66 columns, and the name in the rest.
-  std::printf("%s\n",
-              styled(std::string("ID            STATUS       PHASE  TASKS     BLOCKERS UPDATED ") +
-                         (utc_times() ? "UTC  " : "     ") + "NAME",
-                     Tone::dim)
-                  .c_str());
+  // On a narrow terminal the phase goes first, then the blockers, then
+  // when it changed; the id, status and tasks always show.
+  Table table({{"ID", TableColumn::Fit::whole},
+               {"STATUS", TableColumn::Fit::whole},
+               {"PHASE", TableColumn::Fit::whole, 3},
+               {"TASKS", TableColumn::Fit::whole},
+               {"BLOCKERS", TableColumn::Fit::whole, 2},
+               {std::string("UPDATED") + (utc_times() ? " UTC" : ""), TableColumn::Fit::whole, 1},
+               {"NAME", TableColumn::Fit::flexible}});
   for (const auto& mission : missions) {
     const std::string status = mission.value("status", "");
     const nlohmann::json tasks = mission.value("tasks", nlohmann::json::object());
@@ -158,15 +162,15 @@ void print_mission_table(const nlohmann::json& given) {
         std::to_string(tasks.value("completed", 0)) + "/" +
         std::to_string(tasks.value("total", 0)) +
         (tasks.value("failed", 0) > 0 ? " !" + std::to_string(tasks.value("failed", 0)) : "");
-    std::string line = padded(mission.value("missionId", ""), 14);
-    line += styled(padded(status, 13), status_tone(status));
-    line += padded(phase_text(mission), 7);
-    line += padded(task_text, 10);
-    line += padded(std::to_string(mission.value("openBlockers", 0)), 9);
-    line += padded(table_time(mission.value("updatedAt", nlohmann::json())), 13);
-    line += fit(mission.value("name", ""), output_columns() - 66);
-    std::printf("%s\n", line.c_str());
+    table.add_row({{mission.value("missionId", "")},
+                   {status, status_tone(status)},
+                   {phase_text(mission)},
+                   {task_text},
+                   {std::to_string(mission.value("openBlockers", 0))},
+                   {table_time(mission.value("updatedAt", nlohmann::json()))},
+                   {mission.value("name", "")}});
   }
+  table.print();
 }
 
 void print_task_table(const nlohmann::json& given) {
@@ -175,23 +179,26 @@ void print_task_table(const nlohmann::json& given) {
     std::printf("no tasks\n");
     return;
   }
-  // 14 + 16 + 6 + 13 + 8 = 57 columns, and the name in the rest.
-  std::printf(
-      "%s\n",
-      styled("ID            STATUS          PHASE FILES        SCOPE   NAME", Tone::dim).c_str());
+  // On a narrow terminal the phase goes first, then the change counts.
+  Table table({{"ID", TableColumn::Fit::whole},
+               {"STATUS", TableColumn::Fit::whole},
+               {"PHASE", TableColumn::Fit::whole, 2},
+               {"FILES", TableColumn::Fit::whole, 1},
+               {"SCOPE", TableColumn::Fit::whole},
+               {"NAME", TableColumn::Fit::flexible}});
   for (const auto& task : tasks) {
     const std::string status = task.value("status", "");
     std::string name = task.value("name", "");
     if (task.contains("parentTaskId")) name = "  " + name;  // a subtask, under its parent
-    std::string line = padded(task.value("taskId", ""), 14);
-    line += styled(padded(status, 16), status_tone(status));
-    line += padded(task.contains("phaseNumber") ? task.at("phaseNumber").dump() : "-", 6);
-    line += padded(change_counts(task), 13);
-    std::string scope = scope_word(task);
-    line += styled(padded(scope, 8), scope == "OUTSIDE" ? Tone::bad : Tone::plain);
-    line += fit(name, output_columns() - 57);
-    std::printf("%s\n", line.c_str());
+    const std::string scope = scope_word(task);
+    table.add_row({{task.value("taskId", "")},
+                   {status, status_tone(status)},
+                   {task.contains("phaseNumber") ? task.at("phaseNumber").dump() : "-"},
+                   {change_counts(task)},
+                   {scope, scope == "OUTSIDE" ? Tone::bad : Tone::plain},
+                   {name}});
   }
+  table.print();
 }
 
 void print_change_list(const nlohmann::json& changes) {

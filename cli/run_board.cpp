@@ -1,14 +1,29 @@
 #include "cli/run_board.hpp"
 
+#include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 #include "cli/exit_codes.hpp"
+#include "cli/table.hpp"
 #include "cli/terminal_attach.hpp"
+#include "shared/display_text.hpp"
 
 namespace mission::cli {
 namespace {
+
+// How often a board with a running attempt is redrawn when no event comes:
+// its time goes on.
+constexpr int kBoardTickMs = 1000;
+
+std::int64_t steady_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 // One line per attempt event: "merged     build-api  attempt 1/3  4.2s".
 void print_attempt(const nlohmann::json& attempt) {
@@ -56,12 +71,10 @@ void print_agent_line(const nlohmann::json& row) {
 
 void print_run_end(const nlohmann::json& run) {
   const std::string status = run.value("status", "");
-  std::printf("%s %s",
-              styled("Run " + run.value("id", "") + " " + status,
-                     status == "completed" ? Tone::good : Tone::bad)
-                  .c_str(),
-              run.contains("reason") ? ("— " + safe(run.value("reason", ""))).c_str() : "");
-  std::printf("\n");
+  const std::string line = "Run " + run.value("id", "") + " " + status +
+                           (run.contains("reason") ? " — " + run.value("reason", "") : "");
+  for (const auto& part : wrapped(line, output_columns(), 2))
+    std::printf("%s\n", styled(part, status == "completed" ? Tone::good : Tone::bad).c_str());
   if (run.contains("integrationBranch")) {
     std::printf("The work is on branch %s.\n", run.value("integrationBranch", "").c_str());
   }
@@ -119,6 +132,8 @@ RunBoard::RunBoard(const nlohmann::json& run) {
       row["maxAttempts"] = options.value("maxAttempts", 0);
       row["durationMs"] = last.value("durationMs", std::int64_t{0});
       if (last.contains("agentExecutionId")) row["agentExecutionId"] = last["agentExecutionId"];
+      if (row.value("status", "") == "running")
+        started_[id] = steady_ms() - last.value("durationMs", std::int64_t{0});
     }
     rows_[id] = std::move(row);
   }
@@ -136,7 +151,27 @@ void RunBoard::update(const nlohmann::json& attempt) {
       if (before.contains(key)) row[key] = before[key];
     }
   }
+  // The daemon gives how long the attempt has run as of the event; the
+  // board counts on from there.
+  if (row.value("status", "") == "running") {
+    if (before.value("status", "") != "running" || started_.count(id) == 0 ||
+        before.value("attempt", 0) != row.value("attempt", 0))
+      started_[id] = steady_ms() - row.value("durationMs", std::int64_t{0});
+  } else {
+    started_.erase(id);
+  }
   rows_[id] = std::move(row);
+}
+
+bool RunBoard::has_running() const {
+  return !started_.empty();
+}
+
+std::int64_t RunBoard::elapsed_ms(const std::string& task_id, const nlohmann::json& row) const {
+  const auto started = started_.find(task_id);
+  if (row.value("status", "") == "running" && started != started_.end())
+    return std::max<std::int64_t>(0, steady_ms() - started->second);
+  return row.value("durationMs", std::int64_t{0});
 }
 
 std::string RunBoard::note_agent_event(const nlohmann::json& event) {
@@ -178,12 +213,10 @@ std::string RunBoard::note_agent_event(const nlohmann::json& event) {
   return {};
 }
 
-void RunBoard::draw(const std::string& header) {
-  unsigned short rows = 24;
-  unsigned short columns = 80;
-  window_size(rows, columns);
+std::vector<std::string> RunBoard::lines(const std::string& header, std::size_t rows,
+                                         std::size_t columns) {
   std::vector<std::string> lines;
-  lines.push_back(header);
+  lines.push_back(text::elide_end(header, columns));
   std::size_t merged = 0;
   std::size_t waiting = 0;
   for (const auto& id : order_) {
@@ -193,35 +226,72 @@ void RunBoard::draw(const std::string& header) {
   }
   const std::size_t width = columns > 40 ? 30 : 10;
   const std::size_t filled = order_.empty() ? 0 : merged * width / order_.size();
-  lines.push_back("[" + std::string(filled, '#') + std::string(width - filled, '.') + "] " +
-                  std::to_string(merged) + "/" + std::to_string(order_.size()) + " merged");
+  lines.push_back(
+      text::elide_end("[" + std::string(filled, '#') + std::string(width - filled, '.') + "] " +
+                          std::to_string(merged) + "/" + std::to_string(order_.size()) + " merged",
+                      columns));
   // Waiting tasks are counted, not listed, when the screen is short.
   const bool list_waiting = order_.size() + 3 < rows;
+  // A task per line, laid out as every table is (cli/table.hpp): the
+  // status whole, and when the terminal is narrow the progress line, the
+  // agent, the attempt and the time left out in that order.
+  Table table({{"", TableColumn::Fit::whole},
+               {"", TableColumn::Fit::elide, 0, 24},
+               {"", TableColumn::Fit::whole, 2},
+               {"", TableColumn::Fit::whole, 1},
+               {"", TableColumn::Fit::whole, 3},
+               {"", TableColumn::Fit::flexible, 4}});
+  std::vector<std::string> listed;
   for (const auto& id : order_) {
     const nlohmann::json& row = rows_[id];
     const std::string status = row.value("status", "");
     if (status == "waiting" && !list_waiting) continue;
-    std::string line = styled(padded(status, 17), attempt_tone(status)) + " " +
-                       padded(safe(row.value("taskName", "")), 24);
+    listed.push_back(id);
+    std::vector<TableCell> cells{{status, attempt_tone(status)}, {row.value("taskName", "")}};
     if (row.contains("attempt")) {
-      line += " " + std::to_string(row.value("attempt", 0)) + "/" +
-              std::to_string(row.value("maxAttempts", 0));
-      line += "  " + padded(run_seconds(row.value("durationMs", std::int64_t{0})), 7);
-      if (row.contains("agentExecutionId")) line += "  " + row.value("agentExecutionId", "");
+      cells.push_back({std::to_string(row.value("attempt", 0)) + "/" +
+                       std::to_string(row.value("maxAttempts", 0))});
+      cells.push_back({run_seconds(elapsed_ms(id, row))});
+      cells.push_back({row.value("agentExecutionId", "")});
+    } else {
+      cells.resize(5);
     }
-    if (status == "awaiting_approval") {
-      line += styled("  mission approve " + id, Tone::attention);
-    } else if (row.contains("question")) {
-      line += styled("  ? " + safe(row.value("question", "")) + "  mission answer " +
-                         row.value("agentExecutionId", ""),
-                     Tone::attention);
-    } else if (row.contains("progress")) {
-      line += styled("  " + safe(row.value("progress", "")), Tone::dim);
-    }
-    lines.push_back(fit(line, columns));
+    if (row.contains("progress") && status != "awaiting_approval" && !row.contains("question"))
+      cells.push_back({row.value("progress", ""), Tone::dim});
+    table.add_row(std::move(cells));
+  }
+  std::vector<std::string> task_lines = table.lines(columns);
+  for (std::size_t i = 0; i < listed.size(); ++i) {
     if (lines.size() + 1 >= rows) break;
+    lines.push_back(std::move(task_lines[i + 1]));  // [0] is the (empty) header
+    const nlohmann::json& row = rows_[listed[i]];
+    // What it waits on goes under the task, the command with it: the
+    // approval's on one line, a question wrapped, never cut.
+    std::vector<std::string> waits_on;
+    if (row.value("status", "") == "awaiting_approval") {
+      waits_on.push_back(text::elide_end(
+          "    mission approve " + listed[i] + "  (or: mission reject " + listed[i] + " REASON)",
+          columns));
+    } else if (row.contains("question")) {
+      waits_on = wrapped("? " + row.value("question", "") + "  mission answer " +
+                             row.value("agentExecutionId", ""),
+                         columns - 4, 2);
+      for (auto& part : waits_on) part.insert(0, "    ");
+    }
+    for (const auto& part : waits_on) {
+      if (lines.size() + 1 >= rows) break;
+      lines.push_back(styled(part, Tone::attention));
+    }
   }
   if (!list_waiting && waiting > 0) lines.push_back(std::to_string(waiting) + " waiting");
+  return lines;
+}
+
+void RunBoard::draw(const std::string& header) {
+  unsigned short rows = 24;
+  unsigned short columns = 80;
+  window_size(rows, columns);
+  const std::vector<std::string> lines = this->lines(header, rows, columns);
   std::string out;
   if (drawn_ > 0) out += "\x1b[" + std::to_string(drawn_) + "A";
   for (const auto& line : lines) out += "\r\x1b[2K" + line + "\n";
@@ -254,6 +324,14 @@ int follow_run(DaemonClient& client, const nlohmann::json& given_run,
     return exit_status_of_run(run.value("status", ""));
   }
   for (;;) {
+    // A running attempt's time is redrawn each tick while no event comes.
+    if (live && board.has_running() && !client.has_buffered_line()) {
+      pollfd ready{client.fd(), POLLIN, 0};
+      if (::poll(&ready, 1, kBoardTickMs) == 0) {
+        board.draw(header);
+        continue;
+      }
+    }
     nlohmann::json event = client.read_event();
     if (!json) event = for_display(event);
     if (!json && !event.contains("runId")) {

@@ -39,11 +39,23 @@ class RunBoard {
   // was answered. The task it changed, or empty when it is not news.
   std::string note_agent_event(const nlohmann::json& event);
   const nlohmann::json& row(const std::string& task_id) { return rows_[task_id]; }
+  // Whether an attempt is running: its time goes on even with no event.
+  bool has_running() const;
+  // The board's lines for a terminal of `rows` x `columns`, each at most
+  // `columns` display columns wide (so that none wraps and the redraw's
+  // cursor-up count is the lines drawn).
+  std::vector<std::string> lines(const std::string& header, std::size_t rows, std::size_t columns);
+  // Redraws the board in place on stdout.
   void draw(const std::string& header);
 
  private:
+  // A running attempt's time: since it started, by this process's clock.
+  std::int64_t elapsed_ms(const std::string& task_id, const nlohmann::json& row) const;
+
   std::vector<std::string> order_;
   std::map<std::string, nlohmann::json> rows_;
+  // When each running attempt started, in steady-clock ms.
+  std::map<std::string, std::int64_t> started_;
   std::size_t drawn_ = 0;
 };
 

@@ -37,11 +37,15 @@ void print_sandbox(const nlohmann::json& sandbox) {
                                   sandbox.value("policy", "on") + ")"}});
     return;
   }
-  std::printf("%s\n", styled(safe(sandbox.value("warning", "")), Tone::bad).c_str());
-  std::printf("  %s\n", sandbox.value("policy", "on") == "require"
-                            ? "enable Landlock, or restart missiond with --sandbox on"
-                            : "enable Landlock, or restart missiond with --sandbox require to "
-                              "refuse such launches ('mission sandbox check' says more)");
+  for (const auto& part : wrapped(sandbox.value("warning", ""), output_columns(), 2))
+    std::printf("%s\n", styled(part, Tone::bad).c_str());
+  const std::string what_to_do = sandbox.value("policy", "on") == "require"
+                                     ? "enable Landlock, or restart missiond with --sandbox on"
+                                     : "enable Landlock, or restart missiond with --sandbox "
+                                       "require to refuse such launches ('mission sandbox check' "
+                                       "says more)";
+  for (const auto& part : wrapped(what_to_do, output_columns() - 2, 0))
+    std::printf("  %s\n", part.c_str());
 }
 
 }  // namespace
@@ -71,13 +75,14 @@ void print_daemon_status(const nlohmann::json& status) {
   const nlohmann::json& trees = status.at("watchedTrees");
   print_fields({{"trees", trees_summary(trees)}});
   for (const auto& tree : trees.value("trees", nlohmann::json::array())) {
-    std::string root = safe(tree.value("root", ""));
-    if (tree.value("watched", false)) {
-      std::printf("  watched %s (%zu watches)\n", root.c_str(),
-                  tree.value("watches", std::size_t{0}));
-    } else {
-      std::printf("  not watched %s: %s\n", root.c_str(), safe(tree.value("reason", "")).c_str());
-    }
+    const std::string root = tree.value("root", "");
+    const std::string line = tree.value("watched", false)
+                                 ? "watched " + root + " (" +
+                                       std::to_string(tree.value("watches", std::size_t{0})) +
+                                       " watches)"
+                                 : "not watched " + root + ": " + tree.value("reason", "");
+    for (const auto& part : wrapped(line, output_columns() - 2, 2))
+      std::printf("  %s\n", part.c_str());
   }
 }
 

@@ -58,7 +58,9 @@ class RawTerminal {
     if (::tcgetattr(STDIN_FILENO, &saved_) != 0) return;
     termios raw = saved_;
     ::cfmakeraw(&raw);
-    if (::tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0) active_ = true;
+    // TCSANOW, not TCSAFLUSH: keys typed before attach drew anything are
+    // still queued, and reach the agent as tmux would give them.
+    if (::tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0) active_ = true;
   }
   ~RawTerminal() {
     // Synchronized output ended, normal screen, no scroll region (the

@@ -15,6 +15,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
 #include "cli/run_board.hpp"
+#include "cli/table.hpp"
 #include "cli/workflow_reference.hpp"
 #include "shared/error_code.hpp"
 
@@ -203,17 +204,19 @@ int show_run_status(const CliContext& context, const WorkflowRunOptions& given) 
   }
   run = for_display(run);  // agents' text, printed as text only
   const std::string status = run.value("status", "");
-  std::printf("Run %s of workflow %s: %s, %s", run.value("id", "").c_str(), options.id.c_str(),
-              styled(status, attempt_tone(status == "completed" ? "merged"
-                                          : status == "running" ? "running"
-                                                                : "failed"))
-                  .c_str(),
-              run_seconds(run.value("durationMs", std::int64_t{0})).c_str());
+  const std::size_t columns = output_columns();
+  // Wrapped to the terminal, as every line of this view.
   const std::int64_t attempts = run.value("attemptsTotal", std::int64_t{0});
-  std::printf(", %lld attempt%s; branch %s\n", static_cast<long long>(attempts),
-              attempts == 1 ? "" : "s",
-              run.value("integrationBranch", "").c_str());
-  if (run.contains("reason")) std::printf("%s\n", safe(run.value("reason", "")).c_str());
+  const std::string headline = "Run " + run.value("id", "") + " of workflow " + options.id + ": " +
+                               status + ", " +
+                               run_seconds(run.value("durationMs", std::int64_t{0})) + ", " +
+                               std::to_string(attempts) + (attempts == 1 ? " attempt" : " attempts") +
+                               "; branch " + run.value("integrationBranch", "");
+  for (const auto& part : wrapped(headline, columns, 2)) std::printf("%s\n", part.c_str());
+  if (run.contains("reason")) {
+    for (const auto& part : wrapped(run.value("reason", ""), columns, 0))
+      std::printf("%s\n", part.c_str());
+  }
   if (run.contains("landed")) {
     const nlohmann::json& landed = run.at("landed");
     std::printf("Landed on %s at %s (%s), %s\n", landed.value("into", "").c_str(),
@@ -226,18 +229,27 @@ int show_run_status(const CliContext& context, const WorkflowRunOptions& given) 
         "Agents %s\n",
         styled(sandbox, sandbox.rfind("confined", 0) == 0 ? Tone::plain : Tone::attention).c_str());
   }
-  const std::size_t columns = output_columns();
-  const std::size_t name_width = columns > 50 ? std::min<std::size_t>(columns - 40, 40) : 10;
-  std::printf("%s  %s  %s  %s\n", padded("TASK", name_width).c_str(), padded("STATUS", 10).c_str(),
-              padded("ATTEMPTS", 8).c_str(), "TIME");
-  for (const auto& task : run.value("tasks", nlohmann::json::array())) {
+  // A task's line, then why its last attempt failed and what it changed
+  // outside the plan, each under it.
+  const nlohmann::json& tasks = run.value("tasks", nlohmann::json::array());
+  Table table({{"TASK", TableColumn::Fit::flexible},
+               {"STATUS", TableColumn::Fit::whole},
+               {"ATTEMPTS", TableColumn::Fit::whole, 2},
+               {"TIME", TableColumn::Fit::whole, 1}});
+  for (const auto& task : tasks) {
+    const std::string task_status = task.value("status", "");
+    table.add_row({{task.value("name", "")},
+                   {task_status, attempt_tone(task_status)},
+                   {std::to_string(task.value("attempts", nlohmann::json::array()).size())},
+                   {run_seconds(task.value("durationMs", std::int64_t{0}))}});
+  }
+  const std::vector<std::string> lines = table.lines(columns);
+  std::printf("%s\n", lines[0].c_str());
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    const nlohmann::json& task = tasks[i];
     const std::string task_status = task.value("status", "");
     const auto& attempts = task.value("attempts", nlohmann::json::array());
-    std::printf("%s  %s  %s  %s\n",
-                padded(fit(safe(task.value("name", "")), name_width), name_width).c_str(),
-                styled(padded(task_status, 10), attempt_tone(task_status)).c_str(),
-                padded(std::to_string(attempts.size()), 8).c_str(),
-                run_seconds(task.value("durationMs", std::int64_t{0})).c_str());
+    std::printf("%s\n", lines[i + 1].c_str());
     if (!attempts.empty() && attempts.back().contains("reason") && task_status != "merged") {
       for (const auto& part : wrapped(safe(attempts.back().value("reason", "")), columns, 4)) {
         std::printf("%s\n", part.c_str());

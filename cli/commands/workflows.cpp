@@ -21,6 +21,7 @@
 #include "cli/output.hpp"
 #include "cli/plan_file.hpp"
 #include "cli/run_board.hpp"
+#include "cli/table.hpp"
 #include "cli/workflow_reference.hpp"
 #include "shared/display_text.hpp"
 #include "shared/error_code.hpp"
@@ -87,17 +88,19 @@ int run_list(const CliContext& context, const PlanningOptions& options) {
         "makes them with workflow_create or template_apply).\n");
     return kExitOk;
   }
-  const std::size_t columns = output_columns();
-  const std::size_t name_width = columns > 52 ? columns - 52 : 8;
-  std::printf("%s  %s  %s  %s\n", padded("ID", 13).c_str(), padded("STATUS", 11).c_str(),
-              padded("TASKS", 11).c_str(), "NAME");
+  Table table({{"ID", TableColumn::Fit::whole},
+               {"STATUS", TableColumn::Fit::whole},
+               {"TASKS", TableColumn::Fit::whole, 1},
+               {"NAME", TableColumn::Fit::flexible}});
   for (const auto& workflow : workflows) {
     const std::string tasks = std::to_string(workflow.value("inProgress", 0)) + " run/" +
                               std::to_string(workflow.value("taskCount", 0));
-    std::printf("%s  %s  %s  %s\n", padded(text_of(workflow["id"]), 13).c_str(),
-                padded(text_of(workflow["status"]), 11).c_str(), padded(tasks, 11).c_str(),
-                fit(text_of(workflow["name"]), name_width).c_str());
+    table.add_row({{text_of(workflow["id"])},
+                   {text_of(workflow["status"])},
+                   {tasks},
+                   {text_of(workflow["name"])}});
   }
+  table.print();
   if (result.contains("nextCursor"))
     std::printf("(more: %zu shown of %s)\n", workflows.size(), text_of(result["total"]).c_str());
   return kExitOk;
@@ -168,12 +171,18 @@ int run_show(const CliContext& context, const PlanningOptions& given) {
   }
   print_fields(fields);
   const std::size_t columns = output_columns();
+  // Indented under the fields, by the mark of its status.
+  Table tasks({{"", TableColumn::Fit::whole},
+               {"", TableColumn::Fit::whole},
+               {"", TableColumn::Fit::flexible}});
   for (const auto& task : result.value("tasks", nlohmann::json::array())) {
     const std::string status = text_of(task["status"]);
-    std::printf("  %s %s  %s\n", styled(status_mark(status), status_tone(status)).c_str(),
-                padded(text_of(task["id"]), 13).c_str(),
-                fit(text_of(task["name"]), columns > 24 ? columns - 24 : 8).c_str());
+    tasks.add_row({{status_mark(status), status_tone(status)},
+                   {text_of(task["id"])},
+                   {text_of(task["name"])}});
   }
+  const std::vector<std::string> task_lines = tasks.lines(columns - 2);
+  for (std::size_t i = 1; i < task_lines.size(); ++i) std::printf("  %s\n", task_lines[i].c_str());
   if (result.value("tasksTruncated", false))
     std::printf("  ... (mission plan %s draws them all)\n", options.id.c_str());
   return kExitOk;

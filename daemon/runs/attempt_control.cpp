@@ -329,6 +329,8 @@ void AttemptControl::launch_turn(const std::string& attempt_id) {
   request.spec.command =
       attempt.executor == "generic" ? args : prompt_arguments(attempt.executor, args, prompt, true);
   request.detach = true;
+  // Answered on stdin as the attempt's first turn was (run_service.cpp).
+  request.stdin_answers = adapters::require_adapter(attempt.executor).capabilities.stdin_lines;
   request.env = daemon_environment();
   request.env["MISSION_ATTEMPT_ID"] = attempt.id;
   request.env["MISSION_TASK_ID"] = attempt.task_id;

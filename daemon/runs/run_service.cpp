@@ -501,6 +501,9 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
           ? run.options.command
           : prompt_arguments(run.options.adapter, run.options.command, prompt, run.options.sandbox);
   request.detach = true;
+  // A command that takes lines on stdin is answered there, as under `mission
+  // run --stdin-answers`: its marker question would else read end of file.
+  request.stdin_answers = adapters::require_adapter(run.options.adapter).capabilities.stdin_lines;
   request.confined = run.options.sandbox;
   request.allow_write = run.options.allow_write;
   request.env = agent_env(run, slot);

@@ -14,12 +14,14 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <regex>
 #include <thread>
 
 #include "daemon/terminal/screen.hpp"
 #include "integration/harness.hpp"
 #include "integration/tracking_agent.hpp"
+#include "shared/display_text.hpp"
 #include "shared/terminal_frames.hpp"
 #include "shared/terminal_limits.hpp"
 
@@ -715,7 +717,8 @@ TEST_CASE("a run's board shows each agent's last progress line and the question 
   });
   const std::string waiting = run.screen().text();
   INFO(waiting);
-  const std::regex asks("running +beta .*\\? which database\\? +mission answer ae-");
+  // The question on a line of its own under its task, with its command.
+  const std::regex asks("running +beta[^\\n]*\\n +\\? which database\\? +mission answer ae-");
   CHECK(std::regex_search(waiting, asks));
   write_file(gate, "go\n");
   CHECK(run.wait_exit(60s) == 0);
@@ -723,4 +726,172 @@ TEST_CASE("a run's board shows each agent's last progress line and the question 
   INFO(screen);
   CHECK(screen.find("2/2 merged") != std::string::npos);
   CHECK(screen.find("which database?") == std::string::npos);
+}
+
+TEST_CASE("keys typed before mission attach draws its first frame reach the agent") {
+  Instance instance;
+  DaemonProcess daemon(instance);
+  REQUIRE(daemon.ready());
+  const std::string id = run_detached(instance, {"--tty", "--", "bash", "-c", kFakeTui});
+  const fs::path gate = instance.root.path() / "attach-gate";
+  // The keys are queued on the terminal before attach starts: a shell
+  // that reads nothing holds it until the test opens the gate.
+  PtyChild attach({"/bin/sh", "-c",
+                   "printf 'waiting at the gate\\n'; while [ ! -e '" + gate.string() +
+                       "' ]; do sleep 0.01; done; exec '" + MISSION_PATH + "' attach " + id},
+                  instance.env());
+  attach.wait_for_text("waiting at the gate");
+  attach.type("early\r");
+  write_file(gate, "go\n");
+  attach.wait_for_text("got: early");
+  run_mission(instance, {"exec", "stop", "--force", id});
+}
+
+namespace {
+
+// The display width of each line a program wrote to its terminal: the
+// escape sequences taken out, lines ended by a newline or a carriage return.
+std::vector<std::size_t> line_widths(const std::string& raw) {
+  std::vector<std::size_t> widths;
+  std::string line;
+  auto end_line = [&] {
+    widths.push_back(mission::text::display_width(line));
+    line.clear();
+  };
+  for (std::size_t at = 0; at < raw.size(); ++at) {
+    const char c = raw[at];
+    if (c == '\x1b' && at + 1 < raw.size() && raw[at + 1] == '[') {
+      at += 2;
+      while (at < raw.size() && (raw[at] < 0x40 || raw[at] > 0x7e)) ++at;
+    } else if (c == '\x1b' && at + 1 < raw.size() && raw[at + 1] == ']') {
+      while (at < raw.size() && raw[at] != '\x07' && raw.compare(at, 2, "\x1b\\") != 0) ++at;
+    } else if (c == '\x1b') {
+      ++at;
+    } else if (c == '\n' || c == '\r') {
+      end_line();
+    } else {
+      line.push_back(c);
+    }
+  }
+  end_line();
+  return widths;
+}
+
+std::size_t count_of(const std::string& text, const std::string& part) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
+    ++count;
+  return count;
+}
+
+constexpr unsigned short kWidths[] = {60, 80, 120, 200};
+
+}  // namespace
+
+TEST_CASE(
+    "a run's board fits terminals 60 to 200 columns wide: its first line once, the question from "
+    "its start, running times counting") {
+  BoardSetup setup({"alpha", "a-task-with-a-rather-long-name-for-a-board"});
+  auto& [instance, daemon, repo, planner, workflow, env] = setup;
+  const fs::path gate = instance.root.path() / "gate";
+  const std::string agent =
+      std::string(kMarkerShellFunction) +
+      "if [ \"$MISSION_TASK_NAME\" = alpha ]; then m q1 '{\"type\":\"needs_input\",\"question\":"
+      "\"which database should the service keep its tables in, given the load we expect in "
+      "production at launch?\",\"choices\":[\"postgres\",\"sqlite\"]}'; else m p1 "
+      "'{\"type\":\"progress\",\"summary\":\"reading the "
+      "whole specification before writing anything at all, which takes a while\"}'; fi; "
+      "while [ ! -f '" +
+      gate.string() + "' ]; do sleep 0.05; done; echo x > \"$MISSION_TASK_NAME.txt\"";
+  // The same plan run at once from terminals of each width.
+  std::vector<std::unique_ptr<PtyChild>> boards;
+  for (unsigned short columns : kWidths) {
+    std::string id = workflow;
+    if (columns != kWidths[0]) {
+      id = planner.ok("workflow_create", {{"name", "board at " + std::to_string(columns)},
+                                          {"source_type", "prompt"},
+                                          {"source_content", "x"}})["id"];
+      json tasks = json::array();
+      for (const char* name : {"alpha", "a-task-with-a-rather-long-name-for-a-board"})
+        tasks.push_back({{"name", name}, {"description", name}, {"sequence", 1}});
+      planner.ok("workflow_set_plan",
+                 {{"id", id}, {"plan", {{"summary", "s"}, {"approach", "a"}, {"tasks", tasks}}}});
+    }
+    boards.push_back(std::make_unique<PtyChild>(
+        mission_argv({"workflows", "run", id, "--parallel", "2", "--", "/bin/sh", "-c", agent}),
+        env, 24, columns));
+  }
+  // A running attempt's time counts on between events; at 60 columns the
+  // progress line is what makes room.
+  const std::regex counting("running +alpha +1/3 +([1-9]|[0-9]{2,})\\.[0-9]s");
+  for (auto& board : boards) {
+    const bool progress_fits = board->screen().columns() >= 80;
+    board->wait_for([&](const std::string& screen) {
+      return screen.find("? which database") != std::string::npos &&
+             (!progress_fits || screen.find("reading the") != std::string::npos) &&
+             std::regex_search(screen, counting);
+    });
+  }
+  for (auto& board : boards) {
+    const std::size_t columns = board->screen().columns();
+    const std::string screen = board->screen().text();
+    INFO(columns << " columns:\n" << screen);
+    CHECK(count_of(screen, "Running workflow ") == 1);
+    for (std::size_t width : line_widths(board->raw())) CHECK(width <= columns);
+    // The question is shown from its start, wrapped, with the command that
+    // answers it.
+    CHECK(screen.find("? which database should") != std::string::npos);
+    CHECK(screen.find("at launch?") != std::string::npos);
+    CHECK(screen.find("mission answer ae-") != std::string::npos);
+  }
+  write_file(gate, "go\n");
+  for (auto& board : boards) {
+    CHECK(board->wait_exit(60s) == 0);
+    const std::string screen = board->screen().text();
+    INFO(screen);
+    CHECK(screen.find("2/2 merged") != std::string::npos);
+    for (std::size_t width : line_widths(board->raw())) CHECK(width <= board->screen().columns());
+  }
+}
+
+TEST_CASE("every list view fits terminals 60 to 200 columns wide and never cuts a status word") {
+  BoardSetup setup({"a-task-whose-name-is-long-enough-to-need-cutting-on-a-narrow-terminal"});
+  auto& [instance, daemon, repo, planner, workflow, env] = setup;
+  ProcessResult started =
+      run_process(mission_argv({"workflows", "run", workflow, "--approve", "--detach", "--",
+                                "/bin/sh", "-c", "echo x > \"$MISSION_TASK_NAME.txt\""}),
+                  env);
+  INFO(started.err);
+  REQUIRE(started.exit_code == 0);
+  const auto deadline = std::chrono::steady_clock::now() + 30s * kWaitScale;
+  while (run_mission(instance, {"workflows", "status", workflow}).out.find("awaiting_approval") ==
+         std::string::npos) {
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
+    std::this_thread::sleep_for(50ms);
+  }
+  const std::vector<std::vector<std::string>> views = {{"exec", "list"},
+                                                       {"missions", "list"},
+                                                       {"missions", "show", workflow},
+                                                       {"workflows", "list"},
+                                                       {"workflows", "status", workflow},
+                                                       {"workflows", "show", workflow},
+                                                       {"status"}};
+  for (unsigned short columns : kWidths) {
+    for (const auto& view : views) {
+      PtyChild shown(mission_argv(view), env, 24, columns);
+      const int exit_code = shown.wait_exit();
+      const std::string screen = shown.screen().text();
+      INFO(columns << " columns, mission " << view[0] << " " << (view.size() > 1 ? view[1] : "")
+                   << " exited " << exit_code << ":\n"
+                   << shown.raw());
+      CHECK(exit_code == 0);
+      for (std::size_t width : line_widths(shown.raw())) CHECK(width <= columns);
+      CHECK(screen.find("aw...") == std::string::npos);
+      CHECK(screen.find("...roval") == std::string::npos);
+    }
+  }
+  // The status word shows whole where it is a column.
+  PtyChild narrow(mission_argv({"workflows", "status", workflow}), env, 24, 60);
+  narrow.wait_exit();
+  CHECK(narrow.screen().text().find("awaiting_approval") != std::string::npos);
 }

@@ -655,3 +655,42 @@ TEST_CASE(
   CHECK(status.out.find("scope: 1 file changed outside files_likely_affected: wander.txt") !=
         std::string::npos);
 }
+
+TEST_CASE(
+    "a generic agent under a run reads on its stdin the answer given with mission answer, as under "
+    "--stdin-answers") {
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
+  const std::string workflow = make_workflow(planner, {{"asks", {}}});
+  // What it read is what it merges; end of file at once would say so.
+  const std::string ask =
+      std::string(kMarkerShellFunction) +
+      "m q1 '{\"type\":\"needs_input\",\"question\":\"Which port?\",\"choices\":[\"8080\","
+      "\"9090\"]}'; "
+      "read answer || answer='(no answer, stdin closed)'; "
+      "printf '%s\\n' \"$answer\" > answer.txt";
+  ProcessResult started =
+      run_long(instance, args({"workflows", "run", workflow, "--detach"}, agent(ask)));
+  INFO(started.err);
+  REQUIRE(started.exit_code == 0);
+  json run = wait_for_run(instance, workflow, [](const json& r) {
+    const auto& attempts = r["tasks"][0]["attempts"];
+    return !attempts.empty() && attempts.back().contains("agentExecutionId");
+  });
+  const std::string agent_id = run["tasks"][0]["attempts"].back()["agentExecutionId"];
+  const auto deadline = std::chrono::steady_clock::now() + 20s * kWaitScale;
+  for (json shown = mission_json(instance, {"exec", "show", agent_id});
+       shown.value("state", "") != "awaiting_input";
+       shown = mission_json(instance, {"exec", "show", agent_id})) {
+    INFO(shown.dump());
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
+    std::this_thread::sleep_for(20ms);
+  }
+  ProcessResult answered = run_mission(instance, {"answer", agent_id, "8080"});
+  INFO(answered.err);
+  REQUIRE(answered.exit_code == 0);
+  run = wait_for_run(instance, workflow, [](const json& r) { return r["status"] != "running"; });
+  CHECK(run["status"] == "completed");
+  CHECK(show(instance, repo, run["integrationBranch"].get<std::string>() + ":answer.txt") ==
+        "8080\n");
+}
