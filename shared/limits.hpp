@@ -114,19 +114,11 @@ inline constexpr std::size_t kMaxFramesPerTurn = 8;
 // for seconds: time, not only the count, bounds a turn.
 inline constexpr std::uint64_t kMaxHandlingNsPerTurn = 2'000'000;
 
-// An id prefix names an execution, a workflow or a task only with at least
-// this many characters after "ae-", "wf-" or "tk-", as git asks four of an
-// abbreviated hash.
+// An execution id prefix names an execution only with at least this many
+// characters after "ae-", as git asks four of an abbreviated hash.
 inline constexpr std::size_t kMinExecutionIdPrefix = 4;
-// How many candidates an ambiguous execution, workflow or task reference
-// lists.
+// How many candidates an ambiguous execution reference lists.
 inline constexpr std::size_t kMaxReferenceCandidates = 5;
-// Workflows (or tasks) created last whose names and ids a reference that
-// names nothing is compared with for a did-you-mean: older ones are not
-// what a person is typing, and the comparison stays cheap.
-inline constexpr std::size_t kMaxDidYouMeanRecords = 200;
-// Most edits between a mistyped reference and the name or id it suggests.
-inline constexpr std::size_t kMaxDidYouMeanEdits = 2;
 
 // Executions `mission exec list` asks for when no --limit is given.
 inline constexpr std::size_t kDefaultExecutionListLimit = 50;
@@ -301,11 +293,6 @@ inline constexpr std::size_t kMaxTaskDependencies = 256;
 // each task it fills in to them, and refuses as soon as a filled-in text
 // would pass its limit, before it is built.
 inline constexpr std::size_t kMaxPlanTaskNameChars = 200;
-// Most bytes of the goal (or the text) mission workflows plan gives
-// its planning agent: the prompt travels in one argument and in
-// MISSION_TASK_PROMPT (32 KiB), which leaves this much beside the
-// instructions. schemas/control/workflow.plan.params.json says the same.
-inline constexpr std::size_t kMaxPlannerGoalBytes = 24 * 1024;
 inline constexpr std::size_t kMaxPlanTaskGroupChars = 200;
 inline constexpr std::size_t kMaxPlanTaskDescriptionChars = 8000;
 // Most bytes template_apply fills a template's texts to, all its tasks
@@ -375,10 +362,6 @@ inline constexpr std::size_t kMaxAvailableTasks = 100;
 
 // Messages message_list and `mission inbox` give when no limit is asked for.
 inline constexpr std::size_t kDefaultMessageListLimit = 20;
-// Most entries of each kind `mission inbox` lists besides messages: tasks
-// awaiting approval, merge conflicts, blocked executions. More than this
-// many waiting at once is a run to look at with mission workflows status.
-inline constexpr std::size_t kMaxInboxEntries = 100;
 
 // The control toolset (docs/adr/0025): a coordinator's own instructions in
 // start_task_attempt and a follow_up prompt; get_attempt_patch's default

@@ -20,6 +20,13 @@
 namespace mission::cli {
 namespace {
 
+// Most bytes of the goal (or the issue's text) a planning agent is given:
+// the prompt travels in one argument and in MISSION_TASK_PROMPT (32 KiB),
+// which leaves this much beside the instructions. The daemon refuses more
+// (schemas/control/workflow.plan.params.json); this says so before anything
+// is made.
+constexpr std::size_t kMaxPlannerGoalBytes = 24 * 1024;
+
 // Most bytes of a name made from the goal's first line.
 constexpr std::size_t kMaxDerivedNameBytes = 60;
 
@@ -113,10 +120,10 @@ int run_plan_with_agent(const CliContext& context, const PlanOptions& options) {
     return kExitUsage;
   }
   const std::string goal = options.from_issue.empty() ? options.goal : read_issue(options.from_issue);
-  if (goal.size() > limits::kMaxPlannerGoalBytes) {
+  if (goal.size() > kMaxPlannerGoalBytes) {
     throw MissionError(ErrorCode::payload_too_large,
                        "the goal has " + std::to_string(goal.size()) + " bytes; a planner takes " +
-                           std::to_string(limits::kMaxPlannerGoalBytes) + " at most",
+                           std::to_string(kMaxPlannerGoalBytes) + " at most",
                        "give the goal's gist, and leave the details in files the agent can read");
   }
   const std::string name = !options.workflow.empty() ? std::string()

@@ -21,7 +21,7 @@ bool starts_with(const std::string& word, std::string_view prefix) {
 std::optional<std::string> nearest(const std::string& reference,
                                    const std::vector<store::ReferencedRow>& rows) {
   std::optional<std::string> best;
-  std::size_t best_distance = limits::kMaxDidYouMeanEdits + 1;
+  std::size_t best_distance = kMaxDidYouMeanEdits + 1;
   for (const auto& row : rows) {
     for (const std::string* word : {&row.name, &row.id}) {
       const std::size_t distance = edit_distance(reference, *word);
@@ -103,7 +103,7 @@ ResolvedRecord resolve_workflow_reference(store::Database& db, const std::string
   if (matches.size() > 1) throw ambiguous(reference, missions_too ? "records" : "workflows", matches);
 
   if (auto guess = nearest(reference, records.recent_records(missions_too,
-                                                             limits::kMaxDidYouMeanRecords))) {
+                                                             kMaxDidYouMeanRecords))) {
     throw no_match("; did you mean '" + *guess + "'?");
   }
   throw no_match("");
@@ -140,7 +140,7 @@ ResolvedRecord resolve_task_reference(store::Database& db, const std::string& re
     if (matches.size() > 1) throw ambiguous(reference, "tasks", matches);
   }
   if (auto guess =
-          nearest(reference, records.recent_tasks(workflow_id, limits::kMaxDidYouMeanRecords))) {
+          nearest(reference, records.recent_tasks(workflow_id, kMaxDidYouMeanRecords))) {
     throw no_match("; did you mean '" + *guess + "'?");
   }
   throw no_match("");

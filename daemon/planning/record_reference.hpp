@@ -4,12 +4,20 @@
 // prefix of it, its name, or (a workflow) @last. A word that names nothing
 // gets the closest name as a did-you-mean.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
 #include "daemon/store/database.hpp"
 
 namespace mission::daemon::planning {
+
+// Workflows (or tasks) created last whose names and ids a reference that
+// names nothing is compared with for a did-you-mean: older ones are not
+// what a person is typing, and the comparison stays cheap.
+inline constexpr std::size_t kMaxDidYouMeanRecords = 200;
+// Most edits between a mistyped reference and the name or id it suggests.
+inline constexpr std::size_t kMaxDidYouMeanEdits = 2;
 
 // The word a reference uses for the workflow created or run last.
 inline constexpr std::string_view kLastWorkflowReference = "@last";

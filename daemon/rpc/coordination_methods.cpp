@@ -45,7 +45,7 @@ nlohmann::json blocked_executions(store::Database& db) {
   static constexpr ExecutionState kBlocked[] = {ExecutionState::blocked};
   nlohmann::json out = nlohmann::json::array();
   for (const auto& execution : store::ExecutionRepository(db).list_in_states(kBlocked)) {
-    if (out.size() >= limits::kMaxInboxEntries) break;
+    if (out.size() >= store::kMaxInboxEntries) break;
     nlohmann::json item = {{"agentExecutionId", execution.id}};
     if (auto why = store::ObservationRepository(db).waiting_on(execution.id)) {
       nlohmann::json payload = parse_json_or_discarded(why->payload);
@@ -105,9 +105,9 @@ nlohmann::json handle_inbox_list(MethodContext& context, const InboxListRequest&
     items.push_back(coordination::message_json(row, filter.now, kCamel));
   nlohmann::json out = {{"questions", coordination::open_questions(db)},
                         {"approvals", waiting_tasks_json(store::InboxRepository(db).awaiting_approval(
-                                          limits::kMaxInboxEntries))},
+                                          store::kMaxInboxEntries))},
                         {"conflicts", waiting_tasks_json(store::InboxRepository(db).conflicted(
-                                          limits::kMaxInboxEntries))},
+                                          store::kMaxInboxEntries))},
                         {"blocked", blocked_executions(db)}};
   put_page(out, "messages", std::move(items), page.positions, page.more, wanted);
   return out;

@@ -13,6 +13,11 @@
 
 namespace mission::store {
 
+// Most entries of each kind `mission inbox` lists besides messages: tasks
+// awaiting approval, merge conflicts, blocked executions. More than this
+// many waiting at once is a run to look at with mission workflows status.
+inline constexpr std::size_t kMaxInboxEntries = 100;
+
 // A task of a run as the inbox shows it.
 struct WaitingTask {
   std::string task_id;
