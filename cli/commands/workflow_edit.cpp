@@ -154,7 +154,11 @@ std::string read_edited_file(const std::filesystem::path& path) {
 
 int run_edit(const CliContext& context, const EditOptions& options) {
   // No connection is held while the person edits, however long it takes.
-  const std::string id = resolve_workflow(context.connect().client, options.id);
+  std::string id;
+  {
+    DaemonConnection connection = context.connect();
+    id = resolve_workflow(connection.client, options.id);
+  }
   if (!options.from.empty()) {
     const std::string shown = options.from == "-" ? "stdin" : options.from;
     const std::string text = read_plan_text(options.from);
