@@ -23,9 +23,11 @@ struct TypeHint {
   ValueKind kind;
 };
 constexpr TypeHint kTypeHints[] = {
-    {"EXEC", ValueKind::executions}, {"DIR", ValueKind::directories}, {"FILE", ValueKind::files},
-    {"PATH", ValueKind::files},      {"K=V", ValueKind::environment}, {"ADAPTER", ValueKind::words},
-    {"TOOLSETS", ValueKind::list},   {"WF", ValueKind::workflows},    {"MISSION", ValueKind::workflows},
+    {"EXEC", ValueKind::executions},   {"DIR", ValueKind::directories},
+    {"FILE", ValueKind::files},        {"PATH", ValueKind::files},
+    {"K=V", ValueKind::environment},   {"ADAPTER", ValueKind::words},
+    {"TOOLSETS", ValueKind::list},     {"WF", ValueKind::workflows},
+    {"MISSION", ValueKind::workflows},
 };
 
 // The words of an IsMember check: CLI11 describes it as "{a,b,c}".

@@ -129,8 +129,7 @@ std::string event_line(const nlohmann::json& event) {
     const nlohmann::json attempt = event.value("attempt", nlohmann::json::object());
     line += "task " + safe(attempt.value("taskName", "")) + ", attempt " +
             std::to_string(attempt.value("attempt", 0)) + " of " +
-            std::to_string(attempt.value("maxAttempts", 0)) + ": " +
-            attempt.value("status", "") +
+            std::to_string(attempt.value("maxAttempts", 0)) + ": " + attempt.value("status", "") +
             (attempt.contains("reason") ? " (" + safe(attempt.value("reason", "")) + ")" : "");
   } else if (type == "run.updated") {
     const nlohmann::json run = event.value("run", nlohmann::json::object());

@@ -331,13 +331,12 @@ std::string run_markdown(const nlohmann::json& run) {
          " at " + std::to_string(run.value("taskCount", 0)) + " tasks\n";
   const nlohmann::json tokens = run.value("tokens", nlohmann::json::object());
   const std::int64_t reporting = tokens.value("attemptsReporting", std::int64_t{0});
-  out +=
-      "- Tokens: " +
-      (reporting == 0 ? std::string("not reported by its agents")
-                      : tokens_text(tokens) + ", reported by " + std::to_string(reporting) +
-                            " of " + std::to_string(run.value("attemptsTotal", 0)) +
-                            (run.value("attemptsTotal", 0) == 1 ? " attempt" : " attempts")) +
-      "\n\n";
+  out += "- Tokens: " +
+         (reporting == 0 ? std::string("not reported by its agents")
+                         : tokens_text(tokens) + ", reported by " + std::to_string(reporting) +
+                               " of " + std::to_string(run.value("attemptsTotal", 0)) +
+                               (run.value("attemptsTotal", 0) == 1 ? " attempt" : " attempts")) +
+         "\n\n";
   for (const auto& task : run.value("tasks", nlohmann::json::array())) {
     const auto& attempts = task.value("attempts", nlohmann::json::array());
     out += "- **" + md(task.value("name", "")) + "** (" + md_code(task.value("taskId", "")) +

@@ -273,10 +273,11 @@ std::vector<std::string> RunBoard::lines(const std::string& header, std::size_t 
           "    mission approve " + listed[i] + "  (or: mission reject " + listed[i] + " REASON)",
           columns));
     } else if (row.contains("question")) {
-      waits_on = wrapped("? " + row.value("question", "") + "  mission answer " +
-                             row.value("agentExecutionId", ""),
-                         columns - 4, 2);
+      waits_on = wrapped("? " + row.value("question", ""), columns - 4, 2);
       for (auto& part : waits_on) part.insert(0, "    ");
+      // On a line of its own, so that a wrap never splits the command.
+      waits_on.push_back(text::elide_end(
+          "      mission answer " + row.value("agentExecutionId", "") + " TEXT", columns));
     }
     for (const auto& part : waits_on) {
       if (lines.size() + 1 >= rows) break;

@@ -31,12 +31,12 @@ __mission_node() {
     'mcp config') subs='' opts='--adapter --agent-execution --http --add-json' args='' ;;
     'missions') subs='list show' opts='' args='' ;;
     'missions list') subs='' opts='--cwd --here --limit' args='' ;;
-    'missions show') subs='' opts='' args='none' ;;
-    'tasks') subs='' opts='--task' args='none' ;;
-    'context') subs='' opts='--include --phase --agent --since' args='none' ;;
-    'report') subs='' opts='--format' args='none' ;;
+    'missions show') subs='' opts='' args='workflows' ;;
+    'tasks') subs='' opts='--task' args='workflows' ;;
+    'context') subs='' opts='--include --phase --agent --since' args='workflows' ;;
+    'report') subs='' opts='--format' args='workflows' ;;
     'check') subs='' opts='--mission --cwd --from --from-notes --allow-failed --allow-blockers --allow-scope --allow-unfinished' args='none' ;;
-    'export') subs='' opts='--output -o --commit --cwd' args='none' ;;
+    'export') subs='' opts='--output -o --commit --cwd' args='workflows' ;;
     'resolve') subs='' opts='--note' args='none' ;;
     'inbox') subs='' opts='--all --limit' args='' ;;
     'send') subs='' opts='--priority --no-enter' args='executions none' ;;
@@ -44,24 +44,26 @@ __mission_node() {
     'agents') subs='' opts='--status' args='' ;;
     'workspaces') subs='list conflicts clean' opts='' args='' ;;
     'workspaces list') subs='' opts='--workflow --status' args='' ;;
-    'workspaces conflicts') subs='' opts='' args='none' ;;
+    'workspaces conflicts') subs='' opts='' args='workflows' ;;
     'workspaces clean') subs='' opts='--workflow' args='' ;;
-    'workflows') subs='list show create rm run stop reset status diff land' opts='' args='' ;;
+    'workflows') subs='list show create rm run stop reset status diff land plan edit' opts='' args='' ;;
     'workflows list') subs='' opts='--limit' args='' ;;
-    'workflows show') subs='' opts='--follow' args='none' ;;
+    'workflows show') subs='' opts='--follow' args='workflows' ;;
     'workflows create') subs='' opts='--from --cwd' args='none' ;;
-    'workflows rm') subs='' opts='' args='none' ;;
-    'workflows run') subs='' opts='--adapter --parallel --check --max-attempts --task-timeout --base --env --detach --approve --sandbox --allow-write' args='none command' ;;
-    'workflows stop') subs='' opts='' args='none' ;;
-    'workflows reset') subs='' opts='' args='none none' ;;
-    'workflows status') subs='' opts='' args='none' ;;
-    'workflows diff') subs='' opts='--stat' args='none none' ;;
-    'workflows land') subs='' opts='--into --merge --partial' args='none' ;;
+    'workflows rm') subs='' opts='' args='workflows' ;;
+    'workflows run') subs='' opts='--adapter --parallel --check --max-attempts --task-timeout --base --env --detach --approve --sandbox --allow-write' args='workflows command' ;;
+    'workflows stop') subs='' opts='' args='workflows' ;;
+    'workflows reset') subs='' opts='' args='workflows none' ;;
+    'workflows status') subs='' opts='' args='workflows' ;;
+    'workflows diff') subs='' opts='--stat' args='workflows none' ;;
+    'workflows land') subs='' opts='--into --merge --partial' args='workflows' ;;
+    'workflows plan') subs='' opts='--from-issue --workflow --name --adapter --bin --delivery --cwd --env --sandbox --detach' args='none command' ;;
+    'workflows edit') subs='' opts='--from' args='workflows' ;;
     'approve') subs='' opts='' args='none' ;;
     'reject') subs='' opts='' args='none none' ;;
-    'plan') subs='' opts='--format' args='none' ;;
-    'next') subs='' opts='--limit' args='none' ;;
-    'progress') subs='' opts='' args='none' ;;
+    'plan') subs='' opts='--format' args='workflows' ;;
+    'next') subs='' opts='--limit' args='workflows' ;;
+    'progress') subs='' opts='' args='workflows' ;;
     'templates') subs='list show apply' opts='' args='' ;;
     'templates list') subs='' opts='--limit' args='' ;;
     'templates show') subs='' opts='' args='none' ;;
@@ -126,9 +128,9 @@ __mission_value() {
     'send|--priority') kind=words values='low normal high urgent' ;;
     'answer|--choice') kind=none ;;
     'agents|--status') kind=list values='online busy offline' ;;
-    'workspaces list|--workflow') kind=none ;;
+    'workspaces list|--workflow') kind=workflows ;;
     'workspaces list|--status') kind=list values='active merged abandoned removed' ;;
-    'workspaces clean|--workflow') kind=none ;;
+    'workspaces clean|--workflow') kind=workflows ;;
     'workflows list|--limit') kind=none ;;
     'workflows create|--from') kind=files ;;
     'workflows create|--cwd') kind=directories ;;
@@ -142,6 +144,16 @@ __mission_value() {
     'workflows run|--sandbox') kind=words values='on off' ;;
     'workflows run|--allow-write') kind=files ;;
     'workflows land|--into') kind=none ;;
+    'workflows plan|--from-issue') kind=files ;;
+    'workflows plan|--workflow') kind=workflows ;;
+    'workflows plan|--name') kind=none ;;
+    'workflows plan|--adapter') kind=words values='claude-code codex copilot opencode pi generic' ;;
+    'workflows plan|--bin') kind=files ;;
+    'workflows plan|--delivery') kind=words values='mcp-tool stdout-marker' ;;
+    'workflows plan|--cwd') kind=directories ;;
+    'workflows plan|--env') kind=environment ;;
+    'workflows plan|--sandbox') kind=words values='on off' ;;
+    'workflows edit|--from') kind=files ;;
     'plan|--format') kind=words values='text dot mermaid' ;;
     'next|--limit') kind=none ;;
     'templates list|--limit') kind=none ;;
@@ -154,11 +166,12 @@ __mission_value() {
     'sandbox check|--cwd') kind=directories ;;
   esac
 }
-# The executions the daemon knows, ids then names; nothing, at once, when no
-# daemon runs (mission __complete never starts one).
-__mission_executions() {
+# __mission_known KIND: the executions or workflows the daemon knows, ids
+# then names; nothing, at once, when no daemon runs (mission __complete
+# never starts one).
+__mission_known() {
   local listed
-  listed=$("${words[0]}" ${socket:+--socket "$socket"} __complete executions 2>/dev/null) || true
+  listed=$("${words[0]}" ${socket:+--socket "$socket"} __complete "$1" 2>/dev/null) || true
   COMPREPLY=($(compgen -W "$listed" -- "$cur"))
 }
 # __mission_offer KIND WORDS: the completions of a value of that kind.
@@ -180,7 +193,7 @@ __mission_offer() {
         COMPREPLY=($(compgen -e -S = -- "$cur"))
         compopt -o nospace 2>/dev/null || true
       fi ;;
-    executions) __mission_executions ;;
+    executions | workflows) __mission_known "$1" ;;
   esac
 }
 # __mission_command_line N: words from N on are a command line of their own
@@ -252,8 +265,8 @@ _mission() {
   [[ -n $node ]] && opts="$opts $globals"
   local -a kinds=($args)
   local arg_kind=${kinds[positional]-}
-  if [[ $cur != -* && -z $subs && $arg_kind == executions ]]; then
-    __mission_executions
+  if [[ $cur != -* && -z $subs && ($arg_kind == executions || $arg_kind == workflows) ]]; then
+    __mission_known "$arg_kind"
   else
     COMPREPLY=($(compgen -W "$subs $opts" -- "$cur"))
   fi

@@ -2,9 +2,9 @@
 # `mission completion fish`: regenerate it rather than edit it.
 
 # The options that take a value, in any command: their value is no command.
-set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --sandbox --allow-write --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --max-attempts --task-timeout --base --into --var --repository --max-parallel
+set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --sandbox --allow-write --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --max-attempts --task-timeout --base --into --from-issue --var --repository --max-parallel
 # The commands whose arguments after -- are a command line of its own.
-set -g __mission_with_command 'run' 'exec create' 'workflows run'
+set -g __mission_with_command 'run' 'exec create' 'workflows run' 'workflows plan'
 # __mission_subcommands PATH: the subcommands of the command PATH.
 function __mission_subcommands
     switch "$argv[1]"
@@ -23,7 +23,7 @@ function __mission_subcommands
         case 'workspaces'
             echo list conflicts clean
         case 'workflows'
-            echo list show create rm run stop reset status diff land
+            echo list show create rm run stop reset status diff land plan edit
         case 'templates'
             echo list show apply
         case 'sandbox'
@@ -72,15 +72,16 @@ function __mission_after_dashdash
         printf '%s\n' $tokens[(math $i + 1)..-1]
     end
 end
-# The executions the daemon knows, ids then names; nothing, at once, when no
-# daemon runs (mission __complete never starts one).
-function __mission_executions
+# __mission_known KIND: the executions or workflows the daemon knows, ids
+# then names; nothing, at once, when no daemon runs (mission __complete
+# never starts one).
+function __mission_known
     set -l tokens (commandline -opc)
     set -l socket
     if set -l i (contains -i -- --socket $tokens)
         set socket --socket $tokens[(math $i + 1)]
     end
-    $tokens[1] $socket __complete executions 2>/dev/null
+    $tokens[1] $socket __complete $argv[1] 2>/dev/null
 end
 complete -c mission -f
 complete -c mission -n __mission_in_command_line -a '(__fish_complete_subcommand --commandline (__mission_after_dashdash))'
@@ -99,7 +100,7 @@ complete -c mission -n '__mission_at '\'''\''' -a 'report' -d 'Summarise a missi
 complete -c mission -n '__mission_at '\'''\''' -a 'check' -d 'CI gate: fail on failed tasks, open blockers, scope'
 complete -c mission -n '__mission_at '\'''\''' -a 'export' -d 'Write a mission'\''s record to git notes or a file for CI'
 complete -c mission -n '__mission_at '\'''\''' -a 'resolve' -d 'Mark a blocker issue as reviewed by a person'
-complete -c mission -n '__mission_at '\'''\''' -a 'inbox' -d 'Show the questions agents wait on and messages to you'
+complete -c mission -n '__mission_at '\'''\''' -a 'inbox' -d 'What waits on you (questions, approvals, conflicts) and messages'
 complete -c mission -n '__mission_at '\'''\''' -a 'send' -d 'Send a message to an agent execution (EXEC TEXT)'
 complete -c mission -n '__mission_at '\'''\''' -a 'answer' -d 'Answer an execution'\''s open question (EXEC TEXT | --choice N)'
 complete -c mission -n '__mission_at '\'''\''' -a 'agents' -d 'List the registered agents and whether they are alive'
@@ -151,32 +152,32 @@ complete -c mission -n '__mission_at '\''exec list'\''' -l state -x -a 'created 
 complete -c mission -n '__mission_at '\''exec list'\''' -l limit -x -d 'At most this many (default 50, at most 500)'
 complete -c mission -n '__mission_at '\''exec list'\''' -l cursor -x -d 'Older ones: the cursor a list printed'
 complete -c mission -n '__mission_at '\''exec show'\''' -l follow -s f -d 'Then print its events until it ends'
-complete -c mission -n '__mission_at '\''exec show'\''' -a '(__mission_executions)'
+complete -c mission -n '__mission_at '\''exec show'\''' -a '(__mission_known executions)'
 complete -c mission -n '__mission_at '\''exec create'\''' -l adapter -x -a 'claude-code codex copilot opencode pi generic' -d 'Agent adapter (default generic)'
 complete -c mission -n '__mission_at '\''exec create'\''' -l delivery -x -a 'mcp-tool stdout-marker' -d 'Signal delivery (default mcp-tool)'
 complete -c mission -n '__mission_at '\''exec create'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'Working directory (default: current)'
 complete -c mission -n '__mission_at '\''exec create'\''' -l toolsets -x -a '(__fish_append , signals tracking legacy inspect planning templates coordination workspaces control)' -d 'MCP toolsets (default: signals,tracking)'
 complete -c mission -n '__mission_at '\''exec create'\''' -l print-token -d 'Also print the MCP session token (a secret: pass it as MISSION_MCP_TOKEN)'
 complete -c mission -n '__mission_at '\''exec stop'\''' -l force -d 'SIGKILL at once'
-complete -c mission -n '__mission_at '\''exec stop'\''' -a '(__mission_executions)'
+complete -c mission -n '__mission_at '\''exec stop'\''' -a '(__mission_known executions)'
 complete -c mission -n '__mission_at '\''exec logs'\''' -l follow -s f -d 'Keep printing new output until it ends'
 complete -c mission -n '__mission_at '\''exec logs'\''' -l raw -d 'The output'\''s bytes as the agent wrote them, escape sequences included'
 complete -c mission -n '__mission_at '\''exec logs'\''' -l after -x -d 'Only lines after line number N'
 complete -c mission -n '__mission_at '\''exec logs'\''' -l cursor -x -d 'Page back: the lines before line C'
 complete -c mission -n '__mission_at '\''exec logs'\''' -l limit -x -d 'At most N lines (default 100)'
-complete -c mission -n '__mission_at '\''exec logs'\''' -a '(__mission_executions)'
-complete -c mission -n '__mission_at '\''exec signals'\''' -a '(__mission_executions)'
-complete -c mission -n '__mission_at '\''exec instructions'\''' -a '(__mission_executions)'
+complete -c mission -n '__mission_at '\''exec logs'\''' -a '(__mission_known executions)'
+complete -c mission -n '__mission_at '\''exec signals'\''' -a '(__mission_known executions)'
+complete -c mission -n '__mission_at '\''exec instructions'\''' -a '(__mission_known executions)'
 complete -c mission -n '__mission_at '\''attach'\''' -l read-only -s r -d 'Watch only: the viewer that types keeps the keyboard'
-complete -c mission -n '__mission_at '\''attach'\''' -a '(__mission_executions)'
-complete -c mission -n '__mission_at '\''watch'\''' -l execution -x -a '(__mission_executions)' -d 'Only this execution'\''s events'
-complete -c mission -n '__mission_at '\''watch'\''' -l notify -x -d 'Run CMD (with sh) when an execution needs input, is blocked or ends; default $MISSION_NOTIFY_CMD'
+complete -c mission -n '__mission_at '\''attach'\''' -a '(__mission_known executions)'
+complete -c mission -n '__mission_at '\''watch'\''' -l execution -x -a '(__mission_known executions)' -d 'Only this execution'\''s events'
+complete -c mission -n '__mission_at '\''watch'\''' -l notify -x -d 'Run CMD (with sh) when an execution needs input, is blocked or ends, or a run'\''s task has its outcome; default $MISSION_NOTIFY_CMD'
 complete -c mission -n '__mission_at '\''mcp'\''' -a 'connect' -d 'Serve MCP on stdin/stdout for one agent execution (for MCP clients)'
 complete -c mission -n '__mission_at '\''mcp'\''' -a 'config' -d 'Print the MCP server entry to paste into an agent'\''s own config'
-complete -c mission -n '__mission_at '\''mcp connect'\''' -l agent-execution -x -a '(__mission_executions)' -d 'Attach to this execution (token from $MISSION_MCP_TOKEN); without it, create one for the current directory'
+complete -c mission -n '__mission_at '\''mcp connect'\''' -l agent-execution -x -a '(__mission_known executions)' -d 'Attach to this execution (token from $MISSION_MCP_TOKEN); without it, create one for the current directory'
 complete -c mission -n '__mission_at '\''mcp connect'\''' -l toolsets -x -a '(__fish_append , signals tracking legacy inspect planning templates coordination workspaces control)' -d 'Toolsets of the execution created without --agent-execution'
 complete -c mission -n '__mission_at '\''mcp config'\''' -l adapter -x -a 'claude-code codex copilot opencode pi generic' -d 'The agent: claude-code, codex, copilot, opencode or generic'
-complete -c mission -n '__mission_at '\''mcp config'\''' -l agent-execution -x -a '(__mission_executions)' -d 'For this execution (the agent supplies $MISSION_MCP_TOKEN); without it, each session makes its own'
+complete -c mission -n '__mission_at '\''mcp config'\''' -l agent-execution -x -a '(__mission_known executions)' -d 'For this execution (the agent supplies $MISSION_MCP_TOKEN); without it, each session makes its own'
 complete -c mission -n '__mission_at '\''mcp config'\''' -l http -x -d 'The remote form: MCP over HTTP at URL/mcp/EXEC (missiond --http), the token from $MISSION_MCP_TOKEN; needs --agent-execution'
 complete -c mission -n '__mission_at '\''mcp config'\''' -l add-json -d 'claude-code: print the `claude mcp add-json` command that adds it instead'
 complete -c mission -n '__mission_at '\''missions'\''' -a 'list' -d 'List missions and workflows, newest first'
@@ -184,12 +185,16 @@ complete -c mission -n '__mission_at '\''missions'\''' -a 'show' -d 'Show a miss
 complete -c mission -n '__mission_at '\''missions list'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'Only those recorded in DIR or below it'
 complete -c mission -n '__mission_at '\''missions list'\''' -l here -d 'Only those in the current directory or below it'
 complete -c mission -n '__mission_at '\''missions list'\''' -l limit -x -d 'At most this many (default 50)'
-complete -c mission -n '__mission_at '\''tasks'\''' -l task -x -d 'List every path this task changed'
+complete -c mission -n '__mission_at '\''missions show'\''' -a '(__mission_known workflows)'
+complete -c mission -n '__mission_at '\''tasks'\''' -l task -x -d 'List every path this task changed (its id, a prefix or its name)'
+complete -c mission -n '__mission_at '\''tasks'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''context'\''' -l include -x -a '(__fish_append , phase_summary tasks decisions milestones blockers)' -d 'Parts to show (default: all)'
 complete -c mission -n '__mission_at '\''context'\''' -l phase -x -d 'Only this phase'
 complete -c mission -n '__mission_at '\''context'\''' -l agent -x -d 'Only tasks of this agent_name'
 complete -c mission -n '__mission_at '\''context'\''' -l since -x -d 'Only items since then: 2h, 3d, yesterday or an ISO 8601 time'
+complete -c mission -n '__mission_at '\''context'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''report'\''' -l format -x -a 'markdown json' -d 'markdown (default) or json'
+complete -c mission -n '__mission_at '\''report'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''check'\''' -l mission -x -d 'Check this mission only (as ID)'
 complete -c mission -n '__mission_at '\''check'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'Check the missions in DIR or below, or the repository of --from-notes (default: current)'
 complete -c mission -n '__mission_at '\''check'\''' -l from -r -F -d 'Check the records in FILE (mission export -o), no daemon'
@@ -201,22 +206,24 @@ complete -c mission -n '__mission_at '\''check'\''' -l allow-unfinished -d 'Task
 complete -c mission -n '__mission_at '\''export'\''' -l output -s o -r -F -d 'Write the record to FILE ('\''-'\'': stdout), not to git notes'
 complete -c mission -n '__mission_at '\''export'\''' -l commit -x -d 'Commit that carries the note (default: a workflow run'\''s commits, else HEAD)'
 complete -c mission -n '__mission_at '\''export'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'Repository to write the note in (default: current)'
+complete -c mission -n '__mission_at '\''export'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''resolve'\''' -l note -x -d 'What the review concluded'
 complete -c mission -n '__mission_at '\''inbox'\''' -l all -d 'Read messages too, not only unread ones'
 complete -c mission -n '__mission_at '\''inbox'\''' -l limit -x -d 'At most N messages (default 20)'
 complete -c mission -n '__mission_at '\''send'\''' -l priority -x -a 'low normal high urgent' -d 'low, normal, high or urgent (default normal)'
 complete -c mission -n '__mission_at '\''send'\''' -l no-enter -d 'Type the text into the agent without pressing Enter after it'
-complete -c mission -n '__mission_at '\''send'\''' -a '(__mission_executions)'
+complete -c mission -n '__mission_at '\''send'\''' -a '(__mission_known executions)'
 complete -c mission -n '__mission_at '\''answer'\''' -l choice -x -d 'Answer with the question'\''s Nth choice (1-based)'
 complete -c mission -n '__mission_at '\''answer'\''' -l no-enter -d 'Type the answer into the agent without pressing Enter after it'
-complete -c mission -n '__mission_at '\''answer'\''' -a '(__mission_executions)'
+complete -c mission -n '__mission_at '\''answer'\''' -a '(__mission_known executions)'
 complete -c mission -n '__mission_at '\''agents'\''' -l status -x -a '(__fish_append , online busy offline)' -d 'Only agents in these states (online,busy,offline)'
 complete -c mission -n '__mission_at '\''workspaces'\''' -a 'list' -d 'List workspaces (all but removed), newest first'
 complete -c mission -n '__mission_at '\''workspaces'\''' -a 'conflicts' -d 'Files two active workspaces both change, and whether their branches merge (WORKFLOW)'
 complete -c mission -n '__mission_at '\''workspaces'\''' -a 'clean' -d 'Remove the worktrees mission made that are merged, abandoned or of ended workflows'
-complete -c mission -n '__mission_at '\''workspaces list'\''' -l workflow -x -d 'Only this workflow'\''s'
+complete -c mission -n '__mission_at '\''workspaces list'\''' -l workflow -x -a '(__mission_known workflows)' -d 'Only this workflow'\''s (id, prefix, name or @last)'
 complete -c mission -n '__mission_at '\''workspaces list'\''' -l status -x -a '(__fish_append , active merged abandoned removed)' -d 'Only these states (active,merged,abandoned,removed)'
-complete -c mission -n '__mission_at '\''workspaces clean'\''' -l workflow -x -d 'Only this workflow'\''s'
+complete -c mission -n '__mission_at '\''workspaces conflicts'\''' -a '(__mission_known workflows)'
+complete -c mission -n '__mission_at '\''workspaces clean'\''' -l workflow -x -a '(__mission_known workflows)' -d 'Only this workflow'\''s (id, prefix, name or @last)'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'list' -d 'List planned workflows'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'show' -d 'Show a planned workflow, its plan and tasks'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'create' -d 'Create a planned workflow from a plan file (TOML or JSON)'
@@ -227,10 +234,14 @@ complete -c mission -n '__mission_at '\''workflows'\''' -a 'reset' -d 'Put a wor
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'status' -d 'Show a workflow'\''s last run: tasks, attempts, times'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'diff' -d 'Show a workflow run'\''s patch, or one task'\''s, through git diff'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'land' -d 'Move the base branch to a finished run'\''s branch (fast-forward, or --merge)'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'plan' -d 'Have an agent plan a new workflow for a goal; review, edit and run it after'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'edit' -d 'Edit a workflow'\''s plan in $EDITOR as a plan file, before any task starts'
 complete -c mission -n '__mission_at '\''workflows list'\''' -l limit -x -d 'At most this many (default 20)'
 complete -c mission -n '__mission_at '\''workflows show'\''' -l follow -d 'Follow its run until it ends: a live board on a terminal, else a line per change'
+complete -c mission -n '__mission_at '\''workflows show'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''workflows create'\''' -l from -r -F -d 'The plan file: .toml, .json, or - to read it from stdin (see PLAN FILES)'
 complete -c mission -n '__mission_at '\''workflows create'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'The workflow'\''s working directory (default: current)'
+complete -c mission -n '__mission_at '\''workflows rm'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l adapter -x -a 'claude-code codex copilot opencode pi generic' -d 'Agent adapter: claude-code, codex, copilot, opencode, pi, generic (default)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l parallel -x -d 'Agents at once (default 1, most 32)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l check -x -d 'Judge each task with CMD (sh -c in its worktree; exit 0 passes)'
@@ -242,12 +253,33 @@ complete -c mission -n '__mission_at '\''workflows run'\''' -l detach -d 'Print 
 complete -c mission -n '__mission_at '\''workflows run'\''' -l approve -d 'A person approves each merge: mission approve|reject TASK'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l sandbox -x -a 'on off' -d 'on (default): agents and checks write only their worktrees, a private TMPDIR and their CLI'\''s state; off: with all your rights'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l allow-write -r -F -d 'Let the confined agents and checks write PATH too (repeatable)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -a '(__mission_known workflows)'
+complete -c mission -n '__mission_at '\''workflows stop'\''' -a '(__mission_known workflows)'
+complete -c mission -n '__mission_at '\''workflows reset'\''' -a '(__mission_known workflows)'
+complete -c mission -n '__mission_at '\''workflows status'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''workflows diff'\''' -l stat -d 'Only the files and their changed lines'
+complete -c mission -n '__mission_at '\''workflows diff'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''workflows land'\''' -l into -x -d 'The branch to land on (default: the run'\''s --base, else the checked-out branch)'
 complete -c mission -n '__mission_at '\''workflows land'\''' -l merge -d 'When the base moved: merge the run'\''s branch into it if they merge cleanly'
 complete -c mission -n '__mission_at '\''workflows land'\''' -l partial -d 'Land what merged though some tasks did not'
+complete -c mission -n '__mission_at '\''workflows land'\''' -a '(__mission_known workflows)'
+complete -c mission -n '__mission_at '\''workflows plan'\''' -l from-issue -r -F -d 'Plan for the issue in this file (its first line names the workflow)'
+complete -c mission -n '__mission_at '\''workflows plan'\''' -l workflow -x -a '(__mission_known workflows)' -d 'Plan this workflow, one none of whose tasks has started, instead of a new one (the goal defaults to its own)'
+complete -c mission -n '__mission_at '\''workflows plan'\''' -l name -x -d 'The workflow'\''s name (default: the goal'\''s first line)'
+complete -c mission -n '__mission_at '\''workflows plan'\''' -l adapter -x -a 'claude-code codex copilot opencode pi generic' -d 'The planning agent: claude-code, codex, copilot, opencode, pi, or generic with an MCP agent'\''s command after --'
+complete -c mission -n '__mission_at '\''workflows plan'\''' -l bin -r -F -d 'The adapter'\''s executable (default $MISSION_<ADAPTER>_BIN, else PATH)'
+complete -c mission -n '__mission_at '\''workflows plan'\''' -l delivery -x -a 'mcp-tool stdout-marker' -d 'Signal delivery (default: mcp-tool)'
+complete -c mission -n '__mission_at '\''workflows plan'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'The repository to plan in (default: current)'
+complete -c mission -n '__mission_at '\''workflows plan'\''' -l env -x -a '(set -nx | string replace -r \'$\' =)' -d 'Set K=V in the agent'\''s environment (repeatable)'
+complete -c mission -n '__mission_at '\''workflows plan'\''' -l sandbox -x -a 'on off' -d 'on (default): confined as under mission run; off: with all your rights'
+complete -c mission -n '__mission_at '\''workflows plan'\''' -l detach -d 'Print the workflow'\''s and the agent'\''s ids and return at once'
+complete -c mission -n '__mission_at '\''workflows edit'\''' -l from -r -F -d 'Apply this plan file (.toml, .json, or - for stdin) instead of an editor'
+complete -c mission -n '__mission_at '\''workflows edit'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''plan'\''' -l format -x -a 'text dot mermaid' -d 'text (default), dot or mermaid'
+complete -c mission -n '__mission_at '\''plan'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''next'\''' -l limit -x -d 'At most this many tasks (default and most: 50)'
+complete -c mission -n '__mission_at '\''next'\''' -a '(__mission_known workflows)'
+complete -c mission -n '__mission_at '\''progress'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''templates'\''' -a 'list' -d 'List workflow templates'
 complete -c mission -n '__mission_at '\''templates'\''' -a 'show' -d 'Show a template: variables and tasks'
 complete -c mission -n '__mission_at '\''templates'\''' -a 'apply' -d 'Create a planned workflow from a template'

@@ -42,9 +42,8 @@ int print_known(const CliContext& context, const std::string& what) {
     const bool workflows = what == "workflows";
     const char* list = workflows ? "workflows" : "executions";
     const char* name_key = workflows ? "name" : "agentName";
-    auto page = workflows
-                    ? client->call("workflow.list", {{"limit", kCompletionWorkflowLimit}})
-                    : client->call("execution.list", {{"limit", kCompletionExecutionLimit}});
+    auto page = workflows ? client->call("workflow.list", {{"limit", kCompletionWorkflowLimit}})
+                          : client->call("execution.list", {{"limit", kCompletionExecutionLimit}});
     std::set<std::string> names;
     std::string out;
     for (const auto& record : page.at(list)) {
@@ -81,8 +80,9 @@ void define_complete_command(CLI::App& command, CliContext& context) {
       ->check(CLI::IsMember({"executions", "workflows"}));
   // `what` is captured: the option writes into it while parsing, after
   // this function has returned.
-  command.callback(
-      [&context, what] { context.action = [&context, what] { return print_known(context, *what); }; });
+  command.callback([&context, what] {
+    context.action = [&context, what] { return print_known(context, *what); };
+  });
 }
 
 }  // namespace mission::cli

@@ -63,7 +63,9 @@ void define_tasks_command(CLI::App& command, CliContext& context) {
   command.add_option("mission", options->mission_id, kMissionArgumentHelp)
       ->required()
       ->type_name("MISSION");
-  command.add_option("--task", options->task_id, "List every path this task changed (its id, a prefix or its name)")
+  command
+      .add_option("--task", options->task_id,
+                  "List every path this task changed (its id, a prefix or its name)")
       ->type_name("TASK");
   command.callback([&context, options] {
     context.action = [&context, options] { return run_tasks(context, *options); };

@@ -63,7 +63,8 @@ void learn(const nlohmann::json& event, SeenExecutions& seen) {
   SeenExecution& entry = seen[id];
   if (entry.attempt) return;  // named by its task already
   const std::string name = execution.value("agentName", "");
-  if (!name.empty() || entry.name.empty()) entry.name = name.empty() ? execution.value("adapter", "") : name;
+  if (!name.empty() || entry.name.empty())
+    entry.name = name.empty() ? execution.value("adapter", "") : name;
 }
 
 // Whether a run's attempt in this status is its task's outcome: merged,
@@ -96,9 +97,9 @@ std::optional<std::map<std::string, std::string>> notification_of(const nlohmann
     env["MISSION_WORKFLOW_ID"] = event.value("workflowId", "");
     env["MISSION_MESSAGE"] =
         "task " + task + " of workflow " + event.value("workflowId", "") + " " +
-        (status == "awaiting_approval" ? "awaits your approval (mission approve " +
-                                             attempt.value("taskId", "") + ")"
-                                       : status);
+        (status == "awaiting_approval"
+             ? "awaits your approval (mission approve " + attempt.value("taskId", "") + ")"
+             : status);
     return env;
   }
   env["MISSION_EXECUTION_ID"] = event.value("agentExecutionId", "");

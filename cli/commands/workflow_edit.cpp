@@ -50,9 +50,9 @@ std::string editor_command() {
 // to the editor meanwhile, as under git.
 int run_editor(const std::string& editor, const std::string& path) {
   const std::string script = editor + " \"$@\"";
-  char* argv[] = {const_cast<char*>("/bin/sh"), const_cast<char*>("-c"),
+  char* argv[] = {const_cast<char*>("/bin/sh"),      const_cast<char*>("-c"),
                   const_cast<char*>(script.c_str()), const_cast<char*>(editor.c_str()),
-                  const_cast<char*>(path.c_str()), nullptr};
+                  const_cast<char*>(path.c_str()),   nullptr};
   struct sigaction ignore {};
   ignore.sa_handler = SIG_IGN;
   struct sigaction old_int {};
@@ -79,9 +79,10 @@ int run_editor(const std::string& editor, const std::string& path) {
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGQUIT, &old_quit, nullptr);
   if (spawned != 0) {
-    throw MissionError(ErrorCode::internal,
-                       std::string("cannot start /bin/sh for the editor: ") + std::strerror(spawned),
-                       "apply an edited file instead: mission workflows edit WF --from FILE");
+    throw MissionError(
+        ErrorCode::internal,
+        std::string("cannot start /bin/sh for the editor: ") + std::strerror(spawned),
+        "apply an edited file instead: mission workflows edit WF --from FILE");
   }
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
@@ -90,8 +91,8 @@ int run_editor(const std::string& editor, const std::string& path) {
 // A private file for the edit: $TMPDIR/mission-plan-WF-XXXXXX.toml, 0600.
 std::filesystem::path write_edit_file(const std::string& workflow_id, const std::string& text) {
   const char* tmp = std::getenv("TMPDIR");
-  std::string path = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") +
-                     "/mission-plan-" + workflow_id + "-XXXXXX.toml";
+  std::string path = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/mission-plan-" +
+                     workflow_id + "-XXXXXX.toml";
   const int fd = ::mkstemps(path.data(), 5);
   if (fd < 0) {
     throw MissionError(ErrorCode::internal,
@@ -135,8 +136,8 @@ int print_replanned(const CliContext& context, const nlohmann::json& result) {
 }
 
 // Checks `text` as a plan file named `shown` and gives it to the daemon.
-nlohmann::json apply_plan(const CliContext& context, const std::string& id,
-                          const std::string& text, const std::string& shown) {
+nlohmann::json apply_plan(const CliContext& context, const std::string& id, const std::string& text,
+                          const std::string& shown) {
   nlohmann::json file = parse_plan_file(text, shown);
   nlohmann::json params = {{"id", id}, {"plan", file.at("plan")}};
   if (file.contains("maxParallelTasks")) params["maxParallelTasks"] = file["maxParallelTasks"];

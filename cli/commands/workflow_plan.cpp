@@ -119,7 +119,8 @@ int run_plan_with_agent(const CliContext& context, const PlanOptions& options) {
                  "give an MCP agent's command after --\n");
     return kExitUsage;
   }
-  const std::string goal = options.from_issue.empty() ? options.goal : read_issue(options.from_issue);
+  const std::string goal =
+      options.from_issue.empty() ? options.goal : read_issue(options.from_issue);
   if (goal.size() > kMaxPlannerGoalBytes) {
     throw MissionError(ErrorCode::payload_too_large,
                        "the goal has " + std::to_string(goal.size()) + " bytes; a planner takes " +
@@ -198,12 +199,13 @@ void define_workflow_plan_command(CLI::App& workflows, CliContext& context) {
   plan->add_option("--from-issue", options->from_issue,
                    "Plan for the issue in this file (its first line names the workflow)")
       ->type_name("FILE");
-  CLI::Option* workflow = plan->add_option("--workflow", options->workflow,
-                   "Plan this workflow, one none of whose tasks has started, instead of a new one "
-                   "(the goal defaults to its own)")
-      ->type_name("WF");
-  plan->add_option("--name", options->name,
-                   "The workflow's name (default: the goal's first line)")
+  CLI::Option* workflow =
+      plan->add_option(
+              "--workflow", options->workflow,
+              "Plan this workflow, one none of whose tasks has started, instead of a new one "
+              "(the goal defaults to its own)")
+          ->type_name("WF");
+  plan->add_option("--name", options->name, "The workflow's name (default: the goal's first line)")
       ->type_name("NAME")
       ->excludes(workflow);
   plan->add_option("--adapter", options->adapter,

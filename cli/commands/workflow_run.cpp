@@ -196,8 +196,7 @@ int stop_workflow(const CliContext& context, const WorkflowRunOptions& given) {
 int show_run_status(const CliContext& context, const WorkflowRunOptions& given) {
   DaemonConnection connection = context.connect();
   const WorkflowRunOptions options = resolved(connection.client, given);
-  nlohmann::json run =
-      connection.client.call("workflow.runStatus", {{"id", options.id}}).at("run");
+  nlohmann::json run = connection.client.call("workflow.runStatus", {{"id", options.id}}).at("run");
   if (context.options.json) {
     print_json(run);
     return kExitOk;
@@ -207,11 +206,10 @@ int show_run_status(const CliContext& context, const WorkflowRunOptions& given) 
   const std::size_t columns = output_columns();
   // Wrapped to the terminal, as every line of this view.
   const std::int64_t attempts = run.value("attemptsTotal", std::int64_t{0});
-  const std::string headline = "Run " + run.value("id", "") + " of workflow " + options.id + ": " +
-                               status + ", " +
-                               run_seconds(run.value("durationMs", std::int64_t{0})) + ", " +
-                               std::to_string(attempts) + (attempts == 1 ? " attempt" : " attempts") +
-                               "; branch " + run.value("integrationBranch", "");
+  const std::string headline =
+      "Run " + run.value("id", "") + " of workflow " + options.id + ": " + status + ", " +
+      run_seconds(run.value("durationMs", std::int64_t{0})) + ", " + std::to_string(attempts) +
+      (attempts == 1 ? " attempt" : " attempts") + "; branch " + run.value("integrationBranch", "");
   for (const auto& part : wrapped(headline, columns, 2)) std::printf("%s\n", part.c_str());
   if (run.contains("reason")) {
     for (const auto& part : wrapped(run.value("reason", ""), columns, 0))

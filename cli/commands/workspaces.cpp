@@ -107,7 +107,8 @@ void define_workspaces_command(CLI::App& command, CliContext& context) {
   auto status = std::make_shared<std::vector<std::string>>();
   CLI::App* list =
       command.add_subcommand("list", "List workspaces (all but removed), newest first");
-  list->add_option("--workflow", *workflow, "Only this workflow's (id, prefix, name or @last)")->type_name("WF");
+  list->add_option("--workflow", *workflow, "Only this workflow's (id, prefix, name or @last)")
+      ->type_name("WF");
   list->add_option("--status", *status, "Only these states (active,merged,abandoned,removed)")
       ->delimiter(',')
       ->check(CLI::IsMember({"active", "merged", "abandoned", "removed"}))
@@ -131,8 +132,7 @@ void define_workspaces_command(CLI::App& command, CliContext& context) {
   CLI::App* conflicts = command.add_subcommand(
       "conflicts",
       "Files two active workspaces both change, and whether their branches merge (WORKFLOW)");
-  conflicts->add_option("workflow", *scope, "Only this workflow's workspaces")
-      ->type_name("WF");
+  conflicts->add_option("workflow", *scope, "Only this workflow's workspaces")->type_name("WF");
   conflicts->callback([&context, scope] {
     context.action = [&context, scope] {
       nlohmann::json params = nlohmann::json::object();
@@ -152,12 +152,14 @@ void define_workspaces_command(CLI::App& command, CliContext& context) {
   CLI::App* clean = command.add_subcommand(
       "clean",
       "Remove the worktrees mission made that are merged, abandoned or of ended workflows");
-  clean->add_option("--workflow", *clean_scope, "Only this workflow's (id, prefix, name or @last)")->type_name("WF");
+  clean->add_option("--workflow", *clean_scope, "Only this workflow's (id, prefix, name or @last)")
+      ->type_name("WF");
   clean->callback([&context, clean_scope] {
     context.action = [&context, clean_scope] {
       nlohmann::json params = nlohmann::json::object();
       DaemonConnection connection = context.connect();
-      if (!clean_scope->empty()) params["workflowId"] = resolve_workflow(connection.client, *clean_scope);
+      if (!clean_scope->empty())
+        params["workflowId"] = resolve_workflow(connection.client, *clean_scope);
       nlohmann::json result = connection.client.call("workspace.clean", params);
       if (context.options.json) {
         print_json(result);

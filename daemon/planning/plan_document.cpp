@@ -2,9 +2,9 @@
 
 #include <map>
 
+#include "daemon/planning/plan_state.hpp"
 #include "daemon/planning/planning_support.hpp"
 #include "daemon/store/plan_repository.hpp"
-#include "daemon/planning/plan_state.hpp"
 #include "shared/vocabulary.hpp"
 
 namespace mission::daemon::planning {
@@ -36,8 +36,8 @@ nlohmann::json workflow_plan_document(store::Database& db, const std::string& id
   nlohmann::json tasks = nlohmann::json::array();
   nlohmann::json started = nlohmann::json::array();
   for (const auto& row : rows) {
-    nlohmann::json task = {{"name", row.name}, {"description", row.description},
-                           {"sequence", row.sequence}};
+    nlohmann::json task = {
+        {"name", row.name}, {"description", row.description}, {"sequence", row.sequence}};
     auto named = prerequisites.find(row.id);
     task["depends_on"] = named == prerequisites.end() ? nlohmann::json::array() : named->second;
     task["files_likely_affected"] = json_list(row.files_likely_affected);

@@ -53,10 +53,11 @@ MissionError ambiguous(const std::string& reference, const char* what,
   if (more) rows.pop_back();
   nlohmann::json candidates = nlohmann::json::array();
   for (const auto& row : rows) candidates.push_back(row.id);
-  return MissionError(ErrorCode::ambiguous_target,
-                      "'" + reference + "' names several " + what + ": " + listed(reference, rows, more),
-                      "give one of these ids, or more characters of it",
-                      {{"reference", reference}, {"candidates", candidates}});
+  return MissionError(
+      ErrorCode::ambiguous_target,
+      "'" + reference + "' names several " + what + ": " + listed(reference, rows, more),
+      "give one of these ids, or more characters of it",
+      {{"reference", reference}, {"candidates", candidates}});
 }
 
 }  // namespace
@@ -65,24 +66,21 @@ ResolvedRecord resolve_workflow_reference(store::Database& db, const std::string
                                           bool missions_too) {
   store::ReferenceRepository records(db);
   const std::string what = missions_too ? "mission or workflow" : "workflow";
-  const std::string listing =
-      missions_too ? "mission missions list shows missions and workflows"
-                   : "mission workflows list shows the workflows";
+  const std::string listing = missions_too ? "mission missions list shows missions and workflows"
+                                           : "mission workflows list shows the workflows";
   auto no_match = [&](const std::string& why) {
-    return MissionError(
-        ErrorCode::not_found, "no " + what + " matches '" + reference + "'" + why,
-        listing + "; give an id, a prefix of at least " +
-            std::to_string(limits::kMinExecutionIdPrefix) + " characters after " +
-            std::string(kWorkflowIdPrefix) + ", a name, or @last",
-        {{"reference", reference}});
+    return MissionError(ErrorCode::not_found, "no " + what + " matches '" + reference + "'" + why,
+                        listing + "; give an id, a prefix of at least " +
+                            std::to_string(limits::kMinExecutionIdPrefix) + " characters after " +
+                            std::string(kWorkflowIdPrefix) + ", a name, or @last",
+                        {{"reference", reference}});
   };
   if (reference == kLastWorkflowReference) {
     if (auto row = records.last_record(missions_too)) return {row->id, "last", ""};
     throw no_match(": none has been created yet");
   }
   if (auto row = records.record(reference, missions_too)) return {row->id, "id", ""};
-  if (auto row = records.latest_named_record(reference, missions_too))
-    return {row->id, "name", ""};
+  if (auto row = records.latest_named_record(reference, missions_too)) return {row->id, "name", ""};
 
   std::vector<store::ReferencedRow> matches;
   const std::size_t wanted = limits::kMaxReferenceCandidates + 1;
@@ -100,10 +98,11 @@ ResolvedRecord resolve_workflow_reference(store::Database& db, const std::string
   if (missions_too && (!has_prefix || starts_with(reference, kMissionIdPrefix)))
     gather(kMissionIdPrefix);
   if (matches.size() == 1) return {matches.front().id, "prefix", ""};
-  if (matches.size() > 1) throw ambiguous(reference, missions_too ? "records" : "workflows", matches);
+  if (matches.size() > 1)
+    throw ambiguous(reference, missions_too ? "records" : "workflows", matches);
 
-  if (auto guess = nearest(reference, records.recent_records(missions_too,
-                                                             kMaxDidYouMeanRecords))) {
+  if (auto guess =
+          nearest(reference, records.recent_records(missions_too, kMaxDidYouMeanRecords))) {
     throw no_match("; did you mean '" + *guess + "'?");
   }
   throw no_match("");
@@ -139,8 +138,7 @@ ResolvedRecord resolve_task_reference(store::Database& db, const std::string& re
     if (matches.size() == 1) return {matches.front().id, "prefix", matches.front().mission_id};
     if (matches.size() > 1) throw ambiguous(reference, "tasks", matches);
   }
-  if (auto guess =
-          nearest(reference, records.recent_tasks(workflow_id, kMaxDidYouMeanRecords))) {
+  if (auto guess = nearest(reference, records.recent_tasks(workflow_id, kMaxDidYouMeanRecords))) {
     throw no_match("; did you mean '" + *guess + "'?");
   }
   throw no_match("");

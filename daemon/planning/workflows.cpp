@@ -483,9 +483,9 @@ store::MissionRow require_replannable(store::Database& db, const std::string& id
 }
 
 nlohmann::json workflow_replace_plan(Caller& caller, const std::string& id,
-                                    const WorkflowPlanInput& plan,
-                                    std::optional<std::int64_t> max_parallel_tasks,
-                                    std::optional<bool> auto_create_workspaces) {
+                                     const WorkflowPlanInput& plan,
+                                     std::optional<std::int64_t> max_parallel_tasks,
+                                     std::optional<bool> auto_create_workspaces) {
   store::MissionRow workflow = require_replannable(caller.db, id);
   nlohmann::json installed = install_plan(caller, workflow, plan);
   store::PlanRepository plans(caller.db);

@@ -33,9 +33,9 @@ store::MissionRow require_replannable(store::Database& db, const std::string& id
 // what to do instead, for a workflow that ended, runs, or has a task that
 // started. The caller's transaction holds it all.
 nlohmann::json workflow_replace_plan(Caller& caller, const std::string& id,
-                                    const WorkflowPlanInput& plan,
-                                    std::optional<std::int64_t> max_parallel_tasks,
-                                    std::optional<bool> auto_create_workspaces);
+                                     const WorkflowPlanInput& plan,
+                                     std::optional<std::int64_t> max_parallel_tasks,
+                                     std::optional<bool> auto_create_workspaces);
 nlohmann::json workflow_update_status(Caller& caller, const WorkflowUpdateStatusRequest& request);
 // Deletes a planned workflow with its tasks and records (the control API's
 // workflow.delete, mission workflows rm), whatever its status, once nothing

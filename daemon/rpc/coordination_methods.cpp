@@ -103,12 +103,13 @@ nlohmann::json handle_inbox_list(MethodContext& context, const InboxListRequest&
   nlohmann::json items = nlohmann::json::array();
   for (const auto& row : page.rows)
     items.push_back(coordination::message_json(row, filter.now, kCamel));
-  nlohmann::json out = {{"questions", coordination::open_questions(db)},
-                        {"approvals", waiting_tasks_json(store::InboxRepository(db).awaiting_approval(
-                                          store::kMaxInboxEntries))},
-                        {"conflicts", waiting_tasks_json(store::InboxRepository(db).conflicted(
-                                          store::kMaxInboxEntries))},
-                        {"blocked", blocked_executions(db)}};
+  nlohmann::json out = {
+      {"questions", coordination::open_questions(db)},
+      {"approvals",
+       waiting_tasks_json(store::InboxRepository(db).awaiting_approval(store::kMaxInboxEntries))},
+      {"conflicts",
+       waiting_tasks_json(store::InboxRepository(db).conflicted(store::kMaxInboxEntries))},
+      {"blocked", blocked_executions(db)}};
   put_page(out, "messages", std::move(items), page.positions, page.more, wanted);
   return out;
 }

@@ -80,10 +80,9 @@ void from_json(const nlohmann::json& j, WorkflowSetPlanMethodRequest& request) {
   request.id = j.at("id").get<std::string>();
   // The plan as workflow_set_plan decodes it, each task checked against
   // its schema.
-  request.plan =
-      nlohmann::json{{"id", request.id}, {"plan", j.at("plan")}}
-          .get<planning::WorkflowSetPlanRequest>()
-          .plan;
+  request.plan = nlohmann::json{{"id", request.id}, {"plan", j.at("plan")}}
+                     .get<planning::WorkflowSetPlanRequest>()
+                     .plan;
   if (j.contains("maxParallelTasks"))
     request.max_parallel_tasks = j.at("maxParallelTasks").get<std::int64_t>();
   if (j.contains("autoCreateWorkspaces"))
@@ -97,8 +96,8 @@ void from_json(const nlohmann::json& j, WorkflowResetRequest& request) {
 
 nlohmann::json handle_workflow_resolve(MethodContext& context,
                                        const RecordResolveRequest& request) {
-  planning::ResolvedRecord resolved =
-      planning::resolve_workflow_reference(context.services.db, request.reference, request.missions);
+  planning::ResolvedRecord resolved = planning::resolve_workflow_reference(
+      context.services.db, request.reference, request.missions);
   return {{"id", resolved.id}, {"matchedBy", resolved.matched_by}};
 }
 
@@ -164,7 +163,6 @@ planning::Caller person_caller(MethodContext& context, const std::string& cwd) {
       context.services.mcp.plans, cwd};
 }
 
-
 nlohmann::json handle_workflow_create(MethodContext& context,
                                       const WorkflowCreateMethodRequest& request) {
   planning::Caller caller = person_caller(context, request.cwd);
@@ -186,9 +184,8 @@ nlohmann::json handle_workflow_get_plan(MethodContext& context,
 nlohmann::json handle_workflow_set_plan(MethodContext& context,
                                         const WorkflowSetPlanMethodRequest& request) {
   planning::Caller caller = person_caller(context, "");
-  nlohmann::json installed =
-      planning::workflow_replace_plan(caller, request.id, request.plan,
-                                      request.max_parallel_tasks, request.auto_create_workspaces);
+  nlohmann::json installed = planning::workflow_replace_plan(
+      caller, request.id, request.plan, request.max_parallel_tasks, request.auto_create_workspaces);
   return {{"workflowId", installed.at("workflow_id")},
           {"name", installed.at("name")},
           {"tasksCreated", installed.at("tasks_created")},

@@ -84,8 +84,7 @@ planning::Caller person_caller(MethodContext& context, const std::string& cwd);
 
 nlohmann::json handle_workflow_list(MethodContext& context,
                                     const WorkflowListMethodRequest& request);
-nlohmann::json handle_workflow_resolve(MethodContext& context,
-                                       const RecordResolveRequest& request);
+nlohmann::json handle_workflow_resolve(MethodContext& context, const RecordResolveRequest& request);
 nlohmann::json handle_task_resolve(MethodContext& context, const RecordResolveRequest& request);
 nlohmann::json handle_workflow_get(MethodContext& context, const WorkflowMethodRequest& request);
 nlohmann::json handle_workflow_graph(MethodContext& context, const WorkflowGraphRequest& request);

@@ -44,9 +44,9 @@ nlohmann::json handle_workflow_plan(MethodContext& context, const WorkflowPlanRe
       if (plan && plan->source_content) goal = *plan->source_content;
     }
     if (goal.empty()) {
-      throw MissionError(ErrorCode::invalid_argument,
-                         "workflow " + workflow_id + " has no goal to plan for",
-                         "give the goal: mission workflows plan \"GOAL\" --workflow " + workflow_id);
+      throw MissionError(
+          ErrorCode::invalid_argument, "workflow " + workflow_id + " has no goal to plan for",
+          "give the goal: mission workflows plan \"GOAL\" --workflow " + workflow_id);
     }
   }
 
@@ -54,8 +54,7 @@ nlohmann::json handle_workflow_plan(MethodContext& context, const WorkflowPlanRe
                                           context.services.paths};
   std::string execution_id;
   try {
-    execution_id = runs::launch_planner(
-        services, {workflow_id, name, goal, request.launch});
+    execution_id = runs::launch_planner(services, {workflow_id, name, goal, request.launch});
   } catch (const MissionError&) {
     if (!made) throw;
     // Nothing planned it: the workflow would wait in planning for nobody.

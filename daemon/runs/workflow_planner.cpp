@@ -50,12 +50,11 @@ std::string launch_planner(execution::AgentLaunchServices& services, PlannerLaun
   request.env["MISSION_WORKFLOW_ID"] = planner.workflow_id;
   request.env["MISSION_TASK_PROMPT"] = prompt.substr(0, kMaxPromptEnvBytes);
   const std::string workflow_id = planner.workflow_id;
-  return execution::launch_agent(services, request,
-                                 [&](const execution::CreatedExecution& created) {
-                                   store::GrantRepository(services.db)
-                                       .grant_mission(created.row.id, workflow_id, std::nullopt,
-                                                      unix_ms_now());
-                                 });
+  return execution::launch_agent(
+      services, request, [&](const execution::CreatedExecution& created) {
+        store::GrantRepository(services.db)
+            .grant_mission(created.row.id, workflow_id, std::nullopt, unix_ms_now());
+      });
 }
 
 }  // namespace mission::daemon::runs

@@ -21,10 +21,9 @@ std::optional<ReferencedRow> first_of(Statement& s) {
 
 std::optional<ReferencedRow> ReferenceRepository::last_record(bool any_kind) {
   // Created, or run: a workflow run again is the one a person means next.
-  auto s = db_.prepare(
-      "SELECT id, name, id FROM missions WHERE " + std::string(kKindFilter) +
-      " ORDER BY MAX(created_at, COALESCE((SELECT MAX(created_at) FROM runs WHERE "
-      "runs.workflow_id = missions.id), 0)) DESC, rowid DESC LIMIT 1");
+  auto s = db_.prepare("SELECT id, name, id FROM missions WHERE " + std::string(kKindFilter) +
+                       " ORDER BY MAX(created_at, COALESCE((SELECT MAX(created_at) FROM runs WHERE "
+                       "runs.workflow_id = missions.id), 0)) DESC, rowid DESC LIMIT 1");
   s.bind(9, any_kind ? 1 : 0);
   return first_of(s);
 }
@@ -48,8 +47,9 @@ std::vector<ReferencedRow> ReferenceRepository::records_with_prefix(const std::s
                                                                     bool any_kind,
                                                                     std::size_t limit) {
   // A range on the primary key: no escaping, and the index answers.
-  auto s = db_.prepare("SELECT id, name, id FROM missions WHERE id >= ?1 AND id < ?1 || x'ff' AND " +
-                       std::string(kKindFilter) + " ORDER BY id LIMIT ?2");
+  auto s =
+      db_.prepare("SELECT id, name, id FROM missions WHERE id >= ?1 AND id < ?1 || x'ff' AND " +
+                  std::string(kKindFilter) + " ORDER BY id LIMIT ?2");
   s.bind(1, prefix).bind(2, static_cast<std::int64_t>(limit)).bind(9, any_kind ? 1 : 0);
   return rows_of(s);
 }

@@ -77,15 +77,15 @@ TEST_CASE("a first run from the README: plan file, live board, answer, approve, 
   env["COLUMNS"] = "80";
   env.erase("NO_COLOR");
 
-  ProcessResult made = run_mission(
-      instance, {"workflows", "create", "greet", "--from", (repo / "plan.toml").string(),
-                 "--cwd", repo.string()});
+  ProcessResult made =
+      run_mission(instance, {"workflows", "create", "greet", "--from",
+                             (repo / "plan.toml").string(), "--cwd", repo.string()});
   INFO(made.err);
   REQUIRE(made.exit_code == 0);
 
   // The run on the person's terminal, 80 by 24, drawing its board.
-  PtyChild run({MISSION_PATH, "workflows", "run", "@last", "--approve",
-                "--", "/bin/sh", (instance.root.path() / "agent.sh").string()},
+  PtyChild run({MISSION_PATH, "workflows", "run", "@last", "--approve", "--", "/bin/sh",
+                (instance.root.path() / "agent.sh").string()},
                env, 24, 80);
   run.wait_for_text("greeting");
 

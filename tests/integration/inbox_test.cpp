@@ -67,7 +67,8 @@ TEST_CASE("mission inbox lists a task awaiting approval with the commands that d
   CHECK(run_mission(instance, {"inbox"}).out == "nothing waits for you\n");
 }
 
-TEST_CASE("mission inbox lists a blocked agent with its reason and a merge conflict with what to do") {
+TEST_CASE(
+    "mission inbox lists a blocked agent with its reason and a merge conflict with what to do") {
   RunSetup setup;
   auto& [instance, daemon, repo, planner] = setup;
   // Both tasks write the same new file: the second to merge conflicts.
@@ -88,7 +89,8 @@ TEST_CASE("mission inbox lists a blocked agent with its reason and a merge confl
       std::string("printf '%s\\n' ") +
       R"('@agent-execution::{"version":1,"agentExecutionId":"ID","eventId":"b","signal":{"type":"blocked","reason":"no network"}}')" +
       " | sed \"s/ID/$MISSION_AGENT_EXECUTION_ID/\"; sleep 60";
-  ProcessResult agent = run_mission(instance, {"run", "--detach", "--", "sh", "-c", blocked_signal});
+  ProcessResult agent =
+      run_mission(instance, {"run", "--detach", "--", "sh", "-c", blocked_signal});
   REQUIRE(agent.exit_code == 0);
   const std::string agent_id = agent.out.substr(0, agent.out.find('\n'));
   json listed;
@@ -122,8 +124,8 @@ TEST_CASE("mission watch --notify tells each task outcome of a run once, by its 
   const std::string workflow = make_workflow(planner, {{"good", {}}, {"bad", {}}});
   const fs::path sink = instance.root.path() / "notified";
   // An execution already running, which the watch lists once subscribed.
-  ProcessResult early = run_mission(instance, {"run", "--detach", "--name", "sleeper", "--",
-                                               "sleep", "60"});
+  ProcessResult early =
+      run_mission(instance, {"run", "--detach", "--name", "sleeper", "--", "sleep", "60"});
   REQUIRE(early.exit_code == 0);
   const std::string early_id = early.out.substr(0, early.out.find('\n'));
   const fs::path lines = instance.root.path() / "watched";
@@ -133,16 +135,15 @@ TEST_CASE("mission watch --notify tells each task outcome of a run once, by its 
                           sink.string(),
                       lines.string()},
                      instance.env());
-  CHECK(eventually([&] {
-    return fs::exists(lines) && read_file(lines).find(early_id) != std::string::npos;
-  }));
+  CHECK(eventually(
+      [&] { return fs::exists(lines) && read_file(lines).find(early_id) != std::string::npos; }));
 
   // "bad" fails each of its 3 attempts; "good" passes at once.
   start_run(instance, workflow, {"--max-attempts", "3", "--parallel", "2"},
-            "sleep 0.2; [ \"$MISSION_TASK_NAME\" = bad ] && exit 1; echo ok > \"$MISSION_TASK_NAME.txt\"");
-  wait_for_run(instance, workflow, [](const json& r) {
-    return r["status"] != "running" && r["status"] != "stopping";
-  });
+            "sleep 0.2; [ \"$MISSION_TASK_NAME\" = bad ] && exit 1; echo ok > "
+            "\"$MISSION_TASK_NAME.txt\"");
+  wait_for_run(instance, workflow,
+               [](const json& r) { return r["status"] != "running" && r["status"] != "stopping"; });
   // The name of an execution on every event, the sleeper's too.
   REQUIRE(run_mission(instance, {"exec", "stop", "--force", early_id}).exit_code == 0);
   std::string notified;

@@ -118,7 +118,7 @@ TEST_CASE("mission workflows, plan, next and progress read a planned workflow th
 
   ProcessResult missing = run_mission(instance, {"plan", "wf-nosuchthing"});
   CHECK(missing.exit_code != 0);
-  CHECK(missing.err.find("does not exist") != std::string::npos);
+  CHECK(missing.err.find("no workflow matches 'wf-nosuchthing'") != std::string::npos);
 }
 
 TEST_CASE("mission templates list and show read what template_create stored") {

@@ -592,8 +592,9 @@ TEST_CASE("a run's board shows each agent's last progress line and the question 
   });
   const std::string waiting = run.screen().text();
   INFO(waiting);
-  // The question on a line of its own under its task, with its command.
-  const std::regex asks("running +beta[^\\n]*\\n +\\? which database\\? +mission answer ae-");
+  // The question on a line of its own under its task, its command on the next.
+  const std::regex asks(
+      "running +beta[^\\n]*\\n +\\? which database\\? *\\n +mission answer ae-[a-z0-9]+ TEXT");
   CHECK(std::regex_search(waiting, asks));
   write_file(gate, "go\n");
   CHECK(run.wait_exit(60s) == 0);

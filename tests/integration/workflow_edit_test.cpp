@@ -81,7 +81,8 @@ TEST_CASE("mission workflows edit applies the plan a person edits in $EDITOR") {
   CHECK(same.exit_code == 0);
   CHECK(same.out == "No change: workflow " + id + " keeps its plan.\n");
 
-  ProcessResult edited = edit_with(instance, id, "max_parallel_tasks = 3\n" + std::string(kPlan) + R"(
+  ProcessResult edited =
+      edit_with(instance, id, "max_parallel_tasks = 3\n" + std::string(kPlan) + R"(
 [[tasks]]
 name = "tests"
 description = "test the endpoint, with \"quotes\""

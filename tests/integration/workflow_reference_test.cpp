@@ -6,9 +6,9 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "daemon/store/database.hpp"
 #include "integration/harness.hpp"
 #include "integration/run_helpers.hpp"
-#include "daemon/store/database.hpp"
 #include "integration/tracking_agent.hpp"
 
 using namespace mission::test;
@@ -99,8 +99,9 @@ TEST_CASE("A mistyped workflow gets a did-you-mean, and a shared prefix lists it
   // Two ids that share their first characters (given by hand: random ones
   // rarely do): the prefix names neither, and both are listed.
   for (const char* name : {"first-plan", "second-plan"}) {
-    const std::string id = planner.ok(
-        "workflow_create", {{"name", name}, {"source_type", "prompt"}, {"source_content", "x"}})["id"];
+    const std::string id =
+        planner.ok("workflow_create",
+                   {{"name", name}, {"source_type", "prompt"}, {"source_content", "x"}})["id"];
     mission::store::Database db(instance.state_dir() / "mission.db");
     db.exec("UPDATE missions SET id = 'wf-abcdef" + std::string(name).substr(0, 1) +
             "000' WHERE id = '" + id + "'");

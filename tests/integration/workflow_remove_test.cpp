@@ -34,10 +34,10 @@ TEST_CASE("mission workflows rm deletes a workflow left in planning, with nothin
   CHECK(mission_json(instance, {"workflows", "list"})["workflows"].empty());
   ProcessResult gone = run_mission(instance, {"workflows", "show", planned});
   CHECK(gone.exit_code == 1);
-  CHECK(gone.err.find("does not exist") != std::string::npos);
+  CHECK(gone.err.find("no workflow matches '" + planned + "'") != std::string::npos);
   gone = run_mission(instance, {"workflows", "rm", planned});
   CHECK(gone.exit_code == 1);
-  CHECK(gone.err.find("does not exist") != std::string::npos);
+  CHECK(gone.err.find("no workflow matches '" + planned + "'") != std::string::npos);
   // Its tasks went with it.
   CHECK(planner.error_code("task_get", {{"id", task}}) == "not_found");
 }

@@ -46,7 +46,7 @@ TEST_CASE("mission workflows run retries what failed in a workflow that failed")
   CHECK(refused.err.find("task 'good' is completed, not failed") != std::string::npos);
   refused = run_mission(instance, {"workflows", "reset", workflow, "nope"});
   CHECK(refused.exit_code == 1);
-  CHECK(refused.err.find("workflow " + workflow + " has no task 'nope'") != std::string::npos);
+  CHECK(refused.err.find("no task in " + workflow + " matches 'nope'") != std::string::npos);
 
   ProcessResult again = run_long(instance, run_args(workflow, ""));
   INFO(again.out << again.err);
@@ -83,4 +83,28 @@ TEST_CASE("mission workflows reset puts one failed task back to ready") {
   INFO(reset.err);
   CHECK(reset.exit_code == 0);
   CHECK(reset.out.find("1 task back to ready (one)") != std::string::npos);
+}
+
+TEST_CASE("an agent that cannot start stops the run after its first attempt, saying what to fix") {
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
+  const std::string workflow = make_workflow(planner, {{"one", {}}, {"two", {}}});
+  ProcessResult failed = run_long(
+      instance, {"workflows", "run", workflow, "--max-attempts", "3", "--", "./no-such-agent.sh"});
+  INFO(failed.out << failed.err);
+  CHECK(failed.exit_code != 0);
+  const json run = run_status(instance, workflow);
+  CHECK(run["status"] == "failed");
+  const std::string reason = run.value("reason", "");
+  CHECK(reason.find("cannot start './no-such-agent.sh'") != std::string::npos);
+  CHECK(reason.find("a relative path is looked up in each task's worktree") != std::string::npos);
+  CHECK(reason.find("the run stops here") != std::string::npos);
+  // One attempt in all: no retry of it, no other task tried the same command.
+  CHECK(run["attemptsTotal"] == 1);
+
+  // Fixed, the next run retries what failed and runs the rest.
+  ProcessResult again = run_long(instance, run_args(workflow, ""));
+  INFO(again.out << again.err);
+  CHECK(again.exit_code == 0);
+  CHECK(run_status(instance, workflow)["status"] == "completed");
 }
