@@ -99,7 +99,14 @@ void print_plan(const nlohmann::json& document) {
       id.c_str(), id.c_str(), id.c_str());
 }
 
-int run_plan_with_agent(const CliContext& context, const PlanOptions& options) {
+int run_plan_with_agent(const CliContext& context, const PlanOptions& given) {
+  PlanOptions options = given;
+  // With --workflow the goal is the workflow's own (or --from-issue's): a
+  // first word after -- that the parser took for the goal is the command's.
+  if (!options.workflow.empty() && !options.goal.empty()) {
+    options.command.insert(options.command.begin(), options.goal);
+    options.goal.clear();
+  }
   if (!options.goal.empty() && !options.from_issue.empty()) {
     std::fprintf(stderr,
                  "mission workflows plan: give the goal or --from-issue FILE, not both\n"
