@@ -1,6 +1,6 @@
 #include "cli/plan_file_writer.hpp"
 
-#include <cstdio>
+#include "shared/toml_string.hpp"
 
 namespace mission::cli {
 namespace {
@@ -44,35 +44,7 @@ std::string toml_string(std::string_view text) {
   // A newline right after the opening quotes is dropped by a reader, so one
   // is always written there: the text's own first newline survives.
   if (literal_fits(text)) return "'''\n" + std::string(text) + "'''";
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          char escaped[8];
-          std::snprintf(escaped, sizeof escaped, "\\u%04X", c);
-          out += escaped;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
+  return toml_basic_string(text);
 }
 
 std::string plan_file_toml(const json& document) {

@@ -9,6 +9,7 @@
 
 #include "daemon/adapters/adapter.hpp"
 #include "shared/error_code.hpp"
+#include "shared/toml_string.hpp"
 #include "shared/vocabulary.hpp"
 
 namespace mission::daemon::adapters {
@@ -18,39 +19,6 @@ constexpr Delivery kDeliveries[] = {Delivery::mcp_tool, Delivery::stdout_marker}
 
 // Codex's sandbox mode that runs its commands as they are.
 constexpr std::string_view kNoOwnSandbox = "danger-full-access";
-
-// A TOML basic string: quotes, backslashes and control characters escaped.
-std::string toml_string(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          char escaped[8];
-          std::snprintf(escaped, sizeof escaped, "\\u%04X", static_cast<unsigned>(c));
-          out += escaped;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
 
 // Compact for the -c override, spaced for a config file.
 struct TomlStyle {
@@ -66,7 +34,7 @@ using TomlFields = std::vector<std::pair<std::string, std::string>>;
 std::string toml_array(const std::vector<std::string>& items, const TomlStyle& style) {
   std::string out = "[";
   for (std::size_t i = 0; i < items.size(); ++i) {
-    out += (i == 0 ? "" : std::string(style.separator)) + toml_string(items[i]);
+    out += (i == 0 ? "" : std::string(style.separator)) + toml_basic_string(items[i]);
   }
   return out + "]";
 }
@@ -84,9 +52,9 @@ std::string toml_inline_table(const TomlFields& fields, const TomlStyle& style) 
 // name of the variable that carries it.
 TomlFields server_fields(const BridgeEntry& bridge, const TomlStyle& style) {
   TomlFields fields{
-      {"command", toml_string(bridge.command)},
+      {"command", toml_basic_string(bridge.command)},
       {"args", toml_array(bridge.args, style)},
-      {"env", toml_inline_table({{"MISSION_SOCKET", toml_string(bridge.socket)}}, style)}};
+      {"env", toml_inline_table({{"MISSION_SOCKET", toml_basic_string(bridge.socket)}}, style)}};
   if (!bridge.token.empty() || bridge.token_from_env) {
     fields.emplace_back("env_vars", toml_array({"MISSION_MCP_TOKEN"}, style));
   }
@@ -158,7 +126,7 @@ LaunchPlan prepare(const LaunchRequest& request) {
     value = "mcp_servers." + std::string(kServerName) + "=" +
             toml_inline_table(server_fields(require_bridge(request), kCompact), kCompact);
   } else {
-    value = "developer_instructions=" + toml_string(request.marker_instructions());
+    value = "developer_instructions=" + toml_basic_string(request.marker_instructions());
   }
   // Root options come before the user's subcommand (exec, ...).
   plan.argv.push_back("-c");
@@ -187,7 +155,7 @@ ManualConfig manual(const BridgeEntry& bridge) {
 // Codex reads the bearer token from the variable it names.
 ManualConfig remote(const std::string& url) {
   std::string text = "[mcp_servers." + std::string(kServerName) + "]\n";
-  text += "url = " + toml_string(url) + "\n";
+  text += "url = " + toml_basic_string(url) + "\n";
   text += "bearer_token_env_var = \"MISSION_MCP_TOKEN\"\n";
   return {"toml", "~/.codex/config.toml (or $CODEX_HOME/config.toml)", text};
 }
