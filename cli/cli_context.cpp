@@ -39,6 +39,12 @@ std::vector<std::string> CliContext::absolute_paths(const std::vector<std::strin
   return absolute;
 }
 
+std::string CliContext::agent_binary(const std::string& bin) {
+  return bin.find('/') == std::string::npos
+             ? bin
+             : std::filesystem::absolute(bin).lexically_normal().string();
+}
+
 std::map<std::string, std::string> CliContext::agent_environment(
     const std::vector<std::string>& overrides) {
   // mission's per-execution variables of this shell (a CLI run by an agent

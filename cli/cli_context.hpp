@@ -43,6 +43,9 @@ struct CliContext {
   // `paths` made absolute from this shell's directory, as a path option
   // must be before it reaches the daemon (which checks them).
   static std::vector<std::string> absolute_paths(const std::vector<std::string>& paths);
+  // An agent's executable (--bin) as the daemon takes it: a path from this
+  // shell's directory made absolute, a bare name left to the agent's PATH.
+  static std::string agent_binary(const std::string& bin);
 
   // Who is at the shell: the login name the environment gives (the
   // daemon only talks to this uid anyway), as messages and approvals name

@@ -70,13 +70,7 @@ int run_agent(const CliContext& context, const RunOptions& options) {
   if (!options.sandbox.empty()) params["sandbox"] = options.sandbox;
   if (!options.allow_write.empty())
     params["allowWrite"] = CliContext::absolute_paths(options.allow_write);
-  if (!options.bin.empty()) {
-    // A path is taken from here, not from the daemon's directory; a bare
-    // name is looked up in the agent's PATH.
-    params["bin"] = options.bin.find('/') == std::string::npos
-                        ? options.bin
-                        : std::filesystem::absolute(options.bin).lexically_normal().string();
-  }
+  if (!options.bin.empty()) params["bin"] = CliContext::agent_binary(options.bin);
 
   DaemonConnection connection = context.connect();
   nlohmann::json execution = connection.client.call("execution.launch", params).at("execution");

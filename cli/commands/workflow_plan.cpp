@@ -144,11 +144,7 @@ int run_plan_with_agent(const CliContext& context, const PlanOptions& given) {
                            {"detach", options.detach}};
   if (!options.delivery.empty()) launch["delivery"] = options.delivery;
   if (!options.sandbox.empty()) launch["sandbox"] = options.sandbox;
-  if (!options.bin.empty()) {
-    launch["bin"] = options.bin.find('/') == std::string::npos
-                        ? options.bin
-                        : std::filesystem::absolute(options.bin).lexically_normal().string();
-  }
+  if (!options.bin.empty()) launch["bin"] = CliContext::agent_binary(options.bin);
   DaemonConnection connection = context.connect();
   nlohmann::json params = {{"launch", launch}};
   if (!goal.empty()) params["goal"] = goal;
