@@ -6,11 +6,13 @@
 
 #include <array>
 #include <charconv>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
 #include <new>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "shared/error_code.hpp"
@@ -25,7 +27,7 @@ namespace {
 constexpr std::array<std::string_view, 7> kPointNames = {
     "reply_unsent", "before_commit", "snapshot_walk", "db_write",
     "log_write",    "request",       "worktree_made"};
-constexpr std::array<std::string_view, 4> kActionNames = {"kill", "fail", "full", "oom"};
+constexpr std::array<std::string_view, 5> kActionNames = {"kill", "fail", "full", "oom", "slow"};
 
 struct Rule {
   FaultPoint point;
@@ -60,8 +62,7 @@ std::optional<std::uint64_t> number(std::string_view text) {
       std::string(kFaultsEnvironmentVariable) + ": cannot read \"" + std::string(item) + "\"",
       "write POINT:ACTION[@FIRST[-[LAST]]], comma-separated; points: reply_unsent, "
       "before_commit, snapshot_walk, db_write, log_write, request, worktree_made; actions: kill, "
-      "fail, "
-      "full, oom (a test-only setting: unset it)");
+      "fail, full, oom, slow (a test-only setting: unset it)");
 }
 
 }  // namespace
@@ -84,6 +85,10 @@ std::optional<FaultAction> hit_armed(FaultPoint point) {
   if (action == FaultAction::kill) {
     ::kill(::getpid(), SIGKILL);
     ::pause();
+  }
+  if (action == FaultAction::slow) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(kFaultSlowMs));
+    return std::nullopt;
   }
   return action;
 }

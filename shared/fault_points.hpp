@@ -13,6 +13,7 @@
 //   reply_unsent:kill@40          SIGKILL at the 40th reply about to be sent
 //   db_write:fail@200-260         SQLite writes 200 to 260 fail with EIO
 //   request:oom@5-9               requests 5 to 9 fail to allocate
+//   worktree_made:slow@2          the second worktree is made late
 
 #include <atomic>
 #include <optional>
@@ -44,7 +45,14 @@ enum class FaultAction {
   fail,  // the write fails with EIO (SQLITE_IOERR_WRITE)
   full,  // the write fails with ENOSPC (SQLITE_FULL)
   oom,   // std::bad_alloc is thrown there
+  slow,  // the thread waits kFaultSlowMs there: work done on the pool then
+         // ends after work queued later, an order a race needs to be tested
 };
+
+// How long a slow action holds its thread. Long beside the daemon's own
+// steps (a launch takes milliseconds), so the order it makes holds under
+// load; the test's verdict never depends on it.
+inline constexpr int kFaultSlowMs = 1500;
 
 inline constexpr const char* kFaultsEnvironmentVariable = "MISSIOND_TEST_FAULTS";
 

@@ -313,6 +313,14 @@ void RunService::pump(ActiveRun& run) {
     maybe_finish(run);
     return;
   }
+  if (run.halted) {
+    // Worktrees made ahead are not used.
+    for (std::size_t i = 0; i < run.tasks.size(); ++i) {
+      if (run.tasks[i].state == SlotState::prepared) attempt_stopped(run, i);
+    }
+    maybe_finish(run);
+    return;
+  }
   std::int64_t agents = 0;
   std::int64_t ahead = 0;
   for (const TaskSlot& slot : run.tasks) {
@@ -335,6 +343,11 @@ void RunService::pump(ActiveRun& run) {
       slot.worktree_time = std::chrono::microseconds{0};
       launch(run, i);
       if (!find(run_id)) return;
+      if (run.halted) {
+        // Its agent could not start: no other is launched.
+        pump(run);
+        return;
+      }
     } else if (slot.state == SlotState::preparing && !slot.launch_when_ready) {
       --ahead;
       ++agents;
@@ -445,7 +458,9 @@ void RunService::dispatch(ActiveRun& run, std::size_t node, bool launch_now) {
           attempt_failed(*run, node, std::string("cannot record the task's worktree: ") + e.what());
           return;
         }
-        if (run->stopping) {
+        // A worktree that was still being made when the run stopped or
+        // halted is not used; its slot frees, so the run can end.
+        if (run->stopping || run->halted) {
           attempt_stopped(*run, node);
           return;
         }
@@ -548,7 +563,22 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
       retire_worktree(*still, WorkspaceStatus::abandoned);
       return;
     }
-    attempt_failed(*live, node, std::string("cannot launch the agent: ") + e.what());
+    // A command that cannot start will not start on the next attempt, nor
+    // for the next task: the run stops here and says what to fix.
+    const std::vector<std::string>& command = live->options.command;
+    const bool relative = !command.empty() && command.front().find('/') != std::string::npos &&
+                          command.front().front() != '/';
+    const std::string reason =
+        std::string("cannot launch the agent: ") + e.what() +
+        (relative ? "; a relative path is looked up in each task's worktree: give the agent's "
+                    "absolute path, or a name in PATH"
+                  : std::string()) +
+        "; the run stops here: fix the agent, then run the workflow again";
+    attempt_failed(*live, node, reason, std::nullopt, false);
+    if (ActiveRun* halting = find(run_id)) {
+      halting->halted = reason;
+      schedule_pump(run_id);
+    }
     return;
   }
   by_execution_[execution_id] = {run_id, node};
@@ -900,12 +930,12 @@ void RunService::set_task_status(const std::string& task_id, TaskStatus status,
 }
 
 void RunService::attempt_failed(ActiveRun& run, std::size_t node, const std::string& reason,
-                                const std::optional<std::string>& check_output) {
+                                const std::optional<std::string>& check_output, bool may_retry) {
   store::Database& db = services_.db;
   TaskSlot& slot = run.tasks[node];
   slot.timeout.reset();
   slot.check.reset();
-  const bool retry = slot.attempts < run.options.max_attempts;
+  const bool retry = may_retry && slot.attempts < run.options.max_attempts;
   slot.last_failure = reason;
   slot.last_check_output = check_output;
   slot.state = retry ? SlotState::waiting : SlotState::failed;
@@ -968,13 +998,15 @@ void RunService::attempt_stopped(ActiveRun& run, std::size_t node) {
   slot.timeout.reset();
   slot.check.reset();
   slot.state = SlotState::waiting;
+  const std::string reason =
+      run.halted ? "the run stopped at an agent that cannot start" : "the run was stopped";
   events::EventBatch events(services_.events);
   store::Transaction transaction(db);
   update_attempt(
       run, node,
-      [](store::AttemptRow& a) {
+      [&reason](store::AttemptRow& a) {
         a.status = AttemptStatus::stopped;
-        a.reason = "the run was stopped";
+        a.reason = reason;
         a.ended_at = unix_ms_now();
       },
       events);
@@ -1037,6 +1069,13 @@ void RunService::maybe_finish(ActiveRun& run) {
   if (run.merging || !run.merge_queue.empty()) return;
   if (run.stopping) {
     finish(run, RunStatus::stopped, "stopped");
+    return;
+  }
+  if (run.halted) {
+    const bool any_merged = std::any_of(run.tasks.begin(), run.tasks.end(), [](const TaskSlot& t) {
+      return t.state == SlotState::merged;
+    });
+    finish(run, any_merged ? RunStatus::partial : RunStatus::failed, *run.halted);
     return;
   }
   if (pick(run)) return;

@@ -142,6 +142,10 @@ class RunService {
     std::deque<std::size_t> merge_queue;
     bool merging = false;
     bool stopping = false;
+    // Why the run launches no more agents (one could not start, so every
+    // attempt would fail alike); it ends failed with this once what is
+    // under way has ended.
+    std::optional<std::string> halted;
   };
 
   // An agent, a check, a commit or a merge of the slot is under way.
@@ -168,7 +172,8 @@ class RunService {
   // The run and node of a task waiting for approval, or MissionError.
   std::pair<ActiveRun*, std::size_t> awaiting_approval(const std::string& task_id);
   void attempt_failed(ActiveRun& run, std::size_t node, const std::string& reason,
-                      const std::optional<std::string>& check_output = std::nullopt);
+                      const std::optional<std::string>& check_output = std::nullopt,
+                      bool may_retry = true);
   void attempt_stopped(ActiveRun& run, std::size_t node);
   void maybe_finish(ActiveRun& run);
   void finish(ActiveRun& run, RunStatus status, const std::string& reason);

@@ -84,3 +84,25 @@ TEST_CASE("mission workflows reset puts one failed task back to ready") {
   CHECK(reset.exit_code == 0);
   CHECK(reset.out.find("1 task back to ready (one)") != std::string::npos);
 }
+
+TEST_CASE("an agent that cannot start stops the run after its first attempt, saying what to fix") {
+  // The second task's worktree, made ahead, is ready only after the first
+  // agent failed to start: it must not launch, nor keep the run alive.
+  ArmedFaults late_worktree("worktree_made:slow@2");
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
+  const std::string workflow = make_workflow(planner, {{"one", {}}, {"two", {}}});
+  ProcessResult failed = run_long(
+      instance, {"workflows", "run", workflow, "--max-attempts", "3", "--", "./no-such-agent.sh"});
+  INFO(failed.out << failed.err);
+  CHECK(failed.exit_code != 0);
+  const json run = run_status(instance, workflow);
+  CHECK(run["status"] == "failed");
+  const std::string reason = run.value("reason", "");
+  CHECK(reason.find("cannot start './no-such-agent.sh'") != std::string::npos);
+  CHECK(reason.find("a relative path is looked up in each task's worktree") != std::string::npos);
+  CHECK(reason.find("the run stops here") != std::string::npos);
+  // One attempt in all: no retry of it, no other task tried the same command.
+  CHECK(run["attemptsTotal"] == 1);
+  CHECK(task_of(run, "one")["status"] == "failed");
+}

@@ -1,6 +1,7 @@
 #include "shared/fault_points.hpp"
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <new>
 
 #include "shared/error_code.hpp"
@@ -33,6 +34,16 @@ TEST_CASE("fault points: inert until configured, then act at exactly the hits na
   CHECK_NOTHROW(at(FaultPoint::request));
   // Points no rule names count but never act.
   CHECK_FALSE(hit(FaultPoint::before_commit));
+}
+
+TEST_CASE("fault points: a slow hit holds its thread, then goes on as if unarmed") {
+  Disarm disarm;
+  configure("worktree_made:slow@2");
+  CHECK_FALSE(hit(FaultPoint::worktree_made));
+  const auto before = std::chrono::steady_clock::now();
+  CHECK_FALSE(hit(FaultPoint::worktree_made));  // nothing for the caller to do
+  CHECK(std::chrono::steady_clock::now() - before >= std::chrono::milliseconds(kFaultSlowMs));
+  CHECK_NOTHROW(at(FaultPoint::worktree_made));
 }
 
 TEST_CASE("fault points: a malformed spec is refused with what to write") {
