@@ -10,6 +10,7 @@
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
+#include "cli/table.hpp"
 
 namespace mission::cli {
 namespace {
@@ -53,32 +54,26 @@ std::string deliveries_text(const nlohmann::json& adapter) {
 }
 
 void print_adapter_table(const nlohmann::json& adapters) {
-  // 13 + 10 + 28 = 51 columns, and the deliveries in the rest.
-  std::printf(
-      "%s\n",
-      styled("ADAPTER      BINARY    VERSION                     DELIVERIES", Tone::dim).c_str());
+  Table table({{"ADAPTER", TableColumn::Fit::whole},
+               {"BINARY", TableColumn::Fit::elide, 2},
+               {"VERSION", TableColumn::Fit::elide, 1},
+               {"DELIVERIES", TableColumn::Fit::flexible}});
   for (const auto& adapter : adapters) {
-    std::string line = padded(adapter.value("name", ""), 13);
-    if (!adapter.contains("binary")) {
-      line += padded("(any)", 10) + padded("-", 28);
-    } else {
-      line += padded(fit(adapter.value("binary", ""), 9), 10);
-      std::string version;
-      Tone tone = Tone::plain;
+    TableCell binary{"(any)"};
+    TableCell version{"-"};
+    if (adapter.contains("binary")) {
+      binary.text = adapter.value("binary", "");
       if (!adapter.value("found", false)) {
-        version = "not found";
-        tone = Tone::bad;
+        version = {"not found", Tone::bad};
       } else if (adapter.at("version").is_string()) {
-        version = adapter.at("version").get<std::string>();
+        version.text = adapter.at("version").get<std::string>();
       } else {
-        version = "found, " + adapter.value("versionProblem", "no version");
-        tone = Tone::dim;
+        version = {"found, " + adapter.value("versionProblem", "no version"), Tone::dim};
       }
-      line += styled(padded(fit(version, 27), 28), tone);
     }
-    line += fit(deliveries_text(adapter), output_columns() - 51);
-    std::printf("%s\n", line.c_str());
+    table.add_row({{adapter.value("name", "")}, binary, version, {deliveries_text(adapter)}});
   }
+  table.print();
   std::printf(
       "%s\n",
       styled("* preferred: what mission run selects without --delivery", Tone::dim).c_str());

@@ -141,8 +141,9 @@ int run_daemon_status(const CliContext& context) {
     if (context.options.json) {
       print_json({{"running", false}, {"socket", socket}});
     } else {
+      // The path whole, even past the terminal's edge: it is there to be copied.
       std::printf("missiond is %s on %s\n", styled("not running", Tone::bad).c_str(),
-                  fit(socket, output_columns() - 26).c_str());
+                  safe(socket).c_str());
     }
     return kExitDaemonUnavailable;
   }
