@@ -220,7 +220,7 @@ void Daemon::start() {
   if (settings_.http) {
     // Built only when asked for: a daemon without --http holds none of it.
     http_ = std::make_unique<http::HttpServer>(*mcp_services_, *control_services_);
-    http_->listen(*settings_.http);
+    http_->listen(*settings_.http, settings_.http_hosts);
     std::fprintf(stderr, "missiond: MCP over HTTP at http://%s/mcp/EXECUTION_ID\n",
                  http_->address().c_str());
   }

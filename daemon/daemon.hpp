@@ -39,6 +39,9 @@ struct DaemonSettings {
   loop::ConnectionSettings connections;
   // missiond --http: where MCP over Streamable HTTP listens; off when empty.
   std::optional<sockaddr_storage> http;
+  // missiond --http-host: the names clients reach that listener by, beyond
+  // its address (and loopback's own names).
+  std::vector<std::string> http_hosts;
   // missiond --synchronous: SQLite's synchronous setting. "normal": an
   // acknowledged write survives a crash of the daemon, and a power loss may
   // take the last commits; "full": it survives a power loss too, at one

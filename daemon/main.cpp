@@ -10,8 +10,10 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "daemon/daemon.hpp"
+#include "daemon/http/host_check.hpp"
 #include "daemon/http/listen_address.hpp"
 #include "daemon/sandbox/kernel_support.hpp"
 #include "daemon/sandbox/sandbox_policy.hpp"
@@ -42,6 +44,28 @@ void raise_open_file_limit() {
     limit.rlim_cur = limit.rlim_max;
     ::setrlimit(RLIMIT_NOFILE, &limit);
   }
+}
+
+// --http-host's names, checked; a listener on every address needs one,
+// since no client sends 0.0.0.0 as its Host.
+std::vector<std::string> http_host_names(const sockaddr_storage& address,
+                                         const std::vector<std::string>& names,
+                                         const std::string& http) {
+  for (const std::string& name : names) {
+    if (!mission::daemon::http::valid_host_name(name)) {
+      throw mission::MissionError(
+          mission::ErrorCode::invalid_argument, "--http-host '" + name + "' is not a host name",
+          "give a DNS name or an address without a port, e.g. devbox.example or 10.0.0.5");
+    }
+  }
+  if (names.empty() && mission::daemon::http::is_wildcard(address)) {
+    throw mission::MissionError(
+        mission::ErrorCode::invalid_argument,
+        "--http " + http + " listens on every address, but no name of this host is given",
+        "name the host as clients will reach it, e.g. --http-host devbox.example,10.0.0.5: "
+        "requests are refused unless their Host names the listener (against DNS rebinding)");
+  }
+  return names;
 }
 
 }  // namespace
@@ -126,6 +150,14 @@ int main(int argc, char** argv) {
                  "one; off by default)")
       ->type_name("ADDR:PORT")
       ->envname("MISSION_HTTP");
+  std::vector<std::string> http_hosts;
+  app.add_option("--http-host", http_hosts,
+                 "A name clients reach the --http listener by (a DNS name or an address), "
+                 "checked against each request's Host; repeat or separate with commas. Needed "
+                 "for 0.0.0.0 or [::]")
+      ->type_name("NAME")
+      ->delimiter(',')
+      ->envname("MISSION_HTTP_HOST");
   app.set_version_flag("--version", std::string(mission::kVersion));
   CLI11_PARSE(app, argc, argv);
 
@@ -165,6 +197,11 @@ int main(int argc, char** argv) {
             mission::ErrorCode::invalid_argument, "--http " + http + " is not ADDR:PORT",
             "give an IP address and a port, e.g. 127.0.0.1:8080 or [::1]:0");
       }
+      settings.http_hosts = http_host_names(*settings.http, http_hosts, http);
+    } else if (!http_hosts.empty()) {
+      throw mission::MissionError(mission::ErrorCode::invalid_argument,
+                                  "--http-host names a listener that is not there",
+                                  "give --http ADDR:PORT as well");
     }
     mission::daemon::Daemon daemon(
         mission::resolve_runtime_paths(mission::process_env(), getuid(), socket), settings);

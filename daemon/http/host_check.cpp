@@ -16,8 +16,23 @@ std::string lower(std::string_view text) {
 
 }  // namespace
 
-HostCheck::HostCheck(const sockaddr_storage& bound) {
+bool valid_host_name(std::string_view name) {
+  if (name.empty() || name.size() > kMaxHostNameBytes) return false;
+  if (name.front() == '[') {
+    if (name.size() < 3 || name.back() != ']') return false;
+    return std::all_of(name.begin() + 1, name.end() - 1, [](char c) {
+      return std::isxdigit(static_cast<unsigned char>(c)) || c == ':' || c == '.';
+    });
+  }
+  if (name.front() == '-' || name.front() == '.') return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.';
+  });
+}
+
+HostCheck::HostCheck(const sockaddr_storage& bound, const std::vector<std::string>& names) {
   const std::string port = std::to_string(port_of(bound));
+  for (const std::string& name : names) hosts_.push_back(lower(name) + ":" + port);
   hosts_.push_back(format_address(bound));
   if (is_loopback(bound)) {
     for (const char* name : {"localhost", "127.0.0.1", "[::1]"})

@@ -42,7 +42,8 @@ HttpServer::~HttpServer() {
   stop();
 }
 
-void HttpServer::listen(const sockaddr_storage& address) {
+void HttpServer::listen(const sockaddr_storage& address,
+                        const std::vector<std::string>& host_names) {
   if (int rc = listener_.listen_tcp(reinterpret_cast<const sockaddr*>(&address)); rc != 0) {
     stop();
     throw MissionError(
@@ -53,7 +54,7 @@ void HttpServer::listen(const sockaddr_storage& address) {
   sockaddr_storage bound{};
   listener_.bound_address(bound);
   address_ = format_address(bound);
-  hosts_.emplace(bound);
+  hosts_.emplace(bound, host_names);
 }
 
 void HttpServer::stop() {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "daemon/http/board.hpp"
 #include "daemon/http/host_check.hpp"
@@ -26,8 +27,10 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // Binds `address` and listens; throws MissionError saying why not.
-  void listen(const sockaddr_storage& address);
+  // Binds `address` and listens, taking Host headers that name it or one
+  // of `host_names` (missiond --http-host); throws MissionError saying why
+  // not.
+  void listen(const sockaddr_storage& address, const std::vector<std::string>& host_names = {});
   // "127.0.0.1:8080": the address bound, with the port picked for 0.
   const std::string& address() const { return address_; }
 

@@ -54,6 +54,13 @@ bool is_loopback(const sockaddr_storage& address) {
   return (ntohl(v4->sin_addr.s_addr) >> 24) == 127;
 }
 
+bool is_wildcard(const sockaddr_storage& address) {
+  if (address.ss_family == AF_INET6) {
+    return IN6_IS_ADDR_UNSPECIFIED(&reinterpret_cast<const sockaddr_in6*>(&address)->sin6_addr);
+  }
+  return reinterpret_cast<const sockaddr_in*>(&address)->sin_addr.s_addr == htonl(INADDR_ANY);
+}
+
 int port_of(const sockaddr_storage& address) {
   if (address.ss_family == AF_INET6) {
     return ntohs(reinterpret_cast<const sockaddr_in6*>(&address)->sin6_port);

@@ -18,6 +18,8 @@ std::optional<sockaddr_storage> parse_listen_address(std::string_view text);
 std::string format_address(const sockaddr_storage& address);
 
 bool is_loopback(const sockaddr_storage& address);
+// 0.0.0.0 or [::]: every address of the host.
+bool is_wildcard(const sockaddr_storage& address);
 int port_of(const sockaddr_storage& address);
 
 }  // namespace mission::daemon::http

@@ -149,6 +149,32 @@ TEST_CASE("http: a loopback listener accepts its own names and port only") {
   CHECK_FALSE(hosts.origin_allowed("null"));
 }
 
+TEST_CASE("http: a listener on every address accepts the names --http-host gives") {
+  auto address = parse_listen_address("0.0.0.0:8080");
+  REQUIRE(address);
+  HostCheck hosts(*address, {"Devbox.example", "10.0.0.5", "[fd00::5]"});
+  CHECK(hosts.canonical() == "devbox.example:8080");
+  CHECK(hosts.host_allowed("devbox.example:8080"));
+  CHECK(hosts.host_allowed("10.0.0.5:8080"));
+  CHECK(hosts.host_allowed("[FD00::5]:8080"));
+  CHECK_FALSE(hosts.host_allowed("devbox.example"));
+  CHECK_FALSE(hosts.host_allowed("localhost:8080"));  // not loopback: not its names
+  CHECK(hosts.origin_allowed("https://devbox.example:8080"));
+}
+
+TEST_CASE("http: --http-host takes names and addresses, no ports or other text") {
+  using mission::daemon::http::valid_host_name;
+  for (const char* good : {"devbox.example", "10.0.0.5", "[::1]", "a-b.c"}) {
+    INFO(good);
+    CHECK(valid_host_name(good));
+  }
+  for (const char* bad : {"", "devbox:80", "a b", "-x", ".x", "[::1", "[]", "x/y", "\x01"}) {
+    INFO(bad);
+    CHECK_FALSE(valid_host_name(bad));
+  }
+  CHECK_FALSE(valid_host_name(std::string(mission::daemon::http::kMaxHostNameBytes + 1, 'a')));
+}
+
 TEST_CASE("http: --http takes ADDR:PORT in numbers only") {
   CHECK(parse_listen_address("[::1]:0"));
   CHECK(parse_listen_address("0.0.0.0:80"));
