@@ -110,6 +110,9 @@ await runTest('board in a browser', missionPath, async h => {
   h.onCleanup(() => browser.close());
   const page = await browser.newPage();
   page.setDefaultTimeout(bound(30000));
+  // Everything the board asks its server for is there (its icon too).
+  const missing = [];
+  page.on('response', response => { if (response.status() === 404) missing.push(response.url()); });
   await page.setViewport({ width: 1200, height: 800 });
   const shot = name => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
 
@@ -177,5 +180,6 @@ await runTest('board in a browser', missionPath, async h => {
     const run = await h.missionJson(['workflows', 'status', workflow.id]);
     return { ok: run.status === 'completed', value: run };
   }, { timeoutMs: bound(30000) });
+  assert.deepEqual(missing, [], `the board asked for what its server does not have: ${missing.join(', ')}`);
   console.log(`screenshots in ${shots}`);
 }, { timeoutMs: bound(200000) });
