@@ -205,7 +205,7 @@ void Board::handle(const std::shared_ptr<HttpExchange>& exchange) {
                       R"({"signedOut":true})");
     return;
   }
-  answer_board_api(services_, exchange);
+  answer_board_api(services_, exchange, *csrf);
 }
 
 }  // namespace mission::daemon::http

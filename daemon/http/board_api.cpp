@@ -1,9 +1,11 @@
 #include "daemon/http/board_api.hpp"
 
+#include <algorithm>
 #include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "daemon/rpc/dispatcher.hpp"
@@ -97,9 +99,66 @@ void take(nlohmann::json& params, const nlohmann::json& body,
   }
 }
 
+// A workflow's graph with its run (null when it never ran).
+Outcome workflow_detail(ControlServices& services, const std::string& id) {
+  Outcome graph = call(services, "workflow.graph", {{"id", id}});
+  if (!graph.ok) return graph;
+  Outcome run = call(services, "workflow.runStatus", {{"id", id}});
+  graph.value["run"] = run.ok ? run.value.value("run", nlohmann::json()) : nlohmann::json();
+  return graph;
+}
+
+// The value of `name` in a query string ("a=1&b=2"), as sent; empty when
+// absent.
+std::string query_value(std::string_view query, std::string_view name) {
+  while (!query.empty()) {
+    const std::size_t amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    if (pair.size() > name.size() && pair.starts_with(name) && pair[name.size()] == '=')
+      return std::string(pair.substr(name.size() + 1));
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return {};
+}
+
+// GET /api/board: what the page draws, read in one pass on the loop, so a
+// first paint waits on one round trip and sees one moment of the state.
+void answer_board_state(ControlServices& services, const std::shared_ptr<HttpExchange>& exchange,
+                        const std::string& csrf) {
+  nlohmann::json state = {{"csrf", csrf}};
+  for (auto [field, method] : {std::pair{"workflows", "workflow.list"},
+                               std::pair{"inbox", "inbox.list"},
+                               std::pair{"agents", "execution.list"}}) {
+    Outcome outcome = call(services, method, nlohmann::json::object());
+    if (!outcome.ok) {
+      send_json(exchange, status_for(outcome.value.value("code", "internal")),
+                {{"error", outcome.value}});
+      return;
+    }
+    state[field] = std::move(outcome.value);
+  }
+  const nlohmann::json& listed = state["workflows"].contains("workflows")
+                                     ? state["workflows"]["workflows"]
+                                     : nlohmann::json::array();
+  std::string selected = query_value(exchange->request().query, "workflow");
+  const bool known = std::any_of(listed.begin(), listed.end(), [&](const nlohmann::json& w) {
+    return w.value("id", "") == selected;
+  });
+  if (!known) selected = listed.empty() ? std::string() : listed.front().value("id", "");
+  state["selected"] = selected.empty() ? nlohmann::json() : nlohmann::json(selected);
+  state["workflow"] = nlohmann::json();
+  if (!selected.empty()) {
+    Outcome detail = workflow_detail(services, selected);
+    if (detail.ok) state["workflow"] = std::move(detail.value);
+  }
+  send_json(exchange, 200, state);
+}
+
 }  // namespace
 
-void answer_board_api(ControlServices& services, const std::shared_ptr<HttpExchange>& exchange) {
+void answer_board_api(ControlServices& services, const std::shared_ptr<HttpExchange>& exchange,
+                      const std::string& csrf) {
   const HttpRequest& request = exchange->request();
   const std::vector<std::string_view> parts = split_path(request.path);  // "api", ...
   const bool get = request.method == "GET";
@@ -109,18 +168,18 @@ void answer_board_api(ControlServices& services, const std::shared_ptr<HttpExcha
     answer_call(services, exchange, "workflow.list", nlohmann::json::object());
     return;
   }
+  if (get && n == 2 && parts[1] == "board") {
+    answer_board_state(services, exchange, csrf);
+    return;
+  }
   if (get && n == 3 && parts[1] == "workflows") {
-    const std::string id(parts[2]);
-    Outcome graph = call(services, "workflow.graph", {{"id", id}});
-    if (!graph.ok) {
-      send_json(exchange, status_for(graph.value.value("code", "internal")),
-                {{"error", graph.value}});
+    Outcome detail = workflow_detail(services, std::string(parts[2]));
+    if (!detail.ok) {
+      send_json(exchange, status_for(detail.value.value("code", "internal")),
+                {{"error", detail.value}});
       return;
     }
-    // A workflow that has never run has no run: null.
-    Outcome run = call(services, "workflow.runStatus", {{"id", id}});
-    graph.value["run"] = run.ok ? run.value.value("run", nlohmann::json()) : nlohmann::json();
-    send_json(exchange, 200, graph.value);
+    send_json(exchange, 200, detail.value);
     return;
   }
   if (get && n == 2 && parts[1] == "inbox") {

@@ -1,12 +1,12 @@
 // Figures for the board (ADR 0037), not a test: a real daemon with one
 // planned workflow of 1,000 tasks (ten chains of a hundred: a hundred
 // columns), the board in headless chromium.
-// - first paint: from navigating to / until all 1,000 task cards are in
-//   the page (the page reads /api/session, the lists and the workflow's
-//   graph, then renders), over five loads;
+// - first paint: from navigating to / until the first frame drawn with all
+//   1,000 task cards (the page reads /api/board, then renders), over five
+//   loads;
 // - an event to the page: from the daemon stamping an event ("at") until
-//   the page's EventSource has it, and until the page has re-read and
-//   re-rendered, over twenty progress signals.
+//   the page's EventSource has it, and until the page has re-read the
+//   board (drawing again only what changed), over twenty progress signals.
 // Run: MISSION_PATH=build/bin/mission node tests/board/first_paint.mjs
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
@@ -53,13 +53,22 @@ await runTest('board figures', missionPath, async h => {
   h.onCleanup(() => browser.close());
   const page = await browser.newPage();
   await page.setViewport({ width: 1400, height: 900 });
+  // Noted in the page, so the figure holds no round trip to puppeteer: the
+  // first frame after all 1,000 cards are in the page (a frame callback,
+  // then a task, runs once that frame's layout and paint are done).
+  await page.evaluateOnNewDocument(() => {
+    new MutationObserver((changes, observer) => {
+      if (document.querySelectorAll('.task').length !== 1000) return;
+      observer.disconnect();
+      requestAnimationFrame(() => setTimeout(() => { window.firstPaint = performance.now(); }));
+    }).observe(document, { childList: true, subtree: true });
+  });
   await page.goto(link);
   const paints = [];
   for (let i = 0; i < 5; ++i) {
     await page.goto(`${origin}/`, { waitUntil: 'domcontentloaded' });
-    await page.waitForFunction(() => document.querySelectorAll('.task').length === 1000,
-                               { polling: 'mutation', timeout: 30000 });
-    paints.push(await page.evaluate(() => performance.now()));
+    await page.waitForFunction(() => window.firstPaint !== undefined, { timeout: 30000 });
+    paints.push(await page.evaluate(() => window.firstPaint));
   }
   console.log(`first paint of 1,000 tasks: p50 ${percentile(paints, 0.5).toFixed(0)} ms, ` +
               `max ${Math.max(...paints).toFixed(0)} ms (${paints.map(p => p.toFixed(0)).join(', ')})`);
@@ -84,5 +93,5 @@ await runTest('board figures', missionPath, async h => {
   const arrivals = rendered.map(r => r.arrival);
   const renders = rendered.map(r => r.render);
   console.log(`event to page (EventSource): p50 ${percentile(arrivals, 0.5)} ms, p90 ${percentile(arrivals, 0.9)} ms`);
-  console.log(`event to re-rendered board (1,000 tasks): p50 ${percentile(renders, 0.5)} ms, p90 ${percentile(renders, 0.9)} ms`);
+  console.log(`event to re-read board (1,000 tasks): p50 ${percentile(renders, 0.5)} ms, p90 ${percentile(renders, 0.9)} ms`);
 }, { timeoutMs: 300000 });

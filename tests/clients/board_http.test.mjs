@@ -163,6 +163,15 @@ await runTest('board over http', missionPath, async h => {
   }
   const agents = JSON.parse((await request(origin, { path: '/api/agents', headers: { Cookie: cookie } })).body);
   assert.ok(agents.executions.some(e => e.id === agent.id), 'the agent is not among /api/agents');
+  // All the page draws in one reply: the same session, the same lists; a
+  // workflow asked for that is not there selects none rather than failing.
+  const boardRead = await request(origin, { path: '/api/board?workflow=wf-unknown', headers: { Cookie: cookie } });
+  assert.equal(boardRead.status, 200, `/api/board: ${boardRead.body}`);
+  const board = JSON.parse(boardRead.body);
+  assert.equal(board.csrf, session.csrf, '/api/board carries another CSRF token');
+  assert.ok(board.agents.executions.some(e => e.id === agent.id), `the agent is not on /api/board: ${boardRead.body}`);
+  assert.deepEqual([board.selected, board.workflow], [null, null], `no workflow, yet one selected: ${boardRead.body}`);
+  assert.equal((await request(origin, { path: '/api/board' })).status, 401, '/api/board read without a session');
   const unknown = await request(origin, { path: '/api/workflows/wf-unknown', headers: { Cookie: cookie } });
   assert.equal(unknown.status, 404, `an unknown workflow: ${unknown.body}`);
   errorOf(unknown, 'an unknown workflow');

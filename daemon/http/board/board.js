@@ -4,7 +4,7 @@
 // after clean(); nothing here builds HTML from strings.
 'use strict';
 
-const state = { csrf: null, selected: null, refreshing: false, again: false };
+const state = { csrf: null, selected: null, refreshing: false, again: false, drawn: null, approvals: [] };
 
 // Drops control characters and bidirectional overrides, as the CLI's
 // sanitiser does for a terminal: agent text must not disguise itself.
@@ -165,22 +165,34 @@ function renderAgents(list) {
     element('td', { text: execution.state }))));
 }
 
-// Re-reads the state; events that arrive meanwhile ask for one more pass.
+// The workflow the address names (#ID), so a reload shows the same one.
+function wantedWorkflow() {
+  return state.selected ?? (decodeURIComponent(location.hash.slice(1)) || null);
+}
+
+// Re-reads the state, all of it in one reply (/api/board); events that
+// arrive meanwhile ask for one more pass. A workflow whose graph did not
+// change is not drawn again: with a thousand tasks that is most of a pass.
 async function refresh() {
   if (state.refreshing) { state.again = true; return; }
   state.refreshing = true;
   try {
     do {
       state.again = false;
-      const [workflows, inbox, agents] = await Promise.all([
-        getJson('/api/workflows'), getJson('/api/inbox'), getJson('/api/agents')]);
-      const list = items(workflows);
-      if (!state.selected && list.length) state.selected = list[0].id;
-      renderWorkflows(list);
-      let approvals = [];
-      if (state.selected) approvals = renderWorkflow(await getJson(`/api/workflows/${encodeURIComponent(state.selected)}`));
-      renderInbox(inbox, approvals);
-      renderAgents(items(agents));
+      const wanted = wantedWorkflow();
+      const board = await getJson(`/api/board${wanted ? `?workflow=${encodeURIComponent(wanted)}` : ''}`);
+      state.csrf = board.csrf;
+      state.selected = board.selected;
+      if (board.selected && location.hash !== `#${board.selected}`) history.replaceState(null, '', `#${board.selected}`);
+      renderWorkflows(items(board.workflows));
+      const drawn = JSON.stringify(board.workflow);
+      if (drawn !== state.drawn) {
+        state.approvals = board.workflow ? renderWorkflow(board.workflow) : [];
+        if (!board.workflow) document.getElementById('workflow').replaceChildren();
+        state.drawn = drawn;
+      }
+      renderInbox(board.inbox, state.approvals);
+      renderAgents(items(board.agents));
       document.body.dataset.refreshed = String(Date.now());
     } while (state.again);
   } catch (error) {
@@ -204,16 +216,10 @@ function follow() {
 }
 
 async function start() {
-  try {
-    state.csrf = (await getJson('/api/session')).csrf;
-  } catch (error) {
-    if (error.signedOut) { signedOut(); return; }
-    showError(error.message);
-    return;
-  }
+  await refresh();
+  if (document.getElementById('signin').hidden === false) return;
   document.getElementById('board').hidden = false;
   follow();
-  await refresh();
 }
 
 start();
