@@ -180,6 +180,24 @@ await runTest('board in a browser', missionPath, async h => {
     const run = await h.missionJson(['workflows', 'status', workflow.id]);
     return { ok: run.status === 'completed', value: run };
   }, { timeoutMs: bound(30000) });
+  // Another workflow, opened by a click: its critical path (the longest
+  // chain of tasks not done) is outlined, the task off it is not.
+  const chain = await planner.call('workflow_create', {
+    name: 'critical-path', source_type: 'prompt', source_content: 'a chain', max_parallel_tasks: 2 });
+  await planner.call('workflow_set_plan', { id: chain.id, plan: { summary: 's', approach: 'a', tasks: [
+    { name: 'first', description: 'd', sequence: 1, depends_on: [] },
+    { name: 'second', description: 'd', sequence: 2, depends_on: ['first'] },
+    { name: 'third', description: 'd', sequence: 3, depends_on: ['second'] },
+    { name: 'aside', description: 'd', sequence: 1, depends_on: [] }] } });
+  await h.step('the new workflow shows in the list', () =>
+    page.waitForSelector(`nav button[data-workflow-id="${chain.id}"]`, { timeout: bound(20000) }), bound(20000));
+  await page.click(`nav button[data-workflow-id="${chain.id}"]`);
+  await page.waitForFunction(() => document.querySelectorAll('.task.critical').length > 0, { timeout: bound(20000) });
+  const outlined = await page.$$eval('.task.critical .name', cards => cards.map(card => card.textContent));
+  assert.deepEqual(outlined, ['first', 'second', 'third'], 'the critical path is not the chain of three');
+  assert.match(page.url(), new RegExp(`#${chain.id}$`), 'the address does not name the workflow shown');
+  await shot('8-critical-path');
+
   assert.deepEqual(missing, [], `the board asked for what its server does not have: ${missing.join(', ')}`);
   console.log(`screenshots in ${shots}`);
 }, { timeoutMs: bound(200000) });

@@ -113,11 +113,42 @@ function depths(nodes, edges) {
   return { depth, before };
 }
 
+const DONE = new Set(['completed', 'merged']);
+
+// The critical path: the longest chain of tasks not yet done, the one that
+// decides when the workflow can end (the run schedules it first too).
+function criticalPath(nodes, edges, statusOf) {
+  const after = new Map(nodes.map((node) => [node.id, []]));
+  for (const edge of edges) after.get(edge.from)?.push(edge.to);
+  const length = new Map();
+  const visit = (id, path = new Set()) => {
+    if (length.has(id)) return length.get(id);
+    if (path.has(id) || DONE.has(statusOf(id))) return 0;
+    path.add(id);
+    let longest = 0;
+    for (const next of after.get(id) ?? []) longest = Math.max(longest, visit(next, path));
+    path.delete(id);
+    length.set(id, longest + 1);
+    return longest + 1;
+  };
+  let start = null;
+  for (const node of nodes) if (visit(node.id) > (start ? length.get(start) : 0)) start = node.id;
+  const critical = new Set();
+  for (let id = start; id;) {
+    critical.add(id);
+    const rest = length.get(id) - 1;
+    id = rest > 0 ? (after.get(id) ?? []).find((next) => length.get(next) === rest) : null;
+  }
+  return critical;
+}
+
 function renderWorkflow(detail) {
   const target = document.getElementById('workflow');
   const nodes = detail.nodes ?? [];
   const runTasks = new Map((detail.run?.tasks ?? []).map((task) => [task.id, task]));
   const { depth, before } = depths(nodes, detail.edges ?? []);
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  const critical = criticalPath(nodes, detail.edges ?? [], (id) => runTasks.get(id)?.status ?? byId.get(id)?.status);
   const columns = [];
   for (const node of nodes) {
     const d = depth.get(node.id) ?? 0;
@@ -129,7 +160,8 @@ function renderWorkflow(detail) {
     for (const node of column ?? []) {
       const run = runTasks.get(node.id);
       const status = run?.status ?? node.status;
-      const card = element('div', { class: 'task', data: { taskId: node.id, state: status } },
+      const card = element('div', { class: critical.has(node.id) ? 'task critical' : 'task',
+                                     data: { taskId: node.id, state: status } },
         element('div', { class: 'name', text: node.name }),
         element('div', { class: 'state', text: status }));
       const prerequisites = before.get(node.id) ?? [];
@@ -140,12 +172,17 @@ function renderWorkflow(detail) {
     dag.append(box);
   }
   const title = detail.workflow?.name ?? detail.workflow?.id ?? '';
-  const runText = detail.run ? `run ${detail.run.id}: ${detail.run.status}` : 'not run yet';
+  const runText = (detail.run ? `run ${detail.run.id}: ${detail.run.status}` : 'not run yet') +
+    (critical.size ? `; critical path: ${critical.size} task${critical.size === 1 ? '' : 's'} (outlined)` : '');
   target.replaceChildren(element('div', { text: `${title}: ${runText}` }), dag);
   return nodes.filter((node) => (runTasks.get(node.id)?.status ?? node.status) === 'awaiting_approval');
 }
 
 function renderWorkflows(list) {
+  // Drawn again only when it changed: a button under the pointer stays put.
+  const drawn = JSON.stringify([list, state.selected]);
+  if (drawn === state.drawnList) return;
+  state.drawnList = drawn;
   const nav = document.getElementById('workflows');
   nav.replaceChildren();
   for (const workflow of list) {
