@@ -5,7 +5,7 @@
 set -eu
 
 packages="g++ cmake ninja-build pkg-config git ccache
-libcli11-dev nlohmann-json3-dev libuv1-dev libgit2-dev libsqlite3-dev
+libcli11-dev nlohmann-json3-dev libuv1-dev libgit2-dev libsqlite3-dev libseccomp-dev
 libvalijson-dev libutf8proc-dev libvterm-dev libhttp-parser-dev libtomlplusplus-dev catch2 groff-base clang-format"
 # The board's browser test drives Debian's chromium (tests/board).
 packages="$packages chromium"

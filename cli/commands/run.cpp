@@ -34,6 +34,7 @@ struct RunOptions {
   bool no_tty = false;
   bool stdin_answers = false;
   std::string sandbox;  // empty: the daemon's default (on)
+  std::string network;  // empty: the daemon's default (on)
   std::vector<std::string> allow_write;
   std::vector<std::string> command;
 };
@@ -68,6 +69,7 @@ int run_agent(const CliContext& context, const RunOptions& options) {
   }
   if (options.stdin_answers) params["stdinAnswers"] = true;
   if (!options.sandbox.empty()) params["sandbox"] = options.sandbox;
+  if (!options.network.empty()) params["network"] = options.network;
   if (!options.allow_write.empty())
     params["allowWrite"] = CliContext::absolute_paths(options.allow_write);
   if (!options.bin.empty()) params["bin"] = CliContext::agent_binary(options.bin);
@@ -149,6 +151,11 @@ void define_run_command(CLI::App& command, CliContext& context) {
           "off: with all your rights")
       ->check(CLI::IsMember({"on", "off"}))
       ->type_name("on|off");
+  command
+      .add_option("--network", options->network,
+                  "on (default), or none: the agent opens no network socket (Unix sockets stay)")
+      ->check(CLI::IsMember({"on", "none"}))
+      ->type_name("on|none");
   command
       .add_option("--allow-write", options->allow_write,
                   "Let the confined agent write PATH too, a folder or file (repeatable)")

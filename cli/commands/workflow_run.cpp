@@ -33,6 +33,7 @@ struct WorkflowRunOptions {
   bool detach = false;
   bool approve = false;
   std::string sandbox;  // empty: the daemon's default (on)
+  std::string network;  // empty: the daemon's default (on)
   std::vector<std::string> allow_write;
   std::string task_id;
   std::string reason;
@@ -86,6 +87,7 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& given) {
   if (!options.base.empty()) params["base"] = options.base;
   if (options.approve) params["approve"] = true;
   if (!options.sandbox.empty()) params["sandbox"] = options.sandbox;
+  if (!options.network.empty()) params["network"] = options.network;
   if (!options.allow_write.empty())
     params["allowWrite"] = CliContext::absolute_paths(options.allow_write);
   if (!options.task_timeout.empty()) {
@@ -300,6 +302,10 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
          "CLI's state; off: with all your rights")
       ->check(CLI::IsMember({"on", "off"}))
       ->type_name("on|off");
+  run->add_option("--network", options->network,
+                  "on (default), or none: the agents open no network socket; checks keep it")
+      ->check(CLI::IsMember({"on", "none"}))
+      ->type_name("on|none");
   run->add_option("--allow-write", options->allow_write,
                   "Let the confined agents and checks write PATH too (repeatable)")
       ->allow_extra_args(false)

@@ -195,6 +195,7 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
   launch.files = std::move(plan.files);
   launch.stdin_lines = request.stdin_answers;
   launch.confined = request.confined;
+  launch.network = request.network;
   if (launch.confined) {
     launch.writable = state_paths(adapter, env, true);
     launch.writable.insert(launch.writable.end(), request.allow_write.begin(),
@@ -216,7 +217,8 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
   // refuses is failed by the runner with the reason.
   store::ExecutionRepository(db).set_sandbox(id,
                                              sandbox::confinement_state(request.confined) +
-                                                 sandbox::allowed_writes_note(request.allow_write));
+                                                 sandbox::allowed_writes_note(request.allow_write) +
+                                                 sandbox::network_note(request.network));
   // Heard of before the runner reports it running.
   {
     events::EventBatch events(services.events);

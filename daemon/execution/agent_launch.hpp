@@ -16,6 +16,7 @@
 #include "daemon/events/event_sink.hpp"
 #include "daemon/execution/execution_registry.hpp"
 #include "daemon/execution/launcher.hpp"
+#include "daemon/sandbox/network_filter.hpp"
 #include "daemon/store/database.hpp"
 #include "shared/runtime_paths.hpp"
 
@@ -32,8 +33,9 @@ struct AgentLaunchRequest {
   bool terminal = false;
   unsigned short rows = 0;
   unsigned short columns = 0;
-  bool stdin_answers = false;  // answers and messages as stdin lines (ADR 17)
-  bool confined = true;        // false: --sandbox off (daemon/sandbox/)
+  bool stdin_answers = false;                       // answers and messages as stdin lines (ADR 17)
+  bool confined = true;                             // false: --sandbox off (daemon/sandbox/)
+  sandbox::Network network = sandbox::Network::on;  // none: --network none
   // --allow-write: writable beyond the profile, checked by launch_agent.
   std::vector<std::filesystem::path> allow_write;
 };

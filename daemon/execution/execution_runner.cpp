@@ -128,11 +128,31 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
                    confinement_->warning().c_str());
     }
   }
+  if (spec.network == sandbox::Network::none) {
+    try {
+      network_filter_ = std::make_unique<sandbox::NetworkFilter>();
+    } catch (const MissionError& e) {
+      confinement_.reset();
+      terminal_.reset();
+      if (options.terminal_master >= 0) ::close(options.terminal_master);
+      fail_start(e.what());
+      throw;
+    }
+    // After the Landlock rules, if any, on the same spawning thread.
+    options.confine_spawning_thread = [confine = std::move(options.confine_spawning_thread),
+                                       filter = network_filter_.get()] {
+      if (confine) {
+        if (const int rc = confine(); rc != 0) return rc;
+      }
+      return filter->apply_to_this_thread();
+    };
+  }
   int error = 0;
   options.stdin_pipe = spec.stdin_lines;
   takes_stdin_lines_ = spec.stdin_lines;
   child_ = loop::ChildProcess::spawn(services_.loop, options, std::move(callbacks), error);
   if (confinement_) confinement_->spawned();
+  network_filter_.reset();  // the child holds its copy
   if (child_ == nullptr) {
     terminal_.reset();
     // posix_spawn reports a working directory it cannot enter as ENOENT

@@ -16,6 +16,7 @@
 #include "daemon/loop/child_process.hpp"
 #include "daemon/loop/timer.hpp"
 #include "daemon/sandbox/confined_launch.hpp"
+#include "daemon/sandbox/network_filter.hpp"
 #include "daemon/terminal/terminal_session.hpp"
 #include "shared/marker_reader.hpp"
 
@@ -76,6 +77,8 @@ class ExecutionRunner {
   std::unique_ptr<terminal::TerminalSession> terminal_;
   // Its confinement while the process may run; its TMPDIR goes with it.
   std::unique_ptr<sandbox::ConfinedLaunch> confinement_;
+  // --network none's filter, until the spawn has taken it.
+  std::unique_ptr<sandbox::NetworkFilter> network_filter_;
   loop::Timer kill_timer_;
   bool stop_requested_ = false;
   bool takes_stdin_lines_ = false;

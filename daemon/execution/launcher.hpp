@@ -15,6 +15,7 @@
 #include "daemon/adapters/launch_files.hpp"
 #include "daemon/events/event_sink.hpp"
 #include "daemon/execution/execution_log.hpp"
+#include "daemon/sandbox/network_filter.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/terminal/terminal_session.hpp"
 
@@ -50,6 +51,9 @@ struct LaunchSpec {
   // and its private TMPDIR only. False: --sandbox off.
   bool confined = true;
   std::vector<std::filesystem::path> writable;
+  // none: no network socket (--network none, daemon/sandbox/network_filter.hpp),
+  // confined or not.
+  sandbox::Network network = sandbox::Network::on;
 };
 
 class Launcher {

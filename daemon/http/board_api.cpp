@@ -127,9 +127,9 @@ std::string query_value(std::string_view query, std::string_view name) {
 void answer_board_state(ControlServices& services, const std::shared_ptr<HttpExchange>& exchange,
                         const std::string& csrf) {
   nlohmann::json state = {{"csrf", csrf}};
-  for (auto [field, method] : {std::pair{"workflows", "workflow.list"},
-                               std::pair{"inbox", "inbox.list"},
-                               std::pair{"agents", "execution.list"}}) {
+  for (auto [field, method] :
+       {std::pair{"workflows", "workflow.list"}, std::pair{"inbox", "inbox.list"},
+        std::pair{"agents", "execution.list"}}) {
     Outcome outcome = call(services, method, nlohmann::json::object());
     if (!outcome.ok) {
       send_json(exchange, status_for(outcome.value.value("code", "internal")),

@@ -6,6 +6,7 @@
 #include "daemon/execution/execution_registry.hpp"
 #include "daemon/execution/execution_view.hpp"
 #include "daemon/execution/marker_instructions.hpp"
+#include "daemon/sandbox/network_filter.hpp"
 #include "daemon/store/observation_repository.hpp"
 #include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
@@ -30,6 +31,9 @@ void from_json(const nlohmann::json& j, AgentLaunchRequest& request) {
   }
   request.stdin_answers = j.value("stdinAnswers", false);
   request.confined = j.value("sandbox", std::string("on")) != "off";
+  // The schema allows "on" and "none" only.
+  request.network = sandbox::network_from_name(j.value("network", std::string("on")))
+                        .value_or(sandbox::Network::on);
   for (const auto& path : j.value("allowWrite", std::vector<std::string>{}))
     request.allow_write.emplace_back(path);
 }

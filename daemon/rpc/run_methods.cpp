@@ -70,7 +70,8 @@ nlohmann::json handle_workflow_run(MethodContext& context, const WorkflowRunRequ
   // Refused before anything is made: every task's agent would be refused.
   if (options.sandbox) sandbox::require_confinable();
   options.sandbox_state = sandbox::confinement_state(options.sandbox) +
-                          sandbox::allowed_writes_note(options.allow_write);
+                          sandbox::allowed_writes_note(options.allow_write) +
+                          sandbox::network_note(options.network);
   auto start = std::make_shared<runs::RunStart>(service.plan_start(request.id, std::move(options)));
   // The main checkout's .git is never the agents' to write.
   sandbox::check_allowed_writes(start->options.allow_write,

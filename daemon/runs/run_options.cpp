@@ -19,6 +19,7 @@ nlohmann::json options_json(const RunOptions& options) {
   if (options.task_timeout_ms) out["taskTimeoutMs"] = *options.task_timeout_ms;
   if (options.base) out["base"] = *options.base;
   if (!options.sandbox_state.empty()) out["sandboxState"] = options.sandbox_state;
+  if (options.network == sandbox::Network::none) out["network"] = "none";
   if (!options.allow_write.empty()) {
     nlohmann::json paths = nlohmann::json::array();
     for (const auto& path : options.allow_write) paths.push_back(path.string());
@@ -48,6 +49,9 @@ RunOptions options_from_json(const nlohmann::json& j) {
   options.approve = j.value("approve", false);
   options.sandbox = j.value("sandbox", std::string("on")) != "off";
   options.sandbox_state = j.value("sandboxState", std::string());
+  // The schema allows "on" and "none" only.
+  options.network = sandbox::network_from_name(j.value("network", std::string("on")))
+                        .value_or(sandbox::Network::on);
   for (const auto& path : j.value("allowWrite", std::vector<std::string>{}))
     options.allow_write.emplace_back(path);
   auto refuse = [](const char* field, const std::string& what, const std::string& hint) {

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "daemon/sandbox/network_filter.hpp"
+
 namespace mission::daemon::runs {
 
 // At most this many agents of one run at once (--parallel).
@@ -46,6 +48,8 @@ struct RunOptions {
   // How its agents run, as sandbox::confinement_state() said when the run
   // started; empty for a run stored before it was recorded.
   std::string sandbox_state;
+  // --network none: its agents open no network socket; checks keep it.
+  sandbox::Network network = sandbox::Network::on;
   // --allow-write: writable by its agents and checks beyond their profile.
   std::vector<std::filesystem::path> allow_write;
   // The agents' and checks' environment: the caller's, without mission's

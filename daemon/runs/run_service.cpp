@@ -520,6 +520,7 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
   // run --stdin-answers`: its marker question would else read end of file.
   request.stdin_answers = adapters::require_adapter(run.options.adapter).capabilities.stdin_lines;
   request.confined = run.options.sandbox;
+  request.network = run.options.network;
   request.allow_write = run.options.allow_write;
   request.env = agent_env(run, slot);
   request.env["MISSION_TASK_PROMPT"] = prompt.substr(0, kMaxPromptEnvBytes);

@@ -26,8 +26,7 @@ std::string status_line(int port, const std::string& host) {
   address.sin_port = htons(static_cast<std::uint16_t>(port));
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-  const std::string request =
-      "GET / HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n";
+  const std::string request = "GET / HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n";
   REQUIRE(::write(fd, request.data(), request.size()) == static_cast<ssize_t>(request.size()));
   std::string reply;
   char buffer[4096];
