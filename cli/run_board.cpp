@@ -163,6 +163,22 @@ void RunBoard::update(const nlohmann::json& attempt) {
   rows_[id] = std::move(row);
 }
 
+std::vector<std::string> RunBoard::note_waiting_questions(const nlohmann::json& inbox) {
+  std::vector<std::string> changed;
+  for (const auto& question : inbox.value("questions", nlohmann::json::array())) {
+    const std::string execution = question.value("agentExecutionId", "");
+    for (const auto& id : order_) {
+      nlohmann::json& row = rows_[id];
+      if (execution.empty() || row.value("agentExecutionId", "") != execution ||
+          row.value("status", "") != "running")
+        continue;
+      row["question"] = question.value("question", "");
+      changed.push_back(id);
+    }
+  }
+  return changed;
+}
+
 bool RunBoard::has_running() const {
   return !started_.empty();
 }
@@ -323,6 +339,16 @@ int follow_run(DaemonClient& client, const nlohmann::json& given_run,
   if (run_has_ended(run.value("status", ""))) {
     if (!json) print_run_end(run);
     return exit_status_of_run(run.value("status", ""));
+  }
+  // A question asked before we listened still waits: shown as if heard.
+  if (!json) {
+    nlohmann::json inbox = for_display(client.call("inbox.list", nlohmann::json::object()));
+    const std::vector<std::string> asked = board.note_waiting_questions(inbox);
+    if (live && !asked.empty()) board.draw(header);
+    if (!live) {
+      for (const auto& task : asked) print_agent_line(board.row(task));
+      std::fflush(stdout);
+    }
   }
   for (;;) {
     // A running attempt's time is redrawn each tick while no event comes.

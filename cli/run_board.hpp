@@ -38,6 +38,10 @@ class RunBoard {
   // run's agents: its progress line, the question it asks, or that it
   // was answered. The task it changed, or empty when it is not news.
   std::string note_agent_event(const nlohmann::json& event);
+  // The questions already waiting (inbox.list's): those of the run's
+  // agents go on their tasks, as if their events had been heard. The
+  // tasks they changed.
+  std::vector<std::string> note_waiting_questions(const nlohmann::json& inbox);
   const nlohmann::json& row(const std::string& task_id) { return rows_[task_id]; }
   // Whether an attempt is running: its time goes on even with no event.
   bool has_running() const;

@@ -604,6 +604,44 @@ TEST_CASE("a run's board shows each agent's last progress line and the question 
   CHECK(screen.find("which database?") == std::string::npos);
 }
 
+TEST_CASE("workflows show --follow shows the question an agent asked before it began following") {
+  BoardSetup setup({"asker"});
+  auto& [instance, daemon, repo, planner, workflow, env] = setup;
+  const fs::path gate = instance.root.path() / "gate";
+  const std::string agent = std::string(kMarkerShellFunction) +
+                            "m q1 '{\"type\":\"needs_input\",\"question\":\"which "
+                            "port?\",\"choices\":[\"80\",\"8080\"]}'; while [ ! -f '" +
+                            gate.string() +
+                            "' ]; do sleep 0.05; done; echo x > \"$MISSION_TASK_NAME.txt\"";
+  ProcessResult started = run_mission(
+      instance, {"workflows", "run", workflow, "--detach", "--", "/bin/sh", "-c", agent});
+  REQUIRE(started.exit_code == 0);
+  // Asked, and on record, before anyone follows.
+  REQUIRE(eventually(
+      [&] {
+        return run_mission(instance, {"inbox", "--json"}).out.find("which port?") !=
+               std::string::npos;
+      },
+      30s));
+  PtyChild follow(mission_argv({"workflows", "show", workflow, "--follow"}), env);
+  follow.wait_for_text("? which port?");
+  // Off a terminal too, as a question line under the header.
+  ProcessResult lines = run_process(
+      {"/bin/sh", "-c",
+       "'" + std::string(MISSION_PATH) + "' workflows show " + workflow + " --follow > '" +
+           (instance.root.path() / "lines.txt").string() + "' 2>&1 &"},
+      env);
+  REQUIRE(eventually(
+      [&] {
+        return read_file(instance.root.path() / "lines.txt").find("which port?") !=
+               std::string::npos;
+      },
+      30s));
+  CHECK(read_file(instance.root.path() / "lines.txt").find("question") != std::string::npos);
+  write_file(gate, "go\n");
+  CHECK(follow.wait_exit(60s) == 0);
+}
+
 TEST_CASE("keys typed before mission attach draws its first frame reach the agent") {
   Instance instance;
   DaemonProcess daemon(instance);
