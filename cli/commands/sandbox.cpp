@@ -37,6 +37,7 @@ void print_kernel(const nlohmann::json& result) {
               yes_no(kernel, "scoping"));
   std::printf("  network rules     %s (ABI 4)\n", yes_no(kernel, "networkRules"));
   std::printf("  no_new_privs      %s\n", yes_no(kernel, "noNewPrivs"));
+  std::printf("  --network none    %s\n", safe(kernel.value("networkFilter", "")).c_str());
   std::printf("  user namespaces   %s\n", yes_no(kernel, "userNamespaces"));
   std::printf("  missiond policy   --sandbox %s\n", safe(result.value("policy", "")).c_str());
 }

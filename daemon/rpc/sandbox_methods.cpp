@@ -12,6 +12,7 @@
 #include "daemon/sandbox/confinement.hpp"
 #include "daemon/sandbox/confinement_probe.hpp"
 #include "daemon/sandbox/kernel_support.hpp"
+#include "daemon/sandbox/network_filter.hpp"
 #include "daemon/sandbox/private_temp.hpp"
 #include "daemon/sandbox/profile.hpp"
 #include "daemon/sandbox/sandbox_policy.hpp"
@@ -151,7 +152,8 @@ nlohmann::json handle_sandbox_check(MethodContext& context, const SandboxCheckRe
                            {"scoping", support.scopes()},
                            {"networkRules", support.network_rules()},
                            {"noNewPrivs", support.no_new_privs},
-                           {"userNamespaces", support.user_namespaces}};
+                           {"userNamespaces", support.user_namespaces},
+                           {"networkFilter", sandbox::network_filter_support()}};
   if (!confined) kernel["landlockMissing"] = support.landlock_missing;
   return {{"kernel", std::move(kernel)},
           {"policy", sandbox::name_of(sandbox::policy())},

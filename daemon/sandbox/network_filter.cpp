@@ -41,6 +41,12 @@ std::string network_note(Network network) {
   return network == Network::none ? "; no network (--network none)" : "";
 }
 
+std::string network_filter_support() {
+  const scmp_version* version = seccomp_version();
+  return "seccomp (libseccomp " + std::to_string(version->major) + "." +
+         std::to_string(version->minor) + "." + std::to_string(version->micro) + ")";
+}
+
 NetworkFilter::NetworkFilter() {
   scmp_filter_ctx context = seccomp_init(SCMP_ACT_ALLOW);
   if (context == nullptr) cannot_build("seccomp_init", -ENOMEM);

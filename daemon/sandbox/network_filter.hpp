@@ -23,6 +23,10 @@ std::string_view name_of(Network network);
 // "; no network (--network none)".
 std::string network_note(Network network);
 
+// What --network none stands on here, for mission sandbox check:
+// "seccomp (libseccomp 2.5.4)".
+std::string network_filter_support();
+
 class NetworkFilter {
  public:
   // The filter, built once per launch in the daemon (libseccomp allocates

@@ -243,6 +243,7 @@ TEST_CASE("mission sandbox check shows an adapter's profile and proves it with a
   CHECK(check["holds"] == true);
   CHECK(check["kernel"]["landlockAbi"].get<int>() >= 1);
   CHECK(check["kernel"]["noNewPrivs"] == true);
+  CHECK(check["kernel"].value("networkFilter", "").starts_with("seccomp (libseccomp "));
   CHECK(check["adapter"] == "codex");
   const json& profile = check["profile"];
   CHECK(contains(profile["writableTrees"], cwd.string()));

@@ -610,9 +610,12 @@ TEST_CASE("workflows show --follow shows the question an agent asked before it b
   const fs::path gate = instance.root.path() / "gate";
   const std::string agent = std::string(kMarkerShellFunction) +
                             "m q1 '{\"type\":\"needs_input\",\"question\":\"which "
-                            "port?\",\"choices\":[\"80\",\"8080\"]}'; while [ ! -f '" +
+                            "port?\",\"choices\":[\"80\",\"8080\"]}'; "
+                            // Bounded: a test that fails before opening the gate
+                            // leaves no agent waiting for good.
+                            "for i in $(seq 3000); do [ -f '" +
                             gate.string() +
-                            "' ]; do sleep 0.05; done; echo x > \"$MISSION_TASK_NAME.txt\"";
+                            "' ] && break; sleep 0.05; done; echo x > \"$MISSION_TASK_NAME.txt\"";
   ProcessResult started = run_mission(
       instance, {"workflows", "run", workflow, "--detach", "--", "/bin/sh", "-c", agent});
   REQUIRE(started.exit_code == 0);
