@@ -114,10 +114,12 @@ inline constexpr std::size_t kMaxFramesPerTurn = 8;
 // for seconds: time, not only the count, bounds a turn.
 inline constexpr std::uint64_t kMaxHandlingNsPerTurn = 2'000'000;
 
-// An execution id prefix names an execution only with at least this many
-// characters after "ae-", as git asks four of an abbreviated hash.
+// An id prefix names a record (an execution "ae-", a workflow "wf-", a
+// task "tk-") only with at least this many characters after its kind's
+// prefix, as git asks four of an abbreviated hash.
 inline constexpr std::size_t kMinExecutionIdPrefix = 4;
-// How many candidates an ambiguous execution reference lists.
+// How many candidates an ambiguous reference (to an execution, a workflow
+// or a task) lists.
 inline constexpr std::size_t kMaxReferenceCandidates = 5;
 
 // Executions `mission exec list` asks for when no --limit is given.
