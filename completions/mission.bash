@@ -51,7 +51,7 @@ __mission_node() {
     'workflows show') subs='' opts='--follow' args='workflows' ;;
     'workflows create') subs='' opts='--from --cwd' args='none' ;;
     'workflows rm') subs='' opts='' args='workflows' ;;
-    'workflows run') subs='' opts='--adapter --parallel --check --max-attempts --task-timeout --base --env --detach --approve --sandbox --allow-write' args='workflows command' ;;
+    'workflows run') subs='' opts='--adapter --parallel --check --gate --max-attempts --task-timeout --base --env --detach --approve --sandbox --allow-write' args='workflows command' ;;
     'workflows stop') subs='' opts='' args='workflows' ;;
     'workflows reset') subs='' opts='' args='workflows none' ;;
     'workflows status') subs='' opts='' args='workflows' ;;
@@ -137,6 +137,7 @@ __mission_value() {
     'workflows run|--adapter') kind=words values='claude-code codex copilot opencode pi generic' ;;
     'workflows run|--parallel') kind=none ;;
     'workflows run|--check') kind=none ;;
+    'workflows run|--gate') kind=none ;;
     'workflows run|--max-attempts') kind=none ;;
     'workflows run|--task-timeout') kind=none ;;
     'workflows run|--base') kind=none ;;
