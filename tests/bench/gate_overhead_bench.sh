@@ -19,9 +19,9 @@ start_bench_daemon
 make_repo() {
   mkdir -p "$1"
   git -C "$1" init -q -b main
-  (cd "$1" && awk -v n="$2" 'BEGIN { for (i = 0; i < n; i++) {
-     d = sprintf("d%03d", int(i / 500)); system("mkdir -p " d);
-     printf "line %d\n", i > (d "/f" i ".txt"); close(d "/f" i ".txt") } }')
+  (cd "$1" && seq 0 $((($2 - 1) / 500)) | sed 's/^/d/' | xargs mkdir -p &&
+    awk -v n="$2" 'BEGIN { for (i = 0; i < n; i++) {
+      f = sprintf("d%d/f%d.txt", int(i / 500), i); printf "line %d\n", i > f; close(f) } }')
   git -C "$1" add -A
   git -C "$1" commit -qm first
   git -C "$1" config gc.auto 0
@@ -35,7 +35,7 @@ one_run() {
   repo=$1
   shift
   id=$("$mission" --json workflows create "bench-$(date +%s%N)" --from "$plan" --cwd "$repo" |
-    sed -n 's/.*"id": *"\(wf-[^"]*\)".*/\1/p' | head -n 1)
+    sed -n 's/.*"workflowId": *"\(wf-[^"]*\)".*/\1/p' | head -n 1)
   (cd "$repo" && "$mission" workflows run "$id" --sandbox off "$@" -- /bin/sh -c 'echo x >> edit.txt' >/dev/null)
   "$mission" --json workflows status "$id" | sed -n 's/^  "durationMs": *\([0-9]*\).*/\1/p' | head -n 1
 }
