@@ -27,6 +27,7 @@ struct WorkflowRunOptions {
   std::string adapter = "generic";
   int parallel = 1;
   std::string check;
+  std::string gate;
   int max_attempts = 0;  // 0: the daemon's default
   std::string task_timeout;
   std::string base;
@@ -83,6 +84,7 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& given) {
                            {"command", options.command},
                            {"env", CliContext::agent_environment(options.env)}};
   if (!options.check.empty()) params["check"] = options.check;
+  if (!options.gate.empty()) params["gate"] = options.gate;
   if (options.max_attempts > 0) params["maxAttempts"] = options.max_attempts;
   if (!options.base.empty()) params["base"] = options.base;
   if (options.approve) params["approve"] = true;
@@ -281,6 +283,9 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
       ->type_name("N");
   run->add_option("--check", options->check,
                   "Judge each task with CMD (sh -c in its worktree; exit 0 passes)")
+      ->type_name("CMD");
+  run->add_option("--gate", options->gate,
+                  "Before each merge lands, run CMD on the merged result; exit 0 lands it")
       ->type_name("CMD");
   run->add_option("--max-attempts", options->max_attempts, "Attempts per task (default 3, most 10)")
       ->check(CLI::Range(1, 10))

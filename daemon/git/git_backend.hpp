@@ -48,6 +48,12 @@ struct GitBackend {
                                                  const std::string& message);
   BranchMerge (*merge_branch)(const std::string& repository, const std::string& into,
                               const std::string& from, const std::string& message);
+  PlannedMerge (*plan_merge)(const std::string& repository, const std::string& into,
+                             const std::string& from, const std::string& message);
+  bool (*advance_branch)(const std::string& repository, const std::string& branch,
+                         const std::string& commit, const std::string& expected);
+  bool (*branch_contains)(const std::string& repository, const std::string& branch,
+                          const std::string& commit);
   MadeRefs (*made_refs)(const std::string& repository, const std::string& name_prefix,
                         const std::string& branch_prefix);
   std::string (*ensure_branch)(const std::string& repository, const std::string& branch,

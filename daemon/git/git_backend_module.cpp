@@ -13,7 +13,9 @@ mission_git_backend() {
       mission::daemon::git::git_changed_paths,    mission::daemon::git::git_work_tree_dirty,
       mission::daemon::git::git_work_tree_diff,   mission::daemon::git::git_trial_merge,
       mission::daemon::git::git_commit_work_tree, mission::daemon::git::git_merge_branch,
-      mission::daemon::git::git_made_refs,        mission::daemon::git::git_ensure_branch,
+      mission::daemon::git::git_plan_merge,       mission::daemon::git::git_advance_branch,
+      mission::daemon::git::git_branch_contains,  mission::daemon::git::git_made_refs,
+      mission::daemon::git::git_ensure_branch,
   };
   return &kBackend;
 }

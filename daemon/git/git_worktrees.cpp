@@ -136,15 +136,6 @@ Signature signature_for(git_repository* repo) {
 
 // Moves refs/heads/`branch` from `expected` to `target`, failing (naming
 // the branch) if it moved meanwhile.
-void move_branch(git_repository* repo, const std::string& branch, const git_oid& target,
-                 const git_oid& expected, const std::string& why) {
-  git_reference* moved = nullptr;
-  lg2::check(git_reference_create_matching(&moved, repo, ("refs/heads/" + branch).c_str(), &target,
-                                           1, &expected, why.c_str()),
-             "branch " + branch + " moved while mission merged into it; run again");
-  git_reference_free(moved);
-}
-
 // The names of the repository's remotes, read from its config.
 // git_remote_list would give them, but libgit2 1.5 matches each config
 // entry against a regex there and keeps some 20 KiB of match data for
@@ -469,25 +460,24 @@ std::optional<std::string> git_commit_work_tree(const std::string& work_tree,
   return lg2::oid_hex(commit_id);
 }
 
-BranchMerge git_merge_branch(const std::string& repository, const std::string& into,
-                             const std::string& from, const std::string& message) {
+PlannedMerge git_plan_merge(const std::string& repository, const std::string& into,
+                            const std::string& from, const std::string& message) {
   lg2::Repository repo = open_main(repository);
   auto into_tip = branch_tip(repo.get(), into);
   auto from_tip = branch_tip(repo.get(), from);
   if (!into_tip || !from_tip) lg2::fail("cannot find branch " + (into_tip ? from : into));
-  BranchMerge out;
+  PlannedMerge out;
+  out.onto = lg2::oid_hex(*into_tip);
+  auto finish = [&](const git_oid& commit) {
+    out.commit = lg2::oid_hex(commit);
+    out.tree = lg2::oid_hex(*git_tree_id(tree_of(repo.get(), commit).get()));
+    return out;
+  };
   if (git_oid_equal(&*into_tip, &*from_tip) ||
       git_graph_descendant_of(repo.get(), &*into_tip, &*from_tip) == 1) {
-    out.merged = true;  // already in
-    out.commit = lg2::oid_hex(*into_tip);
-    return out;
+    return finish(*into_tip);  // already in
   }
-  if (git_graph_descendant_of(repo.get(), &*from_tip, &*into_tip) == 1) {
-    move_branch(repo.get(), into, *from_tip, *into_tip, "mission: fast-forward " + from);
-    out.merged = true;
-    out.commit = lg2::oid_hex(*from_tip);
-    return out;
-  }
+  if (git_graph_descendant_of(repo.get(), &*from_tip, &*into_tip) == 1) return finish(*from_tip);
   git_oid base_id;
   lg2::check(git_merge_base(&base_id, repo.get(), &*into_tip, &*from_tip),
              "branches " + into + " and " + from + " share no history");
@@ -519,12 +509,50 @@ BranchMerge git_merge_branch(const std::string& repository, const std::string& i
   Signature signature = signature_for(repo.get());
   const git_commit* parents[] = {ours.get(), theirs.get()};
   git_oid commit_id;
+  // Written, but referenced by no branch until advance_branch moves one.
   lg2::check(git_commit_create(&commit_id, repo.get(), nullptr, signature.get(), signature.get(),
                                nullptr, message.c_str(), tree.get(), 2, parents),
              "cannot write the merge commit of " + from);
-  move_branch(repo.get(), into, commit_id, *into_tip, "mission: merge " + from);
+  return finish(commit_id);
+}
+
+bool git_advance_branch(const std::string& repository, const std::string& branch,
+                        const std::string& commit, const std::string& expected) {
+  lg2::Repository repo = open_main(repository);
+  if (commit == expected) return true;
+  git_oid target;
+  git_oid seen;
+  lg2::check(git_oid_fromstr(&target, commit.c_str()), "not a commit id: " + commit);
+  lg2::check(git_oid_fromstr(&seen, expected.c_str()), "not a commit id: " + expected);
+  git_reference* moved = nullptr;
+  const int rc = git_reference_create_matching(&moved, repo.get(), ("refs/heads/" + branch).c_str(),
+                                               &target, 1, &seen, "mission: merge");
+  if (rc == GIT_EMODIFIED) return false;
+  lg2::check(rc, "cannot move branch " + branch);
+  git_reference_free(moved);
+  return true;
+}
+
+bool git_branch_contains(const std::string& repository, const std::string& branch,
+                         const std::string& commit) {
+  lg2::Repository repo = open_main(repository);
+  auto tip = branch_tip(repo.get(), branch);
+  git_oid id;
+  if (!tip || git_oid_fromstr(&id, commit.c_str()) != 0) return false;
+  return git_oid_equal(&*tip, &id) || git_graph_descendant_of(repo.get(), &*tip, &id) == 1;
+}
+
+BranchMerge git_merge_branch(const std::string& repository, const std::string& into,
+                             const std::string& from, const std::string& message) {
+  PlannedMerge planned = git_plan_merge(repository, into, from, message);
+  BranchMerge out;
+  out.conflicts = std::move(planned.conflicts);
+  if (!out.conflicts.empty()) return out;
+  if (!git_advance_branch(repository, into, planned.commit, planned.onto)) {
+    lg2::fail("branch " + into + " moved while mission merged into it; run again");
+  }
   out.merged = true;
-  out.commit = lg2::oid_hex(commit_id);
+  out.commit = planned.commit;
   return out;
 }
 

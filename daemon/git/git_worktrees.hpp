@@ -23,6 +23,12 @@ std::optional<std::string> git_commit_work_tree(const std::string& work_tree,
                                                 const std::string& message);
 BranchMerge git_merge_branch(const std::string& repository, const std::string& into,
                              const std::string& from, const std::string& message);
+PlannedMerge git_plan_merge(const std::string& repository, const std::string& into,
+                            const std::string& from, const std::string& message);
+bool git_advance_branch(const std::string& repository, const std::string& branch,
+                        const std::string& commit, const std::string& expected);
+bool git_branch_contains(const std::string& repository, const std::string& branch,
+                         const std::string& commit);
 MadeRefs git_made_refs(const std::string& repository, const std::string& name_prefix,
                        const std::string& branch_prefix);
 std::string git_ensure_branch(const std::string& repository, const std::string& branch,

@@ -56,6 +56,21 @@ BranchMerge merge_branch(const std::string& repository, const std::string& into,
   return git_backend().merge_branch(repository, into, from, message);
 }
 
+PlannedMerge plan_merge(const std::string& repository, const std::string& into,
+                        const std::string& from, const std::string& message) {
+  return git_backend().plan_merge(repository, into, from, message);
+}
+
+bool advance_branch(const std::string& repository, const std::string& branch,
+                    const std::string& commit, const std::string& expected) {
+  return git_backend().advance_branch(repository, branch, commit, expected);
+}
+
+bool branch_contains(const std::string& repository, const std::string& branch,
+                     const std::string& commit) {
+  return git_backend().branch_contains(repository, branch, commit);
+}
+
 std::string ensure_branch(const std::string& repository, const std::string& branch,
                           const std::string& start, bool adopt) {
   return git_backend().ensure_branch(repository, branch, start, adopt);

@@ -107,6 +107,28 @@ struct BranchMerge {
 BranchMerge merge_branch(const std::string& repository, const std::string& into,
                          const std::string& from, const std::string& message);
 
+// A merge of branch `from` into branch `into` made ready but not landed:
+// its commit is written (a fast-forward's is `from`'s tip; when `into`
+// already holds `from`, its own tip) and no ref moves, so the exact tree
+// that would land can be checked first (a run's --gate).
+struct PlannedMerge {
+  std::vector<std::string> conflicts;  // paths, sorted; nothing else is set when any
+  std::string onto;                    // `into`'s tip the merge was made on
+  std::string commit;                  // what `into` would point at
+  std::string tree;                    // that commit's tree id
+};
+PlannedMerge plan_merge(const std::string& repository, const std::string& into,
+                        const std::string& from, const std::string& message);
+
+// Moves `branch` to `commit` if it still points at `expected` (a compare
+// and swap); false when it moved meanwhile.
+bool advance_branch(const std::string& repository, const std::string& branch,
+                    const std::string& commit, const std::string& expected);
+
+// Whether `commit` is `branch`'s tip or one of its ancestors.
+bool branch_contains(const std::string& repository, const std::string& branch,
+                     const std::string& commit);
+
 // What mission made in a repository, as git sees it: the worktrees whose
 // name starts with `name_prefix` and the branches under `branch_prefix`,
 // whatever the database says (a daemon killed between git's work and its

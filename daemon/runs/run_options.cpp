@@ -16,6 +16,7 @@ nlohmann::json options_json(const RunOptions& options) {
   for (const auto& [name, value] : options.env) names.push_back(name);
   out["envNames"] = std::move(names);
   if (options.check) out["check"] = *options.check;
+  if (options.gate) out["gate"] = *options.gate;
   if (options.task_timeout_ms) out["taskTimeoutMs"] = *options.task_timeout_ms;
   if (options.base) out["base"] = *options.base;
   if (!options.sandbox_state.empty()) out["sandboxState"] = options.sandbox_state;
@@ -40,6 +41,7 @@ RunOptions options_from_json(const nlohmann::json& j) {
   options.command = j.value("command", std::vector<std::string>{});
   options.parallel = j.value("parallel", std::int64_t{1});
   if (j.contains("check")) options.check = j.at("check").get<std::string>();
+  if (j.contains("gate")) options.gate = j.at("gate").get<std::string>();
   options.max_attempts = j.value("maxAttempts", kDefaultRunAttempts);
   if (j.contains("taskTimeoutMs"))
     options.task_timeout_ms = j.at("taskTimeoutMs").get<std::int64_t>();
@@ -73,6 +75,10 @@ RunOptions options_from_json(const nlohmann::json& j) {
   if (options.check && options.check->empty()) {
     refuse("check", "--check is empty",
            "give the command that judges a task, e.g. --check 'make test'");
+  }
+  if (options.gate && options.gate->empty()) {
+    refuse("gate", "--gate is empty",
+           "give the command that judges the merged result, e.g. --gate 'make test'");
   }
   if (!options.sandbox && !options.allow_write.empty()) {
     refuse("allowWrite",

@@ -25,6 +25,9 @@ inline constexpr std::int64_t kCheckTimeoutMs = 10 * 60 * 1000;
 // What is kept of a failed check's output (its tail), for the attempt's
 // record and the next attempt's context.
 inline constexpr std::size_t kCheckOutputTailBytes = 4096;
+// A merge that conflicts names at most this many of its files in the
+// attempt's reason (and the next attempt's prompt); the rest are counted.
+inline constexpr std::size_t kConflictPathsNamed = 20;
 // The task prompt given in MISSION_TASK_PROMPT; a longer one is cut there
 // and given whole in the file MISSION_TASK_PROMPT_FILE names.
 inline constexpr std::size_t kMaxPromptEnvBytes = 32 * 1024;
@@ -38,6 +41,9 @@ struct RunOptions {
   std::vector<std::string> command;
   std::int64_t parallel = 1;
   std::optional<std::string> check;  // run with sh -c in the task's worktree
+  // Run with sh -c on the tree that would land: the task's branch merged
+  // onto the integration tip, in a scratch worktree (merge_gate.hpp).
+  std::optional<std::string> gate;
   std::int64_t max_attempts = kDefaultRunAttempts;
   std::optional<std::int64_t> task_timeout_ms;
   std::optional<std::string> base;  // where the integration branch starts; empty: HEAD

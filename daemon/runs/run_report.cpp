@@ -34,7 +34,8 @@ void put_tokens(nlohmann::json& out, std::int64_t input, std::int64_t output) {
 std::string task_run_status(const store::PlannedTaskRow& task, const store::AttemptRow* latest) {
   if (!latest)
     return is_done(task.status) ? "done" : task.status == TaskStatus::failed ? "failed" : "waiting";
-  if (latest->status == AttemptStatus::failed && task.status == TaskStatus::pending)
+  if ((latest->status == AttemptStatus::failed || latest->status == AttemptStatus::conflicted) &&
+      task.status == TaskStatus::pending)
     return "retrying";
   if (latest->status == AttemptStatus::stopped) return "waiting";
   return std::string(name_of(latest->status));
@@ -58,6 +59,16 @@ void record_reported_tokens(store::Database& db, const std::string& run_id,
   store::Transaction transaction(db);
   runs.set_attempt_tokens(run_id, task_id, attempt, input, output);
   transaction.commit();
+}
+
+void put_gate(nlohmann::json& out, const store::AttemptRow& attempt) {
+  if (!attempt.gate_tree) return;
+  nlohmann::json gate = {{"tree", *attempt.gate_tree},
+                         {"passed", attempt.gate_passed.value_or(false)}};
+  if (attempt.gate_onto) gate["onto"] = *attempt.gate_onto;
+  if (attempt.gate_at) gate["at"] = format_utc_iso8601(*attempt.gate_at);
+  if (attempt.gate_output) gate["output"] = *attempt.gate_output;
+  out["gate"] = std::move(gate);
 }
 
 void put_landed(nlohmann::json& out, const store::RunRow& run) {
@@ -136,6 +147,7 @@ nlohmann::json run_task_json(store::Database& db, const store::PlannedTaskRow& t
       }
     }
     if (attempt.scope_warning) a["scopeWarning"] = *attempt.scope_warning;
+    put_gate(a, attempt);
     if (attempt.tokens_input || attempt.tokens_output) {
       put_tokens(a, attempt.tokens_input.value_or(0), attempt.tokens_output.value_or(0));
       input += attempt.tokens_input.value_or(0);

@@ -32,6 +32,10 @@ void record_reported_tokens(store::Database& db, const std::string& run_id,
 // landed it.
 void put_landed(nlohmann::json& out, const store::RunRow& run);
 
+// The attempt's --gate verdict on its merged tree as "gate": {tree, onto,
+// passed, at, output}, when it was gated.
+void put_gate(nlohmann::json& out, const store::AttemptRow& attempt);
+
 // The run without its tasks: status, reason, times, adapter, the count of
 // tasks by status and the totals of attempts and tokens (camelCase).
 nlohmann::json run_summary_json(store::Database& db, const store::RunRow& run,

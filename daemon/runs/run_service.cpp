@@ -244,13 +244,28 @@ void RunService::load(const store::RunRow& row) {
     if (found == node_of.end()) continue;
     TaskSlot& slot = run->tasks[found->second];
     slot.attempts = std::max(slot.attempts, attempt.attempt);
-    if (attempt.status == AttemptStatus::merged) slot.state = SlotState::merged;
-    if (attempt.status == AttemptStatus::failed) {
+    if (attempt.status == AttemptStatus::merged) {
+      slot.state = SlotState::merged;
+      slot.merge_commit = attempt.merge_commit.value_or("");
+    }
+    if (attempt.status == AttemptStatus::failed || attempt.status == AttemptStatus::conflicted) {
       slot.last_failure = attempt.reason;
       slot.last_check_output = attempt.check_output;
-      if (slot.attempts >= run->options.max_attempts) slot.state = SlotState::failed;
+      slot.last_gate_output.reset();
+      if (attempt.gate_passed == false) slot.last_gate_output = attempt.gate_output;
+      // A conflict sent back to the agent is retried like a failure; the
+      // last attempt's waits for a person.
+      if (slot.attempts >= run->options.max_attempts) {
+        slot.state =
+            attempt.status == AttemptStatus::conflicted ? SlotState::conflicted : SlotState::failed;
+      }
     }
-    if (attempt.status == AttemptStatus::conflicted) slot.state = SlotState::conflicted;
+    // What the gate judged stays judged for the rest of the run.
+    if (attempt.gate_tree && attempt.gate_passed && attempt.gate_onto) {
+      run->gate_verdicts[*attempt.gate_tree] = GateVerdict{
+          *attempt.gate_passed, *attempt.gate_onto, *attempt.gate_passed ? "" : "the gate failed",
+          attempt.gate_output.value_or("")};
+    }
   }
   runs_[row.id] = std::move(run);
 }
@@ -500,6 +515,7 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
   input.branch = slot.branch;
   input.previous_failure = slot.last_failure;
   input.previous_check_output = slot.last_check_output;
+  input.previous_gate_output = slot.last_gate_output;
   const std::string prompt = task_prompt(db, &services_.plans, input);
 
   // The whole prompt in a file beside the launch files, removed with the run.
@@ -575,7 +591,7 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
                     "absolute path, or a name in PATH"
                   : std::string()) +
         "; the run stops here: fix the agent, then run the workflow again";
-    attempt_failed(*live, node, reason, std::nullopt, false);
+    attempt_failed(*live, node, reason, std::nullopt, AttemptStatus::failed, false);
     if (ActiveRun* halting = find(run_id)) {
       halting->halted = reason;
       schedule_pump(run_id);
@@ -677,6 +693,7 @@ void RunService::judge_scope(ActiveRun& run, std::size_t node,
           attempt_failed(*run, node, "cannot read what the agent changed: " + *error);
           return;
         }
+        slot->changed_paths = *changed;
         const ScopeVerdict verdict = judge_change_set(*changed, files_likely_affected);
         if (verdict.failure) {
           attempt_failed(*run, node, *verdict.failure);
@@ -784,6 +801,10 @@ void RunService::pump_merges(ActiveRun& run) {
   TaskSlot& slot = run.tasks[node];
   slot.state = SlotState::merging;
   run.merging = true;
+  if (run.options.gate) {
+    plan_gated_merge(run, node);
+    return;
+  }
   const std::string run_id = run.row.id;
   const std::int64_t attempt = slot.attempts;
   const std::string repository = run.row.repository;
@@ -801,77 +822,294 @@ void RunService::pump_merges(ActiveRun& run) {
           *error = e.what();
         }
       },
-      guarded([this, run_id, node, attempt, result, error, into] {
+      guarded([this, run_id, node, attempt, result, error] {
         ActiveRun* run = find(run_id);
         if (!run) return;
         run->merging = false;
-        TaskSlot* slot = slot_at(run_id, node, attempt);
-        if (!slot) {
+        if (!slot_at(run_id, node, attempt)) {
           pump(*run);
           return;
         }
-        store::Database& db = services_.db;
         if (!error->empty() || !result->merged) {
-          std::string reason;
-          if (!error->empty()) {
-            reason = "cannot merge into " + into + ": " + *error;
-          } else {
-            reason = "merging into " + into + " conflicts in";
-            for (std::size_t i = 0; i < result->conflicts.size() && i < 20; ++i) {
-              reason += (i == 0 ? " " : ", ") + result->conflicts[i];
-            }
-            if (result->conflicts.size() > 20)
-              reason += " and " + std::to_string(result->conflicts.size() - 20) + " more";
-          }
-          slot->state = SlotState::conflicted;
-          {
-            events::EventBatch events(services_.events);
-            store::Transaction transaction(db);
-            update_attempt(
-                *run, node,
-                [&](store::AttemptRow& a) {
-                  a.status = AttemptStatus::conflicted;
-                  a.reason = reason;
-                  a.ended_at = unix_ms_now();
-                },
-                events);
-            set_task_status(slot->id, TaskStatus::failed, "blocked: " + reason);
-            // A person has to untangle it: say so where people read.
-            coordination::notify_people(
-                db, events,
-                {"Task '" + slot->name + "' of run " + run_id + " cannot merge",
-                 reason + ". Its work is on branch " + slot->branch + "; merge it into " + into +
-                     " by hand, or change the plan and run the workflow again.",
-                 run->row.workflow_id, slot->id});
-            transaction.commit();
-            events.publish_to(services_.events);
-          }
-          retire_worktree(*slot, WorkspaceStatus::abandoned);
-          pump_merges(*run);
+          merge_blocked(*run, node, *error, result->conflicts);
+          return;
+        }
+        landed(*run, node, result->commit);
+      }));
+}
+
+void RunService::plan_gated_merge(ActiveRun& run, std::size_t node) {
+  TaskSlot& slot = run.tasks[node];
+  const std::string run_id = run.row.id;
+  const std::int64_t attempt = slot.attempts;
+  const std::string repository = run.row.repository;
+  const std::string into = run.row.integration_branch;
+  const std::string from = slot.branch;
+  const std::string message = "mission: merge " + slot.name + " (" + slot.id + ")\n";
+  auto planned = std::make_shared<git::PlannedMerge>();
+  auto error = std::make_shared<std::string>();
+  loop::queue_work(
+      services_.loop,
+      [repository, into, from, message, planned, error] {
+        try {
+          *planned = git::plan_merge(repository, into, from, message);
+        } catch (const std::exception& e) {
+          *error = e.what();
+        }
+      },
+      guarded([this, run_id, node, attempt, planned, error] {
+        ActiveRun* run = find(run_id);
+        if (!run) return;
+        if (!slot_at(run_id, node, attempt)) {
+          run->merging = false;
           pump(*run);
           return;
         }
-        slot->state = SlotState::merged;
-        {
-          events::EventBatch events(services_.events);
-          store::Transaction transaction(db);
-          update_attempt(
-              *run, node,
-              [&](store::AttemptRow& a) {
-                a.status = AttemptStatus::merged;
-                a.merge_commit = result->commit;
-                a.ended_at = unix_ms_now();
-              },
-              events);
-          set_task_status(slot->id, TaskStatus::success,
-                          "merged into " + into + " at " + result->commit.substr(0, 12));
-          transaction.commit();
-          events.publish_to(services_.events);
+        if (!error->empty() || !planned->conflicts.empty()) {
+          run->merging = false;
+          merge_blocked(*run, node, *error, planned->conflicts);
+          return;
         }
-        retire_worktree(*slot, WorkspaceStatus::merged);
-        pump_merges(*run);
-        pump(*run);
+        // Nothing to land (the branch is in already): no new tree.
+        if (planned->commit == planned->onto) {
+          run->merging = false;
+          landed(*run, node, planned->commit);
+          return;
+        }
+        auto known = run->gate_verdicts.find(planned->tree);
+        if (known != run->gate_verdicts.end()) {
+          gate_judged(*run, node, *planned, known->second, true);
+          return;
+        }
+        run_gate(*run, node, *planned);
       }));
+}
+
+void RunService::run_gate(ActiveRun& run, std::size_t node, const git::PlannedMerge& planned) {
+  TaskSlot& slot = run.tasks[node];
+  const std::string run_id = run.row.id;
+  const std::int64_t attempt = slot.attempts;
+  const GateTree gate = gate_tree_for(run.row.repository, run_id, planned.tree);
+  slot.gate = gate;
+  auto error = std::make_shared<std::string>();
+  loop::queue_work(
+      services_.loop,
+      [gate, commit = planned.commit, error] {
+        try {
+          make_gate_tree(gate, commit);
+        } catch (const std::exception& e) {
+          *error = e.what();
+        }
+      },
+      guarded([this, run_id, node, attempt, planned, gate, error] {
+        ActiveRun* run = find(run_id);
+        TaskSlot* slot = slot_at(run_id, node, attempt);
+        if (!run || !slot || slot->state != SlotState::merging) {
+          loop::queue_work(
+              services_.loop, [gate] { remove_gate_tree(gate); }, [] {});
+          if (run && !run->merge_queue.empty()) pump_merges(*run);
+          return;
+        }
+        if (!error->empty()) {
+          // Not a verdict on the tree: nothing is kept of it.
+          drop_gate(*slot);
+          run->merging = false;
+          attempt_failed(*run, node, "cannot make the --gate's worktree: " + *error);
+          pump_merges(*run);
+          return;
+        }
+        // The gate runs as the task's check does: the agents' environment,
+        // confined to its scratch worktree unless the run said otherwise.
+        std::vector<std::string> env;
+        for (const auto& [name, value] : agent_env(*run, *slot)) env.push_back(name + "=" + value);
+        env.push_back("MISSION_GATE_TREE=" + planned.tree);
+        env.push_back("MISSION_GATE_ONTO=" + planned.onto);
+        slot->check = std::make_unique<TaskCheck>(
+            services_.loop, *run->options.gate, gate.path, std::move(env),
+            CheckConfinement{run->options.sandbox, services_.paths.sandbox_temp_dir(), gate.name,
+                             run->options.allow_write},
+            [this, run_id, node, attempt, planned](CheckResult result) {
+              TaskSlot* gated = slot_at(run_id, node, attempt);
+              ActiveRun* live = find(run_id);
+              if (!gated || !live || gated->state != SlotState::merging) return;
+              // Destroyed on the next turn: this call runs inside it.
+              retired_checks_.push_back(std::move(gated->check));
+              pump_turn_.schedule();
+              drop_gate(*gated);
+              GateVerdict verdict{result.passed, planned.onto, result.reason, result.output};
+              live->gate_verdicts[planned.tree] = verdict;
+              gate_judged(*live, node, planned, verdict, false);
+            });
+      }));
+}
+
+void RunService::drop_gate(TaskSlot& slot) {
+  if (!slot.gate) return;
+  loop::queue_work(
+      services_.loop, [gate = *slot.gate] { remove_gate_tree(gate); }, [] {});
+  slot.gate.reset();
+}
+
+void RunService::gate_judged(ActiveRun& run, std::size_t node, const git::PlannedMerge& planned,
+                             const GateVerdict& verdict, bool judged_before) {
+  {
+    events::EventBatch events(services_.events);
+    store::Transaction transaction(services_.db);
+    update_attempt(
+        run, node,
+        [&](store::AttemptRow& a) {
+          a.gate_tree = planned.tree;
+          a.gate_onto = planned.onto;
+          a.gate_passed = verdict.passed;
+          a.gate_output = verdict.output;
+          a.gate_at = unix_ms_now();
+        },
+        events);
+    transaction.commit();
+    events.publish_to(services_.events);
+  }
+  if (verdict.passed) {
+    land_gated(run, node, planned);
+    return;
+  }
+  run.merging = false;
+  attempt_failed(
+      run, node,
+      gate_failure_reason(verdict, run.row.integration_branch, planned.tree, judged_before));
+  run.tasks[node].last_gate_output = verdict.output;
+  pump_merges(run);
+}
+
+void RunService::land_gated(ActiveRun& run, std::size_t node, const git::PlannedMerge& planned) {
+  const std::string run_id = run.row.id;
+  const std::int64_t attempt = run.tasks[node].attempts;
+  auto moved = std::make_shared<bool>(false);
+  auto error = std::make_shared<std::string>();
+  loop::queue_work(
+      services_.loop,
+      [repository = run.row.repository, into = run.row.integration_branch, planned, moved, error] {
+        try {
+          *moved = git::advance_branch(repository, into, planned.commit, planned.onto);
+        } catch (const std::exception& e) {
+          *error = e.what();
+        }
+      },
+      guarded([this, run_id, node, attempt, planned, moved, error] {
+        ActiveRun* run = find(run_id);
+        if (!run) return;
+        run->merging = false;
+        if (!slot_at(run_id, node, attempt)) {
+          pump(*run);
+          return;
+        }
+        if (!error->empty()) {
+          merge_blocked(*run, node, *error, {});
+          return;
+        }
+        if (!*moved) {
+          // The tip moved while the gate ran: what passed is not what
+          // would land now. Merged onto the new tip and gated again.
+          run->merge_queue.push_front(node);
+          pump_merges(*run);
+          return;
+        }
+        landed(*run, node, planned.commit);
+      }));
+}
+
+void RunService::merge_blocked(ActiveRun& run, std::size_t node, const std::string& error,
+                               const std::vector<std::string>& conflicts) {
+  store::Database& db = services_.db;
+  TaskSlot& slot = run.tasks[node];
+  const std::string run_id = run.row.id;
+  const std::string& into = run.row.integration_branch;
+  std::string reason;
+  if (!error.empty()) {
+    reason = "cannot merge into " + into + ": " + error;
+  } else {
+    reason = "merging into " + into + " conflicts in";
+    for (std::size_t i = 0; i < conflicts.size() && i < kConflictPathsNamed; ++i) {
+      reason += (i == 0 ? " " : ", ") + conflicts[i];
+    }
+    if (conflicts.size() > kConflictPathsNamed)
+      reason += " and " + std::to_string(conflicts.size() - kConflictPathsNamed) + " more";
+  }
+  // A conflict goes back to the agent while attempts remain: a new attempt
+  // starts from the new tip, told which files and which landed tasks.
+  if (error.empty() && slot.attempts < run.options.max_attempts) {
+    std::string landed_by;
+    for (const TaskSlot& other : run.tasks) {
+      if (other.state != SlotState::merged || &other == &slot) continue;
+      const bool touched = std::any_of(conflicts.begin(), conflicts.end(), [&](const auto& path) {
+        return std::binary_search(other.changed_paths.begin(), other.changed_paths.end(), path);
+      });
+      if (!touched) continue;
+      auto task = store::PlanRepository(db).task(other.id);
+      landed_by += "\n- task '" + other.name + "' (" + other.id + ")";
+      if (task && !task->description.empty()) landed_by += ", whose goal is: " + task->description;
+    }
+    std::string sent_back = reason + ". Since this attempt began, " + into + " changed them";
+    sent_back += landed_by.empty() ? "." : ", in:" + landed_by + "\n";
+    sent_back += "\nThis attempt starts from " + into +
+                 " as it is now: keep what those changes meant and make yours on top. The "
+                 "previous attempt's work is on branch " +
+                 slot.branch + ".";
+    attempt_failed(run, node, sent_back, std::nullopt, AttemptStatus::conflicted);
+    pump_merges(run);
+    return;
+  }
+  slot.state = SlotState::conflicted;
+  {
+    events::EventBatch events(services_.events);
+    store::Transaction transaction(db);
+    update_attempt(
+        run, node,
+        [&](store::AttemptRow& a) {
+          a.status = AttemptStatus::conflicted;
+          a.reason = reason;
+          a.ended_at = unix_ms_now();
+        },
+        events);
+    set_task_status(slot.id, TaskStatus::failed, "blocked: " + reason);
+    // A person has to untangle it: say so where people read.
+    coordination::notify_people(
+        db, events,
+        {"Task '" + slot.name + "' of run " + run_id + " cannot merge",
+         reason + ". Its work is on branch " + slot.branch + "; merge it into " + into +
+             " by hand, or change the plan and run the workflow again.",
+         run.row.workflow_id, slot.id});
+    transaction.commit();
+    events.publish_to(services_.events);
+  }
+  retire_worktree(slot, WorkspaceStatus::abandoned);
+  pump_merges(run);
+  pump(run);
+}
+
+void RunService::landed(ActiveRun& run, std::size_t node, const std::string& commit) {
+  TaskSlot& slot = run.tasks[node];
+  const std::string& into = run.row.integration_branch;
+  slot.state = SlotState::merged;
+  slot.merge_commit = commit;
+  {
+    events::EventBatch events(services_.events);
+    store::Transaction transaction(services_.db);
+    update_attempt(
+        run, node,
+        [&](store::AttemptRow& a) {
+          a.status = AttemptStatus::merged;
+          a.merge_commit = commit;
+          a.ended_at = unix_ms_now();
+        },
+        events);
+    set_task_status(slot.id, TaskStatus::success,
+                    "merged into " + into + " at " + commit.substr(0, 12));
+    transaction.commit();
+    events.publish_to(services_.events);
+  }
+  retire_worktree(slot, WorkspaceStatus::merged);
+  pump_merges(run);
+  pump(run);
 }
 
 // --- outcomes -------------------------------------------------------------
@@ -931,14 +1169,17 @@ void RunService::set_task_status(const std::string& task_id, TaskStatus status,
 }
 
 void RunService::attempt_failed(ActiveRun& run, std::size_t node, const std::string& reason,
-                                const std::optional<std::string>& check_output, bool may_retry) {
+                                const std::optional<std::string>& check_output,
+                                AttemptStatus ended_as, bool may_retry) {
   store::Database& db = services_.db;
   TaskSlot& slot = run.tasks[node];
   slot.timeout.reset();
   slot.check.reset();
   const bool retry = may_retry && slot.attempts < run.options.max_attempts;
+  drop_gate(slot);
   slot.last_failure = reason;
   slot.last_check_output = check_output;
+  slot.last_gate_output.reset();
   slot.state = retry ? SlotState::waiting : SlotState::failed;
   const std::int64_t now = unix_ms_now();
   events::EventBatch events(services_.events);
@@ -950,7 +1191,7 @@ void RunService::attempt_failed(ActiveRun& run, std::size_t node, const std::str
     row.run_id = run.row.id;
     row.task_id = slot.id;
     row.attempt = slot.attempts;
-    row.status = AttemptStatus::failed;
+    row.status = ended_as;
     if (!slot.workspace_id.empty()) row.workspace_id = slot.workspace_id;
     row.started_at = now;
     repository.insert_attempt(row);
@@ -958,7 +1199,7 @@ void RunService::attempt_failed(ActiveRun& run, std::size_t node, const std::str
   update_attempt(
       run, node,
       [&](store::AttemptRow& a) {
-        a.status = AttemptStatus::failed;
+        a.status = ended_as;
         a.reason = reason;
         a.check_output = check_output;
         a.ended_at = now;
@@ -998,6 +1239,7 @@ void RunService::attempt_stopped(ActiveRun& run, std::size_t node) {
   TaskSlot& slot = run.tasks[node];
   slot.timeout.reset();
   slot.check.reset();
+  drop_gate(slot);
   slot.state = SlotState::waiting;
   const std::string reason =
       run.halted ? "the run stopped at an agent that cannot start" : "the run was stopped";
@@ -1080,6 +1322,10 @@ void RunService::maybe_finish(ActiveRun& run) {
     return;
   }
   if (pick(run)) return;
+  if (!run.landing_proved) {
+    prove_landing(run);
+    return;
+  }
   std::size_t merged = 0;
   std::size_t failed = 0;
   std::size_t total = run.tasks.size();
@@ -1087,7 +1333,13 @@ void RunService::maybe_finish(ActiveRun& run) {
     if (slot.state == SlotState::merged) ++merged;
     if (slot.state == SlotState::failed || slot.state == SlotState::conflicted) ++failed;
   }
-  if (merged == total) {
+  if (!run.unlanded.empty()) {
+    std::string reason;
+    for (const auto& line : run.unlanded) reason += (reason.empty() ? "" : "; ") + line;
+    reason += ". Merge those commits into " + run.row.integration_branch +
+              " again, or reset the tasks and run the workflow again";
+    finish(run, merged > run.unlanded.size() ? RunStatus::partial : RunStatus::failed, reason);
+  } else if (merged == total) {
     finish(run, RunStatus::completed, "every task merged into " + run.row.integration_branch);
   } else if (merged == 0) {
     finish(run, RunStatus::failed,
@@ -1097,6 +1349,48 @@ void RunService::maybe_finish(ActiveRun& run) {
            std::to_string(merged) + " of " + std::to_string(total) + " tasks merged, " +
                std::to_string(failed) + " failed, the rest blocked");
   }
+}
+
+void RunService::prove_landing(ActiveRun& run) {
+  if (run.proving) return;
+  run.proving = true;
+  struct Landed {
+    std::string what;
+    std::string commit;
+  };
+  std::vector<Landed> landed;
+  for (const TaskSlot& slot : run.tasks) {
+    // A task done before the run began has no merge of this run's.
+    if (slot.state != SlotState::merged || slot.merge_commit.empty()) continue;
+    landed.push_back({"task '" + slot.name + "' (" + slot.id + ")", slot.merge_commit});
+  }
+  auto unlanded = std::make_shared<std::vector<std::string>>();
+  const std::string run_id = run.row.id;
+  loop::queue_work(
+      services_.loop,
+      [repository = run.row.repository, into = run.row.integration_branch, landed, unlanded] {
+        for (const Landed& each : landed) {
+          bool in = false;
+          std::string why;
+          try {
+            in = git::branch_contains(repository, into, each.commit);
+          } catch (const std::exception& e) {
+            why = std::string(" (") + e.what() + ")";
+          }
+          if (!in) {
+            unlanded->push_back(each.what + " merged at " + each.commit.substr(0, 12) +
+                                " but is not in " + into + why);
+          }
+        }
+      },
+      guarded([this, run_id, unlanded] {
+        ActiveRun* run = find(run_id);
+        if (!run) return;
+        run->proving = false;
+        run->landing_proved = true;
+        run->unlanded = std::move(*unlanded);
+        maybe_finish(*run);
+      }));
 }
 
 void RunService::finish(ActiveRun& run, RunStatus status, const std::string& reason) {
@@ -1221,6 +1515,12 @@ store::RunRow RunService::stop(const std::string& workflow_id) {
   // nothing is left.
   for (std::size_t i = 0; i < run->tasks.size(); ++i) {
     TaskSlot& slot = run->tasks[i];
+    // A --gate under way is stopped with its merge: no ref has moved.
+    if (slot.state == SlotState::merging && slot.check) {
+      run->merging = false;
+      attempt_stopped(*run, i);
+      continue;
+    }
     if ((slot.state == SlotState::judging && slot.check) || slot.state == SlotState::queued ||
         slot.state == SlotState::awaiting_approval || slot.state == SlotState::prepared) {
       attempt_stopped(*run, i);
@@ -1274,6 +1574,7 @@ nlohmann::json RunService::run_json(const store::RunRow& run) {
       if (attempt.merge_commit) a["mergeCommit"] = *attempt.merge_commit;
       if (attempt.dispatch_us) a["dispatchUs"] = *attempt.dispatch_us;
       if (attempt.scope_warning) a["scopeWarning"] = *attempt.scope_warning;
+      put_gate(a, attempt);
       const std::int64_t ms = attempt.ended_at.value_or(unix_ms_now()) - attempt.started_at;
       a["durationMs"] = ms;
       duration += ms;

@@ -26,9 +26,11 @@
 
 #include "daemon/events/event_sink.hpp"
 #include "daemon/execution/launcher.hpp"
+#include "daemon/git/worktrees.hpp"
 #include "daemon/loop/next_turn.hpp"
 #include "daemon/loop/timer.hpp"
 #include "daemon/planning/plan_cache.hpp"
+#include "daemon/runs/merge_gate.hpp"
 #include "daemon/runs/run_options.hpp"
 #include "daemon/runs/run_services.hpp"
 #include "daemon/runs/task_check.hpp"
@@ -122,6 +124,14 @@ class RunService {
     std::string base_commit;
     std::optional<std::string> last_failure;
     std::optional<std::string> last_check_output;
+    std::optional<std::string> last_gate_output;
+    // What the attempt changed since its base (from judging it): a task
+    // sent back by a conflict is told which landed task touched its files.
+    std::vector<std::string> changed_paths;
+    // Where it merged: proved to be in the integration branch at the end.
+    std::string merge_commit;
+    // The scratch worktree of its --gate while it runs.
+    std::optional<GateTree> gate;
     std::unique_ptr<loop::Timer> timeout;
     std::unique_ptr<TaskCheck> check;
     bool timed_out = false;
@@ -140,6 +150,14 @@ class RunService {
     std::shared_ptr<const planning::PlanState> plan;
     std::vector<TaskSlot> tasks;  // by plan node
     std::deque<std::size_t> merge_queue;
+    // The --gate's verdicts by merged tree id: a tree is judged once.
+    std::map<std::string, GateVerdict> gate_verdicts;
+    // Proof of landing, once nothing is left to do: each merged task's
+    // merge commit is in the integration branch; `unlanded` says which are
+    // not (the branch moved back after they merged).
+    bool proving = false;
+    bool landing_proved = false;
+    std::vector<std::string> unlanded;
     bool merging = false;
     bool stopping = false;
     // Why the run launches no more agents (one could not start, so every
@@ -169,13 +187,32 @@ class RunService {
   void judge_check(ActiveRun& run, std::size_t node);
   void pass(ActiveRun& run, std::size_t node);
   void pump_merges(ActiveRun& run);
+  // With --gate: the merge made ready on the current tip, its tree gated
+  // (or its verdict found), then landed by a compare and swap; a tip that
+  // moved meanwhile is merged and gated again.
+  void plan_gated_merge(ActiveRun& run, std::size_t node);
+  void run_gate(ActiveRun& run, std::size_t node, const git::PlannedMerge& planned);
+  void gate_judged(ActiveRun& run, std::size_t node, const git::PlannedMerge& planned,
+                   const GateVerdict& verdict, bool judged_before);
+  void land_gated(ActiveRun& run, std::size_t node, const git::PlannedMerge& planned);
+  // The task's branch is in the integration branch at `commit`.
+  void landed(ActiveRun& run, std::size_t node, const std::string& commit);
+  // It could not merge: conflicts go back to the agent in a new attempt
+  // on the new tip while attempts remain, else (and on any other error)
+  // the task waits for a person.
+  void merge_blocked(ActiveRun& run, std::size_t node, const std::string& error,
+                     const std::vector<std::string>& conflicts);
+  // Removes the slot's gate worktree on a pool thread.
+  void drop_gate(TaskSlot& slot);
   // The run and node of a task waiting for approval, or MissionError.
   std::pair<ActiveRun*, std::size_t> awaiting_approval(const std::string& task_id);
   void attempt_failed(ActiveRun& run, std::size_t node, const std::string& reason,
                       const std::optional<std::string>& check_output = std::nullopt,
-                      bool may_retry = true);
+                      AttemptStatus ended_as = AttemptStatus::failed, bool may_retry = true);
   void attempt_stopped(ActiveRun& run, std::size_t node);
   void maybe_finish(ActiveRun& run);
+  // On a pool thread, then maybe_finish again.
+  void prove_landing(ActiveRun& run);
   void finish(ActiveRun& run, RunStatus status, const std::string& reason);
   // The attempt row of a slot's current attempt, changed by `change`.
   void update_attempt(ActiveRun& run, std::size_t node,

@@ -78,6 +78,12 @@ std::string task_prompt(store::Database& db, planning::PlanCache* plans, const P
     if (input.previous_check_output && !input.previous_check_output->empty()) {
       out += "\nThe end of the check's output:\n\n```\n" + *input.previous_check_output + "\n```\n";
     }
+    if (input.previous_gate_output && !input.previous_gate_output->empty()) {
+      out +=
+          "\nThe end of the gate's output, run on your branch merged onto the integration "
+          "branch:\n\n```\n" +
+          *input.previous_gate_output + "\n```\n";
+    }
     out += "\n";
   }
   planning::TaskLoadContextRequest request;

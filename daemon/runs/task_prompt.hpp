@@ -25,6 +25,9 @@ struct PromptInput {
   // Why the previous attempt failed, and the tail of its check's output.
   std::optional<std::string> previous_failure;
   std::optional<std::string> previous_check_output;
+  // The tail of --gate's output when the previous attempt's merged tree
+  // failed it (its reason names what it was merged onto).
+  std::optional<std::string> previous_gate_output;
 };
 
 // The prompt, in Markdown.

@@ -10,7 +10,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 19> kMigrations{
+constexpr std::array<const char*, 20> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -796,6 +796,17 @@ ALTER TABLE executions ADD COLUMN sandbox TEXT;
     // object {into, commit, how, at}; NULL until it lands.
     R"sql(
 ALTER TABLE runs ADD COLUMN landed TEXT;
+)sql",
+    // 20: a run's --gate on the tree that would land (docs/adr/0040): the
+    // merged tree's id, the integration tip it was merged onto, whether it
+    // passed, the tail of its output and when it ended. NULL when the
+    // attempt was not gated.
+    R"sql(
+ALTER TABLE run_attempts ADD COLUMN gate_tree TEXT;
+ALTER TABLE run_attempts ADD COLUMN gate_onto TEXT;
+ALTER TABLE run_attempts ADD COLUMN gate_passed INTEGER;
+ALTER TABLE run_attempts ADD COLUMN gate_output TEXT;
+ALTER TABLE run_attempts ADD COLUMN gate_at INTEGER;
 )sql",
 };
 

@@ -27,7 +27,8 @@ RunRow read_run(const Statement& s) {
 constexpr const char* kAttemptSelect =
     "SELECT run_id, task_id, attempt, status, execution_id, workspace_id, reason, check_output, "
     "merge_commit, "
-    "started_at, ended_at, dispatch_us, tokens_input, tokens_output, scope_warning FROM "
+    "started_at, ended_at, dispatch_us, tokens_input, tokens_output, scope_warning, gate_tree, "
+    "gate_onto, gate_passed, gate_output, gate_at FROM "
     "run_attempts ";
 
 AttemptRow read_attempt(const Statement& s) {
@@ -47,6 +48,11 @@ AttemptRow read_attempt(const Statement& s) {
   row.tokens_input = s.optional_integer(12);
   row.tokens_output = s.optional_integer(13);
   row.scope_warning = s.optional_text(14);
+  row.gate_tree = s.optional_text(15);
+  row.gate_onto = s.optional_text(16);
+  if (auto passed = s.optional_integer(17)) row.gate_passed = *passed != 0;
+  row.gate_output = s.optional_text(18);
+  row.gate_at = s.optional_integer(19);
   return row;
 }
 
@@ -139,7 +145,8 @@ void RunRepository::update_attempt(const AttemptRow& row) {
   auto s = db_.prepare(
       "UPDATE run_attempts SET status = ?4, execution_id = ?5, workspace_id = ?6, reason = ?7, "
       "check_output = ?8, "
-      "merge_commit = ?9, ended_at = ?10, dispatch_us = ?11, scope_warning = ?12 WHERE run_id = ?1 "
+      "merge_commit = ?9, ended_at = ?10, dispatch_us = ?11, scope_warning = ?12, gate_tree = ?13, "
+      "gate_onto = ?14, gate_passed = ?15, gate_output = ?16, gate_at = ?17 WHERE run_id = ?1 "
       "AND task_id = ?2 "
       "AND attempt = ?3");
   s.bind(1, row.run_id)
@@ -152,6 +159,10 @@ void RunRepository::update_attempt(const AttemptRow& row) {
       .bind(8, row.check_output)
       .bind(9, row.merge_commit);
   s.bind(10, row.ended_at).bind(11, row.dispatch_us).bind(12, row.scope_warning);
+  std::optional<std::int64_t> passed;
+  if (row.gate_passed) passed = *row.gate_passed ? 1 : 0;
+  s.bind(13, row.gate_tree).bind(14, row.gate_onto).bind(15, passed);
+  s.bind(16, row.gate_output).bind(17, row.gate_at);
   s.run();
 }
 

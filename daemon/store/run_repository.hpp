@@ -48,6 +48,14 @@ struct AttemptRow {
   // The files it changed outside the plan's files_likely_affected, when
   // it passed anyway (runs/change_scope.hpp).
   std::optional<std::string> scope_warning;
+  // Its --gate on the merged tree (runs/merge_gate.hpp): the tree's id,
+  // the integration tip it was merged onto, the verdict, the tail of the
+  // output and when it ended. Unset when it was not gated.
+  std::optional<std::string> gate_tree;
+  std::optional<std::string> gate_onto;
+  std::optional<bool> gate_passed;
+  std::optional<std::string> gate_output;
+  std::optional<std::int64_t> gate_at;
   std::int64_t started_at = 0;
   std::optional<std::int64_t> ended_at;
 };
