@@ -1,5 +1,5 @@
 #pragma once
-// A run's --gate (docs/adr/0040): a task's branch merged onto the
+// A run's --gate (docs/adr/0041): a task's branch merged onto the
 // integration branch's tip as it is now, the merge commit written but no
 // ref moved, checked out into a scratch worktree where the gate command
 // runs; only a pass moves the branch, by a compare and swap against the tip

@@ -797,7 +797,7 @@ ALTER TABLE executions ADD COLUMN sandbox TEXT;
     R"sql(
 ALTER TABLE runs ADD COLUMN landed TEXT;
 )sql",
-    // 20: a run's --gate on the tree that would land (docs/adr/0040): the
+    // 20: a run's --gate on the tree that would land (docs/adr/0041): the
     // merged tree's id, the integration tip it was merged onto, whether it
     // passed, the tail of its output and when it ended. NULL when the
     // attempt was not gated.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Benchmark for the --gate overhead (docs/adr/0040): what gating a merge
+# Benchmark for the --gate overhead (docs/adr/0041): what gating a merge
 # costs beyond the gate command itself, on a small repository (200 files)
 # and a large one (BENCH_FILES, default 50,000). Each sample is a workflow
 # of one task (a one-line edit) run to its end, timed by the daemon (the

@@ -1,4 +1,4 @@
-// Landing a run's work verified (docs/adr/0040), end to end through the
+// Landing a run's work verified (docs/adr/0041), end to end through the
 // real daemon, real git and shell agents: --gate runs on the tree that
 // would land (the task's branch merged onto the integration tip) and only
 // a pass moves the branch; a merged tree is gated once per run; and a
