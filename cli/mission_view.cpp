@@ -309,9 +309,47 @@ std::string tokens_text(const nlohmann::json& tokens) {
       digits.insert(static_cast<std::size_t>(i), ",");
     return digits;
   };
-  return grouped(tokens.value("total", std::int64_t{0})) + " (" +
-         grouped(tokens.value("input", std::int64_t{0})) + " in, " +
-         grouped(tokens.value("output", std::int64_t{0})) + " out)";
+  std::string out = grouped(tokens.value("total", std::int64_t{0})) + " (" +
+                    grouped(tokens.value("input", std::int64_t{0})) + " in, " +
+                    grouped(tokens.value("output", std::int64_t{0})) + " out";
+  if (tokens.contains("cacheRead"))
+    out += ", " + grouped(tokens.value("cacheRead", std::int64_t{0})) + " cache read";
+  if (tokens.contains("cacheWrite"))
+    out += ", " + grouped(tokens.value("cacheWrite", std::int64_t{0})) + " cache write";
+  return out + ")";
+}
+
+// ", $0.0123" for an object with costUsd, else nothing.
+std::string cost_text(const nlohmann::json& object) {
+  if (!object.contains("costUsd") || !object.at("costUsd").is_number()) return {};
+  char dollars[48];
+  std::snprintf(dollars, sizeof dollars, ", $%.4f", object.at("costUsd").get<double>());
+  return dollars;
+}
+
+// An attempt's tokens, cost and where they came from: its agent's stream
+// is named, and what its agent reported besides is shown after it.
+std::string attempt_tokens_text(const nlohmann::json& attempt) {
+  const nlohmann::json& tokens = attempt.at("tokens");
+  std::string out = ", tokens " + tokens_text(tokens) + cost_text(attempt);
+  if (tokens.value("source", "") != "stream") return out;
+  out += " from its stream";
+  if (attempt.contains("reportedTokens"))
+    out += " (its agent reported " + tokens_text(attempt.at("reportedTokens")) + ")";
+  return out;
+}
+
+// Where the run's tokens came from: "reported by 3 of 3 attempts", or
+// with streams "from the streams of 2 of 3 attempts".
+std::string tokens_source_text(const nlohmann::json& tokens, std::int64_t attempts) {
+  const std::int64_t reporting = tokens.value("attemptsReporting", std::int64_t{0});
+  const std::int64_t streams = tokens.value("attemptsFromStream", std::int64_t{0});
+  const std::string of = std::to_string(reporting) + " of " + std::to_string(attempts) +
+                         (attempts == 1 ? " attempt" : " attempts");
+  if (streams == 0) return "reported by " + of;
+  if (streams == reporting) return "from the streams of " + of;
+  return "from " + of + " (" + std::to_string(streams) + " from their streams, " +
+         std::to_string(reporting - streams) + " reported by their agents)";
 }
 
 // The workflow's last run: how it ended, the totals, and each task with
@@ -333,9 +371,8 @@ std::string run_markdown(const nlohmann::json& run) {
   const std::int64_t reporting = tokens.value("attemptsReporting", std::int64_t{0});
   out += "- Tokens: " +
          (reporting == 0 ? std::string("not reported by its agents")
-                         : tokens_text(tokens) + ", reported by " + std::to_string(reporting) +
-                               " of " + std::to_string(run.value("attemptsTotal", 0)) +
-                               (run.value("attemptsTotal", 0) == 1 ? " attempt" : " attempts")) +
+                         : tokens_text(tokens) + ", " + tokens_source_text(tokens, attempts_total) +
+                               cost_text(run)) +
          "\n\n";
   for (const auto& task : run.value("tasks", nlohmann::json::array())) {
     const auto& attempts = task.value("attempts", nlohmann::json::array());
@@ -348,7 +385,8 @@ std::string run_markdown(const nlohmann::json& run) {
              (attempts.size() == 1 ? " attempt" : " attempts");
     }
     if (!attempts.empty()) out += ", " + human_duration(task.value("durationMs", std::int64_t{0}));
-    if (task.contains("tokens")) out += ", tokens " + tokens_text(task.at("tokens"));
+    if (task.contains("tokens"))
+      out += ", tokens " + tokens_text(task.at("tokens")) + cost_text(task);
     out += "\n";
     for (const auto& attempt : attempts) {
       out += "  - Attempt " + std::to_string(attempt.value("attempt", 0)) + ": " +
@@ -357,7 +395,7 @@ std::string run_markdown(const nlohmann::json& run) {
       if (attempt.contains("agentExecutionId"))
         out += " " + md_code(attempt.value("agentExecutionId", ""));
       out += ", " + human_duration(attempt.value("durationMs", std::int64_t{0}));
-      if (attempt.contains("tokens")) out += ", tokens " + tokens_text(attempt.at("tokens"));
+      if (attempt.contains("tokens")) out += attempt_tokens_text(attempt);
       if (attempt.contains("reason")) out += ": " + md(attempt.value("reason", ""));
       if (attempt.contains("scopeWarning"))
         out += " (scope: " + md(attempt.value("scopeWarning", "")) + ")";

@@ -78,6 +78,20 @@ void print_run_end(const nlohmann::json& run) {
   if (run.contains("integrationBranch")) {
     std::printf("The work is on branch %s.\n", run.value("integrationBranch", "").c_str());
   }
+  // What its agents used, when any stated or reported it (mission report
+  // and mission usage say where each figure came from).
+  if (run.contains("tokens")) {
+    const nlohmann::json& tokens = run.at("tokens");
+    std::string used = "Its agents used " + std::to_string(tokens.value("input", std::int64_t{0})) +
+                       " tokens in, " + std::to_string(tokens.value("output", std::int64_t{0})) +
+                       " out";
+    if (run.contains("costUsd") && run.at("costUsd").is_number()) {
+      char dollars[48];
+      std::snprintf(dollars, sizeof dollars, ", $%.4f", run.at("costUsd").get<double>());
+      used += dollars;
+    }
+    std::printf("%s.\n", used.c_str());
+  }
   std::fflush(stdout);
 }
 

@@ -6,7 +6,7 @@
 # 'exec list'.
 __mission_node() {
   case $1 in
-    '') subs='status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows approve reject plan next progress templates board sandbox gc' opts='--help -h --version --json --socket --utc --no-autostart' args='' ;;
+    '') subs='status daemon run adapters exec attach watch mcp missions tasks context report usage check export resolve inbox send answer agents workspaces workflows approve reject plan next progress templates board sandbox gc' opts='--help -h --version --json --socket --utc --no-autostart' args='' ;;
     'status') subs='' opts='' args='' ;;
     'daemon') subs='start stop status run' opts='' args='' ;;
     'daemon start') subs='' opts='' args='' ;;
@@ -35,6 +35,7 @@ __mission_node() {
     'tasks') subs='' opts='--task' args='workflows' ;;
     'context') subs='' opts='--include --phase --agent --since' args='workflows' ;;
     'report') subs='' opts='--format' args='workflows' ;;
+    'usage') subs='' opts='--since' args='workflows' ;;
     'check') subs='' opts='--mission --cwd --from --from-notes --allow-failed --allow-blockers --allow-scope --allow-unfinished' args='none' ;;
     'export') subs='' opts='--output -o --commit --cwd' args='workflows' ;;
     'resolve') subs='' opts='--note' args='none' ;;
@@ -115,6 +116,7 @@ __mission_value() {
     'context|--agent') kind=none ;;
     'context|--since') kind=none ;;
     'report|--format') kind=words values='markdown json' ;;
+    'usage|--since') kind=none ;;
     'check|--mission') kind=none ;;
     'check|--cwd') kind=directories ;;
     'check|--from') kind=files ;;

@@ -9,7 +9,7 @@ set -g __mission_with_command 'run' 'exec create' 'workflows run' 'workflows pla
 function __mission_subcommands
     switch "$argv[1]"
         case ''
-            echo status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows approve reject plan next progress templates board sandbox gc
+            echo status daemon run adapters exec attach watch mcp missions tasks context report usage check export resolve inbox send answer agents workspaces workflows approve reject plan next progress templates board sandbox gc
         case 'daemon'
             echo start stop status run
         case 'adapters'
@@ -97,6 +97,7 @@ complete -c mission -n '__mission_at '\'''\''' -a 'missions' -d 'List and show t
 complete -c mission -n '__mission_at '\'''\''' -a 'tasks' -d 'List a mission'\''s tasks with their change sets'
 complete -c mission -n '__mission_at '\'''\''' -a 'context' -d 'Show a mission'\''s context as get_context gives it'
 complete -c mission -n '__mission_at '\'''\''' -a 'report' -d 'Summarise a mission for a pull request (Markdown)'
+complete -c mission -n '__mission_at '\'''\''' -a 'usage' -d 'Tokens and cost agents used, by workflow or execution (--since)'
 complete -c mission -n '__mission_at '\'''\''' -a 'check' -d 'CI gate: fail on failed tasks, open blockers, scope'
 complete -c mission -n '__mission_at '\'''\''' -a 'export' -d 'Write a mission'\''s record to git notes or a file for CI'
 complete -c mission -n '__mission_at '\'''\''' -a 'resolve' -d 'Mark a blocker issue as reviewed by a person'
@@ -195,6 +196,8 @@ complete -c mission -n '__mission_at '\''context'\''' -l since -x -d 'Only items
 complete -c mission -n '__mission_at '\''context'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''report'\''' -l format -x -a 'markdown json' -d 'markdown (default) or json'
 complete -c mission -n '__mission_at '\''report'\''' -a '(__mission_known workflows)'
+complete -c mission -n '__mission_at '\''usage'\''' -l since -x -d 'Only executions started since then: 2h, 3d, yesterday or an ISO 8601 time'
+complete -c mission -n '__mission_at '\''usage'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''check'\''' -l mission -x -d 'Check this mission only (as ID)'
 complete -c mission -n '__mission_at '\''check'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'Check the missions in DIR or below, or the repository of --from-notes (default: current)'
 complete -c mission -n '__mission_at '\''check'\''' -l from -r -F -d 'Check the records in FILE (mission export -o), no daemon'

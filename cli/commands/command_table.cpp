@@ -22,6 +22,8 @@ std::span<const CommandSpec> commands() {
       {"tasks", "List a mission's tasks with their change sets", define_tasks_command},
       {"context", "Show a mission's context as get_context gives it", define_context_command},
       {"report", "Summarise a mission for a pull request (Markdown)", define_report_command},
+      {"usage", "Tokens and cost agents used, by workflow or execution (--since)",
+       define_usage_command},
       {"check", "CI gate: fail on failed tasks, open blockers, scope", define_check_command},
       {"export", "Write a mission's record to git notes or a file for CI", define_export_command},
       {"resolve", "Mark a blocker issue as reviewed by a person", define_resolve_command},

@@ -40,6 +40,7 @@ void define_missions_command(CLI::App& command, CliContext& context);
 void define_tasks_command(CLI::App& command, CliContext& context);
 void define_context_command(CLI::App& command, CliContext& context);
 void define_report_command(CLI::App& command, CliContext& context);
+void define_usage_command(CLI::App& command, CliContext& context);
 void define_check_command(CLI::App& command, CliContext& context);
 void define_export_command(CLI::App& command, CliContext& context);
 void define_resolve_command(CLI::App& command, CliContext& context);

@@ -12,6 +12,7 @@
 #include "daemon/execution/observation_policy.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/observation_repository.hpp"
+#include "daemon/store/usage_repository.hpp"
 #include "daemon/terminal/pseudo_terminal.hpp"
 #include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
@@ -45,6 +46,7 @@ ExecutionRunner::ExecutionRunner(RunnerServices& services, LaunchSpec& spec,
                   }),
       on_finished_(std::move(on_finished)) {
   if (spec.reads_markers) markers_.emplace();
+  if (!spec.stream_format.empty()) usage_.emplace(spec.stream_format);
 }
 
 ExecutionRunner::~ExecutionRunner() {
@@ -223,8 +225,10 @@ void ExecutionRunner::stop(bool force) {
 void ExecutionRunner::on_output(char stream, std::string_view bytes) {
   log_.append(stream, bytes);
   if (terminal_) terminal_->on_output(bytes);
+  if (stream != 'o') return;
+  if (usage_ && usage_->feed(bytes)) record_usage();
   // Markers count on stdout only, and only for stdout-marker delivery.
-  if (stream != 'o' || !markers_) return;
+  if (!markers_) return;
   markers_->feed(bytes, pending_markers_);
   handle_markers();
 }
@@ -247,6 +251,20 @@ void ExecutionRunner::handle_markers() {
   pending_markers_.clear();
   transaction.commit();
   batch.publish_to(services_.events);
+}
+
+void ExecutionRunner::record_usage() {
+  // Written at most once per read of its output, and only when a figure
+  // changed: a stream states usage once a turn or a model call.
+  try {
+    store::Transaction transaction(services_.db);
+    store::UsageRepository(services_.db)
+        .put({execution_id_, "stream", usage_->total(), unix_ms_now()});
+    transaction.commit();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "missiond: %s: recording its usage failed: %s\n", execution_id_.c_str(),
+                 e.what());
+  }
 }
 
 void ExecutionRunner::handle_marker(const MarkerLine& line, events::EventBatch& batch) {
@@ -314,6 +332,7 @@ void ExecutionRunner::on_exit(const loop::ChildProcess::Exit& exit) {
     std::fprintf(stderr, "missiond: %s: recording its last markers failed: %s\n",
                  execution_id_.c_str(), e.what());
   }
+  if (usage_ && usage_->finish()) record_usage();
   log_.close();
 
   try {

@@ -1,6 +1,7 @@
 #pragma once
 // One launched AgentExecution while its process lives: output into the log,
-// stdout markers into the ledger (for stdout-marker delivery only), stop
+// stdout markers into the ledger (for stdout-marker delivery only), the
+// tokens and cost of its streaming JSON into the store, stop
 // with a grace period, and the final state decided when the process ends.
 // Owned by the Launcher.
 
@@ -18,6 +19,7 @@
 #include "daemon/sandbox/confined_launch.hpp"
 #include "daemon/sandbox/network_filter.hpp"
 #include "daemon/terminal/terminal_session.hpp"
+#include "shared/agent_usage.hpp"
 #include "shared/marker_reader.hpp"
 
 namespace mission::daemon::execution {
@@ -64,6 +66,7 @@ class ExecutionRunner {
   void on_output(char stream, std::string_view bytes);
   void on_exit(const loop::ChildProcess::Exit& exit);
   void handle_markers();
+  void record_usage();
   void handle_marker(const MarkerLine& line, events::EventBatch& batch);
   void fail_start(const std::string& reason);
 
@@ -73,6 +76,8 @@ class ExecutionRunner {
   ExecutionLogWriter log_;
   std::optional<MarkerReader> markers_;
   std::vector<MarkerLine> pending_markers_;
+  // The tokens and cost its stream states, for a stream format that has them.
+  std::optional<StreamUsageReader> usage_;
   loop::ChildProcess* child_ = nullptr;
   std::unique_ptr<terminal::TerminalSession> terminal_;
   // Its confinement while the process may run; its TMPDIR goes with it.

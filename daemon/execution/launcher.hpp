@@ -39,7 +39,10 @@ struct LaunchSpec {
   std::vector<std::string> argv;
   std::vector<std::string> env;  // NAME=VALUE, the whole environment
   bool reads_markers = false;    // stdout-marker delivery
-  adapters::LaunchFiles files;   // removed when the process ends
+  // The streaming JSON its command asked for (shared/agent_stream.hpp),
+  // read for the agent's tokens and cost; empty for text.
+  std::string stream_format;
+  adapters::LaunchFiles files;  // removed when the process ends
   // On a pseudo-terminal the daemon owns, of this size (rows, columns), in
   // place of pipes; viewers attach to it (daemon/terminal/).
   bool on_terminal = false;

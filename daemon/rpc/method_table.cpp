@@ -15,6 +15,7 @@
 #include "daemon/rpc/run_methods.hpp"
 #include "daemon/rpc/sandbox_methods.hpp"
 #include "daemon/rpc/terminal_methods.hpp"
+#include "daemon/rpc/usage_methods.hpp"
 #include "daemon/rpc/workflow_plan_methods.hpp"
 #include "daemon/rpc/workspace_methods.hpp"
 
@@ -107,6 +108,8 @@ std::span<const MethodEntry> control_methods() {
        typed<WorkflowRunStatusRequest, handle_workflow_run_status>},
       {"workflow.runReport", "control/workflow.run_report.params", false, read,
        typed<WorkflowRunReportRequest, handle_workflow_run_report>},
+      {"usage.list", "control/usage.list.params", false, read,
+       typed<UsageListRequest, handle_usage_list>},
       {"workflow.landed", "control/workflow.landed.params", false, write,
        typed<WorkflowLandedRequest, handle_workflow_landed>},
       {"workspace.list", "control/workspace.list.params", false, read,

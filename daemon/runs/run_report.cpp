@@ -1,13 +1,16 @@
 #include "daemon/runs/run_report.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "daemon/runs/run_options.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/task_repository.hpp"
+#include "daemon/store/usage_repository.hpp"
 #include "daemon/store/workspace_repository.hpp"
 #include "shared/clock.hpp"
 #include "shared/time_format.hpp"
+#include "shared/usage_limits.hpp"
 
 namespace mission::daemon::runs {
 namespace {
@@ -27,6 +30,19 @@ std::int64_t duration_of(const store::AttemptRow& attempt) {
 
 void put_tokens(nlohmann::json& out, std::int64_t input, std::int64_t output) {
   out["tokens"] = {{"input", input}, {"output", output}, {"total", input + output}};
+}
+
+// Cache tokens and cost, which only a stream states: set when there are some.
+void put_stream_extras(nlohmann::json& out, std::int64_t cache_read, std::int64_t cache_write,
+                       std::optional<double> cost_usd) {
+  if (cache_read > 0) out["tokens"]["cacheRead"] = cache_read;
+  if (cache_write > 0) out["tokens"]["cacheWrite"] = cache_write;
+  if (cost_usd) out["costUsd"] = *cost_usd;
+}
+
+// Adds `step` to `sum`, stopping at the bound instead of wrapping.
+void add_tokens(std::int64_t& sum, std::int64_t step) {
+  sum = step > limits::kMaxUsageTokens - sum ? limits::kMaxUsageTokens : sum + step;
 }
 
 }  // namespace
@@ -112,6 +128,9 @@ nlohmann::json run_summary_json(store::Database& db, const store::RunRow& run,
   out["attemptsTotal"] = totals.attempts;
   put_tokens(out, totals.tokens_input, totals.tokens_output);
   out["tokens"]["attemptsReporting"] = totals.attempts_reporting;
+  if (totals.attempts_from_stream > 0)
+    out["tokens"]["attemptsFromStream"] = totals.attempts_from_stream;
+  put_stream_extras(out, totals.cache_read, totals.cache_write, totals.cost_usd);
   return out;
 }
 
@@ -119,6 +138,7 @@ nlohmann::json run_task_json(store::Database& db, const store::PlannedTaskRow& t
                              const std::vector<store::AttemptRow>& attempts) {
   store::ExecutionRepository executions(db);
   store::WorkspaceRepository workspaces(db);
+  store::UsageRepository usages(db);
   nlohmann::json out = {
       {"taskId", task.id},
       {"name", task.name},
@@ -127,6 +147,9 @@ nlohmann::json run_task_json(store::Database& db, const store::PlannedTaskRow& t
   std::int64_t duration = 0;
   std::int64_t input = 0;
   std::int64_t output = 0;
+  std::int64_t cache_read = 0;
+  std::int64_t cache_write = 0;
+  std::optional<double> cost;
   bool reported = false;
   for (const auto& attempt : attempts) {
     nlohmann::json a = {{"attempt", attempt.attempt}, {"status", attempt.status}};
@@ -148,10 +171,33 @@ nlohmann::json run_task_json(store::Database& db, const store::PlannedTaskRow& t
     }
     if (attempt.scope_warning) a["scopeWarning"] = *attempt.scope_warning;
     put_gate(a, attempt);
-    if (attempt.tokens_input || attempt.tokens_output) {
+    // Its agent's stream when it stated usage, else what the agent
+    // reported; what it reported stays beside the stream's figures.
+    const bool agent_reported = attempt.tokens_input || attempt.tokens_output;
+    auto stream = attempt.execution_id ? usages.find(*attempt.execution_id) : std::nullopt;
+    if (stream) {
+      const AgentUsage& usage = stream->usage;
+      put_tokens(a, usage.input_tokens.value_or(0), usage.output_tokens.value_or(0));
+      a["tokens"]["source"] = stream->source;
+      put_stream_extras(a, usage.cache_read_tokens.value_or(0),
+                        usage.cache_write_tokens.value_or(0), usage.cost_usd);
+      add_tokens(input, usage.input_tokens.value_or(0));
+      add_tokens(output, usage.output_tokens.value_or(0));
+      add_tokens(cache_read, usage.cache_read_tokens.value_or(0));
+      add_tokens(cache_write, usage.cache_write_tokens.value_or(0));
+      if (usage.cost_usd)
+        cost = std::min(cost.value_or(0) + *usage.cost_usd, limits::kMaxUsageCostUsd);
+      if (agent_reported) {
+        const std::int64_t in = attempt.tokens_input.value_or(0);
+        const std::int64_t out_tokens = attempt.tokens_output.value_or(0);
+        a["reportedTokens"] = {{"input", in}, {"output", out_tokens}, {"total", in + out_tokens}};
+      }
+      reported = true;
+    } else if (agent_reported) {
       put_tokens(a, attempt.tokens_input.value_or(0), attempt.tokens_output.value_or(0));
-      input += attempt.tokens_input.value_or(0);
-      output += attempt.tokens_output.value_or(0);
+      a["tokens"]["source"] = "reported";
+      add_tokens(input, attempt.tokens_input.value_or(0));
+      add_tokens(output, attempt.tokens_output.value_or(0));
       reported = true;
     }
     duration += duration_of(attempt);
@@ -159,7 +205,10 @@ nlohmann::json run_task_json(store::Database& db, const store::PlannedTaskRow& t
   }
   out["attempts"] = std::move(list);
   out["durationMs"] = duration;
-  if (reported) put_tokens(out, input, output);
+  if (reported) {
+    put_tokens(out, input, output);
+    put_stream_extras(out, cache_read, cache_write, cost);
+  }
   return out;
 }
 

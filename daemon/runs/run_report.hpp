@@ -1,10 +1,12 @@
 #pragma once
 // What `mission report` and `mission workflows status` read of a run
 // (docs/adr/0026): each task's status in the run, its attempts with their
-// agent, time, failure and the tokens its agent reported, and the run's
-// totals. Tokens come from complete_task's metadata (tokens_input,
-// tokens_output, the names of the seed protocol), recorded on the attempt
-// when its agent's process ends.
+// agent, time, failure and tokens, and the run's totals. An attempt's
+// tokens, cache tokens and cost come from its agent's own stream when it
+// stated them (execution_usage, source "stream"), else from complete_task's
+// metadata (tokens_input, tokens_output, the names of the seed protocol),
+// recorded on the attempt when its agent's process ends (source
+// "reported"); an attempt with both keeps the reported ones beside them.
 
 #include <cstdint>
 #include <nlohmann/json.hpp>

@@ -1426,6 +1426,18 @@ void RunService::publish_run(events::EventBatch& events, const ActiveRun& run) {
                             {"status", run.row.status},
                             {"integrationBranch", run.row.integration_branch}};
   if (run.row.reason) summary["reason"] = *run.row.reason;
+  // Once it has ended, what its agents used, for the line that ends the board.
+  if (run.row.status != RunStatus::running && run.row.status != RunStatus::stopping) {
+    const store::RunRepository::Totals totals =
+        store::RunRepository(services_.db).totals(run.row.id);
+    if (totals.attempts_reporting > 0) {
+      summary["tokens"] = {{"input", totals.tokens_input},
+                           {"output", totals.tokens_output},
+                           {"total", totals.tokens_input + totals.tokens_output},
+                           {"attemptsReporting", totals.attempts_reporting}};
+      if (totals.cost_usd) summary["costUsd"] = *totals.cost_usd;
+    }
+  }
   events.add({{"type", kRunUpdated},
               {"runId", run.row.id},
               {"workflowId", run.row.workflow_id},

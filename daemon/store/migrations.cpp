@@ -10,7 +10,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 20> kMigrations{
+constexpr std::array<const char*, 21> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -807,6 +807,22 @@ ALTER TABLE run_attempts ADD COLUMN gate_onto TEXT;
 ALTER TABLE run_attempts ADD COLUMN gate_passed INTEGER;
 ALTER TABLE run_attempts ADD COLUMN gate_output TEXT;
 ALTER TABLE run_attempts ADD COLUMN gate_at INTEGER;
+)sql",
+    // 21: the tokens and cost an agent's own stream stated
+    // (shared/agent_usage.hpp), one row per execution, as the agent gave
+    // them; `source` says where they were read ('stream'). What an agent
+    // reports through complete_task stays on its run attempt.
+    R"sql(
+CREATE TABLE execution_usage (
+  execution_id        TEXT PRIMARY KEY REFERENCES executions(id) ON DELETE CASCADE,
+  source              TEXT NOT NULL CHECK (source IN ('stream')),
+  input_tokens        INTEGER,
+  output_tokens       INTEGER,
+  cache_read_tokens   INTEGER,
+  cache_write_tokens  INTEGER,
+  cost_usd            REAL,
+  updated_at          INTEGER NOT NULL
+) WITHOUT ROWID;
 )sql",
 };
 

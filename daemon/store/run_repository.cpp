@@ -1,5 +1,9 @@
 #include "daemon/store/run_repository.hpp"
 
+#include <algorithm>
+
+#include "shared/usage_limits.hpp"
+
 namespace mission::store {
 namespace {
 
@@ -228,17 +232,31 @@ void RunRepository::set_attempt_tokens(const std::string& run_id, const std::str
 }
 
 RunRepository::Totals RunRepository::totals(const std::string& run_id) {
+  // total(), a float, where sum() could overflow on figures an agent made up.
   auto s = db_.prepare(
-      "SELECT count(*), coalesce(sum(tokens_input), 0), coalesce(sum(tokens_output), 0), "
-      "coalesce(sum(tokens_input IS NOT NULL OR tokens_output IS NOT NULL), 0) FROM run_attempts "
-      "WHERE run_id = ?1");
+      "SELECT count(*), "
+      "total(CASE WHEN u.execution_id IS NOT NULL THEN u.input_tokens ELSE a.tokens_input END), "
+      "total(CASE WHEN u.execution_id IS NOT NULL THEN u.output_tokens ELSE a.tokens_output END), "
+      "coalesce(sum(u.execution_id IS NOT NULL OR a.tokens_input IS NOT NULL OR a.tokens_output "
+      "IS NOT NULL), 0), coalesce(sum(u.execution_id IS NOT NULL), 0), "
+      "total(u.cache_read_tokens), total(u.cache_write_tokens), total(u.cost_usd), "
+      "count(u.cost_usd) FROM run_attempts a LEFT JOIN execution_usage u ON u.execution_id = "
+      "a.execution_id WHERE a.run_id = ?1");
   s.bind(1, run_id);
   Totals totals;
   if (!s.step()) return totals;
+  auto tokens = [&](int column) {
+    return static_cast<std::int64_t>(
+        std::min(s.real(column), static_cast<double>(limits::kMaxUsageTokens)));
+  };
   totals.attempts = s.integer(0);
-  totals.tokens_input = s.integer(1);
-  totals.tokens_output = s.integer(2);
+  totals.tokens_input = tokens(1);
+  totals.tokens_output = tokens(2);
   totals.attempts_reporting = s.integer(3);
+  totals.attempts_from_stream = s.integer(4);
+  totals.cache_read = tokens(5);
+  totals.cache_write = tokens(6);
+  if (s.integer(8) > 0) totals.cost_usd = std::min(s.real(7), limits::kMaxUsageCostUsd);
   return totals;
 }
 

@@ -95,12 +95,17 @@ class RunRepository {
                           std::int64_t attempt, std::optional<std::int64_t> input,
                           std::optional<std::int64_t> output);
 
-  // A run's attempts and reported tokens added up.
+  // A run's attempts and tokens added up: each attempt's from its agent's
+  // stream (execution_usage) when it has them, else what its agent reported.
   struct Totals {
     std::int64_t attempts = 0;
     std::int64_t tokens_input = 0;
     std::int64_t tokens_output = 0;
-    std::int64_t attempts_reporting = 0;  // attempts whose agent reported tokens
+    std::int64_t attempts_reporting = 0;  // attempts with tokens from either
+    std::int64_t attempts_from_stream = 0;
+    std::int64_t cache_read = 0;  // stream figures only
+    std::int64_t cache_write = 0;
+    std::optional<double> cost_usd;  // when any stream stated a cost
   };
   Totals totals(const std::string& run_id);
 

@@ -23,7 +23,7 @@ expect() {
   local got; got=$(complete_words "$@")
   [[ $got == "$want" ]] || { echo "$* -> '$got', expected '$want'"; exit 1; }
 }
-[[ $(subcommands mission '') == "status daemon run adapters exec attach watch mcp missions tasks context report check export resolve inbox send answer agents workspaces workflows approve reject plan next progress templates board sandbox gc" ]] || { echo "mission '' -> $(subcommands mission '')"; exit 1; }
+[[ $(subcommands mission '') == "status daemon run adapters exec attach watch mcp missions tasks context report usage check export resolve inbox send answer agents workspaces workflows approve reject plan next progress templates board sandbox gc" ]] || { echo "mission '' -> $(subcommands mission '')"; exit 1; }
 expect "--choice" mission answer --ch
 expect "--stdin-answers" mission run --stdin
 [[ $(subcommands mission exec '') == "list show create stop logs signals instructions" ]] || { echo "exec '' -> $(subcommands mission exec '')"; exit 1; }
@@ -142,7 +142,7 @@ if [[ $# -ge 3 ]]; then
        sed -n 's/^Workflow \(wf-[a-z0-9]*\) .*/\1/p')
   [[ $wf == wf-* ]] || { echo "mission workflows create printed no id"; exit 1; }
   for line in "mission plan" "mission workflows status" "mission workflows run" "mission report" \
-              "mission tasks" "mission workspaces list --workflow"; do
+              "mission usage" "mission tasks" "mission workspaces list --workflow"; do
     # shellcheck disable=SC2086
     offers "$wf" $line ''
     # shellcheck disable=SC2086
