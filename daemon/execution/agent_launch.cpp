@@ -192,6 +192,7 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
   launch.cwd = spec.cwd;
   launch.argv = plan.argv;
   launch.reads_markers = spec.delivery == Delivery::stdout_marker;
+  launch.adapter = std::string(adapter.name);
   launch.files = std::move(plan.files);
   launch.stdin_lines = request.stdin_answers;
   launch.confined = request.confined;

@@ -16,6 +16,7 @@
 #include "daemon/loop/child_process.hpp"
 #include "daemon/loop/timer.hpp"
 #include "daemon/sandbox/confined_launch.hpp"
+#include "daemon/terminal/permission_prompt.hpp"
 #include "daemon/terminal/terminal_session.hpp"
 #include "shared/marker_reader.hpp"
 
@@ -51,6 +52,10 @@ class ExecutionRunner {
   // takes lines (on a terminal, or a stdin pipe); nullopt when it takes none.
   std::optional<std::size_t> queued_input() const;
 
+  // The permission prompt its screen shows now, read afresh; nullopt off a
+  // terminal or for an adapter whose menus mission cannot read.
+  std::optional<terminal::PermissionPrompt> permission_prompt();
+
   // Whether a process of this runner is alive.
   bool running() const { return child_ != nullptr; }
   // Its terminal while it runs on one, else nullptr.
@@ -65,6 +70,9 @@ class ExecutionRunner {
   void handle_markers();
   void handle_marker(const MarkerLine& line, events::EventBatch& batch);
   void fail_start(const std::string& reason);
+  // Once the screen has settled: records a permission prompt that came up
+  // or left since the last read.
+  void read_permission_prompt();
 
   RunnerServices& services_;
   std::string execution_id_;
@@ -79,6 +87,11 @@ class ExecutionRunner {
   loop::Timer kill_timer_;
   bool stop_requested_ = false;
   bool takes_stdin_lines_ = false;
+  std::string adapter_;
+  // The prompt recorded last (nullopt: none on the screen), and how many
+  // were recorded, which keys their observations.
+  std::optional<terminal::PermissionPrompt> prompt_;
+  std::size_t prompts_seen_ = 0;
   std::function<void(const std::string&)> on_finished_;
 };
 
