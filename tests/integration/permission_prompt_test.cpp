@@ -19,7 +19,8 @@ using nlohmann::json;
 namespace {
 
 // Claude Code 2.1's menu (tests/unit/daemon/terminal/fixtures), then one
-// key read raw; the key is written to `picked` and the input box drawn.
+// key read raw; the key is written to `picked` (whole, by a rename) and the
+// input box drawn.
 const char* kMenuAgent = R"sh(#!/bin/sh
 printf '\342\227\217 Bash(touch made)\n\n Do you want to proceed?\n \342\235\257 1. Yes\n'
 printf '   2. Yes, and always allow access to\n      this folder from this project\n   3. No\n\n'
@@ -27,7 +28,7 @@ printf ' Esc to cancel \302\267 Tab to amend\n'
 stty raw -echo
 key=$(dd bs=1 count=1 2>/dev/null)
 stty sane
-printf '%s' "$key" > picked
+printf '%s' "$key" > picked.part && mv picked.part picked
 printf '\033[2J\033[H\342\227\217 picked %s\n\342\224\200\342\224\200\342\224\200\n\342\235\257\n' "$key"
 exec sleep 600
 )sh";
