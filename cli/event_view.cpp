@@ -72,6 +72,20 @@ std::string observation_text(const nlohmann::json& observation) {
                : std::string();
   };
   if (kind == "diagnostic") return "rejected marker: " + observation.value("reason", "");
+  // Read from an agent's terminal, not reported by the agent.
+  if (kind == "permission_prompt") {
+    std::string options;
+    for (const auto& option : payload.value("options", nlohmann::json::array())) {
+      options += (options.empty() ? "" : "/") + option.get<std::string>();
+    }
+    return "awaits permission (detected from its screen): " + text("question") +
+           (options.empty() ? "" : " [" + options + "]");
+  }
+  if (kind == "permission_prompt_cleared") return "permission prompt left its screen";
+  if (kind == "permission_answer") {
+    return "permission prompt answered by " + text("by") + ": " +
+           std::to_string(payload.value("choice", 0)) + ". " + text("option");
+  }
   if (kind == "needs_input") {
     std::string choices;
     for (const auto& choice : payload.value("choices", nlohmann::json::array())) {
@@ -107,7 +121,8 @@ std::string event_line(const nlohmann::json& event) {
   if (type == "observation.recorded") {
     const nlohmann::json observation = event.value("observation", nlohmann::json::object());
     // A question is wrapped, never cut: the person must read all of it.
-    if (observation.value("kind", "") == "needs_input") {
+    if (observation.value("kind", "") == "needs_input" ||
+        observation.value("kind", "") == "permission_prompt") {
       const std::size_t indent = line.size();
       std::string text;
       for (const auto& part :
@@ -152,6 +167,10 @@ std::string event_line(const nlohmann::json& event) {
     if (execution.contains("exitCode")) line += " (exit " + execution.at("exitCode").dump() + ")";
     if (execution.contains("exitSignal"))
       line += " (signal " + execution.at("exitSignal").dump() + ")";
+    if (execution.contains("awaitingPermission")) {
+      line += ", awaiting permission (detected from its screen)";
+      return styled(fit(line, output_columns()), Tone::attention);
+    }
     if (state == "awaiting_input") return styled(fit(line, output_columns()), Tone::attention);
   }
   return fit(line, output_columns());

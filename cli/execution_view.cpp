@@ -85,8 +85,12 @@ void print_execution_table(const nlohmann::json& given) {
 void print_execution(const nlohmann::json& given) {
   const nlohmann::json execution = for_display(given);
   const std::string state = execution.value("state", "");
-  std::printf("%s  %s\n", styled(execution.value("id", ""), Tone::bold).c_str(),
-              styled(state, state_tone(state)).c_str());
+  std::printf(
+      "%s  %s%s\n", styled(execution.value("id", ""), Tone::bold).c_str(),
+      styled(state, state_tone(state)).c_str(),
+      execution.contains("awaitingPermission")
+          ? styled(", awaiting permission (detected from its screen)", Tone::attention).c_str()
+          : "");
   std::vector<Field> fields{
       {"kind", execution.value("kind", "")},
       {"adapter", execution.value("adapter", "")},
@@ -106,6 +110,17 @@ void print_execution(const nlohmann::json& given) {
   }
   if (execution.contains("waitingOn")) {
     fields.push_back({"waiting on", observation_text(execution.at("waitingOn")), true});
+  }
+  if (execution.contains("awaitingPermission")) {
+    const nlohmann::json prompt = execution.at("awaitingPermission");
+    std::string text = prompt.value("question", "");
+    int index = 1;
+    for (const auto& option : prompt.value("options", nlohmann::json::array())) {
+      text += " " + std::to_string(index++) + ". " + option.get<std::string>();
+    }
+    fields.push_back(
+        {"permission",
+         text + " (answer: mission answer " + execution.value("id", "") + " --choice N)", true});
   }
   if (execution.contains("agentName"))
     fields.push_back({"agent", execution.value("agentName", "")});

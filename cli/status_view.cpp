@@ -64,7 +64,11 @@ void print_daemon_status(const nlohmann::json& status) {
       {"database", "schema " + std::to_string(status.value("schemaVersion", 0)) + ", " +
                        status.value("database", "")},
       {"executions", std::to_string(executions.value("total", 0)) + " total, " +
-                         std::to_string(executions.value("active", 0)) + " active"},
+                         std::to_string(executions.value("active", 0)) + " active" +
+                         (executions.value("awaitingPermission", 0) > 0
+                              ? ", " + std::to_string(executions.value("awaitingPermission", 0)) +
+                                    " awaiting permission (detected; mission inbox)"
+                              : "")},
       {"clients", std::to_string(status.value("connections", 0)) + " connected"},
   });
   if (status.contains("http") && status.at("http").is_string()) {

@@ -2,7 +2,7 @@
 # `mission completion fish`: regenerate it rather than edit it.
 
 # The options that take a value, in any command: their value is no command.
-set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --sandbox --allow-write --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --gate --max-attempts --task-timeout --base --into --from-issue --var --repository --max-parallel
+set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --sandbox --network --allow-write --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --gate --max-attempts --task-timeout --base --into --from-issue --var --repository --max-parallel
 # The commands whose arguments after -- are a command line of its own.
 set -g __mission_with_command 'run' 'exec create' 'workflows run' 'workflows plan'
 # __mission_subcommands PATH: the subcommands of the command PATH.
@@ -140,6 +140,7 @@ complete -c mission -n '__mission_at '\''run'\''' -l no-tty -d 'Stream the outpu
 complete -c mission -n '__mission_at '\''run'\''' -l keep-mcp-servers -d 'Keep the agent'\''s own MCP servers beside mission'\''s'
 complete -c mission -n '__mission_at '\''run'\''' -l stdin-answers -d 'Write answers and messages to the command'\''s stdin, one line each (generic adapter)'
 complete -c mission -n '__mission_at '\''run'\''' -l sandbox -x -a 'on off' -d 'on (default): the agent writes only its cwd, a private TMPDIR and its CLI'\''s state; off: with all your rights'
+complete -c mission -n '__mission_at '\''run'\''' -l network -x -a 'on none' -d 'on (default), or none: the agent opens no network socket (Unix sockets stay)'
 complete -c mission -n '__mission_at '\''run'\''' -l allow-write -r -F -d 'Let the confined agent write PATH too, a folder or file (repeatable)'
 complete -c mission -n '__mission_at '\''adapters'\''' -a 'list' -d 'Each adapter: its binary and version, and the deliveries it supports'
 complete -c mission -n '__mission_at '\''exec'\''' -a 'list' -d 'List agent executions, newest first'
@@ -256,6 +257,7 @@ complete -c mission -n '__mission_at '\''workflows run'\''' -l env -x -a '(set -
 complete -c mission -n '__mission_at '\''workflows run'\''' -l detach -d 'Print the run id and return; the daemon runs it'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l approve -d 'A person approves each merge: mission approve|reject TASK'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l sandbox -x -a 'on off' -d 'on (default): agents and checks write only their worktrees, a private TMPDIR and their CLI'\''s state; off: with all your rights'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l network -x -a 'on none' -d 'on (default), or none: the agents open no network socket; checks keep it'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l allow-write -r -F -d 'Let the confined agents and checks write PATH too (repeatable)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''workflows stop'\''' -a '(__mission_known workflows)'

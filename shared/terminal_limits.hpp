@@ -61,6 +61,20 @@ inline constexpr std::size_t kMaxQueuedInputBytes = 1024 * 1024;
 inline constexpr std::size_t kScreenEagerBytes = 32 * 1024;
 inline constexpr int kScreenWindowMs = 200;
 inline constexpr std::size_t kScreenBacklogBytes = 64 * 1024;
+// A terminal agent's screen is read for a permission prompt (the menu an
+// interactive CLI draws before it runs a tool, daemon/terminal/
+// permission_prompt.hpp) once its output has been quiet for
+// kScreenSettleMs: one read of the screen when it settles, not one per
+// write. A screen that never settles (a spinner, a clock) is read at most
+// once per kScreenSettleMaxMs all the same. Each read costs one pass over
+// the screen's text (at most kMaxTerminalRows x kMaxTerminalColumns cells).
+inline constexpr int kScreenSettleMs = 300;
+inline constexpr int kScreenSettleMaxMs = 2000;
+// What is kept of a prompt read from a screen, the agent's own text: its
+// question and each option cut to these many bytes (the menus number their
+// options with one digit, so there are at most nine).
+inline constexpr std::size_t kMaxPromptQuestionBytes = 500;
+inline constexpr std::size_t kMaxPromptOptionBytes = 200;
 // Text typed for a person (terminal.input, a message to the agent) gets its
 // Enter this long after the text, as a person presses it: a program that
 // takes keys arriving together for a paste reads an Enter among them as a

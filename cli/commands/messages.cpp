@@ -31,9 +31,10 @@ void print_inbox(const nlohmann::json& given) {
   const nlohmann::json approvals = inbox.value("approvals", nlohmann::json::array());
   const nlohmann::json conflicts = inbox.value("conflicts", nlohmann::json::array());
   const nlohmann::json blocked = inbox.value("blocked", nlohmann::json::array());
+  const nlohmann::json prompts = inbox.value("prompts", nlohmann::json::array());
   const nlohmann::json messages = inbox.value("messages", nlohmann::json::array());
   if (questions.empty() && approvals.empty() && conflicts.empty() && blocked.empty() &&
-      messages.empty()) {
+      prompts.empty() && messages.empty()) {
     std::printf("nothing waits for you\n");
     return;
   }
@@ -80,6 +81,20 @@ void print_inbox(const nlohmann::json& given) {
     std::printf("  answer: mission answer %s TEXT%s\n",
                 safe(question.value("agentExecutionId", "")).c_str(),
                 question.value("choices", nlohmann::json::array()).empty() ? "" : " | --choice N");
+  }
+  // Menus read from agents' terminals: mission saw them, the agent did
+  // not say so.
+  for (const auto& prompt : prompts) {
+    std::string who = safe(prompt.value("agentExecutionId", ""));
+    if (prompt.contains("agentName")) who += " (" + safe(prompt.value("agentName", "")) + ")";
+    std::printf("%s awaits permission (detected from its screen): %s\n",
+                styled(who, Tone::bold).c_str(), safe(prompt.value("question", "")).c_str());
+    int index = 1;
+    for (const auto& option : prompt.value("options", nlohmann::json::array())) {
+      std::printf("  %d. %s\n", index++, safe(body_text(option)).c_str());
+    }
+    std::printf("  answer: mission answer %s --choice N\n",
+                safe(prompt.value("agentExecutionId", "")).c_str());
   }
   for (const auto& message : messages) {
     std::string subject =
@@ -203,6 +218,11 @@ void define_answer_command(CLI::App& command, CliContext& context) {
       nlohmann::json result = connection.client.call("execution.answer", params);
       if (context.options.json) {
         print_json(result);
+      } else if (result.contains("option")) {
+        const nlohmann::json shown = for_display(result);
+        std::printf("answered %s's permission prompt: %lld. %s\n", execution.c_str(),
+                    static_cast<long long>(result.value("choice", 0)),
+                    safe(shown.value("option", "")).c_str());
       } else {
         std::printf("answered %s: %s (now %s)\n", execution.c_str(),
                     safe(body_text(result.at("message").value("body", nlohmann::json()))).c_str(),

@@ -108,7 +108,9 @@ std::optional<std::map<std::string, std::string>> notification_of(const nlohmann
   if (type == "observation.recorded") {
     const nlohmann::json observation = event.value("observation", nlohmann::json::object());
     const std::string kind = observation.value("kind", "");
-    if (kind != "needs_input" && kind != "blocked") return std::nullopt;
+    if (kind != "needs_input" && kind != "blocked" && kind != "permission_prompt") {
+      return std::nullopt;
+    }
     const nlohmann::json payload = observation.value("payload", nlohmann::json::object());
     env["MISSION_EVENT"] = kind;
     env["MISSION_QUESTION"] =

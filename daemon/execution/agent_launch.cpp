@@ -193,6 +193,7 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
   launch.argv = plan.argv;
   launch.reads_markers = spec.delivery == Delivery::stdout_marker;
   if (adapter.output_format != nullptr) launch.stream_format = adapter.output_format(plan.argv);
+  launch.adapter = std::string(adapter.name);
   launch.files = std::move(plan.files);
   launch.stdin_lines = request.stdin_answers;
   launch.confined = request.confined;

@@ -44,6 +44,7 @@ ExecutionRunner::ExecutionRunner(RunnerServices& services, LaunchSpec& spec,
                   [this] {
                     if (child_ != nullptr) child_->signal_group(SIGKILL);
                   }),
+      adapter_(spec.adapter),
       on_finished_(std::move(on_finished)) {
   if (spec.reads_markers) markers_.emplace();
   if (!spec.stream_format.empty()) usage_.emplace(spec.stream_format);
@@ -111,6 +112,9 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
               if (child_ != nullptr) child_->resize_terminal(new_rows, new_columns);
             },
             [this] { return child_ != nullptr ? child_->queued_input_bytes() : std::size_t{0}; }});
+    if (terminal::reads_permission_prompts(adapter_)) {
+      terminal_->on_settled([this] { read_permission_prompt(); });
+    }
   }
   if (spec.confined) {
     try {
@@ -209,6 +213,53 @@ std::optional<std::size_t> ExecutionRunner::queued_input() const {
   if (terminal_) return terminal_->queued_input();
   if (!takes_stdin_lines_) return std::nullopt;
   return child_->queued_input_bytes();
+}
+
+std::optional<terminal::PermissionPrompt> ExecutionRunner::permission_prompt() {
+  if (!terminal_ || child_ == nullptr) return std::nullopt;
+  return terminal::find_permission_prompt(adapter_, terminal_->screen().text());
+}
+
+namespace {
+
+// The same menu whichever option the cursor is on: moving it is no news.
+bool same_menu(const std::optional<terminal::PermissionPrompt>& a,
+               const std::optional<terminal::PermissionPrompt>& b) {
+  if (!a || !b) return !a && !b;
+  return a->question == b->question && a->options == b->options;
+}
+
+}  // namespace
+
+void ExecutionRunner::read_permission_prompt() {
+  try {
+    std::optional<terminal::PermissionPrompt> found = permission_prompt();
+    if (same_menu(found, prompt_)) return;
+    const bool cleared = !found && prompt_;
+    prompt_ = std::move(found);
+    store::Database& db = services_.db;
+    events::EventBatch batch(services_.events);
+    store::Transaction transaction(db);
+    if (is_final(require_row(db, execution_id_).state)) return;
+    nlohmann::json payload = nlohmann::json::object();
+    std::string_view kind = store::kPermissionPromptClearedKind;
+    if (prompt_) {
+      kind = store::kPermissionPromptKind;
+      payload = {
+          {"question", prompt_->question}, {"options", prompt_->options}, {"detected", true}};
+    }
+    // One key per prompt and its clearing: prompt-3, then prompt-3-cleared.
+    if (!cleared) ++prompts_seen_;
+    const std::string key = "prompt-" + std::to_string(prompts_seen_) + (cleared ? "-cleared" : "");
+    nlohmann::json ack =
+        ObservationLedger(db).record_screen_fact(execution_id_, kind, key, payload);
+    add_signal_events(batch, db, execution_id_, ack);
+    transaction.commit();
+    batch.publish_to(services_.events);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "missiond: %s: reading its permission prompt failed: %s\n",
+                 execution_id_.c_str(), e.what());
+  }
 }
 
 void ExecutionRunner::stop(bool force) {

@@ -18,6 +18,7 @@
 #include "daemon/loop/timer.hpp"
 #include "daemon/sandbox/confined_launch.hpp"
 #include "daemon/sandbox/network_filter.hpp"
+#include "daemon/terminal/permission_prompt.hpp"
 #include "daemon/terminal/terminal_session.hpp"
 #include "shared/agent_usage.hpp"
 #include "shared/marker_reader.hpp"
@@ -54,6 +55,10 @@ class ExecutionRunner {
   // takes lines (on a terminal, or a stdin pipe); nullopt when it takes none.
   std::optional<std::size_t> queued_input() const;
 
+  // The permission prompt its screen shows now, read afresh; nullopt off a
+  // terminal or for an adapter whose menus mission cannot read.
+  std::optional<terminal::PermissionPrompt> permission_prompt();
+
   // Whether a process of this runner is alive.
   bool running() const { return child_ != nullptr; }
   // Its terminal while it runs on one, else nullptr.
@@ -69,6 +74,9 @@ class ExecutionRunner {
   void record_usage();
   void handle_marker(const MarkerLine& line, events::EventBatch& batch);
   void fail_start(const std::string& reason);
+  // Once the screen has settled: records a permission prompt that came up
+  // or left since the last read.
+  void read_permission_prompt();
 
   RunnerServices& services_;
   std::string execution_id_;
@@ -87,6 +95,11 @@ class ExecutionRunner {
   loop::Timer kill_timer_;
   bool stop_requested_ = false;
   bool takes_stdin_lines_ = false;
+  std::string adapter_;
+  // The prompt recorded last (nullopt: none on the screen), and how many
+  // were recorded, which keys their observations.
+  std::optional<terminal::PermissionPrompt> prompt_;
+  std::size_t prompts_seen_ = 0;
   std::function<void(const std::string&)> on_finished_;
 };
 

@@ -36,7 +36,8 @@ nlohmann::json session_json(const store::McpSessionRow& session) {
 struct Extras {
   std::int64_t observations = 0;
   std::optional<store::ObservationRow> waiting_on;
-  std::vector<store::McpSessionRow> sessions;  // newest kMaxSessionsShown, oldest first
+  std::optional<store::ObservationRow> permission_prompt;  // on its screen when last read
+  std::vector<store::McpSessionRow> sessions;              // newest kMaxSessionsShown, oldest first
   std::int64_t session_count = 0;
   std::optional<std::string> agent_name;  // once it registered as an agent
   std::int64_t unread_messages = 0;
@@ -66,6 +67,18 @@ nlohmann::json render(const store::ExecutionRow& row, Extras extras) {
   // What a waiting execution waits on, so a person who looks after the
   // question was asked still sees it.
   if (extras.waiting_on) out["waitingOn"] = observation_json(*extras.waiting_on);
+  // A menu on its terminal waits for a person too: read from the screen,
+  // not said by the agent, hence `detected`.
+  if (extras.permission_prompt) {
+    nlohmann::json payload = parse_json_or_discarded(extras.permission_prompt->payload);
+    if (payload.is_object()) {
+      out["awaitingPermission"] = {
+          {"question", payload.value("question", "")},
+          {"options", payload.value("options", nlohmann::json::array())},
+          {"detected", true},
+          {"since", format_utc_iso8601(extras.permission_prompt->created_at)}};
+    }
+  }
   nlohmann::json sessions = nlohmann::json::array();
   for (const auto& session : extras.sessions) sessions.push_back(session_json(session));
   out["mcpSessions"] = std::move(sessions);
@@ -161,6 +174,9 @@ nlohmann::json executions_json(store::Database& db, std::span<const store::Execu
     store::ObservationRepository observations(db);
     for (const auto& row : rows) {
       if (is_waiting(row)) extras[row.id].waiting_on = observations.waiting_on(row.id);
+      if (!is_final(row.state)) {
+        extras[row.id].permission_prompt = observations.open_permission_prompt(row.id);
+      }
     }
   }
   nlohmann::json list = nlohmann::json::array();

@@ -49,6 +49,12 @@ terminal::TerminalSession* Launcher::terminal(const std::string& execution_id) c
   return found == runners_.end() ? nullptr : found->second->terminal();
 }
 
+std::optional<terminal::PermissionPrompt> Launcher::permission_prompt(
+    const std::string& execution_id) const {
+  auto found = runners_.find(execution_id);
+  return found == runners_.end() ? std::nullopt : found->second->permission_prompt();
+}
+
 bool Launcher::type_into(const std::string& execution_id, std::string_view text, bool enter) {
   terminal::TerminalSession* session = terminal(execution_id);
   if (session == nullptr) return false;

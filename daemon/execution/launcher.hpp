@@ -17,6 +17,7 @@
 #include "daemon/execution/execution_log.hpp"
 #include "daemon/sandbox/network_filter.hpp"
 #include "daemon/store/database.hpp"
+#include "daemon/terminal/permission_prompt.hpp"
 #include "daemon/terminal/terminal_session.hpp"
 
 namespace mission::daemon::execution {
@@ -42,6 +43,9 @@ struct LaunchSpec {
   // The streaming JSON its command asked for (shared/agent_stream.hpp),
   // read for the agent's tokens and cost; empty for text.
   std::string stream_format;
+  // Its adapter: on a terminal, whose permission menus are read from its
+  // screen (daemon/terminal/permission_prompt.hpp).
+  std::string adapter;
   adapters::LaunchFiles files;  // removed when the process ends
   // On a pseudo-terminal the daemon owns, of this size (rows, columns), in
   // place of pipes; viewers attach to it (daemon/terminal/).
@@ -78,6 +82,11 @@ class Launcher {
 
   // The terminal of a running execution launched on one; nullptr otherwise.
   terminal::TerminalSession* terminal(const std::string& execution_id) const;
+
+  // The permission prompt a running execution of ours shows on its
+  // terminal now (read afresh from the screen), if any.
+  std::optional<terminal::PermissionPrompt> permission_prompt(
+      const std::string& execution_id) const;
 
   // Types `text` into the execution's terminal, then Enter unless `enter`
   // is false: how answers and messages reach an agent on a terminal. False

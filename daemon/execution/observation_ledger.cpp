@@ -97,6 +97,26 @@ nlohmann::json ObservationLedger::record_diagnostic(const std::string& execution
   return reply;
 }
 
+nlohmann::json ObservationLedger::record_screen_fact(const std::string& execution_id,
+                                                     std::string_view kind, const std::string& key,
+                                                     const nlohmann::json& payload) {
+  store::ObservationRow row;
+  row.execution_id = execution_id;
+  row.event_id = key;
+  row.origin = std::string(store::kScreenOrigin);
+  row.kind = std::string(kind);
+  row.payload = payload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  row.status = ObservationStatus::accepted;
+  row.created_at = unix_ms_now();
+  auto id = store::ObservationRepository(db_).insert_unique(row);
+  if (!id) {
+    return {{"status", ObservationStatus::duplicate},
+            {"agentExecutionId", execution_id},
+            {"eventId", key}};
+  }
+  return ack(ObservationStatus::accepted, execution_id, key, *id);
+}
+
 void ObservationLedger::promote_claims(const std::string& execution_id,
                                        ExecutionState final_state) {
   if (auto claim = claim_borne_out_by(final_state)) {

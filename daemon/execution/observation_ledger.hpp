@@ -39,6 +39,13 @@ class ObservationLedger {
                                    const std::string& key, const std::string& reason,
                                    const nlohmann::json& details);
 
+  // Records what the daemon read on the execution's screen (a permission
+  // prompt, its clearing, the answer typed into it) as an accepted
+  // observation of origin "screen" that changes no state. `key` dedupes it.
+  // Returns the acknowledgement.
+  nlohmann::json record_screen_fact(const std::string& execution_id, std::string_view kind,
+                                    const std::string& key, const nlohmann::json& payload);
+
   // Marks the claim observations that the final state bears out (a
   // completed_claim of a completed execution, a failed_claim of a failed
   // one) as promoted.

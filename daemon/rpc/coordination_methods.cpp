@@ -1,6 +1,7 @@
 #include "daemon/rpc/coordination_methods.hpp"
 
 #include "daemon/coordination/coordination.hpp"
+#include "daemon/coordination/permission_prompts.hpp"
 #include "daemon/store/agent_repository.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/inbox_repository.hpp"
@@ -109,7 +110,8 @@ nlohmann::json handle_inbox_list(MethodContext& context, const InboxListRequest&
        waiting_tasks_json(store::InboxRepository(db).awaiting_approval(store::kMaxInboxEntries))},
       {"conflicts",
        waiting_tasks_json(store::InboxRepository(db).conflicted(store::kMaxInboxEntries))},
-      {"blocked", blocked_executions(db)}};
+      {"blocked", blocked_executions(db)},
+      {"prompts", coordination::open_permission_prompts(db)}};
   put_page(out, "messages", std::move(items), page.positions, page.more, wanted);
   return out;
 }
@@ -124,6 +126,26 @@ nlohmann::json handle_message_send(MethodContext& context,
 
 nlohmann::json handle_execution_answer(MethodContext& context,
                                        const ExecutionAnswerRequest& request) {
+  // A permission menu on its terminal takes the option's key; a question
+  // the agent asked (needs_input) takes a message.
+  auto target = store::ExecutionRepository(context.services.db).find(request.id);
+  execution::Launcher& launcher = context.services.launcher;
+  if (target && coordination::answers_on_screen(launcher, request.id, target->adapter)) {
+    auto prompt = launcher.permission_prompt(request.id);
+    if (prompt && !request.choice) {
+      throw MissionError(ErrorCode::invalid_argument,
+                         "agent execution " + request.id +
+                             " shows a permission prompt on its screen: it takes one of its " +
+                             std::to_string(prompt->options.size()) + " options, not a text",
+                         "mission inbox lists the options; answer with --choice N",
+                         {{"options", prompt->options}});
+    }
+    if (request.choice && (prompt || target->state != ExecutionState::awaiting_input)) {
+      return coordination::answer_permission_prompt(context.services.db, context.events, launcher,
+                                                    request.id, target->adapter, *request.choice,
+                                                    person_named(request.from));
+    }
+  }
   coordination::PersonMessage message{person_named(request.from), request.id,   request.text,
                                       MessagePriority::high,      std::nullopt, request.enter};
   return coordination::person_answer(context.services.db, context.events, message, request.choice,

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include "daemon/coordination/permission_prompts.hpp"
 #include "daemon/execution/retention.hpp"
 #include "daemon/rpc/control_session.hpp"
 #include "daemon/sandbox/confinement.hpp"
@@ -84,7 +85,9 @@ nlohmann::json handle_daemon_status(MethodContext& context, const EmptyRequest&)
           {"executions",
            {{"total", executions.total},
             {"active", executions.in_states},
-            {"running", services.launcher.running()}}},
+            {"running", services.launcher.running()},
+            // Menus read from their terminals, each waiting for a person.
+            {"awaitingPermission", coordination::open_permission_prompts(services.db).size()}}},
           {"watchedTrees", services.trees.status()},
           {"sandbox", sandbox_status()}};
 }

@@ -87,6 +87,18 @@ std::optional<ObservationRow> ObservationRepository::waiting_on(const std::strin
   return read_row(s);
 }
 
+std::optional<ObservationRow> ObservationRepository::open_permission_prompt(
+    const std::string& execution_id) {
+  auto s = db_.prepare(std::string("SELECT ") + kColumns +
+                       " FROM observations WHERE execution_id = ?1 AND kind IN (?2, ?3) ORDER BY "
+                       "id DESC LIMIT 1");
+  s.bind(1, execution_id).bind(2, kPermissionPromptKind).bind(3, kPermissionPromptClearedKind);
+  if (!s.step()) return std::nullopt;
+  ObservationRow row = read_row(s);
+  if (row.kind != kPermissionPromptKind) return std::nullopt;
+  return row;
+}
+
 void ObservationRepository::promote(const std::string& execution_id, SignalType kind) {
   auto s = db_.prepare(
       "UPDATE observations SET status = 'promoted' WHERE execution_id = ?1 AND kind = ?2 AND "

@@ -16,6 +16,13 @@ namespace mission::store {
 // An observation's kind: a signal type's name, or this for what the daemon
 // noticed on a delivery path (a malformed marker, say).
 inline constexpr std::string_view kDiagnosticKind = "diagnostic";
+// What the daemon read on an agent's terminal (origin kScreenOrigin): a
+// permission prompt came up ({question, options, detected}) or left the
+// screen, and the option a person picked in it.
+inline constexpr std::string_view kPermissionPromptKind = "permission_prompt";
+inline constexpr std::string_view kPermissionPromptClearedKind = "permission_prompt_cleared";
+inline constexpr std::string_view kPermissionAnswerKind = "permission_answer";
+inline constexpr std::string_view kScreenOrigin = "screen";
 
 struct ObservationRow {
   std::int64_t id = 0;  // also its position in pages
@@ -44,6 +51,9 @@ class ObservationRepository {
   std::optional<SignalType> last_claim(const std::string& execution_id);
   // The newest accepted needs_input or blocked observation.
   std::optional<ObservationRow> waiting_on(const std::string& execution_id);
+  // The permission prompt on the execution's screen when last read: its
+  // newest permission_prompt, unless a permission_prompt_cleared came after.
+  std::optional<ObservationRow> open_permission_prompt(const std::string& execution_id);
   // Marks the execution's recorded-only observations of `kind` promoted.
   void promote(const std::string& execution_id, SignalType kind);
   std::int64_t count_all();

@@ -31,6 +31,7 @@ TerminalSession::TerminalSession(uv_loop_t* loop, unsigned short rows, unsigned 
                                  AgentSide agent)
     : screen_(rows, columns),
       quiet_timer_(loop, [this] { on_quiet_timer(); }),
+      settle_timer_(loop, [this] { on_settle_timer(); }),
       agent_(std::move(agent)),
       pause_timer_(loop,
                    [this] {
@@ -117,6 +118,13 @@ void TerminalSession::on_output(std::string_view bytes) {
   }
   window_bytes_ += bytes.size();
   last_output_ms_ = now;
+  if (settled_) {
+    if (unsettled_since_ == 0) unsettled_since_ = now;
+    if (!settle_armed_) {
+      settle_armed_ = true;
+      settle_timer_.start(limits::kScreenSettleMs);
+    }
+  }
   if (window_bytes_ <= limits::kScreenEagerBytes) {
     catch_up();
     return;
@@ -139,6 +147,21 @@ void TerminalSession::on_quiet_timer() {
     return;
   }
   catch_up();
+}
+
+void TerminalSession::on_settle_timer() {
+  settle_armed_ = false;
+  const std::int64_t now = unix_ms_now();
+  const std::int64_t quiet_for = now - last_output_ms_;
+  const std::int64_t waited = now - unsettled_since_;
+  if (quiet_for < limits::kScreenSettleMs && waited < limits::kScreenSettleMaxMs) {
+    settle_armed_ = true;
+    settle_timer_.start(static_cast<int>(
+        std::min(limits::kScreenSettleMs - quiet_for, limits::kScreenSettleMaxMs - waited)));
+    return;
+  }
+  unsettled_since_ = 0;
+  if (settled_) settled_();
 }
 
 void TerminalSession::attach(Viewer& viewer, bool types, unsigned short rows,

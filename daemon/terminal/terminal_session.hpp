@@ -97,6 +97,12 @@ class TerminalSession {
 
   // The screen model, brought up to date with the output first.
   const Screen& screen();
+
+  // `settled` runs on the loop once the agent's output has settled: quiet
+  // for kScreenSettleMs, or kScreenSettleMaxMs after output nobody looked
+  // at yet however busy the agent is. What reads the screen (a permission
+  // prompt) reads it there, not on every write.
+  void on_settled(std::function<void()> settled) { settled_ = std::move(settled); }
   std::size_t viewers() const { return viewers_.size(); }
   bool has_typist() const;
 
@@ -129,6 +135,12 @@ class TerminalSession {
   bool quiet_check_armed_ = false;
   loop::Timer quiet_timer_;
   void on_quiet_timer();
+  // Output not yet looked at by `settled_` since this time (0: none).
+  std::int64_t unsettled_since_ = 0;
+  bool settle_armed_ = false;
+  std::function<void()> settled_;
+  loop::Timer settle_timer_;
+  void on_settle_timer();
   AgentSide agent_;
   struct Keys {
     std::string bytes;

@@ -319,3 +319,22 @@ TEST_CASE("a query after a burst is answered once the agent is quiet, with no vi
   loop.run();
   CHECK(answered == "\x1b[2;3R");
 }
+
+TEST_CASE("the screen is looked at once its output settles, not once per write") {
+  Loop loop;
+  TerminalSession session(loop.get(), 24, 80, {});
+  int settled = 0;
+  std::string seen;
+  session.on_settled([&] {
+    ++settled;
+    seen = session.screen().text();
+  });
+  for (int i = 0; i < 100; ++i) session.on_output("line " + std::to_string(i) + "\r\n");
+  loop.run();
+  CHECK(settled == 1);
+  // The model is up to date when it is looked at.
+  CHECK(seen.find("line 99") != std::string::npos);
+  session.on_output("more\r\n");
+  loop.run();
+  CHECK(settled == 2);
+}
