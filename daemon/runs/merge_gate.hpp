@@ -30,8 +30,9 @@ GateTree gate_tree_for(const std::string& repository, const std::string& run_id,
 // replaced). Throws MissionError git_error.
 void make_gate_tree(const GateTree& gate, const std::string& commit);
 
-// Removes the worktree and its branch; what fails is left for `mission
-// workspaces clean`.
+// Removes the worktree and its branch. What fails to go stays until the
+// same tree is gated again: `mission workspaces clean` does not know gate
+// worktrees (their branches are outside the workspaces' prefix).
 void remove_gate_tree(const GateTree& gate) noexcept;
 
 // What the gate's verdict on a tree is kept as, within a run.
