@@ -9,14 +9,16 @@
 
 namespace {
 
-constexpr std::string_view kFormats[] = {"claude-stream-json", "codex-json", "opencode-json", "text"};
+constexpr std::string_view kFormats[] = {"claude-stream-json", "codex-json", "opencode-json",
+                                         "text"};
 
 bool within_bounds(const mission::AgentUsage& usage) {
   for (const auto& count : {usage.input_tokens, usage.output_tokens, usage.cache_read_tokens,
                             usage.cache_write_tokens}) {
     if (count && (*count < 0 || *count > mission::limits::kMaxUsageTokens)) return false;
   }
-  return !usage.cost_usd || (*usage.cost_usd >= 0 && *usage.cost_usd <= mission::limits::kMaxUsageCostUsd);
+  return !usage.cost_usd ||
+         (*usage.cost_usd >= 0 && *usage.cost_usd <= mission::limits::kMaxUsageCostUsd);
 }
 
 }  // namespace
