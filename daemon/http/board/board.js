@@ -218,6 +218,9 @@ async function refresh() {
       state.again = false;
       const wanted = wantedWorkflow();
       const board = await getJson(`/api/board${wanted ? `?workflow=${encodeURIComponent(wanted)}` : ''}`);
+      // A click chose another workflow while this was read: read again for
+      // it, rather than draw (and select) the one it left.
+      if (state.selected !== null && state.selected !== wanted) { state.again = true; continue; }
       state.csrf = board.csrf;
       state.selected = board.selected;
       if (board.selected && location.hash !== `#${board.selected}`) history.replaceState(null, '', `#${board.selected}`);
