@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "shared/display_text.hpp"
+#include "shared/json_member.hpp"
 
 namespace mission {
 
@@ -16,13 +17,6 @@ std::string string_at(const nlohmann::json& object, std::string_view key) {
   auto found = object.find(key);
   if (found == object.end() || !found->is_string()) return {};
   return found->get<std::string>();
-}
-
-const nlohmann::json& member(const nlohmann::json& object, std::string_view key) {
-  static const nlohmann::json kNull;
-  if (!object.is_object()) return kNull;
-  auto found = object.find(key);
-  return found == object.end() ? kNull : *found;
 }
 
 // A tool's arguments on one line: the one that says what the call does
@@ -65,7 +59,7 @@ std::vector<StreamStep> decode_claude(const nlohmann::json& event) {
   std::vector<StreamStep> steps;
   const std::string type = string_at(event, "type");
   if (type == "assistant" || type == "user") {
-    const nlohmann::json& content = member(member(event, "message"), "content");
+    const nlohmann::json& content = json_member(json_member(event, "message"), "content");
     if (content.is_string() && type == "assistant")
       steps.push_back({Kind::message, content.get<std::string>()});
     if (!content.is_array()) return steps;
@@ -77,27 +71,27 @@ std::vector<StreamStep> decode_claude(const nlohmann::json& event) {
         steps.push_back({Kind::thinking, string_at(block, "thinking")});
       } else if (block_type == "tool_use") {
         steps.push_back(
-            {Kind::tool_call, call_text(string_at(block, "name"), member(block, "input"))});
+            {Kind::tool_call, call_text(string_at(block, "name"), json_member(block, "input"))});
       } else if (block_type == "tool_result") {
-        const bool failed =
-            member(block, "is_error").is_boolean() && member(block, "is_error").get<bool>();
+        const bool failed = json_member(block, "is_error").is_boolean() &&
+                            json_member(block, "is_error").get<bool>();
         steps.push_back(
-            {failed ? Kind::error : Kind::tool_result, result_text(member(block, "content"))});
+            {failed ? Kind::error : Kind::tool_result, result_text(json_member(block, "content"))});
       }
     }
   } else if (type == "result") {
     const bool failed =
-        member(event, "is_error").is_boolean() && member(event, "is_error").get<bool>();
+        json_member(event, "is_error").is_boolean() && json_member(event, "is_error").get<bool>();
     std::string summary = string_at(event, "subtype");
-    if (const auto& turns = member(event, "num_turns"); turns.is_number_integer()) {
+    if (const auto& turns = json_member(event, "num_turns"); turns.is_number_integer()) {
       summary += ", " + std::to_string(turns.get<long long>()) + " turns";
     }
-    if (const auto& ms = member(event, "duration_ms"); ms.is_number()) {
+    if (const auto& ms = json_member(event, "duration_ms"); ms.is_number()) {
       char seconds[32];
       std::snprintf(seconds, sizeof seconds, ", %.1f s", ms.get<double>() / 1000.0);
       summary += seconds;
     }
-    if (const auto& cost = member(event, "total_cost_usd"); cost.is_number()) {
+    if (const auto& cost = json_member(event, "total_cost_usd"); cost.is_number()) {
       char dollars[32];
       std::snprintf(dollars, sizeof dollars, ", $%.4f", cost.get<double>());
       summary += dollars;
@@ -169,15 +163,15 @@ std::string shell_script(std::string_view command) {
 std::vector<StreamStep> decode_codex(const nlohmann::json& event) {
   std::vector<StreamStep> steps;
   const std::string type = string_at(event, "type");
-  const nlohmann::json& item = member(event, "item");
+  const nlohmann::json& item = json_member(event, "item");
   const std::string item_type = string_at(item, "type");
   if (type == "item.started") {
     if (item_type == "command_execution") {
       steps.push_back({Kind::tool_call, "shell(" + shell_script(string_at(item, "command")) + ")"});
     } else if (item_type == "mcp_tool_call") {
-      steps.push_back(
-          {Kind::tool_call, string_at(item, "server") + "." +
-                                call_text(string_at(item, "tool"), member(item, "arguments"))});
+      steps.push_back({Kind::tool_call,
+                       string_at(item, "server") + "." +
+                           call_text(string_at(item, "tool"), json_member(item, "arguments"))});
     }
   } else if (type == "item.completed") {
     if (item_type == "agent_message") {
@@ -185,7 +179,7 @@ std::vector<StreamStep> decode_codex(const nlohmann::json& event) {
     } else if (item_type == "reasoning") {
       steps.push_back({Kind::thinking, string_at(item, "text")});
     } else if (item_type == "command_execution") {
-      const nlohmann::json& code = member(item, "exit_code");
+      const nlohmann::json& code = json_member(item, "exit_code");
       const bool failed = code.is_number_integer() && code.get<int>() != 0;
       std::string text = code.is_number_integer() ? "exit " + std::to_string(code.get<int>())
                                                   : std::string("ended");
@@ -193,17 +187,17 @@ std::vector<StreamStep> decode_codex(const nlohmann::json& event) {
       if (!output.empty()) text += ": " + output;
       steps.push_back({failed ? Kind::error : Kind::tool_result, text});
     } else if (item_type == "mcp_tool_call") {
-      const nlohmann::json& error = member(item, "error");
+      const nlohmann::json& error = json_member(item, "error");
       if (!error.is_null()) {
         steps.push_back(
             {Kind::error, error.is_object() ? string_at(error, "message") : error.dump()});
       } else {
         steps.push_back(
-            {Kind::tool_result, result_text(member(member(item, "result"), "content"))});
+            {Kind::tool_result, result_text(json_member(json_member(item, "result"), "content"))});
       }
     } else if (item_type == "file_change") {
       std::string changed;
-      for (const auto& change : member(item, "changes")) {
+      for (const auto& change : json_member(item, "changes")) {
         if (!changed.empty()) changed += ", ";
         changed += string_at(change, "kind") + " " + string_at(change, "path");
       }
@@ -216,15 +210,15 @@ std::vector<StreamStep> decode_codex(const nlohmann::json& event) {
       steps.push_back({Kind::warning, string_at(item, "message")});
     }
   } else if (type == "turn.completed") {
-    const nlohmann::json& usage = member(event, "usage");
+    const nlohmann::json& usage = json_member(event, "usage");
     std::string summary = "turn completed";
     if (usage.is_object()) {
-      summary += ", tokens in " + member(usage, "input_tokens").dump() + ", out " +
-                 member(usage, "output_tokens").dump();
+      summary += ", tokens in " + json_member(usage, "input_tokens").dump() + ", out " +
+                 json_member(usage, "output_tokens").dump();
     }
     steps.push_back({Kind::done, summary});
   } else if (type == "turn.failed") {
-    steps.push_back({Kind::error, string_at(member(event, "error"), "message")});
+    steps.push_back({Kind::error, string_at(json_member(event, "error"), "message")});
   } else if (type == "error") {
     steps.push_back({Kind::error, string_at(event, "message")});
   }
@@ -237,26 +231,27 @@ std::vector<StreamStep> decode_codex(const nlohmann::json& event) {
 std::vector<StreamStep> decode_opencode(const nlohmann::json& event) {
   std::vector<StreamStep> steps;
   const std::string type = string_at(event, "type");
-  const nlohmann::json& part = member(event, "part");
+  const nlohmann::json& part = json_member(event, "part");
   if (type == "text") {
     steps.push_back({Kind::message, string_at(part, "text")});
   } else if (type == "reasoning") {
     steps.push_back({Kind::thinking, string_at(part, "text")});
   } else if (type == "tool_use") {
-    const nlohmann::json& state = member(part, "state");
-    steps.push_back({Kind::tool_call, call_text(string_at(part, "tool"), member(state, "input"))});
+    const nlohmann::json& state = json_member(part, "state");
+    steps.push_back(
+        {Kind::tool_call, call_text(string_at(part, "tool"), json_member(state, "input"))});
     const std::string status = string_at(state, "status");
     if (status == "completed") {
-      steps.push_back({Kind::tool_result, result_text(member(state, "output"))});
+      steps.push_back({Kind::tool_result, result_text(json_member(state, "output"))});
     } else if (status == "error") {
-      steps.push_back({Kind::error, result_text(member(state, "error"))});
+      steps.push_back({Kind::error, result_text(json_member(state, "error"))});
     }
   } else if (type == "step_finish") {
     const std::string reason = string_at(part, "reason");
     if (!reason.empty() && reason != "tool-calls") steps.push_back({Kind::done, reason});
   } else if (type == "error") {
-    const nlohmann::json& error = member(event, "error");
-    std::string text = string_at(member(error, "data"), "message");
+    const nlohmann::json& error = json_member(event, "error");
+    std::string text = string_at(json_member(error, "data"), "message");
     if (text.empty()) text = string_at(error, "name");
     if (text.empty()) text = error.dump();
     steps.push_back({Kind::error, text});

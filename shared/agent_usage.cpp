@@ -3,21 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "shared/json_member.hpp"
 #include "shared/usage_limits.hpp"
 
 namespace mission {
 
 namespace {
 
-const nlohmann::json& member(const nlohmann::json& object, std::string_view key) {
-  static const nlohmann::json kNull;
-  if (!object.is_object()) return kNull;
-  auto found = object.find(key);
-  return found == object.end() ? kNull : *found;
-}
-
 bool type_is(const nlohmann::json& event, std::string_view type) {
-  const nlohmann::json& value = member(event, "type");
+  const nlohmann::json& value = json_member(event, "type");
   return value.is_string() && value.get_ref<const std::string&>() == type;
 }
 
@@ -53,13 +47,13 @@ std::optional<UsageEvent> found(AgentUsage usage, bool cumulative) {
 // Claude Code's result: the whole run's usage, cached input apart.
 std::optional<UsageEvent> claude_usage(const nlohmann::json& event) {
   if (!type_is(event, "result")) return std::nullopt;
-  const nlohmann::json& usage = member(event, "usage");
+  const nlohmann::json& usage = json_member(event, "usage");
   AgentUsage out;
-  out.input_tokens = token_count(member(usage, "input_tokens"));
-  out.output_tokens = token_count(member(usage, "output_tokens"));
-  out.cache_read_tokens = token_count(member(usage, "cache_read_input_tokens"));
-  out.cache_write_tokens = token_count(member(usage, "cache_creation_input_tokens"));
-  out.cost_usd = dollars(member(event, "total_cost_usd"));
+  out.input_tokens = token_count(json_member(usage, "input_tokens"));
+  out.output_tokens = token_count(json_member(usage, "output_tokens"));
+  out.cache_read_tokens = token_count(json_member(usage, "cache_read_input_tokens"));
+  out.cache_write_tokens = token_count(json_member(usage, "cache_creation_input_tokens"));
+  out.cost_usd = dollars(json_member(event, "total_cost_usd"));
   return found(out, true);
 }
 
@@ -67,25 +61,25 @@ std::optional<UsageEvent> claude_usage(const nlohmann::json& event) {
 // cached input inside input_tokens.
 std::optional<UsageEvent> codex_usage(const nlohmann::json& event) {
   if (!type_is(event, "turn.completed")) return std::nullopt;
-  const nlohmann::json& usage = member(event, "usage");
+  const nlohmann::json& usage = json_member(event, "usage");
   AgentUsage out;
-  out.input_tokens = token_count(member(usage, "input_tokens"));
-  out.output_tokens = token_count(member(usage, "output_tokens"));
-  out.cache_read_tokens = token_count(member(usage, "cached_input_tokens"));
+  out.input_tokens = token_count(json_member(usage, "input_tokens"));
+  out.output_tokens = token_count(json_member(usage, "output_tokens"));
+  out.cache_read_tokens = token_count(json_member(usage, "cached_input_tokens"));
   return found(out, true);
 }
 
 // OpenCode's step_finish: one model call's tokens and cost.
 std::optional<UsageEvent> opencode_usage(const nlohmann::json& event) {
   if (!type_is(event, "step_finish")) return std::nullopt;
-  const nlohmann::json& part = member(event, "part");
-  const nlohmann::json& tokens = member(part, "tokens");
+  const nlohmann::json& part = json_member(event, "part");
+  const nlohmann::json& tokens = json_member(part, "tokens");
   AgentUsage out;
-  out.input_tokens = token_count(member(tokens, "input"));
-  out.output_tokens = token_count(member(tokens, "output"));
-  out.cache_read_tokens = token_count(member(member(tokens, "cache"), "read"));
-  out.cache_write_tokens = token_count(member(member(tokens, "cache"), "write"));
-  out.cost_usd = dollars(member(part, "cost"));
+  out.input_tokens = token_count(json_member(tokens, "input"));
+  out.output_tokens = token_count(json_member(tokens, "output"));
+  out.cache_read_tokens = token_count(json_member(json_member(tokens, "cache"), "read"));
+  out.cache_write_tokens = token_count(json_member(json_member(tokens, "cache"), "write"));
+  out.cost_usd = dollars(json_member(part, "cost"));
   return found(out, false);
 }
 
