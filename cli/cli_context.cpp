@@ -7,6 +7,7 @@
 
 #include "shared/agent_environment.hpp"
 #include "shared/error_code.hpp"
+#include "shared/time_format.hpp"
 
 namespace mission::cli {
 
@@ -43,6 +44,15 @@ std::string CliContext::agent_binary(const std::string& bin) {
   return bin.find('/') == std::string::npos
              ? bin
              : std::filesystem::absolute(bin).lexically_normal().string();
+}
+
+std::int64_t CliContext::since_option(const std::string& text, std::int64_t now_ms) {
+  std::optional<std::int64_t> since = parse_since(text, now_ms);
+  if (!since) {
+    throw MissionError(ErrorCode::invalid_argument, "cannot read --since '" + text + "'",
+                       "give 2h, 30m, 3d, 1w, today, yesterday or a real date such as 2026-11-23");
+  }
+  return *since;
 }
 
 std::map<std::string, std::string> CliContext::agent_environment(

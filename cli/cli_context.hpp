@@ -2,6 +2,7 @@
 // What every command shares: the global options and the way to reach the
 // daemon with them.
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -46,6 +47,10 @@ struct CliContext {
   // An agent's executable (--bin) as the daemon takes it: a path from this
   // shell's directory made absolute, a bare name left to the agent's PATH.
   static std::string agent_binary(const std::string& bin);
+  // A --since option's time (2h, yesterday, an ISO 8601 date) in unix ms,
+  // read against `now_ms`; throws MissionError invalid_argument saying what
+  // it takes.
+  static std::int64_t since_option(const std::string& text, std::int64_t now_ms);
 
   // Who is at the shell: the login name the environment gives (the
   // daemon only talks to this uid anyway), as messages and approvals name

@@ -29,13 +29,7 @@ int run_context(const CliContext& context, const ContextOptions& options) {
   if (options.phase) filter["phase"] = *options.phase;
   if (!options.agent.empty()) filter["agent"] = options.agent;
   if (!options.since.empty()) {
-    std::optional<std::int64_t> since = parse_since(options.since, unix_ms_now());
-    if (!since) {
-      throw MissionError(
-          ErrorCode::invalid_argument, "cannot read --since '" + options.since + "'",
-          "give 2h, 30m, 3d, 1w, today, yesterday or a real date such as 2026-11-23");
-    }
-    filter["since"] = format_utc_iso8601(*since);
+    filter["since"] = format_utc_iso8601(CliContext::since_option(options.since, unix_ms_now()));
   }
   if (!filter.empty()) params["filter"] = filter;
   nlohmann::json result = connection.client.call("mission.context", params);

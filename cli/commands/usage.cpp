@@ -119,13 +119,8 @@ int run_usage(const CliContext& context, const UsageOptions& options) {
     params["workflowId"] = resolve_workflow(connection.client, options.workflow);
   if (!options.since.empty()) {
     const std::int64_t now = unix_ms_now();
-    std::optional<std::int64_t> since = parse_since(options.since, now);
-    if (!since) {
-      throw MissionError(
-          ErrorCode::invalid_argument, "cannot read --since '" + options.since + "'",
-          "give 2h, 30m, 3d, 1w, today, yesterday or a real date such as 2026-11-23");
-    }
-    params["withinMs"] = std::max<std::int64_t>(now - *since, 1);
+    const std::int64_t since = CliContext::since_option(options.since, now);
+    params["withinMs"] = std::max<std::int64_t>(now - since, 1);
   }
   nlohmann::json result = connection.client.call("usage.list", params);
   if (context.options.json) {
