@@ -9,11 +9,9 @@
 // The sandbox's ~/.claude.json says onboarding is done, the work dir is
 // trusted and the dummy key is approved, so no first-run dialog waits.
 
-import fs from 'node:fs';
-import path from 'node:path';
 import { check, dump, main, mission, sandbox, tail } from './lib/harness.mjs';
 import { scriptedModelApi } from './lib/scripted_model.mjs';
-import { interactiveSession } from './lib/tty.mjs';
+import { interactiveSession, skipClaudeFirstRun } from './lib/tty.mjs';
 import { agentSetup } from './lib/workflow.mjs';
 
 const ANSWER = 'Hello from the scripted model, on the daemon terminal.';
@@ -22,13 +20,7 @@ await main("Claude Code runs interactively on mission's terminal", 120000, async
   const sb = sandbox('tty-claude');
   const api = await scriptedModelApi(() => ({ text: ANSWER }));
   const setup = agentSetup('claude-code', sb, api.url);
-  const key = setup.env.ANTHROPIC_API_KEY;
-  fs.writeFileSync(path.join(sb.home, '.claude.json'), JSON.stringify({
-    hasCompletedOnboarding: true,
-    theme: 'dark',
-    customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
-    projects: { [sb.work]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
-  }));
+  skipClaudeFirstRun(sb, setup.env.ANTHROPIC_API_KEY);
 
   const run = await interactiveSession(sb, {
     agent: 'Claude Code', adapter: 'claude-code', env: setup.env,

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { check, dump, log, main, mission, missionPath, sandbox, showExecution, tail } from './lib/harness.mjs';
 import { scriptedModelApi } from './lib/scripted_model.mjs';
-import { screen, terminalEnv, waitScreen } from './lib/tty.mjs';
+import { screen, skipClaudeFirstRun, terminalEnv, waitScreen } from './lib/tty.mjs';
 import { agentSetup } from './lib/workflow.mjs';
 
 const FILE = 'made-by-claude';
@@ -41,13 +41,7 @@ await main("Claude Code's permission menu on mission's terminal is answered from
     ? { tool: 'Bash', input: { command: `touch ${FILE}`, description: 'Make the file' } }
     : { text: DONE }));
   const setup = agentSetup('claude-code', sb, api.url);
-  const key = setup.env.ANTHROPIC_API_KEY;
-  fs.writeFileSync(path.join(sb.home, '.claude.json'), JSON.stringify({
-    hasCompletedOnboarding: true,
-    theme: 'dark',
-    customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
-    projects: { [sb.work]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
-  }));
+  skipClaudeFirstRun(sb, setup.env.ANTHROPIC_API_KEY);
 
   // Claude Code's default mode is auto, which answers such prompts itself:
   // the mode that asks is asked for.

@@ -96,6 +96,22 @@ inline const json& task_of(const json& run, const std::string& name) {
   return none;
 }
 
+// Shell for a scripted agent: defines `call TOOL ARGS_JSON`, one MCP
+// tools/call (after initialize) over `mission mcp connect` as the agent's
+// own execution; a failed call exits the script with 7. `replies` is
+// appended to the call's command line, e.g. ">/dev/null" to drop them.
+inline std::string shell_mcp_call(const std::string& replies = "") {
+  const std::string connect = std::string("\"") + MISSION_PATH +
+                              "\" mcp connect --agent-execution \"$MISSION_AGENT_EXECUTION_ID\"";
+  return "init='{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+         "\"protocolVersion\":\"2025-11-25\","
+         "\"capabilities\":{},\"clientInfo\":{\"name\":\"fake-codex\"}}}'\n"
+         "call() { printf '%s\\n%s\\n' \"$init\" "
+         "\"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":2,\\\"method\\\":\\\"tools/call\\\","
+         "\\\"params\\\":{\\\"name\\\":\\\"$1\\\",\\\"arguments\\\":$2}}\" | " +
+         connect + (replies.empty() ? "" : " " + replies) + " || exit 7; }\n";
+}
+
 inline std::string show(const Instance& instance, const fs::path& repo, const std::string& spec) {
   ProcessResult result =
       run_process({"/usr/bin/git", "-C", repo.string(), "show", spec}, git_env(instance));

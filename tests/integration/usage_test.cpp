@@ -47,19 +47,10 @@ fs::path fake_claude(const Instance& instance) {
 // also reports tokens in complete_task's metadata, over mission's MCP bridge.
 fs::path fake_codex(const Instance& instance) {
   const fs::path script = instance.root.path() / "fake-codex.sh";
-  const std::string connect = std::string("\"") + MISSION_PATH +
-                              "\" mcp connect --agent-execution \"$MISSION_AGENT_EXECUTION_ID\"";
   write_file(script,
              "#!/bin/sh\n"
-             "printf '%s\\n' \"$MISSION_TASK_NAME\" > \"$MISSION_TASK_NAME.txt\"\n"
-             "init='{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
-             "\"protocolVersion\":\"2025-11-25\","
-             "\"capabilities\":{},\"clientInfo\":{\"name\":\"fake-codex\"}}}'\n"
-             "call() { printf '%s\\n%s\\n' \"$init\" "
-             "\"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":2,\\\"method\\\":\\\"tools/call\\\","
-             "\\\"params\\\":{\\\"name\\\":\\\"$1\\\",\\\"arguments\\\":$2}}\" | " +
-                 connect +
-                 " >/dev/null || exit 7; }\n"
+             "printf '%s\\n' \"$MISSION_TASK_NAME\" > \"$MISSION_TASK_NAME.txt\"\n" +
+                 shell_mcp_call(">/dev/null") +
                  "call start_task \"{\\\"task_id\\\":\\\"$MISSION_TASK_ID\\\"}\"\n"
                  "printf '%s\\n' '{\"type\":\"turn.completed\",\"usage\":{\"input_tokens\":5000,"
                  "\"cached_input_tokens\":4000,\"output_tokens\":60}}'\n"

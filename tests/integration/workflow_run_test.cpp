@@ -44,8 +44,6 @@ std::vector<std::string> args(std::vector<std::string> head, const std::vector<s
 // first attempt of "first" reports the task failed, so it is retried.
 fs::path fake_codex(const Instance& instance) {
   const fs::path script = instance.root.path() / "fake-codex.sh";
-  const std::string connect = std::string("\"") + MISSION_PATH +
-                              "\" mcp connect --agent-execution \"$MISSION_AGENT_EXECUTION_ID\"";
   write_file(script,
              "#!/bin/sh\n"
              "printf '%s\\n' \"$MISSION_TASK_NAME\" > \"$MISSION_TASK_NAME.txt\"\n"
@@ -53,15 +51,8 @@ fs::path fake_codex(const Instance& instance) {
              "  first1) status=failed; tin=100; tout=10;;\n"
              "  first2) status=success; tin=1000; tout=200;;\n"
              "  *) status=success; tin=50; tout=5;;\n"
-             "esac\n"
-             "init='{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
-             "\"protocolVersion\":\"2025-11-25\","
-             "\"capabilities\":{},\"clientInfo\":{\"name\":\"fake-codex\"}}}'\n"
-             "call() { printf '%s\\n%s\\n' \"$init\" "
-             "\"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":2,\\\"method\\\":\\\"tools/call\\\","
-             "\\\"params\\\":{\\\"name\\\":\\\"$1\\\",\\\"arguments\\\":$2}}\" | " +
-                 connect +
-                 " || exit 7; }\n"
+             "esac\n" +
+                 shell_mcp_call() +
                  "call start_task \"{\\\"task_id\\\":\\\"$MISSION_TASK_ID\\\"}\"\n"
                  "call complete_task "
                  "\"{\\\"task_id\\\":\\\"$MISSION_TASK_ID\\\",\\\"status\\\":\\\"$status\\\","

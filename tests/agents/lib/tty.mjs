@@ -6,10 +6,24 @@
 // CLI's first-run settings, the string its first screen draws, how it quits.
 
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { check, log, mission, missionPath, showExecution, tail } from './harness.mjs';
 
 export const FINAL = ['completed', 'failed', 'cancelled', 'lost'];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/// Claude Code's first run done in the sandbox's ~/.claude.json: onboarding
+/// finished, the work dir trusted and the dummy key `key` approved, so no
+/// first-run dialog waits on its terminal.
+export function skipClaudeFirstRun(sb, key) {
+  fs.writeFileSync(path.join(sb.home, '.claude.json'), JSON.stringify({
+    hasCompletedOnboarding: true,
+    theme: 'dark',
+    customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
+    projects: { [sb.work]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
+  }));
+}
 
 /// An agent's environment for a terminal: a TERM that draws, colours on.
 export function terminalEnv(env) {
