@@ -47,7 +47,7 @@ __mission_node() {
     'workspaces list') subs='' opts='--workflow --status' args='' ;;
     'workspaces conflicts') subs='' opts='' args='workflows' ;;
     'workspaces clean') subs='' opts='--workflow' args='' ;;
-    'workflows') subs='list show create rm run stop reset status diff land plan edit' opts='' args='' ;;
+    'workflows') subs='list show create rm run stop reset retry status diff land plan edit' opts='' args='' ;;
     'workflows list') subs='' opts='--limit' args='' ;;
     'workflows show') subs='' opts='--follow' args='workflows' ;;
     'workflows create') subs='' opts='--from --cwd' args='none' ;;
@@ -55,6 +55,7 @@ __mission_node() {
     'workflows run') subs='' opts='--adapter --parallel --check --gate --max-attempts --task-timeout --base --env --detach --approve --sandbox --network --allow-write' args='workflows command' ;;
     'workflows stop') subs='' opts='' args='workflows' ;;
     'workflows reset') subs='' opts='' args='workflows none' ;;
+    'workflows retry') subs='' opts='' args='workflows none' ;;
     'workflows status') subs='' opts='' args='workflows' ;;
     'workflows diff') subs='' opts='--stat' args='workflows none' ;;
     'workflows land') subs='' opts='--into --merge --partial' args='workflows' ;;

@@ -23,7 +23,7 @@ function __mission_subcommands
         case 'workspaces'
             echo list conflicts clean
         case 'workflows'
-            echo list show create rm run stop reset status diff land plan edit
+            echo list show create rm run stop reset retry status diff land plan edit
         case 'templates'
             echo list show apply
         case 'sandbox'
@@ -235,6 +235,7 @@ complete -c mission -n '__mission_at '\''workflows'\''' -a 'rm' -d 'Delete a wor
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'run' -d 'Run a workflow: agents on its ready tasks, checked, merged in order'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'stop' -d 'Stop a workflow'\''s run; its tasks go back to ready'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'reset' -d 'Put a workflow'\''s failed tasks (or one) back to ready, to run them again'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'retry' -d 'Run a workflow again with its last run'\''s options, on what failed (or one task)'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'status' -d 'Show a workflow'\''s last run: tasks, attempts, times'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'diff' -d 'Show a workflow run'\''s patch, or one task'\''s, through git diff'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'land' -d 'Move the base branch to a finished run'\''s branch (fast-forward, or --merge)'
@@ -262,6 +263,7 @@ complete -c mission -n '__mission_at '\''workflows run'\''' -l allow-write -r -F
 complete -c mission -n '__mission_at '\''workflows run'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''workflows stop'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''workflows reset'\''' -a '(__mission_known workflows)'
+complete -c mission -n '__mission_at '\''workflows retry'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''workflows status'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''workflows diff'\''' -l stat -d 'Only the files and their changed lines'
 complete -c mission -n '__mission_at '\''workflows diff'\''' -a '(__mission_known workflows)'

@@ -165,6 +165,32 @@ int reset_workflow(const CliContext& context, const WorkflowRunOptions& given) {
   return kExitOk;
 }
 
+int retry_workflow(const CliContext& context, const WorkflowRunOptions& given) {
+  DaemonConnection connection = context.connect();
+  const WorkflowRunOptions options = resolved(connection.client, given);
+  nlohmann::json params = {{"id", options.id}};
+  if (!options.task_id.empty()) params["task"] = options.task_id;
+  const nlohmann::json reply = connection.client.call("workflow.retry", params);
+  if (context.options.json) {
+    print_json(reply);
+    return kExitOk;
+  }
+  const nlohmann::json& run = reply.at("run");
+  const auto& names = reply.value("tasksReset", nlohmann::json::array());
+  std::printf("Run %s of workflow %s started with the last run's options%s%s.\n",
+              run.value("id", "").c_str(), options.id.c_str(),
+              names.empty() ? "" : ": trying again ", safe(joined(names, ", ")).c_str());
+  const auto& missing = reply.value("environmentMissing", nlohmann::json::array());
+  if (!missing.empty()) {
+    std::fprintf(stderr,
+                 "mission: the daemon has no %s, which the last run's agents had; set them "
+                 "and run it yourself if they need them: mission workflows run %s --env K=V ...\n",
+                 safe(joined(missing, ", ")).c_str(), options.id.c_str());
+  }
+  std::printf("Follow it: mission workflows show %s --follow\n", options.id.c_str());
+  return kExitOk;
+}
+
 int decide(const CliContext& context, const WorkflowRunOptions& given, bool approve) {
   DaemonConnection connection = context.connect();
   WorkflowRunOptions options = given;
@@ -334,6 +360,14 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
       ->type_name("TASK");
   reset->callback([&context, options] {
     context.action = [&context, options] { return reset_workflow(context, *options); };
+  });
+  CLI::App* retry = command.add_subcommand(
+      "retry", "Run a workflow again with its last run's options, on what failed (or one task)");
+  retry->add_option("id", options->id, kWorkflowArgumentHelp)->required()->type_name("WF");
+  retry->add_option("task", options->task_id, "Only this failed task (name or id)")
+      ->type_name("TASK");
+  retry->callback([&context, options] {
+    context.action = [&context, options] { return retry_workflow(context, *options); };
   });
   CLI::App* status =
       command.add_subcommand("status", "Show a workflow's last run: tasks, attempts, times");

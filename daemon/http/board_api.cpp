@@ -50,15 +50,23 @@ Outcome call(ControlServices& services, std::string_view method, nlohmann::json 
   return {true, std::move(reply["result"])};
 }
 
+// Answers the exchange with control method `method`'s result or error,
+// now or, for a method that defers (workflow.retry), once it is done.
 void answer_call(ControlServices& services, const std::shared_ptr<HttpExchange>& exchange,
                  std::string_view method, nlohmann::json params) {
-  Outcome outcome = call(services, method, std::move(params));
-  if (outcome.ok) {
-    send_json(exchange, 200, outcome.value);
-  } else {
-    send_json(exchange, status_for(outcome.value.value("code", "internal")),
-              {{"error", outcome.value}});
-  }
+  const nlohmann::json request = {{"jsonrpc", "2.0"},
+                                  {"id", 1},
+                                  {"method", std::string(method)},
+                                  {"params", std::move(params)}};
+  dispatch_without_session(services, request, [exchange](std::string line) {
+    nlohmann::json reply = nlohmann::json::parse(line);
+    if (reply.contains("error")) {
+      nlohmann::json error = reply["error"].value("data", nlohmann::json());
+      send_json(exchange, status_for(error.value("code", "internal")), {{"error", error}});
+    } else {
+      send_json(exchange, 200, reply["result"]);
+    }
+  });
 }
 
 std::vector<std::string_view> split_path(std::string_view path) {
@@ -196,6 +204,14 @@ void answer_board_api(ControlServices& services, const std::shared_ptr<HttpExcha
     nlohmann::json params = {{"id", std::string(parts[2])}};
     take(params, *body, {"text", "choice"});
     answer_call(services, exchange, "execution.answer", std::move(params));
+    return;
+  }
+  if (post && n == 4 && parts[1] == "workflows" && parts[3] == "retry") {
+    std::optional<nlohmann::json> body = body_object(exchange);
+    if (!body) return;
+    nlohmann::json params = {{"id", std::string(parts[2])}};
+    take(params, *body, {"task"});
+    answer_call(services, exchange, "workflow.retry", std::move(params));
     return;
   }
   if (post && n == 4 && parts[1] == "tasks" && (parts[3] == "approve" || parts[3] == "reject")) {

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "daemon/loop/work_queue.hpp"
+#include "daemon/rpc/deferred_reply.hpp"
 #include "daemon/rpc/dispatcher.hpp"
 #include "shared/bounded_json.hpp"
 #include "shared/fault_points.hpp"
@@ -121,54 +121,12 @@ void ControlSession::on_closed(loop::Connection& connection) {
 }
 
 void ControlSession::reply_later(nlohmann::json id, DeferredReply deferred, bool reply) {
-  struct Job {
-    DeferredReply deferred;
-    std::optional<MissionError> error;
-  };
-  auto job = std::make_shared<Job>(Job{std::move(deferred), std::nullopt});
   std::weak_ptr<int> alive = alive_;
-  ControlServices* services = &services_;
-  loop::queue_work(
-      services_.mcp.loop,
-      [job] {
-        try {
-          job->deferred.work();
-        } catch (const MissionError& e) {
-          job->error = e;
-        } catch (const std::exception& e) {
-          job->error =
-              MissionError(ErrorCode::internal, e.what(), "retry; report it if it persists");
-        }
-      },
-      [this, job, alive, services, id = std::move(id), reply] {
-        nlohmann::json response;
-        events::EventBatch batch(services->events);
-        try {
-          if (job->error) throw *job->error;
-          store::Transaction transaction(services->db);
-          nlohmann::json result = job->deferred.finish(services->db, batch);
-          transaction.commit();
-          batch.publish_to(services->events);
-          response = jsonrpc::result(id, std::move(result));
-        } catch (const MissionError& e) {
-          batch.discard();
-          response = jsonrpc::error(id, e);
-        } catch (const std::exception& e) {
-          batch.discard();
-          response = jsonrpc::error(id, MissionError(ErrorCode::internal, e.what()));
-        }
-        if (!reply || alive.expired() || connection_.closing()) return;
-        std::string line = jsonrpc::to_line(response);
-        if (line.size() > limits::kMaxReplyBytes) {
-          line = jsonrpc::to_line(jsonrpc::error(
-              id, MissionError(
-                      ErrorCode::payload_too_large,
-                      "the reply would be " + std::to_string(line.size()) + " bytes, over the " +
-                          std::to_string(limits::kMaxReplyBytes) + "-byte reply limit",
-                      "ask for less: name one workflow", {{"limit", limits::kMaxReplyBytes}})));
-        }
-        connection_.write(line);
-      });
+  answer_later(services_, std::move(id), std::move(deferred),
+               [this, alive, reply](std::string line) {
+                 if (!reply || alive.expired() || connection_.closing()) return;
+                 connection_.write(line);
+               });
 }
 
 void ControlSession::handle_frame(const Frame& frame) {

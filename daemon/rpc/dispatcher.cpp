@@ -3,9 +3,9 @@
 #include <cstdio>
 
 #include "daemon/rpc/control_session.hpp"
+#include "daemon/rpc/deferred_reply.hpp"
 #include "shared/fault_points.hpp"
 #include "shared/jsonrpc.hpp"
-#include "shared/limits.hpp"
 #include "shared/out_of_memory.hpp"
 #include "shared/schema_registry.hpp"
 
@@ -56,8 +56,12 @@ nlohmann::json run(const MethodEntry& entry, MethodContext& context, const nlohm
   return result;
 }
 
+// `later` answers a deferred method for a caller without a control
+// connection; null refuses such methods.
+using LaterReply = std::function<void(std::string line)>;
+
 std::string dispatch_from(ControlServices& services, ControlSession* session,
-                          const nlohmann::json& message) {
+                          const nlohmann::json& message, const LaterReply& later) {
   nlohmann::json id =
       message.is_object() && message.contains("id") ? message.at("id") : nlohmann::json();
   // Only a well-formed request without an id is a notification; `{}` and
@@ -86,8 +90,12 @@ std::string dispatch_from(ControlServices& services, ControlSession* session,
     // Committed (or read-only): what it did may now be heard of.
     context.events.publish_to(services.events);
     if (context.deferred) {
-      // Only a control connection can be answered later; no method the
-      // board calls defers (MethodContext::session says so otherwise).
+      if (session == nullptr && later) {
+        answer_later(services, notification ? nlohmann::json() : id, std::move(*context.deferred),
+                     notification ? LaterReply([](std::string) {}) : later);
+        return {};
+      }
+      // Without a way to answer later, MethodContext::session refuses.
       context.session().reply_later(notification ? nlohmann::json() : id,
                                     std::move(*context.deferred), !notification);
       return {};
@@ -120,16 +128,7 @@ std::string dispatch_from(ControlServices& services, ControlSession* session,
     if (notification) return {};
     response = jsonrpc::error(id, MissionError(ErrorCode::internal, e.what()));
   }
-  std::string line = jsonrpc::to_line(response);
-  if (line.size() > limits::kMaxReplyBytes) {
-    line = jsonrpc::to_line(jsonrpc::error(
-        id, MissionError(ErrorCode::payload_too_large,
-                         "the reply would be " + std::to_string(line.size()) + " bytes, over the " +
-                             std::to_string(limits::kMaxReplyBytes) + "-byte reply limit",
-                         "ask for less: a smaller limit, or page with the cursor",
-                         {{"limit", limits::kMaxReplyBytes}})));
-  }
-  return line;
+  return bounded_reply_line(id, response, "ask for less: a smaller limit, or page with the cursor");
 }
 
 }  // namespace
@@ -145,11 +144,17 @@ ControlSession& MethodContext::session() const {
 
 std::string dispatch(ControlServices& services, ControlSession& session,
                      const nlohmann::json& message) {
-  return dispatch_from(services, &session, message);
+  return dispatch_from(services, &session, message, nullptr);
 }
 
 std::string dispatch_without_session(ControlServices& services, const nlohmann::json& message) {
-  return dispatch_from(services, nullptr, message);
+  return dispatch_from(services, nullptr, message, nullptr);
+}
+
+void dispatch_without_session(ControlServices& services, const nlohmann::json& message,
+                              std::function<void(std::string line)> reply) {
+  std::string line = dispatch_from(services, nullptr, message, reply);
+  if (!line.empty()) reply(std::move(line));
 }
 
 }  // namespace mission::daemon

@@ -4,8 +4,10 @@
 // the method's typed request, the transaction of a method that writes, and
 // the reply budget. Errors of any kind become JSON-RPC errors.
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "daemon/rpc/method_context.hpp"
@@ -54,5 +56,11 @@ std::string dispatch(ControlServices& services, ControlSession& session,
 // board, over HTTP): no handshake, and a method that needs a control
 // connection of its own (events.subscribe, mcp.attach, ...) is refused.
 std::string dispatch_without_session(ControlServices& services, const nlohmann::json& message);
+
+// The same for any method, a deferred one (workflow.run, workflow.retry)
+// included: `reply` gets the response line, at once or once the method's
+// work is done; never for a notification.
+void dispatch_without_session(ControlServices& services, const nlohmann::json& message,
+                              std::function<void(std::string line)> reply);
 
 }  // namespace mission::daemon

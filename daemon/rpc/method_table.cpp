@@ -96,6 +96,10 @@ std::span<const MethodEntry> control_methods() {
       // A run's integration branch is made on a pool thread (deferred).
       {"workflow.run", "control/workflow.run.params", false, read,
        typed<WorkflowRunRequest, handle_workflow_run>},
+      // Resets what failed in its own transaction, then starts as
+      // workflow.run does (deferred).
+      {"workflow.retry", "control/workflow.retry.params", false, self,
+       typed<WorkflowResetRequest, handle_workflow_retry>},
       // Stops processes and records their attempts itself.
       {"workflow.stop", "control/workflow.stop.params", false, self,
        typed<WorkflowStopRequest, handle_workflow_stop>},

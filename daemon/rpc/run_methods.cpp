@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 
+#include "daemon/planning/workflows.hpp"
 #include "daemon/runs/run_report.hpp"
 #include "daemon/runs/run_service.hpp"
 #include "daemon/sandbox/allowed_writes.hpp"
@@ -11,6 +12,7 @@
 #include "daemon/store/mission_repository.hpp"
 #include "daemon/store/plan_repository.hpp"
 #include "daemon/store/run_repository.hpp"
+#include "shared/agent_environment.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
@@ -64,15 +66,18 @@ nlohmann::json handle_task_reject(MethodContext& context, const TaskApprovalRequ
                                                   request.reason.value_or("")))}};
 }
 
-nlohmann::json handle_workflow_run(MethodContext& context, const WorkflowRunRequest& request) {
+namespace {
+
+// Starts a run of workflow `id` with `options`: checked and planned now,
+// its integration branch made on a pool thread, answered once recorded.
+void start_run(MethodContext& context, const std::string& id, runs::RunOptions options) {
   runs::RunService& service = context.services.runs;
-  runs::RunOptions options = runs::options_from_json(request.options);
   // Refused before anything is made: every task's agent would be refused.
   if (options.sandbox) sandbox::require_confinable();
   options.sandbox_state = sandbox::confinement_state(options.sandbox) +
                           sandbox::allowed_writes_note(options.allow_write) +
                           sandbox::network_note(options.network);
-  auto start = std::make_shared<runs::RunStart>(service.plan_start(request.id, std::move(options)));
+  auto start = std::make_shared<runs::RunStart>(service.plan_start(id, std::move(options)));
   // The main checkout's .git is never the agents' to write.
   sandbox::check_allowed_writes(start->options.allow_write,
                                 std::filesystem::path(start->repository) / ".git");
@@ -93,6 +98,70 @@ nlohmann::json handle_workflow_run(MethodContext& context, const WorkflowRunRequ
                       service.activate(row.id);
                       return nlohmann::json{{"run", service.run_json(row)}};
                     }};
+}
+
+store::RunRow require_run(store::Database& db, const std::string& workflow_id,
+                          const std::optional<std::string>& run_id);
+
+}  // namespace
+
+nlohmann::json handle_workflow_run(MethodContext& context, const WorkflowRunRequest& request) {
+  start_run(context, request.id, runs::options_from_json(request.options));
+  return nullptr;
+}
+
+nlohmann::json handle_workflow_retry(MethodContext& context, const WorkflowResetRequest& request) {
+  store::Database& db = context.services.db;
+  const store::RunRow last = require_run(db, request.id, std::nullopt);
+  if (last.status == RunStatus::running || last.status == RunStatus::stopping) {
+    throw MissionError(
+        ErrorCode::invalid_argument,
+        "workflow " + request.id + " is running (" + last.id +
+            "): it retries a failed attempt itself, up to its --max-attempts",
+        "wait for the run to end, or stop it first: mission workflows stop " + request.id,
+        {{"workflow_id", request.id}, {"run_id", last.id}});
+  }
+  const nlohmann::json stored = nlohmann::json::parse(last.options);
+  runs::RunOptions options = runs::options_from_json(stored);
+  // The values the last run's agents had are never stored (they may be
+  // secrets): the daemon's own stand in for the names that run had.
+  const std::map<std::string, std::string> daemon_env = process_environment();
+  nlohmann::json missing = nlohmann::json::array();
+  for (const auto& name : stored.value("envNames", std::vector<std::string>{})) {
+    auto found = daemon_env.find(name);
+    if (found != daemon_env.end()) {
+      options.env[name] = found->second;
+    } else {
+      missing.push_back(name);
+    }
+  }
+  options.env = without_execution_variables(std::move(options.env));
+  nlohmann::json reset_names;
+  {
+    store::Transaction transaction(db);
+    planning::Caller caller = person_caller(context, "");
+    const nlohmann::json reset = planning::workflow_reset(caller, request.id, request.task);
+    reset_names = reset.at("tasks_reset");
+    if (reset_names.empty() &&
+        planning::require_workflow(db, request.id, "id").status == MissionStatus::completed) {
+      throw MissionError(ErrorCode::invalid_argument,
+                         "workflow " + request.id + " has nothing to retry: every task is done",
+                         "plan more work, or land it: mission workflows land " + request.id,
+                         {{"workflow_id", request.id}});
+    }
+    transaction.commit();
+  }
+  start_run(context, request.id, std::move(options));
+  // Said with the run once it answers: what is tried again, and which
+  // variables the agents lack.
+  auto finish = std::move(context.deferred->finish);
+  context.deferred->finish = [finish = std::move(finish), reset_names, missing](
+                                 store::Database& db, events::EventBatch& events) {
+    nlohmann::json result = finish(db, events);
+    result["tasksReset"] = reset_names;
+    result["environmentMissing"] = missing;
+    return result;
+  };
   return nullptr;
 }
 

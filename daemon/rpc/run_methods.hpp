@@ -1,6 +1,7 @@
 #pragma once
 // Control-API methods of workflow runs (docs/adr/0023): workflow.run,
-// workflow.stop, workflow.runStatus, workflow.runReport, workflow.landed.
+// workflow.retry, workflow.stop, workflow.runStatus, workflow.runReport,
+// workflow.landed.
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -8,6 +9,7 @@
 
 #include "daemon/rpc/dispatcher.hpp"
 #include "daemon/rpc/paging.hpp"
+#include "daemon/rpc/planning_methods.hpp"
 #include "daemon/runs/run_options.hpp"
 
 namespace mission::daemon {
@@ -53,6 +55,9 @@ struct TaskApprovalRequest {
 void from_json(const nlohmann::json& j, TaskApprovalRequest& request);
 
 nlohmann::json handle_workflow_run(MethodContext& context, const WorkflowRunRequest& request);
+// The last run's options again, on what failed (or the task named): what a
+// person who cannot type `mission workflows run` (the board) retries with.
+nlohmann::json handle_workflow_retry(MethodContext& context, const WorkflowResetRequest& request);
 nlohmann::json handle_workflow_stop(MethodContext& context, const WorkflowStopRequest& request);
 nlohmann::json handle_task_approve(MethodContext& context, const TaskApprovalRequest& request);
 nlohmann::json handle_task_reject(MethodContext& context, const TaskApprovalRequest& request);

@@ -3,7 +3,8 @@
 // the browser in; a workflow's task changes state on the page as its shell
 // agent works, without a reload; a page of another origin cannot answer an
 // agent's question, a click on the board can, and the agent gets it; a
-// click approves the task the run waits on and the run merges it. A
+// click approves the task the run waits on and the run merges it; a click
+// retries a failed run, which then merges. A
 // screenshot of each step goes to $MISSION_TEST_OUTPUT_DIR (ctest: the
 // build's tests/board/screenshots).
 // By hand: MISSION_PATH=build/bin/mission node tests/board/board_browser.test.mjs
@@ -197,6 +198,33 @@ await runTest('board in a browser', missionPath, async h => {
   assert.deepEqual(outlined, ['first', 'second', 'third'], 'the critical path is not the chain of three');
   assert.match(page.url(), new RegExp(`#${chain.id}$`), 'the address does not name the workflow shown');
   await shot('8-critical-path');
+
+  // A run that failed is tried again by a click, with its last run's
+  // options (the agent's command among them): the retry answers once the
+  // run's branch is made, so the board waits on a deferred reply.
+  const fixed = path.join(h.base, 'fixed');
+  const flaky = await planner.call('workflow_create', {
+    name: 'retried', source_type: 'prompt', source_content: 'a retry', max_parallel_tasks: 1 });
+  await planner.call('workflow_set_plan', { id: flaky.id, plan: { summary: 's', approach: 'a', tasks: [
+    { name: 'flaky', description: 'd', sequence: 1, depends_on: [] }] } });
+  const failUntilFixed = `[ -e '${fixed}' ] || exit 1; printf 'fixed\\n' > "$MISSION_TASK_NAME.txt"`;
+  await h.mission(['workflows', 'run', flaky.id, '--max-attempts', '1', '--', '/bin/sh', '-c', failUntilFixed],
+                  { cwd: repo, timeoutMs: bound(60000) });
+  assert.equal((await h.missionJson(['workflows', 'status', flaky.id])).status, 'failed');
+  await h.step('the failed workflow shows in the list', () =>
+    page.waitForSelector(`nav button[data-workflow-id="${flaky.id}"]`, { timeout: bound(20000) }), bound(20000));
+  await page.click(`nav button[data-workflow-id="${flaky.id}"]`);
+  const retry = await h.step('the failed task offers a retry', () =>
+    page.waitForSelector('.task[data-state="failed"] button[data-action="retry"]', { timeout: bound(20000) }), bound(20000));
+  await shot('9-failed');
+  fs.writeFileSync(fixed, '');
+  await retry.click();
+  await h.step('the retried task shows merged', () =>
+    page.waitForSelector('.task[data-state="merged"]', { timeout: bound(30000) }), bound(40000));
+  await shot('10-retried');
+  const retried = await h.missionJson(['workflows', 'status', flaky.id]);
+  assert.equal(retried.status, 'completed', `the retried run: ${JSON.stringify(retried)}`);
+  assert.equal(retried.options.maxAttempts, 1, 'the retry did not keep the last run\'s options');
 
   assert.deepEqual(missing, [], `the board asked for what its server does not have: ${missing.join(', ')}`);
   console.log(`screenshots in ${shots}`);

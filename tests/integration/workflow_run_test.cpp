@@ -276,6 +276,43 @@ TEST_CASE("a stopped run stops its agents and gives their tasks back") {
 }
 
 TEST_CASE(
+    "workflows retry runs what failed again with the last run's options, and refuses while it "
+    "runs or when nothing failed") {
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
+  const std::string workflow = make_workflow(planner, {{"steady", {}}, {"flaky", {}}});
+  const fs::path fixed = instance.root.path() / "fixed";
+  // "flaky" fails until the file exists; one attempt each, so the run ends.
+  const std::string fail_until_fixed =
+      "[ \"$MISSION_TASK_NAME\" = flaky ] && [ ! -e '" + fixed.string() + "' ] && exit 1";
+  ProcessResult first = run_long(
+      instance, args({"workflows", "run", workflow, "--max-attempts", "1", "--check", "true"},
+                     agent(fail_until_fixed)));
+  INFO(first.out << first.err);
+  REQUIRE(run_status(instance, workflow)["status"] == "partial");
+
+  write_file(fixed, "");
+  ProcessResult retried = run_mission(instance, {"workflows", "retry", workflow});
+  INFO(retried.out << retried.err);
+  REQUIRE(retried.exit_code == 0);
+  CHECK(retried.out.find("trying again flaky") != std::string::npos);
+  // Refused while it runs, in words that say what to do.
+  ProcessResult busy = run_mission(instance, {"workflows", "retry", workflow});
+  if (busy.exit_code != 0) CHECK(busy.err.find("mission workflows stop") != std::string::npos);
+  const json run =
+      wait_for_run(instance, workflow, [](const json& r) { return r["status"] == "completed"; });
+  CHECK(task_of(run, "flaky")["status"] == "merged");
+  // The last run's options came along: its --check and --max-attempts.
+  CHECK(run["options"]["check"] == "true");
+  CHECK(run["options"]["maxAttempts"] == 1);
+  CHECK(show(instance, repo, std::string(run["integrationBranch"]) + ":flaky.txt") == "flaky\n");
+
+  ProcessResult nothing = run_mission(instance, {"workflows", "retry", workflow});
+  CHECK(nothing.exit_code != 0);
+  CHECK(nothing.err.find("nothing to retry") != std::string::npos);
+}
+
+TEST_CASE(
     "a run survives a daemon killed with SIGKILL: the next daemon retries the lost attempt and "
     "completes it") {
   Instance instance;

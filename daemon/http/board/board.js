@@ -114,6 +114,18 @@ function depths(nodes, edges) {
 }
 
 const DONE = new Set(['completed', 'merged']);
+// A run in one of these has ended: what failed in it may be tried again.
+const ENDED = new Set(['stopped', 'completed', 'failed', 'partial']);
+
+// Runs the workflow again with its last run's options, on what failed or
+// on the one task named.
+function retryButton(workflowId, task) {
+  return element('button', {
+    text: task ? 'Retry' : 'Retry what failed',
+    data: { action: 'retry', ...(task ? { task: task.id } : {}) },
+    onclick: () => act(`/api/workflows/${encodeURIComponent(workflowId)}/retry`, task ? { task: task.id } : {}),
+  });
+}
 
 // The critical path: the longest chain of tasks not yet done, the one that
 // decides when the workflow can end (the run schedules it first too).
@@ -154,6 +166,8 @@ function renderWorkflow(detail) {
     const d = depth.get(node.id) ?? 0;
     (columns[d] ??= []).push(node);
   }
+  const workflowId = detail.workflow?.id;
+  const retryable = workflowId && (!detail.run || ENDED.has(detail.run.status));
   const dag = element('div', { class: 'dag' });
   for (const column of columns) {
     const box = element('div', { class: 'column' });
@@ -167,6 +181,7 @@ function renderWorkflow(detail) {
       const prerequisites = before.get(node.id) ?? [];
       if (prerequisites.length) card.append(element('div', { class: 'after', text: `after ${prerequisites.length}` }));
       if (status === 'awaiting_approval') card.append(...approvalButtons(node));
+      if (status === 'failed' && retryable) card.append(retryButton(workflowId, node));
       box.append(card);
     }
     dag.append(box);
@@ -174,7 +189,11 @@ function renderWorkflow(detail) {
   const title = detail.workflow?.name ?? detail.workflow?.id ?? '';
   const runText = (detail.run ? `run ${detail.run.id}: ${detail.run.status}` : 'not run yet') +
     (critical.size ? `; critical path: ${critical.size} task${critical.size === 1 ? '' : 's'} (outlined)` : '');
-  target.replaceChildren(element('div', { text: `${title}: ${runText}` }), dag);
+  const header = element('div', { text: `${title}: ${runText}` });
+  if (detail.run && retryable && ['failed', 'partial', 'stopped'].includes(detail.run.status)) {
+    header.append(' ', retryButton(workflowId, null));
+  }
+  target.replaceChildren(header, dag);
   return nodes.filter((node) => (runTasks.get(node.id)?.status ?? node.status) === 'awaiting_approval');
 }
 
