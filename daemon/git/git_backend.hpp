@@ -42,6 +42,8 @@ struct GitBackend {
   bool (*work_tree_dirty)(const std::string& work_tree);
   WorkTreeDiff (*work_tree_diff)(const std::string& work_tree, const std::string& base_commit,
                                  const std::vector<std::string>& paths, std::size_t patch_bytes);
+  WorkTreeDiff (*task_diff)(const std::string& repository, const std::string& base_commit,
+                            const std::string& tip, std::size_t patch_bytes);
   TrialMerge (*trial_merge)(const std::string& repository, const std::string& ours,
                             const std::string& theirs);
   std::optional<std::string> (*commit_work_tree)(const std::string& work_tree,

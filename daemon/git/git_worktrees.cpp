@@ -328,30 +328,21 @@ bool append_within(std::string& patch, std::string_view text, std::size_t budget
 
 }  // namespace
 
-WorkTreeDiff git_work_tree_diff(const std::string& work_tree, const std::string& base_commit,
-                                const std::vector<std::string>& paths, std::size_t patch_bytes) {
-  lg2::Repository repo = open_at(work_tree);
-  git_oid oid;
-  lg2::check(git_oid_fromstr(&oid, base_commit.c_str()), "bad base commit " + base_commit);
-  lg2::Tree base = tree_of(repo.get(), oid);
-  git_diff_options options = GIT_DIFF_OPTIONS_INIT;
-  options.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
-                  GIT_DIFF_SHOW_UNTRACKED_CONTENT;
-  git_diff* raw = nullptr;
-  lg2::check(git_diff_tree_to_workdir_with_index(&raw, repo.get(), base.get(), &options),
-             "cannot diff " + work_tree + " against its base");
-  lg2::Diff diff(raw);
+namespace {
+
+// `diff` file by file, renames found, with the unified diff of `paths`
+// (all when empty) cut at `patch_bytes`; `what` names it in errors.
+WorkTreeDiff collect_diff(git_diff* diff, const std::vector<std::string>& paths,
+                          std::size_t patch_bytes, const std::string& what) {
   git_diff_find_options similar = GIT_DIFF_FIND_OPTIONS_INIT;
   similar.flags = GIT_DIFF_FIND_RENAMES | GIT_DIFF_FIND_FOR_UNTRACKED;
-  lg2::check(git_diff_find_similar(diff.get(), &similar), "cannot find renames in " + work_tree);
-
+  lg2::check(git_diff_find_similar(diff, &similar), "cannot find renames in " + what);
   WorkTreeDiff out;
   const std::set<std::string> wanted(paths.begin(), paths.end());
-  const std::size_t count = git_diff_num_deltas(diff.get());
+  const std::size_t count = git_diff_num_deltas(diff);
   for (std::size_t i = 0; i < count; ++i) {
     git_patch* raw_patch = nullptr;
-    lg2::check(git_patch_from_diff(&raw_patch, diff.get(), i),
-               "cannot read the diff of " + work_tree);
+    lg2::check(git_patch_from_diff(&raw_patch, diff, i), "cannot read the diff of " + what);
     lg2::Patch patch(raw_patch);
     const git_diff_delta* delta = git_patch_get_delta(patch.get());
     WorkTreeFile file;
@@ -378,6 +369,55 @@ WorkTreeDiff git_work_tree_diff(const std::string& work_tree, const std::string&
   std::sort(out.files.begin(), out.files.end(),
             [](const WorkTreeFile& a, const WorkTreeFile& b) { return a.path < b.path; });
   return out;
+}
+
+}  // namespace
+
+WorkTreeDiff git_work_tree_diff(const std::string& work_tree, const std::string& base_commit,
+                                const std::vector<std::string>& paths, std::size_t patch_bytes) {
+  lg2::Repository repo = open_at(work_tree);
+  git_oid oid;
+  lg2::check(git_oid_fromstr(&oid, base_commit.c_str()), "bad base commit " + base_commit);
+  lg2::Tree base = tree_of(repo.get(), oid);
+  git_diff_options options = GIT_DIFF_OPTIONS_INIT;
+  options.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
+                  GIT_DIFF_SHOW_UNTRACKED_CONTENT;
+  git_diff* raw = nullptr;
+  lg2::check(git_diff_tree_to_workdir_with_index(&raw, repo.get(), base.get(), &options),
+             "cannot diff " + work_tree + " against its base");
+  lg2::Diff diff(raw);
+  return collect_diff(diff.get(), paths, patch_bytes, work_tree);
+}
+
+WorkTreeDiff git_task_diff(const std::string& repository, const std::string& base_commit,
+                           const std::string& tip, std::size_t patch_bytes) {
+  lg2::Repository repo = open_main(repository);
+  git_object* raw_tip = nullptr;
+  lg2::check(git_revparse_single(&raw_tip, repo.get(), tip.c_str()),
+             "cannot find " + tip + " in " + repository);
+  git_commit* raw_commit = nullptr;
+  const int peeled =
+      git_object_peel(reinterpret_cast<git_object**>(&raw_commit), raw_tip, GIT_OBJECT_COMMIT);
+  git_object_free(raw_tip);
+  lg2::check(peeled, tip + " is not a commit");
+  lg2::Commit commit(raw_commit);
+  // A merge commit brought in what its second parent holds beyond its
+  // first; any other tip (a fast-forward, a branch not merged) is the
+  // task's own commits since it started.
+  git_oid from;
+  if (git_commit_parentcount(commit.get()) >= 2) {
+    git_oid_cpy(&from, git_commit_parent_id(commit.get(), 0));
+  } else {
+    lg2::check(git_oid_fromstr(&from, base_commit.c_str()), "bad base commit " + base_commit);
+  }
+  lg2::Tree old_tree = tree_of(repo.get(), from);
+  lg2::Tree new_tree = tree_of(repo.get(), *git_commit_id(commit.get()));
+  git_diff_options options = GIT_DIFF_OPTIONS_INIT;
+  git_diff* raw = nullptr;
+  lg2::check(git_diff_tree_to_tree(&raw, repo.get(), old_tree.get(), new_tree.get(), &options),
+             "cannot diff " + tip + " in " + repository);
+  lg2::Diff diff(raw);
+  return collect_diff(diff.get(), {}, patch_bytes, repository);
 }
 
 bool git_work_tree_dirty(const std::string& work_tree) {

@@ -17,6 +17,8 @@ std::vector<std::string> git_changed_paths(const std::string& work_tree,
 bool git_work_tree_dirty(const std::string& work_tree);
 WorkTreeDiff git_work_tree_diff(const std::string& work_tree, const std::string& base_commit,
                                 const std::vector<std::string>& paths, std::size_t patch_bytes);
+WorkTreeDiff git_task_diff(const std::string& repository, const std::string& base_commit,
+                           const std::string& tip, std::size_t patch_bytes);
 TrialMerge git_trial_merge(const std::string& repository, const std::string& ours,
                            const std::string& theirs);
 std::optional<std::string> git_commit_work_tree(const std::string& work_tree,

@@ -27,6 +27,11 @@ WorkTreeDiff work_tree_diff(const std::string& work_tree, const std::string& bas
   return git_backend().work_tree_diff(work_tree, base_commit, paths, patch_bytes);
 }
 
+WorkTreeDiff task_diff(const std::string& repository, const std::string& base_commit,
+                       const std::string& tip, std::size_t patch_bytes) {
+  return git_backend().task_diff(repository, base_commit, tip, patch_bytes);
+}
+
 std::vector<std::string> changed_paths(const std::string& work_tree,
                                        const std::string& base_commit) {
   return git_backend().changed_paths(work_tree, base_commit);

@@ -73,6 +73,13 @@ struct WorkTreeDiff {
 WorkTreeDiff work_tree_diff(const std::string& work_tree, const std::string& base_commit,
                             const std::vector<std::string>& paths, std::size_t patch_bytes);
 
+// What a task's work brought, in `repository`: the change a merge commit
+// `tip` made over its first parent; for any other commit (a fast-forward,
+// the tip of a branch not merged) `tip` against `base_commit`. `tip` is a
+// commit id or a ref; the patch at most `patch_bytes`, cut at a line.
+WorkTreeDiff task_diff(const std::string& repository, const std::string& base_commit,
+                       const std::string& tip, std::size_t patch_bytes);
+
 // Whether the work tree has edits not committed (staged, unstaged or
 // untracked files); false when it is gone.
 bool work_tree_dirty(const std::string& work_tree);

@@ -190,6 +190,11 @@ void answer_board_api(ControlServices& services, const std::shared_ptr<HttpExcha
     send_json(exchange, 200, detail.value);
     return;
   }
+  if (get && n == 6 && parts[1] == "workflows" && parts[3] == "tasks" && parts[5] == "diff") {
+    answer_call(services, exchange, "task.diff",
+                {{"id", std::string(parts[2])}, {"task", std::string(parts[4])}});
+    return;
+  }
   if (get && n == 2 && parts[1] == "inbox") {
     answer_call(services, exchange, "inbox.list", nlohmann::json::object());
     return;

@@ -6,10 +6,9 @@
 // answer through it.
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "daemon/rpc/method_context.hpp"
 

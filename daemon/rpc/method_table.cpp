@@ -108,6 +108,9 @@ std::span<const MethodEntry> control_methods() {
        typed<TaskApprovalRequest, handle_task_approve>},
       {"task.reject", "control/task.reject.params", false, self,
        typed<TaskApprovalRequest, handle_task_reject>},
+      // Reads git on a pool thread (deferred).
+      {"task.diff", "control/task.diff.params", false, read,
+       typed<TaskDiffRequest, handle_task_diff>},
       {"workflow.runStatus", "control/workflow.run_status.params", false, read,
        typed<WorkflowRunStatusRequest, handle_workflow_run_status>},
       {"workflow.runReport", "control/workflow.run_report.params", false, read,

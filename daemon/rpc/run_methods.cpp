@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 
+#include "daemon/git/worktrees.hpp"
 #include "daemon/planning/workflows.hpp"
 #include "daemon/runs/run_report.hpp"
 #include "daemon/runs/run_service.hpp"
@@ -24,6 +25,12 @@ void from_json(const nlohmann::json& j, WorkflowRunRequest& request) {
   request.id = j.at("id").get<std::string>();
   request.options = j;
   request.options.erase("id");
+}
+
+void from_json(const nlohmann::json& j, TaskDiffRequest& request) {
+  request.id = j.at("id").get<std::string>();
+  request.task = j.at("task").get<std::string>();
+  request.max_bytes = j.value("maxBytes", limits::kMaxAttemptPatchBytes);
 }
 
 void from_json(const nlohmann::json& j, WorkflowStopRequest& request) {
@@ -260,6 +267,76 @@ nlohmann::json handle_workflow_run_report(MethodContext& context,
   nlohmann::json out = {{"run", runs::run_summary_json(db, run, tasks)}};
   put_page(out, "tasks", std::move(items), positions, more, wanted);
   return out;
+}
+
+nlohmann::json handle_task_diff(MethodContext& context, const TaskDiffRequest& request) {
+  store::Database& db = context.services.db;
+  const store::RunRow run = require_run(db, request.id, std::nullopt);
+  auto ref = store::PlanRepository(db).planned_task_ref(run.workflow_id, request.task);
+  if (!ref) {
+    throw MissionError(ErrorCode::not_found,
+                       "workflow " + request.id + " has no task '" + request.task + "'",
+                       "name one of its tasks by name or id: mission workflows status " +
+                           request.id + " lists them",
+                       {{"workflow_id", request.id}, {"task", request.task}});
+  }
+  const std::string task_ids[] = {ref->id};
+  const std::vector<store::AttemptRow> attempts =
+      store::RunRepository(db).attempts_of_tasks(run.id, task_ids);
+  // The same attempt `mission workflows diff WF TASK` shows: the newest
+  // that merged, else the newest, by the branch it left.
+  const nlohmann::json task =
+      runs::run_task_json(db, *store::PlanRepository(db).task(ref->id), attempts);
+  const nlohmann::json all = task.value("attempts", nlohmann::json::array());
+  nlohmann::json chosen;
+  for (auto attempt = all.rbegin(); attempt != all.rend() && chosen.is_null(); ++attempt) {
+    if (attempt->contains("mergeCommit")) chosen = *attempt;
+  }
+  std::string tip;
+  if (!chosen.is_null()) {
+    tip = chosen.value("mergeCommit", "");
+  } else if (!all.empty() && all.back().contains("branch")) {
+    chosen = all.back();
+    tip = "refs/heads/" + chosen.value("branch", "");
+  }
+  nlohmann::json head = {{"taskId", ref->id}, {"name", ref->name},
+                         {"runId", run.id},   {"status", task.value("status", "")},
+                         {"attempts", all},   {"files", nlohmann::json::array()},
+                         {"patch", nullptr}};
+  // No attempt left work to show yet: its attempts alone.
+  if (tip.empty()) return head;
+  head["attempt"] = chosen.value("attempt", 0);
+  head["tip"] = tip;
+  head["merged"] = chosen.contains("mergeCommit");
+  const std::string base = chosen.value("baseCommit", run.base_commit);
+  struct Work {
+    std::string repository, base, tip;
+    std::size_t max_bytes;
+    git::WorkTreeDiff diff;
+  };
+  auto work = std::make_shared<Work>(Work{run.repository, base, tip, request.max_bytes, {}});
+  context.deferred = DeferredReply{[work] {
+                                     work->diff = git::task_diff(work->repository, work->base,
+                                                                 work->tip, work->max_bytes);
+                                   },
+                                   [work, head](store::Database&, events::EventBatch&) {
+                                     nlohmann::json out = head;
+                                     nlohmann::json files = nlohmann::json::array();
+                                     for (const auto& file : work->diff.files) {
+                                       nlohmann::json f = {{"path", file.path},
+                                                           {"status", file.status},
+                                                           {"additions", file.additions},
+                                                           {"deletions", file.deletions},
+                                                           {"binary", file.binary}};
+                                       if (file.old_path) f["oldPath"] = *file.old_path;
+                                       files.push_back(std::move(f));
+                                     }
+                                     out["files"] = std::move(files);
+                                     out["patch"] = work->diff.patch;
+                                     out["patchTruncated"] = work->diff.patch_truncated;
+                                     return out;
+                                   }};
+  return nullptr;
 }
 
 }  // namespace mission::daemon

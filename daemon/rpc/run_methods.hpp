@@ -1,7 +1,7 @@
 #pragma once
 // Control-API methods of workflow runs (docs/adr/0023): workflow.run,
 // workflow.retry, workflow.stop, workflow.runStatus, workflow.runReport,
-// workflow.landed.
+// workflow.landed, task.diff.
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -55,6 +55,15 @@ struct TaskApprovalRequest {
 void from_json(const nlohmann::json& j, TaskApprovalRequest& request);
 
 nlohmann::json handle_workflow_run(MethodContext& context, const WorkflowRunRequest& request);
+struct TaskDiffRequest {
+  std::string id;
+  std::string task;
+  std::size_t max_bytes = 0;
+};
+void from_json(const nlohmann::json& j, TaskDiffRequest& request);
+// task.diff: what a task's work in the last run changed (the board's diff).
+nlohmann::json handle_task_diff(MethodContext& context, const TaskDiffRequest& request);
+
 // The last run's options again, on what failed (or the task named): what a
 // person who cannot type `mission workflows run` (the board) retries with.
 nlohmann::json handle_workflow_retry(MethodContext& context, const WorkflowResetRequest& request);

@@ -170,6 +170,8 @@ nlohmann::json run_task_json(store::Database& db, const store::PlannedTaskRow& t
       }
     }
     if (attempt.scope_warning) a["scopeWarning"] = *attempt.scope_warning;
+    // The tail of its --check's output (agent text: shown sanitised).
+    if (attempt.check_output) a["checkOutput"] = *attempt.check_output;
     put_gate(a, attempt);
     // Its agent's stream when it stated usage, else what the agent
     // reported; what it reported stays beside the stream's figures.

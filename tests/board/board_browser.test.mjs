@@ -4,7 +4,7 @@
 // agent works, without a reload; a page of another origin cannot answer an
 // agent's question, a click on the board can, and the agent gets it; a
 // click approves the task the run waits on and the run merges it; a click
-// retries a failed run, which then merges. A
+// retries a failed run, which then merges, and opens its diff. A
 // screenshot of each step goes to $MISSION_TEST_OUTPUT_DIR (ctest: the
 // build's tests/board/screenshots).
 // By hand: MISSION_PATH=build/bin/mission node tests/board/board_browser.test.mjs
@@ -225,6 +225,17 @@ await runTest('board in a browser', missionPath, async h => {
   const retried = await h.missionJson(['workflows', 'status', flaky.id]);
   assert.equal(retried.status, 'completed', `the retried run: ${JSON.stringify(retried)}`);
   assert.equal(retried.options.maxAttempts, 1, 'the retry did not keep the last run\'s options');
+
+  // The task opened by a click: its attempts and the diff of what it
+  // merged, side by side, read from the daemon.
+  await page.click(`.task[data-task-id] .name`);
+  await h.step('the task\'s diff opens', () =>
+    page.waitForSelector('#task .diff td.add', { timeout: bound(20000) }), bound(20000));
+  const added = await page.$$eval('#task .diff td.add', cells => cells.map(cell => cell.textContent));
+  assert.deepEqual(added, ['fixed'], `the diff's added lines: ${JSON.stringify(added)}`);
+  assert.match(await page.$eval('#task .files', node => node.textContent), /flaky\.txt \+1/);
+  assert.match(await page.$eval('#task .attempt', node => node.textContent), /attempt 1: merged/);
+  await shot('11-diff');
 
   assert.deepEqual(missing, [], `the board asked for what its server does not have: ${missing.join(', ')}`);
   console.log(`screenshots in ${shots}`);

@@ -4,7 +4,7 @@
 // after clean(); nothing here builds HTML from strings.
 'use strict';
 
-const state = { csrf: null, selected: null, refreshing: false, again: false, drawn: null, approvals: [] };
+const state = { csrf: null, selected: null, refreshing: false, again: false, drawn: null, approvals: [], openTask: null };
 
 // Drops control characters and bidirectional overrides, as the CLI's
 // sanitiser does for a terminal: agent text must not disguise itself.
@@ -174,8 +174,10 @@ function renderWorkflow(detail) {
     for (const node of column ?? []) {
       const run = runTasks.get(node.id);
       const status = run?.status ?? node.status;
-      const card = element('div', { class: critical.has(node.id) ? 'task critical' : 'task',
-                                     data: { taskId: node.id, state: status } },
+      const classes = ['task', critical.has(node.id) && 'critical', state.openTask?.taskId === node.id && 'open'];
+      const card = element('div', { class: classes.filter(Boolean).join(' '),
+                                     data: { taskId: node.id, state: status },
+                                     onclick: (event) => { if (event.target.tagName !== 'BUTTON' && event.target.tagName !== 'INPUT') openTask(workflowId, node.id, status); } },
         element('div', { class: 'name', text: node.name }),
         element('div', { class: 'state', text: status }));
       const prerequisites = before.get(node.id) ?? [];
@@ -194,7 +196,100 @@ function renderWorkflow(detail) {
     header.append(' ', retryButton(workflowId, null));
   }
   target.replaceChildren(header, dag);
+  const open = state.openTask;
+  if (open && open.workflowId === workflowId) {
+    const status = runTasks.get(open.taskId)?.status ?? byId.get(open.taskId)?.status;
+    if (status !== open.status) { open.status = status; loadTask(); }
+  } else if (open) {
+    state.openTask = null;
+    document.getElementById('task').hidden = true;
+  }
   return nodes.filter((node) => (runTasks.get(node.id)?.status ?? node.status) === 'awaiting_approval');
+}
+
+// A task's attempts, with their check and gate output, and the diff of
+// its work, read from the daemon (which asks git): under the graph until
+// another task is opened, read again when the task's state changes.
+function openTask(workflowId, taskId, status) {
+  state.openTask = { workflowId, taskId, status };
+  for (const card of document.querySelectorAll('.task')) card.classList.toggle('open', card.dataset.taskId === taskId);
+  const panel = document.getElementById('task');
+  panel.hidden = false;
+  panel.dataset.taskId = taskId;
+  panel.replaceChildren(element('div', { class: 'quiet', text: 'reading the task…' }));
+  loadTask();
+}
+
+async function loadTask() {
+  const open = state.openTask;
+  if (!open) return;
+  const panel = document.getElementById('task');
+  try {
+    const task = await getJson(`/api/workflows/${encodeURIComponent(open.workflowId)}/tasks/${encodeURIComponent(open.taskId)}/diff`);
+    if (state.openTask !== open) return;
+    const attempts = (task.attempts ?? []).map((attempt) => {
+      const row = element('div', { class: 'attempt', data: { attempt: attempt.attempt, state: attempt.status } },
+        element('strong', { text: `attempt ${attempt.attempt}: ${attempt.status}` }),
+        element('span', { text: attempt.reason ? ` — ${attempt.reason}` : '' }));
+      if (attempt.checkOutput) row.append(element('div', { text: 'check output:' }), element('div', { class: 'output', text: attempt.checkOutput }));
+      if (attempt.gate) {
+        row.append(element('div', { text: `gate ${attempt.gate.passed ? 'passed' : 'failed'} on tree ${attempt.gate.tree ?? ''}` }));
+        if (attempt.gate.output) row.append(element('div', { class: 'output', text: attempt.gate.output }));
+      }
+      return row;
+    });
+    const parts = [element('h3', { text: `${task.name} (${task.taskId}): ${task.status}` }), ...attempts];
+    if (!attempts.length) parts.push(element('div', { class: 'quiet', text: 'no attempt yet' }));
+    if (task.patch === null) {
+      parts.push(element('div', { class: 'quiet', text: 'no work to show yet' }));
+    } else {
+      parts.push(element('div', { class: 'files', text: `${task.merged ? 'merged as' : 'on'} ${task.tip} (attempt ${task.attempt}): ` +
+        task.files.map((f) => `${f.path} +${f.additions} −${f.deletions}`).join(', ') }), sideBySide(task.patch));
+      if (task.patchTruncated) parts.push(element('div', { class: 'quiet', text: 'cut here: the rest is in mission workflows diff' }));
+    }
+    panel.replaceChildren(...parts);
+  } catch (error) {
+    if (state.openTask === open) panel.replaceChildren(element('div', { class: 'quiet', text: error.message }));
+  }
+}
+
+// A unified diff as two columns, old on the left and new on the right;
+// removed and added lines side by side where they pair up.
+function sideBySide(patch) {
+  const table = element('table', { class: 'diff' });
+  let oldNo = 0, newNo = 0, removed = [], added = [];
+  const cell = (cls, text) => element('td', { class: cls, text });
+  const flush = () => {
+    for (let i = 0; i < Math.max(removed.length, added.length); i++) {
+      const l = removed[i], r = added[i];
+      table.append(element('tr', {},
+        cell('no', l ? l.no : ''), cell(l ? 'del' : '', l ? l.text : ''),
+        cell('no', r ? r.no : ''), cell(r ? 'add' : '', r ? r.text : '')));
+    }
+    removed = []; added = [];
+  };
+  for (const line of String(patch ?? '').split('\n')) {
+    if (line.startsWith('diff --git ')) {
+      flush();
+      table.append(element('tr', { class: 'file' }, element('td', { colspan: '4', text: line.slice(11) })));
+    } else if (line.startsWith('@@')) {
+      flush();
+      const m = /^@@ -(\d+)(?:,\d+)? \+(\d+)/.exec(line);
+      if (m) { oldNo = Number(m[1]); newNo = Number(m[2]); }
+      table.append(element('tr', { class: 'hunk' }, element('td', { colspan: '4', text: line })));
+    } else if (line.startsWith('---') || line.startsWith('+++') || line.startsWith('index ')) {
+      continue;
+    } else if (line.startsWith('-')) {
+      removed.push({ no: oldNo++, text: line.slice(1) });
+    } else if (line.startsWith('+')) {
+      added.push({ no: newNo++, text: line.slice(1) });
+    } else if (line.startsWith(' ')) {
+      flush();
+      table.append(element('tr', {}, cell('no', oldNo++), cell('', line.slice(1)), cell('no', newNo++), cell('', line.slice(1))));
+    }
+  }
+  flush();
+  return table;
 }
 
 function renderWorkflows(list) {
