@@ -185,6 +185,20 @@ void Board::handle(const std::shared_ptr<HttpExchange>& exchange) {
     events_.follow(exchange);
     return;
   }
+  // /api/executions/ID/screen: the agent's terminal, live.
+  constexpr std::string_view kExecutions = "/api/executions/";
+  constexpr std::string_view kScreen = "/screen";
+  if (request.method == "GET" && path.starts_with(kExecutions) && path.ends_with(kScreen) &&
+      path.size() > kExecutions.size() + kScreen.size()) {
+    const std::string id(
+        path.substr(kExecutions.size(), path.size() - kExecutions.size() - kScreen.size()));
+    try {
+      screens_.follow(exchange, id);
+    } catch (const MissionError& error) {
+      refuse(exchange, error.code() == ErrorCode::not_found ? 404 : 409, error);
+    }
+    return;
+  }
   if (path == "/api/session") {
     if (request.method == "POST") {
       refuse(exchange, 405,

@@ -13,6 +13,7 @@
 
 #include "daemon/http/board_access.hpp"
 #include "daemon/http/board_events.hpp"
+#include "daemon/http/board_screens.hpp"
 #include "daemon/http/host_check.hpp"
 #include "daemon/http/http_connection.hpp"
 #include "daemon/rpc/method_context.hpp"
@@ -21,7 +22,8 @@ namespace mission::daemon::http {
 
 class Board {
  public:
-  explicit Board(ControlServices& services) : services_(services), events_(services.events) {}
+  explicit Board(ControlServices& services)
+      : services_(services), events_(services.events), screens_(services, services.mcp.loop) {}
 
   // Answers `exchange` (any path but /mcp's), whose Host and Origin, when
   // sent, the server has checked against `hosts`.
@@ -31,7 +33,10 @@ class Board {
   nlohmann::json mint_sign_in(const std::string& address);
 
   // Ends the pages' event streams (the listener stops).
-  void stop() { events_.end_all(); }
+  void stop() {
+    events_.end_all();
+    screens_.end_all();
+  }
 
  private:
   void sign_in(const std::shared_ptr<HttpExchange>& exchange);
@@ -40,6 +45,7 @@ class Board {
   ControlServices& services_;
   BoardAccess access_;
   BoardEvents events_;
+  BoardScreens screens_;
 };
 
 }  // namespace mission::daemon::http

@@ -211,6 +211,14 @@ void answer_board_api(ControlServices& services, const std::shared_ptr<HttpExcha
     answer_call(services, exchange, "execution.answer", std::move(params));
     return;
   }
+  if (post && n == 4 && parts[1] == "executions" && parts[3] == "type") {
+    std::optional<nlohmann::json> body = body_object(exchange);
+    if (!body) return;
+    nlohmann::json params = {{"id", std::string(parts[2])}};
+    take(params, *body, {"text", "enter"});
+    answer_call(services, exchange, "terminal.input", std::move(params));
+    return;
+  }
   if (post && n == 4 && parts[1] == "workflows" && parts[3] == "retry") {
     std::optional<nlohmann::json> body = body_object(exchange);
     if (!body) return;

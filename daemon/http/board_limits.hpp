@@ -29,4 +29,11 @@ inline constexpr int kBoardSignInFailureWindowMs = 60 * 1000;
 // each holds a connection of kMaxHttpConnections.
 inline constexpr std::size_t kMaxBoardEventStreams = 16;
 
+// A page following an agent's screen (GET /api/executions/ID/screen) gets
+// at most one frame every kBoardScreenIntervalMs, however fast the agent
+// draws; while more than kMaxBoardScreenBacklogBytes wait for it to read,
+// frames are skipped, never queued.
+inline constexpr int kBoardScreenIntervalMs = 50;
+inline constexpr std::size_t kMaxBoardScreenBacklogBytes = 256 * 1024;
+
 }  // namespace mission::daemon::http::board_limits

@@ -63,8 +63,12 @@ nlohmann::json handle_execution_list(MethodContext& context, const ExecutionList
   store::PageRequest wanted = page_request(request.page, limits::kDefaultExecutionListLimit);
   auto page = store::ExecutionRepository(db).page(request.state, wanted);
   nlohmann::json out = nlohmann::json::object();
-  put_page(out, "executions", execution::executions_json(db, page.rows), page.positions, page.more,
-           wanted);
+  nlohmann::json items = execution::executions_json(db, page.rows);
+  // Which run on a terminal of this daemon: a viewer can watch them.
+  for (auto& item : items) {
+    item["terminal"] = context.services.launcher.terminal(item.value("id", "")) != nullptr;
+  }
+  put_page(out, "executions", std::move(items), page.positions, page.more, wanted);
   return out;
 }
 

@@ -23,14 +23,10 @@ void from_json(const nlohmann::json& j, TerminalInputRequest& request) {
   request.enter = j.value("enter", true);
 }
 
-namespace {
-
-// The running terminal of `id`, or the error that says why there is none;
-// `resolved` gets the execution's whole id.
-terminal::TerminalSession& require_terminal(MethodContext& context, const std::string& id,
-                                            std::string* resolved = nullptr) {
-  store::ExecutionRow row = execution::AgentExecutionRegistry(context.services.db).require(id);
-  terminal::TerminalSession* session = context.services.launcher.terminal(row.id);
+terminal::TerminalSession& require_terminal(ControlServices& services, const std::string& id,
+                                            std::string* resolved) {
+  store::ExecutionRow row = execution::AgentExecutionRegistry(services.db).require(id);
+  terminal::TerminalSession* session = services.launcher.terminal(row.id);
   if (resolved != nullptr) *resolved = row.id;
   if (session != nullptr) return *session;
   if (is_final(row.state)) {
@@ -45,15 +41,13 @@ terminal::TerminalSession& require_terminal(MethodContext& context, const std::s
                      {{"agentExecutionId", id}});
 }
 
-}  // namespace
-
 nlohmann::json handle_terminal_attach(MethodContext& context,
                                       const TerminalAttachRequest& request) {
   if (context.session().is_mcp() || context.session().is_terminal()) {
     throw MissionError(ErrorCode::invalid_request, "this connection is attached already",
                        "open a new connection to attach again");
   }
-  terminal::TerminalSession& session = require_terminal(context, request.id);
+  terminal::TerminalSession& session = require_terminal(context.services, request.id);
   if (session.viewers() >= limits::kMaxTerminalViewers) {
     throw MissionError(
         ErrorCode::invalid_argument,
@@ -81,7 +75,7 @@ nlohmann::json handle_terminal_attach(MethodContext& context,
 
 nlohmann::json handle_terminal_input(MethodContext& context, const TerminalInputRequest& request) {
   std::string id;
-  terminal::TerminalSession& session = require_terminal(context, request.id, &id);
+  terminal::TerminalSession& session = require_terminal(context.services, request.id, &id);
   // An agent that does not read is not typed at without end: refused here,
   // as a viewer's keys are dropped past the bound (TerminalSession::input).
   context.services.launcher.require_input_room(id, request.text.size() + (request.enter ? 1 : 0));

@@ -26,6 +26,11 @@ struct TerminalInputRequest {
 };
 void from_json(const nlohmann::json& j, TerminalInputRequest& request);
 
+// The running terminal of execution `id`, or the error that says why there
+// is none; `resolved` gets the execution's whole id.
+terminal::TerminalSession& require_terminal(ControlServices& services, const std::string& id,
+                                            std::string* resolved = nullptr);
+
 nlohmann::json handle_terminal_attach(MethodContext& context, const TerminalAttachRequest& request);
 nlohmann::json handle_terminal_input(MethodContext& context, const TerminalInputRequest& request);
 

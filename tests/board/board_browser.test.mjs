@@ -4,7 +4,8 @@
 // agent works, without a reload; a page of another origin cannot answer an
 // agent's question, a click on the board can, and the agent gets it; a
 // click approves the task the run waits on and the run merges it; a click
-// retries a failed run, which then merges, and opens its diff. A
+// retries a failed run, which then merges, and opens its diff; a terminal
+// agent's screen shows live, and a line typed on the board reaches it. A
 // screenshot of each step goes to $MISSION_TEST_OUTPUT_DIR (ctest: the
 // build's tests/board/screenshots).
 // By hand: MISSION_PATH=build/bin/mission node tests/board/board_browser.test.mjs
@@ -236,6 +237,28 @@ await runTest('board in a browser', missionPath, async h => {
   assert.match(await page.$eval('#task .files', node => node.textContent), /flaky\.txt \+1/);
   assert.match(await page.$eval('#task .attempt', node => node.textContent), /attempt 1: merged/);
   await shot('11-diff');
+
+  // A terminal agent's screen, live and read-only until the person
+  // chooses to type; a line typed on the board reaches the agent.
+  const tty = await h.mission(['run', '--detach', '--tty', '--', 'sh', '-c',
+                               'echo ready; while IFS= read -r l; do echo "got: $l"; done'], { cwd: repo });
+  assert.equal(tty.code, 0, `run --tty: ${tty.stderr}`);
+  const ttyId = tty.stdout.trim().split('\n')[0];
+  const screenButton = await h.step('the terminal agent offers its screen', () =>
+    page.waitForSelector(`tr[data-execution="${ttyId}"] button[data-action="screen"]`, { timeout: bound(20000) }), bound(20000));
+  await screenButton.click();
+  await h.step('the screen shows the agent\'s output', () =>
+    page.waitForFunction(id => document.querySelector(`pre.screen[data-execution="${id}"]`)?.textContent.includes('ready'),
+                         { timeout: bound(20000) }, ttyId), bound(20000));
+  assert.equal(await page.$eval('#screen form', form => form.hidden), true, 'the screen is not read-only at first');
+  await page.click('#screen button[data-action="type"]');
+  await page.type('#screen input', 'hello from the board');
+  await page.click('#screen button[data-action="send-keys"]');
+  await h.step('the agent gets the typed line', () =>
+    page.waitForFunction(id => document.querySelector(`pre.screen[data-execution="${id}"]`)?.textContent.includes('got: hello from the board'),
+                         { timeout: bound(20000) }, ttyId), bound(20000));
+  await shot('12-screen');
+  await h.mission(['exec', 'stop', ttyId]);
 
   assert.deepEqual(missing, [], `the board asked for what its server does not have: ${missing.join(', ')}`);
   console.log(`screenshots in ${shots}`);

@@ -313,7 +313,42 @@ function renderAgents(list) {
   const body = document.querySelector('#agents tbody');
   body.replaceChildren(...list.map((execution) => element('tr', { data: { execution: execution.id, state: execution.state } },
     element('td', { text: execution.id }), element('td', { text: execution.adapter }),
-    element('td', { text: execution.state }))));
+    element('td', { text: execution.state }),
+    element('td', {}, ...(execution.terminal ? [element('button', {
+      text: 'Screen', data: { action: 'screen' }, onclick: () => watchScreen(execution.id) })] : [])))));
+}
+
+// An agent's terminal as the daemon's screen model holds it, live, as
+// text: read-only until the person chooses to type (each line sent is
+// typed into the agent's terminal, then Enter).
+function watchScreen(id) {
+  state.screen?.close();
+  const panel = document.getElementById('screen');
+  const screen = element('pre', { class: 'screen', data: { execution: id } });
+  const input = element('input', { type: 'text', placeholder: 'type a line for the agent', 'aria-label': 'keys' });
+  const form = element('form', { hidden: '', onsubmit: async (event) => {
+    event.preventDefault();
+    if (await act(`/api/executions/${encodeURIComponent(id)}/type`, { text: input.value })) input.value = '';
+  } }, input, element('button', { type: 'submit', text: 'Send', data: { action: 'send-keys' } }));
+  form.hidden = true;
+  const type = element('button', { text: 'Type', data: { action: 'type' },
+    onclick: () => { form.hidden = false; type.hidden = true; status.textContent = ' typing: each line goes to the agent'; input.focus(); } });
+  const status = element('span', { class: 'quiet', text: ' read-only' });
+  panel.replaceChildren(element('h3', { text: `Screen of ${id}` }, status), screen, type, form);
+  panel.hidden = false;
+  const source = new EventSource(`/api/executions/${encodeURIComponent(id)}/screen`);
+  state.screen = source;
+  source.onmessage = (event) => {
+    const frame = JSON.parse(event.data);
+    if (frame.ended) {
+      status.textContent = ' ended';
+      source.close();
+      return;
+    }
+    screen.textContent = clean(frame.text);
+    screen.dataset.size = `${frame.rows}x${frame.columns}`;
+  };
+  source.onerror = () => { if (source.readyState === EventSource.CLOSED) status.textContent = ' closed'; };
 }
 
 // The workflow the address names (#ID), so a reload shows the same one.
