@@ -325,6 +325,7 @@ void RunService::resume() {
         slot.state = SlotState::running;
         attempt_failed(run, found->second, "the daemon restarted while this attempt was under way");
       }
+      pump_merges(run);
       to_pump_.push_back(row.id);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "missiond: cannot resume run %s: %s\n", row.id.c_str(), e.what());
