@@ -173,8 +173,8 @@ class RunService {
     std::shared_ptr<const planning::PlanState> plan;
     std::vector<TaskSlot> tasks;  // by plan node
     std::deque<std::size_t> merge_queue;
-    std::unique_ptr<GateBatch> batch;
-    std::uint64_t batches = 0;
+    std::unique_ptr<GateBatch> batch;  // with --gate, while one is under way
+    std::uint64_t batches = 0;         // begun so far: each one's serial
     // The --gate's verdicts by merged tree id: a tree is judged once.
     std::map<std::string, GateVerdict> gate_verdicts;
     // Proof of landing, once nothing is left to do: each merged task's
