@@ -367,6 +367,11 @@ std::string run_markdown(const nlohmann::json& run) {
   out += "- Time: " + human_duration(run.value("durationMs", std::int64_t{0})) + ", " +
          std::to_string(attempts_total) + (attempts_total == 1 ? " attempt" : " attempts") +
          " at " + std::to_string(run.value("taskCount", 0)) + " tasks\n";
+  if (run.contains("gateRuns")) {
+    const std::int64_t gates = run.value("gateRuns", std::int64_t{0});
+    out += "- Gate: " + std::to_string(gates) + (gates == 1 ? " run" : " runs") +
+           " on the merged trees\n";
+  }
   const nlohmann::json tokens = run.value("tokens", nlohmann::json::object());
   const std::int64_t reporting = tokens.value("attemptsReporting", std::int64_t{0});
   out += "- Tokens: " +

@@ -52,7 +52,7 @@ __mission_node() {
     'workflows show') subs='' opts='--follow' args='workflows' ;;
     'workflows create') subs='' opts='--from --cwd' args='none' ;;
     'workflows rm') subs='' opts='' args='workflows' ;;
-    'workflows run') subs='' opts='--adapter --parallel --check --gate --max-attempts --task-timeout --base --env --detach --approve --sandbox --network --allow-write' args='workflows command' ;;
+    'workflows run') subs='' opts='--adapter --parallel --check --gate --gate-parallel --max-attempts --task-timeout --base --env --detach --approve --sandbox --network --allow-write' args='workflows command' ;;
     'workflows stop') subs='' opts='' args='workflows' ;;
     'workflows reset') subs='' opts='' args='workflows none' ;;
     'workflows retry') subs='' opts='' args='workflows none' ;;
@@ -142,6 +142,7 @@ __mission_value() {
     'workflows run|--parallel') kind=none ;;
     'workflows run|--check') kind=none ;;
     'workflows run|--gate') kind=none ;;
+    'workflows run|--gate-parallel') kind=none ;;
     'workflows run|--max-attempts') kind=none ;;
     'workflows run|--task-timeout') kind=none ;;
     'workflows run|--base') kind=none ;;

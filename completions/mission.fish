@@ -2,7 +2,7 @@
 # `mission completion fish`: regenerate it rather than edit it.
 
 # The options that take a value, in any command: their value is no command.
-set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --sandbox --network --allow-write --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --gate --max-attempts --task-timeout --base --into --from-issue --var --repository --max-parallel
+set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --sandbox --network --allow-write --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --gate --gate-parallel --max-attempts --task-timeout --base --into --from-issue --var --repository --max-parallel
 # The commands whose arguments after -- are a command line of its own.
 set -g __mission_with_command 'run' 'exec create' 'workflows run' 'workflows plan'
 # __mission_subcommands PATH: the subcommands of the command PATH.
@@ -251,6 +251,7 @@ complete -c mission -n '__mission_at '\''workflows run'\''' -l adapter -x -a 'cl
 complete -c mission -n '__mission_at '\''workflows run'\''' -l parallel -x -d 'Agents at once (default 1, most 32)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l check -x -d 'Judge each task with CMD (sh -c in its worktree; exit 0 passes)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l gate -x -d 'Before each merge lands, run CMD on the merged result; exit 0 lands it'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l gate-parallel -x -d 'Gate N prefixes of the merge queue at once (default 1, most 8)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l max-attempts -x -d 'Attempts per task (default 3, most 10)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l task-timeout -x -d 'Stop an agent after DUR (90s, 15m, 2h)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l base -x -d 'Start the integration branch here (default HEAD)'

@@ -28,7 +28,8 @@ struct WorkflowRunOptions {
   int parallel = 1;
   std::string check;
   std::string gate;
-  int max_attempts = 0;  // 0: the daemon's default
+  int gate_parallel = 0;  // 0: the daemon's default
+  int max_attempts = 0;   // 0: the daemon's default
   std::string task_timeout;
   std::string base;
   bool detach = false;
@@ -85,6 +86,7 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& given) {
                            {"env", CliContext::agent_environment(options.env)}};
   if (!options.check.empty()) params["check"] = options.check;
   if (!options.gate.empty()) params["gate"] = options.gate;
+  if (options.gate_parallel > 0) params["gateParallel"] = options.gate_parallel;
   if (options.max_attempts > 0) params["maxAttempts"] = options.max_attempts;
   if (!options.base.empty()) params["base"] = options.base;
   if (options.approve) params["approve"] = true;
@@ -223,6 +225,13 @@ int stop_workflow(const CliContext& context, const WorkflowRunOptions& given) {
   return kExitOk;
 }
 
+// ", N gate runs" for a run with --gate.
+std::string gate_runs_text(const nlohmann::json& run) {
+  if (!run.contains("gateRuns")) return "";
+  const std::int64_t gates = run.value("gateRuns", std::int64_t{0});
+  return ", " + std::to_string(gates) + (gates == 1 ? " gate run" : " gate runs");
+}
+
 int show_run_status(const CliContext& context, const WorkflowRunOptions& given) {
   DaemonConnection connection = context.connect();
   const WorkflowRunOptions options = resolved(connection.client, given);
@@ -239,7 +248,8 @@ int show_run_status(const CliContext& context, const WorkflowRunOptions& given) 
   const std::string headline =
       "Run " + run.value("id", "") + " of workflow " + options.id + ": " + status + ", " +
       run_seconds(run.value("durationMs", std::int64_t{0})) + ", " + std::to_string(attempts) +
-      (attempts == 1 ? " attempt" : " attempts") + "; branch " + run.value("integrationBranch", "");
+      (attempts == 1 ? " attempt" : " attempts") + gate_runs_text(run) + "; branch " +
+      run.value("integrationBranch", "");
   for (const auto& part : wrapped(headline, columns, 2)) std::printf("%s\n", part.c_str());
   if (run.contains("reason")) {
     for (const auto& part : wrapped(run.value("reason", ""), columns, 0))
@@ -313,6 +323,10 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
   run->add_option("--gate", options->gate,
                   "Before each merge lands, run CMD on the merged result; exit 0 lands it")
       ->type_name("CMD");
+  run->add_option("--gate-parallel", options->gate_parallel,
+                  "Gate N prefixes of the merge queue at once (default 1, most 8)")
+      ->check(CLI::Range(1, 8))
+      ->type_name("N");
   run->add_option("--max-attempts", options->max_attempts, "Attempts per task (default 3, most 10)")
       ->check(CLI::Range(1, 10))
       ->type_name("K");

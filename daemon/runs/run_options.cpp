@@ -17,6 +17,7 @@ nlohmann::json options_json(const RunOptions& options) {
   out["envNames"] = std::move(names);
   if (options.check) out["check"] = *options.check;
   if (options.gate) out["gate"] = *options.gate;
+  if (options.gate_parallel != 1) out["gateParallel"] = options.gate_parallel;
   if (options.task_timeout_ms) out["taskTimeoutMs"] = *options.task_timeout_ms;
   if (options.base) out["base"] = *options.base;
   if (!options.sandbox_state.empty()) out["sandboxState"] = options.sandbox_state;
@@ -42,6 +43,7 @@ RunOptions options_from_json(const nlohmann::json& j) {
   options.parallel = j.value("parallel", std::int64_t{1});
   if (j.contains("check")) options.check = j.at("check").get<std::string>();
   if (j.contains("gate")) options.gate = j.at("gate").get<std::string>();
+  options.gate_parallel = j.value("gateParallel", std::int64_t{1});
   options.max_attempts = j.value("maxAttempts", kDefaultRunAttempts);
   if (j.contains("taskTimeoutMs"))
     options.task_timeout_ms = j.at("taskTimeoutMs").get<std::int64_t>();
@@ -79,6 +81,14 @@ RunOptions options_from_json(const nlohmann::json& j) {
   if (options.gate && options.gate->empty()) {
     refuse("gate", "--gate is empty",
            "give the command that judges the merged result, e.g. --gate 'make test'");
+  }
+  if (options.gate_parallel < 1 || options.gate_parallel > kMaxGateParallel) {
+    refuse("gateParallel",
+           "--gate-parallel " + std::to_string(options.gate_parallel) + " is out of range",
+           "give 1 to " + std::to_string(kMaxGateParallel) + " gates at once");
+  }
+  if (options.gate_parallel != 1 && !options.gate) {
+    refuse("gateParallel", "--gate-parallel needs --gate", "give the gate command with --gate");
   }
   if (!options.sandbox && !options.allow_write.empty()) {
     refuse("allowWrite",

@@ -17,6 +17,9 @@ namespace mission::daemon::runs {
 
 // At most this many agents of one run at once (--parallel).
 inline constexpr std::int64_t kMaxRunParallel = 32;
+// At most this many --gate commands of one run at once (--gate-parallel):
+// each is a scratch worktree and a process of the gate command.
+inline constexpr std::int64_t kMaxGateParallel = 8;
 // At most this many attempts at one task (--max-attempts), and the default.
 inline constexpr std::int64_t kMaxRunAttempts = 10;
 inline constexpr std::int64_t kDefaultRunAttempts = 3;
@@ -44,6 +47,8 @@ struct RunOptions {
   // Run with sh -c on the tree that would land: the task's branch merged
   // onto the integration tip, in a scratch worktree (merge_gate.hpp).
   std::optional<std::string> gate;
+  // How many prefixes of the queue are gated at once (gate_queue.hpp).
+  std::int64_t gate_parallel = 1;
   std::int64_t max_attempts = kDefaultRunAttempts;
   std::optional<std::int64_t> task_timeout_ms;
   std::optional<std::string> base;  // where the integration branch starts; empty: HEAD

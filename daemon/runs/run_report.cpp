@@ -109,6 +109,8 @@ nlohmann::json run_summary_json(store::Database& db, const store::RunRow& run,
     out["adapter"] = options.value("adapter", "generic");
     if (options.contains("maxAttempts")) out["maxAttempts"] = options["maxAttempts"];
     if (options.contains("base")) out["base"] = options["base"];
+    // Each run of the gate judged one tree (a tree is judged once a run).
+    if (options.contains("gate")) out["gateRuns"] = runs.gate_runs(run.id);
   }
   out["sandbox"] = sandbox_of(options);
   if (run.reason) out["reason"] = *run.reason;

@@ -267,6 +267,10 @@ void RunService::load(const store::RunRow& row) {
           attempt.gate_output.value_or("")};
     }
   }
+  // And every tree its queue judged, combined ones included (migration 22).
+  for (const auto& gate : store::RunRepository(db).gates(row.id)) {
+    run->gate_verdicts[gate.tree] = GateVerdict{gate.passed, gate.onto, gate.reason, gate.output};
+  }
   runs_[row.id] = std::move(run);
 }
 
@@ -310,9 +314,18 @@ void RunService::resume() {
           slot.state = SlotState::awaiting_approval;
           continue;
         }
+        // Judged and committed, it waited to land (or was landing: a
+        // branch that already holds it lands as it is, nothing is merged
+        // twice). It goes back to the queue.
+        if (attempt.status == AttemptStatus::queued && !slot.workspace_id.empty()) {
+          slot.state = SlotState::queued;
+          run.merge_queue.push_back(found->second);
+          continue;
+        }
         slot.state = SlotState::running;
         attempt_failed(run, found->second, "the daemon restarted while this attempt was under way");
       }
+      pump_merges(run);
       to_pump_.push_back(row.id);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "missiond: cannot resume run %s: %s\n", row.id.c_str(), e.what());
@@ -796,15 +809,15 @@ void RunService::pass(ActiveRun& run, std::size_t node) {
 
 void RunService::pump_merges(ActiveRun& run) {
   if (run.merging || run.merge_queue.empty()) return;
+  if (run.options.gate) {
+    gate_queue(run);
+    return;
+  }
   const std::size_t node = run.merge_queue.front();
   run.merge_queue.pop_front();
   TaskSlot& slot = run.tasks[node];
   slot.state = SlotState::merging;
   run.merging = true;
-  if (run.options.gate) {
-    plan_gated_merge(run, node);
-    return;
-  }
   const std::string run_id = run.row.id;
   const std::int64_t attempt = slot.attempts;
   const std::string repository = run.row.repository;
@@ -838,183 +851,323 @@ void RunService::pump_merges(ActiveRun& run) {
       }));
 }
 
-void RunService::plan_gated_merge(ActiveRun& run, std::size_t node) {
-  TaskSlot& slot = run.tasks[node];
-  const std::string run_id = run.row.id;
-  const std::int64_t attempt = slot.attempts;
-  const std::string repository = run.row.repository;
-  const std::string into = run.row.integration_branch;
-  const std::string from = slot.branch;
-  const std::string message = "mission: merge " + slot.name + " (" + slot.id + ")\n";
-  auto planned = std::make_shared<git::PlannedMerge>();
+void RunService::gate_queue(ActiveRun& run) {
+  auto batch = std::make_unique<GateBatch>();
+  batch->serial = ++run.batches;
+  std::vector<std::string> branches;
+  std::vector<std::string> messages;
+  while (!run.merge_queue.empty()) {
+    const std::size_t node = run.merge_queue.front();
+    run.merge_queue.pop_front();
+    TaskSlot& slot = run.tasks[node];
+    slot.state = SlotState::merging;
+    batch->nodes.push_back(node);
+    branches.push_back(slot.branch);
+    messages.push_back("mission: merge " + slot.name + " (" + slot.id + ")\n");
+  }
+  const std::uint64_t serial = batch->serial;
+  run.batch = std::move(batch);
+  run.merging = true;
+  auto chain = std::make_shared<std::vector<git::PlannedMerge>>();
   auto error = std::make_shared<std::string>();
   loop::queue_work(
       services_.loop,
-      [repository, into, from, message, planned, error] {
+      [repository = run.row.repository, into = run.row.integration_branch, branches, messages,
+       chain, error] {
         try {
-          *planned = git::plan_merge(repository, into, from, message);
+          // Each merge is made on the one before: the k-th commit holds the
+          // first k tasks, and each task keeps its own merge commit.
+          std::string onto = into;
+          for (std::size_t i = 0; i < branches.size(); ++i) {
+            chain->push_back(git::plan_merge(repository, onto, branches[i], messages[i]));
+            if (!chain->back().conflicts.empty()) return;
+            onto = chain->back().commit;
+          }
         } catch (const std::exception& e) {
           *error = e.what();
         }
       },
-      guarded([this, run_id, node, attempt, planned, error] {
-        ActiveRun* run = find(run_id);
-        if (!run) return;
-        if (!slot_at(run_id, node, attempt)) {
-          run->merging = false;
-          pump(*run);
-          return;
-        }
-        if (!error->empty() || !planned->conflicts.empty()) {
-          run->merging = false;
-          merge_blocked(*run, node, *error, planned->conflicts);
-          return;
-        }
-        // Nothing to land (the branch is in already): no new tree.
-        if (planned->commit == planned->onto) {
-          run->merging = false;
-          landed(*run, node, planned->commit);
-          return;
-        }
-        auto known = run->gate_verdicts.find(planned->tree);
-        if (known != run->gate_verdicts.end()) {
-          gate_judged(*run, node, *planned, known->second, true);
-          return;
-        }
-        run_gate(*run, node, *planned);
+      guarded([this, run_id = run.row.id, serial, chain, error] {
+        batch_planned(run_id, serial, *chain, *error);
       }));
 }
 
-void RunService::run_gate(ActiveRun& run, std::size_t node, const git::PlannedMerge& planned) {
-  TaskSlot& slot = run.tasks[node];
-  const std::string run_id = run.row.id;
-  const std::int64_t attempt = slot.attempts;
-  const GateTree gate = gate_tree_for(run.row.repository, run_id, planned.tree);
-  slot.gate = gate;
+void RunService::batch_planned(const std::string& run_id, std::uint64_t serial,
+                               const std::vector<git::PlannedMerge>& chain,
+                               const std::string& error) {
+  ActiveRun* run = find(run_id);
+  if (!run || !run->batch || run->batch->serial != serial) return;
+  GateBatch& batch = *run->batch;
+  const std::vector<std::size_t> nodes = batch.nodes;
+  // Tasks the tip already holds (a daemon stopped after it moved the
+  // branch, before it recorded the merge): nothing new to gate.
+  std::size_t first = 0;
+  while (first < chain.size() && chain[first].conflicts.empty() &&
+         chain[first].commit == chain[first].onto) {
+    ++first;
+  }
+  std::size_t cut = first;
+  while (cut < chain.size() && chain[cut].conflicts.empty()) ++cut;
+  batch.nodes.assign(nodes.begin() + static_cast<std::ptrdiff_t>(first),
+                     nodes.begin() + static_cast<std::ptrdiff_t>(cut));
+  batch.merges.assign(chain.begin() + static_cast<std::ptrdiff_t>(first),
+                      chain.begin() + static_cast<std::ptrdiff_t>(cut));
+  batch.onto = chain.empty() ? std::string() : chain[first < chain.size() ? first : 0].onto;
+  batch.state = QueueState{batch.nodes.size(), 0, std::nullopt};
+  // What conflicts (or could not be merged) on the tip itself goes back
+  // to its agent; on the tasks before it, it waits for the next batch.
+  const bool blocked = cut < nodes.size() && cut == first;
+  std::vector<std::size_t> rest(
+      nodes.begin() + static_cast<std::ptrdiff_t>(cut + (blocked ? 1 : 0)), nodes.end());
+  requeue(*run, rest);
+  for (std::size_t i = 0; i < first; ++i) landed(*run, nodes[i], chain[i].commit);
+  if (!batch.nodes.empty()) {
+    gate_round(*run);
+    return;
+  }
+  run->batch.reset();
+  run->merging = false;
+  if (blocked) {
+    merge_blocked(*run, nodes[cut], error,
+                  cut < chain.size() ? chain[cut].conflicts : std::vector<std::string>{});
+    return;
+  }
+  pump_merges(*run);
+  pump(*run);
+}
+
+void RunService::requeue(ActiveRun& run, const std::vector<std::size_t>& nodes) {
+  for (auto node = nodes.rbegin(); node != nodes.rend(); ++node) {
+    run.tasks[*node].state = SlotState::queued;
+    run.merge_queue.push_front(*node);
+  }
+}
+
+void RunService::gate_round(ActiveRun& run) {
+  GateBatch& batch = *run.batch;
+  if (run.stopping) {
+    end_batch(run, false);
+    return;
+  }
+  if (culprit(batch.state)) {
+    send_back_culprit(run);
+    return;
+  }
+  std::vector<std::size_t> lengths =
+      prefixes_to_gate(batch.state, static_cast<std::size_t>(run.options.gate_parallel));
+  if (lengths.empty()) {
+    end_batch(run, true);
+    return;
+  }
+  batch.round.clear();
+  // Prefixes with the same tree (a task that added nothing) are one gate:
+  // the longest of them stands for all.
+  std::set<std::string> trees;
+  for (auto length = lengths.rbegin(); length != lengths.rend(); ++length) {
+    const std::string& tree = batch.merges[*length - 1].tree;
+    if (!trees.insert(tree).second) continue;
+    auto known = run.gate_verdicts.find(tree);
+    if (known != run.gate_verdicts.end()) {
+      batch.round[*length] = known->second;
+      batch.found.insert(*length);
+      continue;
+    }
+    start_gate(run, *length);
+  }
+  if (batch.running.empty()) round_done(run);
+}
+
+void RunService::start_gate(ActiveRun& run, std::size_t length) {
+  GateBatch& batch = *run.batch;
+  const git::PlannedMerge& merge = batch.merges[length - 1];
+  PrefixGate& gate = batch.running.emplace_back();
+  gate.length = length;
+  gate.tree = gate_tree_for(run.row.repository, run.row.id, merge.tree);
   auto error = std::make_shared<std::string>();
   loop::queue_work(
       services_.loop,
-      [gate, commit = planned.commit, error] {
+      [tree = gate.tree, commit = merge.commit, error] {
         try {
-          make_gate_tree(gate, commit);
+          make_gate_tree(tree, commit);
         } catch (const std::exception& e) {
           *error = e.what();
         }
       },
-      guarded([this, run_id, node, attempt, planned, gate, error] {
+      guarded([this, run_id = run.row.id, serial = batch.serial, length, error] {
         ActiveRun* run = find(run_id);
-        TaskSlot* slot = slot_at(run_id, node, attempt);
-        if (!run || !slot || slot->state != SlotState::merging) {
-          loop::queue_work(
-              services_.loop, [gate] { remove_gate_tree(gate); }, [] {});
-          if (run && !run->merge_queue.empty()) pump_merges(*run);
-          return;
-        }
+        if (!run || !run->batch || run->batch->serial != serial) return;
+        GateBatch& batch = *run->batch;
+        auto gate = std::find_if(batch.running.begin(), batch.running.end(),
+                                 [length](const PrefixGate& g) { return g.length == length; });
+        if (gate == batch.running.end()) return;
         if (!error->empty()) {
-          // Not a verdict on the tree: nothing is kept of it.
-          drop_gate(*slot);
-          run->merging = false;
-          attempt_failed(*run, node, "cannot make the --gate's worktree: " + *error);
-          pump_merges(*run);
+          prefix_judged(run_id, serial, length,
+                        CheckResult{false, "cannot make the --gate's worktree: " + *error, ""});
           return;
         }
-        // The gate runs as the task's check does: the agents' environment,
-        // confined to its scratch worktree unless the run said otherwise.
+        const git::PlannedMerge& merge = batch.merges[length - 1];
+        // The gate runs as the task's check does: the agents' environment
+        // (the prefix's last task's names), confined to its scratch
+        // worktree unless the run said otherwise.
         std::vector<std::string> env;
-        for (const auto& [name, value] : agent_env(*run, *slot)) env.push_back(name + "=" + value);
-        env.push_back("MISSION_GATE_TREE=" + planned.tree);
-        env.push_back("MISSION_GATE_ONTO=" + planned.onto);
-        slot->check = std::make_unique<TaskCheck>(
-            services_.loop, *run->options.gate, gate.path, std::move(env),
-            CheckConfinement{run->options.sandbox, services_.paths.sandbox_temp_dir(), gate.name,
-                             run->options.allow_write},
-            [this, run_id, node, attempt, planned](CheckResult result) {
-              TaskSlot* gated = slot_at(run_id, node, attempt);
-              ActiveRun* live = find(run_id);
-              if (!gated || !live || gated->state != SlotState::merging) return;
-              // Destroyed on the next turn: this call runs inside it.
-              retired_checks_.push_back(std::move(gated->check));
-              pump_turn_.schedule();
-              drop_gate(*gated);
-              GateVerdict verdict{result.passed, planned.onto, result.reason, result.output};
-              live->gate_verdicts[planned.tree] = verdict;
-              gate_judged(*live, node, planned, verdict, false);
+        const TaskSlot& last = run->tasks[batch.nodes[length - 1]];
+        for (const auto& [name, value] : agent_env(*run, last)) env.push_back(name + "=" + value);
+        env.push_back("MISSION_GATE_TREE=" + merge.tree);
+        env.push_back("MISSION_GATE_ONTO=" + batch.tip(batch.state.landed));
+        gate->check = std::make_unique<TaskCheck>(
+            services_.loop, *run->options.gate, gate->tree.path, std::move(env),
+            CheckConfinement{run->options.sandbox, services_.paths.sandbox_temp_dir(),
+                             gate->tree.name, run->options.allow_write},
+            [this, run_id, serial, length](CheckResult result) {
+              prefix_judged(run_id, serial, length, result);
             });
       }));
 }
 
-void RunService::drop_gate(TaskSlot& slot) {
-  if (!slot.gate) return;
+void RunService::prefix_judged(const std::string& run_id, std::uint64_t serial, std::size_t length,
+                               const CheckResult& result) {
+  ActiveRun* run = find(run_id);
+  if (!run || !run->batch || run->batch->serial != serial) return;
+  GateBatch& batch = *run->batch;
+  auto gate = std::find_if(batch.running.begin(), batch.running.end(),
+                           [length](const PrefixGate& g) { return g.length == length; });
+  if (gate == batch.running.end()) return;
+  // A gate that could not start judged nothing: its failure fails the
+  // prefix now, and is not kept as the tree's verdict.
+  const bool ran = gate->check != nullptr;
+  // Destroyed on the next turn: this call may run inside it.
+  if (gate->check) retired_checks_.push_back(std::move(gate->check));
+  pump_turn_.schedule();
   loop::queue_work(
-      services_.loop, [gate = *slot.gate] { remove_gate_tree(gate); }, [] {});
-  slot.gate.reset();
+      services_.loop, [tree = gate->tree] { remove_gate_tree(tree); }, [] {});
+  batch.running.erase(gate);
+  const std::string& tree = batch.merges[length - 1].tree;
+  GateVerdict verdict{result.passed, batch.tip(batch.state.landed), result.reason, result.output};
+  if (ran) {
+    run->gate_verdicts[tree] = verdict;
+    store::RunRepository::GateRow row{tree,           verdict.onto,   verdict.passed,
+                                      verdict.reason, verdict.output, unix_ms_now()};
+    store::Transaction transaction(services_.db);
+    store::RunRepository(services_.db).add_gate(run_id, row);
+    transaction.commit();
+  }
+  batch.round[length] = std::move(verdict);
+  if (batch.running.empty()) round_done(*run);
 }
 
-void RunService::gate_judged(ActiveRun& run, std::size_t node, const git::PlannedMerge& planned,
-                             const GateVerdict& verdict, bool judged_before) {
-  {
-    events::EventBatch events(services_.events);
-    store::Transaction transaction(services_.db);
-    update_attempt(
-        run, node,
-        [&](store::AttemptRow& a) {
-          a.gate_tree = planned.tree;
-          a.gate_onto = planned.onto;
-          a.gate_passed = verdict.passed;
-          a.gate_output = verdict.output;
-          a.gate_at = unix_ms_now();
-        },
-        events);
-    transaction.commit();
-    events.publish_to(services_.events);
-  }
-  if (verdict.passed) {
-    land_gated(run, node, planned);
+void RunService::round_done(ActiveRun& run) {
+  GateBatch& batch = *run.batch;
+  std::map<std::size_t, bool> passed;
+  for (const auto& [length, verdict] : batch.round) passed[length] = verdict.passed;
+  const QueueState next = after_round(batch.state, passed);
+  if (next.failing && next.failing != batch.state.failing)
+    batch.failing_verdict = batch.round.at(*next.failing);
+  if (next.landed > batch.state.landed) {
+    land_prefix(run, next);
     return;
   }
-  run.merging = false;
-  attempt_failed(
-      run, node,
-      gate_failure_reason(verdict, run.row.integration_branch, planned.tree, judged_before));
-  run.tasks[node].last_gate_output = verdict.output;
-  pump_merges(run);
+  batch.state = next;
+  gate_round(run);
 }
 
-void RunService::land_gated(ActiveRun& run, std::size_t node, const git::PlannedMerge& planned) {
-  const std::string run_id = run.row.id;
-  const std::int64_t attempt = run.tasks[node].attempts;
+void RunService::land_prefix(ActiveRun& run, const QueueState& next) {
+  GateBatch& batch = *run.batch;
+  const std::string from = batch.tip(batch.state.landed);
+  const std::string to = batch.tip(next.landed);
   auto moved = std::make_shared<bool>(false);
   auto error = std::make_shared<std::string>();
   loop::queue_work(
       services_.loop,
-      [repository = run.row.repository, into = run.row.integration_branch, planned, moved, error] {
+      [repository = run.row.repository, into = run.row.integration_branch, from, to, moved, error] {
         try {
-          *moved = git::advance_branch(repository, into, planned.commit, planned.onto);
+          *moved = git::advance_branch(repository, into, to, from);
         } catch (const std::exception& e) {
           *error = e.what();
         }
       },
-      guarded([this, run_id, node, attempt, planned, moved, error] {
+      guarded([this, run_id = run.row.id, serial = batch.serial, next, from, moved, error] {
         ActiveRun* run = find(run_id);
-        if (!run) return;
-        run->merging = false;
-        if (!slot_at(run_id, node, attempt)) {
-          pump(*run);
-          return;
-        }
+        if (!run || !run->batch || run->batch->serial != serial) return;
+        GateBatch& batch = *run->batch;
         if (!error->empty()) {
+          const std::size_t node = batch.nodes[batch.state.landed];
+          batch.state.landed += 1;  // this one is blocked, the rest wait
+          end_batch(*run, true);
           merge_blocked(*run, node, *error, {});
           return;
         }
         if (!*moved) {
           // The tip moved while the gate ran: what passed is not what
           // would land now. Merged onto the new tip and gated again.
-          run->merge_queue.push_front(node);
-          pump_merges(*run);
+          end_batch(*run, true);
           return;
         }
-        landed(*run, node, planned.commit);
+        const std::string& tree = batch.merges[next.landed - 1].tree;
+        const GateVerdict verdict = batch.round.at(next.landed);
+        const std::size_t begin = batch.state.landed;
+        batch.state = next;
+        for (std::size_t i = begin; i < next.landed; ++i) {
+          record_gate(*run, batch.nodes[i], tree, from, verdict);
+          landed(*run, batch.nodes[i], batch.merges[i].commit);
+        }
+        gate_round(*run);
       }));
+}
+
+void RunService::send_back_culprit(ActiveRun& run) {
+  GateBatch& batch = *run.batch;
+  const std::size_t index = batch.state.landed;
+  const std::size_t node = batch.nodes[index];
+  const std::string tree = batch.merges[index].tree;
+  const bool judged_before = batch.found.count(index + 1) > 0;
+  GateVerdict verdict = batch.failing_verdict;
+  verdict.onto = batch.tip(index);
+  record_gate(run, node, tree, verdict.onto, verdict);
+  // The culprit is done with; the tasks after it are merged again without it.
+  batch.state.landed = index + 1;
+  end_batch(run, true);
+  attempt_failed(run, node,
+                 gate_failure_reason(verdict, run.row.integration_branch, tree, judged_before));
+  run.tasks[node].last_gate_output = verdict.output;
+  pump_merges(run);
+}
+
+void RunService::end_batch(ActiveRun& run, bool requeue_rest) {
+  std::unique_ptr<GateBatch> batch = std::move(run.batch);
+  run.merging = false;
+  for (PrefixGate& gate : batch->running) {
+    gate.check.reset();
+    loop::queue_work(
+        services_.loop, [tree = gate.tree] { remove_gate_tree(tree); }, [] {});
+  }
+  std::vector<std::size_t> rest(
+      batch->nodes.begin() + static_cast<std::ptrdiff_t>(batch->state.landed), batch->nodes.end());
+  if (requeue_rest) {
+    requeue(run, rest);
+  } else {
+    for (std::size_t node : rest) attempt_stopped(run, node);
+  }
+  pump_merges(run);
+  // On the next turn: the run may end there, and callers still hold it.
+  schedule_pump(run.row.id);
+}
+
+void RunService::record_gate(ActiveRun& run, std::size_t node, const std::string& tree,
+                             const std::string& onto, const GateVerdict& verdict) {
+  events::EventBatch events(services_.events);
+  store::Transaction transaction(services_.db);
+  update_attempt(
+      run, node,
+      [&](store::AttemptRow& a) {
+        a.gate_tree = tree;
+        a.gate_onto = onto;
+        a.gate_passed = verdict.passed;
+        a.gate_output = verdict.output;
+        a.gate_at = unix_ms_now();
+      },
+      events);
+  transaction.commit();
+  events.publish_to(services_.events);
 }
 
 void RunService::merge_blocked(ActiveRun& run, std::size_t node, const std::string& error,
@@ -1176,7 +1329,6 @@ void RunService::attempt_failed(ActiveRun& run, std::size_t node, const std::str
   slot.timeout.reset();
   slot.check.reset();
   const bool retry = may_retry && slot.attempts < run.options.max_attempts;
-  drop_gate(slot);
   slot.last_failure = reason;
   slot.last_check_output = check_output;
   slot.last_gate_output.reset();
@@ -1239,7 +1391,6 @@ void RunService::attempt_stopped(ActiveRun& run, std::size_t node) {
   TaskSlot& slot = run.tasks[node];
   slot.timeout.reset();
   slot.check.reset();
-  drop_gate(slot);
   slot.state = SlotState::waiting;
   const std::string reason =
       run.halted ? "the run stopped at an agent that cannot start" : "the run was stopped";
@@ -1525,14 +1676,11 @@ store::RunRow RunService::stop(const std::string& workflow_id) {
   // Checking and queued attempts end now; running ones when their agents
   // have (and a commit or a merge under way when it is done); the run once
   // nothing is left.
+  // Gates under way are stopped with their batch: no ref moves to what
+  // they judged. (Git work under way ends first; the batch then stops.)
+  if (run->batch && !run->batch->running.empty()) end_batch(*run, false);
   for (std::size_t i = 0; i < run->tasks.size(); ++i) {
     TaskSlot& slot = run->tasks[i];
-    // A --gate under way is stopped with its merge: no ref has moved.
-    if (slot.state == SlotState::merging && slot.check) {
-      run->merging = false;
-      attempt_stopped(*run, i);
-      continue;
-    }
     if ((slot.state == SlotState::judging && slot.check) || slot.state == SlotState::queued ||
         slot.state == SlotState::awaiting_approval || slot.state == SlotState::prepared) {
       attempt_stopped(*run, i);
@@ -1599,6 +1747,9 @@ nlohmann::json RunService::run_json(const store::RunRow& run) {
   out["tasks"] = std::move(tasks);
   out["counts"] = counts;
   out["attemptsTotal"] = attempts_total;
+  // Each run of the gate judged one tree (a tree is judged once a run).
+  if (options.is_object() && options.contains("gate"))
+    out["gateRuns"] = store::RunRepository(db).gate_runs(run.id);
   return out;
 }
 

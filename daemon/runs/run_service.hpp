@@ -20,6 +20,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -30,6 +31,7 @@
 #include "daemon/loop/next_turn.hpp"
 #include "daemon/loop/timer.hpp"
 #include "daemon/planning/plan_cache.hpp"
+#include "daemon/runs/gate_queue.hpp"
 #include "daemon/runs/merge_gate.hpp"
 #include "daemon/runs/run_options.hpp"
 #include "daemon/runs/run_services.hpp"
@@ -130,8 +132,6 @@ class RunService {
     std::vector<std::string> changed_paths;
     // Where it merged: proved to be in the integration branch at the end.
     std::string merge_commit;
-    // The scratch worktree of its --gate while it runs.
-    std::optional<GateTree> gate;
     std::unique_ptr<loop::Timer> timeout;
     std::unique_ptr<TaskCheck> check;
     bool timed_out = false;
@@ -143,6 +143,29 @@ class RunService {
     // prepared ahead of a free slot.
     bool launch_when_ready = true;
   };
+  // One --gate command on a prefix of the batch, while it runs.
+  struct PrefixGate {
+    std::size_t length = 0;
+    GateTree tree;
+    std::unique_ptr<TaskCheck> check;
+  };
+  // With --gate, the tasks that waited to land, merged one after another
+  // onto the integration tip and gated by prefix (gate_queue.hpp).
+  struct GateBatch {
+    std::uint64_t serial = 0;  // continuations of an earlier batch find nothing
+    std::vector<std::size_t> nodes;
+    std::vector<git::PlannedMerge> merges;  // merges[i] holds nodes[0..i]
+    std::string onto;                       // the integration tip it was built on
+    QueueState state;
+    std::map<std::size_t, GateVerdict> round;  // this round's verdicts by prefix length
+    std::set<std::size_t> found;               // lengths whose verdict was known, not run
+    GateVerdict failing_verdict;               // the shortest failing prefix's
+    std::vector<PrefixGate> running;
+    // The integration tip once the first `landed` tasks are in.
+    const std::string& tip(std::size_t landed) const {
+      return landed == 0 ? onto : merges[landed - 1].commit;
+    }
+  };
   struct ActiveRun {
     store::RunRow row;
     RunOptions options;
@@ -150,6 +173,8 @@ class RunService {
     std::shared_ptr<const planning::PlanState> plan;
     std::vector<TaskSlot> tasks;  // by plan node
     std::deque<std::size_t> merge_queue;
+    std::unique_ptr<GateBatch> batch;  // with --gate, while one is under way
+    std::uint64_t batches = 0;         // begun so far: each one's serial
     // The --gate's verdicts by merged tree id: a tree is judged once.
     std::map<std::string, GateVerdict> gate_verdicts;
     // Proof of landing, once nothing is left to do: each merged task's
@@ -187,14 +212,32 @@ class RunService {
   void judge_check(ActiveRun& run, std::size_t node);
   void pass(ActiveRun& run, std::size_t node);
   void pump_merges(ActiveRun& run);
-  // With --gate: the merge made ready on the current tip, its tree gated
-  // (or its verdict found), then landed by a compare and swap; a tip that
-  // moved meanwhile is merged and gated again.
-  void plan_gated_merge(ActiveRun& run, std::size_t node);
-  void run_gate(ActiveRun& run, std::size_t node, const git::PlannedMerge& planned);
-  void gate_judged(ActiveRun& run, std::size_t node, const git::PlannedMerge& planned,
-                   const GateVerdict& verdict, bool judged_before);
-  void land_gated(ActiveRun& run, std::size_t node, const git::PlannedMerge& planned);
+  // With --gate: every queued task merged in turn onto the current tip
+  // (a task the tip already holds lands as it is; one that conflicts, and
+  // those after it, wait for the next batch), then gated by prefix.
+  void gate_queue(ActiveRun& run);
+  void batch_planned(const std::string& run_id, std::uint64_t serial,
+                     const std::vector<git::PlannedMerge>& chain, const std::string& error);
+  // The next prefixes gated (or their verdicts found); the culprit sent
+  // back, or the batch ended, when nothing is left to gate.
+  void gate_round(ActiveRun& run);
+  void start_gate(ActiveRun& run, std::size_t length);
+  void prefix_judged(const std::string& run_id, std::uint64_t serial, std::size_t length,
+                     const CheckResult& result);
+  void round_done(ActiveRun& run);
+  // The integration branch moved to the longest passing prefix by a
+  // compare and swap; a tip that moved meanwhile sends the batch back to
+  // the queue, to be merged and gated again.
+  void land_prefix(ActiveRun& run, const QueueState& next);
+  void send_back_culprit(ActiveRun& run);
+  // The tasks go back to the front of the queue, in their order.
+  void requeue(ActiveRun& run, const std::vector<std::size_t>& nodes);
+  // Ends the batch: its gates stop, its worktrees go; what it did not land
+  // waits in the queue (`requeue_rest`) or was stopped.
+  void end_batch(ActiveRun& run, bool requeue_rest);
+  // Records the gate's verdict on what the attempt landed with (or failed).
+  void record_gate(ActiveRun& run, std::size_t node, const std::string& tree,
+                   const std::string& onto, const GateVerdict& verdict);
   // The task's branch is in the integration branch at `commit`.
   void landed(ActiveRun& run, std::size_t node, const std::string& commit);
   // It could not merge: conflicts go back to the agent in a new attempt
@@ -202,8 +245,6 @@ class RunService {
   // the task waits for a person.
   void merge_blocked(ActiveRun& run, std::size_t node, const std::string& error,
                      const std::vector<std::string>& conflicts);
-  // Removes the slot's gate worktree on a pool thread.
-  void drop_gate(TaskSlot& slot);
   // The run and node of a task waiting for approval, or MissionError.
   std::pair<ActiveRun*, std::size_t> awaiting_approval(const std::string& task_id);
   void attempt_failed(ActiveRun& run, std::size_t node, const std::string& reason,

@@ -10,7 +10,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 21> kMigrations{
+constexpr std::array<const char*, 22> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -822,6 +822,22 @@ CREATE TABLE execution_usage (
   cache_write_tokens  INTEGER,
   cost_usd            REAL,
   updated_at          INTEGER NOT NULL
+) WITHOUT ROWID;
+)sql",
+    // 22: every --gate verdict of a run by merged tree (docs/adr/0041, "The
+    // queue"): combined trees of several queued tasks are judged too, and
+    // no attempt holds those. A tree is judged once per run, so the rows
+    // are also the count of gate runs; a resumed run reads them back.
+    R"sql(
+CREATE TABLE run_gates (
+  run_id  TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  tree    TEXT NOT NULL,
+  onto    TEXT NOT NULL,
+  passed  INTEGER NOT NULL,
+  reason  TEXT NOT NULL,
+  output  TEXT NOT NULL,
+  at      INTEGER NOT NULL,
+  PRIMARY KEY (run_id, tree)
 ) WITHOUT ROWID;
 )sql",
 };

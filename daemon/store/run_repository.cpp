@@ -260,4 +260,42 @@ RunRepository::Totals RunRepository::totals(const std::string& run_id) {
   return totals;
 }
 
+void RunRepository::add_gate(const std::string& run_id, const GateRow& row) {
+  auto s = db_.prepare(
+      "INSERT OR IGNORE INTO run_gates (run_id, tree, onto, passed, reason, output, at) VALUES "
+      "(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+  s.bind(1, run_id)
+      .bind(2, row.tree)
+      .bind(3, row.onto)
+      .bind(4, static_cast<std::int64_t>(row.passed ? 1 : 0))
+      .bind(5, row.reason)
+      .bind(6, row.output)
+      .bind(7, row.at);
+  s.run();
+}
+
+std::vector<RunRepository::GateRow> RunRepository::gates(const std::string& run_id) {
+  auto s = db_.prepare(
+      "SELECT tree, onto, passed, reason, output, at FROM run_gates WHERE run_id = ?1 ORDER BY at");
+  s.bind(1, run_id);
+  std::vector<GateRow> out;
+  while (s.step()) {
+    GateRow row;
+    row.tree = s.text(0);
+    row.onto = s.text(1);
+    row.passed = s.integer(2) != 0;
+    row.reason = s.text(3);
+    row.output = s.text(4);
+    row.at = s.integer(5);
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+std::int64_t RunRepository::gate_runs(const std::string& run_id) {
+  auto s = db_.prepare("SELECT count(*) FROM run_gates WHERE run_id = ?1");
+  s.bind(1, run_id);
+  return s.step() ? s.integer(0) : 0;
+}
+
 }  // namespace mission::store

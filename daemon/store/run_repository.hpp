@@ -109,6 +109,21 @@ class RunRepository {
   };
   Totals totals(const std::string& run_id);
 
+  // The --gate's verdicts of a run, one per merged tree it judged.
+  struct GateRow {
+    std::string tree;
+    std::string onto;
+    bool passed = false;
+    std::string reason;
+    std::string output;
+    std::int64_t at = 0;
+  };
+  // A tree already judged keeps its first verdict.
+  void add_gate(const std::string& run_id, const GateRow& row);
+  std::vector<GateRow> gates(const std::string& run_id);
+  // How many times the run's gate ran.
+  std::int64_t gate_runs(const std::string& run_id);
+
  private:
   Database& db_;
 };
