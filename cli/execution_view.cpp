@@ -82,6 +82,11 @@ void print_execution_table(const nlohmann::json& given) {
   table.print();
 }
 
+std::string refused_write_text(const nlohmann::json& refused) {
+  return refused.value("operation", "write") + " " + refused.value("path", "") + " (from " +
+         refused.value("from", "the agent's output") + ")";
+}
+
 void print_execution(const nlohmann::json& given) {
   const nlohmann::json execution = for_display(given);
   const std::string state = execution.value("state", "");
@@ -103,6 +108,9 @@ void print_execution(const nlohmann::json& given) {
       {"observations", std::to_string(execution.value("observations", 0))},
   };
   if (execution.contains("sandbox")) fields.push_back({"sandbox", execution.value("sandbox", "")});
+  for (const auto& refused : execution.value("refusedWrites", nlohmann::json::array())) {
+    fields.push_back({"refused", refused_write_text(refused), true});
+  }
   if (execution.contains("endedAt"))
     fields.push_back({"ended", short_time(execution.at("endedAt"))});
   if (execution.contains("exitCode")) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "cli/execution_view.hpp"
 #include "cli/output.hpp"
 #include "cli/table.hpp"
 #include "shared/display_text.hpp"
@@ -405,6 +406,9 @@ std::string run_markdown(const nlohmann::json& run) {
       if (attempt.contains("scopeWarning"))
         out += " (scope: " + md(attempt.value("scopeWarning", "")) + ")";
       out += "\n";
+      for (const auto& refused : attempt.value("refusedWrites", nlohmann::json::array())) {
+        out += "    - Refused: " + md(refused_write_text(refused)) + "\n";
+      }
     }
   }
   return out;

@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "cli/commands/command_table.hpp"
+#include "cli/execution_view.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
 #include "cli/run_board.hpp"
@@ -291,6 +292,14 @@ int show_run_status(const CliContext& context, const WorkflowRunOptions& given) 
     if (!attempts.empty() && attempts.back().contains("reason") && task_status != "merged") {
       for (const auto& part : wrapped(safe(attempts.back().value("reason", "")), columns, 4)) {
         std::printf("%s\n", part.c_str());
+      }
+    }
+    if (!attempts.empty()) {
+      for (const auto& refused : attempts.back().value("refusedWrites", nlohmann::json::array())) {
+        for (const auto& part :
+             wrapped("refused: " + safe(refused_write_text(refused)), columns, 4)) {
+          std::printf("%s\n", styled(part, Tone::attention).c_str());
+        }
       }
     }
     if (!attempts.empty() && attempts.back().contains("scopeWarning")) {

@@ -10,6 +10,7 @@
 #include "daemon/execution/execution_events.hpp"
 #include "daemon/execution/observation_ledger.hpp"
 #include "daemon/execution/observation_policy.hpp"
+#include "daemon/execution/refused_write_record.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/observation_repository.hpp"
 #include "daemon/store/usage_repository.hpp"
@@ -132,6 +133,8 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
       log_.append('e', "[mission: " + confinement_->warning() + "]\n");
       std::fprintf(stderr, "missiond: agent execution %s: %s\n", execution_id_.c_str(),
                    confinement_->warning().c_str());
+    } else {
+      refused_writes_.emplace(confinement_->profile());
     }
   }
   if (spec.network == sandbox::Network::none) {
@@ -276,6 +279,7 @@ void ExecutionRunner::stop(bool force) {
 void ExecutionRunner::on_output(char stream, std::string_view bytes) {
   log_.append(stream, bytes);
   if (terminal_) terminal_->on_output(bytes);
+  if (refused_writes_) record_refused_writes(refused_writes_->feed(stream, bytes));
   if (stream != 'o') return;
   if (usage_ && usage_->feed(bytes)) record_usage();
   // Markers count on stdout only, and only for stdout-marker delivery.
@@ -315,6 +319,18 @@ void ExecutionRunner::record_usage() {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "missiond: %s: recording its usage failed: %s\n", execution_id_.c_str(),
                  e.what());
+  }
+}
+
+void ExecutionRunner::record_refused_writes(const std::vector<sandbox::RefusedWrite>& writes) {
+  if (writes.empty()) return;
+  try {
+    events::EventBatch batch(services_.events);
+    execution::record_refused_writes(services_.db, batch, execution_id_, writes);
+    batch.publish_to(services_.events);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "missiond: %s: recording its refused writes failed: %s\n",
+                 execution_id_.c_str(), e.what());
   }
 }
 
@@ -384,6 +400,7 @@ void ExecutionRunner::on_exit(const loop::ChildProcess::Exit& exit) {
                  execution_id_.c_str(), e.what());
   }
   if (usage_ && usage_->finish()) record_usage();
+  if (refused_writes_) record_refused_writes(refused_writes_->finish());
   log_.close();
 
   try {

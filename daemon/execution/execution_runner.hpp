@@ -18,6 +18,7 @@
 #include "daemon/loop/timer.hpp"
 #include "daemon/sandbox/confined_launch.hpp"
 #include "daemon/sandbox/network_filter.hpp"
+#include "daemon/sandbox/refused_writes.hpp"
 #include "daemon/terminal/permission_prompt.hpp"
 #include "daemon/terminal/terminal_session.hpp"
 #include "shared/agent_usage.hpp"
@@ -72,6 +73,7 @@ class ExecutionRunner {
   void on_exit(const loop::ChildProcess::Exit& exit);
   void handle_markers();
   void record_usage();
+  void record_refused_writes(const std::vector<sandbox::RefusedWrite>& writes);
   void handle_marker(const MarkerLine& line, events::EventBatch& batch);
   void fail_start(const std::string& reason);
   // Once the screen has settled: records a permission prompt that came up
@@ -90,6 +92,8 @@ class ExecutionRunner {
   std::unique_ptr<terminal::TerminalSession> terminal_;
   // Its confinement while the process may run; its TMPDIR goes with it.
   std::unique_ptr<sandbox::ConfinedLaunch> confinement_;
+  // The writes its sandbox refused, read from its output while confined.
+  std::optional<sandbox::RefusedWriteReader> refused_writes_;
   // --network none's filter, until the spawn has taken it.
   std::unique_ptr<sandbox::NetworkFilter> network_filter_;
   loop::Timer kill_timer_;

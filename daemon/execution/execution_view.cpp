@@ -3,6 +3,7 @@
 #include <map>
 
 #include "daemon/execution/protocol_descriptor.hpp"
+#include "daemon/execution/refused_write_record.hpp"
 #include "daemon/store/mcp_session_repository.hpp"
 #include "daemon/store/message_repository.hpp"
 #include "shared/bounded_json.hpp"
@@ -42,6 +43,8 @@ struct Extras {
   std::optional<std::string> agent_name;  // once it registered as an agent
   std::int64_t unread_messages = 0;
   nlohmann::json claims = nlohmann::json::array();  // the tasks it holds (docs/adr/0019)
+  // The writes its sandbox refused (docs/adr/0036), as refused_writes_json.
+  nlohmann::json refused_writes = nlohmann::json::array();
 };
 
 nlohmann::json render(const store::ExecutionRow& row, Extras extras) {
@@ -86,6 +89,7 @@ nlohmann::json render(const store::ExecutionRow& row, Extras extras) {
   if (extras.agent_name) out["agentName"] = *extras.agent_name;
   out["unreadMessages"] = extras.unread_messages;
   out["claims"] = std::move(extras.claims);
+  if (!extras.refused_writes.empty()) out["refusedWrites"] = std::move(extras.refused_writes);
   return out;
 }
 
@@ -177,6 +181,7 @@ nlohmann::json executions_json(store::Database& db, std::span<const store::Execu
       if (!is_final(row.state)) {
         extras[row.id].permission_prompt = observations.open_permission_prompt(row.id);
       }
+      extras[row.id].refused_writes = refused_writes_json(refused_writes_of(db, row.id));
     }
   }
   nlohmann::json list = nlohmann::json::array();

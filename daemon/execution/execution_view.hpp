@@ -16,7 +16,8 @@ namespace mission::daemon::execution {
 // exitCode?, exitSignal?, createdAt, startedAt?, endedAt?, updatedAt,
 // observations, waitingOn?, mcpSessions[{id, client{name,version},
 // protocolVersion, attachedAt, detachedAt?, calls, toolLists}] (the newest
-// kMaxSessionsShown), mcpSessionCount, agentName?, unreadMessages}. Never the token or its hash.
+// kMaxSessionsShown), mcpSessionCount, agentName?, unreadMessages,
+// refusedWrites?[{path, operation, from}]}. Never the token or its hash.
 nlohmann::json execution_json(store::Database& db, const store::ExecutionRow& row);
 
 // execution_json of each row, with the counts and sessions of all of them

@@ -45,6 +45,11 @@ class ObservationLedger {
   // Returns the acknowledgement.
   nlohmann::json record_screen_fact(const std::string& execution_id, std::string_view kind,
                                     const std::string& key, const nlohmann::json& payload);
+  // The same for what the daemon read elsewhere, of origin `origin` (a
+  // refused write read from the agent's output).
+  nlohmann::json record_read_fact(const std::string& execution_id, std::string_view origin,
+                                  std::string_view kind, const std::string& key,
+                                  const nlohmann::json& payload);
 
   // Marks the claim observations that the final state bears out (a
   // completed_claim of a completed execution, a failed_claim of a failed

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "daemon/execution/refused_write_record.hpp"
 #include "daemon/runs/run_options.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/task_repository.hpp"
@@ -93,6 +94,13 @@ void put_landed(nlohmann::json& out, const store::RunRow& run) {
   if (landed.is_object()) out["landed"] = std::move(landed);
 }
 
+void put_refused_writes(nlohmann::json& out, store::Database& db,
+                        const store::AttemptRow& attempt) {
+  if (!attempt.execution_id) return;
+  auto writes = execution::refused_writes_of(db, *attempt.execution_id);
+  if (!writes.empty()) out["refusedWrites"] = execution::refused_writes_json(writes);
+}
+
 nlohmann::json run_summary_json(store::Database& db, const store::RunRow& run,
                                 const std::vector<store::PlannedTaskRow>& tasks) {
   store::RunRepository runs(db);
@@ -175,6 +183,7 @@ nlohmann::json run_task_json(store::Database& db, const store::PlannedTaskRow& t
     // The tail of its --check's output (agent text: shown sanitised).
     if (attempt.check_output) a["checkOutput"] = *attempt.check_output;
     put_gate(a, attempt);
+    put_refused_writes(a, db, attempt);
     // Its agent's stream when it stated usage, else what the agent
     // reported; what it reported stays beside the stream's figures.
     const bool agent_reported = attempt.tokens_input || attempt.tokens_output;

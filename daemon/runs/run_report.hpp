@@ -38,6 +38,11 @@ void put_landed(nlohmann::json& out, const store::RunRow& run);
 // passed, at, output}, when it was gated.
 void put_gate(nlohmann::json& out, const store::AttemptRow& attempt);
 
+// The writes the attempt's agent was refused by its sandbox, read from its
+// output, as "refusedWrites": [{path, operation, from}] (docs/adr/0036);
+// nothing when there were none.
+void put_refused_writes(nlohmann::json& out, store::Database& db, const store::AttemptRow& attempt);
+
 // The run without its tasks: status, reason, times, adapter, the count of
 // tasks by status and the totals of attempts and tokens (camelCase).
 nlohmann::json run_summary_json(store::Database& db, const store::RunRow& run,

@@ -7,6 +7,7 @@
 #include "daemon/adapters/adapter_table.hpp"
 #include "daemon/coordination/coordination.hpp"
 #include "daemon/execution/agent_launch.hpp"
+#include "daemon/execution/refused_write_record.hpp"
 #include "daemon/git/worktrees.hpp"
 #include "daemon/loop/work_queue.hpp"
 #include "daemon/planning/planning_support.hpp"
@@ -529,6 +530,11 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
   input.previous_failure = slot.last_failure;
   input.previous_check_output = slot.last_check_output;
   input.previous_gate_output = slot.last_gate_output;
+  input.worktree = slot.worktree;
+  if (auto previous = store::RunRepository(db).attempt(run.row.id, slot.id, slot.attempts - 1);
+      previous && previous->execution_id) {
+    input.previous_refused_writes = execution::refused_writes_of(db, *previous->execution_id);
+  }
   const std::string prompt = task_prompt(db, &services_.plans, input);
 
   // The whole prompt in a file beside the launch files, removed with the run.
@@ -1735,6 +1741,7 @@ nlohmann::json RunService::run_json(const store::RunRow& run) {
       if (attempt.dispatch_us) a["dispatchUs"] = *attempt.dispatch_us;
       if (attempt.scope_warning) a["scopeWarning"] = *attempt.scope_warning;
       put_gate(a, attempt);
+      put_refused_writes(a, db, attempt);
       const std::int64_t ms = attempt.ended_at.value_or(unix_ms_now()) - attempt.started_at;
       a["durationMs"] = ms;
       duration += ms;

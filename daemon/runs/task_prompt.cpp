@@ -86,6 +86,20 @@ std::string task_prompt(store::Database& db, planning::PlanCache* plans, const P
     }
     out += "\n";
   }
+  if (!input.previous_refused_writes.empty()) {
+    // Said whether or not the attempt failed for it: an agent that wrote
+    // outside its worktree often fails for something else.
+    out += "## Writes your sandbox refused last time\n\n";
+    const std::string where =
+        input.worktree.empty() ? std::string("your worktree") : input.worktree;
+    for (const sandbox::RefusedWrite& write : input.previous_refused_writes) {
+      out += "- Your " + write.operation + " of " + write.path + " was refused: work in " + where +
+             ".\n";
+    }
+    out += "\nYou may write only in your worktree " + where + " (branch " + input.branch +
+           "), your temporary folder ($TMPDIR) and your agent's own state; everything else "
+           "is refused.\n\n";
+  }
   planning::TaskLoadContextRequest request;
   request.task_id = task.id;
   request.max_tokens = kPromptContextTokens;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "daemon/planning/plan_cache.hpp"
+#include "daemon/sandbox/refused_writes.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/store/plan_repository.hpp"
 #include "shared/runtime_paths.hpp"
@@ -28,6 +29,10 @@ struct PromptInput {
   // The tail of --gate's output when the previous attempt's merged tree
   // failed it (its reason names what it was merged onto).
   std::optional<std::string> previous_gate_output;
+  // The writes the previous attempt's sandbox refused (read from its
+  // agent's output), and the worktree the agent is told to work in instead.
+  std::vector<sandbox::RefusedWrite> previous_refused_writes;
+  std::string worktree;
 };
 
 // The prompt, in Markdown.

@@ -48,15 +48,15 @@ void add_worktree_git(const fs::path& cwd, Profile& profile) {
   if (ref.empty() || ref.is_absolute() || *ref.begin() != "refs") return;
   const fs::path ref_folder = common / ref.parent_path();
   const fs::path log_folder = common / "logs" / ref.parent_path();
-  // The reflog's folder exists before the agent starts: creating it would
-  // need its parent writable too.
+  // Both folders exist before the agent starts (creating one would need its
+  // parent writable too), the ref's even when git packed its refs.
+  fs::create_directories(ref_folder, ec);
   fs::create_directories(log_folder, ec);
   profile.writable_trees.push_back(ref_folder);
   profile.writable_trees.push_back(log_folder);
   if (ref.parent_path() != "refs/heads") {
-    profile.notes.push_back(
-        "every ref in and beneath " + ref_folder.string() +
-        " is writable, not only the branch's own: the kernel's rules name folders");
+    profile.notes.push_back("every ref in and beneath " + ref_folder.string() +
+                            " is writable: the kernel's rules name folders");
   } else {
     profile.notes.push_back(
         "every branch directly under refs/heads is writable: the kernel's rules name folders");

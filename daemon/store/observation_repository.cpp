@@ -99,6 +99,18 @@ std::optional<ObservationRow> ObservationRepository::open_permission_prompt(
   return row;
 }
 
+std::vector<ObservationRow> ObservationRepository::of_kind(const std::string& execution_id,
+                                                           std::string_view kind,
+                                                           std::size_t limit) {
+  auto s = db_.prepare(std::string("SELECT ") + kColumns +
+                       " FROM observations WHERE execution_id = ?1 AND kind = ?2 ORDER BY id "
+                       "LIMIT ?3");
+  s.bind(1, execution_id).bind(2, kind).bind(3, static_cast<std::int64_t>(limit));
+  std::vector<ObservationRow> rows;
+  while (s.step()) rows.push_back(read_row(s));
+  return rows;
+}
+
 void ObservationRepository::promote(const std::string& execution_id, SignalType kind) {
   auto s = db_.prepare(
       "UPDATE observations SET status = 'promoted' WHERE execution_id = ?1 AND kind = ?2 AND "

@@ -23,6 +23,11 @@ inline constexpr std::string_view kPermissionPromptKind = "permission_prompt";
 inline constexpr std::string_view kPermissionPromptClearedKind = "permission_prompt_cleared";
 inline constexpr std::string_view kPermissionAnswerKind = "permission_answer";
 inline constexpr std::string_view kScreenOrigin = "screen";
+// A write of a confined agent that its sandbox refused, read from the
+// agent's own output (origin kOutputOrigin): {path, operation}
+// (docs/adr/0036, daemon/sandbox/refused_writes.hpp).
+inline constexpr std::string_view kRefusedWriteKind = "write_refused";
+inline constexpr std::string_view kOutputOrigin = "output";
 
 struct ObservationRow {
   std::int64_t id = 0;  // also its position in pages
@@ -54,6 +59,9 @@ class ObservationRepository {
   // The permission prompt on the execution's screen when last read: its
   // newest permission_prompt, unless a permission_prompt_cleared came after.
   std::optional<ObservationRow> open_permission_prompt(const std::string& execution_id);
+  // The execution's observations of `kind`, oldest first, at most `limit`.
+  std::vector<ObservationRow> of_kind(const std::string& execution_id, std::string_view kind,
+                                      std::size_t limit);
   // Marks the execution's recorded-only observations of `kind` promoted.
   void promote(const std::string& execution_id, SignalType kind);
   std::int64_t count_all();

@@ -9,8 +9,14 @@
 namespace mission::daemon::workspaces {
 
 // Branches mission makes itself live under this prefix (workspaces'
-// mission/ws-..., runs' mission/run/<workflow>): no agent names one there.
+// mission/ws-.../work, runs' mission/run/<workflow>): no agent names one there.
 inline constexpr std::string_view kMissionBranchPrefix = "mission/";
+
+// The last component of a workspace's own branch, mission/<id>/work: each
+// branch in a folder of its own, so a confined agent's rule on the folder
+// of its ref (the kernel's rules name folders, docs/adr/0036) opens its own
+// branch and no other, neither a sibling's nor a run's integration branch.
+inline constexpr std::string_view kWorkspaceBranchLeaf = "work";
 
 // Why `name` may not be an agent's branch, or empty when it may. The rule
 // is git's (no "..", no component starting with "." or ending ".lock", no

@@ -194,7 +194,8 @@ CreatePlan plan_create(store::Database& db, const std::string& caller,
   plan.caller = caller;
   plan.task_ids = request.task_ids;
   plan.spec.repository = repository_of(db, workflow);
-  plan.spec.branch = request.branch.value_or(std::string(kMissionBranchPrefix) + plan.id);
+  plan.spec.branch = request.branch.value_or(std::string(kMissionBranchPrefix) + plan.id + "/" +
+                                             std::string(kWorkspaceBranchLeaf));
   if (request.branch) {
     if (std::string problem = branch_name_problem(*request.branch); !problem.empty()) {
       throw MissionError(
@@ -611,7 +612,9 @@ void reconcile(Cleanup& cleanup, const Cleanup::Repository& repository) {
     cleanup.leftovers.push_back(std::move(leftover));
   }
   for (const auto& branch : refs.branches) {
-    const std::string id = branch.name.substr(std::string(kMissionBranchPrefix).size());
+    // mission/<id>/work, or mission/<id> as branches were named before.
+    std::string id = branch.name.substr(std::string(kMissionBranchPrefix).size());
+    id = id.substr(0, id.find('/'));
     if (!left(id) || kept_worktrees.contains(id)) continue;
     Cleanup::Leftover leftover{repository.path, "", "", branch.name, false, ""};
     if (!branch.held_elsewhere) {

@@ -164,6 +164,45 @@ TEST_CASE("a confined task agent cannot write outside its worktree while its own
             .out.find("- Agents: not confined: --sandbox off") != std::string::npos);
 }
 
+TEST_CASE("a task's agent moves its own branch but not the integration branch nor a sibling's") {
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
+  // A sibling task's branch, as mission names one: in a folder of its own.
+  git(instance, repo, {"branch", "mission/ws-sibling/work"});
+  const std::string sibling_tip = show(instance, repo, "mission/ws-sibling/work");
+
+  const std::string workflow = make_workflow(planner, {{"own-branch", {}}});
+  const std::string script =
+      "echo mine > mine.txt && git add mine.txt && git commit -q -m 'its own commit' || exit 9\n"
+      "for ref in \"refs/heads/mission/run/$MISSION_WORKFLOW_ID\" "
+      "refs/heads/mission/ws-sibling/work; do\n"
+      "  if git update-ref \"$ref\" HEAD; then echo \"$ref: moved\"; "
+      "else echo \"$ref: refused\"; fi >> outcomes.txt\n"
+      "done\n"
+      "git add outcomes.txt && git commit -q -m 'outcomes noted by the agent' || exit 9\n";
+  ProcessResult result = run_long(instance, {"workflows", "run", workflow, "--max-attempts", "1",
+                                             "--", "/bin/sh", "-c", script});
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  const json run = run_status(instance, workflow);
+  REQUIRE(run["status"] == "completed");
+  const std::string branch = run["integrationBranch"];
+  const std::string outcomes = show(instance, repo, branch + ":outcomes.txt");
+  INFO(outcomes);
+  CHECK(outcomes.find("refs/heads/" + branch + ": refused") != std::string::npos);
+  CHECK(outcomes.find("refs/heads/mission/ws-sibling/work: refused") != std::string::npos);
+  CHECK(outcomes.find("moved") == std::string::npos);
+  CHECK(show(instance, repo, "mission/ws-sibling/work") == sibling_tip);
+  // Its own commits merged, through its own branch.
+  CHECK(show(instance, repo, branch).find("outcomes noted by the agent") != std::string::npos);
+  CHECK(task_of(run, "own-branch")["attempts"][0].value("agentExecutionId", "") != "");
+  // git said which lock it could not make: recorded as refused writes.
+  const json refused = task_of(run, "own-branch")["attempts"][0].value("refusedWrites", json());
+  INFO(refused.dump());
+  CHECK(refused.dump().find("refs/heads/" + branch + ".lock") != std::string::npos);
+  CHECK(refused.dump().find("refs/heads/mission/ws-sibling/work.lock") != std::string::npos);
+}
+
 TEST_CASE(
     "a confined mission run agent cannot signal the daemon or a sibling agent, and can with "
     "--sandbox off") {
