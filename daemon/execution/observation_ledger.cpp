@@ -100,10 +100,17 @@ nlohmann::json ObservationLedger::record_diagnostic(const std::string& execution
 nlohmann::json ObservationLedger::record_screen_fact(const std::string& execution_id,
                                                      std::string_view kind, const std::string& key,
                                                      const nlohmann::json& payload) {
+  return record_fact(execution_id, store::kScreenOrigin, kind, key, payload);
+}
+
+nlohmann::json ObservationLedger::record_fact(const std::string& execution_id,
+                                              std::string_view origin, std::string_view kind,
+                                              const std::string& key,
+                                              const nlohmann::json& payload) {
   store::ObservationRow row;
   row.execution_id = execution_id;
   row.event_id = key;
-  row.origin = std::string(store::kScreenOrigin);
+  row.origin = std::string(origin);
   row.kind = std::string(kind);
   row.payload = payload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   row.status = ObservationStatus::accepted;

@@ -46,6 +46,12 @@ class ObservationLedger {
   nlohmann::json record_screen_fact(const std::string& execution_id, std::string_view kind,
                                     const std::string& key, const nlohmann::json& payload);
 
+  // The same for what an agent reported over a structured channel (origin
+  // "acp": its messages, tool calls, plans and permission requests).
+  nlohmann::json record_fact(const std::string& execution_id, std::string_view origin,
+                             std::string_view kind, const std::string& key,
+                             const nlohmann::json& payload);
+
   // Marks the claim observations that the final state bears out (a
   // completed_claim of a completed execution, a failed_claim of a failed
   // one) as promoted.

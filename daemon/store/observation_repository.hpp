@@ -23,6 +23,8 @@ inline constexpr std::string_view kPermissionPromptKind = "permission_prompt";
 inline constexpr std::string_view kPermissionPromptClearedKind = "permission_prompt_cleared";
 inline constexpr std::string_view kPermissionAnswerKind = "permission_answer";
 inline constexpr std::string_view kScreenOrigin = "screen";
+// What an agent driven over the Agent Client Protocol reported on it.
+inline constexpr std::string_view kAcpOrigin = "acp";
 
 struct ObservationRow {
   std::int64_t id = 0;  // also its position in pages
