@@ -89,7 +89,10 @@ void print_execution(const nlohmann::json& given) {
       "%s  %s%s\n", styled(execution.value("id", ""), Tone::bold).c_str(),
       styled(state, state_tone(state)).c_str(),
       execution.contains("awaitingPermission")
-          ? styled(", awaiting permission (detected from its screen)", Tone::attention).c_str()
+          ? styled(", awaiting permission " +
+                       permission_origin(execution.at("awaitingPermission").value("detected", true)),
+                   Tone::attention)
+                .c_str()
           : "");
   std::vector<Field> fields{
       {"kind", execution.value("kind", "")},
