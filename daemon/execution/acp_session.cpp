@@ -5,6 +5,7 @@
 #include "shared/bounded_json.hpp"
 #include "shared/json_member.hpp"
 #include "shared/limits.hpp"
+#include "shared/version.hpp"
 
 namespace mission::daemon::execution {
 namespace {
@@ -49,7 +50,7 @@ void AcpSession::start(Start start) {
                {{"protocolVersion", kProtocolVersion},
                 {"clientCapabilities",
                  {{"fs", {{"readTextFile", false}, {"writeTextFile", false}}}, {"terminal", false}}},
-                {"clientInfo", {{"name", "mission"}}}});
+                {"clientInfo", {{"name", "mission"}, {"version", kVersion}}}});
 }
 
 void AcpSession::send_request(std::string_view method, nlohmann::json params) {
