@@ -90,9 +90,9 @@ std::string observation_text(const nlohmann::json& observation) {
     return line;
   }
   if (kind == "plan") {
-    const nlohmann::json entries = payload.is_object() ? payload.value("entries", nlohmann::json()) : nlohmann::json();
-    return "plan of " + std::to_string(entries.is_array() ? entries.size() : 0) +
-           " entries";
+    const nlohmann::json entries =
+        payload.is_object() ? payload.value("entries", nlohmann::json()) : nlohmann::json();
+    return "plan of " + std::to_string(entries.is_array() ? entries.size() : 0) + " entries";
   }
   // Read from an agent's terminal, not reported by the agent.
   if (kind == "permission_prompt") {
@@ -101,8 +101,7 @@ std::string observation_text(const nlohmann::json& observation) {
       options += (options.empty() ? "" : "/") + option.get<std::string>();
     }
     return "awaits permission " + permission_origin(payload.value("detected", true)) + ": " +
-           text("question") +
-           (options.empty() ? "" : " [" + options + "]");
+           text("question") + (options.empty() ? "" : " [" + options + "]");
   }
   if (kind == "permission_prompt_cleared") {
     return over_acp ? "permission request closed" : "permission prompt left its screen";

@@ -35,7 +35,8 @@ AcpMessage read_acp_line(std::string_view line) {
   auto id = parsed.find("id");
   auto method = parsed.find("method");
   const bool has_id = id != parsed.end();
-  if (has_id && !usable_id(*id)) return invalid("the message's id is not a string or integer", line);
+  if (has_id && !usable_id(*id))
+    return invalid("the message's id is not a string or integer", line);
   if (method != parsed.end()) {
     if (!method->is_string()) return invalid("the message's method is not a string", line);
     message.method = method->get<std::string>();
@@ -75,9 +76,9 @@ std::vector<AcpMessage> AcpReader::feed(std::string_view bytes) {
   std::vector<AcpMessage> out;
   for (Frame& frame : framer_.feed(bytes)) {
     if (frame.kind == Frame::Kind::oversized) {
-      out.push_back(invalid("the line is longer than " +
-                                std::to_string(framer_.max_frame_bytes()) + " bytes",
-                            frame.head));
+      out.push_back(
+          invalid("the line is longer than " + std::to_string(framer_.max_frame_bytes()) + " bytes",
+                  frame.head));
       continue;
     }
     out.push_back(read_acp_line(frame.text));

@@ -296,8 +296,8 @@ std::vector<StreamStep> decode_acp(const nlohmann::json& event) {
       steps.push_back({Kind::message, text});
     }
   } else if (method == "session/request_permission") {
-    steps.push_back({Kind::warning, "asks permission: " +
-                                        string_at(json_member(params, "toolCall"), "title")});
+    steps.push_back(
+        {Kind::warning, "asks permission: " + string_at(json_member(params, "toolCall"), "title")});
   } else if (method.empty()) {
     const std::string stop = string_at(json_member(event, "result"), "stopReason");
     if (!stop.empty()) steps.push_back({Kind::done, stop});

@@ -51,9 +51,9 @@ int run_agent(const CliContext& context, const RunOptions& options) {
   // From a terminal the agent gets one too, owned by the daemon, and this
   // process attaches to it; elsewhere its output is streamed as lines.
   // An ACP agent's stdio carries the protocol: it never gets a terminal.
-  const bool tty = options.tty || (!options.no_tty && !options.stdin_answers &&
-                                   options.adapter != "acp" && !context.options.json &&
-                                   on_terminal());
+  const bool tty =
+      options.tty || (!options.no_tty && !options.stdin_answers && options.adapter != "acp" &&
+                      !context.options.json && on_terminal());
   nlohmann::json params = {{"adapter", options.adapter},
                            {"cwd", CliContext::working_directory(options.cwd)},
                            {"command", options.command},

@@ -20,8 +20,8 @@ extern const AgentAdapter kAcpAdapter;
 
 std::span<const AgentAdapter* const> adapter_table() {
   static const AgentAdapter* const kAdapters[] = {
-      &kClaudeCodeAdapter, &kCodexAdapter, &kCopilotAdapter,
-      &kOpenCodeAdapter,   &kPiAdapter,    &kGenericAdapter, &kAcpAdapter,
+      &kClaudeCodeAdapter, &kCodexAdapter,   &kCopilotAdapter, &kOpenCodeAdapter,
+      &kPiAdapter,         &kGenericAdapter, &kAcpAdapter,
   };
   return kAdapters;
 }

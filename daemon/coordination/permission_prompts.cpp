@@ -42,8 +42,8 @@ nlohmann::json open_permission_prompts(store::Database& db) {
 
 bool answers_on_screen(const execution::Launcher& launcher, const std::string& execution_id,
                        std::string_view adapter) {
-  return launcher.speaks_acp(execution_id) ||
-         (terminal::reads_permission_prompts(adapter) && launcher.terminal(execution_id) != nullptr);
+  return launcher.speaks_acp(execution_id) || (terminal::reads_permission_prompts(adapter) &&
+                                               launcher.terminal(execution_id) != nullptr);
 }
 
 nlohmann::json answer_permission_prompt(store::Database& db, events::EventBatch& events,

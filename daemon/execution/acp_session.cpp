@@ -46,16 +46,18 @@ void AcpSession::start(Start start) {
   phase_ = Phase::initializing;
   // No fs and no terminal: the agent does its own I/O in its worktree,
   // under the daemon's confinement.
-  send_request("initialize",
-               {{"protocolVersion", kProtocolVersion},
-                {"clientCapabilities",
-                 {{"fs", {{"readTextFile", false}, {"writeTextFile", false}}}, {"terminal", false}}},
-                {"clientInfo", {{"name", "mission"}, {"version", kVersion}}}});
+  send_request(
+      "initialize",
+      {{"protocolVersion", kProtocolVersion},
+       {"clientCapabilities",
+        {{"fs", {{"readTextFile", false}, {"writeTextFile", false}}}, {"terminal", false}}},
+       {"clientInfo", {{"name", "mission"}, {"version", kVersion}}}});
 }
 
 void AcpSession::send_request(std::string_view method, nlohmann::json params) {
   awaited_id_ = ++next_id_;
-  send({{"jsonrpc", "2.0"}, {"id", awaited_id_}, {"method", method}, {"params", std::move(params)}});
+  send(
+      {{"jsonrpc", "2.0"}, {"id", awaited_id_}, {"method", method}, {"params", std::move(params)}});
 }
 
 void AcpSession::send(const nlohmann::json& message) {
@@ -130,8 +132,8 @@ void AcpSession::handle_response(const AcpMessage& message) {
     const std::string text = string_at(message.error, "message");
     clear_permissions();
     phase_ = Phase::ended;
-    listener_.on_failure("the agent answered " + what + " with an error: " +
-                         (text.empty() ? dump(message.error) : text));
+    listener_.on_failure("the agent answered " + what +
+                         " with an error: " + (text.empty() ? dump(message.error) : text));
     return;
   }
   switch (phase_) {
@@ -147,9 +149,10 @@ void AcpSession::handle_response(const AcpMessage& message) {
         return;
       }
       phase_ = Phase::prompting;
-      send_request("session/prompt",
-                   {{"sessionId", session_id_},
-                    {"prompt", nlohmann::json::array({{{"type", "text"}, {"text", start_.prompt}}})}});
+      send_request(
+          "session/prompt",
+          {{"sessionId", session_id_},
+           {"prompt", nlohmann::json::array({{{"type", "text"}, {"text", start_.prompt}}})}});
       return;
     }
     case Phase::prompting: {
@@ -228,14 +231,13 @@ void AcpSession::handle_permission(const AcpMessage& message) {
   const bool refuse = permission.option_ids.empty() || phase_ != Phase::prompting ||
                       permissions_.size() >= limits::kMaxAcpOpenPermissions;
   if (refuse) {
-    listener_.on_diagnostic(
-        permission.option_ids.empty()
-            ? "a permission request with no options: answered cancelled"
-        : phase_ != Phase::prompting
-            ? "a permission request outside a turn: answered cancelled"
-            : "more than " + std::to_string(limits::kMaxAcpOpenPermissions) +
-                  " permission requests open at once: answered cancelled",
-        valid_utf8_excerpt(permission.title, 200));
+    listener_.on_diagnostic(permission.option_ids.empty()
+                                ? "a permission request with no options: answered cancelled"
+                            : phase_ != Phase::prompting
+                                ? "a permission request outside a turn: answered cancelled"
+                                : "more than " + std::to_string(limits::kMaxAcpOpenPermissions) +
+                                      " permission requests open at once: answered cancelled",
+                            valid_utf8_excerpt(permission.title, 200));
     send({{"jsonrpc", "2.0"},
           {"id", message.id},
           {"result", {{"outcome", {{"outcome", "cancelled"}}}}}});
@@ -251,7 +253,8 @@ bool AcpSession::answer_permission(std::size_t choice) {
   if (choice < 1 || choice > open.option_ids.size()) return false;
   send({{"jsonrpc", "2.0"},
         {"id", open.request_id},
-        {"result", {{"outcome", {{"outcome", "selected"}, {"optionId", open.option_ids[choice - 1]}}}}}});
+        {"result",
+         {{"outcome", {{"outcome", "selected"}, {"optionId", open.option_ids[choice - 1]}}}}}});
   permissions_.pop_front();
   listener_.on_permission(permissions_.empty() ? nullptr : &permissions_.front());
   return true;
@@ -271,7 +274,8 @@ void AcpSession::clear_permissions() {
 
 void AcpSession::cancel() {
   if (phase_ != Phase::prompting) return;
-  send({{"jsonrpc", "2.0"}, {"method", "session/cancel"}, {"params", {{"sessionId", session_id_}}}});
+  send(
+      {{"jsonrpc", "2.0"}, {"method", "session/cancel"}, {"params", {{"sessionId", session_id_}}}});
 }
 
 }  // namespace mission::daemon::execution

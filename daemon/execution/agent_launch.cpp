@@ -198,15 +198,14 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
                        "give the agent's command after --: mission run -- CMD ARGS...");
   }
   // Over ACP the prompt is known before anything is created.
-  const bool over_acp =
-      adapter.output_format != nullptr &&
-      adapter.output_format(spec.command) == adapters::kAcpStreamFormat;
+  const bool over_acp = adapter.output_format != nullptr &&
+                        adapter.output_format(spec.command) == adapters::kAcpStreamFormat;
   std::optional<std::string> prompt;
   if (over_acp) prompt = acp_prompt(request);
   if (request.prompt && !over_acp) {
     throw MissionError(ErrorCode::invalid_argument,
-                       "--prompt is for agents driven over ACP; the " +
-                           std::string(adapter.name) + " adapter takes its prompt after --",
+                       "--prompt is for agents driven over ACP; the " + std::string(adapter.name) +
+                           " adapter takes its prompt after --",
                        "give the prompt after --, or use --adapter acp");
   }
   // Recorded as asked for; replaced by the full argv once it is prepared.

@@ -408,8 +408,8 @@ void ExecutionRunner::record_acp_fact(std::string_view kind, const std::string& 
     events::EventBatch batch(services_.events);
     store::Transaction transaction(db);
     if (is_final(require_row(db, execution_id_).state)) return;
-    nlohmann::json ack = ObservationLedger(db).record_fact(execution_id_, store::kAcpOrigin, kind,
-                                                           key, payload);
+    nlohmann::json ack =
+        ObservationLedger(db).record_fact(execution_id_, store::kAcpOrigin, kind, key, payload);
     add_signal_events(batch, db, execution_id_, ack);
     transaction.commit();
     batch.publish_to(services_.events);
@@ -433,9 +433,8 @@ void ExecutionRunner::on_permission(const AcpPermission* open) {
     return;
   }
   ++prompts_seen_;
-  nlohmann::json payload = {{"question", open->title},
-                            {"options", open->option_names},
-                            {"detected", false}};
+  nlohmann::json payload = {
+      {"question", open->title}, {"options", open->option_names}, {"detected", false}};
   if (!open->kind.empty()) payload["toolKind"] = open->kind;
   record_acp_fact(store::kPermissionPromptKind, "acp-permission-" + std::to_string(prompts_seen_),
                   payload);
@@ -519,10 +518,10 @@ void ExecutionRunner::on_exit(const loop::ChildProcess::Exit& exit) {
     store::Transaction transaction(db);
     store::ExecutionRow row = require_row(db, execution_id_);
     ExecutionState final_state =
-        acp_outcome_ ? *acp_outcome_
-                     : final_state_after_exit(exit.status, exit.signal, stop_requested_,
-                                              store::ObservationRepository(db).last_claim(
-                                                  execution_id_));
+        acp_outcome_
+            ? *acp_outcome_
+            : final_state_after_exit(exit.status, exit.signal, stop_requested_,
+                                     store::ObservationRepository(db).last_claim(execution_id_));
     row.state = final_state;
     row.exit_code = exit.signal == 0 ? std::optional<std::int64_t>(exit.status) : std::nullopt;
     row.exit_signal = exit.signal != 0 ? std::optional<std::int64_t>(exit.signal) : std::nullopt;

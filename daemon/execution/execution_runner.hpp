@@ -94,7 +94,8 @@ class ExecutionRunner : private AcpSession::Listener {
   void on_failure(const std::string& reason) override;
   void on_diagnostic(const std::string& reason, const std::string& excerpt) override;
   // Records one fact of the session as an observation, with its events.
-  void record_acp_fact(std::string_view kind, const std::string& key, const nlohmann::json& payload);
+  void record_acp_fact(std::string_view kind, const std::string& key,
+                       const nlohmann::json& payload);
   // The session is over: the process is told to finish (SIGTERM, SIGKILL
   // after the grace period) and the execution ends `outcome`.
   void finish_session(ExecutionState outcome);

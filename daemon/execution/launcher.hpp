@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "daemon/adapters/launch_files.hpp"
-#include "daemon/execution/acp_session.hpp"
 #include "daemon/events/event_sink.hpp"
+#include "daemon/execution/acp_session.hpp"
 #include "daemon/execution/execution_log.hpp"
 #include "daemon/sandbox/network_filter.hpp"
 #include "daemon/store/database.hpp"

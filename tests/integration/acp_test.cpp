@@ -7,8 +7,6 @@
 // bounded and recorded as diagnostics.
 
 #include <catch2/catch.hpp>
-#include <fstream>
-#include <iterator>
 #include <string>
 
 #include "integration/harness.hpp"
@@ -18,11 +16,6 @@ using namespace mission::test;
 using nlohmann::json;
 
 namespace {
-
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
 std::string launch_acp(const Instance& instance, const std::string& mode,
                        const std::string& prompt) {
@@ -127,7 +120,7 @@ TEST_CASE("an ACP agent that answers its prompt with an error fails with the rea
   CHECK(logs.out.find("the model is unreachable") != std::string::npos);
 }
 
-TEST_CASE("--prompt is refused for an adapter that takes its prompt after --") {
+TEST_CASE("mission run refuses a prompt option for an adapter that takes its prompt after --") {
   Instance instance;
   DaemonProcess daemon(instance);
   REQUIRE(daemon.ready());
