@@ -63,6 +63,10 @@ std::string describe_tracking(const std::string& type, const nlohmann::json& eve
 
 }  // namespace
 
+std::string permission_origin(bool detected) {
+  return detected ? "(detected from its screen)" : "(reported by the agent)";
+}
+
 std::string observation_text(const nlohmann::json& observation) {
   const std::string kind = observation.value("kind", "");
   const nlohmann::json payload = observation.value("payload", nlohmann::json::object());
@@ -71,17 +75,37 @@ std::string observation_text(const nlohmann::json& observation) {
                ? payload.at(key).get<std::string>()
                : std::string();
   };
-  if (kind == "diagnostic") return "rejected marker: " + observation.value("reason", "");
+  const bool over_acp = observation.value("origin", "") == "acp";
+  if (kind == "diagnostic") {
+    return (over_acp ? "refused ACP line: " : "rejected marker: ") +
+           observation.value("reason", "");
+  }
+  // Reported by an agent driven over ACP (daemon/execution/acp_session.hpp).
+  if (kind == "agent_message") return "says: " + text("text");
+  if (kind == "tool_call" || kind == "tool_call_update") {
+    std::string line = kind == "tool_call" ? "tool call" : "tool call update";
+    if (!text("kind").empty()) line += " " + text("kind");
+    if (!text("title").empty()) line += ": " + text("title");
+    if (!text("status").empty()) line += " (" + text("status") + ")";
+    return line;
+  }
+  if (kind == "plan") {
+    const nlohmann::json entries =
+        payload.is_object() ? payload.value("entries", nlohmann::json()) : nlohmann::json();
+    return "plan of " + std::to_string(entries.is_array() ? entries.size() : 0) + " entries";
+  }
   // Read from an agent's terminal, not reported by the agent.
   if (kind == "permission_prompt") {
     std::string options;
     for (const auto& option : payload.value("options", nlohmann::json::array())) {
       options += (options.empty() ? "" : "/") + option.get<std::string>();
     }
-    return "awaits permission (detected from its screen): " + text("question") +
-           (options.empty() ? "" : " [" + options + "]");
+    return "awaits permission " + permission_origin(payload.value("detected", true)) + ": " +
+           text("question") + (options.empty() ? "" : " [" + options + "]");
   }
-  if (kind == "permission_prompt_cleared") return "permission prompt left its screen";
+  if (kind == "permission_prompt_cleared") {
+    return over_acp ? "permission request closed" : "permission prompt left its screen";
+  }
   if (kind == "permission_answer") {
     return "permission prompt answered by " + text("by") + ": " +
            std::to_string(payload.value("choice", 0)) + ". " + text("option");
@@ -168,7 +192,8 @@ std::string event_line(const nlohmann::json& event) {
     if (execution.contains("exitSignal"))
       line += " (signal " + execution.at("exitSignal").dump() + ")";
     if (execution.contains("awaitingPermission")) {
-      line += ", awaiting permission (detected from its screen)";
+      line += ", awaiting permission " +
+              permission_origin(execution.at("awaitingPermission").value("detected", true));
       return styled(fit(line, output_columns()), Tone::attention);
     }
     if (state == "awaiting_input") return styled(fit(line, output_columns()), Tone::attention);

@@ -15,6 +15,10 @@ std::string event_line(const nlohmann::json& event);
 // "progress: tests pass", "rejected marker: ...".
 std::string observation_text(const nlohmann::json& observation);
 
+// Where a permission request came from, in parentheses: read off the
+// agent's screen (`detected`), or reported by the agent over ACP.
+std::string permission_origin(bool detected);
+
 // A message as a person reads it: "answer from alice to ae-...: yes".
 std::string message_text(const nlohmann::json& message);
 

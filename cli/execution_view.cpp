@@ -90,12 +90,15 @@ std::string refused_write_text(const nlohmann::json& refused) {
 void print_execution(const nlohmann::json& given) {
   const nlohmann::json execution = for_display(given);
   const std::string state = execution.value("state", "");
-  std::printf(
-      "%s  %s%s\n", styled(execution.value("id", ""), Tone::bold).c_str(),
-      styled(state, state_tone(state)).c_str(),
-      execution.contains("awaitingPermission")
-          ? styled(", awaiting permission (detected from its screen)", Tone::attention).c_str()
-          : "");
+  std::printf("%s  %s%s\n", styled(execution.value("id", ""), Tone::bold).c_str(),
+              styled(state, state_tone(state)).c_str(),
+              execution.contains("awaitingPermission")
+                  ? styled(", awaiting permission " +
+                               permission_origin(
+                                   execution.at("awaitingPermission").value("detected", true)),
+                           Tone::attention)
+                        .c_str()
+                  : "");
   std::vector<Field> fields{
       {"kind", execution.value("kind", "")},
       {"adapter", execution.value("adapter", "")},
@@ -172,7 +175,7 @@ void print_observation_table(const nlohmann::json& given) {
   for (const auto& observation : observations) {
     const nlohmann::json payload = observation.value("payload", nlohmann::json::object());
     std::string what = observation.value("reason", "");
-    for (const char* field : {"summary", "question", "reason", "text"}) {
+    for (const char* field : {"summary", "question", "reason", "text", "title"}) {
       if (what.empty() && payload.is_object() && payload.contains(field) &&
           payload.at(field).is_string()) {
         what = payload.at(field).get<std::string>();
@@ -180,8 +183,10 @@ void print_observation_table(const nlohmann::json& given) {
     }
     const std::string status = observation.value("status", "");
     // 6 + 23 + 14 + 8 = 51 columns, and what it said in the rest.
-    const std::string origin =
-        observation.value("origin", "") == "stdout-marker" ? "marker" : "mcp";
+    const std::string given_origin = observation.value("origin", "");
+    const std::string origin = given_origin == "stdout-marker"                     ? "marker"
+                               : given_origin == "acp" || given_origin == "screen" ? given_origin
+                                                                                   : "mcp";
     std::string line = padded(std::to_string(observation.value("id", 0)), 6);
     line += padded(observation.value("kind", ""), 23);
     line += styled(padded(status, 14), status == "rejected" ? Tone::bad : Tone::plain);

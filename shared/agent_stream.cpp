@@ -259,7 +259,56 @@ std::vector<StreamStep> decode_opencode(const nlohmann::json& event) {
   return steps;
 }
 
+// The Agent Client Protocol as the daemon logs it (daemon/execution/
+// acp_session.hpp): session/update notifications (message chunks joined,
+// thoughts, tool calls and their updates, plans), permission requests, and
+// the prompt's answer with its stop reason.
+std::vector<StreamStep> decode_acp(const nlohmann::json& event) {
+  std::vector<StreamStep> steps;
+  const std::string method = string_at(event, "method");
+  const nlohmann::json& params = json_member(event, "params");
+  if (method == "session/update") {
+    const nlohmann::json& update = json_member(params, "update");
+    const std::string kind = string_at(update, "sessionUpdate");
+    if (kind == "agent_message_chunk") {
+      steps.push_back({Kind::message, string_at(json_member(update, "content"), "text")});
+    } else if (kind == "agent_thought_chunk") {
+      steps.push_back({Kind::thinking, string_at(json_member(update, "content"), "text")});
+    } else if (kind == "tool_call") {
+      std::string text = string_at(update, "title");
+      const std::string tool_kind = string_at(update, "kind");
+      if (!tool_kind.empty()) text = tool_kind + "(" + text + ")";
+      steps.push_back({Kind::tool_call, text});
+    } else if (kind == "tool_call_update") {
+      const std::string status = string_at(update, "status");
+      std::string text = string_at(update, "title");
+      if (text.empty()) text = string_at(update, "toolCallId");
+      if (status == "completed") steps.push_back({Kind::tool_result, text + ": completed"});
+      if (status == "failed") steps.push_back({Kind::error, text + ": failed"});
+    } else if (kind == "plan") {
+      const nlohmann::json& entries = json_member(update, "entries");
+      std::string text = "plan:";
+      if (entries.is_array()) {
+        for (const auto& entry : entries) {
+          text += "\n[" + string_at(entry, "status") + "] " + string_at(entry, "content");
+        }
+      }
+      steps.push_back({Kind::message, text});
+    }
+  } else if (method == "session/request_permission") {
+    steps.push_back(
+        {Kind::warning, "asks permission: " + string_at(json_member(params, "toolCall"), "title")});
+  } else if (method.empty()) {
+    const std::string stop = string_at(json_member(event, "result"), "stopReason");
+    if (!stop.empty()) steps.push_back({Kind::done, stop});
+    const nlohmann::json& error = json_member(event, "error");
+    if (error.is_object()) steps.push_back({Kind::error, string_at(error, "message")});
+  }
+  return steps;
+}
+
 constexpr StreamDecoder kDecoders[] = {
+    {"acp", decode_acp},
     {"claude-stream-json", decode_claude},
     {"codex-json", decode_codex},
     {"opencode-json", decode_opencode},

@@ -177,6 +177,26 @@ inline constexpr int kAdapterVersionTimeoutMs = 5000;
 // diagnostic; its bytes are dropped as they arrive.
 inline constexpr std::size_t kMaxMarkerBytes = 64 * 1024;
 
+// Largest line an Agent Client Protocol agent may write on its stdout (one
+// JSON-RPC message; a tool call's diff travels in one). A longer one is
+// refused as an acp diagnostic and its bytes dropped as they arrive; a
+// request in it goes unanswered, so the agent's turn may end in error.
+inline constexpr std::size_t kMaxAcpLineBytes = 4 * 1024 * 1024;
+
+// Most text of an ACP agent's message chunks coalesced into one
+// observation and one log line (under the log line limit, escapes and
+// all); past it the text goes on in the next one.
+inline constexpr std::size_t kMaxAcpMessageBytes = 16 * 1024;
+
+// Most ACP diagnostics (hostile or broken lines) recorded per execution;
+// past it they are counted in the log only, so an agent printing garbage
+// cannot fill the store.
+inline constexpr std::size_t kMaxAcpDiagnostics = 32;
+
+// Most permission requests an ACP agent may have open at once (one per
+// tool call it runs in parallel); one past it is answered cancelled.
+inline constexpr std::size_t kMaxAcpOpenPermissions = 16;
+
 // Largest per-execution output log (`<state dir>/logs/<id>.log`, the lines'
 // text and their newlines, plus its line index `<id>.idx`, 16 bytes a line). Output
 // past it is dropped after one last stderr line saying so.

@@ -87,8 +87,9 @@ void print_inbox(const nlohmann::json& given) {
   for (const auto& prompt : prompts) {
     std::string who = safe(prompt.value("agentExecutionId", ""));
     if (prompt.contains("agentName")) who += " (" + safe(prompt.value("agentName", "")) + ")";
-    std::printf("%s awaits permission (detected from its screen): %s\n",
-                styled(who, Tone::bold).c_str(), safe(prompt.value("question", "")).c_str());
+    std::printf("%s awaits permission %s: %s\n", styled(who, Tone::bold).c_str(),
+                permission_origin(prompt.value("detected", true)).c_str(),
+                safe(prompt.value("question", "")).c_str());
     int index = 1;
     for (const auto& option : prompt.value("options", nlohmann::json::array())) {
       std::printf("  %d. %s\n", index++, safe(body_text(option)).c_str());

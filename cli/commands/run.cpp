@@ -36,6 +36,8 @@ struct RunOptions {
   std::string sandbox;  // empty: the daemon's default (on)
   std::string network;  // empty: the daemon's default (on)
   std::vector<std::string> allow_write;
+  std::string prompt;  // for --adapter acp
+  bool has_prompt = false;
   std::vector<std::string> command;
 };
 
@@ -48,8 +50,10 @@ int run_agent(const CliContext& context, const RunOptions& options) {
   }
   // From a terminal the agent gets one too, owned by the daemon, and this
   // process attaches to it; elsewhere its output is streamed as lines.
-  const bool tty = options.tty || (!options.no_tty && !options.stdin_answers &&
-                                   !context.options.json && on_terminal());
+  // An ACP agent's stdio carries the protocol: it never gets a terminal.
+  const bool tty =
+      options.tty || (!options.no_tty && !options.stdin_answers && options.adapter != "acp" &&
+                      !context.options.json && on_terminal());
   nlohmann::json params = {{"adapter", options.adapter},
                            {"cwd", CliContext::working_directory(options.cwd)},
                            {"command", options.command},
@@ -68,6 +72,7 @@ int run_agent(const CliContext& context, const RunOptions& options) {
       params["terminal"] = {{"rows", rows}, {"columns", columns}};
   }
   if (options.stdin_answers) params["stdinAnswers"] = true;
+  if (options.has_prompt) params["prompt"] = options.prompt;
   if (!options.sandbox.empty()) params["sandbox"] = options.sandbox;
   if (!options.network.empty()) params["network"] = options.network;
   if (!options.allow_write.empty())
@@ -103,7 +108,8 @@ void define_run_command(CLI::App& command, CliContext& context) {
   auto options = std::make_shared<RunOptions>();
   command
       .add_option("--adapter", options->adapter,
-                  "Agent adapter: claude-code, codex, copilot, opencode, pi, generic (default)")
+                  "Agent adapter: claude-code, codex, copilot, opencode, pi, acp, generic "
+                  "(default)")
       ->type_name("ADAPTER");
   command
       .add_option("--bin", options->bin,
@@ -161,6 +167,11 @@ void define_run_command(CLI::App& command, CliContext& context) {
                   "Let the confined agent write PATH too, a folder or file (repeatable)")
       ->allow_extra_args(false)
       ->type_name("PATH");
+  command
+      .add_option("--prompt", options->prompt,
+                  "The prompt of an ACP agent's session (--adapter acp -- CMD ARGS...)")
+      ->each([options](const std::string&) { options->has_prompt = true; })
+      ->type_name("TEXT");
   command
       .add_option("command", options->command,
                   "After --: the command (generic), or the arguments the adapter adds its flags to")

@@ -137,6 +137,11 @@ struct AgentAdapter {
   std::span<const StatePath> state_paths = {};
 };
 
+// The output format of an agent driven over the Agent Client Protocol: its
+// stdout is JSON-RPC, which the daemon reads as a session
+// (daemon/execution/acp_session.hpp) and `exec logs` renders as steps.
+inline constexpr std::string_view kAcpStreamFormat = "acp";
+
 // The output format of a command `adapter_name` launched (empty for text
 // or an adapter not known).
 std::string_view output_format_of(std::string_view adapter_name,

@@ -16,11 +16,12 @@ extern const AgentAdapter kCopilotAdapter;
 extern const AgentAdapter kOpenCodeAdapter;
 extern const AgentAdapter kPiAdapter;
 extern const AgentAdapter kGenericAdapter;
+extern const AgentAdapter kAcpAdapter;
 
 std::span<const AgentAdapter* const> adapter_table() {
   static const AgentAdapter* const kAdapters[] = {
-      &kClaudeCodeAdapter, &kCodexAdapter, &kCopilotAdapter,
-      &kOpenCodeAdapter,   &kPiAdapter,    &kGenericAdapter,
+      &kClaudeCodeAdapter, &kCodexAdapter,   &kCopilotAdapter, &kOpenCodeAdapter,
+      &kPiAdapter,         &kGenericAdapter, &kAcpAdapter,
   };
   return kAdapters;
 }

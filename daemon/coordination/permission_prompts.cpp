@@ -30,7 +30,8 @@ nlohmann::json open_permission_prompts(store::Database& db) {
     nlohmann::json item = {{"agentExecutionId", execution.id},
                            {"question", payload.value("question", "")},
                            {"options", payload.value("options", nlohmann::json::array())},
-                           {"detected", true},
+                           // Read off a screen, or reported by the agent over ACP.
+                           {"detected", payload.value("detected", true)},
                            {"since", format_utc_iso8601(prompt->created_at)}};
     auto agent = store::AgentRepository(db).find(execution.id);
     if (agent && agent->name) item["agentName"] = *agent->name;
@@ -41,7 +42,8 @@ nlohmann::json open_permission_prompts(store::Database& db) {
 
 bool answers_on_screen(const execution::Launcher& launcher, const std::string& execution_id,
                        std::string_view adapter) {
-  return terminal::reads_permission_prompts(adapter) && launcher.terminal(execution_id) != nullptr;
+  return launcher.speaks_acp(execution_id) || (terminal::reads_permission_prompts(adapter) &&
+                                               launcher.terminal(execution_id) != nullptr);
 }
 
 nlohmann::json answer_permission_prompt(store::Database& db, events::EventBatch& events,
@@ -69,10 +71,18 @@ nlohmann::json answer_permission_prompt(store::Database& db, events::EventBatch&
                        {{"options", prompt->options}});
   }
   const std::string option = prompt->options.at(static_cast<std::size_t>(choice - 1));
-  launcher.type_into(execution_id,
-                     terminal::keys_for_choice(adapter, static_cast<std::size_t>(choice)), false);
-  nlohmann::json ack = execution::ObservationLedger(db).record_screen_fact(
-      execution_id, store::kPermissionAnswerKind, new_event_id(),
+  // Over ACP the chosen option's id is the answer to the agent's request;
+  // on a terminal the option's key is typed into the menu.
+  const bool over_acp = launcher.speaks_acp(execution_id);
+  if (over_acp) {
+    launcher.answer_permission(execution_id, static_cast<std::size_t>(choice));
+  } else {
+    launcher.type_into(execution_id,
+                       terminal::keys_for_choice(adapter, static_cast<std::size_t>(choice)), false);
+  }
+  nlohmann::json ack = execution::ObservationLedger(db).record_fact(
+      execution_id, over_acp ? store::kAcpOrigin : store::kScreenOrigin,
+      store::kPermissionAnswerKind, new_event_id(),
       {{"question", prompt->question}, {"choice", choice}, {"option", option}, {"by", person}});
   execution::add_signal_events(events, db, execution_id, ack);
   return {{"agentExecutionId", execution_id},

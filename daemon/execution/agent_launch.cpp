@@ -1,5 +1,8 @@
 #include "daemon/execution/agent_launch.hpp"
 
+#include <fstream>
+#include <sstream>
+
 #include "daemon/adapters/adapter_table.hpp"
 #include "daemon/adapters/bridge.hpp"
 #include "daemon/execution/execution_events.hpp"
@@ -99,6 +102,40 @@ void fail_unstarted(AgentLaunchServices& services, const std::string& id,
   events.publish_to(services.events);
 }
 
+// The prompt of an ACP session: the request's, else the task's that a
+// workflow run put in the agent's environment. Throws MissionError when
+// there is none, before anything is created.
+std::string acp_prompt(const AgentLaunchRequest& request) {
+  if (request.prompt) return *request.prompt;
+  if (auto file = request.env.find("MISSION_TASK_PROMPT_FILE"); file != request.env.end()) {
+    std::ifstream in(file->second, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in && !text.str().empty()) return text.str();
+  }
+  if (auto prompt = request.env.find("MISSION_TASK_PROMPT"); prompt != request.env.end()) {
+    return prompt->second;
+  }
+  throw MissionError(ErrorCode::invalid_argument,
+                     "an agent driven over ACP needs a prompt for its session",
+                     "give it with --prompt TEXT");
+}
+
+// mission's MCP bridge as an ACP McpServer entry of session/new (stdio).
+nlohmann::json acp_mcp_servers(const RuntimePaths& paths, const CreatedExecution& created) {
+  adapters::BridgeEntry bridge =
+      adapters::bridge_entry(adapters::mission_binary(), paths.socket, created.row.id);
+  bridge.token = created.token.value_or("");
+  nlohmann::json env = nlohmann::json::array();
+  for (const auto& [name, value] : adapters::bridge_env(bridge, "")) {
+    env.push_back({{"name", name}, {"value", value}});
+  }
+  return nlohmann::json::array({{{"name", adapters::kServerName},
+                                 {"command", bridge.command},
+                                 {"args", bridge.args},
+                                 {"env", env}}});
+}
+
 }  // namespace
 
 std::vector<std::filesystem::path> state_paths(const adapters::AgentAdapter& adapter,
@@ -160,6 +197,17 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
     throw MissionError(ErrorCode::invalid_argument, "the generic adapter needs a command",
                        "give the agent's command after --: mission run -- CMD ARGS...");
   }
+  // Over ACP the prompt is known before anything is created.
+  const bool over_acp = adapter.output_format != nullptr &&
+                        adapter.output_format(spec.command) == adapters::kAcpStreamFormat;
+  std::optional<std::string> prompt;
+  if (over_acp) prompt = acp_prompt(request);
+  if (request.prompt && !over_acp) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "--prompt is for agents driven over ACP; the " + std::string(adapter.name) +
+                           " adapter takes its prompt after --",
+                       "give the prompt after --, or use --adapter acp");
+  }
   // Recorded as asked for; replaced by the full argv once it is prepared.
   if (!binary.empty()) spec.command.insert(spec.command.begin(), binary);
 
@@ -205,6 +253,15 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
   }
   for (const auto& [name, value] : env) launch.env.push_back(name + "=" + value);
   launch.on_terminal = request.terminal;
+  if (over_acp) {
+    try {
+      launch.acp = AcpSession::Start{spec.cwd, acp_mcp_servers(services.paths, *created),
+                                     std::move(*prompt)};
+    } catch (const MissionError& e) {
+      fail_unstarted(services, id, std::string(adapter.name) + ": " + e.what());
+      throw;
+    }
+  }
   launch.rows = request.rows;
   launch.columns = request.columns;
 

@@ -38,6 +38,10 @@ struct AgentLaunchRequest {
   sandbox::Network network = sandbox::Network::on;  // none: --network none
   // --allow-write: writable beyond the profile, checked by launch_agent.
   std::vector<std::filesystem::path> allow_write;
+  // For an agent driven over ACP: the prompt of its session. When absent,
+  // the task's prompt a workflow run gives (MISSION_TASK_PROMPT_FILE, else
+  // MISSION_TASK_PROMPT in env).
+  std::optional<std::string> prompt;
 };
 
 // What launching needs of the daemon.

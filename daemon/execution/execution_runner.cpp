@@ -48,6 +48,7 @@ ExecutionRunner::ExecutionRunner(RunnerServices& services, LaunchSpec& spec,
       adapter_(spec.adapter),
       on_finished_(std::move(on_finished)) {
   if (spec.reads_markers) markers_.emplace();
+  acp_start_ = spec.acp;
   if (!spec.stream_format.empty()) usage_.emplace(spec.stream_format);
 }
 
@@ -157,8 +158,9 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
     };
   }
   int error = 0;
-  options.stdin_pipe = spec.stdin_lines;
-  takes_stdin_lines_ = spec.stdin_lines;
+  // Over ACP the pipe carries the protocol, never a person's lines.
+  options.stdin_pipe = spec.stdin_lines || spec.acp.has_value();
+  takes_stdin_lines_ = spec.stdin_lines && !spec.acp;
   child_ = loop::ChildProcess::spawn(services_.loop, options, std::move(callbacks), error);
   if (confinement_) confinement_->spawned();
   network_filter_.reset();  // the child holds its copy
@@ -199,6 +201,15 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
     child_->signal_group(SIGKILL);
     throw;
   }
+  if (acp_start_) {
+    acp_ = std::make_unique<AcpSession>(
+        [this](std::string line) {
+          if (child_ != nullptr) child_->write_stdin(std::move(line));
+        },
+        static_cast<AcpSession::Listener&>(*this), limits::kMaxAcpLineBytes);
+    acp_->start(std::move(*acp_start_));
+    acp_start_.reset();
+  }
 }
 
 bool ExecutionRunner::deliver_inbound(const std::string& line, bool press_enter) {
@@ -219,6 +230,11 @@ std::optional<std::size_t> ExecutionRunner::queued_input() const {
 }
 
 std::optional<terminal::PermissionPrompt> ExecutionRunner::permission_prompt() {
+  if (acp_ && child_ != nullptr) {
+    const AcpPermission* open = acp_->open_permission();
+    if (open == nullptr) return std::nullopt;
+    return terminal::PermissionPrompt{open->title, open->option_names, 0};
+  }
   if (!terminal_ || child_ == nullptr) return std::nullopt;
   return terminal::find_permission_prompt(adapter_, terminal_->screen().text());
 }
@@ -277,6 +293,16 @@ void ExecutionRunner::stop(bool force) {
 }
 
 void ExecutionRunner::on_output(char stream, std::string_view bytes) {
+  if (acp_ && stream == 'o') {
+    // The session logs what the agent wrote, its message chunks joined.
+    try {
+      acp_->feed(bytes);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "missiond: %s: reading its ACP output failed: %s\n",
+                   execution_id_.c_str(), e.what());
+    }
+    return;
+  }
   log_.append(stream, bytes);
   if (terminal_) terminal_->on_output(bytes);
   if (refused_writes_) record_refused_writes(refused_writes_->feed(stream, bytes));
@@ -383,6 +409,92 @@ void ExecutionRunner::handle_marker(const MarkerLine& line, events::EventBatch& 
   }
 }
 
+bool ExecutionRunner::answer_permission(std::size_t choice) {
+  return acp_ && child_ != nullptr && acp_->answer_permission(choice);
+}
+
+void ExecutionRunner::on_log_line(const std::string& line) {
+  log_.append('o', line + "\n");
+}
+
+void ExecutionRunner::record_acp_fact(std::string_view kind, const std::string& key,
+                                      const nlohmann::json& payload) {
+  try {
+    store::Database& db = services_.db;
+    events::EventBatch batch(services_.events);
+    store::Transaction transaction(db);
+    if (is_final(require_row(db, execution_id_).state)) return;
+    nlohmann::json ack =
+        ObservationLedger(db).record_fact(execution_id_, store::kAcpOrigin, kind, key, payload);
+    add_signal_events(batch, db, execution_id_, ack);
+    transaction.commit();
+    batch.publish_to(services_.events);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "missiond: %s: recording its %.*s failed: %s\n", execution_id_.c_str(),
+                 static_cast<int>(kind.size()), kind.data(), e.what());
+  }
+}
+
+void ExecutionRunner::on_update(std::string_view kind, const nlohmann::json& payload) {
+  record_acp_fact(kind, "acp-" + std::to_string(++acp_facts_), payload);
+}
+
+void ExecutionRunner::on_permission(const AcpPermission* open) {
+  // One key per request and its clearing, as for a menu on a screen; the
+  // inbox shows the last one recorded while it is not cleared.
+  if (open == nullptr) {
+    record_acp_fact(store::kPermissionPromptClearedKind,
+                    "acp-permission-" + std::to_string(prompts_seen_) + "-cleared",
+                    nlohmann::json::object());
+    return;
+  }
+  ++prompts_seen_;
+  nlohmann::json payload = {
+      {"question", open->title}, {"options", open->option_names}, {"detected", false}};
+  if (!open->kind.empty()) payload["toolKind"] = open->kind;
+  record_acp_fact(store::kPermissionPromptKind, "acp-permission-" + std::to_string(prompts_seen_),
+                  payload);
+}
+
+void ExecutionRunner::on_turn_end(const std::string& stop_reason) {
+  log_.append('e', "[mission: the agent's turn ended: " + stop_reason + "]\n");
+  finish_session(stop_reason == "end_turn"    ? ExecutionState::completed
+                 : stop_reason == "cancelled" ? ExecutionState::cancelled
+                                              : ExecutionState::failed);
+}
+
+void ExecutionRunner::on_failure(const std::string& reason) {
+  log_.append('e', "[mission: " + reason + "]\n");
+  finish_session(ExecutionState::failed);
+}
+
+void ExecutionRunner::on_diagnostic(const std::string& reason, const std::string& excerpt) {
+  ++acp_diagnostics_;
+  log_.append('e', "[mission: acp: " + reason + "]\n");
+  if (acp_diagnostics_ > limits::kMaxAcpDiagnostics) return;
+  try {
+    store::Database& db = services_.db;
+    events::EventBatch batch(services_.events);
+    store::Transaction transaction(db);
+    nlohmann::json ack = ObservationLedger(db).record_diagnostic(
+        execution_id_, std::string(store::kAcpOrigin),
+        "acp-diagnostic-" + std::to_string(acp_diagnostics_), reason, {{"excerpt", excerpt}});
+    add_signal_events(batch, db, execution_id_, ack);
+    transaction.commit();
+    batch.publish_to(services_.events);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "missiond: %s: recording an ACP diagnostic failed: %s\n",
+                 execution_id_.c_str(), e.what());
+  }
+}
+
+void ExecutionRunner::finish_session(ExecutionState outcome) {
+  if (acp_outcome_ || child_ == nullptr) return;
+  acp_outcome_ = outcome;
+  child_->signal_group(SIGTERM);
+  kill_timer_.start(limits::kStopGraceMs);
+}
+
 void ExecutionRunner::on_exit(const loop::ChildProcess::Exit& exit) {
   child_ = nullptr;
   kill_timer_.stop();
@@ -401,6 +513,20 @@ void ExecutionRunner::on_exit(const loop::ChildProcess::Exit& exit) {
   }
   if (usage_ && usage_->finish()) record_usage();
   if (refused_writes_) record_refused_writes(refused_writes_->finish());
+  if (acp_) {
+    try {
+      acp_->finish();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "missiond: %s: recording its last ACP output failed: %s\n",
+                   execution_id_.c_str(), e.what());
+    }
+    if (!acp_outcome_ && !stop_requested_) {
+      // It left while its session was open: whatever its status, the task
+      // it was prompted with did not end.
+      log_.append('e', "[mission: the agent ended before its ACP turn did]\n");
+      acp_outcome_ = ExecutionState::failed;
+    }
+  }
   log_.close();
 
   try {
@@ -409,8 +535,10 @@ void ExecutionRunner::on_exit(const loop::ChildProcess::Exit& exit) {
     store::Transaction transaction(db);
     store::ExecutionRow row = require_row(db, execution_id_);
     ExecutionState final_state =
-        final_state_after_exit(exit.status, exit.signal, stop_requested_,
-                               store::ObservationRepository(db).last_claim(execution_id_));
+        acp_outcome_
+            ? *acp_outcome_
+            : final_state_after_exit(exit.status, exit.signal, stop_requested_,
+                                     store::ObservationRepository(db).last_claim(execution_id_));
     row.state = final_state;
     row.exit_code = exit.signal == 0 ? std::optional<std::int64_t>(exit.status) : std::nullopt;
     row.exit_signal = exit.signal != 0 ? std::optional<std::int64_t>(exit.signal) : std::nullopt;

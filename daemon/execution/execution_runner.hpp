@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/execution/acp_session.hpp"
 #include "daemon/execution/execution_log.hpp"
 #include "daemon/execution/launcher.hpp"
 #include "daemon/loop/child_process.hpp"
@@ -26,7 +27,7 @@
 
 namespace mission::daemon::execution {
 
-class ExecutionRunner {
+class ExecutionRunner : private AcpSession::Listener {
  public:
   // `on_finished` runs once the process has ended and the final state is
   // recorded; it may destroy the runner.
@@ -60,6 +61,13 @@ class ExecutionRunner {
   // terminal or for an adapter whose menus mission cannot read.
   std::optional<terminal::PermissionPrompt> permission_prompt();
 
+  // Whether it is driven over ACP and runs.
+  bool speaks_acp() const { return acp_ != nullptr && child_ != nullptr; }
+
+  // Answers the ACP permission request it waits on with option `choice`
+  // (1-based); false when it has none open or no such option.
+  bool answer_permission(std::size_t choice);
+
   // Whether a process of this runner is alive.
   bool running() const { return child_ != nullptr; }
   // Its terminal while it runs on one, else nullptr.
@@ -79,6 +87,20 @@ class ExecutionRunner {
   // Once the screen has settled: records a permission prompt that came up
   // or left since the last read.
   void read_permission_prompt();
+
+  // What the ACP session learns (AcpSession::Listener).
+  void on_log_line(const std::string& line) override;
+  void on_update(std::string_view kind, const nlohmann::json& payload) override;
+  void on_permission(const AcpPermission* open) override;
+  void on_turn_end(const std::string& stop_reason) override;
+  void on_failure(const std::string& reason) override;
+  void on_diagnostic(const std::string& reason, const std::string& excerpt) override;
+  // Records one fact of the session as an observation, with its events.
+  void record_acp_fact(std::string_view kind, const std::string& key,
+                       const nlohmann::json& payload);
+  // The session is over: the process is told to finish (SIGTERM, SIGKILL
+  // after the grace period) and the execution ends `outcome`.
+  void finish_session(ExecutionState outcome);
 
   RunnerServices& services_;
   std::string execution_id_;
@@ -104,6 +126,13 @@ class ExecutionRunner {
   // were recorded, which keys their observations.
   std::optional<terminal::PermissionPrompt> prompt_;
   std::size_t prompts_seen_ = 0;
+  // Over ACP: its session, the final state the session decided (nullopt
+  // while it runs), and counts that key its observations.
+  std::unique_ptr<AcpSession> acp_;
+  std::optional<AcpSession::Start> acp_start_;
+  std::optional<ExecutionState> acp_outcome_;
+  std::size_t acp_facts_ = 0;
+  std::size_t acp_diagnostics_ = 0;
   std::function<void(const std::string&)> on_finished_;
 };
 

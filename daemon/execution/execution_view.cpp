@@ -71,14 +71,15 @@ nlohmann::json render(const store::ExecutionRow& row, Extras extras) {
   // question was asked still sees it.
   if (extras.waiting_on) out["waitingOn"] = observation_json(*extras.waiting_on);
   // A menu on its terminal waits for a person too: read from the screen,
-  // not said by the agent, hence `detected`.
+  // not said by the agent, hence `detected`; false when the agent asked
+  // over ACP.
   if (extras.permission_prompt) {
     nlohmann::json payload = parse_json_or_discarded(extras.permission_prompt->payload);
     if (payload.is_object()) {
       out["awaitingPermission"] = {
           {"question", payload.value("question", "")},
           {"options", payload.value("options", nlohmann::json::array())},
-          {"detected", true},
+          {"detected", payload.value("detected", true)},
           {"since", format_utc_iso8601(extras.permission_prompt->created_at)}};
     }
   }

@@ -62,6 +62,16 @@ bool Launcher::type_into(const std::string& execution_id, std::string_view text,
   return true;
 }
 
+bool Launcher::speaks_acp(const std::string& execution_id) const {
+  auto found = runners_.find(execution_id);
+  return found != runners_.end() && found->second->speaks_acp();
+}
+
+bool Launcher::answer_permission(const std::string& execution_id, std::size_t choice) {
+  auto found = runners_.find(execution_id);
+  return found != runners_.end() && found->second->answer_permission(choice);
+}
+
 void Launcher::require_input_room(const std::string& execution_id, std::size_t bytes) const {
   auto found = runners_.find(execution_id);
   if (found == runners_.end()) return;

@@ -14,6 +14,7 @@
 
 #include "daemon/adapters/launch_files.hpp"
 #include "daemon/events/event_sink.hpp"
+#include "daemon/execution/acp_session.hpp"
 #include "daemon/execution/execution_log.hpp"
 #include "daemon/sandbox/network_filter.hpp"
 #include "daemon/store/database.hpp"
@@ -53,6 +54,10 @@ struct LaunchSpec {
   unsigned short rows = 0;
   unsigned short columns = 0;
   bool stdin_lines = false;  // a pipe on stdin for inbound lines (ADR 17)
+  // Driven over the Agent Client Protocol (daemon/execution/acp_session.hpp,
+  // docs/adr/0043): its stdin and stdout carry JSON-RPC, and the session
+  // starts with this cwd, these MCP servers and this prompt.
+  std::optional<AcpSession::Start> acp;
   // Confined to its profile (daemon/sandbox/, docs/adr/0036): writes to
   // its cwd, its git metadata, `writable` (the adapter's state folders)
   // and its private TMPDIR only. False: --sandbox off.
@@ -92,6 +97,14 @@ class Launcher {
   // is false: how answers and messages reach an agent on a terminal. False
   // when it runs on no terminal of this daemon.
   bool type_into(const std::string& execution_id, std::string_view text, bool enter);
+
+  // Whether the execution is a running one of ours driven over ACP: its
+  // permission requests are answered with answer_permission.
+  bool speaks_acp(const std::string& execution_id) const;
+
+  // Answers the permission request an ACP execution waits on with its
+  // option `choice` (1-based); false when none is open or no such option.
+  bool answer_permission(const std::string& execution_id, std::size_t choice);
 
   // Throws MissionError agent_not_reading when `bytes` more for the
   // execution's terminal or stdin would pass kMaxQueuedInputBytes waiting

@@ -100,13 +100,13 @@ nlohmann::json ObservationLedger::record_diagnostic(const std::string& execution
 nlohmann::json ObservationLedger::record_screen_fact(const std::string& execution_id,
                                                      std::string_view kind, const std::string& key,
                                                      const nlohmann::json& payload) {
-  return record_read_fact(execution_id, store::kScreenOrigin, kind, key, payload);
+  return record_fact(execution_id, store::kScreenOrigin, kind, key, payload);
 }
 
-nlohmann::json ObservationLedger::record_read_fact(const std::string& execution_id,
-                                                   std::string_view origin, std::string_view kind,
-                                                   const std::string& key,
-                                                   const nlohmann::json& payload) {
+nlohmann::json ObservationLedger::record_fact(const std::string& execution_id,
+                                              std::string_view origin, std::string_view kind,
+                                              const std::string& key,
+                                              const nlohmann::json& payload) {
   store::ObservationRow row;
   row.execution_id = execution_id;
   row.event_id = key;

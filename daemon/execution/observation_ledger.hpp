@@ -45,11 +45,13 @@ class ObservationLedger {
   // Returns the acknowledgement.
   nlohmann::json record_screen_fact(const std::string& execution_id, std::string_view kind,
                                     const std::string& key, const nlohmann::json& payload);
-  // The same for what the daemon read elsewhere, of origin `origin` (a
+  // The same for a fact of origin `origin`: what an agent reported over a
+  // structured channel ("acp": its messages, tool calls, plans and
+  // permission requests), or what the daemon read elsewhere ("output": a
   // refused write read from the agent's output).
-  nlohmann::json record_read_fact(const std::string& execution_id, std::string_view origin,
-                                  std::string_view kind, const std::string& key,
-                                  const nlohmann::json& payload);
+  nlohmann::json record_fact(const std::string& execution_id, std::string_view origin,
+                             std::string_view kind, const std::string& key,
+                             const nlohmann::json& payload);
 
   // Marks the claim observations that the final state bears out (a
   // completed_claim of a completed execution, a failed_claim of a failed

@@ -30,6 +30,7 @@ void from_json(const nlohmann::json& j, AgentLaunchRequest& request) {
     request.columns = terminal.value("columns", static_cast<unsigned short>(0));
   }
   request.stdin_answers = j.value("stdinAnswers", false);
+  if (j.contains("prompt")) request.prompt = j.at("prompt").get<std::string>();
   request.confined = j.value("sandbox", std::string("on")) != "off";
   // The schema allows "on" and "none" only.
   request.network = sandbox::network_from_name(j.value("network", std::string("on")))

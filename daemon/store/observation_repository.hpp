@@ -28,6 +28,8 @@ inline constexpr std::string_view kScreenOrigin = "screen";
 // (docs/adr/0036, daemon/sandbox/refused_writes.hpp).
 inline constexpr std::string_view kRefusedWriteKind = "write_refused";
 inline constexpr std::string_view kOutputOrigin = "output";
+// What an agent driven over the Agent Client Protocol reported on it.
+inline constexpr std::string_view kAcpOrigin = "acp";
 
 struct ObservationRow {
   std::int64_t id = 0;  // also its position in pages

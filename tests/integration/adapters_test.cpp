@@ -319,7 +319,7 @@ TEST_CASE("unknown adapters, unsupported deliveries and misplaced --bin create n
             "copilot does not support stdout-marker"},
            {{"--adapter", "aider", "--", "hi"},
             "unknown adapter 'aider'\n  hint: use one of claude-code, codex, copilot, opencode, "
-            "pi, generic"},
+            "pi, generic, acp"},
            {{"--bin", "/bin/true", "--", "true"}, "the generic adapter takes no --bin"},
            // A usage error (exit 2), refused before the daemon is asked.
            {{"--adapter", "generic"}, "no command to run"},
