@@ -13,7 +13,7 @@ __mission_node() {
     'daemon stop') subs='' opts='--force' args='' ;;
     'daemon status') subs='' opts='' args='' ;;
     'daemon run') subs='' opts='' args='' ;;
-    'run') subs='' opts='--adapter --bin --delivery --toolsets --name --cwd --env --detach --tty --no-tty --keep-mcp-servers --stdin-answers --sandbox --network --allow-write' args='command' ;;
+    'run') subs='' opts='--adapter --bin --delivery --toolsets --name --cwd --env --detach --tty --no-tty --keep-mcp-servers --stdin-answers --sandbox --network --allow-write --prompt' args='command' ;;
     'adapters') subs='list' opts='' args='' ;;
     'adapters list') subs='' opts='' args='' ;;
     'exec') subs='list show create stop logs signals instructions' opts='' args='' ;;
@@ -93,6 +93,7 @@ __mission_value() {
     'run|--sandbox') kind=words values='on off' ;;
     'run|--network') kind=words values='on none' ;;
     'run|--allow-write') kind=files ;;
+    'run|--prompt') kind=none ;;
     'exec list|--state') kind=words values='created launching running awaiting_input blocked completed failed cancelled lost' ;;
     'exec list|--limit') kind=none ;;
     'exec list|--cursor') kind=none ;;

@@ -2,7 +2,7 @@
 # `mission completion fish`: regenerate it rather than edit it.
 
 # The options that take a value, in any command: their value is no command.
-set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --sandbox --network --allow-write --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --gate --gate-parallel --max-attempts --task-timeout --base --into --from-issue --var --repository --max-parallel
+set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --sandbox --network --allow-write --prompt --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --gate --gate-parallel --max-attempts --task-timeout --base --into --from-issue --var --repository --max-parallel
 # The commands whose arguments after -- are a command line of its own.
 set -g __mission_with_command 'run' 'exec create' 'workflows run' 'workflows plan'
 # __mission_subcommands PATH: the subcommands of the command PATH.
@@ -127,7 +127,7 @@ complete -c mission -n '__mission_at '\''daemon'\''' -a 'stop' -d 'Stop missiond
 complete -c mission -n '__mission_at '\''daemon'\''' -a 'status' -d 'Show whether missiond runs (exit 3 if not)'
 complete -c mission -n '__mission_at '\''daemon'\''' -a 'run' -d 'Run missiond in the foreground'
 complete -c mission -n '__mission_at '\''daemon stop'\''' -l force -d 'Stop even while executions are active, without asking'
-complete -c mission -n '__mission_at '\''run'\''' -l adapter -x -a 'claude-code codex copilot opencode pi generic' -d 'Agent adapter: claude-code, codex, copilot, opencode, pi, generic (default)'
+complete -c mission -n '__mission_at '\''run'\''' -l adapter -x -a 'claude-code codex copilot opencode pi generic' -d 'Agent adapter: claude-code, codex, copilot, opencode, pi, acp, generic (default)'
 complete -c mission -n '__mission_at '\''run'\''' -l bin -r -F -d 'The adapter'\''s executable (default $MISSION_<ADAPTER>_BIN, else PATH)'
 complete -c mission -n '__mission_at '\''run'\''' -l delivery -x -a 'mcp-tool stdout-marker' -d 'Signal delivery (default: the adapter'\''s preferred one)'
 complete -c mission -n '__mission_at '\''run'\''' -l toolsets -x -a '(__fish_append , signals tracking legacy inspect planning templates coordination workspaces control)' -d 'MCP toolsets for mcp-tool delivery'
@@ -142,6 +142,7 @@ complete -c mission -n '__mission_at '\''run'\''' -l stdin-answers -d 'Write ans
 complete -c mission -n '__mission_at '\''run'\''' -l sandbox -x -a 'on off' -d 'on (default): the agent writes only its cwd, a private TMPDIR and its CLI'\''s state; off: with all your rights'
 complete -c mission -n '__mission_at '\''run'\''' -l network -x -a 'on none' -d 'on (default), or none: the agent opens no network socket (Unix sockets stay)'
 complete -c mission -n '__mission_at '\''run'\''' -l allow-write -r -F -d 'Let the confined agent write PATH too, a folder or file (repeatable)'
+complete -c mission -n '__mission_at '\''run'\''' -l prompt -x -d 'The prompt of an ACP agent'\''s session (--adapter acp -- CMD ARGS...)'
 complete -c mission -n '__mission_at '\''adapters'\''' -a 'list' -d 'Each adapter: its binary and version, and the deliveries it supports'
 complete -c mission -n '__mission_at '\''exec'\''' -a 'list' -d 'List agent executions, newest first'
 complete -c mission -n '__mission_at '\''exec'\''' -a 'show' -d 'Show one execution and its MCP sessions'

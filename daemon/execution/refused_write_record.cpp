@@ -15,9 +15,9 @@ void record_refused_writes(store::Database& db, events::EventBatch& batch,
   store::Transaction transaction(db);
   ObservationLedger ledger(db);
   for (const sandbox::RefusedWrite& write : writes) {
-    nlohmann::json ack = ledger.record_fact(
-        execution_id, store::kOutputOrigin, store::kRefusedWriteKind, "refused-write:" + write.path,
-        {{"path", write.path}, {"operation", write.operation}});
+    nlohmann::json ack = ledger.record_fact(execution_id, store::kOutputOrigin,
+                                            store::kRefusedWriteKind, "refused-write:" + write.path,
+                                            {{"path", write.path}, {"operation", write.operation}});
     add_signal_events(batch, db, execution_id, ack);
   }
   transaction.commit();

@@ -421,7 +421,7 @@ TEST_CASE("adapters list finds binaries in PATH or MISSION_<A>_BIN and bounds --
   const json listed = json::parse(result.out);
   std::map<std::string, json> by_name;
   for (const auto& adapter : listed.at("adapters")) by_name[adapter.at("name")] = adapter;
-  REQUIRE(by_name.size() == 6);
+  REQUIRE(by_name.size() == 7);
   CHECK(by_name["claude-code"]["found"] == true);
   CHECK(by_name["claude-code"]["path"] == (bin.path() / "claude").string());
   CHECK(by_name["claude-code"]["version"] == "9.9.9 (Fake Claude)");
@@ -437,6 +437,8 @@ TEST_CASE("adapters list finds binaries in PATH or MISSION_<A>_BIN and bounds --
   CHECK(by_name["opencode"]["versionProblem"].get<std::string>().find("no answer within") == 0);
   CHECK_FALSE(by_name["generic"].contains("binary"));
   CHECK(by_name["generic"]["preferred"]["attached"] == "stdout-marker");
+  // Like generic, acp drives whatever command it is given.
+  CHECK_FALSE(by_name["acp"].contains("binary"));
 
   ProcessResult table = run_process({MISSION_PATH, "adapters", "list"}, env, 20s);
   REQUIRE(table.exit_code == 0);

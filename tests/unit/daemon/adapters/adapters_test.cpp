@@ -89,7 +89,7 @@ BridgeEntry pasted_bridge(bool with_execution) {
 TEST_CASE("the table has one adapter per provider, and each declares what it supports") {
   Strings names;
   for (const AgentAdapter* adapter : adapter_table()) names.emplace_back(adapter->name);
-  CHECK(names == Strings{"claude-code", "codex", "copilot", "opencode", "pi", "generic"});
+  CHECK(names == Strings{"claude-code", "codex", "copilot", "opencode", "pi", "generic", "acp"});
 
   const AgentAdapter& claude = require_adapter("claude-code");
   CHECK(claude.binary == "claude");
@@ -115,7 +115,7 @@ TEST_CASE("the table has one adapter per provider, and each declares what it sup
     FAIL("an unknown adapter was accepted");
   } catch (const MissionError& e) {
     CHECK(e.code() == ErrorCode::invalid_argument);
-    CHECK(e.details().at("available").size() == 6);
+    CHECK(e.details().at("available").size() == 7);
   }
 }
 
