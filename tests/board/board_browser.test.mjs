@@ -5,7 +5,8 @@
 // agent's question, a click on the board can, and the agent gets it; a
 // click approves the task the run waits on and the run merges it; a click
 // retries a failed run, which then merges, and opens its diff; a terminal
-// agent's screen shows live, and a line typed on the board reaches it. A
+// agent's screen shows live, and a line typed on the board reaches it; an
+// ACP agent's permission request is allowed by a click. A
 // screenshot of each step goes to $MISSION_TEST_OUTPUT_DIR (ctest: the
 // build's tests/board/screenshots).
 // By hand: MISSION_PATH=build/bin/mission node tests/board/board_browser.test.mjs
@@ -167,14 +168,15 @@ await runTest('board in a browser', missionPath, async h => {
   const waiting = asker.call('message_wait', { timeout_ms: 50000 });
   const choices = await page.$$(`li[data-execution="${asker.id}"] button[data-action="choose"]`);
   assert.equal(choices.length, 2, 'the question\'s two choices are not buttons');
-  await choices[1].click();
+  await page.$eval(`li[data-execution="${asker.id}"] button[data-action="choose"]:nth-of-type(2)`, button => button.click());
   const woken = await h.step('the agent gets the answer', () => within(bound(30000), 'message_wait', waiting), bound(40000));
   assert.equal(woken.messages?.[0]?.body, '8080', `message_wait: ${JSON.stringify(woken)}`);
   await page.waitForFunction(id => !document.querySelector(`li[data-execution="${id}"]`), { timeout: bound(20000) }, asker.id);
   await shot('6-question-answered');
 
   // Approved by a click, the task merges and the run completes.
-  await (await page.waitForSelector('.task button[data-action="approve"]')).click();
+  await page.waitForSelector('.task button[data-action="approve"]');
+  await page.$eval('.task button[data-action="approve"]', button => button.click());
   await h.step('the task shows merged', () =>
     page.waitForSelector('.task[data-state="merged"], .task[data-state="completed"]', { timeout: bound(30000) }), bound(40000));
   await shot('7-approved');
@@ -215,11 +217,13 @@ await runTest('board in a browser', missionPath, async h => {
   await h.step('the failed workflow shows in the list', () =>
     page.waitForSelector(`nav button[data-workflow-id="${flaky.id}"]`, { timeout: bound(20000) }), bound(20000));
   await page.click(`nav button[data-workflow-id="${flaky.id}"]`);
-  const retry = await h.step('the failed task offers a retry', () =>
-    page.waitForSelector('.task[data-state="failed"] button[data-action="retry"]', { timeout: bound(20000) }), bound(20000));
+  const retry = '.task[data-state="failed"] button[data-action="retry"]';
+  await h.step('the failed task offers a retry', () => page.waitForSelector(retry, { timeout: bound(20000) }), bound(20000));
   await shot('9-failed');
   fs.writeFileSync(fixed, '');
-  await retry.click();
+  // Found and clicked in one step in the page: a refresh may draw the
+  // card again between a lookup from here and the click.
+  await page.$eval(retry, button => button.click());
   await h.step('the retried task shows merged', () =>
     page.waitForSelector('.task[data-state="merged"]', { timeout: bound(30000) }), bound(40000));
   await shot('10-retried');
@@ -244,9 +248,10 @@ await runTest('board in a browser', missionPath, async h => {
                                'echo ready; while IFS= read -r l; do echo "got: $l"; done'], { cwd: repo });
   assert.equal(tty.code, 0, `run --tty: ${tty.stderr}`);
   const ttyId = tty.stdout.trim().split('\n')[0];
-  const screenButton = await h.step('the terminal agent offers its screen', () =>
-    page.waitForSelector(`tr[data-execution="${ttyId}"] button[data-action="screen"]`, { timeout: bound(20000) }), bound(20000));
-  await screenButton.click();
+  const screenButton = `tr[data-execution="${ttyId}"] button[data-action="screen"]`;
+  await h.step('the terminal agent offers its screen', () =>
+    page.waitForSelector(screenButton, { timeout: bound(20000) }), bound(20000));
+  await page.$eval(screenButton, button => button.click());
   await h.step('the screen shows the agent\'s output', () =>
     page.waitForFunction(id => document.querySelector(`pre.screen[data-execution="${id}"]`)?.textContent.includes('ready'),
                          { timeout: bound(20000) }, ttyId), bound(20000));
@@ -259,6 +264,23 @@ await runTest('board in a browser', missionPath, async h => {
                          { timeout: bound(20000) }, ttyId), bound(20000));
   await shot('12-screen');
   await h.mission(['exec', 'stop', ttyId]);
+
+  // An agent driven over ACP asks permission; the board lists it with its
+  // options, and a click allows it: the agent runs what it asked to.
+  const acpDir = h.tempDir('acp');
+  const acp = await h.mission(['run', '--detach', '--sandbox', 'off', '--adapter', 'acp', '--prompt', 'Make the file named made.',
+                               '--cwd', acpDir, '--', process.execPath, path.join(here, '..', 'integration', 'agents', 'acp_agent.mjs'), 'permission']);
+  assert.equal(acp.code, 0, `run --adapter acp: ${acp.stderr}`);
+  const acpId = acp.stdout.trim().split('\n')[0];
+  const allow = `li[data-kind="prompt"][data-execution="${acpId}"] button[data-choice="1"]`;
+  await h.step('the permission request shows in the inbox', () =>
+    page.waitForSelector(allow, { timeout: bound(20000) }), bound(20000));
+  assert.equal(await page.$eval(allow, button => button.textContent), 'Allow once');
+  await shot('13-permission');
+  await page.$eval(allow, button => button.click());
+  await h.waitFor('the allowed command to run', async () =>
+    ({ ok: fs.existsSync(path.join(acpDir, 'made')) }), { timeoutMs: bound(20000) });
+  await page.waitForFunction(id => !document.querySelector(`li[data-kind="prompt"][data-execution="${id}"]`), { timeout: bound(20000) }, acpId);
 
   assert.deepEqual(missing, [], `the board asked for what its server does not have: ${missing.join(', ')}`);
   console.log(`screenshots in ${shots}`);

@@ -75,6 +75,26 @@ function renderInbox(inbox, approvals) {
       element('form', { onsubmit: (event) => { event.preventDefault(); if (input.value) send({ text: input.value }); } },
         input, element('button', { type: 'submit', text: 'Answer', data: { action: 'answer' } }))));
   }
+  // A permission an agent asks for (over ACP) or shows on its terminal:
+  // each option is a button, the same choice mission answer --choice makes.
+  for (const prompt of inbox.prompts ?? []) {
+    const id = prompt.agentExecutionId;
+    const options = (prompt.options ?? []).map((option, i) => element('button', {
+      text: clean(option), data: { action: 'permit', choice: String(i + 1) },
+      onclick: () => act(`/api/executions/${encodeURIComponent(id)}/answer`, { choice: i + 1 }) }));
+    list.append(element('li', { data: { kind: 'prompt', execution: id } },
+      element('div', { text: `${id} asks permission (${prompt.detected ? 'detected from its screen' : 'reported by the agent'}):` }),
+      element('div', { class: 'text', text: prompt.question }), ...options));
+  }
+  for (const task of inbox.conflicts ?? []) {
+    list.append(element('li', { data: { kind: 'conflict', task: task.id } },
+      element('div', { text: `Task ${task.name} (${task.id}) conflicted at its merge: merge its branch by hand, or reset it and run the workflow again.` })));
+  }
+  for (const blocked of inbox.blocked ?? []) {
+    list.append(element('li', { data: { kind: 'blocked', execution: blocked.agentExecutionId ?? blocked.id } },
+      element('div', { text: `${blocked.agentExecutionId ?? blocked.id} is blocked:` }),
+      element('div', { class: 'text', text: blocked.reason ?? '' })));
+  }
   for (const task of approvals) {
     list.append(element('li', { data: { kind: 'approval', task: task.id } },
       element('div', { text: `Task ${task.name} (${task.id}) passed and waits for approval.` }),
@@ -342,6 +362,8 @@ function watchScreen(id) {
     const frame = JSON.parse(event.data);
     if (frame.ended) {
       status.textContent = ' ended';
+      form.hidden = true;
+      type.hidden = true;
       source.close();
       return;
     }
