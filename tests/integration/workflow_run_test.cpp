@@ -282,9 +282,12 @@ TEST_CASE(
   auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"steady", {}}, {"flaky", {}}});
   const fs::path fixed = instance.root.path() / "fixed";
-  // "flaky" fails until the file exists; one attempt each, so the run ends.
-  const std::string fail_until_fixed =
-      "[ \"$MISSION_TASK_NAME\" = flaky ] && [ ! -e '" + fixed.string() + "' ] && exit 1";
+  const fs::path release = instance.root.path() / "release";
+  // "flaky" fails until `fixed` exists, then waits for `release`; one
+  // attempt each, so the first run ends.
+  const std::string fail_until_fixed = "if [ \"$MISSION_TASK_NAME\" = flaky ]; then [ -e '" +
+                                       fixed.string() + "' ] || exit 1; while [ ! -e '" +
+                                       release.string() + "' ]; do sleep 0.05; done; fi";
   ProcessResult first = run_long(
       instance, args({"workflows", "run", workflow, "--max-attempts", "1", "--check", "true"},
                      agent(fail_until_fixed)));
@@ -296,9 +299,12 @@ TEST_CASE(
   INFO(retried.out << retried.err);
   REQUIRE(retried.exit_code == 0);
   CHECK(retried.out.find("trying again flaky") != std::string::npos);
-  // Refused while it runs, in words that say what to do.
+  // Refused while it runs (flaky waits for `release`), in words that say
+  // what to do.
   ProcessResult busy = run_mission(instance, {"workflows", "retry", workflow});
-  if (busy.exit_code != 0) CHECK(busy.err.find("mission workflows stop") != std::string::npos);
+  CHECK(busy.exit_code != 0);
+  CHECK(busy.err.find("mission workflows stop") != std::string::npos);
+  write_file(release, "");
   const json run =
       wait_for_run(instance, workflow, [](const json& r) { return r["status"] == "completed"; });
   CHECK(task_of(run, "flaky")["status"] == "merged");
