@@ -111,11 +111,7 @@ std::string git_text(const Instance& instance, const fs::path& repo,
 }
 
 void wait_for_file(const fs::path& path) {
-  const auto deadline = std::chrono::steady_clock::now() + 30s * kWaitScale;
-  while (!fs::exists(path)) {
-    if (std::chrono::steady_clock::now() > deadline) FAIL("no " << path << " in time");
-    std::this_thread::sleep_for(10ms);
-  }
+  if (!eventually([&] { return fs::exists(path); }, 30s)) FAIL("no " << path << " in time");
 }
 
 bool all_queued(const json& run, std::size_t tasks) {
@@ -306,10 +302,9 @@ struct KilledRun {
     verdicts_before_kill = lines_of(read_file(notes / "verdicts"));
     const std::size_t verdicts = verdicts_before_kill.size();
     write_file(notes / ("go-" + hold), "");
-    const auto deadline = std::chrono::steady_clock::now() + 30s * kWaitScale;
-    while (lines_of(read_file(notes / "verdicts")).size() == verdicts) {
-      if (std::chrono::steady_clock::now() > deadline) FAIL("the held gate did not finish");
-      std::this_thread::sleep_for(10ms);
+    if (!eventually([&] { return lines_of(read_file(notes / "verdicts")).size() != verdicts; },
+                    30s)) {
+      FAIL("the held gate did not finish");
     }
     daemon.reset();
     daemon.emplace(instance);
