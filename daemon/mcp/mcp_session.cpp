@@ -14,6 +14,7 @@
 #include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
+#include "shared/error_of.hpp"
 #include "shared/fault_points.hpp"
 #include "shared/jsonrpc.hpp"
 #include "shared/limits.hpp"
@@ -505,17 +506,7 @@ void McpSession::reply_later(DeferredWork deferred) {
   ++deferred_in_flight_;
   std::weak_ptr<int> alive = alive_;
   loop::queue_work(
-      services_.loop,
-      [job] {
-        try {
-          job->deferred.work();
-        } catch (const MissionError& e) {
-          job->error = e;
-        } catch (const std::exception& e) {
-          job->error =
-              MissionError(ErrorCode::internal, e.what(), "retry; report it if it persists");
-        }
-      },
+      services_.loop, [job] { job->error = error_of(job->deferred.work); },
       [this, job, alive, id = current_id_, modern = current_modern_, services = &services_,
        execution_id = attached_.execution_id, session_id = attached_.session_id] {
         // The call is finished and recorded even if its session has gone:

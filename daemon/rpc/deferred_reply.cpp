@@ -6,6 +6,7 @@
 
 #include "daemon/loop/work_queue.hpp"
 #include "shared/error_code.hpp"
+#include "shared/error_of.hpp"
 #include "shared/jsonrpc.hpp"
 #include "shared/limits.hpp"
 
@@ -31,17 +32,7 @@ void answer_later(ControlServices& services, nlohmann::json id, DeferredReply de
   auto job = std::make_shared<Job>(Job{std::move(deferred), std::nullopt});
   ControlServices* shared_services = &services;
   loop::queue_work(
-      services.mcp.loop,
-      [job] {
-        try {
-          job->deferred.work();
-        } catch (const MissionError& e) {
-          job->error = e;
-        } catch (const std::exception& e) {
-          job->error =
-              MissionError(ErrorCode::internal, e.what(), "retry; report it if it persists");
-        }
-      },
+      services.mcp.loop, [job] { job->error = error_of(job->deferred.work); },
       [job, shared_services, id = std::move(id), deliver = std::move(deliver)] {
         nlohmann::json response;
         events::EventBatch batch(shared_services->events);

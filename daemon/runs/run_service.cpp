@@ -1001,11 +1001,9 @@ void RunService::start_gate(ActiveRun& run, std::size_t length) {
       },
       guarded([this, run_id = run.row.id, serial = batch.serial, length, error] {
         ActiveRun* run = find(run_id);
-        if (!run || !run->batch || run->batch->serial != serial) return;
+        PrefixGate* gate = running_gate(run, serial, length);
+        if (gate == nullptr) return;
         GateBatch& batch = *run->batch;
-        auto gate = std::find_if(batch.running.begin(), batch.running.end(),
-                                 [length](const PrefixGate& g) { return g.length == length; });
-        if (gate == batch.running.end()) return;
         if (!error->empty()) {
           prefix_judged(run_id, serial, length,
                         CheckResult{false, "cannot make the --gate's worktree: " + *error, ""});
@@ -1030,14 +1028,21 @@ void RunService::start_gate(ActiveRun& run, std::size_t length) {
       }));
 }
 
+RunService::PrefixGate* RunService::running_gate(ActiveRun* run, std::uint64_t serial,
+                                                 std::size_t length) {
+  if (!run || !run->batch || run->batch->serial != serial) return nullptr;
+  auto& running = run->batch->running;
+  auto gate = std::find_if(running.begin(), running.end(),
+                           [length](const PrefixGate& g) { return g.length == length; });
+  return gate == running.end() ? nullptr : &*gate;
+}
+
 void RunService::prefix_judged(const std::string& run_id, std::uint64_t serial, std::size_t length,
                                const CheckResult& result) {
   ActiveRun* run = find(run_id);
-  if (!run || !run->batch || run->batch->serial != serial) return;
+  PrefixGate* gate = running_gate(run, serial, length);
+  if (gate == nullptr) return;
   GateBatch& batch = *run->batch;
-  auto gate = std::find_if(batch.running.begin(), batch.running.end(),
-                           [length](const PrefixGate& g) { return g.length == length; });
-  if (gate == batch.running.end()) return;
   // A gate that could not start judged nothing: its failure fails the
   // prefix now, and is not kept as the tree's verdict.
   const bool ran = gate->check != nullptr;
@@ -1046,7 +1051,7 @@ void RunService::prefix_judged(const std::string& run_id, std::uint64_t serial, 
   pump_turn_.schedule();
   loop::queue_work(
       services_.loop, [tree = gate->tree] { remove_gate_tree(tree); }, [] {});
-  batch.running.erase(gate);
+  batch.running.erase(batch.running.begin() + (gate - batch.running.data()));
   const std::string& tree = batch.merges[length - 1].tree;
   GateVerdict verdict{result.passed, batch.tip(batch.state.landed), result.reason, result.output};
   if (ran) {

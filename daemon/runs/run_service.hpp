@@ -224,6 +224,9 @@ class RunService {
   void start_gate(ActiveRun& run, std::size_t length);
   void prefix_judged(const std::string& run_id, std::uint64_t serial, std::size_t length,
                      const CheckResult& result);
+  // The run's batch `serial` and its gate of the prefix of `length` still
+  // running; null when the batch or the gate has gone since it started.
+  PrefixGate* running_gate(ActiveRun* run, std::uint64_t serial, std::size_t length);
   void round_done(ActiveRun& run);
   // The integration branch moved to the longest passing prefix by a
   // compare and swap; a tip that moved meanwhile sends the batch back to

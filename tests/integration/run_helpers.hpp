@@ -118,4 +118,14 @@ inline std::string show(const Instance& instance, const fs::path& repo, const st
   return result.exit_code == 0 ? result.out : "<missing " + spec + ">";
 }
 
+// What `git ARGS` prints in `repo`; fails the test when git does.
+inline std::string git_out(const Instance& instance, const fs::path& repo,
+                           std::vector<std::string> git_args) {
+  git_args.insert(git_args.begin(), {"/usr/bin/git", "-C", repo.string()});
+  ProcessResult result = run_process(git_args, git_env(instance));
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  return result.out;
+}
+
 }  // namespace mission::test

@@ -53,15 +53,6 @@ std::size_t count_lines(const std::string& text, const std::string& line) {
   return count;
 }
 
-std::string git_out(const Instance& instance, const fs::path& repo,
-                    std::vector<std::string> git_args) {
-  git_args.insert(git_args.begin(), {"/usr/bin/git", "-C", repo.string()});
-  ProcessResult result = run_process(git_args, git_env(instance));
-  INFO(result.err);
-  REQUIRE(result.exit_code == 0);
-  return result.out;
-}
-
 }  // namespace
 
 TEST_CASE(

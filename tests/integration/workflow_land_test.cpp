@@ -47,19 +47,16 @@ std::string scoped_workflow(Agent& planner, const std::vector<std::string>& name
   return workflow["id"];
 }
 
-std::string git_out(const Instance& instance, const fs::path& repo,
-                    std::vector<std::string> words) {
-  words.insert(words.begin(), {"/usr/bin/git", "-C", repo.string()});
-  ProcessResult result = run_process(words, git_env(instance));
-  INFO(result.err);
-  REQUIRE(result.exit_code == 0);
-  std::string out = result.out;
+// What git prints, without its trailing newlines.
+std::string git_trimmed(const Instance& instance, const fs::path& repo,
+                        std::vector<std::string> words) {
+  std::string out = git_out(instance, repo, std::move(words));
   while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
 }
 
 std::string tip(const Instance& instance, const fs::path& repo, const std::string& ref) {
-  return git_out(instance, repo, {"rev-parse", ref});
+  return git_trimmed(instance, repo, {"rev-parse", ref});
 }
 
 // Runs the workflow to its end with `agent_args`; its exit status.
@@ -158,7 +155,7 @@ TEST_CASE(
         std::string::npos);
   // main is checked out: its work tree and index moved with it.
   CHECK(read_file(repo / "good.txt") == "good\n");
-  CHECK(git_out(instance, repo, {"status", "--porcelain"}).empty());
+  CHECK(git_trimmed(instance, repo, {"status", "--porcelain"}).empty());
   const json run = run_status(instance, workflow);
   CHECK(run["landed"]["into"] == "main");
   CHECK(run["landed"]["commit"] == tip(instance, repo, "main"));
@@ -206,7 +203,7 @@ TEST_CASE(
                           "changed") != std::string::npos);
   CHECK(tip(instance, repo, "main") == moved);
   CHECK(read_file(repo / "alpha.txt") == "not what the agent wrote\n");
-  CHECK(git_out(instance, repo, {"status", "--porcelain"}).empty());
+  CHECK(git_trimmed(instance, repo, {"status", "--porcelain"}).empty());
 
   // The base moved without conflict: --merge makes a merge commit.
   git(instance, repo, {"reset", "-q", "--hard", before});
@@ -278,7 +275,7 @@ TEST_CASE("a run's commits carry the repository's git identity") {
   const std::string branch = "mission/run/" + workflow;
   // Every commit the run made: the agents' work and the merges.
   const std::string authors =
-      git_out(instance, repo, {"log", "--format=%an <%ae> %cn <%ce>", "main.." + branch});
+      git_trimmed(instance, repo, {"log", "--format=%an <%ae> %cn <%ce>", "main.." + branch});
   INFO(authors);
   REQUIRE_FALSE(authors.empty());
   std::size_t lines = 0;

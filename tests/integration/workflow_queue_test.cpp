@@ -101,15 +101,6 @@ std::vector<std::string> lines_of(const std::string& text) {
   return out;
 }
 
-std::string git_text(const Instance& instance, const fs::path& repo,
-                     std::vector<std::string> git_args) {
-  git_args.insert(git_args.begin(), {"/usr/bin/git", "-C", repo.string()});
-  ProcessResult result = run_process(git_args, git_env(instance));
-  INFO(result.err);
-  REQUIRE(result.exit_code == 0);
-  return result.out;
-}
-
 void wait_for_file(const fs::path& path) {
   if (!eventually([&] { return fs::exists(path); }, 30s)) FAIL("no " << path << " in time");
 }
@@ -141,25 +132,25 @@ void check_branch(const Instance& instance, const fs::path& repo, const fs::path
   const std::string branch = run["integrationBranch"];
   const std::string base = run["baseCommit"];
   const auto values =
-      lines_of(git_text(instance, repo, {"reflog", "show", "--format=%H", "refs/heads/" + branch}));
+      lines_of(git_out(instance, repo, {"reflog", "show", "--format=%H", "refs/heads/" + branch}));
   CHECK(values.size() >= 2);
   for (const auto& commit : values) {
     if (commit == base) continue;
     const std::string tree =
-        lines_of(git_text(instance, repo, {"rev-parse", commit + "^{tree}"})).at(0);
+        lines_of(git_out(instance, repo, {"rev-parse", commit + "^{tree}"})).at(0);
     INFO("the branch pointed at " << commit);
     CHECK(passed.count(tree) == 1);
   }
   for (const auto& line :
-       lines_of(git_text(instance, repo, {"log", "--first-parent", "--format=%T", branch}))) {
+       lines_of(git_out(instance, repo, {"log", "--first-parent", "--format=%T", branch}))) {
     CHECK(failed.count(line) == 0);
   }
   // Each task's file came in by one commit of that line (its merge, or a
   // fast-forward to its own commit), against the commit before it.
   std::map<std::string, int> added;
-  for (const auto& line : lines_of(git_text(instance, repo,
-                                            {"log", "--first-parent", "--diff-merges=first-parent",
-                                             "--name-only", "--format=", branch}))) {
+  for (const auto& line : lines_of(git_out(instance, repo,
+                                           {"log", "--first-parent", "--diff-merges=first-parent",
+                                            "--name-only", "--format=", branch}))) {
     added[line] += 1;
   }
   for (const auto& name : names) {
