@@ -116,7 +116,8 @@ nlohmann::json task_claim(Caller& caller, const TaskClaimRequest& request) {
   require_capabilities(caller.db, caller.execution_id, task);
   planning::require_startable(caller.db, caller.plans, task.id);
   const std::int64_t now = unix_ms_now();
-  if (!claims.try_claim(task.id, caller.execution_id, now)) {
+  if (!tracking::task_lifecycle(caller.events, caller.db, caller.execution_id)
+           .claim(task.id, caller.execution_id, now)) {
     // Only another claim in between can get here; say whose.
     if (auto held = claims.claim_of(task.id)) refuse_held(*held);
     throw MissionError(ErrorCode::invalid_argument, "task " + task.id + " cannot be claimed now",
@@ -125,7 +126,6 @@ nlohmann::json task_claim(Caller& caller, const TaskClaimRequest& request) {
   store::AgentChanges changes;
   changes.task_id = std::optional<std::string>(task.id);
   store::AgentRepository(caller.db).change(caller.execution_id, changes, now);
-  tracking::add_task_event(caller.events, caller.db, "updated", task.id, caller.execution_id);
   return {{"success", true},
           {"task_id", task.id},
           {"claimed_at", format_utc_iso8601(now)},
@@ -147,16 +147,16 @@ nlohmann::json task_release(Caller& caller, const TaskReleaseRequest& request) {
          {"claimed_by", held ? nlohmann::json(held->execution_id) : nlohmann::json()}});
   }
   const std::string why = request.reason.value_or("released by its agent");
-  claims.release(task.id, caller.execution_id, "released",
-                 "claim released by agent execution " + caller.execution_id + ": " + why,
-                 unix_ms_now());
+  tracking::task_lifecycle(caller.events, caller.db, caller.execution_id)
+      .release(task.id, caller.execution_id, "released",
+               "claim released by agent execution " + caller.execution_id + ": " + why,
+               unix_ms_now());
   store::AgentChanges changes;
   changes.task_id = std::optional<std::string>();
   if (auto agent = store::AgentRepository(caller.db).find(caller.execution_id);
       agent && agent->task_id == task.id) {
     store::AgentRepository(caller.db).change(caller.execution_id, changes, unix_ms_now());
   }
-  tracking::add_task_event(caller.events, caller.db, "updated", task.id, caller.execution_id);
   auto after = store::PlanRepository(caller.db).task(task.id);
   return {{"success", true},
           {"task_id", task.id},
@@ -218,12 +218,12 @@ std::size_t expire_claims(store::Database& db, events::EventBatch& events, std::
   store::ClaimRepository claims(db);
   std::size_t count = 0;
   for (const auto& claim : claims.expired(now, limits::kClaimLeaseMs)) {
-    claims.release(claim.task_id, claim.execution_id, "lease_expired",
-                   "claim released: agent execution " + claim.execution_id +
-                       " gave no sign of life for " + std::to_string(limits::kClaimLeaseMs / 1000) +
-                       " s (the lease)",
-                   now);
-    tracking::add_task_event(events, db, "updated", claim.task_id, claim.execution_id);
+    tracking::task_lifecycle(events, db, claim.execution_id)
+        .release(claim.task_id, claim.execution_id, "lease_expired",
+                 "claim released: agent execution " + claim.execution_id +
+                     " gave no sign of life for " + std::to_string(limits::kClaimLeaseMs / 1000) +
+                     " s (the lease)",
+                 now);
     ++count;
   }
   return count;

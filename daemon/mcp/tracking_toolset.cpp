@@ -24,19 +24,6 @@ Caller caller_of(ToolContext& context) {
   return {context.db, context.execution_id, context.events};
 }
 
-// A planned workflow's status follows its tasks (docs/adr/0015).
-void planned_task_changed(ToolContext& context, const std::string& mission_id) {
-  planning::Caller caller{
-      context.db,
-      context.execution_id,
-      [&context](std::string_view, std::string_view change, const std::string& id) {
-        tracking::add_mission_event(context.events, context.db, change, id, context.execution_id);
-      },
-      nullptr,
-      {}};
-  planning::after_task_changed(caller, mission_id);
-}
-
 template <class Request, nlohmann::json (*Function)(Caller&, const Request&)>
 nlohmann::json tracked(ToolContext& context, const Request& request) {
   Caller caller = caller_of(context);
@@ -66,9 +53,7 @@ DeferredWork start_task(ToolContext& context, const tracking::StartTaskRequest& 
             if (plan->request.target.kind == tracking::TaskTarget::Kind::planned_task) {
               planning::require_startable(finishing.db, finishing.plans, plan->request.target.id);
             }
-            nlohmann::json result = tracking::finish_task_start(caller, *plan, *snapshot);
-            planned_task_changed(finishing, plan->mission_id);
-            return result;
+            return tracking::finish_task_start(caller, *plan, *snapshot);
           },
           nullptr};
 }
@@ -91,9 +76,6 @@ DeferredWork complete_task(ToolContext& context, const tracking::CompleteTaskReq
             Caller caller = caller_of(finishing);
             nlohmann::json result = tracking::finish_task_completion(caller, *plan, found->changes,
                                                                      found->verification);
-            if (auto task = store::TaskRepository(finishing.db).find(plan->request.task_id)) {
-              planned_task_changed(finishing, task->mission_id);
-            }
             if (finishing.trees != nullptr) finishing.trees->task_ended(plan->snapshot.root);
             return result;
           },

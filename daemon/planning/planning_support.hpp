@@ -11,6 +11,7 @@
 #include "daemon/store/mission_repository.hpp"
 #include "daemon/store/plan_repository.hpp"
 #include "daemon/store/task_repository.hpp"
+#include "daemon/tasks/task_lifecycle.hpp"
 #include "shared/key_style.hpp"
 
 namespace mission::daemon::planning {
@@ -37,6 +38,11 @@ struct Caller {
     if (on_change) on_change(kind, change, id);
   }
 };
+
+// The task aggregate, announcing its changes as this caller does.
+inline tasks::TaskLifecycle lifecycle_of(const Caller& caller) {
+  return {caller.db, caller.on_change};
+}
 
 // Any tracked record (mission, workflow, planned workflow) by id.
 store::MissionRow require_mission(store::Database& db, const std::string& id, const char* field);

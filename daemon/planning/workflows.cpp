@@ -622,13 +622,9 @@ nlohmann::json workflow_reset(Caller& caller, const std::string& id,
   }
   const std::int64_t now = unix_ms_now();
   nlohmann::json names = nlohmann::json::array();
+  tasks::TaskLifecycle lifecycle = lifecycle_of(caller);
   for (auto& row : chosen) {
-    row.status = TaskStatus::pending;
-    row.started_at.reset();
-    row.completed_at.reset();
-    row.error.reset();
-    plans.set_task_status(row);
-    caller.notify("task", "updated", row.id);
+    lifecycle.reset(row);
     names.push_back(row.name);
   }
   // With work to do again, a workflow that ended failed or partly done
@@ -700,58 +696,33 @@ nlohmann::json task_update_status(Caller& caller, const TaskUpdateStatusRequest&
     refuse(
         "it was started with start_task: end it with complete_task, which records its change set");
   }
+  if (auto why = tasks::refusal(from, to)) refuse(std::string(*why));
+  tasks::TaskLifecycle lifecycle = lifecycle_of(caller);
   switch (to) {
     case TaskStatus::in_progress:
-      if (from != TaskStatus::pending && from != TaskStatus::failed)
-        refuse("only a pending or failed task starts");
       require_running_workflow(caller.db, task);
       require_prerequisites_done(caller.db, caller.plans, task, "start");
-      // Whoever starts it holds it (docs/adr/0019).
-      store::ClaimRepository(caller.db).hold_to_start(task.id, caller.execution_id, now);
-      // A start_task whose agent ended left its snapshot: this start is a
-      // new one, which task_update_status ends as well as it begins.
-      store::PlanRepository(caller.db).drop_snapshot(task.id);
-      task.started_at = now;
-      task.completed_at.reset();
-      task.error.reset();
+      lifecycle.start(task, caller.execution_id, now);
       break;
-    case TaskStatus::success:
-      if (from != TaskStatus::pending && from != TaskStatus::in_progress)
-        refuse("it has already ended");
+    case TaskStatus::success: {
       if (from == TaskStatus::pending)
         require_prerequisites_done(caller.db, caller.plans, task, "complete");
-      if (!task.started_at) task.started_at = now;
-      task.completed_at = now;
-      {
-        nlohmann::json outcome = {{"summary", *request.outcome}};
-        if (request.outcome_detail_json)
-          outcome["detail"] = nlohmann::json::parse(*request.outcome_detail_json);
-        task.outcome = json_text(outcome);
-      }
+      nlohmann::json outcome = {{"summary", *request.outcome}};
+      if (request.outcome_detail_json)
+        outcome["detail"] = nlohmann::json::parse(*request.outcome_detail_json);
+      lifecycle.succeed(task, json_text(outcome), now);
       break;
+    }
     case TaskStatus::failed:
-      if (from != TaskStatus::pending && from != TaskStatus::in_progress)
-        refuse("it has already ended");
-      task.completed_at = now;
-      task.error = request.error;
+      lifecycle.fail(task, *request.error, now);
       break;
     case TaskStatus::skipped:
-      if (from != TaskStatus::pending && from != TaskStatus::failed)
-        refuse("only a pending or failed task is skipped");
-      task.completed_at = now;
-      break;
-    case TaskStatus::pending:
-      if (from != TaskStatus::failed) refuse("only a failed task goes back to pending (a retry)");
-      task.started_at.reset();
-      task.completed_at.reset();
+      lifecycle.skip(task, now);
       break;
     default:
+      lifecycle.reset(task);
       break;
   }
-  task.status = to;
-  store::PlanRepository(caller.db).set_task_status(task);
-  caller.notify("task", "updated", task.id);
-  after_task_changed(caller, task.mission_id);
   return {{"success", true},
           {"id", task.id},
           {"previous_status", seed_task_status(from, true)},
@@ -787,12 +758,10 @@ nlohmann::json task_replan(Caller& caller, const TaskReplanRequest& request) {
   plans.insert_checkpoint(checkpoint);
   plans.set_task_plan(task.id, request.new_plan_json, std::nullopt);
   if (task.status == TaskStatus::failed) {
-    task.status = TaskStatus::pending;
-    task.started_at.reset();
-    task.completed_at.reset();
-    plans.set_task_status(task);
+    lifecycle_of(caller).reset(task);
+  } else {
+    caller.notify("task", "updated", task.id);
   }
-  caller.notify("task", "updated", task.id);
   return {{"success", true},
           {"checkpoint_id", checkpoint.id},
           {"sequence", checkpoint.seq},
@@ -909,29 +878,6 @@ void require_startable(store::Database& db, PlanCache* cache, const std::string&
   if (!task || !task->plan_order) return;
   require_running_workflow(db, *task);
   require_prerequisites_done(db, cache, *task, "start");
-}
-
-void after_task_changed(Caller& caller, const std::string& workflow_id) {
-  auto workflow = store::MissionRepository(caller.db).find(workflow_id);
-  if (!workflow || workflow->kind != MissionKind::planned || is_final(workflow->status)) return;
-  auto s = caller.db.prepare(
-      "SELECT count(*), sum(status IN ('success', 'partial_success', 'skipped')), "
-      "sum(status = 'in_progress') FROM tasks WHERE mission_id = ? AND plan_order IS NOT NULL");
-  s.bind(1, workflow_id);
-  s.step();
-  const std::int64_t total = s.integer(0);
-  const std::int64_t done = s.integer(1);
-  const std::int64_t running = s.integer(2);
-  std::optional<MissionStatus> next;
-  if (total > 0 && done == total) {
-    next = MissionStatus::completed;
-  } else if (running > 0 && (workflow->status == MissionStatus::ready ||
-                             workflow->status == MissionStatus::planning)) {
-    next = MissionStatus::in_progress;
-  }
-  if (!next) return;
-  store::PlanRepository(caller.db).set_status(workflow_id, *next, std::nullopt, unix_ms_now());
-  caller.notify("mission", "updated", workflow_id);
 }
 
 }  // namespace mission::daemon::planning

@@ -125,11 +125,6 @@ nlohmann::json workflow_graph(store::Database& db, PlanCache* cache, const std::
                               KeyStyle style, const std::string& after = "",
                               std::size_t max_bytes = std::string::npos);
 
-// After a planned task ended (complete_task, task_update_status): a
-// workflow whose planned tasks are all done is completed; one that was
-// ready is in progress once a task starts.
-void after_task_changed(Caller& caller, const std::string& workflow_id);
-
 // Refuses to start the planned task `task_id` while its workflow does not
 // run (planning, paused or ended: the error names the status) or a
 // prerequisite is not done (naming them): start_task with task_id. Not a

@@ -18,6 +18,7 @@
 #include "daemon/store/ownership.hpp"
 #include "daemon/store/plan_repository.hpp"
 #include "daemon/store/task_repository.hpp"
+#include "daemon/tasks/task_lifecycle.hpp"
 #include "shared/agent_environment.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
@@ -355,7 +356,9 @@ void AttemptControl::launch_turn(const std::string& attempt_id) {
             ErrorCode::already_claimed,
             "task " + attempt.task_id + " is held by execution " + held->execution_id);
       }
-      if (task && !is_final(task->status)) claims.try_claim(attempt.task_id, created.row.id, now);
+      if (task && !is_final(task->status)) {
+        tasks::TaskLifecycle(db, nullptr).claim(attempt.task_id, created.row.id, now);
+      }
       attempt.execution_id = created.row.id;
       attempt.turns = turn;
       attempt.queued_prompt.reset();

@@ -22,6 +22,7 @@
 #include "daemon/store/mission_repository.hpp"
 #include "daemon/store/plan_repository.hpp"
 #include "daemon/store/workspace_repository.hpp"
+#include "daemon/tasks/task_lifecycle.hpp"
 #include "daemon/workspaces/workspaces.hpp"
 #include "shared/agent_environment.hpp"
 #include "shared/clock.hpp"
@@ -572,7 +573,7 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
         execution::launch_agent(launch, request, [&](const execution::CreatedExecution& created) {
           const std::int64_t now = unix_ms_now();
           // The agent holds its task: it may start and complete it itself.
-          if (!store::ClaimRepository(db).try_claim(slot.id, created.row.id, now)) {
+          if (!tasks::TaskLifecycle(db, nullptr).claim(slot.id, created.row.id, now)) {
             claimed = false;
             throw MissionError(ErrorCode::already_claimed,
                                "task " + slot.id + " was claimed meanwhile");
@@ -1306,30 +1307,19 @@ void RunService::update_attempt(ActiveRun& run, std::size_t node,
 
 void RunService::set_task_status(const std::string& task_id, TaskStatus status,
                                  const std::optional<std::string>& text) {
-  store::PlanRepository plans(services_.db);
-  auto task = plans.task(task_id);
+  auto task = store::PlanRepository(services_.db).task(task_id);
   if (!task) return;
+  // The run's own events say what happened to the task; the aggregate
+  // announces nothing more.
+  tasks::TaskLifecycle lifecycle(services_.db, nullptr);
   const std::int64_t now = unix_ms_now();
-  task->status = status;
   if (status == TaskStatus::success) {
-    if (!task->started_at) task->started_at = now;
-    task->completed_at = now;
-    nlohmann::json outcome =
-        task->outcome ? nlohmann::json::parse(*task->outcome, nullptr, false) : nlohmann::json();
-    if (!outcome.is_object()) outcome = {{"summary", text.value_or("")}};
-    outcome["merged"] = text.value_or("");
-    task->outcome = outcome.dump();
-    task->error.reset();
+    lifecycle.land(*task, text.value_or(""), now);
   } else if (status == TaskStatus::failed) {
-    task->completed_at = now;
-    task->error = text;
-  } else if (status == TaskStatus::pending) {
-    task->started_at.reset();
-    task->completed_at.reset();
+    lifecycle.fail(*task, text.value_or(""), now);
+  } else {
+    lifecycle.reset(*task);
   }
-  plans.set_task_status(*task);
-  planning::Caller caller{services_.db, "", nullptr, &services_.plans, {}};
-  planning::after_task_changed(caller, task->mission_id);
 }
 
 void RunService::attempt_failed(ActiveRun& run, std::size_t node, const std::string& reason,

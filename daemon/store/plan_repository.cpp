@@ -374,6 +374,15 @@ void PlanRepository::set_task_plan(const std::string& task_id, const std::string
       .run();
 }
 
+PlanProgressCounts PlanRepository::progress_counts(const std::string& mission_id) {
+  auto s = db_.prepare(
+      "SELECT count(*), sum(status IN ('success', 'partial_success', 'skipped')), "
+      "sum(status = 'in_progress') FROM tasks WHERE mission_id = ? AND plan_order IS NOT NULL");
+  s.bind(1, mission_id);
+  s.step();
+  return {s.integer(0), s.integer(1), s.integer(2)};
+}
+
 void PlanRepository::set_task_status(const PlannedTaskRow& row) {
   db_.prepare(
          "UPDATE tasks SET status = ?2, outcome = ?3, error = ?4, started_at = ?5, "

@@ -116,6 +116,14 @@ struct TemplateRow {
   std::int64_t created_at = 0;
 };
 
+// How far a workflow's planned tasks are: how many, how many done (ended
+// well or skipped), how many running.
+struct PlanProgressCounts {
+  std::int64_t total = 0;
+  std::int64_t done = 0;
+  std::int64_t running = 0;
+};
+
 class PlanRepository {
  public:
   explicit PlanRepository(Database& db) : db_(db) {}
@@ -152,6 +160,7 @@ class PlanRepository {
   std::optional<PlannedTaskRow> task(const std::string& id);
   // A task's status alone (one cached statement), nullopt when it is gone.
   std::optional<TaskStatus> task_status(const std::string& id);
+  PlanProgressCounts progress_counts(const std::string& mission_id);
   // The workflow's planned tasks' ids and progress, in plan order.
   std::vector<TaskProgressRow> planned_progress(const std::string& mission_id);
   // The workflow's edges (between planned tasks).

@@ -109,7 +109,8 @@ nlohmann::json complete_mission(Caller& caller, const CompleteMissionRequest& re
   store::MissionRepository missions(caller.db);
   std::int64_t closed_tasks = 0;
   if (request.close_open_tasks) {
-    closed_tasks = tasks.close_open_tasks(row.id, closing_task_status(request.status), now);
+    closed_tasks = task_lifecycle(caller.events, caller.db, caller.execution_id)
+                       .close_open(row.id, closing_task_status(request.status), now);
   } else {
     refuse_open_tasks(caller.db, row);
   }

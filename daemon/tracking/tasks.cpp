@@ -273,19 +273,12 @@ nlohmann::json finish_task_start(Caller& caller, const TaskStart& plan,
                          "workflow_next_tasks lists the tasks that can start now",
                          {{"task_id", task.id}});
     }
-    // Whoever starts a planned task holds it, so it never stays in
-    // progress once its execution has ended (docs/adr/0019).
-    store::ClaimRepository(caller.db).hold_to_start(task.id, caller.execution_id, now);
-    store::TaskRepository(caller.db).start_planned(task, snapshot.data);
-  } else {
-    store::TaskRepository(caller.db).insert(task, snapshot.data);
   }
-  missions.touch(mission.id, now);
-
   if (phase_created)
     add_phase_event(caller.events, caller.db, "created", phase->id, caller.execution_id);
-  add_task_event(caller.events, caller.db, planned ? "updated" : "created", task.id,
-                 caller.execution_id);
+  task_lifecycle(caller.events, caller.db, caller.execution_id)
+      .start_tracked(task, planned, snapshot.data, now);
+  missions.touch(mission.id, now);
 
   nlohmann::json out = {
       {"task_id", task.id},
@@ -328,16 +321,16 @@ nlohmann::json finish_task_completion(Caller& caller, const TaskCompletion& plan
   require_task_writer(caller.db, caller.execution_id, task);
   require_in_progress(task, "was completed meanwhile");
   const std::int64_t now = unix_ms_now();
-  store::TaskRepository tasks(caller.db);
   nlohmann::json checked = verification_json(verification);
   task.status = request.status;
   task.outcome = request.outcome.json;
   task.metadata = request.metadata_json;
   task.verification = json_text(checked);
   task.completed_at = now;
-  tasks.complete(task);
+  // The change set first, so the task's event carries it.
   std::vector<store::ChangeRow> rows = change_rows(changes, verification);
-  tasks.record_changes(task.id, rows);
+  store::TaskRepository(caller.db).record_changes(task.id, rows);
+  task_lifecycle(caller.events, caller.db, caller.execution_id).complete_tracked(task);
 
   store::MissionRepository missions(caller.db);
   store::MissionRow mission = require_mission(caller.db, task.mission_id, "mission_id");
@@ -356,7 +349,6 @@ nlohmann::json finish_task_completion(Caller& caller, const TaskCompletion& plan
     store::JournalRepository(caller.db).insert(issue);
     mark_blocked(caller.db, caller.events, mission, caller.execution_id);
   }
-  add_task_event(caller.events, caller.db, "updated", task.id, caller.execution_id);
 
   TaskChanges shown;
   for (const auto& row : rows) {

@@ -59,4 +59,16 @@ void add_journal_event(events::EventBatch& batch, std::string_view kind, const s
   batch.add(std::move(out));
 }
 
+tasks::TaskLifecycle task_lifecycle(events::EventBatch& batch, store::Database& db,
+                                    const std::string& execution_id) {
+  return {db, [&batch, &db, execution_id](std::string_view kind, std::string_view change,
+                                          const std::string& id) {
+            if (kind == "task") {
+              add_task_event(batch, db, change, id, execution_id);
+            } else {
+              add_mission_event(batch, db, change, id, execution_id);
+            }
+          }};
+}
+
 }  // namespace mission::daemon::tracking

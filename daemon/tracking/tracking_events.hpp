@@ -11,6 +11,7 @@
 #include "daemon/events/event_sink.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/store/task_repository.hpp"
+#include "daemon/tasks/task_lifecycle.hpp"
 
 namespace mission::daemon::tracking {
 
@@ -25,5 +26,10 @@ void add_task_event(events::EventBatch& batch, store::Database& db, std::string_
 // as its tool answered it and the task and mission it is for.
 void add_journal_event(events::EventBatch& batch, std::string_view kind, const store::TaskRow& task,
                        const std::string& execution_id, nlohmann::json entry);
+
+// The task aggregate, announcing each change it makes as a task:updated or
+// mission:updated event of `execution_id` in `batch`.
+tasks::TaskLifecycle task_lifecycle(events::EventBatch& batch, store::Database& db,
+                                    const std::string& execution_id);
 
 }  // namespace mission::daemon::tracking

@@ -20,6 +20,7 @@ daemon/events 3
 daemon/adapters 3
 daemon/terminal 4
 daemon/execution 5
+daemon/tasks 5
 daemon/tracking 6
 daemon/planning 6
 daemon/coordination 7
