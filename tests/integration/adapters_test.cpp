@@ -193,11 +193,10 @@ TEST_CASE("codex: a -c override names the bridge, the token reaches it by enviro
   REQUIRE(result.exit_code == 0);
   const std::string id = result.out.substr(0, result.out.find('\n'));
   json execution;
-  for (int i = 0; i < 500; ++i) {
+  CHECK(eventually([&] {
     execution = json::parse(run_mission(f.instance, {"--json", "exec", "show", id}).out);
-    if (execution.contains("endedAt")) break;
-    std::this_thread::sleep_for(20ms);
-  }
+    return execution.contains("endedAt");
+  }));
   CHECK(execution["state"] == "completed");
   CHECK(execution["delivery"] == "mcp-tool");
   const std::string override_value =

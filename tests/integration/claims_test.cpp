@@ -44,12 +44,14 @@ json task_of(Agent& reader, const std::string& id) {
 
 // Polls until the task is ready again (its claim ended).
 json wait_ready(Agent& reader, const std::string& id, std::chrono::seconds limit = 20s) {
-  const auto deadline = std::chrono::steady_clock::now() + limit * kWaitScale;
   json task;
-  while (std::chrono::steady_clock::now() < deadline) {
-    task = task_of(reader, id);
-    if (task.value("status", "") == "ready") return task;
-    std::this_thread::sleep_for(20ms);
+  if (eventually(
+          [&] {
+            task = task_of(reader, id);
+            return task.value("status", "") == "ready";
+          },
+          limit, 20ms)) {
+    return task;
   }
   FAIL("task " << id << " never became ready: " << task.dump());
   return task;
@@ -251,14 +253,13 @@ TEST_CASE(
     INFO(stopped.out << stopped.err);
     CHECK(stopped.exit_code == 0);
   }
-  const auto deadline = std::chrono::steady_clock::now() + 20s;
   std::set<std::string> offered;
-  while (std::chrono::steady_clock::now() < deadline) {
-    offered = ids_of(next()["tasks"]);
-    if (std::includes(offered.begin(), offered.end(), left.begin(), left.end())) break;
-    std::this_thread::sleep_for(20ms);
-  }
-  CHECK(std::includes(offered.begin(), offered.end(), left.begin(), left.end()));
+  CHECK(eventually(
+      [&] {
+        offered = ids_of(next()["tasks"]);
+        return std::includes(offered.begin(), offered.end(), left.begin(), left.end());
+      },
+      20s, 20ms));
   CHECK(next()["claimed_count"] == 0);
 }
 
@@ -358,11 +359,12 @@ TEST_CASE(
     REQUIRE(started.exit_code == 0);
     id = started.out.substr(0, started.out.find('\n'));
     json shown;
-    for (int i = 0; i < 500; ++i) {
-      shown = mission_json(instance, {"exec", "show", id});
-      if (!shown["claims"].empty()) break;
-      std::this_thread::sleep_for(20ms);
-    }
+    eventually(
+        [&] {
+          shown = mission_json(instance, {"exec", "show", id});
+          return !shown["claims"].empty();
+        },
+        10s, 20ms);
     REQUIRE(shown["claims"].size() == 1);
     agent_pid = shown["pid"];
     daemon.signal(SIGKILL);

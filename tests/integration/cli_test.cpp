@@ -97,12 +97,7 @@ TEST_CASE("daemon start, status and stop manage one daemon") {
   CHECK(json::parse(stop.out) == json{{"stopped", true}, {"pid", started["pid"]}});
   // The lock is released in the kernel's exit path, a moment before the
   // process itself is gone.
-  bool gone = false;
-  for (int i = 0; i < 100 && !gone; ++i) {
-    gone = !process_alive(started["pid"].get<pid_t>());
-    if (!gone) std::this_thread::sleep_for(10ms);
-  }
-  CHECK(gone);
+  CHECK(eventually([&] { return !process_alive(started["pid"].get<pid_t>()); }));
   ProcessResult idempotent = run_mission(instance, {"daemon", "stop", "--json"});
   CHECK(idempotent.exit_code == 0);
   CHECK(json::parse(idempotent.out)["stopped"] == false);
@@ -147,14 +142,11 @@ TEST_CASE("mission daemon run stays in the foreground until SIGTERM") {
   std::vector<std::string> argv{MISSION_PATH, "daemon", "run"};
   auto run = std::async(std::launch::async, [&] { return run_process(argv, instance.env(), 10s); });
   json status;
-  for (int attempt = 0; attempt < 200; ++attempt) {
+  eventually([&] {
     ProcessResult probe = run_mission(instance, {"--no-autostart", "daemon", "status", "--json"});
-    if (probe.exit_code == 0) {
-      status = json::parse(probe.out);
-      break;
-    }
-    std::this_thread::sleep_for(10ms);
-  }
+    if (probe.exit_code == 0) status = json::parse(probe.out);
+    return probe.exit_code == 0;
+  });
   REQUIRE(status.contains("pid"));
   ::kill(status["pid"].get<pid_t>(), SIGTERM);
   ProcessResult result = run.get();

@@ -47,12 +47,14 @@ std::string task_id_named(const json& listed, const std::string& name) {
 // Polls get_attempt_status (each a real tool call) until `done` says so.
 json wait_attempt(Agent& coordinator, const std::string& attempt,
                   const std::function<bool(const json&)>& done) {
-  const auto deadline = std::chrono::steady_clock::now() + 20s;
   json status;
-  while (std::chrono::steady_clock::now() < deadline) {
-    status = coordinator.ok("get_attempt_status", {{"attempt_id", attempt}});
-    if (done(status)) return status;
-    std::this_thread::sleep_for(30ms);
+  if (eventually(
+          [&] {
+            status = coordinator.ok("get_attempt_status", {{"attempt_id", attempt}});
+            return done(status);
+          },
+          20s, 30ms)) {
+    return status;
   }
   FAIL("the attempt did not get there in time: " << status.dump());
   return status;

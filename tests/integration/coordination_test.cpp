@@ -22,12 +22,14 @@ json exec_show(const Instance& instance, const std::string& id) {
 // Polls `mission exec show` until the execution is in `state`.
 json wait_state(const Instance& instance, const std::string& id, const std::string& state,
                 std::chrono::seconds limit = 20s) {
-  const auto deadline = std::chrono::steady_clock::now() + limit * kWaitScale;
   json execution;
-  while (std::chrono::steady_clock::now() < deadline) {
-    execution = exec_show(instance, id);
-    if (execution.value("state", "") == state) return execution;
-    std::this_thread::sleep_for(20ms);
+  if (eventually(
+          [&] {
+            execution = exec_show(instance, id);
+            return execution.value("state", "") == state;
+          },
+          limit, 20ms)) {
+    return execution;
   }
   FAIL("execution " << id << " never reached " << state << ": " << execution.dump());
   return execution;

@@ -212,11 +212,12 @@ TEST_CASE(
   REQUIRE(second.exit_code == 0);
   std::string id = second.out.substr(0, second.out.find_first_of(" \n"));
   std::string logs;
-  for (int attempt = 0; attempt < 100 && logs.find("second") == std::string::npos; ++attempt) {
-    std::this_thread::sleep_for(50ms);
-    logs = run_mission(instance, {"exec", "logs", id}).out;
-  }
-  CHECK(logs.find("second") != std::string::npos);
+  CHECK(eventually(
+      [&] {
+        logs = run_mission(instance, {"exec", "logs", id}).out;
+        return logs.find("second") != std::string::npos;
+      },
+      10s, 50ms));
   // The daemon said what failed and what it did about it.
   daemon->signal(SIGTERM);
   CHECK(daemon->wait_exit() == 0);

@@ -373,18 +373,15 @@ TEST_CASE(
   CHECK((*reason)["error"]["data"]["hint"].get<std::string>().find("--max-connections") !=
         std::string::npos);
   greeted.pop_back();
-  std::optional<json> hello;
   // The slot frees once the daemon has seen the close.
-  for (int attempt = 0; attempt < 50 && !hello; ++attempt) {
-    RawClient probe(instance.socket());
-    probe.send(request_line(1, "hello", {{"protocol", 1}, {"client", {{"name", "probe"}}}}));
-    std::optional<json> reply = probe.read();
-    if (reply && reply->contains("result"))
-      hello = reply;
-    else
-      std::this_thread::sleep_for(20ms);
-  }
-  CHECK(hello.has_value());
+  CHECK(eventually(
+      [&] {
+        RawClient probe(instance.socket());
+        probe.send(request_line(1, "hello", {{"protocol", 1}, {"client", {{"name", "probe"}}}}));
+        std::optional<json> reply = probe.read();
+        return reply && reply->contains("result");
+      },
+      10s, 20ms));
   CHECK(process_alive(daemon.pid()));
 }
 
@@ -477,17 +474,16 @@ TEST_CASE("out of file descriptors the daemon logs it, refuses, and recovers whe
   CHECK(process_alive(daemon.pid()));
   clients.clear();
   // Descriptors are back: a new client is served.
-  bool served = false;
-  for (int attempt = 0; attempt < 50 && !served; ++attempt) {
-    RawClient client(instance.socket());
-    const bool sent =
-        client.connected() && client.try_send(request_line(
-                                  1, "hello", {{"protocol", 1}, {"client", {{"name", "after"}}}}));
-    std::optional<json> reply = sent ? client.read() : std::nullopt;
-    served = reply && reply->contains("result");
-    if (!served) std::this_thread::sleep_for(20ms);
-  }
-  CHECK(served);
+  CHECK(eventually(
+      [&] {
+        RawClient client(instance.socket());
+        const bool sent = client.connected() &&
+                          client.try_send(request_line(
+                              1, "hello", {{"protocol", 1}, {"client", {{"name", "after"}}}}));
+        std::optional<json> reply = sent ? client.read() : std::nullopt;
+        return reply && reply->contains("result");
+      },
+      10s, 20ms));
   daemon.signal(SIGTERM);
   REQUIRE(daemon.wait_exit() == 0);
   INFO(daemon.stderr_text());

@@ -153,7 +153,7 @@ DaemonProcess::DaemonProcess(const Instance& instance, std::vector<std::string> 
     ::_exit(127);
   }
   ::close(ready_pipe[1]);
-  const auto deadline = Clock::now() + 10s;
+  const auto deadline = Clock::now() + 10s * kWaitScale;
   for (;;) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     REQUIRE(left.count() > 0);

@@ -80,11 +80,10 @@ json show(const Instance& instance, const std::string& id) {
 json show_when(const Instance& instance, const std::string& id,
                const std::function<bool(const json&)>& ready) {
   json execution;
-  for (int attempt = 0; attempt < 200; ++attempt) {
+  eventually([&] {
     execution = show(instance, id);
-    if (ready(execution)) return execution;
-    std::this_thread::sleep_for(10ms);
-  }
+    return ready(execution);
+  });
   return execution;
 }
 
@@ -440,12 +439,10 @@ TEST_CASE("an attached session that made no tool call leaves no execution behind
     CHECK(bridge.wait_exit() == 0);
   }
   json executions;
-  for (int attempt = 0; attempt < 200; ++attempt) {
+  CHECK(eventually([&] {
     executions = json::parse(run_mission(instance, {"--json", "exec", "list"}).out)["executions"];
-    if (executions.empty()) break;
-    std::this_thread::sleep_for(10ms);
-  }
-  CHECK(executions.empty());
+    return executions.empty();
+  }));
 }
 
 TEST_CASE("exec list and show print executions with their MCP sessions") {

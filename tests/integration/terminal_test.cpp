@@ -378,14 +378,14 @@ TEST_CASE("a read-only viewer whose input is /dev/null watches on until the agen
     watched = run_process(mission_argv({"attach", "--read-only", id}), instance.env(), 20s);
   });
   // Attached once a second viewer counts two.
-  bool attached = false;
-  for (int i = 0; i < 200 && !attached; ++i) {
-    RawClient probe(instance.socket());
-    probe.hello();
-    json reply = probe.call("terminal.attach", {{"id", id}, {"readOnly", true}});
-    attached = reply.contains("result") && reply.at("result").at("viewers") == 2;
-    if (!attached) std::this_thread::sleep_for(25ms);
-  }
+  const bool attached = eventually(
+      [&] {
+        RawClient probe(instance.socket());
+        probe.hello();
+        json reply = probe.call("terminal.attach", {{"id", id}, {"readOnly", true}});
+        return reply.contains("result") && reply.at("result").at("viewers") == 2;
+      },
+      5s, 25ms);
   RawClient client(instance.socket());
   client.hello();
   client.call("terminal.input", {{"id", id}, {"text", "one"}});
@@ -780,12 +780,12 @@ TEST_CASE("every list view fits terminals 60 to 200 columns wide and never cuts 
                   env);
   INFO(started.err);
   REQUIRE(started.exit_code == 0);
-  const auto deadline = std::chrono::steady_clock::now() + 30s * kWaitScale;
-  while (run_mission(instance, {"workflows", "status", workflow}).out.find("awaiting_approval") ==
-         std::string::npos) {
-    REQUIRE(std::chrono::steady_clock::now() < deadline);
-    std::this_thread::sleep_for(50ms);
-  }
+  REQUIRE(eventually(
+      [&] {
+        return run_mission(instance, {"workflows", "status", workflow})
+                   .out.find("awaiting_approval") != std::string::npos;
+      },
+      30s, 50ms));
   const std::vector<std::vector<std::string>> views = {{"exec", "list"},
                                                        {"missions", "list"},
                                                        {"missions", "show", workflow},

@@ -66,14 +66,16 @@ TEST_CASE("mission workflows rm refuses a running workflow until it is stopped")
   wait_for_run(instance, workflow, [](const json& r) { return r["status"] == "stopped"; });
   // The stopped task's worktree is removed in the background; until it is
   // gone, rm says so.
-  const auto deadline = std::chrono::steady_clock::now() + 30s * kWaitScale;
   ProcessResult removed = run_mission(instance, {"workflows", "rm", workflow});
-  while (removed.exit_code != 0 && std::chrono::steady_clock::now() < deadline) {
-    INFO(removed.err);
-    REQUIRE(removed.err.find("git worktree") != std::string::npos);
-    std::this_thread::sleep_for(50ms);
-    removed = run_mission(instance, {"workflows", "rm", workflow});
-  }
+  eventually(
+      [&] {
+        if (removed.exit_code == 0) return true;
+        INFO(removed.err);
+        REQUIRE(removed.err.find("git worktree") != std::string::npos);
+        removed = run_mission(instance, {"workflows", "rm", workflow});
+        return false;
+      },
+      30s, 50ms);
   INFO(removed.out << removed.err);
   CHECK(removed.exit_code == 0);
   CHECK(mission_json(instance, {"workflows", "list"})["workflows"].empty());
