@@ -1,5 +1,5 @@
 #pragma once
-// The one writer of a task's lifecycle (docs/adr/0044): its claim, its
+// The one writer of a task's lifecycle (docs/adr/0047): its claim, its
 // status and the fields that go with it, and the rule that a planned
 // workflow follows its tasks. Planning (task_update_status, retry,
 // replan), tracking (start_task, complete_task), coordination (claims) and

@@ -1,4 +1,4 @@
-// The task aggregate on a real SQLite file (docs/adr/0044): the status
+// The task aggregate on a real SQLite file (docs/adr/0047): the status
 // changes it allows, the fields each writes, and the planned workflow
 // following its tasks whichever operation moved them.
 
