@@ -10,6 +10,8 @@
 #include "daemon/store/database.hpp"
 #include "integration/harness.hpp"
 #include "integration/tracking_agent.hpp"
+#include "shared/limits.hpp"
+#include "support/test_scale.hpp"
 
 using namespace mission::test;
 using nlohmann::json;
@@ -47,7 +49,9 @@ TEST_CASE("a task that changed 20,000 files answers in bounded size and pages th
                                                 {"name", "t"},
                                                 {"goal", "g"},
                                                 {"areas", strings({"b/**"})}})["task_id"];
-  add_files(dir, 20000, "f");
+  // 2,000 in the sanitized build: still pages, and past every bound shown.
+  const int files = scaled_count(20000);
+  add_files(dir, files, "f");
   json result = agent.call(
       "complete_task",
       {{"task_id", task_id}, {"status", "success"}, {"outcome", {{"summary", "wrote them"}}}});
@@ -55,12 +59,12 @@ TEST_CASE("a task that changed 20,000 files answers in bounded size and pages th
   // One text copy and one structured copy; both small.
   CHECK(result.dump().size() < 32 * 1024);
   const json& done = result["structuredContent"];
-  CHECK(done["files_changed"]["total"] == 20000);
-  CHECK(done["files_changed"]["counts"]["added"] == 20000);
+  CHECK(done["files_changed"]["total"] == files);
+  CHECK(done["files_changed"]["counts"]["added"] == files);
   CHECK(done["files_changed"]["truncated"] == true);
   CHECK(done["files_changed"]["added"].size() <= 50);
   CHECK(done["verification"]["scope_match"] == false);
-  CHECK(done["verification"]["unexpected_count"] == 20000);
+  CHECK(done["verification"]["unexpected_count"] == files);
   CHECK(done["verification"]["unexpected_files"].size() <= 50);
 
   // The whole change set through the inspect tool, page by page.
@@ -73,15 +77,15 @@ TEST_CASE("a task that changed 20,000 files answers in bounded size and pages th
     page = agent.ok("task_changes", {{"task_id", task_id}, {"cursor", page["next_cursor"]}});
     ++pages;
   }
-  CHECK(paths.size() == 20000);
-  CHECK(pages == 40);
-  CHECK(paths.count("a/f19999.txt") == 1);
+  CHECK(paths.size() == static_cast<std::size_t>(files));
+  CHECK(pages == files / static_cast<int>(mission::limits::kMaxPageItems));
+  CHECK(paths.count("a/f" + std::to_string(files - 1) + ".txt") == 1);
 
   // And through the CLI.
   json listed = mission_json(instance, {"tasks", mission_id, "--task", task_id});
-  CHECK(listed["changes"].size() == 20000);
+  CHECK(listed["changes"].size() == static_cast<std::size_t>(files));
   json tasks = mission_json(instance, {"tasks", mission_id});
-  CHECK(tasks["tasks"][0]["filesChanged"]["total"] == 20000);
+  CHECK(tasks["tasks"][0]["filesChanged"]["total"] == files);
 }
 
 TEST_CASE("exec signals lists 300 long messages that would not fit one frame") {
