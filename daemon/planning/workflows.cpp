@@ -719,8 +719,10 @@ nlohmann::json task_update_status(Caller& caller, const TaskUpdateStatusRequest&
     case TaskStatus::skipped:
       lifecycle.skip(task, now);
       break;
-    default:
+    case TaskStatus::pending:
       lifecycle.reset(task);
+      break;
+    default:  // task_status_named names no other
       break;
   }
   return {{"success", true},
