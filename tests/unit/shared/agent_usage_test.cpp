@@ -137,7 +137,7 @@ TEST_CASE("a line longer than the bound is skipped, and the next line is read") 
   CHECK(reader.total().input_tokens == 24763);
 }
 
-TEST_CASE("ACP usage: the session's cost replaces the one before, the turns' tokens add up") {
+TEST_CASE("ACP usage: the session's cost replaces the one before and the turns' tokens add up") {
   AgentUsage total;
   using nlohmann::json;
   CHECK(mission::take_acp_usage_update(

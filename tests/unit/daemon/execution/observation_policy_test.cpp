@@ -20,7 +20,7 @@ TEST_CASE("an ACP turn ends on a question when its last message ends with a ques
   CHECK_FALSE(turn_ends_on_question(" \n"));
 }
 
-TEST_CASE("an ACP question keeps its end, cut on a character's boundary") {
+TEST_CASE("an ACP question keeps its end and is cut on a character's boundary") {
   CHECK(acp_question_text("  Which one?\n") == "Which one?");
   // Two-byte characters, one byte more than the bound: the cut would fall
   // inside the first one kept, which is dropped whole.
