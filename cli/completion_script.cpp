@@ -13,8 +13,8 @@ namespace {
 
 // The adapters `--adapter` takes, as the daemon's adapter table names them
 // (mission adapters list shows the same).
-constexpr std::array<std::string_view, 6> kAdapterNames = {"claude-code", "codex", "copilot",
-                                                           "opencode",    "pi",    "generic"};
+constexpr std::array<std::string_view, 7> kAdapterNames = {
+    "claude-code", "codex", "copilot", "opencode", "pi", "acp", "generic"};
 
 // A value's kind from its type name, where no IsMember check lists the
 // words: the one table that says what TYPE in `--option TYPE` completes to.

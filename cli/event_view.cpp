@@ -196,7 +196,9 @@ std::string event_line(const nlohmann::json& event) {
               permission_origin(execution.at("awaitingPermission").value("detected", true));
       return styled(fit(line, output_columns()), Tone::attention);
     }
-    if (state == "awaiting_input") return styled(fit(line, output_columns()), Tone::attention);
+    if (state == "awaiting_input" || state == "awaiting_permission") {
+      return styled(fit(line, output_columns()), Tone::attention);
+    }
   }
   return fit(line, output_columns());
 }

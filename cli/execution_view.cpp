@@ -14,7 +14,7 @@ Tone state_tone(const std::string& state) {
   if (state == "completed") return Tone::good;
   if (state == "failed" || state == "lost" || state == "blocked") return Tone::bad;
   if (state == "cancelled") return Tone::dim;
-  if (state == "awaiting_input") return Tone::attention;
+  if (state == "awaiting_input" || state == "awaiting_permission") return Tone::attention;
   return Tone::plain;
 }
 

@@ -52,10 +52,18 @@ void print_attempt(const nlohmann::json& attempt) {
   std::fflush(stdout);
 }
 
-// A progress line or a question of a run's agent, off a terminal.
+// A progress line, a question or a permission request of a run's agent,
+// off a terminal.
 void print_agent_line(const nlohmann::json& row) {
   const std::string name = padded(safe(row.value("taskName", "")), 24);
-  if (row.contains("question")) {
+  if (row.contains("permission")) {
+    std::printf("%s %s %s\n", styled(padded("permission", 10), Tone::attention).c_str(),
+                name.c_str(), safe(row.value("permission", "")).c_str());
+    std::printf("           %s\n",
+                styled("mission answer " + row.value("agentExecutionId", "") + " --choice N",
+                       Tone::attention)
+                    .c_str());
+  } else if (row.contains("question")) {
     std::printf("%s %s %s\n", styled(padded("question", 10), Tone::attention).c_str(), name.c_str(),
                 safe(row.value("question", "")).c_str());
     std::printf(
@@ -161,7 +169,7 @@ void RunBoard::update(const nlohmann::json& attempt) {
   const nlohmann::json& before = rows_[id];
   if (before.value("agentExecutionId", "") == row.value("agentExecutionId", "") &&
       row.value("status", "") == "running") {
-    for (const char* key : {"progress", "question"}) {
+    for (const char* key : {"progress", "question", "permission"}) {
       if (before.contains(key)) row[key] = before[key];
     }
   }
@@ -227,6 +235,15 @@ std::string RunBoard::note_agent_event(const nlohmann::json& event) {
         row["question"] = payload.value("question", "");
         return id;
       }
+      // A permission request, reported by the agent or read off its screen.
+      if (kind == "permission_prompt" && payload.contains("question")) {
+        row["permission"] = payload.value("question", "");
+        return id;
+      }
+      if (kind == "permission_prompt_cleared" && row.contains("permission")) {
+        row.erase("permission");
+        return id;
+      }
       return {};
     }
     if (type == "execution.updated" && row.contains("question")) {
@@ -286,7 +303,8 @@ std::vector<std::string> RunBoard::lines(const std::string& header, std::size_t 
     } else {
       cells.resize(5);
     }
-    if (row.contains("progress") && status != "awaiting_approval" && !row.contains("question"))
+    if (row.contains("progress") && status != "awaiting_approval" && !row.contains("question") &&
+        !row.contains("permission"))
       cells.push_back({row.value("progress", ""), Tone::dim});
     table.add_row(std::move(cells));
   }
@@ -302,6 +320,11 @@ std::vector<std::string> RunBoard::lines(const std::string& header, std::size_t 
       waits_on.push_back(text::elide_end(
           "    mission approve " + listed[i] + "  (or: mission reject " + listed[i] + " REASON)",
           columns));
+    } else if (row.contains("permission")) {
+      waits_on = wrapped("awaits permission: " + row.value("permission", ""), columns - 4, 2);
+      for (auto& part : waits_on) part.insert(0, "    ");
+      waits_on.push_back(text::elide_end(
+          "      mission answer " + row.value("agentExecutionId", "") + " --choice N", columns));
     } else if (row.contains("question")) {
       waits_on = wrapped("? " + row.value("question", ""), columns - 4, 2);
       for (auto& part : waits_on) part.insert(0, "    ");

@@ -35,8 +35,8 @@ class RunBoard {
   // A run.attempt event's attempt.
   void update(const nlohmann::json& attempt);
   // An observation.recorded or execution.updated event of one of the
-  // run's agents: its progress line, the question it asks, or that it
-  // was answered. The task it changed, or empty when it is not news.
+  // run's agents: its progress line, the question it asks or the
+  // permission it waits on, or that it was answered. The task it changed, or empty when it is not news.
   std::string note_agent_event(const nlohmann::json& event);
   // The questions already waiting (inbox.list's): those of the run's
   // agents go on their tasks, as if their events had been heard. The

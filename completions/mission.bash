@@ -13,7 +13,7 @@ __mission_node() {
     'daemon stop') subs='' opts='--force' args='' ;;
     'daemon status') subs='' opts='' args='' ;;
     'daemon run') subs='' opts='' args='' ;;
-    'run') subs='' opts='--adapter --bin --delivery --toolsets --name --cwd --env --detach --tty --no-tty --keep-mcp-servers --stdin-answers --sandbox --network --allow-write --prompt' args='command' ;;
+    'run') subs='' opts='--adapter --bin --delivery --toolsets --name --cwd --env --detach --tty --no-tty --keep-mcp-servers --stdin-answers --sandbox --network --allow-write --prompt --keep-open' args='command' ;;
     'adapters') subs='list' opts='' args='' ;;
     'adapters list') subs='' opts='' args='' ;;
     'exec') subs='list show create stop logs signals instructions' opts='' args='' ;;
@@ -83,7 +83,7 @@ __mission_value() {
   kind='' values=''
   case "$1|$2" in
     '|--socket') kind=files ;;
-    'run|--adapter') kind=words values='claude-code codex copilot opencode pi generic' ;;
+    'run|--adapter') kind=words values='claude-code codex copilot opencode pi acp generic' ;;
     'run|--bin') kind=files ;;
     'run|--delivery') kind=words values='mcp-tool stdout-marker' ;;
     'run|--toolsets') kind=list values='signals tracking legacy inspect planning templates coordination workspaces control' ;;
@@ -94,10 +94,10 @@ __mission_value() {
     'run|--network') kind=words values='on none' ;;
     'run|--allow-write') kind=files ;;
     'run|--prompt') kind=none ;;
-    'exec list|--state') kind=words values='created launching running awaiting_input blocked completed failed cancelled lost' ;;
+    'exec list|--state') kind=words values='created launching running awaiting_input awaiting_permission idle blocked completed failed cancelled lost' ;;
     'exec list|--limit') kind=none ;;
     'exec list|--cursor') kind=none ;;
-    'exec create|--adapter') kind=words values='claude-code codex copilot opencode pi generic' ;;
+    'exec create|--adapter') kind=words values='claude-code codex copilot opencode pi acp generic' ;;
     'exec create|--delivery') kind=words values='mcp-tool stdout-marker' ;;
     'exec create|--cwd') kind=directories ;;
     'exec create|--toolsets') kind=list values='signals tracking legacy inspect planning templates coordination workspaces control' ;;
@@ -108,7 +108,7 @@ __mission_value() {
     'watch|--notify') kind=none ;;
     'mcp connect|--agent-execution') kind=executions ;;
     'mcp connect|--toolsets') kind=list values='signals tracking legacy inspect planning templates coordination workspaces control' ;;
-    'mcp config|--adapter') kind=words values='claude-code codex copilot opencode pi generic' ;;
+    'mcp config|--adapter') kind=words values='claude-code codex copilot opencode pi acp generic' ;;
     'mcp config|--agent-execution') kind=executions ;;
     'mcp config|--http') kind=none ;;
     'missions list|--cwd') kind=directories ;;
@@ -139,7 +139,7 @@ __mission_value() {
     'workflows list|--limit') kind=none ;;
     'workflows create|--from') kind=files ;;
     'workflows create|--cwd') kind=directories ;;
-    'workflows run|--adapter') kind=words values='claude-code codex copilot opencode pi generic' ;;
+    'workflows run|--adapter') kind=words values='claude-code codex copilot opencode pi acp generic' ;;
     'workflows run|--parallel') kind=none ;;
     'workflows run|--check') kind=none ;;
     'workflows run|--gate') kind=none ;;
@@ -155,7 +155,7 @@ __mission_value() {
     'workflows plan|--from-issue') kind=files ;;
     'workflows plan|--workflow') kind=workflows ;;
     'workflows plan|--name') kind=none ;;
-    'workflows plan|--adapter') kind=words values='claude-code codex copilot opencode pi generic' ;;
+    'workflows plan|--adapter') kind=words values='claude-code codex copilot opencode pi acp generic' ;;
     'workflows plan|--bin') kind=files ;;
     'workflows plan|--delivery') kind=words values='mcp-tool stdout-marker' ;;
     'workflows plan|--cwd') kind=directories ;;

@@ -133,6 +133,25 @@ std::optional<UsageEvent> usage_of_line(std::string_view format, std::string_vie
   return known->read(event);
 }
 
+bool take_acp_usage_update(AgentUsage& total, const nlohmann::json& update) {
+  const nlohmann::json& cost = json_member(update, "cost");
+  const nlohmann::json& currency = json_member(cost, "currency");
+  if (!currency.is_string() || currency.get_ref<const std::string&>() != "USD") return false;
+  const std::optional<double> amount = dollars(json_member(cost, "amount"));
+  if (!amount || total.cost_usd == amount) return false;
+  total.cost_usd = amount;
+  return true;
+}
+
+bool take_acp_turn_usage(AgentUsage& total, const nlohmann::json& usage) {
+  const AgentUsage before = total;
+  add(total.input_tokens, token_count(json_member(usage, "inputTokens")));
+  add(total.output_tokens, token_count(json_member(usage, "outputTokens")));
+  add(total.cache_read_tokens, token_count(json_member(usage, "cachedReadTokens")));
+  add(total.cache_write_tokens, token_count(json_member(usage, "cachedWriteTokens")));
+  return !(total == before);
+}
+
 bool StreamUsageReader::take_line(std::string_view line) {
   auto event = usage_of_line(format_, line);
   if (!event) return false;

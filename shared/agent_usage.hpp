@@ -46,6 +46,15 @@ std::optional<UsageEvent> usage_of_event(std::string_view format, const nlohmann
 // object. Lines that cannot hold usage are skipped without being parsed.
 std::optional<UsageEvent> usage_of_line(std::string_view format, std::string_view line);
 
+// Over the Agent Client Protocol: a `usage_update` session update states
+// the session's cumulative cost, which replaces the one before when it is
+// in USD (its `used` and `size` are the context window, not use); the
+// `usage` of a session/prompt result (a draft of the protocol: inputTokens,
+// outputTokens, cachedReadTokens, cachedWriteTokens) is the turn's tokens,
+// added to the turns' before. Each returns true when `total` changed.
+bool take_acp_usage_update(AgentUsage& total, const nlohmann::json& update);
+bool take_acp_turn_usage(AgentUsage& total, const nlohmann::json& usage);
+
 // One execution's usage from its stdout, fed as the bytes arrive. Lines
 // longer than kMaxUsageLineBytes are skipped.
 class StreamUsageReader {

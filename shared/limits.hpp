@@ -197,6 +197,17 @@ inline constexpr std::size_t kMaxAcpDiagnostics = 32;
 // tool call it runs in parallel); one past it is answered cancelled.
 inline constexpr std::size_t kMaxAcpOpenPermissions = 16;
 
+// After `mission exec stop` of an ACP agent in a turn: how long it has to
+// end the turn after session/cancel before its process group is sent
+// SIGTERM (then SIGKILL after kStopGraceMs). A turn that ends cancelled
+// within it is followed by SIGTERM at once.
+inline constexpr int kAcpCancelGraceMs = 3000;
+
+// Longest question an ACP agent's turn ends on that is recorded as its
+// needs_input (the bound of schemas/signals/fields/long_text.json); a
+// longer last message keeps its end, where the question is.
+inline constexpr std::size_t kMaxAcpQuestionBytes = 4000;
+
 // Largest per-execution output log (`<state dir>/logs/<id>.log`, the lines'
 // text and their newlines, plus its line index `<id>.idx`, 16 bytes a line). Output
 // past it is dropped after one last stderr line saying so.

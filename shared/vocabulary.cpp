@@ -14,9 +14,10 @@ namespace mission {
 MISSION_VOCABULARY(ExecutionState, {ExecutionState::created, "created"},
                    {ExecutionState::launching, "launching"}, {ExecutionState::running, "running"},
                    {ExecutionState::awaiting_input, "awaiting_input"},
-                   {ExecutionState::blocked, "blocked"}, {ExecutionState::completed, "completed"},
-                   {ExecutionState::failed, "failed"}, {ExecutionState::cancelled, "cancelled"},
-                   {ExecutionState::lost, "lost"})
+                   {ExecutionState::awaiting_permission, "awaiting_permission"},
+                   {ExecutionState::idle, "idle"}, {ExecutionState::blocked, "blocked"},
+                   {ExecutionState::completed, "completed"}, {ExecutionState::failed, "failed"},
+                   {ExecutionState::cancelled, "cancelled"}, {ExecutionState::lost, "lost"})
 
 MISSION_VOCABULARY(ExecutionKind, {ExecutionKind::launched, "launched"},
                    {ExecutionKind::external, "external"}, {ExecutionKind::attached, "attached"})
@@ -102,8 +103,9 @@ bool is_final(ExecutionState state) {
 
 std::span<const ExecutionState> active_execution_states() {
   static constexpr ExecutionState kActive[] = {
-      ExecutionState::created, ExecutionState::launching, ExecutionState::running,
-      ExecutionState::awaiting_input, ExecutionState::blocked};
+      ExecutionState::created,        ExecutionState::launching,           ExecutionState::running,
+      ExecutionState::awaiting_input, ExecutionState::awaiting_permission, ExecutionState::idle,
+      ExecutionState::blocked};
   return kActive;
 }
 

@@ -14,7 +14,8 @@
 
 namespace mission {
 
-// An AgentExecution's life (DESIGN.md section 6). The last four are final.
+// An AgentExecution's life (DESIGN.md section 6): completed, failed,
+// cancelled and lost are final. The store keeps the names, not these values.
 enum class ExecutionState {
   created,
   launching,
@@ -25,6 +26,12 @@ enum class ExecutionState {
   failed,
   cancelled,
   lost,
+  // A permission request of the agent's is unanswered (over ACP, where the
+  // agent says so); a menu read off a screen leaves the state as it is.
+  awaiting_permission,
+  // Between the turns of a session that stays open (over ACP): its last
+  // turn ended, the process waits for the next prompt.
+  idle,
 };
 
 // How an execution came to be: the daemon spawned it, it was created to be

@@ -114,7 +114,13 @@ int run_stop(const CliContext& context, const ExecOptions& options) {
   if (context.options.json) {
     print_json(result);
   } else if (result.value("stopping", false)) {
-    std::printf("stopping %s (%s)\n", id.c_str(), options.force ? "SIGKILL" : "SIGTERM");
+    // An agent driven over ACP is asked to end its turn before any signal.
+    const bool over_acp =
+        result.value("execution", nlohmann::json::object()).value("adapter", "") == "acp";
+    std::printf("stopping %s (%s)\n", id.c_str(),
+                options.force ? "SIGKILL"
+                : over_acp    ? "session/cancel in a turn, then SIGTERM"
+                              : "SIGTERM");
   } else {
     std::printf("%s is %s\n", id.c_str(), result.at("execution").value("state", "").c_str());
   }

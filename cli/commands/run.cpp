@@ -38,6 +38,7 @@ struct RunOptions {
   std::vector<std::string> allow_write;
   std::string prompt;  // for --adapter acp
   bool has_prompt = false;
+  bool keep_open = false;  // for --adapter acp
   std::vector<std::string> command;
 };
 
@@ -73,6 +74,7 @@ int run_agent(const CliContext& context, const RunOptions& options) {
   }
   if (options.stdin_answers) params["stdinAnswers"] = true;
   if (options.has_prompt) params["prompt"] = options.prompt;
+  if (options.keep_open) params["keepOpen"] = true;
   if (!options.sandbox.empty()) params["sandbox"] = options.sandbox;
   if (!options.network.empty()) params["network"] = options.network;
   if (!options.allow_write.empty())
@@ -172,6 +174,9 @@ void define_run_command(CLI::App& command, CliContext& context) {
                   "The prompt of an ACP agent's session (--adapter acp -- CMD ARGS...)")
       ->each([options](const std::string&) { options->has_prompt = true; })
       ->type_name("TEXT");
+  command.add_flag("--keep-open", options->keep_open,
+                   "Keep an ACP agent's session open between turns (idle) for mission send, "
+                   "until mission exec stop");
   command
       .add_option("command", options->command,
                   "After --: the command (generic), or the arguments the adapter adds its flags to")

@@ -320,8 +320,9 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
   CLI::App* run = command.add_subcommand(
       "run", "Run a workflow: agents on its ready tasks, checked, merged in order");
   run->add_option("id", options->id, kWorkflowArgumentHelp)->required()->type_name("WF");
-  run->add_option("--adapter", options->adapter,
-                  "Agent adapter: claude-code, codex, copilot, opencode, pi, generic (default)")
+  run->add_option(
+         "--adapter", options->adapter,
+         "Agent adapter: claude-code, codex, copilot, opencode, pi, acp, generic (default)")
       ->type_name("ADAPTER");
   run->add_option("--parallel", options->parallel, "Agents at once (default 1, most 32)")
       ->check(CLI::Range(1, 32))

@@ -18,7 +18,8 @@ namespace mission::daemon::coordination {
 nlohmann::json open_permission_prompts(store::Database& db) {
   // A menu is read only while its agent runs; a final one shows none.
   static constexpr ExecutionState kLive[] = {
-      ExecutionState::running, ExecutionState::awaiting_input, ExecutionState::blocked};
+      ExecutionState::running, ExecutionState::awaiting_input, ExecutionState::awaiting_permission,
+      ExecutionState::blocked};
   nlohmann::json out = nlohmann::json::array();
   store::ObservationRepository observations(db);
   for (const auto& execution : store::ExecutionRepository(db).list_in_states(kLive)) {

@@ -148,29 +148,60 @@ void AcpSession::handle_response(const AcpMessage& message) {
         listener_.on_failure("the agent's answer to session/new names no sessionId");
         return;
       }
-      phase_ = Phase::prompting;
-      send_request(
-          "session/prompt",
-          {{"sessionId", session_id_},
-           {"prompt", nlohmann::json::array({{{"type", "text"}, {"text", start_.prompt}}})}});
+      send_prompt(start_.prompt);
       return;
     }
     case Phase::prompting: {
+      if (take_acp_turn_usage(usage_, json_member(message.result, "usage"))) {
+        listener_.on_usage(usage_);
+      }
       std::string reason = string_at(message.result, "stopReason");
       end_turn(reason.empty() ? "end_turn" : reason);
       return;
     }
     case Phase::idle:
+    case Phase::open:
     case Phase::ended:
       return;
   }
 }
 
+void AcpSession::send_prompt(const std::string& text) {
+  phase_ = Phase::prompting;
+  last_message_.clear();
+  send_request("session/prompt",
+               {{"sessionId", session_id_},
+                {"prompt", nlohmann::json::array({{{"type", "text"}, {"text", text}}})}});
+  listener_.on_turn_start();
+}
+
+bool AcpSession::prompt(std::string text) {
+  if (phase_ == Phase::ended) return false;
+  if (phase_ == Phase::open && queued_prompts_.empty()) {
+    send_prompt(text);
+    return true;
+  }
+  queued_bytes_ += text.size();
+  queued_prompts_.push_back(std::move(text));
+  return true;
+}
+
+bool AcpSession::start_queued_turn() {
+  if (phase_ != Phase::open || queued_prompts_.empty()) return false;
+  std::string text = std::move(queued_prompts_.front());
+  queued_prompts_.pop_front();
+  queued_bytes_ -= text.size();
+  send_prompt(text);
+  return true;
+}
+
 void AcpSession::end_turn(const std::string& stop_reason) {
   flush_text();
+  // Open before the requests are cleared: their clearing is no sign that
+  // the turn goes on.
+  phase_ = Phase::open;
   clear_permissions();
-  phase_ = Phase::ended;
-  listener_.on_turn_end(stop_reason);
+  listener_.on_turn_end(stop_reason, last_message_);
 }
 
 void AcpSession::handle_update(const nlohmann::json& params) {
@@ -190,7 +221,9 @@ void AcpSession::handle_update(const nlohmann::json& params) {
   }
   flush_text();
   log({{"jsonrpc", "2.0"}, {"method", "session/update"}, {"params", params}});
-  if (kind == "tool_call" || kind == "tool_call_update") {
+  if (kind == "usage_update") {
+    if (take_acp_usage_update(usage_, update)) listener_.on_usage(usage_);
+  } else if (kind == "tool_call" || kind == "tool_call_update") {
     listener_.on_update(kind, tool_call_fields(update));
   } else if (kind == "plan") {
     listener_.on_update(kind, {{"entries", json_member(update, "entries")}});
@@ -202,6 +235,7 @@ void AcpSession::flush_text() {
   if (pending_text_.empty()) return;
   std::string text = std::move(pending_text_);
   pending_text_.clear();
+  last_message_ = text;
   log({{"jsonrpc", "2.0"},
        {"method", "session/update"},
        {"params",

@@ -3,7 +3,9 @@
 // the agent's stdio, protocol version 1): initialize, session/new in the
 // execution's cwd with mission's MCP bridge in mcpServers, session/prompt
 // with the task, then the agent's session/update notifications and
-// session/request_permission requests as they come. No I/O of its own: the
+// session/request_permission requests as they come. Between turns the
+// session stays open: a follow-up prompt starts the next turn, or waits in
+// its queue while a turn runs. No I/O of its own: the
 // runner feeds it the agent's stdout and writes what it sends to the
 // agent's stdin; what it learns goes to its Listener.
 
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "shared/acp_reader.hpp"
+#include "shared/agent_usage.hpp"
 
 namespace mission::daemon::execution {
 
@@ -43,9 +46,16 @@ class AcpSession {
     // The first open permission request changed: a new one, or none
     // (nullptr) after an answer or the turn's end.
     virtual void on_permission(const AcpPermission* open) = 0;
+    // A session/prompt was sent: a turn runs.
+    virtual void on_turn_start() = 0;
     // The prompt's turn ended with `stop_reason` (end_turn, cancelled,
-    // refusal, max_tokens, max_turn_requests).
-    virtual void on_turn_end(const std::string& stop_reason) = 0;
+    // refusal, max_tokens, max_turn_requests); `last_message` is the text
+    // of the turn's last agent message (its last kMaxAcpMessageBytes), or
+    // empty. The session is open between turns until the process ends.
+    virtual void on_turn_end(const std::string& stop_reason, const std::string& last_message) = 0;
+    // The tokens and cost the agent stated changed: `total` is the
+    // session's so far (shared/agent_usage.hpp, take_acp_*).
+    virtual void on_usage(const AgentUsage& total) = 0;
     // The session cannot go on: an error answered to one of its requests.
     virtual void on_failure(const std::string& reason) = 0;
     // A line or message refused or ignored, for a diagnostic observation.
@@ -56,6 +66,9 @@ class AcpSession {
     std::string cwd;
     nlohmann::json mcp_servers = nlohmann::json::array();  // ACP McpServer entries
     std::string prompt;
+    // Between turns the session waits for the next prompt (idle) instead
+    // of ending with a turn that asked nothing (mission run --keep-open).
+    bool keep_open = false;
   };
 
   AcpSession(std::function<void(std::string line)> write, Listener& listener,
@@ -82,16 +95,28 @@ class AcpSession {
   // session/cancel for the turn, if one runs.
   void cancel();
 
+  // A follow-up prompt: sent as the next session/prompt when the session
+  // is open between turns, else queued until the turn (or the session's
+  // start) is over. False once the session has ended.
+  bool prompt(std::string text);
+  // Between turns: sends the first queued prompt; false when none waits.
+  bool start_queued_turn();
+  // Bytes of the prompts queued, not sent yet.
+  std::size_t queued_bytes() const { return queued_bytes_; }
+
   bool turn_running() const { return phase_ == Phase::prompting; }
+  bool between_turns() const { return phase_ == Phase::open; }
 
  private:
-  enum class Phase { idle, initializing, creating, prompting, ended };
+  // open: between turns, the next prompt may be sent.
+  enum class Phase { idle, initializing, creating, prompting, open, ended };
 
   void handle(AcpMessage& message);
   void handle_response(const AcpMessage& message);
   void handle_update(const nlohmann::json& params);
   void handle_permission(const AcpMessage& message);
   void send_request(std::string_view method, nlohmann::json params);
+  void send_prompt(const std::string& text);
   void send(const nlohmann::json& message);
   void flush_text();
   void end_turn(const std::string& stop_reason);
@@ -108,6 +133,10 @@ class AcpSession {
   std::int64_t awaited_id_ = -1;  // the id of our request in flight
   std::deque<AcpPermission> permissions_;
   std::string pending_text_;  // agent message chunks not flushed yet
+  std::string last_message_;  // the turn's last agent message, flushed
+  std::deque<std::string> queued_prompts_;
+  std::size_t queued_bytes_ = 0;
+  AgentUsage usage_;
 };
 
 }  // namespace mission::daemon::execution

@@ -202,6 +202,12 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
                         adapter.output_format(spec.command) == adapters::kAcpStreamFormat;
   std::optional<std::string> prompt;
   if (over_acp) prompt = acp_prompt(request);
+  if (request.keep_open && !over_acp) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "--keep-open is for agents driven over ACP; the " +
+                           std::string(adapter.name) + " adapter's session is its process",
+                       "leave --keep-open out, or use --adapter acp");
+  }
   if (request.prompt && !over_acp) {
     throw MissionError(ErrorCode::invalid_argument,
                        "--prompt is for agents driven over ACP; the " + std::string(adapter.name) +
@@ -256,7 +262,7 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
   if (over_acp) {
     try {
       launch.acp = AcpSession::Start{spec.cwd, acp_mcp_servers(services.paths, *created),
-                                     std::move(*prompt)};
+                                     std::move(*prompt), request.keep_open};
     } catch (const MissionError& e) {
       fail_unstarted(services, id, std::string(adapter.name) + ": " + e.what());
       throw;

@@ -42,6 +42,8 @@ struct AgentLaunchRequest {
   // the task's prompt a workflow run gives (MISSION_TASK_PROMPT_FILE, else
   // MISSION_TASK_PROMPT in env).
   std::optional<std::string> prompt;
+  // Over ACP: the session stays open between turns (AcpSession::Start).
+  bool keep_open = false;
 };
 
 // What launching needs of the daemon.

@@ -45,10 +45,17 @@ ExecutionRunner::ExecutionRunner(RunnerServices& services, LaunchSpec& spec,
                   [this] {
                     if (child_ != nullptr) child_->signal_group(SIGKILL);
                   }),
+      cancel_timer_(services.loop,
+                    [this] {
+                      if (child_ == nullptr) return;
+                      child_->signal_group(SIGTERM);
+                      kill_timer_.start(limits::kStopGraceMs);
+                    }),
       adapter_(spec.adapter),
       on_finished_(std::move(on_finished)) {
   if (spec.reads_markers) markers_.emplace();
   acp_start_ = spec.acp;
+  keep_open_ = spec.acp && spec.acp->keep_open;
   if (!spec.stream_format.empty()) usage_.emplace(spec.stream_format);
 }
 
@@ -214,6 +221,7 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
 
 bool ExecutionRunner::deliver_inbound(const std::string& line, bool press_enter) {
   if (child_ == nullptr) return false;
+  if (acp_) return !acp_outcome_ && !stop_requested_ && acp_->prompt(line);
   // On a terminal the line is typed, Enter after it, as a person would.
   if (terminal_) {
     terminal_->type(line, press_enter);
@@ -224,6 +232,7 @@ bool ExecutionRunner::deliver_inbound(const std::string& line, bool press_enter)
 
 std::optional<std::size_t> ExecutionRunner::queued_input() const {
   if (child_ == nullptr) return std::nullopt;
+  if (acp_) return acp_->queued_bytes();
   if (terminal_) return terminal_->queued_input();
   if (!takes_stdin_lines_) return std::nullopt;
   return child_->queued_input_bytes();
@@ -283,11 +292,22 @@ void ExecutionRunner::read_permission_prompt() {
 
 void ExecutionRunner::stop(bool force) {
   if (child_ == nullptr) return;
+  const bool again = stop_requested_;
   stop_requested_ = true;
   if (force) {
     child_->signal_group(SIGKILL);
     return;
   }
+  if (acp_ && !acp_outcome_ && !again) {
+    if (acp_->turn_running()) {
+      // The agent is asked to end its turn the protocol's way first.
+      acp_->cancel();
+      cancel_timer_.start(limits::kAcpCancelGraceMs);
+      return;
+    }
+    if (stored_state() == ExecutionState::idle) acp_outcome_ = ExecutionState::completed;
+  }
+  cancel_timer_.stop();
   child_->signal_group(SIGTERM);
   kill_timer_.start(limits::kStopGraceMs);
 }
@@ -446,6 +466,8 @@ void ExecutionRunner::on_permission(const AcpPermission* open) {
     record_acp_fact(store::kPermissionPromptClearedKind,
                     "acp-permission-" + std::to_string(prompts_seen_) + "-cleared",
                     nlohmann::json::object());
+    // Answered while the turn goes on; at the turn's end its own state follows.
+    if (acp_->turn_running()) set_acp_state(ExecutionState::running);
     return;
   }
   ++prompts_seen_;
@@ -454,13 +476,101 @@ void ExecutionRunner::on_permission(const AcpPermission* open) {
   if (!open->kind.empty()) payload["toolKind"] = open->kind;
   record_acp_fact(store::kPermissionPromptKind, "acp-permission-" + std::to_string(prompts_seen_),
                   payload);
+  set_acp_state(ExecutionState::awaiting_permission);
 }
 
-void ExecutionRunner::on_turn_end(const std::string& stop_reason) {
+void ExecutionRunner::set_acp_state(ExecutionState next) {
+  try {
+    store::Database& db = services_.db;
+    events::EventBatch batch(services_.events);
+    store::Transaction transaction(db);
+    store::ExecutionRow row = require_row(db, execution_id_);
+    if (is_final(row.state) || row.state == next) return;
+    row.state = next;
+    row.updated_at = unix_ms_now();
+    store::ExecutionRepository(db).update(row);
+    add_execution_event(batch, db, kExecutionUpdated, execution_id_);
+    transaction.commit();
+    batch.publish_to(services_.events);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "missiond: %s: recording its state failed: %s\n", execution_id_.c_str(),
+                 e.what());
+  }
+}
+
+std::optional<ExecutionState> ExecutionRunner::stored_state() {
+  try {
+    return require_row(services_.db, execution_id_).state;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "missiond: %s: reading its state failed: %s\n", execution_id_.c_str(),
+                 e.what());
+    return std::nullopt;
+  }
+}
+
+void ExecutionRunner::on_turn_start() {
+  set_acp_state(ExecutionState::running);
+}
+
+void ExecutionRunner::record_acp_question(const std::string& question) {
+  try {
+    store::Database& db = services_.db;
+    events::EventBatch batch(services_.events);
+    store::Transaction transaction(db);
+    SignalObservation observation{execution_id_,
+                                  std::string(store::kAcpOrigin),
+                                  "acp-question-" + std::to_string(++acp_questions_),
+                                  SignalType::needs_input,
+                                  {{"type", "needs_input"},
+                                   {"question", acp_question_text(question)},
+                                   {"choices", nlohmann::json::array()}}};
+    nlohmann::json ack = ObservationLedger(db).record(observation);
+    add_signal_events(batch, db, execution_id_, ack);
+    transaction.commit();
+    batch.publish_to(services_.events);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "missiond: %s: recording its question failed: %s\n", execution_id_.c_str(),
+                 e.what());
+  }
+}
+
+void ExecutionRunner::on_turn_end(const std::string& stop_reason, const std::string& last_message) {
   log_.append('e', "[mission: the agent's turn ended: " + stop_reason + "]\n");
-  finish_session(stop_reason == "end_turn"    ? ExecutionState::completed
-                 : stop_reason == "cancelled" ? ExecutionState::cancelled
-                                              : ExecutionState::failed);
+  if (stop_requested_) {
+    // The stop's session/cancel ended it, or the turn ended meanwhile.
+    finish_session(ExecutionState::cancelled);
+    return;
+  }
+  if (stop_reason != "end_turn") {
+    finish_session(stop_reason == "cancelled" ? ExecutionState::cancelled : ExecutionState::failed);
+    return;
+  }
+  // What a person or a coordinator sent while it worked comes first: it is
+  // the next turn, whatever the last one said.
+  if (acp_->start_queued_turn()) return;
+  if (turn_ends_on_question(last_message)) {
+    record_acp_question(last_message);
+    return;
+  }
+  // It asked through its tools (needs_input) during the turn: it waits the
+  // same way, for the answer that will be its next turn.
+  if (stored_state() == ExecutionState::awaiting_input) return;
+  if (keep_open_) {
+    set_acp_state(ExecutionState::idle);
+    return;
+  }
+  finish_session(ExecutionState::completed);
+}
+
+void ExecutionRunner::on_usage(const AgentUsage& total) {
+  try {
+    store::Transaction transaction(services_.db);
+    store::UsageRepository(services_.db).put({execution_id_, "stream", total, unix_ms_now()});
+    transaction.commit();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "missiond: %s: recording its usage failed: %s\n", execution_id_.c_str(),
+                 e.what());
+  }
 }
 
 void ExecutionRunner::on_failure(const std::string& reason) {
@@ -491,6 +601,7 @@ void ExecutionRunner::on_diagnostic(const std::string& reason, const std::string
 void ExecutionRunner::finish_session(ExecutionState outcome) {
   if (acp_outcome_ || child_ == nullptr) return;
   acp_outcome_ = outcome;
+  cancel_timer_.stop();
   child_->signal_group(SIGTERM);
   kill_timer_.start(limits::kStopGraceMs);
 }
@@ -498,6 +609,7 @@ void ExecutionRunner::finish_session(ExecutionState outcome) {
 void ExecutionRunner::on_exit(const loop::ChildProcess::Exit& exit) {
   child_ = nullptr;
   kill_timer_.stop();
+  cancel_timer_.stop();
   // Before the final state is published: whoever sees it may rely on the
   // config (and the token in it) being gone.
   files_.remove();

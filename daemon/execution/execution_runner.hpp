@@ -45,11 +45,16 @@ class ExecutionRunner : private AcpSession::Listener {
   void start(const LaunchSpec& spec);
 
   // SIGTERM to the process group, SIGKILL after the grace period (at once
-  // with `force`). The execution ends cancelled.
+  // with `force`). The execution ends cancelled. Over ACP a turn that runs
+  // is sent session/cancel first, and SIGTERM follows its end or
+  // kAcpCancelGraceMs, whichever comes first; a session stopped between
+  // turns (idle) ends completed, its turns having ended.
   void stop(bool force);
 
   // Types `line` on the process's terminal, Enter after it, or writes it and
   // a newline to its stdin pipe; without `press_enter` the line alone.
+  // Over ACP `line` is a follow-up prompt: the next turn at once between
+  // turns, else queued until the turn ends.
   // False when it has neither (launched without stdin lines) or has ended.
   bool deliver_inbound(const std::string& line, bool press_enter);
 
@@ -92,7 +97,17 @@ class ExecutionRunner : private AcpSession::Listener {
   void on_log_line(const std::string& line) override;
   void on_update(std::string_view kind, const nlohmann::json& payload) override;
   void on_permission(const AcpPermission* open) override;
-  void on_turn_end(const std::string& stop_reason) override;
+  void on_turn_start() override;
+  void on_turn_end(const std::string& stop_reason, const std::string& last_message) override;
+  void on_usage(const AgentUsage& total) override;
+  // Moves a live execution to `next` (the facts of its session), with its
+  // event; nothing when it is final or already there.
+  void set_acp_state(ExecutionState next);
+  // Its state in the store; nullopt when it cannot be read.
+  std::optional<ExecutionState> stored_state();
+  // The turn ended on a question: recorded as the agent's needs_input, so
+  // it waits in the inbox and `mission answer` starts the next turn.
+  void record_acp_question(const std::string& question);
   void on_failure(const std::string& reason) override;
   void on_diagnostic(const std::string& reason, const std::string& excerpt) override;
   // Records one fact of the session as an observation, with its events.
@@ -119,6 +134,8 @@ class ExecutionRunner : private AcpSession::Listener {
   // --network none's filter, until the spawn has taken it.
   std::unique_ptr<sandbox::NetworkFilter> network_filter_;
   loop::Timer kill_timer_;
+  // After session/cancel on a stop: SIGTERM when the turn has not ended.
+  loop::Timer cancel_timer_;
   bool stop_requested_ = false;
   bool takes_stdin_lines_ = false;
   std::string adapter_;
@@ -132,6 +149,10 @@ class ExecutionRunner : private AcpSession::Listener {
   std::optional<AcpSession::Start> acp_start_;
   std::optional<ExecutionState> acp_outcome_;
   std::size_t acp_facts_ = 0;
+  std::size_t acp_questions_ = 0;
+  // Launched with --keep-open: between turns it waits, idle, for the next
+  // prompt instead of ending with its first turn.
+  bool keep_open_ = false;
   std::size_t acp_diagnostics_ = 0;
   std::function<void(const std::string&)> on_finished_;
 };

@@ -1,5 +1,7 @@
 #include "daemon/execution/observation_policy.hpp"
 
+#include "shared/limits.hpp"
+
 namespace mission::daemon::execution {
 
 std::optional<ExecutionState> state_after_signal(ExecutionState current, SignalType signal) {
@@ -44,6 +46,34 @@ std::optional<SignalType> claim_borne_out_by(ExecutionState final_state) {
   if (final_state == ExecutionState::completed) return SignalType::completed_claim;
   if (final_state == ExecutionState::failed) return SignalType::failed_claim;
   return std::nullopt;
+}
+
+namespace {
+
+std::string_view trimmed(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return {};
+  const std::size_t last = text.find_last_not_of(" \t\r\n");
+  return text.substr(first, last - first + 1);
+}
+
+}  // namespace
+
+bool turn_ends_on_question(std::string_view last_message) {
+  const std::string_view text = trimmed(last_message);
+  return text.ends_with('?') || text.ends_with("\xEF\xBC\x9F");
+}
+
+std::string acp_question_text(std::string_view last_message) {
+  std::string_view text = trimmed(last_message);
+  if (text.size() > limits::kMaxAcpQuestionBytes) {
+    text.remove_prefix(text.size() - limits::kMaxAcpQuestionBytes);
+    // Not in the middle of a character: continuation bytes are 10xxxxxx.
+    while (!text.empty() && (static_cast<unsigned char>(text.front()) & 0xC0) == 0x80) {
+      text.remove_prefix(1);
+    }
+  }
+  return std::string(text);
 }
 
 }  // namespace mission::daemon::execution

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include "shared/vocabulary.hpp"
 
@@ -38,5 +40,17 @@ ExecutionState final_state_after_session(std::optional<SignalType> last_claim);
 // The claim signal a final state bears out (completed_claim for completed,
 // failed_claim for failed), or nullopt.
 std::optional<SignalType> claim_borne_out_by(ExecutionState final_state);
+
+// Whether an ACP turn that ended end_turn with `last_message` (the text of
+// its last agent message) ended on a question, so that the agent waits for
+// an answer (awaiting_input) rather than being done: the message ends,
+// past trailing white space, with '?' or the full-width U+FF1F. The
+// protocol has no stop reason for it (docs/adr/0044).
+bool turn_ends_on_question(std::string_view last_message);
+
+// The needs_input question recorded for such a turn: `last_message`
+// trimmed, its last kMaxAcpQuestionBytes when longer (where the question
+// is), cut on a character's boundary.
+std::string acp_question_text(std::string_view last_message);
 
 }  // namespace mission::daemon::execution

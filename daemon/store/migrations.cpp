@@ -10,7 +10,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 22> kMigrations{
+constexpr std::array<const char*, 23> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -839,6 +839,77 @@ CREATE TABLE run_gates (
   at      INTEGER NOT NULL,
   PRIMARY KEY (run_id, tree)
 ) WITHOUT ROWID;
+)sql",
+    // 23: an agent driven over ACP says when it waits on a permission
+    // request and when its session is open between turns (docs/adr/0044):
+    // the executions CHECK gains awaiting_permission and idle. The table is
+    // rebuilt as migration 4 did, rowids kept (they are the page
+    // positions), its indexes and triggers made again.
+    R"sql(
+CREATE TABLE executions_new (
+  id            TEXT PRIMARY KEY,
+  adapter       TEXT NOT NULL,
+  delivery      TEXT NOT NULL CHECK (delivery IN ('stdout-marker', 'mcp-tool')),
+  descriptor    TEXT NOT NULL,
+  cwd           TEXT NOT NULL,
+  command       TEXT NOT NULL,
+  state         TEXT NOT NULL CHECK (state IN ('created', 'launching', 'running',
+                  'awaiting_input', 'awaiting_permission', 'idle', 'blocked', 'completed',
+                  'failed', 'cancelled', 'lost')),
+  pid           INTEGER,
+  exit_code     INTEGER,
+  exit_signal   INTEGER,
+  token_sha256  BLOB,
+  created_at    INTEGER NOT NULL,
+  started_at    INTEGER,
+  ended_at      INTEGER,
+  updated_at    INTEGER NOT NULL,
+  kind          TEXT NOT NULL DEFAULT 'launched' CHECK (kind IN ('launched', 'external', 'attached')),
+  agent_name    TEXT,
+  agent_runtime TEXT,
+  agent_role    TEXT CHECK (agent_role IN ('coordinator', 'worker')),
+  agent_capabilities TEXT,
+  agent_status  TEXT CHECK (agent_status IN ('online', 'busy', 'offline')),
+  agent_task_id TEXT,
+  agent_workspace TEXT,
+  agent_metadata TEXT,
+  agent_registered_at INTEGER,
+  last_heartbeat_at INTEGER,
+  sandbox       TEXT
+);
+INSERT INTO executions_new (rowid, id, adapter, delivery, descriptor, cwd, command, state, pid,
+  exit_code, exit_signal, token_sha256, created_at, started_at, ended_at, updated_at, kind,
+  agent_name, agent_runtime, agent_role, agent_capabilities, agent_status, agent_task_id,
+  agent_workspace, agent_metadata, agent_registered_at, last_heartbeat_at, sandbox)
+  SELECT rowid, id, adapter, delivery, descriptor, cwd, command, state, pid, exit_code,
+  exit_signal, token_sha256, created_at, started_at, ended_at, updated_at, kind, agent_name,
+  agent_runtime, agent_role, agent_capabilities, agent_status, agent_task_id, agent_workspace,
+  agent_metadata, agent_registered_at, last_heartbeat_at, sandbox FROM executions;
+DROP TABLE executions;
+ALTER TABLE executions_new RENAME TO executions;
+CREATE INDEX executions_by_state ON executions(state);
+CREATE INDEX executions_by_ended ON executions(ended_at) WHERE ended_at IS NOT NULL;
+CREATE INDEX executions_registered ON executions(agent_registered_at)
+  WHERE agent_registered_at IS NOT NULL;
+CREATE TRIGGER executions_end_claims AFTER UPDATE OF state ON executions
+  WHEN NEW.state IN ('completed', 'failed', 'cancelled', 'lost')
+   AND OLD.state NOT IN ('completed', 'failed', 'cancelled', 'lost')
+  BEGIN
+    INSERT INTO checkpoints (id, task_id, seq, execution_id, type, summary, detail, created_at)
+      SELECT 'cp-' || lower(hex(randomblob(5))), t.id, t.journal_seq + 1, NEW.id, 'recovery',
+             'claim released: agent execution ' || NEW.id || ' ended ' || NEW.state ||
+             CASE WHEN t.status = 'in_progress' THEN ' while the task was in progress' ELSE '' END,
+             json_object('reason', 'execution_' || NEW.state, 'agent_execution_id', NEW.id,
+                         'previous_status', t.status),
+             NEW.updated_at
+      FROM tasks t WHERE t.claimed_by = NEW.id;
+    UPDATE tasks SET journal_seq = journal_seq + 1, claimed_by = NULL, claimed_at = NULL,
+                     started_at = CASE WHEN status = 'in_progress' THEN NULL ELSE started_at END,
+                     status = CASE WHEN status = 'in_progress' THEN 'pending' ELSE status END
+      WHERE claimed_by = NEW.id;
+  END;
+CREATE TRIGGER executions_drop_message_counts AFTER DELETE ON executions
+  BEGIN DELETE FROM message_unread_counts WHERE recipient = OLD.id; END;
 )sql",
 };
 

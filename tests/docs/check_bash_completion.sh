@@ -38,7 +38,7 @@ expect "exec" mission exe
 expect "list" mission --socket /tmp/s exec li
 expect "connect" mission --json mcp conn
 expect "--state" mission exec list --st
-expect "awaiting_input" mission exec list --state aw
+expect "awaiting_input awaiting_permission" mission exec list --state aw
 expect "--print-token" mission exec create --p
 expect "mcp-tool stdout-marker" mission exec create --delivery ''
 expect "signals" mission exec create --delivery mcp-tool --toolsets s
@@ -59,7 +59,7 @@ expect "--detach" mission run --det
 expect "mcp-tool stdout-marker" mission run --delivery ''
 expect "signals tracking legacy inspect planning templates coordination workspaces control" mission run --toolsets ''
 expect "--env" mission run --detach --e
-expect "claude-code codex copilot opencode pi generic" mission run --adapter ''
+expect "claude-code codex copilot opencode pi acp generic" mission run --adapter ''
 offers bash mission run --env A=b -- bas
 offers bash mission --json run --cwd /tmp --detach -- bas
 expect "stop" mission exec st
@@ -72,7 +72,7 @@ expect "" mission exec logs ae-1 --cursor ''
 # mission mcp config.
 expect "codex copilot" mission run --adapter co
 expect "--bin" mission run --bi
-expect "--keep-mcp-servers" mission run --adapter claude-code --k
+expect "--keep-mcp-servers --keep-open" mission run --adapter claude-code --k
 offers bash mission run --adapter claude-code --bin /usr/bin/claude -- bas
 expect "adapters" mission ad
 [[ $(subcommands mission adapters '') == "list" ]] || { echo "adapters '' -> $(subcommands mission adapters '')"; exit 1; }

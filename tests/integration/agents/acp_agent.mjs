@@ -9,8 +9,18 @@
 //     line that is not JSON and a response to a request never made; then a
 //     turn with one message and end_turn.
 //   error: answers session/prompt with a JSON-RPC error.
+//   steer: stays up across turns and writes each prompt it gets to
+//     prompts.json (overlap.txt if one comes while a turn runs). Turn 1
+//     asks permission to run `touch made`, then states its usage and ends
+//     on a question; turn 2 asks permission again, then states more usage
+//     and ends; any later turn says "Noted." and ends.
+//   task: as a workflow run's agent, writes the prompt it got to
+//     $MISSION_TASK_NAME.txt, says done and ends its turn with its usage.
+//   hang: starts its turn and never ends it by itself; it writes what it
+//     hears to order.txt, a line for session/cancel (the turn then ends
+//     cancelled) and one for SIGTERM.
 // Node's own modules only: it runs wherever the test suite's node does.
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -18,6 +28,9 @@ const mode = process.argv[2] ?? 'permission';
 const cwd = process.cwd();
 let promptId = null;
 let sessionId = 's-1';
+const prompts = [];
+let turns = 0;
+let turnRunning = false;
 
 function send(message) {
   process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n');
@@ -25,8 +38,54 @@ function send(message) {
 function update(body) {
   send({ method: 'session/update', params: { sessionId, update: body } });
 }
-function endTurn(stopReason) {
-  send({ id: promptId, result: { stopReason } });
+function endTurn(stopReason, usage) {
+  turnRunning = false;
+  send({ id: promptId, result: usage ? { stopReason, usage } : { stopReason } });
+}
+function say(text) {
+  update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+}
+function askPermission(id, title) {
+  send({
+    id, method: 'session/request_permission',
+    params: {
+      sessionId,
+      toolCall: { toolCallId: id, title, kind: 'execute' },
+      options: [
+        { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
+        { optionId: 'reject-once', name: 'Reject', kind: 'reject_once' },
+      ],
+    },
+  });
+}
+function cost(amount) {
+  update({ sessionUpdate: 'usage_update', used: 1200, size: 200000, cost: { amount, currency: 'USD' } });
+}
+
+function playSteer() {
+  turns += 1;
+  if (turns === 1) askPermission('steer-1', 'touch made');
+  else if (turns === 2) askPermission('steer-2', 'touch named');
+  else {
+    say('Noted.');
+    endTurn('end_turn');
+  }
+}
+
+function afterSteerPermission(id) {
+  if (id === 'steer-1') {
+    cost(0.25);
+    say('Which name should the file have?');
+    endTurn('end_turn', { totalTokens: 125, inputTokens: 100, outputTokens: 20, cachedReadTokens: 5 });
+  } else {
+    cost(0.4);
+    say('Made it.');
+    endTurn('end_turn', { totalTokens: 60, inputTokens: 50, outputTokens: 10 });
+  }
+}
+
+function record(line) {
+  appendFileSync(join(cwd, 'order.txt'), line + '\n');
 }
 
 function playPermission() {
@@ -79,10 +138,22 @@ lines.on('line', (line) => {
     }
     send({ id: message.id, result: { sessionId } });
   } else if (message.method === 'session/prompt') {
+    if (turnRunning) writeFileSync(join(cwd, 'overlap.txt'), JSON.stringify(message.params));
+    turnRunning = true;
     promptId = message.id;
+    prompts.push(message.params.prompt.map((b) => b.text).join(''));
+    writeFileSync(join(cwd, 'prompts.json'), JSON.stringify(prompts));
     writeFileSync(join(cwd, 'prompt.txt'), message.params.prompt.map((b) => b.text).join(''));
     if (mode === 'error') {
       send({ id: message.id, error: { code: -32603, message: 'the model is unreachable' } });
+    } else if (mode === 'steer') {
+      playSteer();
+    } else if (mode === 'task') {
+      writeFileSync(join(cwd, `${process.env.MISSION_TASK_NAME}.txt`), prompts[0]);
+      say('done');
+      endTurn('end_turn', { totalTokens: 10, inputTokens: 7, outputTokens: 3 });
+    } else if (mode === 'hang') {
+      say('Working on it');
     } else if (mode === 'hostile') {
       update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'done' } });
       endTurn('end_turn');
@@ -91,7 +162,15 @@ lines.on('line', (line) => {
     }
   } else if (message.id === 'perm-1') {
     afterPermission(message.result?.outcome);
+  } else if (message.id === 'steer-1' || message.id === 'steer-2') {
+    afterSteerPermission(message.id);
+  } else if (message.method === 'session/cancel') {
+    record('session/cancel');
+    if (mode === 'hang') endTurn('cancelled');
   }
 });
-// The client tells it to finish with SIGTERM once the turn has ended.
-process.on('SIGTERM', () => process.exit(0));
+// The client tells it to finish with SIGTERM once the session is over.
+process.on('SIGTERM', () => {
+  if (mode === 'hang') record('SIGTERM');
+  process.exit(0);
+});

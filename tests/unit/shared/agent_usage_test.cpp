@@ -136,3 +136,34 @@ TEST_CASE("a line longer than the bound is skipped, and the next line is read") 
   CHECK(reader.feed(lines({kCodexTurn})));
   CHECK(reader.total().input_tokens == 24763);
 }
+
+TEST_CASE("ACP usage: the session's cost replaces the one before and the turns' tokens add up") {
+  AgentUsage total;
+  using nlohmann::json;
+  CHECK(mission::take_acp_usage_update(
+      total, json::parse(R"({"sessionUpdate":"usage_update","used":1200,"size":200000,
+                             "cost":{"amount":0.25,"currency":"USD"}})")));
+  CHECK(mission::take_acp_usage_update(
+      total, json::parse(R"({"used":1300,"size":200000,"cost":{"amount":0.4,"currency":"USD"}})")));
+  CHECK(total.cost_usd == 0.4);
+  // The context window alone, another currency, or no figure: no change.
+  CHECK_FALSE(mission::take_acp_usage_update(total, json::parse(R"({"used":9,"size":10})")));
+  CHECK_FALSE(mission::take_acp_usage_update(
+      total, json::parse(R"({"cost":{"amount":3,"currency":"EUR"}})")));
+  CHECK_FALSE(mission::take_acp_usage_update(
+      total, json::parse(R"({"cost":{"amount":-1,"currency":"USD"}})")));
+  CHECK(total.cost_usd == 0.4);
+  CHECK_FALSE(total.input_tokens);
+
+  CHECK(mission::take_acp_turn_usage(
+      total, json::parse(R"({"totalTokens":125,"inputTokens":100,"outputTokens":20,
+                             "cachedReadTokens":5})")));
+  CHECK(
+      mission::take_acp_turn_usage(total, json::parse(R"({"inputTokens":50,"outputTokens":10})")));
+  CHECK(total.input_tokens == 150);
+  CHECK(total.output_tokens == 30);
+  CHECK(total.cache_read_tokens == 5);
+  CHECK_FALSE(total.cache_write_tokens);
+  CHECK_FALSE(mission::take_acp_turn_usage(total, json(nullptr)));
+  CHECK_FALSE(mission::take_acp_turn_usage(total, json::parse(R"({"inputTokens":"many"})")));
+}

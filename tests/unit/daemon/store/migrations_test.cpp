@@ -165,3 +165,35 @@ TEST_CASE(
   CHECK(messages.count_unread(std::string("ae-a"), 20) ==
         std::map<std::string, std::int64_t>{{"normal", 1}});
 }
+
+TEST_CASE("migration 23 keeps every execution and lets one wait on a permission or be idle") {
+  TempDb temp;
+  {
+    Database db(temp.file());
+    migrate_to(db, 22);
+    mission::store::ExecutionRow row =
+        mission::test::sample_execution("ae-a", mission::ExecutionState::running);
+    ExecutionRepository(db).insert(row);
+    db.exec("UPDATE executions SET agent_name = 'worker', sandbox = 'confined' WHERE id = 'ae-a'");
+    CHECK_THROWS(db.exec("UPDATE executions SET state = 'idle' WHERE id = 'ae-a'"));
+  }
+  Database db(temp.file());
+  migrate(db);
+  auto found = ExecutionRepository(db).find("ae-a");
+  REQUIRE(found);
+  CHECK(found->state == mission::ExecutionState::running);
+  auto kept = db.prepare("SELECT agent_name, sandbox FROM executions WHERE id = 'ae-a'");
+  REQUIRE(kept.step());
+  CHECK(kept.text(0) == "worker");
+  CHECK(kept.text(1) == "confined");
+  for (auto state : {mission::ExecutionState::awaiting_permission, mission::ExecutionState::idle}) {
+    found->state = state;
+    ExecutionRepository(db).update(*found);
+    CHECK(ExecutionRepository(db).find("ae-a")->state == state);
+  }
+  // Its triggers are back: an execution that ends releases its claims.
+  auto triggers = db.prepare(
+      "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'executions'");
+  REQUIRE(triggers.step());
+  CHECK(triggers.integer(0) == 2);
+}
