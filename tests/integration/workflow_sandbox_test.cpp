@@ -1,6 +1,9 @@
-// A workflow's sandbox choice, through the real CLI, daemon and kernel: a
-// run's --sandbox off is kept by its retry and by the run a daemon
-// restarted after SIGKILL resumes, and its status says so.
+// A workflow's sandbox choice and an ACP agent's confinement, through the
+// real CLI, daemon and kernel: a run's --sandbox off is kept by its retry
+// and by the run a daemon restarted after SIGKILL resumes, and its status
+// says so; an agent driven over ACP as a task's agent runs confined: it
+// cannot write the main checkout or HOME, and keeps its state in the
+// folder the daemon gives it.
 
 #include <signal.h>
 
@@ -106,4 +109,37 @@ TEST_CASE("a run resumed by a daemon restarted after SIGKILL keeps its --sandbox
   CHECK(run["sandbox"] == "not confined: --sandbox off");
   CHECK(run_mission(instance, {"workflows", "status", workflow})
             .out.find("Agents not confined: --sandbox off") != std::string::npos);
+}
+
+TEST_CASE(
+    "an ACP task agent runs confined: it cannot write the main checkout or HOME, and keeps its "
+    "state in the daemon's folder for it") {
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
+  const std::string workflow = make_workflow(planner, {{"acp", {}}});
+  ProcessResult result =
+      run_long(instance, {"workflows", "run", workflow, "--max-attempts", "1", "--adapter", "acp",
+                          "--", "node", MISSION_ACP_AGENT, "confined", repo.string()});
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  const json run = run_status(instance, workflow);
+  REQUIRE(run["status"] == "completed");
+  CHECK(run["sandbox"].get<std::string>().rfind("confined (Landlock ABI ", 0) == 0);
+  const std::string outcomes =
+      show(instance, repo, std::string(run["integrationBranch"]) + ":outcomes.txt");
+  CHECK(outcomes == "main-checkout: refused\nhome: refused\nstate-folder: written\n");
+  CHECK_FALSE(fs::exists(repo / "escaped.txt"));
+  const json execution = mission_json(
+      instance, {"exec", "show", task_of(run, "acp")["attempts"][0]["agentExecutionId"]});
+  const fs::path home = instance.state_dir() / "agent-home" / "acp";
+  CHECK(fs::exists(home / "config" / "acp-agent" / "settings.json"));
+  CHECK_FALSE(fs::exists(instance.root.path() / "escaped.txt"));
+  INFO(execution.dump());
+  CHECK(execution.value("sandbox", "").rfind("confined", 0) == 0);
+
+  // mission sandbox check names the folder as the adapter's state path.
+  const json check = mission_json(
+      instance, {"sandbox", "check", "--adapter", "acp", "--cwd", instance.root.path().string()});
+  const json paths = check["profile"]["statePaths"];
+  CHECK(std::find(paths.begin(), paths.end(), json(home.string())) != paths.end());
 }

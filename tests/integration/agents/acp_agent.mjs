@@ -9,9 +9,13 @@
 //     line that is not JSON and a response to a request never made; then a
 //     turn with one message and end_turn.
 //   error: answers session/prompt with a JSON-RPC error.
+//   confined FOLDER: tries to write FOLDER (say, the main checkout), HOME
+//     and its own state folder (XDG_CONFIG_HOME), notes each outcome in
+//     outcomes.txt in its working directory (NAME: written or refused),
+//     then end_turn.
 // Node's own modules only: it runs wherever the test suite's node does.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const mode = process.argv[2] ?? 'permission';
@@ -49,6 +53,26 @@ function playPermission() {
   });
 }
 
+function playConfined() {
+  const places = {
+    'main-checkout': join(process.argv[3], 'escaped.txt'),
+    home: join(process.env.HOME ?? '/', 'escaped.txt'),
+    'state-folder': join(process.env.XDG_CONFIG_HOME ?? join(process.env.HOME ?? '/', '.config'), 'acp-agent', 'settings.json'),
+  };
+  const outcomes = [];
+  for (const [name, file] of Object.entries(places)) {
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, 'x');
+      outcomes.push(`${name}: written`);
+    } catch {
+      outcomes.push(`${name}: refused`);
+    }
+  }
+  writeFileSync(join(cwd, 'outcomes.txt'), `${outcomes.join('\n')}\n`);
+  endTurn('end_turn');
+}
+
 function afterPermission(outcome) {
   const chosen = outcome?.outcome === 'selected' ? outcome.optionId : 'cancelled';
   writeFileSync(join(cwd, 'chosen.txt'), chosen);
@@ -83,6 +107,8 @@ lines.on('line', (line) => {
     writeFileSync(join(cwd, 'prompt.txt'), message.params.prompt.map((b) => b.text).join(''));
     if (mode === 'error') {
       send({ id: message.id, error: { code: -32603, message: 'the model is unreachable' } });
+    } else if (mode === 'confined') {
+      playConfined();
     } else if (mode === 'hostile') {
       update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'done' } });
       endTurn('end_turn');
