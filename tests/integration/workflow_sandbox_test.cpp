@@ -73,22 +73,23 @@ TEST_CASE("a run resumed by a daemon restarted after SIGKILL keeps its --sandbox
   Instance instance;
   const fs::path repo = make_repo(instance);
   const fs::path outside = instance.root.path() / "outside.txt";
-  const fs::path release = instance.root.path() / "release";
   std::string workflow;
   {
     DaemonProcess daemon(instance);
     REQUIRE(daemon.ready());
     Agent planner(instance, repo, kToolsets);
     workflow = make_workflow(planner, {{"long", {}}});
-    // The first attempt waits while its daemon is killed (until the test
-    // lets it go: it outlives that daemon); the next one finishes.
+    // The first attempt waits for as long as its daemon (its parent)
+    // lives; the next one finishes.
     ProcessResult started = run_long(
         instance,
         with({"workflows", "run", workflow, "--detach", "--sandbox", "off"},
-             unconfined_agent(outside, "if [ \"$MISSION_TASK_ATTEMPT\" = 1 ]; then while [ ! -e '" +
-                                           release.string() +
-                                           "' ]; do sleep 0.05; done; exit 1; fi\n"
-                                           "echo done > \"$MISSION_TASK_NAME.txt\"")));
+             unconfined_agent(outside,
+                              "if [ \"$MISSION_TASK_ATTEMPT\" = 1 ]; then\n"
+                              "  while kill -0 \"$PPID\" 2>/dev/null; do sleep 0.05; done\n"
+                              "  exit 1\n"
+                              "fi\n"
+                              "echo done > \"$MISSION_TASK_NAME.txt\"")));
     INFO(started.err);
     REQUIRE(started.exit_code == 0);
     wait_for_run(instance, workflow, [&](const json& run) {
@@ -102,7 +103,6 @@ TEST_CASE("a run resumed by a daemon restarted after SIGKILL keeps its --sandbox
   REQUIRE(successor.ready());
   const json run =
       wait_for_run(instance, workflow, [](const json& r) { return r["status"] == "completed"; });
-  write_file(release, "");  // the first attempt's agent, which its daemon left, ends
   REQUIRE(task_of(run, "long")["attempts"].size() == 2);
   // The attempt the new daemon started wrote outside its worktree too.
   CHECK(lines_in(outside) == 2);
