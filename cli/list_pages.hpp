@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "cli/daemon_client.hpp"
+#include "shared/report_source.hpp"
 
 namespace mission::cli {
 
@@ -26,5 +27,8 @@ nlohmann::json fetch_document(DaemonClient& client, std::string_view method, nlo
 // A workflow's last run (workflow.runReport) with all its tasks, page after
 // page; null when it was never run.
 nlohmann::json fetch_last_run(DaemonClient& client, const std::string& workflow_id);
+
+// `client`'s calls as shared/report_source.hpp takes them.
+ControlCall control_call(DaemonClient& client);
 
 }  // namespace mission::cli

@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace mission {
 
@@ -31,6 +32,12 @@ struct RuntimePaths {
   // Confined agents' private TMPDIRs, one folder per launch: on disk, not
   // in a runtime dir that may be a small tmpfs.
   std::filesystem::path sandbox_temp_dir() const { return state_dir / "tmp"; }
+  // The folder the daemon gives an adapter's agents to keep their state
+  // in, kept between launches: for an agent whose CLI mission does not
+  // know (the acp adapter), whose own state folders it cannot name.
+  std::filesystem::path agent_home_dir(std::string_view adapter) const {
+    return state_dir / "agent-home" / std::string(adapter);
+  }
   std::filesystem::path daemon_log() const { return state_dir / "missiond.log"; }
 };
 

@@ -54,19 +54,8 @@ void define_report_command(CLI::App& command, CliContext& context) {
       DaemonConnection connection = context.connect();
       DaemonClient& client = connection.client;
       options->id = resolve_mission_or_workflow(client, options->id);
-      nlohmann::json detail = client.call("mission.get", {{"id", options->id}});
-      detail["tasks"] = fetch_all(client, "mission.tasks", {{"id", options->id}}, "tasks");
-      for (const char* kind : {"decisions", "issues", "milestones"}) {
-        detail[kind] =
-            fetch_all(client, "mission.journal", {{"id", options->id}, {"kind", kind}}, "entries");
-      }
-      if (detail.at("mission").value("kind", "mission") != "mission") {
-        nlohmann::json run = fetch_last_run(client, options->id);
-        if (!run.is_null()) {
-          add_run_files(run);
-          detail["run"] = std::move(run);
-        }
-      }
+      nlohmann::json detail = gather_report(control_call(client), options->id);
+      if (detail.contains("run")) add_run_files(detail["run"]);
       if (context.options.json || options->format == "json") {
         print_json(detail);
       } else {

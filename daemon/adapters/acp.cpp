@@ -4,6 +4,18 @@
 // acp_session.hpp): mission's MCP server reaches it in session/new's
 // mcpServers, not in a config file, so its signals still arrive over
 // mcp-tool; the prompt goes in session/prompt.
+//
+// Its CLI is not known, so neither are the folders it keeps its state in
+// (each other adapter names its CLI's). Confined, it gets one folder of
+// the daemon's, MISSION_AGENT_HOME (<state dir>/agent-home/acp, kept
+// between launches: a login or a cache made once stays), with the XDG base
+// folders inside it: config, data, cache, state. Those are what it may
+// write besides its worktree and TMPDIR; HOME stays the person's, readable
+// (its git identity, its dotfiles) and not writable. Unconfined
+// (--sandbox off) it runs with the person's own folders.
+
+#include <map>
+#include <string>
 
 #include "daemon/adapters/adapter.hpp"
 #include "shared/error_code.hpp"
@@ -13,6 +25,17 @@ namespace mission::daemon::adapters {
 namespace {
 
 constexpr Delivery kDeliveries[] = {Delivery::mcp_tool};
+
+// The daemon's folder, which every launch sets (the fallback is where it
+// is by default).
+constexpr StatePath kStatePaths[] = {
+    {kAgentHomeVariable, ".local/state/mission/agent-home/acp", "", true}};
+
+// The XDG base folders, each a folder of the same name in the agent's home.
+constexpr std::pair<const char*, const char*> kXdgFolders[] = {{"XDG_CONFIG_HOME", "config"},
+                                                               {"XDG_DATA_HOME", "data"},
+                                                               {"XDG_CACHE_HOME", "cache"},
+                                                               {"XDG_STATE_HOME", "state"}};
 
 LaunchPlan prepare(const LaunchRequest& request) {
   if (request.arguments.empty()) {
@@ -24,8 +47,14 @@ LaunchPlan prepare(const LaunchRequest& request) {
                        "an ACP agent speaks JSON-RPC on its stdio and cannot run on a terminal",
                        "run it with --no-tty (mission exec logs shows its steps)");
   }
+  std::map<std::string, std::string> env;
+  if (request.confined && !request.agent_home.empty()) {
+    env[std::string(kAgentHomeVariable)] = request.agent_home.string();
+    for (const auto& [variable, folder] : kXdgFolders)
+      env[variable] = (request.agent_home / folder).string();
+  }
   // Its token reaches it in session/new, never through the environment.
-  return {request.arguments, {}, {"MISSION_MCP_TOKEN"}, LaunchFiles()};
+  return {request.arguments, std::move(env), {"MISSION_MCP_TOKEN"}, LaunchFiles()};
 }
 
 std::string_view output_format(const std::vector<std::string>&) {
@@ -43,6 +72,7 @@ const AgentAdapter kAcpAdapter = {
     nullptr,
     nullptr,
     output_format,
+    kStatePaths,
 };
 
 }  // namespace mission::daemon::adapters

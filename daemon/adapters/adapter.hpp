@@ -86,6 +86,10 @@ struct LaunchRequest {
   // It runs under mission's confinement (daemon/sandbox/): a CLI whose own
   // sandbox cannot start inside it is told to leave its own off.
   bool confined = false;
+  // The daemon's folder for this adapter's agents' state
+  // (RuntimePaths::agent_home_dir), for an adapter that cannot name its
+  // CLI's own (acp).
+  std::filesystem::path agent_home;
 };
 
 // What to run. The cleanup is `files.remove()`, also done by its destructor.
@@ -114,6 +118,10 @@ struct StatePath {
   std::string_view name;          // empty: the folder itself
   bool folder = true;
 };
+
+// The variable naming an agent's folder of the daemon's (LaunchRequest::
+// agent_home) in its environment, for an adapter that gives it one.
+inline constexpr std::string_view kAgentHomeVariable = "MISSION_AGENT_HOME";
 
 struct AgentAdapter {
   std::string_view name;    // --adapter NAME, and the execution's adapter

@@ -70,6 +70,7 @@ adapters::LaunchPlan prepare_launch(const RuntimePaths& paths,
   launch.keep_mcp_servers = request.keep_mcp_servers;
   launch.on_terminal = request.terminal;
   launch.confined = request.confined;
+  launch.agent_home = paths.agent_home_dir(adapter.name);
   if (row.delivery == Delivery::mcp_tool &&
       adapter.capabilities.provisioning.requires_runtime_config) {
     launch.bridge = adapters::bridge_entry(adapters::mission_binary(), paths.socket, row.id);

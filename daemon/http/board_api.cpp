@@ -10,6 +10,7 @@
 
 #include "daemon/rpc/dispatcher.hpp"
 #include "shared/error_code.hpp"
+#include "shared/report_source.hpp"
 
 namespace mission::daemon::http {
 namespace {
@@ -163,6 +164,24 @@ void answer_board_state(ControlServices& services, const std::shared_ptr<HttpExc
   send_json(exchange, 200, state);
 }
 
+// GET /api/workflows/ID/report: what `mission report ID --format json`
+// prints, gathered by the same code from the same control methods (the
+// files each task changed aside: the CLI reads those from git), in one
+// pass on the loop.
+void answer_report(ControlServices& services, const std::shared_ptr<HttpExchange>& exchange,
+                   const std::string& id) {
+  const ControlCall control = [&services](std::string_view method, const nlohmann::json& params) {
+    Outcome outcome = call(services, method, params);
+    if (!outcome.ok) throw MissionError::from_payload(outcome.value);
+    return std::move(outcome.value);
+  };
+  try {
+    send_json(exchange, 200, gather_report(control, id));
+  } catch (const MissionError& error) {
+    send_error(exchange, error);
+  }
+}
+
 }  // namespace
 
 void answer_board_api(ControlServices& services, const std::shared_ptr<HttpExchange>& exchange,
@@ -188,6 +207,10 @@ void answer_board_api(ControlServices& services, const std::shared_ptr<HttpExcha
       return;
     }
     send_json(exchange, 200, detail.value);
+    return;
+  }
+  if (get && n == 4 && parts[1] == "workflows" && parts[3] == "report") {
+    answer_report(services, exchange, std::string(parts[2]));
     return;
   }
   if (get && n == 6 && parts[1] == "workflows" && parts[3] == "tasks" && parts[5] == "diff") {

@@ -102,7 +102,10 @@ nlohmann::json handle_sandbox_check(MethodContext& context, const SandboxCheckRe
 
   const fs::path temp = sandbox::make_private_temp(paths.sandbox_temp_dir(), probe_name());
   // Not created here: a launch creates the missing folders, a check does not.
-  const std::vector<fs::path> state = execution::state_paths(adapter, request.env, false);
+  // As a launch of the adapter sees its environment (acp's state folder).
+  std::map<std::string, std::string> env = request.env;
+  env[std::string(adapters::kAgentHomeVariable)] = paths.agent_home_dir(adapter.name).string();
+  const std::vector<fs::path> state = execution::state_paths(adapter, env, false);
   sandbox::LaunchPlace place{cwd, temp, {}, state};
   sandbox::Profile profile;
   std::vector<sandbox::ProbeOutcome> outcomes;

@@ -3,7 +3,9 @@
 // the browser in; a workflow's task changes state on the page as its shell
 // agent works, without a reload; a page of another origin cannot answer an
 // agent's question, a click on the board can, and the agent gets it; a
-// click approves the task the run waits on and the run merges it; a click
+// click approves the task the run waits on and the run merges it; the
+// run's report, opened by a click, follows it live and shows the merged
+// task as `mission report` does; a click
 // retries a failed run, which then merges, and opens its diff; a terminal
 // agent's screen shows live, and a line typed on the board reaches it; an
 // ACP agent's permission request is allowed by a click. A
@@ -131,9 +133,16 @@ await runTest('board in a browser', missionPath, async h => {
   await h.step('the task shows running', () =>
     page.waitForSelector('.task[data-state="running"]', { timeout: bound(30000) }), bound(40000));
   await shot('2-task-running');
+  // The run's report, opened by a click, follows the run as it goes.
+  await page.$eval('#workflow button[data-action="report"]', button => button.click());
+  await h.step('the report shows the task running', () =>
+    page.waitForSelector('#report .report-task[data-name="reviewed"][data-state="running"]', { timeout: bound(20000) }), bound(20000));
   fs.writeFileSync(release, '');
   await h.step('the task shows awaiting approval, live', () =>
     page.waitForSelector('.task[data-state="awaiting_approval"]', { timeout: bound(30000) }), bound(40000));
+  await h.step('the report says the task waits for approval, live', () =>
+    page.waitForSelector('#report li[data-waits="awaiting_approval"]', { timeout: bound(20000) }), bound(20000));
+  assert.equal(await page.$eval('#report li[data-waits="awaiting_approval"]', li => li.textContent), 'awaiting_approval: reviewed');
   assert.equal(await page.evaluate(() => window.sameDocument), true, 'the page reloaded to show the change');
   await shot('3-task-awaiting-approval');
 
@@ -180,6 +189,20 @@ await runTest('board in a browser', missionPath, async h => {
   await h.step('the task shows merged', () =>
     page.waitForSelector('.task[data-state="merged"], .task[data-state="completed"]', { timeout: bound(30000) }), bound(40000));
   await shot('7-approved');
+  // The report shows the finished task's outcome: the same facts as
+  // `mission report`, which the test reads beside it.
+  await h.step('the report shows the task merged', () =>
+    page.waitForSelector('#report .report-task[data-name="reviewed"][data-state="merged"]', { timeout: bound(20000) }), bound(20000));
+  const reported = JSON.parse((await h.mission(['report', workflow.id, '--format', 'json'])).stdout);
+  const reportedTask = reported.run.tasks.find(task => task.name === 'reviewed');
+  assert.equal(reportedTask.status, 'merged');
+  await page.waitForFunction(() => !document.querySelector('#report li[data-waits]'), { timeout: bound(20000) });
+  const attemptLine = await page.$eval('#report .report-task[data-name="reviewed"] .report-attempt', node => node.textContent);
+  assert.match(attemptLine, new RegExp(`^attempt 1: merged, generic ${reportedTask.attempts[0].agentExecutionId}, `),
+               `the report's attempt: ${attemptLine}`);
+  assert.match(await page.$eval('#report', node => node.textContent), new RegExp(`run ${reported.run.id}: `),
+               'the report does not name the run mission report names');
+  await shot('7b-report');
   await h.waitFor('the run to complete', async () => {
     const run = await h.missionJson(['workflows', 'status', workflow.id]);
     return { ok: run.status === 'completed', value: run };

@@ -4,7 +4,7 @@
 // after clean(); nothing here builds HTML from strings.
 'use strict';
 
-const state = { csrf: null, selected: null, refreshing: false, again: false, drawn: null, approvals: [], openTask: null };
+const state = { csrf: null, selected: null, refreshing: false, again: false, drawn: null, approvals: [], openTask: null, report: null };
 
 // Drops control characters and bidirectional overrides, as the CLI's
 // sanitiser does for a terminal: agent text must not disguise itself.
@@ -188,20 +188,34 @@ function renderWorkflow(detail) {
   }
   const workflowId = detail.workflow?.id;
   const retryable = workflowId && (!detail.run || ENDED.has(detail.run.status));
-  const dag = element('div', { class: 'dag' });
+  // One listener for every card (a click on a card opens its task), and
+  // each card made with the DOM's calls straight: with a thousand cards,
+  // a listener and a generic element() each were a third of the page's
+  // first paint.
+  const dag = element('div', { class: 'dag', onclick: (event) => {
+    if (event.target.closest('button, input')) return;
+    const card = event.target.closest('.task');
+    if (card) openTask(workflowId, card.dataset.taskId, card.dataset.state);
+  } });
+  const text = (className, value) => {
+    const node = document.createElement('div');
+    node.className = className;
+    node.textContent = clean(value);
+    return node;
+  };
   for (const column of columns) {
-    const box = element('div', { class: 'column' });
+    const box = document.createElement('div');
+    box.className = 'column';
     for (const node of column ?? []) {
       const run = runTasks.get(node.id);
       const status = run?.status ?? node.status;
-      const classes = ['task', critical.has(node.id) && 'critical', state.openTask?.taskId === node.id && 'open'];
-      const card = element('div', { class: classes.filter(Boolean).join(' '),
-                                     data: { taskId: node.id, state: status },
-                                     onclick: (event) => { if (event.target.tagName !== 'BUTTON' && event.target.tagName !== 'INPUT') openTask(workflowId, node.id, status); } },
-        element('div', { class: 'name', text: node.name }),
-        element('div', { class: 'state', text: status }));
+      const card = document.createElement('div');
+      card.className = 'task' + (critical.has(node.id) ? ' critical' : '') + (state.openTask?.taskId === node.id ? ' open' : '');
+      card.dataset.taskId = clean(node.id);
+      card.dataset.state = clean(status);
+      card.append(text('name', node.name), text('state', status));
       const prerequisites = before.get(node.id) ?? [];
-      if (prerequisites.length) card.append(element('div', { class: 'after', text: `after ${prerequisites.length}` }));
+      if (prerequisites.length) card.append(text('after', `after ${prerequisites.length}`));
       if (status === 'awaiting_approval') card.append(...approvalButtons(node));
       if (status === 'failed' && retryable) card.append(retryButton(workflowId, node));
       box.append(card);
@@ -212,6 +226,9 @@ function renderWorkflow(detail) {
   const runText = (detail.run ? `run ${detail.run.id}: ${detail.run.status}` : 'not run yet') +
     (critical.size ? `; critical path: ${critical.size} task${critical.size === 1 ? '' : 's'} (outlined)` : '');
   const header = element('div', { text: `${title}: ${runText}` });
+  if (workflowId) {
+    header.append(' ', element('button', { text: 'Report', data: { action: 'report' }, onclick: () => openReport(workflowId) }));
+  }
   if (detail.run && retryable && ['failed', 'partial', 'stopped'].includes(detail.run.status)) {
     header.append(' ', retryButton(workflowId, null));
   }
@@ -312,6 +329,131 @@ function sideBySide(patch) {
   return table;
 }
 
+// The report of the workflow's last run, as `mission report` gives it
+// (the daemon gathers it with the same code from the same methods): the
+// tasks and what waits, each attempt with its outcome, time and tokens,
+// the gate's runs. Under the graph; read again as events arrive.
+function openReport(workflowId) {
+  state.report = { workflowId, loading: false, again: false };
+  const panel = document.getElementById('report');
+  panel.hidden = false;
+  panel.dataset.workflowId = workflowId;
+  panel.replaceChildren(element('div', { class: 'quiet', text: 'reading the report…' }));
+  loadReport();
+}
+
+async function loadReport() {
+  const open = state.report;
+  if (!open) return;
+  if (open.loading) { open.again = true; return; }
+  open.loading = true;
+  const panel = document.getElementById('report');
+  try {
+    do {
+      open.again = false;
+      const report = await getJson(`/api/workflows/${encodeURIComponent(open.workflowId)}/report`);
+      if (state.report !== open) return;
+      panel.replaceChildren(...reportParts(report));
+    } while (open.again && state.report === open);
+  } catch (error) {
+    if (state.report === open) panel.replaceChildren(element('div', { class: 'quiet', text: error.message }));
+  } finally {
+    open.loading = false;
+  }
+}
+
+function duration(ms) {
+  const s = Math.floor((ms ?? 0) / 1000);
+  if (s < 1) return '<1s';
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s`;
+  return `${Math.floor(s / 3600)}h ${Math.floor(s / 60) % 60}m`;
+}
+
+function tokensText(tokens, costUsd) {
+  if (!tokens) return '';
+  const n = (v) => Number(v ?? 0).toLocaleString('en-US');
+  const extras = [tokens.cacheRead && `${n(tokens.cacheRead)} cache read`, tokens.cacheWrite && `${n(tokens.cacheWrite)} cache write`].filter(Boolean);
+  return `${n(tokens.total)} (${n(tokens.input)} in, ${n(tokens.output)} out${extras.map((e) => `, ${e}`).join('')})` +
+    (typeof costUsd === 'number' ? `, $${costUsd.toFixed(4)}` : '');
+}
+
+// A task of a run in one of these waits on nothing more (run_report.cpp's
+// task_run_status names them).
+const FINISHED = new Set(['merged', 'done', 'failed', 'conflicted']);
+
+function reportParts(report) {
+  const mission = report.mission ?? {};
+  const run = report.run;
+  const counts = mission.tasks ?? {};
+  const parts = [element('h3', { text: `Report: ${mission.name ?? ''} (${mission.status ?? ''})` }),
+    element('div', { text: `${counts.total ?? 0} task${counts.total === 1 ? '' : 's'}, ${counts.failed ?? 0} failed` })];
+  if (mission.summary) parts.push(element('div', { class: 'text', text: mission.summary }));
+  if (!run) {
+    parts.push(element('div', { class: 'quiet', text: 'not run yet' }));
+  } else {
+    const ended = run.status !== 'running' && run.status !== 'stopping';
+    const facts = element('ul', { class: 'facts' },
+      element('li', { text: `run ${run.id}: ${run.status}${run.reason ? `: ${run.reason}` : ''}` }),
+      element('li', { text: `branch ${run.integrationBranch ?? ''}, adapter ${run.adapter ?? 'generic'}` }),
+      element('li', { text: `agents ${run.sandbox ?? ''}` }),
+      element('li', { text: `time ${duration(run.durationMs)}, ${run.attemptsTotal ?? 0} attempt${run.attemptsTotal === 1 ? '' : 's'} at ${run.taskCount ?? 0} tasks` }));
+    if (run.gateRuns !== undefined) facts.append(element('li', { data: { fact: 'gate' }, text: `gate: ${run.gateRuns} run${run.gateRuns === 1 ? '' : 's'} on the merged trees` }));
+    facts.append(element('li', { data: { fact: 'tokens' }, text: (run.tokens?.attemptsReporting ?? 0) === 0
+      ? 'tokens: not reported by its agents'
+      : `tokens: ${tokensText(run.tokens, run.costUsd)}, reported by ${run.tokens.attemptsReporting} of ${run.attemptsTotal} attempts` }));
+    parts.push(facts);
+    // What waits: the tasks not finished, by what they wait on, and the
+    // blockers an agent raised for a person.
+    const waiting = new Map();
+    for (const task of run.tasks ?? []) {
+      if (FINISHED.has(task.status)) continue;
+      const why = task.attempts?.length ? task.status : (ended ? 'never started' : 'not started yet');
+      (waiting.get(why) ?? waiting.set(why, []).get(why)).push(task.name);
+    }
+    const blockers = (report.issues ?? []).filter((issue) => issue.requiresHumanReview && !issue.resolvedAt);
+    const waits = element('ul', { class: 'waits' });
+    for (const [why, names] of waiting) waits.append(element('li', { data: { waits: why }, text: `${why}: ${names.join(', ')}` }));
+    for (const issue of blockers) waits.append(element('li', { data: { waits: 'blocker' }, text: `blocker ${issue.id}: ${issue.description ?? ''}` }));
+    parts.push(element('h4', { text: 'What waits' }),
+      waits.childElementCount ? waits : element('div', { class: 'quiet', text: 'nothing' }));
+    const outcomes = new Map((report.tasks ?? []).map((task) => [task.taskId, task.outcome]));
+    const tasks = element('div', { class: 'report-tasks' });
+    for (const task of run.tasks ?? []) {
+      const attempts = task.attempts ?? [];
+      const head = `${task.name} (${task.taskId}): ${task.status}` +
+        (attempts.length ? `, ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}, ${duration(task.durationMs)}` : (ended ? ', never started' : ', not started yet')) +
+        (task.tokens ? `, tokens ${tokensText(task.tokens, task.costUsd)}` : '');
+      const row = element('div', { class: 'report-task', data: { taskId: task.taskId, name: task.name, state: task.status } },
+        element('strong', { text: head }));
+      const outcome = outcomes.get(task.taskId);
+      if (outcome?.summary) row.append(element('div', { class: 'outcome', text: `outcome: ${outcome.summary}` }));
+      for (const limitation of outcome?.limitations ?? []) row.append(element('div', { text: `limitation: ${limitation}` }));
+      for (const attempt of attempts) {
+        const line = element('div', { class: 'report-attempt', data: { attempt: attempt.attempt, state: attempt.status },
+          text: `attempt ${attempt.attempt}: ${attempt.status}, ${attempt.adapter ?? run.adapter ?? 'generic'}` +
+            (attempt.agentExecutionId ? ` ${attempt.agentExecutionId}` : '') + `, ${duration(attempt.durationMs)}` +
+            (attempt.tokens ? `, tokens ${tokensText(attempt.tokens, attempt.costUsd)}` : '') +
+            (attempt.reason ? `: ${attempt.reason}` : '') + (attempt.scopeWarning ? ` (scope: ${attempt.scopeWarning})` : '') });
+        row.append(line);
+        if (attempt.gate) row.append(element('div', { class: 'quiet', text: `gate ${attempt.gate.passed ? 'passed' : 'failed'} on tree ${attempt.gate.tree ?? ''}` }));
+        for (const refused of attempt.refusedWrites ?? []) {
+          row.append(element('div', { class: 'refused', text: `refused: ${refused.operation ?? 'write'} ${refused.path ?? ''} (from ${refused.from ?? "the agent's output"})` }));
+        }
+      }
+      tasks.append(row);
+    }
+    parts.push(element('h4', { text: 'Tasks' }), tasks);
+  }
+  const decisions = report.decisions ?? [];
+  if (decisions.length) {
+    parts.push(element('h4', { text: 'Decisions' }), element('ul', {}, ...decisions.map((d) =>
+      element('li', { text: `${d.question ?? ''} ${d.chosen ?? ''}: ${d.reasoning ?? ''} (${d.category ?? ''})` }))));
+  }
+  parts.push(element('div', { class: 'quiet', text: `the same as mission report ${mission.missionId ?? ''}` }));
+  return parts;
+}
+
 function renderWorkflows(list) {
   // Drawn again only when it changed: a button under the pointer stays put.
   const drawn = JSON.stringify([list, state.selected]);
@@ -404,6 +546,12 @@ async function refresh() {
       }
       renderInbox(board.inbox, state.approvals);
       renderAgents(items(board.agents));
+      if (state.report && state.report.workflowId !== board.selected) {
+        state.report = null;
+        document.getElementById('report').hidden = true;
+      } else if (state.report) {
+        loadReport();
+      }
       document.body.dataset.refreshed = String(Date.now());
     } while (state.again);
   } catch (error) {

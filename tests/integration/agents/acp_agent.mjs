@@ -19,9 +19,13 @@
 //   hang: starts its turn and never ends it by itself; it writes what it
 //     hears to order.txt, a line for session/cancel (the turn then ends
 //     cancelled) and one for SIGTERM.
+//   confined FOLDER: tries to write FOLDER (say, the main checkout), HOME
+//     and its own state folder (XDG_CONFIG_HOME), notes each outcome in
+//     outcomes.txt in its working directory (NAME: written or refused),
+//     then end_turn.
 // Node's own modules only: it runs wherever the test suite's node does.
-import { appendFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const mode = process.argv[2] ?? 'permission';
@@ -108,6 +112,26 @@ function playPermission() {
   });
 }
 
+function playConfined() {
+  const places = {
+    'main-checkout': join(process.argv[3], 'escaped.txt'),
+    home: join(process.env.HOME ?? '/', 'escaped.txt'),
+    'state-folder': join(process.env.XDG_CONFIG_HOME ?? join(process.env.HOME ?? '/', '.config'), 'acp-agent', 'settings.json'),
+  };
+  const outcomes = [];
+  for (const [name, file] of Object.entries(places)) {
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, 'x');
+      outcomes.push(`${name}: written`);
+    } catch {
+      outcomes.push(`${name}: refused`);
+    }
+  }
+  writeFileSync(join(cwd, 'outcomes.txt'), `${outcomes.join('\n')}\n`);
+  endTurn('end_turn');
+}
+
 function afterPermission(outcome) {
   const chosen = outcome?.outcome === 'selected' ? outcome.optionId : 'cancelled';
   writeFileSync(join(cwd, 'chosen.txt'), chosen);
@@ -154,6 +178,8 @@ lines.on('line', (line) => {
       endTurn('end_turn', { totalTokens: 10, inputTokens: 7, outputTokens: 3 });
     } else if (mode === 'hang') {
       say('Working on it');
+    } else if (mode === 'confined') {
+      playConfined();
     } else if (mode === 'hostile') {
       update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'done' } });
       endTurn('end_turn');
