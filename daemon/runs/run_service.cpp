@@ -248,6 +248,12 @@ void RunService::load(const store::RunRow& row) {
     if (attempt.status == AttemptStatus::merged) {
       slot.state = SlotState::merged;
       slot.merge_commit = attempt.merge_commit.value_or("");
+      // What it changed is read again from git when a conflict needs it.
+      slot.changed_paths_lost = true;
+      if (attempt.workspace_id) {
+        if (auto workspace = store::WorkspaceRepository(db).find(*attempt.workspace_id))
+          slot.base_commit = workspace->base_commit.value_or("");
+      }
     }
     if (attempt.status == AttemptStatus::failed || attempt.status == AttemptStatus::conflicted) {
       slot.last_failure = attempt.reason;
@@ -322,6 +328,7 @@ void RunService::resume() {
         // twice). It goes back to the queue.
         if (attempt.status == AttemptStatus::queued && !slot.workspace_id.empty()) {
           slot.state = SlotState::queued;
+          slot.changed_paths_lost = true;
           run.merge_queue.push_back(found->second);
           continue;
         }
@@ -715,6 +722,7 @@ void RunService::judge_scope(ActiveRun& run, std::size_t node,
           return;
         }
         slot->changed_paths = *changed;
+        slot->changed_paths_lost = false;
         const ScopeVerdict verdict = judge_change_set(*changed, files_likely_affected);
         if (verdict.failure) {
           attempt_failed(*run, node, *verdict.failure);
@@ -1279,6 +1287,57 @@ void RunService::record_gate(ActiveRun& run, std::size_t node, const std::string
   events.publish_to(services_.events);
 }
 
+void RunService::recover_changed_paths(ActiveRun& run, std::size_t node,
+                                       const std::vector<std::string>& conflicts) {
+  struct Landed {
+    std::size_t node = 0;
+    std::string base;
+    std::string merge;
+    std::vector<std::string> paths;
+  };
+  auto landed = std::make_shared<std::vector<Landed>>();
+  for (std::size_t i = 0; i < run.tasks.size(); ++i) {
+    const TaskSlot& other = run.tasks[i];
+    if (other.state == SlotState::merged && other.changed_paths_lost)
+      landed->push_back({i, other.base_commit, other.merge_commit, {}});
+  }
+  loop::queue_work(
+      services_.loop,
+      [repository = run.row.repository, landed] {
+        for (Landed& each : *landed) {
+          if (each.merge.empty()) continue;
+          try {
+            // A merge commit's change over its first parent; a fast-forward
+            // against the base its attempt began on.
+            std::set<std::string> paths;
+            for (const auto& file : git::task_diff(repository, each.base, each.merge, 0).files) {
+              paths.insert(file.path);
+              if (file.old_path) paths.insert(*file.old_path);
+            }
+            each.paths.assign(paths.begin(), paths.end());
+          } catch (const std::exception&) {
+            // Unreadable (the commit is gone): the prompt names no task for it.
+          }
+        }
+      },
+      guarded(
+          [this, run_id = run.row.id, node, attempt = run.tasks[node].attempts, conflicts, landed] {
+            ActiveRun* run = find(run_id);
+            if (!run) return;
+            for (Landed& each : *landed) {
+              TaskSlot& other = run->tasks[each.node];
+              if (!other.changed_paths_lost) continue;
+              other.changed_paths = std::move(each.paths);
+              other.changed_paths_lost = false;
+            }
+            if (slot_at(run_id, node, attempt) == nullptr) {
+              pump(*run);
+              return;
+            }
+            merge_blocked(*run, node, "", conflicts);
+          }));
+}
+
 void RunService::merge_blocked(ActiveRun& run, std::size_t node, const std::string& error,
                                const std::vector<std::string>& conflicts) {
   store::Database& db = services_.db;
@@ -1299,6 +1358,12 @@ void RunService::merge_blocked(ActiveRun& run, std::size_t node, const std::stri
   // A conflict goes back to the agent while attempts remain: a new attempt
   // starts from the new tip, told which files and which landed tasks.
   if (error.empty() && slot.attempts < run.options.max_attempts) {
+    for (const TaskSlot& other : run.tasks) {
+      if (other.state == SlotState::merged && other.changed_paths_lost) {
+        recover_changed_paths(run, node, conflicts);
+        return;
+      }
+    }
     std::string landed_by;
     for (const TaskSlot& other : run.tasks) {
       if (other.state != SlotState::merged || &other == &slot) continue;

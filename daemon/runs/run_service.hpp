@@ -130,6 +130,9 @@ class RunService {
     // What the attempt changed since its base (from judging it): a task
     // sent back by a conflict is told which landed task touched its files.
     std::vector<std::string> changed_paths;
+    // Judged by an earlier daemon: changed_paths is not known until read
+    // again from git (what its merge commit brought).
+    bool changed_paths_lost = false;
     // Where it merged: proved to be in the integration branch at the end.
     std::string merge_commit;
     std::unique_ptr<loop::Timer> timeout;
@@ -272,6 +275,11 @@ class RunService {
   // the task waits for a person.
   void merge_blocked(ActiveRun& run, std::size_t node, const std::string& error,
                      const std::vector<std::string>& conflicts);
+  // Before a conflict goes back to its agent: what the landed tasks judged
+  // by an earlier daemon changed, read from their merge commits on a pool
+  // thread; then merge_blocked again.
+  void recover_changed_paths(ActiveRun& run, std::size_t node,
+                             const std::vector<std::string>& conflicts);
   // The run and node of a task waiting for approval, or MissionError.
   std::pair<ActiveRun*, std::size_t> awaiting_approval(const std::string& task_id);
   void attempt_failed(ActiveRun& run, std::size_t node, const std::string& reason,

@@ -3,7 +3,8 @@
 // worktree is made while the agents work and moved from one merged tree
 // to the next, with what a gate wrote there undone; the run removes it at
 // its end, `mission workspaces clean` and a starting daemon remove those
-// of runs that ended. The gates and agents note what they saw in a
+// of runs that ended; and a conflict found after a restart still names the
+// task that landed the file. The gates and agents note what they saw in a
 // folder outside the worktrees, so they run with --sandbox off.
 
 #include <catch2/catch.hpp>
@@ -155,4 +156,66 @@ TEST_CASE(
   REQUIRE(daemon->ready());
   CHECK(
       eventually([&] { return !fs::exists(left) && gate_branches(instance, repo).empty(); }, 30s));
+}
+
+TEST_CASE(
+    "a conflict found after the daemon restarted still names the task that landed the file in the "
+    "next attempt's prompt") {
+  Instance instance;
+  std::optional<DaemonProcess> daemon;
+  daemon.emplace(instance);
+  REQUIRE(daemon->ready());
+  const fs::path repo = make_repo(instance);
+  Agent planner{instance, repo, kToolsets};
+  const std::string workflow = make_workflow(planner, {{"one", {}}, {"two", {}}});
+  const fs::path notes = instance.root.path() / "notes";
+  fs::create_directories(notes);
+  const std::string n = "'" + notes.string() + "'";
+  // The first gate (one's) holds until NOTES/go; two finishes while it
+  // holds, so both wait in the queue when the daemon is killed.
+  const std::string gate = "echo run >> " + n + "/gate-runs; if [ $(wc -l < " + n +
+                           "/gate-runs) = 1 ]; then touch " + n + "/held; while [ ! -f " + n +
+                           "/go ]; do sleep 0.01; done; fi";
+  // Both first attempts write shared.txt; a later one adds its line.
+  const std::string body =
+      "if [ \"$MISSION_TASK_ATTEMPT\" = 1 ]; then\n"
+      "  if [ \"$MISSION_TASK_NAME\" = two ]; then while [ ! -f " +
+      n +
+      "/held ]; do sleep 0.01; done; fi\n"
+      "  printf 'line %s\\n' \"$MISSION_TASK_NAME\" > shared.txt\n"
+      "else printf 'line %s\\n' \"$MISSION_TASK_NAME\" >> shared.txt; fi\n";
+  ProcessResult started =
+      run_long(instance, args({"workflows", "run", workflow, "--detach", "--parallel", "2",
+                               "--gate", gate, "--sandbox", "off"},
+                              agent(notes, body)));
+  INFO(started.out << started.err);
+  REQUIRE(started.exit_code == 0);
+  wait_for_run(instance, workflow, [](const json& run) {
+    const json& attempts = task_of(run, "two")["attempts"];
+    return !attempts.empty() && attempts.back()["status"] == "queued";
+  });
+  daemon->signal(SIGKILL);
+  REQUIRE(daemon->wait_exit());
+  write_file(notes / "go", "");
+  daemon.reset();
+  daemon.emplace(instance);
+  REQUIRE(daemon->ready());
+
+  const json run = wait_for_run(instance, workflow, ended, 60s);
+  INFO(run.dump());
+  CHECK(run["status"] == "completed");
+  // The resumed queue lands either first; the other conflicts with it.
+  const bool two_sent_back = task_of(run, "two")["attempts"].size() == 2;
+  const std::string sent_back = two_sent_back ? "two" : "one";
+  const std::string landed = two_sent_back ? "one" : "two";
+  const json& attempts = task_of(run, sent_back)["attempts"];
+  REQUIRE(attempts.size() == 2);
+  CHECK(attempts[0]["status"] == "conflicted");
+  CHECK(task_of(run, landed)["attempts"].size() == 1);
+  const std::string prompt = read_file(notes / ("prompt-" + sent_back + "-2"));
+  CHECK(prompt.find("shared.txt") != std::string::npos);
+  CHECK(prompt.find("task '" + landed + "'") != std::string::npos);
+  CHECK(prompt.find("make " + landed) != std::string::npos);
+  CHECK(show(instance, repo, run["integrationBranch"].get<std::string>() + ":shared.txt") ==
+        "line " + landed + "\nline " + sent_back + "\n");
 }
