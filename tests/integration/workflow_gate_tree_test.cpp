@@ -47,7 +47,7 @@ std::string gate_branches(const Instance& instance, const fs::path& repo) {
 
 TEST_CASE(
     "a run keeps its gate worktree and moves it: the second gate runs where the first did, on the "
-    "new merged tree, without what the first gate wrote there; it goes when the run ends") {
+    "new merged tree, without what the first gate wrote there, and it goes when the run ends") {
   RunSetup setup;
   auto& [instance, daemon, repo, planner] = setup;
   write_file(repo / ".gitignore", "build/\n");
@@ -96,7 +96,7 @@ TEST_CASE(
 
 TEST_CASE(
     "mission workspaces clean removes the gate worktrees and branches of runs that ended and keeps "
-    "a running run's; a starting daemon removes them too") {
+    "a running run's, and a starting daemon removes them too") {
   Instance instance;
   std::optional<DaemonProcess> daemon;
   daemon.emplace(instance);
