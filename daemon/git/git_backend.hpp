@@ -60,6 +60,8 @@ struct GitBackend {
                         const std::string& branch_prefix);
   std::string (*ensure_branch)(const std::string& repository, const std::string& branch,
                                const std::string& start, bool adopt);
+  std::size_t (*move_worktree)(const std::string& work_tree, const std::string& commit,
+                               bool known_clean);
 };
 
 // The name the module exports, an extern "C" function returning the

@@ -16,6 +16,7 @@ mission_git_backend() {
       mission::daemon::git::git_merge_branch,   mission::daemon::git::git_plan_merge,
       mission::daemon::git::git_advance_branch, mission::daemon::git::git_branch_contains,
       mission::daemon::git::git_made_refs,      mission::daemon::git::git_ensure_branch,
+      mission::daemon::git::git_move_worktree,
   };
   return &kBackend;
 }

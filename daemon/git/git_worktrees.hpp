@@ -35,5 +35,7 @@ MadeRefs git_made_refs(const std::string& repository, const std::string& name_pr
                        const std::string& branch_prefix);
 std::string git_ensure_branch(const std::string& repository, const std::string& branch,
                               const std::string& start, bool adopt);
+std::size_t git_move_worktree(const std::string& work_tree, const std::string& commit,
+                              bool known_clean);
 
 }  // namespace mission::daemon::git

@@ -81,4 +81,9 @@ std::string ensure_branch(const std::string& repository, const std::string& bran
   return git_backend().ensure_branch(repository, branch, start, adopt);
 }
 
+std::size_t move_worktree(const std::string& work_tree, const std::string& commit,
+                          bool known_clean) {
+  return git_backend().move_worktree(work_tree, commit, known_clean);
+}
+
 }  // namespace mission::daemon::git

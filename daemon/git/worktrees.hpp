@@ -163,4 +163,13 @@ MadeRefs made_refs(const std::string& repository, const std::string& name_prefix
 std::string ensure_branch(const std::string& repository, const std::string& branch,
                           const std::string& start, bool adopt);
 
+// Moves a kept worktree (on a branch of its own) and its branch to
+// `commit`, writing only the files that differ between the commit it is on
+// and `commit`: the cost follows the change, not the repository's size.
+// Unless `known_clean`, what was written there since (edits, deletions,
+// untracked and ignored files) is undone first, which reads the status of
+// the whole work tree. The number of paths written or removed.
+std::size_t move_worktree(const std::string& work_tree, const std::string& commit,
+                          bool known_clean);
+
 }  // namespace mission::daemon::git

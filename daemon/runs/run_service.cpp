@@ -249,6 +249,12 @@ void RunService::load(const store::RunRow& row) {
     if (attempt.status == AttemptStatus::merged) {
       slot.state = SlotState::merged;
       slot.merge_commit = attempt.merge_commit.value_or("");
+      // What it changed is read again from git when a conflict needs it.
+      slot.changed_paths_lost = true;
+      if (attempt.workspace_id) {
+        if (auto workspace = store::WorkspaceRepository(db).find(*attempt.workspace_id))
+          slot.base_commit = workspace->base_commit.value_or("");
+      }
     }
     if (attempt.status == AttemptStatus::failed || attempt.status == AttemptStatus::conflicted) {
       slot.last_failure = attempt.reason;
@@ -273,7 +279,9 @@ void RunService::load(const store::RunRow& row) {
   for (const auto& gate : store::RunRepository(db).gates(row.id)) {
     run->gate_verdicts[gate.tree] = GateVerdict{gate.passed, gate.onto, gate.reason, gate.output};
   }
+  ActiveRun& active = *run;
   runs_[row.id] = std::move(run);
+  prepare_gate_slots(active);
 }
 
 void RunService::resume() {
@@ -321,6 +329,7 @@ void RunService::resume() {
         // twice). It goes back to the queue.
         if (attempt.status == AttemptStatus::queued && !slot.workspace_id.empty()) {
           slot.state = SlotState::queued;
+          slot.changed_paths_lost = true;
           run.merge_queue.push_back(found->second);
           continue;
         }
@@ -714,6 +723,7 @@ void RunService::judge_scope(ActiveRun& run, std::size_t node,
           return;
         }
         slot->changed_paths = *changed;
+        slot->changed_paths_lost = false;
         const ScopeVerdict verdict = judge_change_set(*changed, files_likely_affected);
         if (verdict.failure) {
           attempt_failed(*run, node, *verdict.failure);
@@ -984,26 +994,122 @@ void RunService::gate_round(ActiveRun& run) {
   if (batch.running.empty()) round_done(run);
 }
 
+void RunService::prepare_gate_slots(ActiveRun& run) {
+  if (!run.options.gate || !run.gate_slots.empty()) return;
+  for (std::int64_t i = 0; i < std::max<std::int64_t>(run.options.gate_parallel, 1); ++i) {
+    run.gate_slots.push_back(
+        GateSlot{gate_tree_for(run.row.repository, run.row.id, static_cast<std::size_t>(i))});
+  }
+  // The others are made when a round first gates that many at once. One
+  // left by a killed daemon is kept, and checked before its first use.
+  GateSlot& first = run.gate_slots.front();
+  first.working = true;
+  auto made = std::make_shared<bool>(false);
+  loop::queue_work(
+      services_.loop,
+      [tree = first.tree, tip = run.row.integration_branch, made] {
+        try {
+          *made = ensure_gate_tree(tree, tip);
+        } catch (const std::exception&) {
+          // The first gate makes it again, and says why if it cannot.
+        }
+      },
+      guarded([this, run_id = run.row.id, tree = first.tree, made] {
+        if (ActiveRun* run = find(run_id)) run->gate_slots.front().known_clean = *made;
+        gate_slot_done(run_id, tree, 0);
+      }));
+}
+
+void RunService::tidy_gate_slot(ActiveRun& run, std::size_t slot, const std::string& commit) {
+  GateSlot& kept = run.gate_slots[slot];
+  kept.working = true;
+  auto tidied = std::make_shared<bool>(false);
+  loop::queue_work(
+      services_.loop,
+      [path = kept.tree.path, commit, tidied] {
+        try {
+          // Moved to the commit it holds: only what was written is undone.
+          git::move_worktree(path, commit, false);
+          *tidied = true;
+        } catch (const std::exception&) {
+          // The next gate checks it again, or makes it afresh.
+        }
+      },
+      guarded([this, run_id = run.row.id, tree = kept.tree, slot, tidied] {
+        if (ActiveRun* run = find(run_id)) run->gate_slots[slot].known_clean = *tidied;
+        gate_slot_done(run_id, tree, slot);
+      }));
+}
+
+void RunService::gate_slot_done(const std::string& run_id, const GateTree& tree, std::size_t slot) {
+  ActiveRun* run = find(run_id);
+  if (run == nullptr) {
+    // The run ended while git worked on it: nothing will use it again.
+    loop::queue_work(
+        services_.loop, [tree] { remove_gate_tree(tree); }, [] {});
+    return;
+  }
+  run->gate_slots[slot].working = false;
+  if (!run->batch) return;
+  for (PrefixGate& gate : run->batch->running) {
+    if (gate.slot == slot && gate.waiting) {
+      begin_gate(*run, gate);
+      return;
+    }
+  }
+}
+
 void RunService::start_gate(ActiveRun& run, std::size_t length) {
   GateBatch& batch = *run.batch;
-  const git::PlannedMerge& merge = batch.merges[length - 1];
   PrefixGate& gate = batch.running.emplace_back();
   gate.length = length;
-  gate.tree = gate_tree_for(run.row.repository, run.row.id, merge.tree);
+  // A round gates at most --gate-parallel prefixes, so one worktree is
+  // free; should none be, one more is made.
+  auto free = std::find_if(run.gate_slots.begin(), run.gate_slots.end(),
+                           [](const GateSlot& slot) { return !slot.held; });
+  if (free == run.gate_slots.end()) {
+    run.gate_slots.push_back(
+        GateSlot{gate_tree_for(run.row.repository, run.row.id, run.gate_slots.size())});
+    free = run.gate_slots.end() - 1;
+  }
+  gate.slot = static_cast<std::size_t>(free - run.gate_slots.begin());
+  free->held = true;
+  if (free->working) {
+    gate.waiting = true;
+    return;
+  }
+  begin_gate(run, gate);
+}
+
+void RunService::begin_gate(ActiveRun& run, PrefixGate& gate) {
+  GateBatch& batch = *run.batch;
+  const std::size_t length = gate.length;
+  const git::PlannedMerge& merge = batch.merges[length - 1];
+  GateSlot& slot = run.gate_slots[gate.slot];
+  gate.waiting = false;
+  slot.working = true;
+  const bool known_clean = slot.known_clean;
+  // From now on its command may write there.
+  slot.known_clean = false;
   auto error = std::make_shared<std::string>();
   loop::queue_work(
       services_.loop,
-      [tree = gate.tree, commit = merge.commit, error] {
+      [tree = slot.tree, commit = merge.commit, known_clean, error] {
         try {
-          make_gate_tree(tree, commit);
+          move_gate_tree(tree, commit, known_clean);
         } catch (const std::exception& e) {
           *error = e.what();
         }
       },
-      guarded([this, run_id = run.row.id, serial = batch.serial, length, error] {
+      guarded([this, run_id = run.row.id, serial = batch.serial, length, slot = gate.slot,
+               tree = slot.tree, error] {
         ActiveRun* run = find(run_id);
         PrefixGate* gate = running_gate(run, serial, length);
-        if (gate == nullptr) return;
+        if (gate == nullptr || gate->slot != slot) {
+          gate_slot_done(run_id, tree, slot);
+          return;
+        }
+        run->gate_slots[slot].working = false;
         GateBatch& batch = *run->batch;
         if (!error->empty()) {
           prefix_judged(run_id, serial, length,
@@ -1012,17 +1118,17 @@ void RunService::start_gate(ActiveRun& run, std::size_t length) {
         }
         const git::PlannedMerge& merge = batch.merges[length - 1];
         // The gate runs as the task's check does: the agents' environment
-        // (the prefix's last task's names), confined to its scratch
-        // worktree unless the run said otherwise.
+        // (the prefix's last task's names), confined to its worktree
+        // unless the run said otherwise.
         std::vector<std::string> env;
         const TaskSlot& last = run->tasks[batch.nodes[length - 1]];
         for (const auto& [name, value] : agent_env(*run, last)) env.push_back(name + "=" + value);
         env.push_back("MISSION_GATE_TREE=" + merge.tree);
         env.push_back("MISSION_GATE_ONTO=" + batch.tip(batch.state.landed));
         gate->check = std::make_unique<TaskCheck>(
-            services_.loop, *run->options.gate, gate->tree.path, std::move(env),
-            CheckConfinement{run->options.sandbox, services_.paths.sandbox_temp_dir(),
-                             gate->tree.name, run->options.allow_write},
+            services_.loop, *run->options.gate, tree.path, std::move(env),
+            CheckConfinement{run->options.sandbox, services_.paths.sandbox_temp_dir(), tree.name,
+                             run->options.allow_write},
             [this, run_id, serial, length](CheckResult result) {
               prefix_judged(run_id, serial, length, result);
             });
@@ -1050,8 +1156,9 @@ void RunService::prefix_judged(const std::string& run_id, std::uint64_t serial, 
   // Destroyed on the next turn: this call may run inside it.
   if (gate->check) retired_checks_.push_back(std::move(gate->check));
   pump_turn_.schedule();
-  loop::queue_work(
-      services_.loop, [tree = gate->tree] { remove_gate_tree(tree); }, [] {});
+  // Kept for the next gate, which moves it on.
+  run->gate_slots[gate->slot].held = false;
+  if (ran) tidy_gate_slot(*run, gate->slot, batch.merges[length - 1].commit);
   batch.running.erase(batch.running.begin() + (gate - batch.running.data()));
   const std::string& tree = batch.merges[length - 1].tree;
   GateVerdict verdict{result.passed, batch.tip(batch.state.landed), result.reason, result.output};
@@ -1149,8 +1256,7 @@ void RunService::end_batch(ActiveRun& run, bool requeue_rest) {
   run.merging = false;
   for (PrefixGate& gate : batch->running) {
     gate.check.reset();
-    loop::queue_work(
-        services_.loop, [tree = gate.tree] { remove_gate_tree(tree); }, [] {});
+    run.gate_slots[gate.slot].held = false;
   }
   std::vector<std::size_t> rest(
       batch->nodes.begin() + static_cast<std::ptrdiff_t>(batch->state.landed), batch->nodes.end());
@@ -1182,6 +1288,57 @@ void RunService::record_gate(ActiveRun& run, std::size_t node, const std::string
   events.publish_to(services_.events);
 }
 
+void RunService::recover_changed_paths(ActiveRun& run, std::size_t node,
+                                       const std::vector<std::string>& conflicts) {
+  struct Landed {
+    std::size_t node = 0;
+    std::string base;
+    std::string merge;
+    std::vector<std::string> paths;
+  };
+  auto landed = std::make_shared<std::vector<Landed>>();
+  for (std::size_t i = 0; i < run.tasks.size(); ++i) {
+    const TaskSlot& other = run.tasks[i];
+    if (other.state == SlotState::merged && other.changed_paths_lost)
+      landed->push_back({i, other.base_commit, other.merge_commit, {}});
+  }
+  loop::queue_work(
+      services_.loop,
+      [repository = run.row.repository, landed] {
+        for (Landed& each : *landed) {
+          if (each.merge.empty()) continue;
+          try {
+            // A merge commit's change over its first parent; a fast-forward
+            // against the base its attempt began on.
+            std::set<std::string> paths;
+            for (const auto& file : git::task_diff(repository, each.base, each.merge, 0).files) {
+              paths.insert(file.path);
+              if (file.old_path) paths.insert(*file.old_path);
+            }
+            each.paths.assign(paths.begin(), paths.end());
+          } catch (const std::exception&) {
+            // Unreadable (the commit is gone): the prompt names no task for it.
+          }
+        }
+      },
+      guarded(
+          [this, run_id = run.row.id, node, attempt = run.tasks[node].attempts, conflicts, landed] {
+            ActiveRun* run = find(run_id);
+            if (!run) return;
+            for (Landed& each : *landed) {
+              TaskSlot& other = run->tasks[each.node];
+              if (!other.changed_paths_lost) continue;
+              other.changed_paths = std::move(each.paths);
+              other.changed_paths_lost = false;
+            }
+            if (slot_at(run_id, node, attempt) == nullptr) {
+              pump(*run);
+              return;
+            }
+            merge_blocked(*run, node, "", conflicts);
+          }));
+}
+
 void RunService::merge_blocked(ActiveRun& run, std::size_t node, const std::string& error,
                                const std::vector<std::string>& conflicts) {
   store::Database& db = services_.db;
@@ -1202,6 +1359,12 @@ void RunService::merge_blocked(ActiveRun& run, std::size_t node, const std::stri
   // A conflict goes back to the agent while attempts remain: a new attempt
   // starts from the new tip, told which files and which landed tasks.
   if (error.empty() && slot.attempts < run.options.max_attempts) {
+    for (const TaskSlot& other : run.tasks) {
+      if (other.state == SlotState::merged && other.changed_paths_lost) {
+        recover_changed_paths(run, node, conflicts);
+        return;
+      }
+    }
     std::string landed_by;
     for (const TaskSlot& other : run.tasks) {
       if (other.state != SlotState::merged || &other == &slot) continue;
@@ -1569,6 +1732,12 @@ void RunService::finish(ActiveRun& run, RunStatus status, const std::string& rea
   events.publish_to(services_.events);
   std::error_code ignored;
   std::filesystem::remove_all(services_.paths.launch_dir() / run.row.id, ignored);
+  // Its gate worktrees go; one git still works on goes when that is done.
+  for (const GateSlot& slot : run.gate_slots) {
+    if (slot.working) continue;
+    loop::queue_work(
+        services_.loop, [tree = slot.tree] { remove_gate_tree(tree); }, [] {});
+  }
   runs_.erase(run.row.id);
 }
 

@@ -130,6 +130,9 @@ class RunService {
     // What the attempt changed since its base (from judging it): a task
     // sent back by a conflict is told which landed task touched its files.
     std::vector<std::string> changed_paths;
+    // Judged by an earlier daemon: changed_paths is not known until read
+    // again from git (what its merge commit brought).
+    bool changed_paths_lost = false;
     // Where it merged: proved to be in the integration branch at the end.
     std::string merge_commit;
     std::unique_ptr<loop::Timer> timeout;
@@ -146,8 +149,17 @@ class RunService {
   // One --gate command on a prefix of the batch, while it runs.
   struct PrefixGate {
     std::size_t length = 0;
-    GateTree tree;
+    std::size_t slot = 0;  // the run's gate worktree it holds
+    // Its worktree is still being made or moved for an earlier gate.
+    bool waiting = false;
     std::unique_ptr<TaskCheck> check;
+  };
+  // With --gate, one of the run's kept gate worktrees (merge_gate.hpp).
+  struct GateSlot {
+    GateTree tree;
+    bool held = false;         // by a gate of the batch
+    bool working = false;      // git work on it is under way on the pool
+    bool known_clean = false;  // nothing ran in it since its last checkout
   };
   // With --gate, the tasks that waited to land, merged one after another
   // onto the integration tip and gated by prefix (gate_queue.hpp).
@@ -177,6 +189,8 @@ class RunService {
     std::uint64_t batches = 0;         // begun so far: each one's serial
     // The --gate's verdicts by merged tree id: a tree is judged once.
     std::map<std::string, GateVerdict> gate_verdicts;
+    // Its gate worktrees, one for each gate that may run at once.
+    std::vector<GateSlot> gate_slots;
     // Proof of landing, once nothing is left to do: each merged task's
     // merge commit is in the integration branch; `unlanded` says which are
     // not (the branch moved back after they merged).
@@ -221,7 +235,20 @@ class RunService {
   // The next prefixes gated (or their verdicts found); the culprit sent
   // back, or the batch ended, when nothing is left to gate.
   void gate_round(ActiveRun& run);
+  // The run's gate worktrees, the first made at the integration tip now,
+  // while the agents work, so that the first gate only moves it.
+  void prepare_gate_slots(ActiveRun& run);
+  // A gate of the prefix of `length` takes a free gate worktree; it begins
+  // once no git work is under way on it.
   void start_gate(ActiveRun& run, std::size_t length);
+  // The gate's worktree moved to the prefix's merge, then its command run.
+  void begin_gate(ActiveRun& run, PrefixGate& gate);
+  // After a gate ran in it: what it wrote there is undone now, on the pool,
+  // out of the next gate's way (which waits if it comes first).
+  void tidy_gate_slot(ActiveRun& run, std::size_t slot, const std::string& commit);
+  // Git work on a gate worktree is over: a gate waiting for it begins; a
+  // run that has ended meanwhile has it removed.
+  void gate_slot_done(const std::string& run_id, const GateTree& tree, std::size_t slot);
   void prefix_judged(const std::string& run_id, std::uint64_t serial, std::size_t length,
                      const CheckResult& result);
   // The run's batch `serial` and its gate of the prefix of `length` still
@@ -248,6 +275,11 @@ class RunService {
   // the task waits for a person.
   void merge_blocked(ActiveRun& run, std::size_t node, const std::string& error,
                      const std::vector<std::string>& conflicts);
+  // Before a conflict goes back to its agent: what the landed tasks judged
+  // by an earlier daemon changed, read from their merge commits on a pool
+  // thread; then merge_blocked again.
+  void recover_changed_paths(ActiveRun& run, std::size_t node,
+                             const std::vector<std::string>& conflicts);
   // The run and node of a task waiting for approval, or MissionError.
   std::pair<ActiveRun*, std::size_t> awaiting_approval(const std::string& task_id);
   void attempt_failed(ActiveRun& run, std::size_t node, const std::string& reason,

@@ -111,6 +111,13 @@ std::vector<RunRow> RunRepository::live() {
   return rows;
 }
 
+std::vector<std::string> RunRepository::ended_ids() {
+  auto s = db_.prepare("SELECT id FROM runs WHERE status NOT IN ('running', 'stopping')");
+  std::vector<std::string> ids;
+  while (s.step()) ids.push_back(s.text(0));
+  return ids;
+}
+
 void RunRepository::set_status(const std::string& id, RunStatus status,
                                const std::optional<std::string>& reason,
                                std::optional<std::int64_t> ended_at) {

@@ -72,6 +72,8 @@ class RunRepository {
   std::optional<RunRow> latest_of(const std::string& workflow_id);
   // Every live run, oldest first: resumed when the daemon starts.
   std::vector<RunRow> live();
+  // The ids of every run that has ended: what it left in git may go.
+  std::vector<std::string> ended_ids();
   void set_status(const std::string& id, RunStatus status, const std::optional<std::string>& reason,
                   std::optional<std::int64_t> ended_at);
 

@@ -12,6 +12,7 @@
 #include "daemon/store/mission_repository.hpp"
 #include "daemon/store/ownership.hpp"
 #include "daemon/store/plan_repository.hpp"
+#include "daemon/store/run_repository.hpp"
 #include "daemon/store/task_repository.hpp"
 #include "daemon/workspaces/branch_names.hpp"
 #include "shared/clock.hpp"
@@ -148,6 +149,11 @@ std::vector<Cleanup::Repository> made_in(store::Database& db,
   std::vector<Cleanup::Repository> out;
   for (auto& [path, repository] : by_path) out.push_back(std::move(repository));
   return out;
+}
+
+std::set<std::string> ended_runs(store::Database& db) {
+  std::vector<std::string> ids = store::RunRepository(db).ended_ids();
+  return {ids.begin(), ids.end()};
 }
 
 }  // namespace
@@ -558,6 +564,7 @@ Cleanup plan_recovery(store::Database& db) {
   Cleanup cleanup;
   cleanup.only_without_rows = true;
   cleanup.repositories = made_in(db, {}, &cleanup.ever_recorded);
+  cleanup.ended_runs = ended_runs(db);
   cleanup.generation = begin_reconciling();
   return cleanup;
 }
@@ -578,6 +585,7 @@ Cleanup plan_clean(store::Database& db, const std::optional<std::string>& workfl
     cleanup.entries.push_back({std::move(row), false, std::nullopt});  // run_clean asks git
   }
   cleanup.repositories = made_in(db, cleanup.entries);
+  cleanup.ended_runs = ended_runs(db);
   cleanup.generation = begin_reconciling();
   return cleanup;
 }
@@ -634,6 +642,49 @@ void reconcile(Cleanup& cleanup, const Cleanup::Repository& repository) {
   }
 }
 
+// The --gate worktrees and branches of runs that have ended, a killed
+// daemon's or one whose removal failed: nothing in them is anyone's work.
+void reconcile_gates(Cleanup& cleanup, const Cleanup::Repository& repository) {
+  git::MadeRefs refs = git::made_refs(repository.path, std::string(kGateWorktreePrefix),
+                                      std::string(kGateBranchPrefix));
+  std::set<std::string> gone_branches;
+  for (const auto& worktree : refs.worktrees) {
+    // gate-<run id>-<slot>
+    const std::string rest = worktree.name.substr(kGateWorktreePrefix.size());
+    const std::size_t dash = rest.rfind('-');
+    if (dash == std::string::npos || !cleanup.ended_runs.contains(rest.substr(0, dash))) continue;
+    const std::string branch =
+        std::string(kGateBranchPrefix) + rest.substr(0, dash) + "/" + rest.substr(dash + 1);
+    Cleanup::Leftover leftover{repository.path, worktree.name, worktree.path, branch, false, ""};
+    try {
+      git::remove_worktree(repository.path, worktree.name, branch, true);
+      // What git does not track (a gate's build output) stays after a prune.
+      std::error_code ignored;
+      std::filesystem::remove_all(worktree.path, ignored);
+      leftover.removed = true;
+      gone_branches.insert(branch);
+    } catch (const std::exception& e) {
+      leftover.why = e.what();
+    }
+    cleanup.leftovers.push_back(std::move(leftover));
+  }
+  for (const auto& branch : refs.branches) {
+    // mission/gate/<run id>/<slot>
+    const std::string rest = branch.name.substr(kGateBranchPrefix.size());
+    if (gone_branches.contains(branch.name) ||
+        !cleanup.ended_runs.contains(rest.substr(0, rest.find('/'))))
+      continue;
+    Cleanup::Leftover leftover{repository.path, "", "", branch.name, false, ""};
+    try {
+      git::remove_worktree(repository.path, "", branch.name, true);
+      leftover.removed = true;
+    } catch (const std::exception& e) {
+      leftover.why = e.what();
+    }
+    cleanup.leftovers.push_back(std::move(leftover));
+  }
+}
+
 }  // namespace
 
 void run_clean(Cleanup& cleanup) {
@@ -660,6 +711,7 @@ void run_clean(Cleanup& cleanup) {
   for (const auto& repository : cleanup.repositories) {
     try {
       reconcile(cleanup, repository);
+      reconcile_gates(cleanup, repository);
     } catch (const std::exception& e) {
       cleanup.leftovers.push_back({repository.path, "", "", "", false, e.what()});
     }

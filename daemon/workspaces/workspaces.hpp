@@ -54,6 +54,11 @@ store::Page<store::WorkspaceRow> list(store::Database& db, const ListRequest& re
 // Every worktree mission makes lives in the repository's worktree folder,
 // beside its main work tree: <repository>.worktrees/.
 inline constexpr std::string_view kWorktreeFolderSuffix = ".worktrees";
+// A run's --gate worktrees (docs/adr/0041), beside the others:
+// gate-<run id>-<slot>, on mission/gate/<run id>/<slot>. Clean removes
+// those of runs that have ended.
+inline constexpr std::string_view kGateWorktreePrefix = "gate-";
+inline constexpr std::string_view kGateBranchPrefix = "mission/gate/";
 std::string worktree_folder(const std::string& main_work_tree);
 
 // What to create. Empty path and branch take the defaults: branch
@@ -187,6 +192,10 @@ struct Cleanup {
     std::set<std::string> live;  // ids of rows not removed (nor removed by this pass)
   };
   std::vector<Repository> repositories;
+  // The runs that have ended: their --gate worktrees and branches
+  // (gate-<run>-<slot>, mission/gate/<run>/<slot>) go, whatever they hold,
+  // for they hold only merges of branches kept elsewhere.
+  std::set<std::string> ended_runs;
   bool only_without_rows = false;       // at start-up: only what no row ever named
   std::uint64_t generation = 0;         // of the rows read when it was planned
   std::set<std::string> ever_recorded;  // with only_without_rows: every id a row names
