@@ -36,7 +36,8 @@ class RunBoard {
   void update(const nlohmann::json& attempt);
   // An observation.recorded or execution.updated event of one of the
   // run's agents: its progress line, the question it asks or the
-  // permission it waits on, or that it was answered. The task it changed, or empty when it is not news.
+  // permission it waits on, or that it was answered. The task it changed, or empty when it is not
+  // news.
   std::string note_agent_event(const nlohmann::json& event);
   // The questions already waiting (inbox.list's): those of the run's
   // agents go on their tasks, as if their events had been heard. The
