@@ -38,6 +38,21 @@ struct PlannedTask {
   std::vector<std::string> depends_on;
 };
 
+// `head` followed by `tail`: a command line and the agent it runs.
+inline std::vector<std::string> args(std::vector<std::string> head,
+                                     const std::vector<std::string>& tail) {
+  head.insert(head.end(), tail.begin(), tail.end());
+  return head;
+}
+
+// A generic agent: keeps its prompt as NOTES/prompt-NAME-ATTEMPT, then
+// runs `body` in its worktree.
+inline std::vector<std::string> agent(const fs::path& notes, const std::string& body) {
+  return {"--", "/bin/sh", "-c",
+          "cp \"$MISSION_TASK_PROMPT_FILE\" '" + notes.string() +
+              "/prompt-'\"$MISSION_TASK_NAME-$MISSION_TASK_ATTEMPT\"\n" + body};
+}
+
 inline std::string make_workflow(Agent& planner, const std::vector<PlannedTask>& plan) {
   json workflow = planner.ok("workflow_create", {{"name", "run-test"},
                                                  {"source_type", "prompt"},

@@ -18,19 +18,6 @@ using nlohmann::json;
 
 namespace {
 
-std::vector<std::string> args(std::vector<std::string> head, const std::vector<std::string>& tail) {
-  head.insert(head.end(), tail.begin(), tail.end());
-  return head;
-}
-
-// A generic agent: keeps its prompt as NOTES/prompt-NAME-ATTEMPT, then
-// runs `body` in its worktree.
-std::vector<std::string> agent(const fs::path& notes, const std::string& body) {
-  return {"--", "/bin/sh", "-c",
-          "cp \"$MISSION_TASK_PROMPT_FILE\" '" + notes.string() +
-              "/prompt-'\"$MISSION_TASK_NAME-$MISSION_TASK_ATTEMPT\"\n" + body};
-}
-
 // A small build: every NAME called in a *.call file must be defined in
 // defs.txt. `sh SCRIPT WHO` appends WHO to NOTES/runs first.
 fs::path linker_script(const fs::path& notes) {

@@ -19,18 +19,6 @@ using nlohmann::json;
 
 namespace {
 
-std::vector<std::string> args(std::vector<std::string> head, const std::vector<std::string>& tail) {
-  head.insert(head.end(), tail.begin(), tail.end());
-  return head;
-}
-
-// Keeps its prompt as NOTES/prompt-NAME-ATTEMPT, then runs `body`.
-std::vector<std::string> agent(const fs::path& notes, const std::string& body) {
-  return {"--", "/bin/sh", "-c",
-          "cp \"$MISSION_TASK_PROMPT_FILE\" '" + notes.string() +
-              "/prompt-'\"$MISSION_TASK_NAME-$MISSION_TASK_ATTEMPT\"\n" + body};
-}
-
 bool ended(const json& run) {
   return run["status"] != "running" && run["status"] != "stopping";
 }

@@ -24,11 +24,6 @@ std::vector<std::string> agent(const std::string& before = "") {
           before + "\nprintf '%s\\n' \"$MISSION_TASK_NAME\" > \"$MISSION_TASK_NAME.txt\""};
 }
 
-std::vector<std::string> args(std::vector<std::string> head, const std::vector<std::string>& tail) {
-  head.insert(head.end(), tail.begin(), tail.end());
-  return head;
-}
-
 // A workflow of independent tasks, each expected to touch `areas`.
 std::string scoped_workflow(Agent& planner, const std::vector<std::string>& names,
                             const json& areas) {

@@ -33,11 +33,6 @@ std::vector<std::string> agent(const std::string& before = "") {
           before + "\nprintf '%s\\n' \"$MISSION_TASK_NAME\" > \"$MISSION_TASK_NAME.txt\""};
 }
 
-std::vector<std::string> args(std::vector<std::string> head, const std::vector<std::string>& tail) {
-  head.insert(head.end(), tail.begin(), tail.end());
-  return head;
-}
-
 // A fake `codex` (the codex adapter keeps MISSION_MCP_TOKEN in its agent's
 // environment): writes NAME.txt, then starts and completes its task over
 // mission's MCP bridge, reporting tokens in complete_task's metadata. The
