@@ -4,7 +4,6 @@
 #include <signal.h>
 
 #include <catch2/catch.hpp>
-#include <thread>
 
 #include "integration/harness.hpp"
 #include "integration/stdio_process.hpp"
@@ -16,14 +15,14 @@ namespace {
 
 // The execution `mission run --detach` started, once it has ended.
 json wait_final(const Instance& instance, const std::string& id, std::chrono::seconds limit = 20s) {
-  const auto deadline = std::chrono::steady_clock::now() + limit * kWaitScale;
   json execution;
-  while (std::chrono::steady_clock::now() < deadline) {
-    execution = json::parse(run_mission(instance, {"--json", "exec", "show", id}).out);
-    const std::string state = execution.value("state", "");
-    if (state == "completed" || state == "failed" || state == "cancelled" || state == "lost") break;
-    std::this_thread::sleep_for(20ms);
-  }
+  eventually(
+      [&] {
+        execution = json::parse(run_mission(instance, {"--json", "exec", "show", id}).out);
+        const std::string state = execution.value("state", "");
+        return state == "completed" || state == "failed" || state == "cancelled" || state == "lost";
+      },
+      limit, 20ms);
   return execution;
 }
 
@@ -278,11 +277,10 @@ TEST_CASE("a prompt a running agent printed without a newline shows at the end o
       instance, "echo 'about to ask'; printf 'Proceed? [y/N] '; read answer; echo \"got $answer\"",
       {"--stdin-answers"});
   json logs;
-  for (int i = 0; i < 500 && !logs.contains("partialLines"); ++i) {
-    std::this_thread::sleep_for(20ms);
+  REQUIRE(eventually([&] {
     logs = json::parse(run_mission(instance, {"--json", "exec", "logs", id}).out);
-  }
-  REQUIRE(logs.contains("partialLines"));
+    return logs.contains("partialLines");
+  }));
   CHECK(logs["partialLines"] ==
         json::parse(R"([{"stream": "stdout", "text": "Proceed? [y/N] "}])"));
   REQUIRE(logs["lines"].size() == 1);  // the prompt is no numbered line until it ends
@@ -387,11 +385,10 @@ TEST_CASE("exec show says what a waiting execution waits on") {
       " | sed \"s/ID/$MISSION_AGENT_EXECUTION_ID/\"; sleep 30";
   std::string id = detach(instance, script);
   json execution = json::object();
-  for (int i = 0; i < 500 && execution.value("state", "") != "blocked"; ++i) {
-    std::this_thread::sleep_for(20ms);
+  REQUIRE(eventually([&] {
     execution = json::parse(run_mission(instance, {"--json", "exec", "show", id}).out);
-  }
-  REQUIRE(execution["state"] == "blocked");
+    return execution.value("state", "") == "blocked";
+  }));
   CHECK(execution["waitingOn"]["kind"] == "blocked");  // the newest of the two
   CHECK(execution["waitingOn"]["payload"]["reason"] == "no network");
   ProcessResult shown = run_mission(instance, {"exec", "show", id});

@@ -15,7 +15,6 @@
 #include <limits>
 #include <regex>
 #include <set>
-#include <thread>
 
 #include "integration/run_helpers.hpp"
 #include "integration/stdio_process.hpp"
@@ -707,14 +706,15 @@ TEST_CASE(
     return !attempts.empty() && attempts.back().contains("agentExecutionId");
   });
   const std::string agent_id = run["tasks"][0]["attempts"].back()["agentExecutionId"];
-  const auto deadline = std::chrono::steady_clock::now() + 20s * kWaitScale;
-  for (json shown = mission_json(instance, {"exec", "show", agent_id});
-       shown.value("state", "") != "awaiting_input";
-       shown = mission_json(instance, {"exec", "show", agent_id})) {
-    INFO(shown.dump());
-    REQUIRE(std::chrono::steady_clock::now() < deadline);
-    std::this_thread::sleep_for(20ms);
-  }
+  json shown;
+  const bool asked = eventually(
+      [&] {
+        shown = mission_json(instance, {"exec", "show", agent_id});
+        return shown.value("state", "") == "awaiting_input";
+      },
+      20s);
+  INFO(shown.dump());
+  REQUIRE(asked);
   ProcessResult answered = run_mission(instance, {"answer", agent_id, "8080"});
   INFO(answered.err);
   REQUIRE(answered.exit_code == 0);
