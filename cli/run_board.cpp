@@ -49,6 +49,12 @@ void print_attempt(const nlohmann::json& attempt) {
       std::printf("%s\n", part.c_str());
     }
   }
+  if (status == "budget_reached") {
+    std::printf(
+        "           %s\n",
+        styled("raise it: mission inbox says how (mission workflows budget)", Tone::attention)
+            .c_str());
+  }
   std::fflush(stdout);
 }
 
@@ -125,7 +131,7 @@ Tone attempt_tone(const std::string& status) {
   if (status == "merged" || status == "done") return Tone::good;
   if (status == "failed" || status == "conflicted") return Tone::bad;
   if (status == "running" || status == "judging" || status == "queued" || status == "retrying" ||
-      status == "awaiting_approval") {
+      status == "awaiting_approval" || status == "budget_reached") {
     return Tone::attention;
   }
   return Tone::dim;
@@ -319,6 +325,11 @@ std::vector<std::string> RunBoard::lines(const std::string& header, std::size_t 
     if (row.value("status", "") == "awaiting_approval") {
       waits_on.push_back(text::elide_end(
           "    mission approve " + listed[i] + "  (or: mission reject " + listed[i] + " REASON)",
+          columns));
+    } else if (row.value("status", "") == "budget_reached") {
+      // The inbox has the figures and the exact command that raises it.
+      waits_on.push_back(text::elide_end(
+          "    budget reached: mission inbox says by how much, mission workflows budget raises it",
           columns));
     } else if (row.contains("permission")) {
       waits_on = wrapped("awaits permission: " + row.value("permission", ""), columns - 4, 2);

@@ -2,7 +2,7 @@
 # `mission completion fish`: regenerate it rather than edit it.
 
 # The options that take a value, in any command: their value is no command.
-set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --sandbox --network --allow-write --prompt --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --gate --gate-parallel --max-attempts --task-timeout --base --into --from-issue --var --repository --max-parallel
+set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --sandbox --network --allow-write --prompt --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --gate --gate-parallel --max-attempts --task-timeout --budget-tokens --budget-usd --run-budget-tokens --run-budget-usd --base --tokens --usd --into --from-issue --var --repository --max-parallel
 # The commands whose arguments after -- are a command line of its own.
 set -g __mission_with_command 'run' 'exec create' 'workflows run' 'workflows plan'
 # __mission_subcommands PATH: the subcommands of the command PATH.
@@ -23,7 +23,7 @@ function __mission_subcommands
         case 'workspaces'
             echo list conflicts clean
         case 'workflows'
-            echo list show create rm run stop reset retry status diff land plan edit
+            echo list show create rm run stop reset retry status budget diff land plan edit
         case 'templates'
             echo list show apply
         case 'sandbox'
@@ -239,6 +239,7 @@ complete -c mission -n '__mission_at '\''workflows'\''' -a 'stop' -d 'Stop a wor
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'reset' -d 'Put a workflow'\''s failed tasks (or one) back to ready, to run them again'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'retry' -d 'Run a workflow again with its last run'\''s options, on what failed (or one task)'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'status' -d 'Show a workflow'\''s last run: tasks, attempts, times'
+complete -c mission -n '__mission_at '\''workflows'\''' -a 'budget' -d 'Set a task'\''s (or the run'\''s) token or cost budget; a task waiting at it goes on'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'diff' -d 'Show a workflow run'\''s patch, or one task'\''s, through git diff'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'land' -d 'Move the base branch to a finished run'\''s branch (fast-forward, or --merge)'
 complete -c mission -n '__mission_at '\''workflows'\''' -a 'plan' -d 'Have an agent plan a new workflow for a goal; review, edit and run it after'
@@ -256,6 +257,10 @@ complete -c mission -n '__mission_at '\''workflows run'\''' -l gate -x -d 'Befor
 complete -c mission -n '__mission_at '\''workflows run'\''' -l gate-parallel -x -d 'Gate N prefixes of the merge queue at once (default 1, most 8)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l max-attempts -x -d 'Attempts per task (default 3, most 10)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l task-timeout -x -d 'Stop an agent after DUR (90s, 15m, 2h)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l budget-tokens -x -d 'Each task may use N tokens over its attempts; then it waits for a raise'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l budget-usd -x -d 'Each task may cost X USD over its attempts; then it waits for a raise'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l run-budget-tokens -x -d 'The whole run may use N tokens; then its tasks wait for a raise'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l run-budget-usd -x -d 'The whole run may cost X USD; then its tasks wait for a raise'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l base -x -d 'Start the integration branch here (default HEAD)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l env -x -a '(set -nx | string replace -r \'$\' =)' -d 'Set K=V in the agents'\'' environment (repeatable)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l detach -d 'Print the run id and return; the daemon runs it'
@@ -268,6 +273,10 @@ complete -c mission -n '__mission_at '\''workflows stop'\''' -a '(__mission_know
 complete -c mission -n '__mission_at '\''workflows reset'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''workflows retry'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''workflows status'\''' -a '(__mission_known workflows)'
+complete -c mission -n '__mission_at '\''workflows budget'\''' -l task -x -d 'This task'\''s budget (name or id); default: the run'\''s'
+complete -c mission -n '__mission_at '\''workflows budget'\''' -l tokens -x -d 'Tokens its attempts may use together (200k, 2M)'
+complete -c mission -n '__mission_at '\''workflows budget'\''' -l usd -x -d 'USD its agents may cost together'
+complete -c mission -n '__mission_at '\''workflows budget'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''workflows diff'\''' -l stat -d 'Only the files and their changed lines'
 complete -c mission -n '__mission_at '\''workflows diff'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''workflows land'\''' -l into -x -d 'The branch to land on (default: the run'\''s --base, else the checked-out branch)'

@@ -169,7 +169,7 @@ void Daemon::start() {
 
   uv_loop_t* loop = loop_.get();
   launcher_ = std::make_unique<execution::Launcher>(execution::RunnerServices{
-      loop, *database_, events_, paths_.logs_dir(), paths_.sandbox_temp_dir()});
+      loop, *database_, events_, paths_.logs_dir(), paths_.sandbox_temp_dir(), {}});
   inbound_ = std::make_unique<coordination::InboundDelivery>(*database_, events_, *launcher_);
   tree_watches_ = std::make_unique<git::TreeWatchService>(
       loop, settings_.tree_watching, [this](const std::string& root) {

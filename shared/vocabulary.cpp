@@ -92,7 +92,8 @@ MISSION_VOCABULARY(AttemptStatus, {AttemptStatus::running, "running"},
                    {AttemptStatus::awaiting_approval, "awaiting_approval"},
                    {AttemptStatus::queued, "queued"}, {AttemptStatus::merged, "merged"},
                    {AttemptStatus::failed, "failed"}, {AttemptStatus::conflicted, "conflicted"},
-                   {AttemptStatus::stopped, "stopped"})
+                   {AttemptStatus::stopped, "stopped"},
+                   {AttemptStatus::budget_reached, "budget_reached"})
 
 #undef MISSION_VOCABULARY
 

@@ -128,8 +128,10 @@ enum class RunStatus { running, stopping, stopped, completed, failed, partial };
 // (exit, claims, scope, check), waits for a person's approval when the
 // run asks for one (--approve), waits in the merge queue once it passed,
 // and ends merged, failed (retried while attempts remain; a rejection is a
-// failure), conflicted (blocked: its merge would conflict), or stopped
-// with the run.
+// failure), conflicted (blocked: its merge would conflict), stopped
+// with the run, or budget_reached (its task's or its run's token or cost
+// budget was used up: the task waits for a person to raise it, neither
+// failed nor retried; docs/adr/0049).
 enum class AttemptStatus {
   running,
   judging,
@@ -138,7 +140,8 @@ enum class AttemptStatus {
   merged,
   failed,
   conflicted,
-  stopped
+  stopped,
+  budget_reached
 };
 
 template <class Enum>

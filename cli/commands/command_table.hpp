@@ -58,6 +58,8 @@ void define_workflow_edit_command(CLI::App& workflows, CliContext& context);
 void define_workflow_plan_command(CLI::App& workflows, CliContext& context);
 // mission workflows run|stop|status (workflow_run.cpp).
 void define_workflow_run_commands(CLI::App& command, CliContext& context);
+// mission workflows budget (workflow_budget.cpp).
+void define_workflow_budget_command(CLI::App& workflows, CliContext& context);
 // mission workflows diff|land (workflow_land.cpp).
 void define_workflow_review_commands(CLI::App& command, CliContext& context);
 void define_approve_command(CLI::App& command, CliContext& context);

@@ -1,8 +1,9 @@
 // mission inbox | send | answer | agents: people take part in the
 // conversation with agents (ADR 17). Everything that waits on a person
-// (questions, tasks awaiting approval, merge conflicts, blocked agents) each
-// with the command that answers it, and messages to people; a message to an
-// agent; the answer to its open question; the registered agents.
+// (questions, tasks awaiting approval or a budget, merge conflicts, blocked
+// agents) each with the command that answers it, and messages to people; a
+// message to an agent; the answer to its open question; the registered
+// agents.
 
 #include <unistd.h>
 
@@ -23,6 +24,28 @@ std::string body_text(const nlohmann::json& body) {
   return body.is_string() ? body.get<std::string>() : body.dump();
 }
 
+// The exact command that raises the budget a task waits at, with as much
+// again as that budget on top of what was used.
+std::string raise_command(const nlohmann::json& budget) {
+  std::string command = "mission workflows budget " + safe(budget.value("workflowId", ""));
+  if (budget.value("scope", "task") == "task")
+    command += " --task " + safe(budget.value("taskId", ""));
+  if (budget.contains("tokens")) {
+    const nlohmann::json& tokens = budget.at("tokens");
+    command += " --tokens " + std::to_string(tokens.value("used", std::int64_t{0}) +
+                                             tokens.value("budget", std::int64_t{0}));
+  }
+  if (budget.contains("usd")) {
+    const nlohmann::json& usd = budget.at("usd");
+    char amount[64];
+    std::snprintf(amount, sizeof amount, "%.2f",
+                  usd.value("used", 0.0) + usd.value("budget", 0.0) + 0.005);
+    command += " --usd " + std::string(amount);
+  }
+  if (!budget.contains("tokens") && !budget.contains("usd")) command += " --tokens N";
+  return command;
+}
+
 // Questions, choices, subjects and bodies are agents' text: each is
 // neutralised and printed as one line.
 void print_inbox(const nlohmann::json& given) {
@@ -30,11 +53,12 @@ void print_inbox(const nlohmann::json& given) {
   const nlohmann::json questions = inbox.value("questions", nlohmann::json::array());
   const nlohmann::json approvals = inbox.value("approvals", nlohmann::json::array());
   const nlohmann::json conflicts = inbox.value("conflicts", nlohmann::json::array());
+  const nlohmann::json budgets = inbox.value("budgets", nlohmann::json::array());
   const nlohmann::json blocked = inbox.value("blocked", nlohmann::json::array());
   const nlohmann::json prompts = inbox.value("prompts", nlohmann::json::array());
   const nlohmann::json messages = inbox.value("messages", nlohmann::json::array());
-  if (questions.empty() && approvals.empty() && conflicts.empty() && blocked.empty() &&
-      prompts.empty() && messages.empty()) {
+  if (questions.empty() && approvals.empty() && conflicts.empty() && budgets.empty() &&
+      blocked.empty() && prompts.empty() && messages.empty()) {
     std::printf("nothing waits for you\n");
     return;
   }
@@ -60,6 +84,11 @@ void print_inbox(const nlohmann::json& given) {
         "merged: mission workflows reset %s %s, then mission workflows run %s\n",
         workflow.c_str(), workflow.c_str(), safe(conflict.value("taskId", "")).c_str(),
         workflow.c_str());
+  }
+  for (const auto& budget : budgets) {
+    std::printf("%s waits: %s\n", styled(task_of(budget), Tone::bold).c_str(),
+                safe(budget.value("reason", "budget reached")).c_str());
+    std::printf("  raise it: %s\n", raise_command(budget).c_str());
   }
   for (const auto& execution : blocked) {
     std::string who = safe(execution.value("agentExecutionId", ""));

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "cli/budget_values.hpp"
 #include "cli/commands/command_table.hpp"
 #include "cli/execution_view.hpp"
 #include "cli/exit_codes.hpp"
@@ -38,6 +39,11 @@ struct WorkflowRunOptions {
   std::string sandbox;  // empty: the daemon's default (on)
   std::string network;  // empty: the daemon's default (on)
   std::vector<std::string> allow_write;
+  // Read by budget_values.hpp, which refuses a bad one in the flag's words.
+  std::string budget_tokens;
+  std::string budget_usd;
+  std::string run_budget_tokens;
+  std::string run_budget_usd;
   std::string task_id;
   std::string reason;
   std::vector<std::string> env;
@@ -77,7 +83,23 @@ WorkflowRunOptions resolved(DaemonClient& client, WorkflowRunOptions options) {
   return options;
 }
 
+// The budgets given, as workflow.run takes them; a bad one is refused in
+// its flag's words before the daemon is asked anything.
+nlohmann::json budget_params(const WorkflowRunOptions& options) {
+  nlohmann::json params = nlohmann::json::object();
+  if (!options.budget_tokens.empty())
+    params["budgetTokens"] = budget_tokens("--budget-tokens", options.budget_tokens);
+  if (!options.budget_usd.empty())
+    params["budgetUsd"] = budget_usd("--budget-usd", options.budget_usd);
+  if (!options.run_budget_tokens.empty())
+    params["runBudgetTokens"] = budget_tokens("--run-budget-tokens", options.run_budget_tokens);
+  if (!options.run_budget_usd.empty())
+    params["runBudgetUsd"] = budget_usd("--run-budget-usd", options.run_budget_usd);
+  return params;
+}
+
 int run_workflow(const CliContext& context, const WorkflowRunOptions& given) {
+  const nlohmann::json budgets = budget_params(given);
   DaemonConnection connection = context.connect();
   const WorkflowRunOptions options = resolved(connection.client, given);
   nlohmann::json params = {{"id", options.id},
@@ -95,6 +117,7 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& given) {
   if (!options.network.empty()) params["network"] = options.network;
   if (!options.allow_write.empty())
     params["allowWrite"] = CliContext::absolute_paths(options.allow_write);
+  params.update(budgets);
   if (!options.task_timeout.empty()) {
     auto ms = duration_ms(options.task_timeout);
     if (!ms || *ms <= 0) {
@@ -342,6 +365,18 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
       ->type_name("K");
   run->add_option("--task-timeout", options->task_timeout, "Stop an agent after DUR (90s, 15m, 2h)")
       ->type_name("DUR");
+  run->add_option("--budget-tokens", options->budget_tokens,
+                  "Each task may use N tokens over its attempts; then it waits for a raise")
+      ->type_name("N");
+  run->add_option("--budget-usd", options->budget_usd,
+                  "Each task may cost X USD over its attempts; then it waits for a raise")
+      ->type_name("X");
+  run->add_option("--run-budget-tokens", options->run_budget_tokens,
+                  "The whole run may use N tokens; then its tasks wait for a raise")
+      ->type_name("N");
+  run->add_option("--run-budget-usd", options->run_budget_usd,
+                  "The whole run may cost X USD; then its tasks wait for a raise")
+      ->type_name("X");
   run->add_option("--base", options->base, "Start the integration branch here (default HEAD)")
       ->type_name("REF");
   // One value each time it is given: what follows -- is the agent's.

@@ -601,6 +601,7 @@ void define_workflows_command(CLI::App& command, CliContext& context) {
   remove->add_option("id", options->id, kWorkflowArgumentHelp)->required()->type_name("WF");
   on_run<run_remove_workflow>(remove, context, options);
   define_workflow_run_commands(command, context);
+  define_workflow_budget_command(command, context);
   define_workflow_review_commands(command, context);
   define_workflow_plan_command(command, context);
   define_workflow_edit_command(command, context);

@@ -362,6 +362,7 @@ void ExecutionRunner::record_usage() {
     store::UsageRepository(services_.db)
         .put({execution_id_, "stream", usage_->total(), unix_ms_now()});
     transaction.commit();
+    if (services_.usage_recorded) services_.usage_recorded(execution_id_);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "missiond: %s: recording its usage failed: %s\n", execution_id_.c_str(),
                  e.what());
@@ -567,6 +568,7 @@ void ExecutionRunner::on_usage(const AgentUsage& total) {
     store::Transaction transaction(services_.db);
     store::UsageRepository(services_.db).put({execution_id_, "stream", total, unix_ms_now()});
     transaction.commit();
+    if (services_.usage_recorded) services_.usage_recorded(execution_id_);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "missiond: %s: recording its usage failed: %s\n", execution_id_.c_str(),
                  e.what());

@@ -6,7 +6,13 @@
 
 namespace mission::daemon::execution {
 
-Launcher::Launcher(RunnerServices services) : services_(std::move(services)) {}
+Launcher::Launcher(RunnerServices services) : services_(std::move(services)) {
+  services_.usage_recorded = [this](const std::string& execution_id) {
+    // A copy: an observer may add or remove observers.
+    const auto observers = usage_observers_;
+    for (const auto& [token, observer] : observers) observer(execution_id);
+  };
+}
 
 Launcher::~Launcher() {
   release_all();

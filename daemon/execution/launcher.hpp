@@ -33,6 +33,9 @@ struct RunnerServices {
   std::filesystem::path logs_dir;
   // Where confined launches get their private TMPDIR (daemon/sandbox/).
   std::filesystem::path temp_root;
+  // Called with the execution's id each time its usage is committed (set
+  // by the Launcher, which hands it to its usage observers).
+  std::function<void(const std::string& execution_id)> usage_recorded;
 };
 
 struct LaunchSpec {
@@ -132,6 +135,18 @@ class Launcher {
     std::erase_if(end_observers_, [token](const auto& entry) { return entry.first == token; });
   }
 
+  // `observer` hears the id of an execution of ours each time its agent's
+  // usage (tokens, cost) is committed, from inside the runner's read: it
+  // must not stop the execution there, but on a later turn (a run's
+  // budgets, docs/adr/0049). The token removes it.
+  std::size_t add_usage_observer(EndObserver observer) {
+    usage_observers_.emplace_back(++last_observer_token_, std::move(observer));
+    return last_observer_token_;
+  }
+  void remove_usage_observer(std::size_t token) {
+    std::erase_if(usage_observers_, [token](const auto& entry) { return entry.first == token; });
+  }
+
   // The unfinished last line of each output stream of a running execution
   // of ours (a prompt waiting for its answer); empty otherwise.
   std::vector<PartialLine> partial_lines(const std::string& execution_id) const;
@@ -147,6 +162,7 @@ class Launcher {
   RunnerServices services_;
   std::map<std::string, std::unique_ptr<ExecutionRunner>> runners_;
   std::vector<std::pair<std::size_t, EndObserver>> end_observers_;
+  std::vector<std::pair<std::size_t, EndObserver>> usage_observers_;
   std::size_t last_observer_token_ = 0;
 };
 

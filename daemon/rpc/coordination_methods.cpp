@@ -2,6 +2,7 @@
 
 #include "daemon/coordination/coordination.hpp"
 #include "daemon/coordination/permission_prompts.hpp"
+#include "daemon/runs/run_budget.hpp"
 #include "daemon/store/agent_repository.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/inbox_repository.hpp"
@@ -110,6 +111,7 @@ nlohmann::json handle_inbox_list(MethodContext& context, const InboxListRequest&
        waiting_tasks_json(store::InboxRepository(db).awaiting_approval(store::kMaxInboxEntries))},
       {"conflicts",
        waiting_tasks_json(store::InboxRepository(db).conflicted(store::kMaxInboxEntries))},
+      {"budgets", runs::budget_waits(db)},
       {"blocked", blocked_executions(db)},
       {"prompts", coordination::open_permission_prompts(db)}};
   put_page(out, "messages", std::move(items), page.positions, page.more, wanted);

@@ -103,6 +103,9 @@ std::span<const MethodEntry> control_methods() {
       // Stops processes and records their attempts itself.
       {"workflow.stop", "control/workflow.stop.params", false, self,
        typed<WorkflowStopRequest, handle_workflow_stop>},
+      // Stores the budget and launches what it held; records itself.
+      {"workflow.budget", "control/workflow.budget.params", false, self,
+       typed<WorkflowBudgetRequest, handle_workflow_budget>},
       // A person's verdict on a task of a run with --approve; records itself.
       {"task.approve", "control/task.approve.params", false, self,
        typed<TaskApprovalRequest, handle_task_approve>},

@@ -62,6 +62,19 @@ void from_json(const nlohmann::json& j, TaskApprovalRequest& request) {
   if (j.contains("reason")) request.reason = j.at("reason").get<std::string>();
 }
 
+void from_json(const nlohmann::json& j, WorkflowBudgetRequest& request) {
+  request.id = j.at("id").get<std::string>();
+  if (j.contains("task")) request.change.task_id = j.at("task").get<std::string>();
+  if (j.contains("tokens")) request.change.tokens = j.at("tokens").get<std::int64_t>();
+  if (j.contains("usd")) request.change.usd = j.at("usd").get<double>();
+}
+
+nlohmann::json handle_workflow_budget(MethodContext& context,
+                                      const WorkflowBudgetRequest& request) {
+  runs::RunService& service = context.services.runs;
+  return {{"run", service.run_json(service.set_budget(request.id, request.change))}};
+}
+
 nlohmann::json handle_task_approve(MethodContext& context, const TaskApprovalRequest& request) {
   runs::RunService& service = context.services.runs;
   return {{"run", service.run_json(service.approve(request.task_id, request.person))}};

@@ -1,7 +1,7 @@
 #pragma once
 // Control-API methods of workflow runs (docs/adr/0023): workflow.run,
 // workflow.retry, workflow.stop, workflow.runStatus, workflow.runReport,
-// workflow.landed, task.diff.
+// workflow.landed, workflow.budget, task.diff.
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -47,6 +47,12 @@ struct WorkflowLandedRequest {
 };
 void from_json(const nlohmann::json& j, WorkflowLandedRequest& request);
 
+struct WorkflowBudgetRequest {
+  std::string id;
+  runs::BudgetChange change;
+};
+void from_json(const nlohmann::json& j, WorkflowBudgetRequest& request);
+
 struct TaskApprovalRequest {
   std::string task_id;
   std::string person;
@@ -69,6 +75,9 @@ nlohmann::json handle_task_diff(MethodContext& context, const TaskDiffRequest& r
 nlohmann::json handle_workflow_retry(MethodContext& context, const WorkflowResetRequest& request);
 nlohmann::json handle_workflow_stop(MethodContext& context, const WorkflowStopRequest& request);
 nlohmann::json handle_task_approve(MethodContext& context, const TaskApprovalRequest& request);
+// A new token or cost budget for one task of the live run, or for the run
+// (docs/adr/0049): stored, and the tasks it held go on. {run}.
+nlohmann::json handle_workflow_budget(MethodContext& context, const WorkflowBudgetRequest& request);
 nlohmann::json handle_task_reject(MethodContext& context, const TaskApprovalRequest& request);
 nlohmann::json handle_workflow_run_status(MethodContext& context,
                                           const WorkflowRunStatusRequest& request);

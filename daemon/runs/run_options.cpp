@@ -27,6 +27,7 @@ nlohmann::json options_json(const RunOptions& options) {
     for (const auto& path : options.allow_write) paths.push_back(path.string());
     out["allowWrite"] = std::move(paths);
   }
+  put_budgets(out, options.budgets);
   return out;
 }
 
@@ -58,6 +59,7 @@ RunOptions options_from_json(const nlohmann::json& j) {
                         .value_or(sandbox::Network::on);
   for (const auto& path : j.value("allowWrite", std::vector<std::string>{}))
     options.allow_write.emplace_back(path);
+  options.budgets = budgets_from_json(j);
   auto refuse = [](const char* field, const std::string& what, const std::string& hint) {
     throw MissionError(ErrorCode::invalid_argument, what, hint, {{"field", field}});
   };

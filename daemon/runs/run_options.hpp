@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/runs/run_budget.hpp"
 #include "daemon/sandbox/network_filter.hpp"
 
 namespace mission::daemon::runs {
@@ -63,6 +64,8 @@ struct RunOptions {
   sandbox::Network network = sandbox::Network::on;
   // --allow-write: writable by its agents and checks beyond their profile.
   std::vector<std::filesystem::path> allow_write;
+  // Tokens and cost each task, and the run, may use (run_budget.hpp).
+  RunBudgets budgets;
   // The agents' and checks' environment: the caller's, without mission's
   // per-execution variables. Kept out of the database (run_environment.hpp).
   std::map<std::string, std::string> env;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <utility>
 
 #include "daemon/adapters/adapter_table.hpp"
 #include "daemon/coordination/coordination.hpp"
@@ -90,6 +91,8 @@ RunService::RunService(RunServices services)
     ended_.push_back(id);
     judge_turn_.schedule();
   });
+  usage_watch_ = std::make_unique<UsageWatch>(services_.loop, services_.launcher,
+                                              [this](const std::string& id) { check_budget(id); });
 }
 
 RunService::~RunService() {
@@ -112,6 +115,7 @@ bool RunService::is_busy(SlotState state) {
     case SlotState::awaiting_approval:
     case SlotState::queued:
     case SlotState::merging:
+    case SlotState::budget_reached:
       return true;
     default:
       return false;
@@ -246,6 +250,7 @@ void RunService::load(const store::RunRow& row) {
     if (found == node_of.end()) continue;
     TaskSlot& slot = run->tasks[found->second];
     slot.attempts = std::max(slot.attempts, attempt.attempt);
+    restore_budget_wait(*run, found->second, attempt);
     if (attempt.status == AttemptStatus::merged) {
       slot.state = SlotState::merged;
       slot.merge_commit = attempt.merge_commit.value_or("");
@@ -263,7 +268,7 @@ void RunService::load(const store::RunRow& row) {
       if (attempt.gate_passed == false) slot.last_gate_output = attempt.gate_output;
       // A conflict sent back to the agent is retried like a failure; the
       // last attempt's waits for a person.
-      if (slot.attempts >= run->options.max_attempts) {
+      if (counted_attempts(slot) >= run->options.max_attempts) {
         slot.state =
             attempt.status == AttemptStatus::conflicted ? SlotState::conflicted : SlotState::failed;
       }
@@ -415,6 +420,7 @@ void RunService::pump(ActiveRun& run) {
 
 std::optional<std::size_t> RunService::pick(ActiveRun& run) {
   const planning::PlanState& plan = *run.plan;
+  if (run_at_budget(run)) return std::nullopt;
   std::vector<bool> done(run.tasks.size());
   for (std::size_t i = 0; i < run.tasks.size(); ++i)
     done[i] = run.tasks[i].state == SlotState::merged;
@@ -422,7 +428,8 @@ std::optional<std::size_t> RunService::pick(ActiveRun& run) {
   std::vector<std::uint32_t> chain;
   for (std::size_t i = 0; i < run.tasks.size(); ++i) {
     const TaskSlot& slot = run.tasks[i];
-    if (slot.state != SlotState::waiting || slot.attempts >= run.options.max_attempts) continue;
+    if (slot.state != SlotState::waiting || counted_attempts(slot) >= run.options.max_attempts)
+      continue;
     const auto prerequisites = plan.dag.prerequisites(static_cast<planning::Node>(i));
     if (!std::all_of(prerequisites.begin(), prerequisites.end(),
                      [&](planning::Node p) { return done[p]; }))
@@ -540,6 +547,8 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
   input.previous_failure = slot.last_failure;
   input.previous_check_output = slot.last_check_output;
   input.previous_gate_output = slot.last_gate_output;
+  input.previous_budget = std::exchange(slot.budget_resume, std::nullopt);
+  slot.budget_stopped = false;
   input.worktree = slot.worktree;
   if (auto previous = store::RunRepository(db).attempt(run.row.id, slot.id, slot.attempts - 1);
       previous && previous->execution_id) {
@@ -666,6 +675,7 @@ void RunService::on_execution_ended(const std::string& execution_id) {
     attempt_stopped(*run, node);
     return;
   }
+  if (slot.budget_stopped && ended_at_budget(*run, node)) return;
   judge(*run, node);
 }
 
@@ -1492,7 +1502,7 @@ void RunService::attempt_failed(ActiveRun& run, std::size_t node, const std::str
   TaskSlot& slot = run.tasks[node];
   slot.timeout.reset();
   slot.check.reset();
-  const bool retry = may_retry && slot.attempts < run.options.max_attempts;
+  const bool retry = may_retry && counted_attempts(slot) < run.options.max_attempts;
   slot.last_failure = reason;
   slot.last_check_output = check_output;
   slot.last_gate_output.reset();
@@ -1636,7 +1646,7 @@ void RunService::maybe_finish(ActiveRun& run) {
     finish(run, any_merged ? RunStatus::partial : RunStatus::failed, *run.halted);
     return;
   }
-  if (pick(run)) return;
+  if (waits_for_run_budget(run) || pick(run)) return;
   if (!run.landing_proved) {
     prove_landing(run);
     return;
@@ -1851,6 +1861,7 @@ store::RunRow RunService::stop(const std::string& workflow_id) {
   if (run->batch && !run->batch->running.empty()) end_batch(*run, false);
   for (std::size_t i = 0; i < run->tasks.size(); ++i) {
     TaskSlot& slot = run->tasks[i];
+    if (slot.state == SlotState::budget_reached) leave_budget_wait(*run, i);
     if ((slot.state == SlotState::judging && slot.check) || slot.state == SlotState::queued ||
         slot.state == SlotState::awaiting_approval || slot.state == SlotState::prepared) {
       attempt_stopped(*run, i);

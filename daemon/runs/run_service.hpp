@@ -36,6 +36,7 @@
 #include "daemon/runs/run_options.hpp"
 #include "daemon/runs/run_services.hpp"
 #include "daemon/runs/task_check.hpp"
+#include "daemon/runs/usage_watch.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/store/run_repository.hpp"
 #include "shared/runtime_paths.hpp"
@@ -92,6 +93,13 @@ class RunService {
   store::RunRow reject(const std::string& task_id, const std::string& person,
                        const std::string& reason);
 
+  // A person sets the budget of one task of the workflow's live run (or of
+  // the run, without `change.task_id`), stored with the run's options; the
+  // tasks it held at a budget go on in a new attempt in the same worktree
+  // (docs/adr/0049). Throws MissionError naming a task the run does not
+  // have, or what was used when the budget is not above it. The run as it is.
+  store::RunRow set_budget(const std::string& workflow_id, const BudgetChange& change);
+
   // At start-up: every live run goes on. Agents a previous daemon ran were
   // lost; their attempts fail and are retried within their attempts.
   void resume();
@@ -113,6 +121,9 @@ class RunService {
     failed,
     conflicted,
     held,
+    // Stopped at its task's or the run's budget: it keeps its worktree and
+    // waits for a person to raise the budget (run_service_budget.cpp).
+    budget_reached,
   };
   struct TaskSlot {
     std::string id;
@@ -145,6 +156,13 @@ class RunService {
     // Launched as soon as its worktree is ready; false while it is only
     // prepared ahead of a free slot.
     bool launch_when_ready = true;
+    // Its agent is being stopped because a budget was reached: why.
+    bool budget_stopped = false;
+    std::string budget_note;
+    // Attempts that ended at a budget: they do not count against
+    // --max-attempts. Its next attempt is told why the last one stopped.
+    std::int64_t budget_attempts = 0;
+    std::optional<std::string> budget_resume;
   };
   // One --gate command on a prefix of the batch, while it runs.
   struct PrefixGate {
@@ -205,8 +223,13 @@ class RunService {
     std::optional<std::string> halted;
   };
 
-  // An agent, a check, a commit or a merge of the slot is under way.
+  // An agent, a check, a commit or a merge of the slot is under way, or it
+  // waits for a budget to be raised.
   static bool is_busy(SlotState state);
+  // Its attempts but those that ended at a budget: what --max-attempts bounds.
+  static std::int64_t counted_attempts(const TaskSlot& slot) {
+    return slot.attempts - slot.budget_attempts;
+  }
   ActiveRun* find(const std::string& run_id);
   // The slot of `node` if its attempt is still `attempt` (a continuation
   // that comes back after the run moved on finds nothing).
@@ -286,6 +309,25 @@ class RunService {
                       const std::optional<std::string>& check_output = std::nullopt,
                       AttemptStatus ended_as = AttemptStatus::failed, bool may_retry = true);
   void attempt_stopped(ActiveRun& run, std::size_t node);
+  // Budgets (run_service_budget.cpp). After the execution's usage changed:
+  // its task's budget, then the run's; an agent that reached one is stopped.
+  void check_budget(const std::string& execution_id);
+  void stop_at_budget(TaskSlot& slot, const std::string& note);
+  // Its agent ended after being stopped at a budget: unless it completed
+  // anyway (then it is judged as usual), the attempt ends budget_reached
+  // and the task waits. True when it did.
+  bool ended_at_budget(ActiveRun& run, std::size_t node);
+  // Each slot waiting at a budget that no longer holds it goes on.
+  void resume_budget_waits(ActiveRun& run);
+  // The run stops: a task waiting at a budget gives up its worktree.
+  void leave_budget_wait(ActiveRun& run, std::size_t node);
+  // At load: the slot of each attempt read back, waiting at its budget
+  // when its newest attempt ended there.
+  void restore_budget_wait(ActiveRun& run, std::size_t node, const store::AttemptRow& attempt);
+  // The run's own budget is used up: nothing more is dispatched.
+  bool run_at_budget(ActiveRun& run);
+  // And a task is left that would run: the run waits instead of ending.
+  bool waits_for_run_budget(ActiveRun& run);
   void maybe_finish(ActiveRun& run);
   // On a pool thread, then maybe_finish again.
   void prove_landing(ActiveRun& run);
@@ -324,6 +366,8 @@ class RunService {
   std::vector<std::unique_ptr<TaskCheck>> retired_checks_;
   loop::NextTurn pump_turn_;
   std::size_t end_observer_ = 0;
+  // Last: gone first, so no check comes while the rest is torn down.
+  std::unique_ptr<UsageWatch> usage_watch_;
 };
 
 }  // namespace mission::daemon::runs

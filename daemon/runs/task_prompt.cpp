@@ -73,6 +73,11 @@ std::string task_prompt(store::Database& db, planning::PlanCache* plans, const P
   if (std::string criteria = json_list(task.acceptance_criteria); !criteria.empty()) {
     out += "## Acceptance criteria\n\n" + criteria + "\n";
   }
+  if (input.previous_budget) {
+    out += "## The previous attempt stopped at its budget\n\n" + *input.previous_budget +
+           ". The budget was raised since: go on from where it stopped. Its work is in this "
+           "worktree as it left it; nothing was reset.\n\n";
+  }
   if (input.previous_failure) {
     out += "## The previous attempt failed\n\n" + *input.previous_failure + "\n";
     if (input.previous_check_output && !input.previous_check_output->empty()) {

@@ -32,6 +32,9 @@ struct PromptInput {
   // The writes the previous attempt's sandbox refused (read from its
   // agent's output), and the worktree the agent is told to work in instead.
   std::vector<sandbox::RefusedWrite> previous_refused_writes;
+  // The previous attempt was stopped at a budget, since raised: why (its
+  // attempt's reason). This attempt goes on in the same worktree.
+  std::optional<std::string> previous_budget;
   std::string worktree;
 };
 

@@ -36,4 +36,13 @@ std::vector<WaitingTask> InboxRepository::conflicted(std::size_t limit) {
   return rows_of(s);
 }
 
+std::vector<WaitingTask> InboxRepository::budget_reached(std::size_t limit) {
+  auto s = db_.prepare(std::string(kColumns) +
+                       "WHERE a.status = 'budget_reached' AND r.status IN ('running', 'stopping') "
+                       "AND a.attempt = (SELECT max(attempt) FROM run_attempts b WHERE b.run_id = "
+                       "a.run_id AND b.task_id = a.task_id) ORDER BY a.ended_at, a.rowid LIMIT ?1");
+  s.bind(1, static_cast<std::int64_t>(limit));
+  return rows_of(s);
+}
+
 }  // namespace mission::store

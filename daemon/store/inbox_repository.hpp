@@ -1,7 +1,8 @@
 #pragma once
 // The reads behind the people's inbox beside its messages and questions:
-// the tasks of a run that wait on a person's approval, and the tasks whose
-// merge conflicted in a workflow's last run (mission inbox).
+// the tasks of a run that wait on a person's approval or on a budget to be
+// raised, and the tasks whose merge conflicted in a workflow's last run
+// (mission inbox).
 
 #include <cstddef>
 #include <cstdint>
@@ -40,6 +41,9 @@ class InboxRepository {
   // At most `limit` tasks whose merge conflicted in their workflow's last
   // run and that nobody has reset since (the task is still failed).
   std::vector<WaitingTask> conflicted(std::size_t limit);
+  // At most `limit` tasks of runs under way whose newest attempt stopped at
+  // a budget (docs/adr/0049), oldest first.
+  std::vector<WaitingTask> budget_reached(std::size_t limit);
 
  private:
   Database& db_;

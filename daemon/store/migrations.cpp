@@ -10,7 +10,7 @@ namespace mission::store {
 namespace {
 
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 23> kMigrations{
+constexpr std::array<const char*, 24> kMigrations{
     // 1: executions and their observation ledger.
     R"sql(
 CREATE TABLE executions (
@@ -910,6 +910,46 @@ CREATE TRIGGER executions_end_claims AFTER UPDATE OF state ON executions
   END;
 CREATE TRIGGER executions_drop_message_counts AFTER DELETE ON executions
   BEGIN DELETE FROM message_unread_counts WHERE recipient = OLD.id; END;
+)sql",
+    // 24: an attempt stopped at its task's or its run's budget waits as
+    // budget_reached until a person raises it (docs/adr/0049): the
+    // run_attempts CHECK gains it. The table is rebuilt as migration 23
+    // rebuilt executions, rowids and indexes kept.
+    R"sql(
+CREATE TABLE run_attempts_new (
+  run_id        TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  task_id       TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  attempt       INTEGER NOT NULL,
+  status        TEXT NOT NULL CHECK (status IN ('running', 'judging', 'awaiting_approval', 'queued',
+                  'merged', 'failed', 'conflicted', 'stopped', 'budget_reached')),
+  execution_id  TEXT REFERENCES executions(id) ON DELETE SET NULL,
+  workspace_id  TEXT REFERENCES workspaces(id) ON DELETE SET NULL,
+  reason        TEXT,
+  check_output  TEXT,
+  merge_commit  TEXT,
+  dispatch_us   INTEGER,
+  started_at    INTEGER NOT NULL,
+  ended_at      INTEGER,
+  tokens_input  INTEGER,
+  tokens_output INTEGER,
+  scope_warning TEXT,
+  gate_tree     TEXT,
+  gate_onto     TEXT,
+  gate_passed   INTEGER,
+  gate_output   TEXT,
+  gate_at       INTEGER,
+  PRIMARY KEY (run_id, task_id, attempt)
+);
+INSERT INTO run_attempts_new (rowid, run_id, task_id, attempt, status, execution_id, workspace_id,
+  reason, check_output, merge_commit, dispatch_us, started_at, ended_at, tokens_input,
+  tokens_output, scope_warning, gate_tree, gate_onto, gate_passed, gate_output, gate_at)
+  SELECT rowid, run_id, task_id, attempt, status, execution_id, workspace_id, reason,
+  check_output, merge_commit, dispatch_us, started_at, ended_at, tokens_input, tokens_output,
+  scope_warning, gate_tree, gate_onto, gate_passed, gate_output, gate_at FROM run_attempts;
+DROP TABLE run_attempts;
+ALTER TABLE run_attempts_new RENAME TO run_attempts;
+CREATE INDEX run_attempts_by_execution ON run_attempts(execution_id) WHERE execution_id IS NOT NULL;
+CREATE INDEX run_attempts_by_task ON run_attempts(task_id);
 )sql",
 };
 

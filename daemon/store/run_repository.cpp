@@ -127,6 +127,12 @@ void RunRepository::set_status(const std::string& id, RunStatus status,
   s.run();
 }
 
+void RunRepository::set_options(const std::string& id, const std::string& options) {
+  auto s = db_.prepare("UPDATE runs SET options = ?2 WHERE id = ?1");
+  s.bind(1, id).bind(2, options);
+  s.run();
+}
+
 void RunRepository::set_landed(const std::string& id, const std::string& landed) {
   auto s = db_.prepare("UPDATE runs SET landed = ?2 WHERE id = ?1");
   s.bind(1, id).bind(2, landed);
@@ -238,7 +244,8 @@ void RunRepository::set_attempt_tokens(const std::string& run_id, const std::str
   s.run();
 }
 
-RunRepository::Totals RunRepository::totals(const std::string& run_id) {
+RunRepository::Totals RunRepository::totals(const std::string& run_id,
+                                            const std::optional<std::string>& task_id) {
   // total(), a float, where sum() could overflow on figures an agent made up.
   auto s = db_.prepare(
       "SELECT count(*), "
@@ -248,8 +255,8 @@ RunRepository::Totals RunRepository::totals(const std::string& run_id) {
       "IS NOT NULL), 0), coalesce(sum(u.execution_id IS NOT NULL), 0), "
       "total(u.cache_read_tokens), total(u.cache_write_tokens), total(u.cost_usd), "
       "count(u.cost_usd) FROM run_attempts a LEFT JOIN execution_usage u ON u.execution_id = "
-      "a.execution_id WHERE a.run_id = ?1");
-  s.bind(1, run_id);
+      "a.execution_id WHERE a.run_id = ?1 AND (?2 IS NULL OR a.task_id = ?2)");
+  s.bind(1, run_id).bind(2, task_id);
   Totals totals;
   if (!s.step()) return totals;
   auto tokens = [&](int column) {

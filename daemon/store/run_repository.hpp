@@ -77,6 +77,9 @@ class RunRepository {
   void set_status(const std::string& id, RunStatus status, const std::optional<std::string>& reason,
                   std::optional<std::int64_t> ended_at);
 
+  // Replaces the run's options (a budget raised while it runs, ADR 0049).
+  void set_options(const std::string& id, const std::string& options);
+
   // Records where the run landed (RunRow::landed), replacing an earlier landing.
   void set_landed(const std::string& id, const std::string& landed);
 
@@ -109,7 +112,9 @@ class RunRepository {
     std::int64_t cache_write = 0;
     std::optional<double> cost_usd;  // when any stream stated a cost
   };
-  Totals totals(const std::string& run_id);
+  // Of the run, or of one task's attempts in it when `task_id` is given.
+  Totals totals(const std::string& run_id,
+                const std::optional<std::string>& task_id = std::nullopt);
 
   // The --gate's verdicts of a run, one per merged tree it judged.
   struct GateRow {

@@ -28,7 +28,7 @@ expect "--choice" mission answer --ch
 expect "--stdin-answers" mission run --stdin
 [[ $(subcommands mission exec '') == "list show create stop logs signals instructions" ]] || { echo "exec '' -> $(subcommands mission exec '')"; exit 1; }
 [[ $(subcommands mission mcp '') == "connect config" ]] || { echo "mcp '' -> $(subcommands mission mcp '')"; exit 1; }
-[[ $(subcommands mission workflows '') == "list show create rm run stop reset retry status diff land plan edit" ]] || { echo "workflows '' -> $(subcommands mission workflows '')"; exit 1; }
+[[ $(subcommands mission workflows '') == "list show create rm run stop reset retry status budget diff land plan edit" ]] || { echo "workflows '' -> $(subcommands mission workflows '')"; exit 1; }
 expect "mermaid" mission plan wf-1 --format m
 expect "--merge" mission workflows land wf-1 --me
 expect "--partial" mission workflows land wf-1 --pa

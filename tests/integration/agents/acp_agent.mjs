@@ -16,6 +16,11 @@
 //     and ends; any later turn says "Noted." and ends.
 //   task: as a workflow run's agent, writes the prompt it got to
 //     $MISSION_TASK_NAME.txt, says done and ends its turn with its usage.
+//   spend: as a workflow run's agent that keeps working: its turn states a
+//     cost $0.10 higher every 20 ms and never ends by itself; on
+//     session/cancel it notes it in order.txt and ends the turn cancelled.
+//     Given a prompt that says its last attempt stopped at its budget, it
+//     writes $MISSION_TASK_NAME.txt and ends its turn at once instead.
 //   hang: starts its turn and never ends it by itself; it writes what it
 //     hears to order.txt, a line for session/cancel (the turn then ends
 //     cancelled) and one for SIGTERM.
@@ -35,6 +40,7 @@ let sessionId = 's-1';
 const prompts = [];
 let turns = 0;
 let turnRunning = false;
+let spending = null;
 
 function send(message) {
   process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n');
@@ -176,6 +182,18 @@ lines.on('line', (line) => {
       writeFileSync(join(cwd, `${process.env.MISSION_TASK_NAME}.txt`), prompts[0]);
       say('done');
       endTurn('end_turn', { totalTokens: 10, inputTokens: 7, outputTokens: 3 });
+    } else if (mode === 'spend') {
+      if (prompts[0].includes('stopped at its budget')) {
+        writeFileSync(join(cwd, `${process.env.MISSION_TASK_NAME}.txt`), 'done\n');
+        say('done');
+        endTurn('end_turn', { totalTokens: 12, inputTokens: 10, outputTokens: 2 });
+      } else {
+        let spent = 0;
+        spending = setInterval(() => {
+          spent += 0.1;
+          cost(Math.round(spent * 10) / 10);
+        }, 20);
+      }
     } else if (mode === 'hang') {
       say('Working on it');
     } else if (mode === 'confined') {
@@ -193,6 +211,10 @@ lines.on('line', (line) => {
   } else if (message.method === 'session/cancel') {
     record('session/cancel');
     if (mode === 'hang') endTurn('cancelled');
+    if (mode === 'spend') {
+      clearInterval(spending);
+      endTurn('cancelled');
+    }
   }
 });
 // The client tells it to finish with SIGTERM once the session is over.

@@ -68,7 +68,7 @@ struct Fixture {
   // A confined launch takes its private TMPDIR under temp_root.
   execution::RunnerServices services(const std::filesystem::path& logs) {
     std::filesystem::create_directories(dir.path() / "tmp");
-    return {&loop.loop, db, sink, logs, dir.path() / "tmp"};
+    return {&loop.loop, db, sink, logs, dir.path() / "tmp", {}};
   }
 };
 

@@ -197,3 +197,28 @@ TEST_CASE("migration 23 keeps every execution and lets one wait on a permission 
   REQUIRE(triggers.step());
   CHECK(triggers.integer(0) == 2);
 }
+
+TEST_CASE("migration 24 lets a run attempt wait at its budget and keeps the table's indexes") {
+  TempDb temp;
+  // Only the attempts' own table is at stake: their runs and tasks are
+  // left out, so the foreign keys are off while rows are written.
+  const std::string insert =
+      "INSERT INTO run_attempts (run_id, task_id, attempt, status, started_at) VALUES ('run-a', "
+      "'tk-a', 1, 'budget_reached', 5)";
+  {
+    Database db(temp.file());
+    migrate_to(db, 23);
+    db.exec("PRAGMA foreign_keys = OFF");
+    CHECK_THROWS(db.exec(insert));
+  }
+  Database db(temp.file());
+  migrate(db);
+  db.exec("PRAGMA foreign_keys = OFF");
+  db.exec(insert);
+  CHECK_THROWS(db.exec("UPDATE run_attempts SET status = 'spent'"));
+  auto indexes = db.prepare(
+      "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'run_attempts' AND "
+      "name IN ('run_attempts_by_execution', 'run_attempts_by_task')");
+  REQUIRE(indexes.step());
+  CHECK(indexes.integer(0) == 2);
+}
