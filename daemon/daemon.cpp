@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <set>
 
 #include "daemon/coordination/coordination.hpp"
 #include "daemon/git/change_set.hpp"
@@ -16,6 +17,7 @@
 #include "daemon/store/idempotency_repository.hpp"
 #include "daemon/store/mcp_session_repository.hpp"
 #include "daemon/store/migrations.hpp"
+#include "daemon/store/run_repository.hpp"
 #include "daemon/store/task_repository.hpp"
 #include "daemon/workspaces/workspaces.hpp"
 #include "shared/clock.hpp"
@@ -150,8 +152,17 @@ void Daemon::open_store() {
   transaction.commit();
   // Launch configs a previous daemon left (it crashed, or stopped while its
   // agents ran): their executions are lost, their tokens must not linger.
-  std::error_code no_leftovers;
-  std::filesystem::remove_all(paths_.launch_dir(), no_leftovers);
+  // A live run's folder stays: it holds the environment the person started
+  // the run with (docs/adr/0032), which the run resumes with.
+  std::set<std::string> live_runs;
+  for (const store::RunRow& run : store::RunRepository(*database_).live()) live_runs.insert(run.id);
+  std::error_code listing;
+  for (std::filesystem::directory_iterator entry(paths_.launch_dir(), listing), end;
+       !listing && entry != end; entry.increment(listing)) {
+    if (live_runs.count(entry->path().filename().string()) != 0) continue;
+    std::error_code ignored;
+    std::filesystem::remove_all(entry->path(), ignored);
+  }
 }
 
 void Daemon::start() {

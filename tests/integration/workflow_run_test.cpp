@@ -314,7 +314,7 @@ TEST_CASE(
 
 TEST_CASE(
     "a run survives a daemon killed with SIGKILL: the next daemon retries the lost attempt and "
-    "completes it") {
+    "completes it, in the environment the run was started with") {
   Instance instance;
   const fs::path repo = make_repo(instance);
   std::string workflow;
@@ -326,7 +326,9 @@ TEST_CASE(
     ProcessResult started = run_long(
         instance,
         args({"workflows", "run", workflow, "--detach"},
-             agent("[ \"$MISSION_TASK_NAME$MISSION_TASK_ATTEMPT\" = long1 ] && sleep 30")));
+             agent("[ \"$MISSION_TASK_NAME$MISSION_TASK_ATTEMPT\" = long1 ] && sleep 30\n"
+                   "printf '%s\\n' \"$RUN_STARTED_WITH\" > \"$MISSION_TASK_NAME.env\"")),
+        60s, {{"RUN_STARTED_WITH", "the person's shell"}});
     INFO(started.err);
     REQUIRE(started.exit_code == 0);
     wait_for_run(instance, workflow, [](const json& run) {
@@ -345,6 +347,10 @@ TEST_CASE(
   CHECK(task["attempts"][0]["status"] == "failed");
   CHECK(task["attempts"][0]["reason"].get<std::string>().find("restarted") != std::string::npos);
   CHECK(task_of(run, "next")["status"] == "merged");
+  // The daemons never had the variable: it came with the person's command.
+  const std::string branch = run["integrationBranch"];
+  CHECK(show(instance, repo, branch + ":long.env") == "the person's shell\n");
+  CHECK(show(instance, repo, branch + ":next.env") == "the person's shell\n");
 }
 
 TEST_CASE(
