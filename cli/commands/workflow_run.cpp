@@ -38,6 +38,7 @@ struct WorkflowRunOptions {
   std::string sandbox;  // empty: the daemon's default (on)
   std::string network;  // empty: the daemon's default (on)
   std::vector<std::string> allow_write;
+  std::vector<std::string> hide;
   std::string task_id;
   std::string reason;
   std::vector<std::string> env;
@@ -95,6 +96,7 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& given) {
   if (!options.network.empty()) params["network"] = options.network;
   if (!options.allow_write.empty())
     params["allowWrite"] = CliContext::absolute_paths(options.allow_write);
+  if (!options.hide.empty()) params["hide"] = CliContext::absolute_paths(options.hide);
   if (!options.task_timeout.empty()) {
     auto ms = duration_ms(options.task_timeout);
     if (!ms || *ms <= 0) {
@@ -363,6 +365,10 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
       ->type_name("on|none");
   run->add_option("--allow-write", options->allow_write,
                   "Let the confined agents and checks write PATH too (repeatable)")
+      ->allow_extra_args(false)
+      ->type_name("PATH");
+  run->add_option("--hide", options->hide,
+                  "Hide PATH from the confined agents too, beside your secrets (repeatable)")
       ->allow_extra_args(false)
       ->type_name("PATH");
   run->add_option("command", options->command,

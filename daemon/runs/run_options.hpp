@@ -63,6 +63,9 @@ struct RunOptions {
   sandbox::Network network = sandbox::Network::on;
   // --allow-write: writable by its agents and checks beyond their profile.
   std::vector<std::filesystem::path> allow_write;
+  // --hide: not readable by its agents and checks, beside the secrets
+  // every confined launch hides (docs/adr/0051).
+  std::vector<std::filesystem::path> hide;
   // The agents' and checks' environment: the caller's, without mission's
   // per-execution variables. Kept out of the database (run_environment.hpp).
   std::map<std::string, std::string> env;
