@@ -18,8 +18,9 @@ namespace mission::daemon::sandbox {
 
 // The most read rules one launch gets: one per entry of the folders on the
 // way to its hidden paths, plus its readable paths. Each rule is an
-// open(O_PATH) and a landlock_add_rule on the spawning thread, about
-// 2 microseconds. Past it the launch hides nothing (reads stay open as
+// open(O_PATH) and a landlock_add_rule made on the daemon's loop thread
+// before the spawn, about 20 microseconds on a loaded machine (docs/adr/
+// 0051). Past it the launch hides nothing (reads stay open as
 // without hiding) and its sandbox state says so: a HOME of thousands of
 // entries must not make every launch slow, and a partial hiding would hide
 // an arbitrary part.
