@@ -36,6 +36,7 @@ struct RunOptions {
   std::string sandbox;  // empty: the daemon's default (on)
   std::string network;  // empty: the daemon's default (on)
   std::vector<std::string> allow_write;
+  std::vector<std::string> hide;
   std::string prompt;  // for --adapter acp
   bool has_prompt = false;
   bool keep_open = false;  // for --adapter acp
@@ -79,6 +80,7 @@ int run_agent(const CliContext& context, const RunOptions& options) {
   if (!options.network.empty()) params["network"] = options.network;
   if (!options.allow_write.empty())
     params["allowWrite"] = CliContext::absolute_paths(options.allow_write);
+  if (!options.hide.empty()) params["hide"] = CliContext::absolute_paths(options.hide);
   if (!options.bin.empty()) params["bin"] = CliContext::agent_binary(options.bin);
 
   DaemonConnection connection = context.connect();
@@ -167,6 +169,11 @@ void define_run_command(CLI::App& command, CliContext& context) {
   command
       .add_option("--allow-write", options->allow_write,
                   "Let the confined agent write PATH too, a folder or file (repeatable)")
+      ->allow_extra_args(false)
+      ->type_name("PATH");
+  command
+      .add_option("--hide", options->hide,
+                  "Hide PATH from the confined agent too, beside your secrets (repeatable)")
       ->allow_extra_args(false)
       ->type_name("PATH");
   command

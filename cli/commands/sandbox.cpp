@@ -59,6 +59,7 @@ void print_profile(const nlohmann::json& result) {
   print_list("writable", profile.value("writableTrees", nlohmann::json::array()));
   print_list("writable files", profile.value("writableFiles", nlohmann::json::array()));
   print_list("adapter state", profile.value("statePaths", nlohmann::json::array()));
+  print_list("hidden", profile.value("hidden", nlohmann::json::array()));
   std::printf("  %-17s %s\n", "read-only", safe(profile.value("readOnly", "")).c_str());
   for (const auto& note : profile.value("notes", nlohmann::json::array()))
     std::printf("  %-17s %s\n", "note", safe(note.get<std::string>()).c_str());

@@ -44,6 +44,7 @@ struct WorkflowRunOptions {
   std::string budget_usd;
   std::string run_budget_tokens;
   std::string run_budget_usd;
+  std::vector<std::string> hide;
   std::string task_id;
   std::string reason;
   std::vector<std::string> env;
@@ -118,6 +119,7 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& given) {
   if (!options.allow_write.empty())
     params["allowWrite"] = CliContext::absolute_paths(options.allow_write);
   params.update(budgets);
+  if (!options.hide.empty()) params["hide"] = CliContext::absolute_paths(options.hide);
   if (!options.task_timeout.empty()) {
     auto ms = duration_ms(options.task_timeout);
     if (!ms || *ms <= 0) {
@@ -398,6 +400,10 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
       ->type_name("on|none");
   run->add_option("--allow-write", options->allow_write,
                   "Let the confined agents and checks write PATH too (repeatable)")
+      ->allow_extra_args(false)
+      ->type_name("PATH");
+  run->add_option("--hide", options->hide,
+                  "Hide PATH from the confined agents too, beside your secrets (repeatable)")
       ->allow_extra_args(false)
       ->type_name("PATH");
   run->add_option("command", options->command,

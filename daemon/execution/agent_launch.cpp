@@ -10,6 +10,7 @@
 #include "daemon/execution/marker_instructions.hpp"
 #include "daemon/sandbox/allowed_writes.hpp"
 #include "daemon/sandbox/sandbox_policy.hpp"
+#include "daemon/sandbox/secret_paths.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
@@ -139,6 +140,18 @@ nlohmann::json acp_mcp_servers(const RuntimePaths& paths, const CreatedExecution
 
 }  // namespace
 
+std::vector<std::filesystem::path> hidden_paths(const RuntimePaths& paths, std::string_view adapter,
+                                                const std::map<std::string, std::string>& env,
+                                                const std::vector<std::filesystem::path>& hide) {
+  std::vector<std::filesystem::path> hidden;
+  auto home = env.find("HOME");
+  if (home != env.end()) hidden = sandbox::secret_paths(home->second, adapter);
+  hidden.push_back(paths.state_dir);
+  hidden.push_back(paths.runtime_dir);
+  hidden.insert(hidden.end(), hide.begin(), hide.end());
+  return hidden;
+}
+
 std::vector<std::filesystem::path> state_paths(const adapters::AgentAdapter& adapter,
                                                const std::map<std::string, std::string>& env,
                                                bool create) {
@@ -192,6 +205,15 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
                          "drop one of them");
     }
     sandbox::check_allowed_writes(request.allow_write, {});
+  }
+  if (!request.hide.empty()) {
+    if (!request.confined) {
+      throw MissionError(ErrorCode::invalid_argument,
+                         "--hide has no effect with --sandbox off: the agent reads whatever "
+                         "you can",
+                         "drop one of them");
+    }
+    sandbox::check_hidden_paths(request.hide);
   }
   const std::string binary = provider_binary(adapter, request);
   if (binary.empty() && spec.command.empty()) {
@@ -257,6 +279,11 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
     launch.writable = state_paths(adapter, env, true);
     launch.writable.insert(launch.writable.end(), request.allow_write.begin(),
                            request.allow_write.end());
+    launch.hidden = hidden_paths(services.paths, adapter.name, env, request.hide);
+    // Its own launch files and prompt, beneath the hidden runtime folder.
+    launch.readable.push_back(services.paths.launch_dir() / id);
+    if (auto prompt = env.find("MISSION_TASK_PROMPT_FILE"); prompt != env.end())
+      launch.readable.emplace_back(prompt->second);
   }
   for (const auto& [name, value] : env) launch.env.push_back(name + "=" + value);
   launch.on_terminal = request.terminal;
@@ -281,10 +308,10 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
   }
   // How it runs, for exec show and a run's report; a launch the policy
   // refuses is failed by the runner with the reason.
-  store::ExecutionRepository(db).set_sandbox(id,
-                                             sandbox::confinement_state(request.confined) +
-                                                 sandbox::allowed_writes_note(request.allow_write) +
-                                                 sandbox::network_note(request.network));
+  store::ExecutionRepository(db).set_sandbox(
+      id, sandbox::confinement_state(request.confined) +
+              sandbox::allowed_writes_note(request.allow_write) +
+              sandbox::hidden_paths_note(request.hide) + sandbox::network_note(request.network));
   // Heard of before the runner reports it running.
   {
     events::EventBatch events(services.events);

@@ -38,6 +38,8 @@ struct AgentLaunchRequest {
   sandbox::Network network = sandbox::Network::on;  // none: --network none
   // --allow-write: writable beyond the profile, checked by launch_agent.
   std::vector<std::filesystem::path> allow_write;
+  // --hide: not readable beyond the secrets every confined launch hides.
+  std::vector<std::filesystem::path> hide;
   // For an agent driven over ACP: the prompt of its session. When absent,
   // the task's prompt a workflow run gives (MISSION_TASK_PROMPT_FILE, else
   // MISSION_TASK_PROMPT in env).
@@ -66,6 +68,16 @@ using BeforeLaunch = std::function<void(const CreatedExecution& created)>;
 std::vector<std::filesystem::path> state_paths(const adapters::AgentAdapter& adapter,
                                                const std::map<std::string, std::string>& env,
                                                bool create);
+
+// What a confined launch of `adapter` (empty: a check) with environment
+// `env` must not read: the person's secrets under its HOME
+// (sandbox/secret_paths.hpp), the daemon's state and runtime folders (the
+// database, other executions' logs, launch files and tokens), and `hide`
+// (--hide). Its socket stays reachable: connecting is not reading.
+// docs/adr/0051.
+std::vector<std::filesystem::path> hidden_paths(const RuntimePaths& paths, std::string_view adapter,
+                                                const std::map<std::string, std::string>& env,
+                                                const std::vector<std::filesystem::path>& hide);
 
 // Launches the agent and returns its execution's id. Throws MissionError
 // when the adapter, its delivery or its binary cannot be used; an

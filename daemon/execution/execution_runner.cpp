@@ -128,8 +128,8 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
   if (spec.confined) {
     try {
       confinement_ = std::make_unique<sandbox::ConfinedLaunch>(
-          sandbox::LaunchPlace{spec.cwd, {}, {}, spec.writable}, services_.temp_root, execution_id_,
-          options);
+          sandbox::LaunchPlace{spec.cwd, {}, {}, spec.writable, spec.hidden, spec.readable},
+          services_.temp_root, execution_id_, options);
     } catch (const MissionError& e) {
       terminal_.reset();
       if (options.terminal_master >= 0) ::close(options.terminal_master);
@@ -198,6 +198,9 @@ void ExecutionRunner::start(const LaunchSpec& spec) {
     row.pid = child_->pid();
     row.started_at = row.updated_at = unix_ms_now();
     store::ExecutionRepository(db).update(row);
+    // What was hidden is known once its profile is made, here.
+    store::ExecutionRepository(db).set_sandbox(
+        execution_id_, row.sandbox.value_or("") + sandbox::secrets_note(confinement_.get()));
     add_execution_event(batch, db, kExecutionUpdated, execution_id_);
     transaction.commit();
     batch.publish_to(services_.events);

@@ -66,6 +66,10 @@ struct LaunchSpec {
   // and its private TMPDIR only. False: --sandbox off.
   bool confined = true;
   std::vector<std::filesystem::path> writable;
+  // Confined: what it must not read (the person's secrets, the daemon's
+  // folders, --hide), and what it reads beneath them (its launch files).
+  std::vector<std::filesystem::path> hidden;
+  std::vector<std::filesystem::path> readable;
   // none: no network socket (--network none, daemon/sandbox/network_filter.hpp),
   // confined or not.
   sandbox::Network network = sandbox::Network::on;

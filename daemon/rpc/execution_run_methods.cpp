@@ -38,6 +38,8 @@ void from_json(const nlohmann::json& j, AgentLaunchRequest& request) {
                         .value_or(sandbox::Network::on);
   for (const auto& path : j.value("allowWrite", std::vector<std::string>{}))
     request.allow_write.emplace_back(path);
+  for (const auto& path : j.value("hide", std::vector<std::string>{}))
+    request.hide.emplace_back(path);
 }
 
 }  // namespace mission::daemon::execution

@@ -10,6 +10,7 @@
 #include "daemon/runs/run_service.hpp"
 #include "daemon/sandbox/allowed_writes.hpp"
 #include "daemon/sandbox/sandbox_policy.hpp"
+#include "daemon/sandbox/secret_paths.hpp"
 #include "daemon/store/mission_repository.hpp"
 #include "daemon/store/plan_repository.hpp"
 #include "daemon/store/run_repository.hpp"
@@ -96,11 +97,13 @@ void start_run(MethodContext& context, const std::string& id, runs::RunOptions o
   if (options.sandbox) sandbox::require_confinable();
   options.sandbox_state = sandbox::confinement_state(options.sandbox) +
                           sandbox::allowed_writes_note(options.allow_write) +
+                          sandbox::hidden_paths_note(options.hide) +
                           sandbox::network_note(options.network);
   auto start = std::make_shared<runs::RunStart>(service.plan_start(id, std::move(options)));
   // The main checkout's .git is never the agents' to write.
   sandbox::check_allowed_writes(start->options.allow_write,
                                 std::filesystem::path(start->repository) / ".git");
+  sandbox::check_hidden_paths(start->options.hide);
   auto error = std::make_shared<std::optional<MissionError>>();
   context.deferred =
       DeferredReply{[start, error] {

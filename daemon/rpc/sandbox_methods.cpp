@@ -51,15 +51,18 @@ std::optional<fs::path> outside_folder(const sandbox::Profile& profile,
 }
 
 // What the kernel leaves open under this profile, and why.
-nlohmann::json not_confined(const sandbox::KernelSupport& support) {
+nlohmann::json not_confined(const sandbox::KernelSupport& support,
+                            const sandbox::Profile& profile) {
   nlohmann::json list = nlohmann::json::array();
   auto add = [&list](const char* what, const std::string& why) {
     list.push_back({{"what", what}, {"why", why}});
   };
   if (support.landlock_abi == 0) add("writes", support.landlock_missing);
-  add("reads",
-      "Landlock cannot hide a path under a readable tree: ~/.ssh and other tasks' worktrees "
-      "stay readable");
+  if (support.landlock_abi == 0) {
+    add("reads", "secrets not hidden: " + support.landlock_missing);
+  } else if (!profile.secrets_not_hidden.empty()) {
+    add("reads", "secrets not hidden: " + profile.secrets_not_hidden);
+  }
   add("network", support.network_rules()
                      ? "mission does not restrict the network yet"
                      : "mission does not restrict the network yet, and this kernel's Landlock "
@@ -106,7 +109,8 @@ nlohmann::json handle_sandbox_check(MethodContext& context, const SandboxCheckRe
   std::map<std::string, std::string> env = request.env;
   env[std::string(adapters::kAgentHomeVariable)] = paths.agent_home_dir(adapter.name).string();
   const std::vector<fs::path> state = execution::state_paths(adapter, env, false);
-  sandbox::LaunchPlace place{cwd, temp, {}, state};
+  sandbox::LaunchPlace place{cwd, temp, {}, state, {}, {}};
+  place.hidden = execution::hidden_paths(paths, adapter.name, request.env, {});
   sandbox::Profile profile;
   std::vector<sandbox::ProbeOutcome> outcomes;
   std::vector<bool> inside;
@@ -166,13 +170,14 @@ nlohmann::json handle_sandbox_check(MethodContext& context, const SandboxCheckRe
           {"profile",
            {{"writableTrees", paths_json(profile.writable_trees)},
             {"writableFiles", paths_json(profile.writable_files)},
+            {"hidden", paths_json(profile.hidden)},
             {"readOnly",
-             confined ? "everything else: reads and execution stay open everywhere, writes are "
-                        "refused"
+             confined ? "everything else: reads and execution stay open but beneath the hidden "
+                        "paths, writes are refused"
                       : "nothing: the agent writes wherever you can"},
             {"statePaths", paths_json(state)},
             {"notes", profile.notes},
-            {"notConfined", not_confined(support)}}},
+            {"notConfined", not_confined(support, profile)}}},
           {"probe", std::move(probe)},
           {"holds", holds}};
 }

@@ -28,6 +28,11 @@ nlohmann::json options_json(const RunOptions& options) {
     out["allowWrite"] = std::move(paths);
   }
   put_budgets(out, options.budgets);
+  if (!options.hide.empty()) {
+    nlohmann::json paths = nlohmann::json::array();
+    for (const auto& path : options.hide) paths.push_back(path.string());
+    out["hide"] = std::move(paths);
+  }
   return out;
 }
 
@@ -60,6 +65,8 @@ RunOptions options_from_json(const nlohmann::json& j) {
   for (const auto& path : j.value("allowWrite", std::vector<std::string>{}))
     options.allow_write.emplace_back(path);
   options.budgets = budgets_from_json(j);
+  for (const auto& path : j.value("hide", std::vector<std::string>{}))
+    options.hide.emplace_back(path);
   auto refuse = [](const char* field, const std::string& what, const std::string& hint) {
     throw MissionError(ErrorCode::invalid_argument, what, hint, {{"field", field}});
   };
@@ -95,6 +102,10 @@ RunOptions options_from_json(const nlohmann::json& j) {
   if (!options.sandbox && !options.allow_write.empty()) {
     refuse("allowWrite",
            "--allow-write has no effect with --sandbox off: the agents write wherever you can",
+           "drop one of them");
+  }
+  if (!options.sandbox && !options.hide.empty()) {
+    refuse("hide", "--hide has no effect with --sandbox off: the agents read whatever you can",
            "drop one of them");
   }
   if (options.adapter == "generic" && options.command.empty()) {

@@ -66,6 +66,9 @@ struct RunOptions {
   std::vector<std::filesystem::path> allow_write;
   // Tokens and cost each task, and the run, may use (run_budget.hpp).
   RunBudgets budgets;
+  // --hide: not readable by its agents and checks, beside the secrets
+  // every confined launch hides (docs/adr/0051).
+  std::vector<std::filesystem::path> hide;
   // The agents' and checks' environment: the caller's, without mission's
   // per-execution variables. Kept out of the database (run_environment.hpp).
   std::map<std::string, std::string> env;

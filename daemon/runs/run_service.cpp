@@ -576,6 +576,7 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
   request.confined = run.options.sandbox;
   request.network = run.options.network;
   request.allow_write = run.options.allow_write;
+  request.hide = run.options.hide;
   request.env = agent_env(run, slot);
   request.env["MISSION_TASK_PROMPT"] = prompt.substr(0, kMaxPromptEnvBytes);
   request.env["MISSION_TASK_PROMPT_FILE"] = prompt_file.string();
@@ -760,13 +761,16 @@ void RunService::judge_check(ActiveRun& run, std::size_t node) {
   const std::string run_id = run.row.id;
   const std::int64_t attempt = slot.attempts;
   // The check runs with the agents' environment, PATH included.
+  const std::map<std::string, std::string> agent_variables = agent_env(run, slot);
   std::vector<std::string> env;
-  for (const auto& [name, value] : agent_env(run, slot)) env.push_back(name + "=" + value);
+  for (const auto& [name, value] : agent_variables) env.push_back(name + "=" + value);
   slot.check = std::make_unique<TaskCheck>(
       services_.loop, *run.options.check, slot.worktree, std::move(env),
-      CheckConfinement{run.options.sandbox, services_.paths.sandbox_temp_dir(),
-                       "check-" + run_id + "-" + slot.id + "-" + std::to_string(attempt),
-                       run.options.allow_write},
+      CheckConfinement{
+          run.options.sandbox, services_.paths.sandbox_temp_dir(),
+          "check-" + run_id + "-" + slot.id + "-" + std::to_string(attempt),
+          run.options.allow_write,
+          execution::hidden_paths(services_.paths, "", agent_variables, run.options.hide)},
       [this, run_id, node, attempt](CheckResult result) {
         TaskSlot* checked = slot_at(run_id, node, attempt);
         ActiveRun* live = find(run_id);
@@ -1132,13 +1136,16 @@ void RunService::begin_gate(ActiveRun& run, PrefixGate& gate) {
         // unless the run said otherwise.
         std::vector<std::string> env;
         const TaskSlot& last = run->tasks[batch.nodes[length - 1]];
-        for (const auto& [name, value] : agent_env(*run, last)) env.push_back(name + "=" + value);
+        const std::map<std::string, std::string> agent_variables = agent_env(*run, last);
+        for (const auto& [name, value] : agent_variables) env.push_back(name + "=" + value);
         env.push_back("MISSION_GATE_TREE=" + merge.tree);
         env.push_back("MISSION_GATE_ONTO=" + batch.tip(batch.state.landed));
         gate->check = std::make_unique<TaskCheck>(
             services_.loop, *run->options.gate, tree.path, std::move(env),
-            CheckConfinement{run->options.sandbox, services_.paths.sandbox_temp_dir(), tree.name,
-                             run->options.allow_write},
+            CheckConfinement{
+                run->options.sandbox, services_.paths.sandbox_temp_dir(), tree.name,
+                run->options.allow_write,
+                execution::hidden_paths(services_.paths, "", agent_variables, run->options.hide)},
             [this, run_id, serial, length](CheckResult result) {
               prefix_judged(run_id, serial, length, result);
             });

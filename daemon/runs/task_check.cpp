@@ -45,8 +45,8 @@ TaskCheck::TaskCheck(uv_loop_t* loop, const std::string& command, const std::str
   if (confinement.confined) {
     try {
       confinement_ = std::make_unique<sandbox::ConfinedLaunch>(
-          sandbox::LaunchPlace{cwd, {}, {}, confinement.writable}, confinement.temp_root,
-          confinement.name, options);
+          sandbox::LaunchPlace{cwd, {}, {}, confinement.writable, confinement.hidden, {}},
+          confinement.temp_root, confinement.name, options);
     } catch (const MissionError& e) {
       spawn_error_ = std::string("the check could not be confined: ") + e.what();
       timeout_.start(0);

@@ -32,6 +32,7 @@ struct CheckConfinement {
   std::filesystem::path temp_root;
   std::string name;
   std::vector<std::filesystem::path> writable;  // the run's --allow-write
+  std::vector<std::filesystem::path> hidden;    // execution::hidden_paths
 };
 
 class TaskCheck {

@@ -35,4 +35,16 @@ ConfinedLaunch::~ConfinedLaunch() {
   if (!temp_dir_.empty() && !keep_temp_) remove_private_temp(temp_dir_);
 }
 
+std::string secrets_note(const ConfinedLaunch* launch) {
+  if (launch == nullptr || !launch->confined()) return "; secrets not hidden";
+  const Profile& profile = launch->profile();
+  if (profile.hidden.empty()) {
+    return profile.secrets_not_hidden.empty()
+               ? "; nothing to hide"
+               : "; secrets not hidden: " + profile.secrets_not_hidden;
+  }
+  if (profile.secrets_not_hidden.empty()) return "; secrets hidden";
+  return "; secrets hidden, except " + profile.secrets_not_hidden;
+}
+
 }  // namespace mission::daemon::sandbox

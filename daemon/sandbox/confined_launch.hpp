@@ -50,4 +50,10 @@ class ConfinedLaunch {
   bool keep_temp_ = false;
 };
 
+// The clause of an execution's sandbox state on its secrets: "; secrets
+// hidden" (", except ..." when some stay readable), "; secrets not hidden:
+// WHY", or "; secrets not hidden" when `launch` is null or unconfined (the
+// state's start says why: --sandbox off, no Landlock).
+std::string secrets_note(const ConfinedLaunch* launch);
+
 }  // namespace mission::daemon::sandbox

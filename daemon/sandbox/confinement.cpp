@@ -13,22 +13,28 @@
 namespace mission::daemon::sandbox {
 namespace {
 
-// The write rights this kernel knows of. Reading, listing and executing
-// are not handled, so they stay allowed everywhere; nor are device ioctls
-// (a terminal's size and modes are ioctls).
-std::uint64_t handled_writes(int abi) {
+// Reading a file, listing a folder and executing: handled only when the
+// profile hides something (hidden_reads.hpp), else allowed everywhere.
+constexpr std::uint64_t kReadRights =
+    landlock::kFsReadFile | landlock::kFsReadDir | landlock::kFsExecute;
+
+// The write rights this kernel knows of, and the read rights when `reads`.
+// Device ioctls are not handled (a terminal's size and modes are ioctls).
+std::uint64_t handled_rights(int abi, bool reads) {
   using namespace landlock;
   std::uint64_t rights = kFsWriteFile | kFsRemoveDir | kFsRemoveFile | kFsMakeChar | kFsMakeDir |
                          kFsMakeReg | kFsMakeSock | kFsMakeFifo | kFsMakeBlock | kFsMakeSym;
   if (abi >= kAbiRefer) rights |= kFsRefer;
   if (abi >= kAbiTruncate) rights |= kFsTruncate;
+  if (reads) rights |= kReadRights;
   return rights;
 }
 
 // The rights a rule on a file may carry (the kernel refuses folder rights
 // on a file).
 std::uint64_t file_rights(std::uint64_t handled) {
-  return handled & (landlock::kFsWriteFile | landlock::kFsTruncate);
+  return handled & (landlock::kFsWriteFile | landlock::kFsTruncate | landlock::kFsReadFile |
+                    landlock::kFsExecute);
 }
 
 // The size of RulesetAttr this ABI reads: an older kernel refuses a larger
@@ -41,7 +47,7 @@ std::size_t ruleset_size(int abi) {
 }  // namespace
 
 Confinement::Confinement(const Profile& profile, const KernelSupport& support) {
-  const std::uint64_t handled = handled_writes(support.landlock_abi);
+  const std::uint64_t handled = handled_rights(support.landlock_abi, !profile.hidden.empty());
   landlock::RulesetAttr attr;
   attr.handled_access_fs = handled;
   if (support.scopes()) attr.scoped = landlock::kScopeSignal | landlock::kScopeAbstractUnixSocket;
@@ -83,6 +89,34 @@ Confinement::Confinement(const Profile& profile, const KernelSupport& support) {
   };
   for (const auto& tree : profile.writable_trees) add(tree, handled);
   for (const auto& file : profile.writable_files) add(file, file_rights(handled));
+  if (!profile.hidden.empty()) {
+    for (const auto& path : profile.readable_trees) add_readable(path, kReadRights);
+    for (const auto& path : profile.readable_files) add_readable(path, file_rights(kReadRights));
+  }
+}
+
+// Not following a symbolic link: a link made since the profile was read
+// gets a rule on itself, which opens nothing. What cannot be opened grants
+// nothing (the agent cannot read it), nor does an entry that has become a
+// file since it was listed as a folder (the kernel refuses folder rights
+// on a file: EINVAL).
+void Confinement::add_readable(const std::filesystem::path& path, std::uint64_t rights) {
+  const int target = ::open(path.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  if (target < 0) return;
+  landlock::PathBeneathAttr rule;
+  rule.allowed_access = rights;
+  rule.parent_fd = target;
+  const long rc = landlock::add_rule(ruleset_fd_, landlock::kRulePathBeneath, &rule);
+  const int cause = errno;
+  ::close(target);
+  if (rc != 0 && cause != EINVAL) {
+    ::close(ruleset_fd_);
+    ruleset_fd_ = -1;
+    throw MissionError(
+        ErrorCode::internal,
+        "the kernel refused a Landlock rule for " + path.string() + ": " + std::strerror(cause),
+        "run it with --sandbox off, and report this with 'mission sandbox check'");
+  }
 }
 
 Confinement::~Confinement() {

@@ -3,6 +3,8 @@
 // thread that spawns one child (loop::ChildProcess::Options'
 // confine_spawning_thread). The daemon itself is never confined.
 
+#include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -34,6 +36,9 @@ class Confinement {
   }
 
  private:
+  // A rule reading beneath `path` (the profile's readable paths).
+  void add_readable(const std::filesystem::path& path, std::uint64_t rights);
+
   int ruleset_fd_ = -1;
 };
 

@@ -4,6 +4,8 @@
 #include <optional>
 #include <system_error>
 
+#include "daemon/sandbox/hidden_reads.hpp"
+
 namespace mission::daemon::sandbox {
 namespace {
 
@@ -17,12 +19,42 @@ std::optional<std::string> first_line(const fs::path& file) {
   return line;
 }
 
+// The worktrees of the repository at `cwd` other than its own (`gitdir`,
+// empty for a main checkout): each registers its top folder's .git in
+// <common>/worktrees/*/gitdir. And mission's worktree folder, with the
+// worktrees made after this launch: the one holding `cwd`, or a main
+// checkout's own.
+void add_other_worktrees(const fs::path& cwd, const fs::path& gitdir, const fs::path& common,
+                         std::vector<fs::path>& hidden) {
+  std::error_code ec;
+  const fs::path parent = cwd.parent_path();
+  if (gitdir.empty()) {
+    hidden.emplace_back(cwd.string() + std::string(kWorktreeFolderSuffix));
+  } else if (parent.filename().string().ends_with(kWorktreeFolderSuffix)) {
+    hidden.push_back(parent);
+  }
+  for (const auto& entry : fs::directory_iterator(common / "worktrees", ec)) {
+    if (entry.path() == gitdir) continue;
+    auto pointer = first_line(entry.path() / "gitdir");
+    if (!pointer) continue;
+    const fs::path dot_git(*pointer);
+    if (dot_git.is_absolute() && dot_git.parent_path() != cwd)
+      hidden.push_back(dot_git.parent_path());
+  }
+}
+
 // The git metadata a commit from the linked worktree at `cwd` writes.
 // Nothing when `cwd` is not the top of a linked worktree (a main checkout
 // keeps its .git inside the working directory, writable with it).
-void add_worktree_git(const fs::path& cwd, Profile& profile) {
+void add_worktree_git(const fs::path& cwd, Profile& profile, std::vector<fs::path>& hidden) {
   std::error_code ec;
   const fs::path dot_git = cwd / ".git";
+  if (fs::is_directory(dot_git, ec)) {
+    // A main checkout: its own .git is writable with it, its linked
+    // worktrees are hidden.
+    add_other_worktrees(cwd, {}, fs::weakly_canonical(dot_git, ec), hidden);
+    return;
+  }
   if (!fs::is_regular_file(dot_git, ec)) return;
   auto pointer = first_line(dot_git);
   constexpr std::string_view kGitdir = "gitdir: ";
@@ -38,6 +70,7 @@ void add_worktree_git(const fs::path& cwd, Profile& profile) {
 
   profile.writable_trees.push_back(gitdir);
   profile.writable_trees.push_back(common / "objects");
+  add_other_worktrees(cwd, gitdir, common, hidden);
   // Git moves a ref by writing NAME.lock beside it and renaming it over
   // NAME, so the rule is on the folder that holds the ref: the kernel's
   // rules name folders, not "this file and its lock".
@@ -71,7 +104,8 @@ Profile launch_profile(const LaunchPlace& place) {
   Profile profile;
   std::error_code ec;
   profile.writable_trees.push_back(place.cwd);
-  add_worktree_git(place.cwd, profile);
+  std::vector<fs::path> hidden = place.hidden;
+  add_worktree_git(place.cwd, profile, hidden);
   if (!place.temp_dir.empty()) profile.writable_trees.push_back(place.temp_dir);
   for (const fs::path& path : place.writable) {
     const fs::file_status status = fs::status(path, ec);
@@ -83,6 +117,7 @@ Profile launch_profile(const LaunchPlace& place) {
   }
   for (const char* device : kWritableDevices) profile.writable_files.emplace_back(device);
   if (!place.terminal.empty()) profile.writable_files.push_back(place.terminal);
+  hide_reads(hidden, place.readable, profile);
   return profile;
 }
 

@@ -159,7 +159,19 @@ RefusedWriteReader::RefusedWriteReader(const Profile& profile,
                                        std::function<bool(const fs::path&)> writable)
     : trees_(profile.writable_trees),
       files_(profile.writable_files),
+      hidden_(profile.hidden),
       writable_(std::move(writable)) {}
+
+bool RefusedWriteReader::hidden(const fs::path& path) const {
+  std::error_code ec;
+  const fs::path resolved = fs::weakly_canonical(path, ec);
+  for (const fs::path& candidate : {path, ec ? path : resolved}) {
+    for (const fs::path& tree : hidden_) {
+      if (is_beneath(candidate, tree)) return true;
+    }
+  }
+  return false;
+}
 
 bool RefusedWriteReader::inside_profile(const fs::path& path) const {
   std::error_code ec;
@@ -180,7 +192,10 @@ void RefusedWriteReader::read_line(std::string_view line, std::vector<RefusedWri
     if (seen_.size() >= limits::kMaxRefusedWritesPerExecution) return;
     if (seen_.count(write.path) != 0) continue;
     const fs::path path(write.path);
-    if (inside_profile(path) || !writable_(path)) continue;
+    // A hidden path refuses reads too: its Permission denied is most
+    // likely a read (docs/adr/0051), and what is hidden is not where the
+    // agent should write.
+    if (inside_profile(path) || !writable_(path) || hidden(path)) continue;
     seen_.insert(write.path);
     found.push_back(std::move(write));
   }

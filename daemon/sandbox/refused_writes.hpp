@@ -55,9 +55,11 @@ class RefusedWriteReader {
   };
   void read_line(std::string_view line, std::vector<RefusedWrite>& found);
   bool inside_profile(const std::filesystem::path& path) const;
+  bool hidden(const std::filesystem::path& path) const;  // beneath a hidden path
 
   std::vector<std::filesystem::path> trees_;
   std::vector<std::filesystem::path> files_;
+  std::vector<std::filesystem::path> hidden_;
   std::array<Partial, 2> partial_;  // stdout, stderr
   std::set<std::string> seen_;
   std::function<bool(const std::filesystem::path&)> writable_;

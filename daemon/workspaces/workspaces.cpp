@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "daemon/sandbox/profile.hpp"
 #include "daemon/store/mission_repository.hpp"
 #include "daemon/store/ownership.hpp"
 #include "daemon/store/plan_repository.hpp"
@@ -23,6 +24,11 @@
 #include "shared/time_format.hpp"
 
 namespace mission::daemon::workspaces {
+
+// The sandbox hides the worktree folder from every agent but its own
+// worktree; it sits below this layer, so it holds the name too.
+static_assert(kWorktreeFolderSuffix == sandbox::kWorktreeFolderSuffix);
+
 namespace {
 
 store::MissionRow require_workflow(store::Database& db, const std::string& id) {

@@ -6,6 +6,8 @@
 # (-N, no shell) against one warm daemon; hyperfine runs each command's
 # runs in a block, so the session is repeated with the order reversed and
 # the medians of both orders are reported, to show any drift.
+# BENCH_HOME_ENTRIES=N gives the agents a HOME of N files beside .ssh: the
+# confined launch then makes a read rule for each (docs/adr/0051).
 # Usage: tests/bench/sandbox_bench.sh [BUILD_DIR]   (default: build)
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -14,6 +16,16 @@ runs=${BENCH_RUNS:-200}
 
 . "$root/tests/bench/bench_daemon.sh"
 start_bench_daemon
+if [ -n "${BENCH_HOME_ENTRIES:-}" ]; then
+  mkdir -p "$scratch/home/.ssh"
+  echo key >"$scratch/home/.ssh/id_ed25519"
+  i=0
+  while [ "$i" -lt "$BENCH_HOME_ENTRIES" ]; do
+    : >"$scratch/home/file-$i"
+    i=$((i + 1))
+  done
+  export HOME="$scratch/home"
+fi
 
 confined="$mission --no-autostart run --no-tty -- true"
 unconfined="$mission --no-autostart run --no-tty --sandbox off -- true"

@@ -259,7 +259,7 @@ TEST_CASE("on a kernel without Landlock an agent runs unconfined and its launch 
   CHECK(fs::exists(outside));
   CHECK((result.out + result.err).find("runs unconfined") != std::string::npos);
   CHECK(json::parse(run_mission(instance, {"--json", "exec", "show", "@last"}).out)["sandbox"] ==
-        "not confined: kernel has no Landlock");
+        "not confined: kernel has no Landlock; secrets not hidden");
 }
 
 TEST_CASE("mission sandbox check shows an adapter's profile and proves it with a confined probe") {
@@ -289,6 +289,9 @@ TEST_CASE("mission sandbox check shows an adapter's profile and proves it with a
   CHECK(contains(profile["writableTrees"], codex_home.string()));
   CHECK(contains(profile["statePaths"], codex_home.string()));
   CHECK(contains(profile["writableFiles"], "/dev/null"));
+  // The daemon's own folders are hidden from the agent.
+  CHECK(contains(profile["hidden"], instance.state_dir().string()));
+  CHECK(contains(profile["hidden"], instance.runtime_dir().string()));
 
   // The child wrote its working directory and its TMPDIR, and was refused
   // the daemon's state dir, which the daemon itself writes.
@@ -308,7 +311,7 @@ TEST_CASE("mission sandbox check shows an adapter's profile and proves it with a
   CHECK(text.exit_code == 0);
   CHECK(text.out.find("profile of a generic launch in " + cwd.string()) != std::string::npos);
   CHECK(text.out.find("refused (Permission denied)") != std::string::npos);
-  CHECK(text.out.find("not confined      reads:") != std::string::npos);
+  CHECK(text.out.find("\n  hidden            /") != std::string::npos);
 }
 
 TEST_CASE(

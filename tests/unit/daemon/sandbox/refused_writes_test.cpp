@@ -33,7 +33,12 @@ struct Folders {
     std::error_code ec;
     fs::remove_all(root, ec);
   }
-  Profile profile() const { return {{worktree}, {"/dev/null"}, {}}; }
+  Profile profile() const {
+    Profile profile;
+    profile.writable_trees = {worktree};
+    profile.writable_files = {"/dev/null"};
+    return profile;
+  }
 };
 
 }  // namespace
@@ -124,4 +129,17 @@ TEST_CASE("the refused writes read are bounded per line and per execution") {
                  .size();
   }
   CHECK(total == mission::limits::kMaxRefusedWritesPerExecution);
+}
+
+TEST_CASE("a Permission denied beneath a hidden path is a refused read, not a refused write") {
+  Folders folders;
+  Profile profile = folders.profile();
+  profile.hidden = {folders.outside};
+  RefusedWriteReader reader(profile);
+  const std::string hidden = (folders.outside / "id_ed25519").string();
+  CHECK(reader.feed('e', "cat: " + hidden + ": Permission denied\n").empty());
+  const std::string beside = (folders.root / "f").string();
+  const auto found = reader.feed('e', "sh: 1: cannot create " + beside + ": Permission denied\n");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].path == beside);
 }
