@@ -176,6 +176,9 @@ void TreeWatchService::adopt(WatchTicket& ticket) {
   std::fprintf(stderr, "missiond: watching %s (%zu directories, one inotify watch each)\n",
                report.root.c_str(), watcher->watch_count());
   refused_.erase(report.root);
+  watcher->listen([this, root = report.root](const std::string& path) {
+    if (listener_) listener_(root, path);
+  });
   watchers_[report.root] = std::move(watcher);
   idle_timer_->start(limits::kWatchIdleCheckMs);
 }
