@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -113,7 +114,7 @@ class TreeWatchService {
   std::shared_ptr<Waker> waker_;
   uv_async_t* async_ = nullptr;
   std::unique_ptr<loop::Timer> idle_timer_;
-  std::string ended_root_;
+  std::set<std::string> ended_roots_;
   std::function<void(const std::string&, const std::string&)> listener_;
   std::uint64_t epochs_ = 0;
   bool stopped_ = false;
