@@ -73,6 +73,15 @@ json live_conflicts(const Instance& instance) {
   return mission_json(instance, {"inbox"})["liveConflicts"];
 }
 
+// Shell for the agents: $notes, and `note NAME TEXT`, which writes the
+// note whole or not at all (the test reads it as soon as it is there).
+std::string note_function(const fs::path& notes) {
+  return "notes='" + notes.string() +
+         "'\n"
+         "note() { printf '%s\\n' \"$2\" > \"$notes/$1.part\" && mv \"$notes/$1.part\" "
+         "\"$notes/$1\"; }\n";
+}
+
 bool has_note(const fs::path& note, const std::string& text) {
   return fs::exists(note) && read_file(note).find(text) != std::string::npos;
 }
@@ -91,37 +100,23 @@ TEST_CASE(
                              plan_task("third", "add a footer", {"early"}, {"shared.txt"})}));
   // left and right rewrite line 1 and wait for their message on stdin;
   // left then puts the file back when told to and waits for the next.
-  const std::string n = "'" + notes.string() + "'";
-  const std::string body =
-      "case \"$MISSION_TASK_NAME\" in\n"
-      "left|right)\n"
-      "  cp shared.txt " +
-      n +
-      "/\"$MISSION_TASK_NAME\"-orig\n"
-      "  sed -i \"1s/.*/$MISSION_TASK_NAME was here/\" shared.txt\n"
-      "  read heard; printf '%s\\n' \"$heard\" > " +
-      n +
-      "/\"$MISSION_TASK_NAME\"-heard\n"
-      "  if [ \"$MISSION_TASK_NAME\" = left ]; then\n"
-      "    while [ ! -f " +
-      n +
-      "/revert ]; do sleep 0.01; done\n"
-      "    cp " +
-      n +
-      "/left-orig shared.txt\n"
-      "    read cleared; printf '%s\\n' \"$cleared\" > " +
-      n +
-      "/left-cleared\n"
-      "  else\n"
-      "    while [ ! -f " +
-      n +
-      "/right-go ]; do sleep 0.01; done\n"
-      "  fi ;;\n"
-      "early) while [ ! -f " +
-      n +
-      "/early-go ]; do sleep 0.01; done; echo e > early.txt ;;\n"
-      "third) echo footer >> shared.txt ;;\n"
-      "esac\n";
+  const std::string body = note_function(notes) +
+                           "case \"$MISSION_TASK_NAME\" in\n"
+                           "left|right)\n"
+                           "  cp shared.txt \"$notes/$MISSION_TASK_NAME-orig\"\n"
+                           "  sed -i \"1s/.*/$MISSION_TASK_NAME was here/\" shared.txt\n"
+                           "  read heard; note \"$MISSION_TASK_NAME-heard\" \"$heard\"\n"
+                           "  if [ \"$MISSION_TASK_NAME\" = left ]; then\n"
+                           "    while [ ! -f \"$notes/revert\" ]; do sleep 0.01; done\n"
+                           "    cp \"$notes/left-orig\" shared.txt\n"
+                           "    read cleared; note left-cleared \"$cleared\"\n"
+                           "  else\n"
+                           "    while [ ! -f \"$notes/right-go\" ]; do sleep 0.01; done\n"
+                           "  fi ;;\n"
+                           "early) while [ ! -f \"$notes/early-go\" ]; do sleep 0.01; done\n"
+                           "  echo e > early.txt ;;\n"
+                           "third) echo footer >> shared.txt ;;\n"
+                           "esac\n";
   ProcessResult started =
       run_long(instance, args({"workflows", "run", workflow, "--detach", "--parallel", "3",
                                "--sandbox", "off", "--task-timeout", "5m"},
@@ -199,20 +194,15 @@ TEST_CASE(
   // Each changes its own end of shared.txt, then, once both have, the same
   // line of other.txt: the check that finds that one has merged
   // shared.txt too.
-  const std::string n = "'" + notes.string() + "'";
   const std::string body =
+      note_function(notes) +
       "if [ \"$MISSION_TASK_NAME\" = top ]; then sed -i '1s/.*/top/' shared.txt;\n"
       "else sed -i '10s/.*/bottom/' shared.txt; fi\n"
-      ": > " +
-      n +
-      "/\"$MISSION_TASK_NAME\"-wrote\n"
-      "while [ ! -f " +
-      n + "/top-wrote ] || [ ! -f " + n +
-      "/bottom-wrote ]; do sleep 0.01; done\n"
+      ": > \"$notes/$MISSION_TASK_NAME-wrote\"\n"
+      "while [ ! -f \"$notes/top-wrote\" ] || [ ! -f \"$notes/bottom-wrote\" ]; do sleep 0.01; "
+      "done\n"
       "sed -i \"1s/.*/$MISSION_TASK_NAME/\" other.txt\n"
-      "read heard; printf '%s\\n' \"$heard\" > " +
-      n +
-      "/\"$MISSION_TASK_NAME\"-heard\n"
+      "read heard; note \"$MISSION_TASK_NAME-heard\" \"$heard\"\n"
       "cat > /dev/null\n";
   ProcessResult started =
       run_long(instance, args({"workflows", "run", workflow, "--detach", "--parallel", "2",
