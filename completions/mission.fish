@@ -224,7 +224,7 @@ complete -c mission -n '__mission_at '\''answer'\''' -l no-enter -d 'Type the an
 complete -c mission -n '__mission_at '\''answer'\''' -a '(__mission_known executions)'
 complete -c mission -n '__mission_at '\''agents'\''' -l status -x -a '(__fish_append , online busy offline)' -d 'Only agents in these states (online,busy,offline)'
 complete -c mission -n '__mission_at '\''workspaces'\''' -a 'list' -d 'List workspaces (all but removed), newest first'
-complete -c mission -n '__mission_at '\''workspaces'\''' -a 'conflicts' -d 'Files two active workspaces both change, and whether their branches merge (WORKFLOW)'
+complete -c mission -n '__mission_at '\''workspaces'\''' -a 'conflicts' -d 'Conflicts between running agents'\'' worktrees now, then files two active workspaces both change and whether their branches merge (WORKFLOW)'
 complete -c mission -n '__mission_at '\''workspaces'\''' -a 'clean' -d 'Remove the worktrees mission made that are merged, abandoned or of ended workflows'
 complete -c mission -n '__mission_at '\''workspaces list'\''' -l workflow -x -a '(__mission_known workflows)' -d 'Only this workflow'\''s (id, prefix, name or @last)'
 complete -c mission -n '__mission_at '\''workspaces list'\''' -l status -x -a '(__fish_append , active merged abandoned removed)' -d 'Only these states (active,merged,abandoned,removed)'

@@ -184,9 +184,11 @@ void Daemon::start() {
   inbound_ = std::make_unique<coordination::InboundDelivery>(*database_, events_, *launcher_);
   tree_watches_ = std::make_unique<git::TreeWatchService>(
       loop, settings_.tree_watching, [this](const std::string& root) {
-        return store::TaskRepository(*database_).has_in_progress(root);
+        return store::TaskRepository(*database_).has_in_progress(root) ||
+               (runs_ && runs_->live_conflicts().follows(root));
       });
-  const runs::RunServices run_services{loop, *database_, events_, *launcher_, paths_, *plans_};
+  const runs::RunServices run_services{loop,    *database_,         events_, *launcher_, paths_,
+                                       *plans_, tree_watches_.get()};
   runs_ = std::make_unique<runs::RunService>(run_services);
   attempts_ = std::make_unique<runs::AttemptControl>(run_services);
   mcp_services_ = std::make_unique<mcp::SessionServices>(

@@ -1,9 +1,9 @@
 // mission inbox | send | answer | agents: people take part in the
 // conversation with agents (ADR 17). Everything that waits on a person
-// (questions, tasks awaiting approval or a budget, merge conflicts, blocked
-// agents) each with the command that answers it, and messages to people; a
-// message to an agent; the answer to its open question; the registered
-// agents.
+// (questions, tasks awaiting approval or a budget, merge conflicts, live
+// conflicts between agents at work, blocked agents) each with the command
+// that answers it, and messages to people; a message to an agent; the
+// answer to its open question; the registered agents.
 
 #include <unistd.h>
 
@@ -14,6 +14,7 @@
 #include "cli/event_view.hpp"
 #include "cli/execution_reference.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/live_conflict_view.hpp"
 #include "cli/output.hpp"
 #include "shared/limits.hpp"
 
@@ -57,8 +58,9 @@ void print_inbox(const nlohmann::json& given) {
   const nlohmann::json blocked = inbox.value("blocked", nlohmann::json::array());
   const nlohmann::json prompts = inbox.value("prompts", nlohmann::json::array());
   const nlohmann::json messages = inbox.value("messages", nlohmann::json::array());
+  const nlohmann::json live = inbox.value("liveConflicts", nlohmann::json::array());
   if (questions.empty() && approvals.empty() && conflicts.empty() && budgets.empty() &&
-      blocked.empty() && prompts.empty() && messages.empty()) {
+      blocked.empty() && prompts.empty() && messages.empty() && live.empty()) {
     std::printf("nothing waits for you\n");
     return;
   }
@@ -89,6 +91,13 @@ void print_inbox(const nlohmann::json& given) {
     std::printf("%s waits: %s\n", styled(task_of(budget), Tone::bold).c_str(),
                 safe(budget.value("reason", "budget reached")).c_str());
     std::printf("  raise it: %s\n", raise_command(budget).c_str());
+  }
+  // Between agents at work now: they were told; the item goes when it clears.
+  for (const auto& conflict : live) {
+    std::printf("%s\n", styled(live_conflict_line(conflict), Tone::bold).c_str());
+    std::printf("  %s\n  see: mission workspaces conflicts %s\n",
+                live_conflict_detail(conflict).c_str(),
+                safe(conflict.value("workflowId", "")).c_str());
   }
   for (const auto& execution : blocked) {
     std::string who = safe(execution.value("agentExecutionId", ""));

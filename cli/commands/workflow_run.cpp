@@ -327,6 +327,11 @@ int show_run_status(const CliContext& context, const WorkflowRunOptions& given) 
         }
       }
     }
+    // A ready task held back by a conflict between agents at work now.
+    if (task.contains("heldBy")) {
+      for (const auto& part : wrapped(safe(task.value("heldBy", "")), columns, 4))
+        std::printf("%s\n", styled(part, Tone::attention).c_str());
+    }
     if (!attempts.empty() && attempts.back().contains("scopeWarning")) {
       for (const auto& part :
            wrapped("scope: " + safe(attempts.back().value("scopeWarning", "")), columns, 4)) {

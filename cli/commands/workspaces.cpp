@@ -1,6 +1,7 @@
 // mission workspaces list | conflicts | clean (docs/adr/0019): the git
-// worktrees workflows' tasks run in, the files two of them both change and
-// whether their branches merge cleanly, and removing the ones no longer
+// worktrees workflows' tasks run in; the conflicts between running agents'
+// worktrees now (docs/adr/0050), then the files two of them both change and
+// whether their branches merge cleanly; and removing the ones no longer
 // needed.
 
 #include <cstdio>
@@ -8,6 +9,7 @@
 
 #include "cli/commands/command_table.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/live_conflict_view.hpp"
 #include "cli/output.hpp"
 #include "cli/workflow_reference.hpp"
 
@@ -29,6 +31,14 @@ void print_workspaces(const nlohmann::json& workspaces) {
                 safe(workspace.value("workflowId", "")).c_str(),
                 fit(workspace.value("branch", ""), 26).c_str(),
                 safe(workspace.value("path", "")).c_str());
+  }
+}
+
+// The conflicts while agents work, oldest first; nothing when there are none.
+void print_live(const nlohmann::json& live) {
+  for (const auto& conflict : live.value("conflicts", nlohmann::json::array())) {
+    std::printf("%s\n  %s\n", styled(live_conflict_line(conflict), Tone::bad).c_str(),
+                live_conflict_detail(conflict).c_str());
   }
 }
 
@@ -131,21 +141,27 @@ void define_workspaces_command(CLI::App& command, CliContext& context) {
   auto scope = std::make_shared<std::string>();
   CLI::App* conflicts = command.add_subcommand(
       "conflicts",
-      "Files two active workspaces both change, and whether their branches merge (WORKFLOW)");
+      "Conflicts between running agents' worktrees now, then files two active workspaces both "
+      "change and whether their branches merge (WORKFLOW)");
   conflicts->add_option("workflow", *scope, "Only this workflow's workspaces")->type_name("WF");
   conflicts->callback([&context, scope] {
     context.action = [&context, scope] {
       nlohmann::json params = nlohmann::json::object();
       DaemonConnection connection = context.connect();
       if (!scope->empty()) params["workflowId"] = resolve_workflow(connection.client, *scope);
+      const nlohmann::json live = connection.client.call("workspace.liveConflicts", params);
       nlohmann::json result = connection.client.call("workspace.conflicts", params);
+      const std::size_t live_count = live.value("conflicts", nlohmann::json::array()).size();
       if (context.options.json) {
+        result["live"] = live.value("conflicts", nlohmann::json::array());
         print_json(result);
       } else {
+        print_live(live);
         print_conflicts(result);
       }
-      // Like a check: 1 when a pair would conflict.
-      return result.value("conflictingPairs", 0) > 0 ? int{kExitFailure} : int{kExitOk};
+      // Like a check: 1 when agents conflict now or a pair would.
+      return live_count > 0 || result.value("conflictingPairs", 0) > 0 ? int{kExitFailure}
+                                                                       : int{kExitOk};
     };
   });
   auto clean_scope = std::make_shared<std::string>();

@@ -10,6 +10,7 @@
 
 #include "daemon/git/change_set.hpp"
 #include "daemon/git/snapshot_control.hpp"
+#include "daemon/git/trial_merge.hpp"
 #include "daemon/git/watch_ticket.hpp"
 #include "daemon/git/worktrees.hpp"
 
@@ -62,6 +63,7 @@ struct GitBackend {
                                const std::string& start, bool adopt);
   std::size_t (*move_worktree)(const std::string& work_tree, const std::string& commit,
                                bool known_clean);
+  LiveCheckResult (*check_live)(const LiveCheckInput& input);
 };
 
 // The name the module exports, an extern "C" function returning the

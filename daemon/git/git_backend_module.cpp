@@ -3,6 +3,7 @@
 #include "daemon/git/git_backend.hpp"
 #include "daemon/git/git_snapshot.hpp"
 #include "daemon/git/git_worktrees.hpp"
+#include "daemon/git/trial_merge.hpp"
 
 extern "C" __attribute__((visibility("default"))) const mission::daemon::git::GitBackend*
 mission_git_backend() {
@@ -16,7 +17,7 @@ mission_git_backend() {
       mission::daemon::git::git_merge_branch,   mission::daemon::git::git_plan_merge,
       mission::daemon::git::git_advance_branch, mission::daemon::git::git_branch_contains,
       mission::daemon::git::git_made_refs,      mission::daemon::git::git_ensure_branch,
-      mission::daemon::git::git_move_worktree,
+      mission::daemon::git::git_move_worktree,  mission::daemon::git::git_check_live,
   };
   return &kBackend;
 }

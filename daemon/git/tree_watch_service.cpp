@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <set>
 
 #include "shared/limits.hpp"
 
@@ -47,9 +48,10 @@ TreeWatchService::TreeWatchService(uv_loop_t* loop, TreeWatchSettings settings,
   waker_->async = async_;
   idle_timer_ = std::make_unique<loop::Timer>(loop_, [this] {
     try {
-      std::string ended = std::move(ended_root_);
-      ended_root_.clear();
-      check_idle(ended);
+      std::set<std::string> ended = std::move(ended_roots_);
+      ended_roots_.clear();
+      if (ended.empty()) check_idle("");
+      for (const auto& root : ended) check_idle(root);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "missiond: checking watched trees failed: %s\n", e.what());
     }
@@ -176,6 +178,9 @@ void TreeWatchService::adopt(WatchTicket& ticket) {
   std::fprintf(stderr, "missiond: watching %s (%zu directories, one inotify watch each)\n",
                report.root.c_str(), watcher->watch_count());
   refused_.erase(report.root);
+  watcher->listen([this, root = report.root](const std::string& path) {
+    if (listener_) listener_(root, path);
+  });
   watchers_[report.root] = std::move(watcher);
   idle_timer_->start(limits::kWatchIdleCheckMs);
 }
@@ -196,7 +201,8 @@ void TreeWatchService::remember_refusal(const std::string& root, const std::stri
 
 void TreeWatchService::task_ended(const std::string& root) {
   if (watchers_.count(root) == 0) return;
-  ended_root_ = root;
+  // Several may end in one turn (a run's agents, stopped together).
+  ended_roots_.insert(root);
   idle_timer_->start(0);
 }
 

@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,15 @@ class TreeWatchService {
 
   std::size_t watched_count() const { return watchers_.size(); }
 
+  // Whether the tree at `root` is watched now.
+  bool watched(const std::string& root) const { return watchers_.count(root) != 0; }
+
+  // Told on the loop of each path seen to change in a watched tree
+  // (TreeWatcher::listen), with the tree's root; one listener.
+  void listen(std::function<void(const std::string& root, const std::string& path)> listener) {
+    listener_ = std::move(listener);
+  }
+
  private:
   struct Outstanding {
     std::shared_ptr<WatchTicket> ticket;
@@ -104,7 +114,8 @@ class TreeWatchService {
   std::shared_ptr<Waker> waker_;
   uv_async_t* async_ = nullptr;
   std::unique_ptr<loop::Timer> idle_timer_;
-  std::string ended_root_;
+  std::set<std::string> ended_roots_;
+  std::function<void(const std::string&, const std::string&)> listener_;
   std::uint64_t epochs_ = 0;
   bool stopped_ = false;
 };

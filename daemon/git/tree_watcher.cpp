@@ -156,6 +156,7 @@ void TreeWatcher::handle_event(int wd, std::uint32_t mask, std::string_view name
 }
 
 void TreeWatcher::mark(std::string path) {
+  if (listener_) listener_(path);
   if (full_) return;  // everything is looked at anyway
   if (changed_.size() >= limits::kMaxWatchedChangedPaths) {
     need_full();
@@ -165,6 +166,7 @@ void TreeWatcher::mark(std::string path) {
 }
 
 void TreeWatcher::need_full() {
+  if (listener_) listener_("");
   full_ = true;
   full_since_ = ++sequence_;
   changed_.clear();

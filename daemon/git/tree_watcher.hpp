@@ -14,6 +14,7 @@
 #include <uv.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -54,6 +55,13 @@ class TreeWatcher {
   // snapshot makes the next one full.
   void finish(const WatchRequest& request, const WatchReport& report);
 
+  // Called on the loop with each path seen to change (relative to the
+  // root), or "" when changes were lost and any path may have changed;
+  // for those who follow the tree between snapshots (live conflicts).
+  void listen(std::function<void(const std::string& path)> listener) {
+    listener_ = std::move(listener);
+  }
+
  private:
   static void on_readable(uv_poll_t* handle, int status, int events);
   void read_events();
@@ -82,6 +90,7 @@ class TreeWatcher {
     std::string name;
   };
   std::vector<Unresolved> unresolved_;
+  std::function<void(const std::string&)> listener_;
 };
 
 }  // namespace mission::daemon::git

@@ -1,6 +1,7 @@
 #include "daemon/git/worktrees.hpp"
 
 #include "daemon/git/git_backend.hpp"
+#include "daemon/git/trial_merge.hpp"
 
 namespace mission::daemon::git {
 
@@ -44,6 +45,10 @@ bool work_tree_dirty(const std::string& work_tree) {
 MadeRefs made_refs(const std::string& repository, const std::string& name_prefix,
                    const std::string& branch_prefix) {
   return git_backend().made_refs(repository, name_prefix, branch_prefix);
+}
+
+LiveCheckResult check_live(const LiveCheckInput& input) {
+  return git_backend().check_live(input);
 }
 
 TrialMerge trial_merge(const std::string& repository, const std::string& ours,

@@ -3,6 +3,7 @@
 #include "daemon/coordination/coordination.hpp"
 #include "daemon/coordination/permission_prompts.hpp"
 #include "daemon/runs/run_budget.hpp"
+#include "daemon/runs/run_service.hpp"
 #include "daemon/store/agent_repository.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/inbox_repository.hpp"
@@ -94,6 +95,21 @@ void from_json(const nlohmann::json& j, AgentListMethodRequest& request) {
   request.page = decode_list_params(j);
 }
 
+namespace {
+
+// What agents at work conflict over now (runs/live_conflicts.hpp): in the
+// inbox until it clears, so it is never stale there.
+nlohmann::json live_conflicts_json(MethodContext& context) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& conflict : context.services.runs.live_conflicts().current(std::nullopt)) {
+    if (out.size() == store::kMaxInboxEntries) break;
+    out.push_back(runs::LiveConflicts::to_json(conflict));
+  }
+  return out;
+}
+
+}  // namespace
+
 nlohmann::json handle_inbox_list(MethodContext& context, const InboxListRequest& request) {
   store::Database& db = context.services.db;
   store::PageRequest wanted = page_request(request.page, limits::kDefaultMessageListLimit);
@@ -112,6 +128,7 @@ nlohmann::json handle_inbox_list(MethodContext& context, const InboxListRequest&
       {"conflicts",
        waiting_tasks_json(store::InboxRepository(db).conflicted(store::kMaxInboxEntries))},
       {"budgets", runs::budget_waits(db)},
+      {"liveConflicts", live_conflicts_json(context)},
       {"blocked", blocked_executions(db)},
       {"prompts", coordination::open_permission_prompts(db)}};
   put_page(out, "messages", std::move(items), page.positions, page.more, wanted);

@@ -126,6 +126,8 @@ std::span<const MethodEntry> control_methods() {
        typed<WorkspaceListMethodRequest, handle_workspace_list>},
       {"workspace.conflicts", "control/workspace.conflicts.params", false, read,
        typed<WorkspaceScopeRequest, handle_workspace_conflicts>},
+      {"workspace.liveConflicts", "control/workspace.live_conflicts.params", false, read,
+       typed<WorkspaceScopeRequest, handle_workspace_live_conflicts>},
       {"workspace.clean", "control/workspace.clean.params", false, read,
        typed<WorkspaceScopeRequest, handle_workspace_clean>},
       {"workflow.list", "control/workflow.list.params", false, read,

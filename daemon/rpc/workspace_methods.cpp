@@ -2,6 +2,8 @@
 
 #include <memory>
 
+#include "daemon/planning/planning_support.hpp"
+#include "daemon/runs/run_service.hpp"
 #include "daemon/workspaces/workspaces.hpp"
 #include "shared/clock.hpp"
 
@@ -51,6 +53,18 @@ nlohmann::json handle_workspace_conflicts(MethodContext& context,
                                      return workspaces::conflicts_json(*scan, KeyStyle::camel);
                                    }};
   return nullptr;
+}
+
+nlohmann::json handle_workspace_live_conflicts(MethodContext& context,
+                                               const WorkspaceScopeRequest& request) {
+  if (request.workflow_id)
+    planning::require_workflow(context.services.db, *request.workflow_id, "workflowId");
+  nlohmann::json conflicts = nlohmann::json::array();
+  for (const auto& conflict : context.services.runs.live_conflicts().current(request.workflow_id))
+    conflicts.push_back(runs::LiveConflicts::to_json(conflict));
+  nlohmann::json out = {{"conflicts", std::move(conflicts)}};
+  if (request.workflow_id) out["workflowId"] = *request.workflow_id;
+  return out;
 }
 
 nlohmann::json handle_workspace_clean(MethodContext& context,

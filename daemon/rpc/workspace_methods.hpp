@@ -1,6 +1,7 @@
 #pragma once
 // Control-API methods for workspaces (docs/adr/0019): workspace.list,
-// workspace.conflicts and workspace.clean, behind `mission workspaces`.
+// workspace.conflicts, workspace.liveConflicts and workspace.clean, behind
+// `mission workspaces`.
 // The git work of each runs in the thread pool; the reply follows.
 
 #include <nlohmann/json.hpp>
@@ -31,5 +32,9 @@ nlohmann::json handle_workspace_list(MethodContext& context,
 nlohmann::json handle_workspace_conflicts(MethodContext& context,
                                           const WorkspaceScopeRequest& request);
 nlohmann::json handle_workspace_clean(MethodContext& context, const WorkspaceScopeRequest& request);
+// The live conflicts between running tasks' worktrees (runs/live_conflicts.hpp):
+// {conflicts: [...], workflowId?}. Read from memory, on the loop.
+nlohmann::json handle_workspace_live_conflicts(MethodContext& context,
+                                               const WorkspaceScopeRequest& request);
 
 }  // namespace mission::daemon

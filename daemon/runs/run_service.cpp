@@ -58,6 +58,10 @@ std::string describe_end(const store::ExecutionRow& row, bool timed_out, std::in
 
 RunService::RunService(RunServices services)
     : services_(services),
+      live_(std::make_unique<LiveConflicts>(
+          LiveConflicts::Services{services.loop, services.db, services.events, &services.launcher,
+                                  services.trees},
+          [this](const std::string& run_id) { schedule_pump(run_id); })),
       judge_turn_(services.loop,
                   [this] {
                     std::vector<std::string> ended;
@@ -418,6 +422,12 @@ void RunService::pump(ActiveRun& run) {
   maybe_finish(run);
 }
 
+bool RunService::held_by_conflict(const ActiveRun& run, const TaskSlot& slot) const {
+  if (!live_->has_conflicts(run.row.id)) return false;
+  auto task = store::PlanRepository(services_.db).task(slot.id);
+  return task && live_->holds(run.row.id, task->files_likely_affected).has_value();
+}
+
 std::optional<std::size_t> RunService::pick(ActiveRun& run) {
   const planning::PlanState& plan = *run.plan;
   if (run_at_budget(run)) return std::nullopt;
@@ -434,6 +444,7 @@ std::optional<std::size_t> RunService::pick(ActiveRun& run) {
     if (!std::all_of(prerequisites.begin(), prerequisites.end(),
                      [&](planning::Node p) { return done[p]; }))
       continue;
+    if (held_by_conflict(run, slot)) continue;
     if (chain.empty()) chain = plan.dag.remaining_chain(done);
     // The longest remaining chain first, then the plan's order.
     if (!best || chain[i] > chain[*best]) best = i;
@@ -639,6 +650,10 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
   }
   by_execution_[execution_id] = {run_id, node};
   slot.state = SlotState::running;
+  live_->task_started(run.row.id, run.row.workflow_id, run.row.repository,
+                      run.row.integration_branch,
+                      {slot.id, slot.name, task->description, execution_id, slot.worktree,
+                       slot.branch, slot.base_commit});
   if (run.options.task_timeout_ms) {
     slot.timeout =
         std::make_unique<loop::Timer>(services_.loop, [this, execution_id, run_id, node, attempt] {
@@ -670,6 +685,7 @@ void RunService::on_execution_ended(const std::string& execution_id) {
   if (!run) return;
   TaskSlot& slot = run->tasks[node];
   if (slot.execution_id != execution_id || slot.state != SlotState::running) return;
+  live_->task_ended(run_id, slot.id);
   slot.timeout.reset();
   record_reported_tokens(services_.db, run_id, slot.id, slot.attempts);
   if (run->stopping) {
@@ -1453,6 +1469,7 @@ void RunService::landed(ActiveRun& run, std::size_t node, const std::string& com
     events.publish_to(services_.events);
   }
   retire_worktree(slot, WorkspaceStatus::merged);
+  live_->tip_moved(run.row.id);
   pump_merges(run);
   pump(run);
 }
@@ -1727,6 +1744,7 @@ void RunService::prove_landing(ActiveRun& run) {
 
 void RunService::finish(ActiveRun& run, RunStatus status, const std::string& reason) {
   store::Database& db = services_.db;
+  live_->run_ended(run.row.id);
   const std::int64_t now = unix_ms_now();
   events::EventBatch events(services_.events);
   store::Transaction transaction(db);
@@ -1913,6 +1931,9 @@ nlohmann::json RunService::run_json(const store::RunRow& run) {
     attempts_total += static_cast<std::int64_t>(attempts.size());
     if (tasks.size() >= limits::kMaxPageItems) continue;
     nlohmann::json entry = {{"id", task.id}, {"name", task.name}, {"status", status}};
+    if (ActiveRun* live = find(run.id); live && (status == "waiting" || status == "retrying")) {
+      if (auto why = live_->holds(run.id, task.files_likely_affected)) entry["heldBy"] = *why;
+    }
     nlohmann::json list = nlohmann::json::array();
     std::int64_t duration = 0;
     for (const auto& attempt : attempts) {

@@ -32,6 +32,7 @@
 #include "daemon/loop/timer.hpp"
 #include "daemon/planning/plan_cache.hpp"
 #include "daemon/runs/gate_queue.hpp"
+#include "daemon/runs/live_conflicts.hpp"
 #include "daemon/runs/merge_gate.hpp"
 #include "daemon/runs/run_options.hpp"
 #include "daemon/runs/run_services.hpp"
@@ -106,6 +107,9 @@ class RunService {
 
   // The run with its tasks and attempts (control API, camelCase).
   nlohmann::json run_json(const store::RunRow& run);
+
+  // The conflicts between the running tasks' worktrees (live_conflicts.hpp).
+  const LiveConflicts& live_conflicts() const { return *live_; }
 
  private:
   enum class SlotState {
@@ -237,6 +241,8 @@ class RunService {
   void load(const store::RunRow& row);
   void pump(ActiveRun& run);
   std::optional<std::size_t> pick(ActiveRun& run);
+  // Its files_likely_affected cover a path in a live conflict: it waits.
+  bool held_by_conflict(const ActiveRun& run, const TaskSlot& slot) const;
   // Makes the task's worktree, then launches its agent (or, when
   // `launch` is false, leaves it prepared for the next free slot).
   void dispatch(ActiveRun& run, std::size_t node, bool launch);
@@ -355,6 +361,7 @@ class RunService {
 
   RunServices services_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+  std::unique_ptr<LiveConflicts> live_;
   std::map<std::string, std::unique_ptr<ActiveRun>> runs_;
   std::unordered_map<std::string, std::pair<std::string, std::size_t>> by_execution_;
   // Ended executions are judged on the next turn, out of the exit callback

@@ -8,6 +8,7 @@
 
 #include "daemon/events/event_sink.hpp"
 #include "daemon/execution/launcher.hpp"
+#include "daemon/git/tree_watch_service.hpp"
 #include "daemon/planning/plan_cache.hpp"
 #include "daemon/store/database.hpp"
 #include "shared/runtime_paths.hpp"
@@ -21,6 +22,9 @@ struct RunServices {
   execution::Launcher& launcher;
   const RuntimePaths& paths;
   planning::PlanCache& plans;
+  // The watched trees, which follow the running tasks' worktrees (live
+  // conflicts); null: none are watched.
+  git::TreeWatchService* trees = nullptr;
 };
 
 }  // namespace mission::daemon::runs
