@@ -13,7 +13,7 @@ __mission_node() {
     'daemon stop') subs='' opts='--force' args='' ;;
     'daemon status') subs='' opts='' args='' ;;
     'daemon run') subs='' opts='' args='' ;;
-    'run') subs='' opts='--adapter --bin --delivery --toolsets --name --cwd --env --detach --tty --no-tty --keep-mcp-servers --stdin-answers --sandbox --network --allow-write --prompt --keep-open' args='command' ;;
+    'run') subs='' opts='--adapter --bin --delivery --toolsets --name --cwd --env --detach --tty --no-tty --keep-mcp-servers --stdin-answers --sandbox --network --allow-write --hide --prompt --keep-open' args='command' ;;
     'adapters') subs='list' opts='' args='' ;;
     'adapters list') subs='' opts='' args='' ;;
     'exec') subs='list show create stop logs signals instructions' opts='' args='' ;;
@@ -52,7 +52,7 @@ __mission_node() {
     'workflows show') subs='' opts='--follow' args='workflows' ;;
     'workflows create') subs='' opts='--from --cwd' args='none' ;;
     'workflows rm') subs='' opts='' args='workflows' ;;
-    'workflows run') subs='' opts='--adapter --parallel --check --gate --gate-parallel --max-attempts --task-timeout --budget-tokens --budget-usd --run-budget-tokens --run-budget-usd --base --env --detach --approve --sandbox --network --allow-write' args='workflows command' ;;
+    'workflows run') subs='' opts='--adapter --parallel --check --gate --gate-parallel --max-attempts --task-timeout --budget-tokens --budget-usd --run-budget-tokens --run-budget-usd --base --env --detach --approve --sandbox --network --allow-write --hide' args='workflows command' ;;
     'workflows stop') subs='' opts='' args='workflows' ;;
     'workflows reset') subs='' opts='' args='workflows none' ;;
     'workflows retry') subs='' opts='' args='workflows none' ;;
@@ -94,6 +94,7 @@ __mission_value() {
     'run|--sandbox') kind=words values='on off' ;;
     'run|--network') kind=words values='on none' ;;
     'run|--allow-write') kind=files ;;
+    'run|--hide') kind=files ;;
     'run|--prompt') kind=none ;;
     'exec list|--state') kind=words values='created launching running awaiting_input awaiting_permission idle blocked completed failed cancelled lost' ;;
     'exec list|--limit') kind=none ;;
@@ -156,6 +157,7 @@ __mission_value() {
     'workflows run|--sandbox') kind=words values='on off' ;;
     'workflows run|--network') kind=words values='on none' ;;
     'workflows run|--allow-write') kind=files ;;
+    'workflows run|--hide') kind=files ;;
     'workflows budget|--task') kind=none ;;
     'workflows budget|--tokens') kind=none ;;
     'workflows budget|--usd') kind=none ;;

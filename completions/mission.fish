@@ -2,7 +2,7 @@
 # `mission completion fish`: regenerate it rather than edit it.
 
 # The options that take a value, in any command: their value is no command.
-set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --sandbox --network --allow-write --prompt --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --gate --gate-parallel --max-attempts --task-timeout --budget-tokens --budget-usd --run-budget-tokens --run-budget-usd --base --tokens --usd --into --from-issue --var --repository --max-parallel
+set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --sandbox --network --allow-write --hide --prompt --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --gate --gate-parallel --max-attempts --task-timeout --budget-tokens --budget-usd --run-budget-tokens --run-budget-usd --base --tokens --usd --into --from-issue --var --repository --max-parallel
 # The commands whose arguments after -- are a command line of its own.
 set -g __mission_with_command 'run' 'exec create' 'workflows run' 'workflows plan'
 # __mission_subcommands PATH: the subcommands of the command PATH.
@@ -142,6 +142,7 @@ complete -c mission -n '__mission_at '\''run'\''' -l stdin-answers -d 'Write ans
 complete -c mission -n '__mission_at '\''run'\''' -l sandbox -x -a 'on off' -d 'on (default): the agent writes only its cwd, a private TMPDIR and its CLI'\''s state; off: with all your rights'
 complete -c mission -n '__mission_at '\''run'\''' -l network -x -a 'on none' -d 'on (default), or none: the agent opens no network socket (Unix sockets stay)'
 complete -c mission -n '__mission_at '\''run'\''' -l allow-write -r -F -d 'Let the confined agent write PATH too, a folder or file (repeatable)'
+complete -c mission -n '__mission_at '\''run'\''' -l hide -r -F -d 'Hide PATH from the confined agent too, beside your secrets (repeatable)'
 complete -c mission -n '__mission_at '\''run'\''' -l prompt -x -d 'The prompt of an ACP agent'\''s session (--adapter acp -- CMD ARGS...)'
 complete -c mission -n '__mission_at '\''run'\''' -l keep-open -d 'Keep an ACP agent'\''s session open between turns (idle) for mission send, until mission exec stop'
 complete -c mission -n '__mission_at '\''adapters'\''' -a 'list' -d 'Each adapter: its binary and version, and the deliveries it supports'
@@ -268,6 +269,7 @@ complete -c mission -n '__mission_at '\''workflows run'\''' -l approve -d 'A per
 complete -c mission -n '__mission_at '\''workflows run'\''' -l sandbox -x -a 'on off' -d 'on (default): agents and checks write only their worktrees, a private TMPDIR and their CLI'\''s state; off: with all your rights'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l network -x -a 'on none' -d 'on (default), or none: the agents open no network socket; checks keep it'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l allow-write -r -F -d 'Let the confined agents and checks write PATH too (repeatable)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l hide -r -F -d 'Hide PATH from the confined agents too, beside your secrets (repeatable)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''workflows stop'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''workflows reset'\''' -a '(__mission_known workflows)'
