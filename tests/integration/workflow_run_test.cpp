@@ -323,12 +323,12 @@ TEST_CASE(
     REQUIRE(daemon.ready());
     Agent planner(instance, repo, kToolsets);
     workflow = make_workflow(planner, {{"long", {}}, {"next", {"long"}}});
-    ProcessResult started = run_long(
-        instance,
-        args({"workflows", "run", workflow, "--detach"},
-             agent("[ \"$MISSION_TASK_NAME$MISSION_TASK_ATTEMPT\" = long1 ] && sleep 30\n"
-                   "printf '%s\\n' \"$RUN_STARTED_WITH\" > \"$MISSION_TASK_NAME.env\"")),
-        60s, {{"RUN_STARTED_WITH", "the person's shell"}});
+    ProcessResult started =
+        run_long(instance,
+                 args({"workflows", "run", workflow, "--detach"},
+                      agent("[ \"$MISSION_TASK_NAME$MISSION_TASK_ATTEMPT\" = long1 ] && sleep 30\n"
+                            "printf '%s\\n' \"$RUN_STARTED_WITH\" > \"$MISSION_TASK_NAME.env\"")),
+                 60s, {{"RUN_STARTED_WITH", "the person's shell"}});
     INFO(started.err);
     REQUIRE(started.exit_code == 0);
     wait_for_run(instance, workflow, [](const json& run) {
