@@ -101,8 +101,13 @@ std::vector<std::string> lines_of(const std::string& text) {
   return out;
 }
 
+// Each wait here stays under ctest's bound once scaled for the sanitized
+// build (4 x 20 s against 120 s), so a run that sticks fails with its state
+// printed instead of being killed silently. These runs end within seconds.
+constexpr std::chrono::seconds kRunBound = 20s;
+
 void wait_for_file(const fs::path& path) {
-  if (!eventually([&] { return fs::exists(path); }, 30s)) FAIL("no " << path << " in time");
+  if (!eventually([&] { return fs::exists(path); }, kRunBound)) FAIL("no " << path << " in time");
 }
 
 bool all_queued(const json& run, std::size_t tasks) {
@@ -190,9 +195,10 @@ TEST_CASE(
       run_long(instance, run_args(workflow, gate, queue_agent(notes, "t07", 16), "16"));
   INFO(started.out << started.err);
   REQUIRE(started.exit_code == 0);
-  wait_for_run(instance, workflow, [](const json& run) { return all_queued(run, 16); });
+  wait_for_run(
+      instance, workflow, [](const json& run) { return all_queued(run, 16); }, kRunBound);
   write_file(notes / "go-1", "");
-  const json run = wait_for_run(instance, workflow, ended, 60s);
+  const json run = wait_for_run(instance, workflow, ended, kRunBound);
   INFO(run.dump());
   check_all_merged(run, names);
 
@@ -245,9 +251,10 @@ TEST_CASE(
   ProcessResult started = run_long(instance, arguments);
   INFO(started.out << started.err);
   REQUIRE(started.exit_code == 0);
-  wait_for_run(instance, workflow, [](const json& run) { return all_queued(run, 8); });
+  wait_for_run(
+      instance, workflow, [](const json& run) { return all_queued(run, 8); }, kRunBound);
   write_file(notes / "go-1", "");
-  const json run = wait_for_run(instance, workflow, ended, 60s);
+  const json run = wait_for_run(instance, workflow, ended, kRunBound);
   INFO(run.dump());
   check_all_merged(run, names);
   CHECK(run["options"]["gateParallel"] == 3);
@@ -294,7 +301,7 @@ struct KilledRun {
     const std::size_t verdicts = verdicts_before_kill.size();
     write_file(notes / ("go-" + hold), "");
     if (!eventually([&] { return lines_of(read_file(notes / "verdicts")).size() != verdicts; },
-                    30s)) {
+                    kRunBound)) {
       FAIL("the held gate did not finish");
     }
     daemon.reset();
@@ -316,7 +323,7 @@ TEST_CASE(
   INFO(started.out << started.err);
   REQUIRE(started.exit_code == 0);
   killed.kill_and_restart("1");
-  const json run = wait_for_run(killed.instance, killed.workflow, ended, 60s);
+  const json run = wait_for_run(killed.instance, killed.workflow, ended, kRunBound);
   INFO(run.dump());
   check_all_merged(run, killed.names);
   check_branch(killed.instance, killed.repo, killed.notes, run, killed.names);
@@ -334,11 +341,12 @@ TEST_CASE(
       killed.instance, run_args(killed.workflow, gate, queue_agent(killed.notes, "t03", 6), "6"));
   INFO(started.out << started.err);
   REQUIRE(started.exit_code == 0);
-  wait_for_run(killed.instance, killed.workflow,
-               [](const json& run) { return all_queued(run, 6); });
+  wait_for_run(
+      killed.instance, killed.workflow, [](const json& run) { return all_queued(run, 6); },
+      kRunBound);
   write_file(killed.notes / "go-1", "");
   killed.kill_and_restart("bisect");
-  const json run = wait_for_run(killed.instance, killed.workflow, ended, 60s);
+  const json run = wait_for_run(killed.instance, killed.workflow, ended, kRunBound);
   INFO(run.dump());
   check_all_merged(run, killed.names);
   check_branch(killed.instance, killed.repo, killed.notes, run, killed.names);
