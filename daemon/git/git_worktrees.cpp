@@ -18,20 +18,12 @@ using Reference = std::unique_ptr<git_reference, lg2::Deleter<git_reference, git
 using Object = std::unique_ptr<git_object, lg2::Deleter<git_object, git_object_free>>;
 using Worktree = std::unique_ptr<git_worktree, lg2::Deleter<git_worktree, git_worktree_free>>;
 
-lg2::Repository open_at(const std::string& path) {
-  lg2::ensure_initialized();
-  git_repository* raw = nullptr;
-  lg2::check(git_repository_open_ext(&raw, path.c_str(), 0, nullptr),
-             "cannot open a repository at " + path);
-  return lg2::Repository(raw);
-}
-
 // The repository of the main work tree, whichever work tree `path` is in.
 lg2::Repository open_main(const std::string& path) {
-  lg2::Repository repo = open_at(path);
+  lg2::Repository repo = lg2::open_repository(path);
   if (!git_repository_is_worktree(repo.get())) return repo;
   const std::string common = git_repository_commondir(repo.get());
-  return open_at(common);
+  return lg2::open_repository(common);
 }
 
 // Whether a revision names a commit by searching commit messages (":/text",
@@ -79,16 +71,6 @@ std::optional<git_oid> branch_tip(git_repository* repo, const std::string& branc
   git_oid oid = *git_reference_target(resolved);
   git_reference_free(resolved);
   return oid;
-}
-
-lg2::Tree tree_of(git_repository* repo, const git_oid& commit_id) {
-  git_commit* commit = nullptr;
-  lg2::check(git_commit_lookup(&commit, repo, &commit_id),
-             "cannot read commit " + lg2::oid_hex(commit_id));
-  lg2::Commit owned(commit);
-  git_tree* tree = nullptr;
-  lg2::check(git_commit_tree(&tree, commit), "cannot read the tree of " + lg2::oid_hex(commit_id));
-  return lg2::Tree(tree);
 }
 
 // The paths a merged index leaves in conflict, sorted; empty when clean.
@@ -252,7 +234,8 @@ std::optional<std::string> git_main_work_tree(const std::string& path) {
   git_repository* raw = nullptr;
   if (git_repository_open_ext(&raw, path.c_str(), 0, nullptr) < 0) return std::nullopt;
   lg2::Repository repo(raw);
-  if (git_repository_is_worktree(repo.get())) repo = open_at(git_repository_commondir(repo.get()));
+  if (git_repository_is_worktree(repo.get()))
+    repo = lg2::open_repository(git_repository_commondir(repo.get()));
   const char* workdir = git_repository_workdir(repo.get());
   if (workdir == nullptr) return std::nullopt;
   std::string out = std::filesystem::path(workdir).lexically_normal().string();
@@ -273,24 +256,17 @@ bool git_branch_merged(const std::string& repository, const std::string& branch,
 
 std::vector<std::string> git_changed_paths(const std::string& work_tree,
                                            const std::string& base_commit) {
-  lg2::Repository repo = open_at(work_tree);
+  lg2::Repository repo = lg2::open_repository(work_tree);
   git_oid oid;
   lg2::check(git_oid_fromstr(&oid, base_commit.c_str()), "bad base commit " + base_commit);
-  lg2::Tree base = tree_of(repo.get(), oid);
+  lg2::Tree base = lg2::commit_tree(repo.get(), oid);
   git_diff_options options = GIT_DIFF_OPTIONS_INIT;
   options.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS;
   git_diff* raw = nullptr;
   lg2::check(git_diff_tree_to_workdir_with_index(&raw, repo.get(), base.get(), &options),
              "cannot diff " + work_tree + " against its base");
   lg2::Diff diff(raw);
-  std::set<std::string> paths;
-  const std::size_t count = git_diff_num_deltas(diff.get());
-  for (std::size_t i = 0; i < count; ++i) {
-    const git_diff_delta* delta = git_diff_get_delta(diff.get(), i);
-    if (delta->new_file.path) paths.insert(delta->new_file.path);
-    if (delta->old_file.path) paths.insert(delta->old_file.path);
-  }
-  return {paths.begin(), paths.end()};
+  return lg2::diff_paths(diff.get());
 }
 
 namespace {
@@ -375,10 +351,10 @@ WorkTreeDiff collect_diff(git_diff* diff, const std::vector<std::string>& paths,
 
 WorkTreeDiff git_work_tree_diff(const std::string& work_tree, const std::string& base_commit,
                                 const std::vector<std::string>& paths, std::size_t patch_bytes) {
-  lg2::Repository repo = open_at(work_tree);
+  lg2::Repository repo = lg2::open_repository(work_tree);
   git_oid oid;
   lg2::check(git_oid_fromstr(&oid, base_commit.c_str()), "bad base commit " + base_commit);
-  lg2::Tree base = tree_of(repo.get(), oid);
+  lg2::Tree base = lg2::commit_tree(repo.get(), oid);
   git_diff_options options = GIT_DIFF_OPTIONS_INIT;
   options.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
                   GIT_DIFF_SHOW_UNTRACKED_CONTENT;
@@ -410,8 +386,8 @@ WorkTreeDiff git_task_diff(const std::string& repository, const std::string& bas
   } else {
     lg2::check(git_oid_fromstr(&from, base_commit.c_str()), "bad base commit " + base_commit);
   }
-  lg2::Tree old_tree = tree_of(repo.get(), from);
-  lg2::Tree new_tree = tree_of(repo.get(), *git_commit_id(commit.get()));
+  lg2::Tree old_tree = lg2::commit_tree(repo.get(), from);
+  lg2::Tree new_tree = lg2::commit_tree(repo.get(), *git_commit_id(commit.get()));
   git_diff_options options = GIT_DIFF_OPTIONS_INIT;
   git_diff* raw = nullptr;
   lg2::check(git_diff_tree_to_tree(&raw, repo.get(), old_tree.get(), new_tree.get(), &options),
@@ -424,7 +400,7 @@ bool git_work_tree_dirty(const std::string& work_tree) {
   lg2::ensure_initialized();
   std::error_code ignored;
   if (!std::filesystem::exists(work_tree, ignored)) return false;
-  lg2::Repository repo = open_at(work_tree);
+  lg2::Repository repo = lg2::open_repository(work_tree);
   git_status_options options = GIT_STATUS_OPTIONS_INIT;
   options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
   options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED;
@@ -444,9 +420,9 @@ TrialMerge git_trial_merge(const std::string& repository, const std::string& our
   git_oid base_id;
   lg2::check(git_merge_base(&base_id, repo.get(), &*our_tip, &*their_tip),
              "branches " + ours + " and " + theirs + " share no history");
-  lg2::Tree ancestor = tree_of(repo.get(), base_id);
-  lg2::Tree our_tree = tree_of(repo.get(), *our_tip);
-  lg2::Tree their_tree = tree_of(repo.get(), *their_tip);
+  lg2::Tree ancestor = lg2::commit_tree(repo.get(), base_id);
+  lg2::Tree our_tree = lg2::commit_tree(repo.get(), *our_tip);
+  lg2::Tree their_tree = lg2::commit_tree(repo.get(), *their_tip);
   git_merge_options options = GIT_MERGE_OPTIONS_INIT;
   git_index* raw = nullptr;
   lg2::check(
@@ -462,7 +438,7 @@ TrialMerge git_trial_merge(const std::string& repository, const std::string& our
 std::optional<std::string> git_commit_work_tree(const std::string& work_tree,
                                                 const std::string& message) {
   if (!git_work_tree_dirty(work_tree)) return std::nullopt;
-  lg2::Repository repo = open_at(work_tree);
+  lg2::Repository repo = lg2::open_repository(work_tree);
   git_index* raw = nullptr;
   lg2::check(git_repository_index(&raw, repo.get()), "cannot read the index of " + work_tree);
   lg2::Index index(raw);
@@ -510,7 +486,7 @@ PlannedMerge git_plan_merge(const std::string& repository, const std::string& in
   out.onto = lg2::oid_hex(*into_tip);
   auto finish = [&](const git_oid& commit) {
     out.commit = lg2::oid_hex(commit);
-    out.tree = lg2::oid_hex(*git_tree_id(tree_of(repo.get(), commit).get()));
+    out.tree = lg2::oid_hex(*git_tree_id(lg2::commit_tree(repo.get(), commit).get()));
     return out;
   };
   if (git_oid_equal(&*into_tip, &*from_tip) ||
@@ -521,9 +497,9 @@ PlannedMerge git_plan_merge(const std::string& repository, const std::string& in
   git_oid base_id;
   lg2::check(git_merge_base(&base_id, repo.get(), &*into_tip, &*from_tip),
              "branches " + into + " and " + from + " share no history");
-  lg2::Tree ancestor = tree_of(repo.get(), base_id);
-  lg2::Tree our_tree = tree_of(repo.get(), *into_tip);
-  lg2::Tree their_tree = tree_of(repo.get(), *from_tip);
+  lg2::Tree ancestor = lg2::commit_tree(repo.get(), base_id);
+  lg2::Tree our_tree = lg2::commit_tree(repo.get(), *into_tip);
+  lg2::Tree their_tree = lg2::commit_tree(repo.get(), *from_tip);
   git_merge_options options = GIT_MERGE_OPTIONS_INIT;
   git_index* raw = nullptr;
   lg2::check(

@@ -1,12 +1,15 @@
 #pragma once
-// Owning handles for libgit2 objects, one-time library setup, and the
-// translation of a libgit2 failure into MissionError git_error.
+// Owning handles for libgit2 objects, one-time library setup, the
+// translation of a libgit2 failure into MissionError git_error, and the few
+// reads every git file of the module makes.
 
 #include <git2.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mission::daemon::git::lg2 {
 
@@ -37,5 +40,17 @@ using Patch = std::unique_ptr<git_patch, Deleter<git_patch, git_patch_free>>;
 using Config = std::unique_ptr<git_config, Deleter<git_config, git_config_free>>;
 
 std::string oid_hex(const git_oid& oid);
+
+// The repository `path` is in (searching upwards). Throws git_error.
+Repository open_repository(const std::string& path);
+
+// The tree of commit `commit_id`. Throws git_error.
+Tree commit_tree(git_repository* repo, const git_oid& commit_id);
+
+// The commit local branch `branch` points at; nullopt when there is none.
+std::optional<git_oid> local_branch_tip(git_repository* repo, const std::string& branch);
+
+// Every path a delta of `diff` names, old and new, sorted and unique.
+std::vector<std::string> diff_paths(git_diff* diff);
 
 }  // namespace mission::daemon::git::lg2

@@ -18,31 +18,12 @@
 namespace mission::daemon::git {
 namespace {
 
-using Reference = std::unique_ptr<git_reference, lg2::Deleter<git_reference, git_reference_free>>;
 using Blob = std::unique_ptr<git_blob, lg2::Deleter<git_blob, git_blob_free>>;
-
-lg2::Repository open_at(const std::string& path) {
-  lg2::ensure_initialized();
-  git_repository* raw = nullptr;
-  lg2::check(git_repository_open_ext(&raw, path.c_str(), 0, nullptr),
-             "cannot open a repository at " + path);
-  return lg2::Repository(raw);
-}
 
 git_oid oid_of(const std::string& hex) {
   git_oid oid;
   lg2::check(git_oid_fromstr(&oid, hex.c_str()), "bad commit id " + hex);
   return oid;
-}
-
-lg2::Tree tree_of(git_repository* repo, const git_oid& commit_id) {
-  git_commit* commit = nullptr;
-  lg2::check(git_commit_lookup(&commit, repo, &commit_id),
-             "cannot find commit " + lg2::oid_hex(commit_id));
-  lg2::Commit owned(commit);
-  git_tree* tree = nullptr;
-  lg2::check(git_commit_tree(&tree, commit), "cannot read the tree of " + lg2::oid_hex(commit_id));
-  return lg2::Tree(tree);
 }
 
 // One side of a path: its bytes (a file's content, a link's target), or
@@ -132,14 +113,7 @@ std::vector<std::string> all_changed(const LiveSide& side, git_repository* repo,
   lg2::check(git_diff_tree_to_workdir_with_index(&raw, repo, base, &options),
              "cannot diff " + side.work_tree + " against its base");
   lg2::Diff diff(raw);
-  std::set<std::string> paths;
-  const std::size_t count = git_diff_num_deltas(diff.get());
-  for (std::size_t i = 0; i < count; ++i) {
-    const git_diff_delta* delta = git_diff_get_delta(diff.get(), i);
-    if (delta->new_file.path) paths.insert(delta->new_file.path);
-    if (delta->old_file.path) paths.insert(delta->old_file.path);
-  }
-  return {paths.begin(), paths.end()};
+  return lg2::diff_paths(diff.get());
 }
 
 // With candidates, each is compared with the base on its own, so the cost
@@ -147,7 +121,7 @@ std::vector<std::string> all_changed(const LiveSide& side, git_repository* repo,
 // removed whole) makes it look at the whole work tree after all.
 std::vector<std::string> changed_of(const LiveSide& side, git_tree* main_base) {
   if (side.candidates && side.candidates->empty()) return {};
-  lg2::Repository repo = open_at(side.work_tree);
+  lg2::Repository repo = lg2::open_repository(side.work_tree);
   // The worktree shares the main repository's objects: its own lookup.
   git_tree* raw_tree = nullptr;
   lg2::check(git_tree_lookup(&raw_tree, repo.get(), git_tree_id(main_base)),
@@ -187,14 +161,7 @@ std::vector<std::string> tip_changes(git_repository* repo, git_tree* base, git_t
   lg2::check(git_diff_tree_to_tree(&raw, repo, base, tip, nullptr),
              "cannot diff the integration tip against a task's base");
   lg2::Diff diff(raw);
-  std::set<std::string> paths;
-  const std::size_t count = git_diff_num_deltas(diff.get());
-  for (std::size_t i = 0; i < count; ++i) {
-    const git_diff_delta* delta = git_diff_get_delta(diff.get(), i);
-    if (delta->new_file.path) paths.insert(delta->new_file.path);
-    if (delta->old_file.path) paths.insert(delta->old_file.path);
-  }
-  return {paths.begin(), paths.end()};
+  return lg2::diff_paths(diff.get());
 }
 
 std::vector<std::string> both(const std::vector<std::string>& left,
@@ -208,32 +175,23 @@ std::vector<std::string> both(const std::vector<std::string>& left,
 }  // namespace
 
 LiveCheckResult git_check_live(const LiveCheckInput& input) {
-  lg2::Repository repo = open_at(input.repository);
-  if (git_repository_is_worktree(repo.get())) repo = open_at(git_repository_commondir(repo.get()));
+  lg2::Repository repo = lg2::open_repository(input.repository);
+  if (git_repository_is_worktree(repo.get()))
+    repo = lg2::open_repository(git_repository_commondir(repo.get()));
   LiveCheckResult out;
   const std::size_t n = input.sides.size();
   out.changed.resize(n);
   out.errors.resize(n);
 
-  std::optional<git_oid> tip;
-  git_reference* raw_ref = nullptr;
-  if (git_branch_lookup(&raw_ref, repo.get(), input.integration_branch.c_str(), GIT_BRANCH_LOCAL) ==
-      0) {
-    Reference ref(raw_ref);
-    git_reference* resolved = nullptr;
-    if (git_reference_resolve(&resolved, ref.get()) == 0) {
-      tip = *git_reference_target(resolved);
-      git_reference_free(resolved);
-      out.tip = lg2::oid_hex(*tip);
-    }
-  }
+  const std::optional<git_oid> tip = lg2::local_branch_tip(repo.get(), input.integration_branch);
+  if (tip) out.tip = lg2::oid_hex(*tip);
   std::optional<lg2::Tree> tip_tree;
-  if (tip) tip_tree = tree_of(repo.get(), *tip);
+  if (tip) tip_tree = lg2::commit_tree(repo.get(), *tip);
 
   std::vector<std::optional<lg2::Tree>> bases(n);
   for (std::size_t i = 0; i < n; ++i) {
     try {
-      bases[i] = tree_of(repo.get(), oid_of(input.sides[i].base_commit));
+      bases[i] = lg2::commit_tree(repo.get(), oid_of(input.sides[i].base_commit));
       out.changed[i] = changed_of(input.sides[i], bases[i]->get());
     } catch (const std::exception& e) {
       // A worktree removed meanwhile (its task ended) is left out.
@@ -257,7 +215,7 @@ LiveCheckResult git_check_live(const LiveCheckInput& input) {
         const git_oid right_id = oid_of(right);
         lg2::check(git_merge_base(&base_id, repo.get(), &left_id, &right_id),
                    "the bases " + left + " and " + right + " share no history");
-        ancestor = tree_of(repo.get(), base_id);
+        ancestor = lg2::commit_tree(repo.get(), base_id);
       }
       for (const auto& path : paths) {
         if (conflicts(from_tree(repo.get(), ancestor->get(), path),

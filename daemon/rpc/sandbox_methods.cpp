@@ -13,6 +13,7 @@
 #include "daemon/sandbox/confinement_probe.hpp"
 #include "daemon/sandbox/kernel_support.hpp"
 #include "daemon/sandbox/network_filter.hpp"
+#include "daemon/sandbox/path_beneath.hpp"
 #include "daemon/sandbox/private_temp.hpp"
 #include "daemon/sandbox/profile.hpp"
 #include "daemon/sandbox/sandbox_policy.hpp"
@@ -29,11 +30,6 @@ nlohmann::json paths_json(const std::vector<fs::path>& paths) {
   return list;
 }
 
-bool beneath(const fs::path& path, const fs::path& tree) {
-  auto [tree_end, path_at] = std::mismatch(tree.begin(), tree.end(), path.begin(), path.end());
-  return tree_end == tree.end();
-}
-
 // A folder the daemon itself may write that no rule of `profile` covers:
 // where the probe tries a write the profile must refuse. The state dir
 // first (the daemon's own files), then HOME, then the cwd's parent.
@@ -44,7 +40,8 @@ std::optional<fs::path> outside_folder(const sandbox::Profile& profile,
     std::error_code ec;
     if (!fs::is_directory(candidate, ec) || ::access(candidate.c_str(), W_OK) != 0) continue;
     bool covered = false;
-    for (const auto& tree : profile.writable_trees) covered = covered || beneath(candidate, tree);
+    for (const auto& tree : profile.writable_trees)
+      covered = covered || sandbox::beneath(candidate, tree);
     if (!covered) return candidate;
   }
   return std::nullopt;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <system_error>
 
+#include "daemon/sandbox/path_beneath.hpp"
 #include "shared/error_code.hpp"
 #include "shared/limits.hpp"
 
@@ -10,11 +11,6 @@ namespace mission::daemon::sandbox {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool beneath(const fs::path& path, const fs::path& tree) {
-  auto [tree_end, path_at] = std::mismatch(tree.begin(), tree.end(), path.begin(), path.end());
-  return tree_end == tree.end();
-}
 
 [[noreturn]] void refuse(const fs::path& path, const std::string& why, const std::string& hint) {
   throw MissionError(ErrorCode::invalid_argument, "--allow-write " + path.string() + ": " + why,

@@ -7,15 +7,12 @@
 #include <set>
 #include <system_error>
 
+#include "daemon/sandbox/path_beneath.hpp"
+
 namespace mission::daemon::sandbox {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool beneath(const fs::path& path, const fs::path& tree) {
-  auto [tree_end, path_at] = std::mismatch(tree.begin(), tree.end(), path.begin(), path.end());
-  return tree_end == tree.end();
-}
 
 // Whether the profile lets the agent write `path` or a folder holding it:
 // then it reads it too, and no rule can hide it.
