@@ -15,6 +15,7 @@
 #include "daemon/store/mission_repository.hpp"
 #include "daemon/store/ownership.hpp"
 #include "daemon/store/plan_repository.hpp"
+#include "daemon/store/required_rows.hpp"
 #include "daemon/store/run_repository.hpp"
 #include "daemon/store/task_repository.hpp"
 #include "daemon/store/workspace_repository.hpp"
@@ -293,23 +294,14 @@ void require_no_live_run(store::Database& db, const store::MissionRow& workflow)
 }  // namespace
 
 store::MissionRow require_mission(store::Database& db, const std::string& id, const char* field) {
-  auto row = store::MissionRepository(db).find(id);
-  if (!row) {
-    throw MissionError(ErrorCode::not_found, std::string(field) + " '" + id + "' does not exist",
-                       "use the id workflow_create returned; workflow_list shows them",
-                       {{"field", field}, {"id", id}});
-  }
-  return *row;
+  return store::require_mission(db, id, field,
+                                "use the id workflow_create returned; workflow_list shows them");
 }
 
 store::TaskRow require_task(store::Database& db, const std::string& id) {
-  auto row = store::TaskRepository(db).find(id);
-  if (!row) {
-    throw MissionError(ErrorCode::not_found, "task '" + id + "' does not exist",
-                       "use a task id from workflow_next_tasks or workflow_get with include_tasks",
-                       {{"field", "task_id"}, {"id", id}});
-  }
-  return *row;
+  return store::require_task(
+      db, id, "task_id",
+      "use a task id from workflow_next_tasks or workflow_get with include_tasks");
 }
 
 std::string execution_cwd(store::Database& db, const std::string& execution_id) {

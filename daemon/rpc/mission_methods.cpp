@@ -3,6 +3,7 @@
 #include "daemon/mcp/tracking_decoders.hpp"
 #include "daemon/store/journal_repository.hpp"
 #include "daemon/store/mission_repository.hpp"
+#include "daemon/store/required_rows.hpp"
 #include "daemon/store/task_repository.hpp"
 #include "daemon/tracking/tracker.hpp"
 #include "daemon/tracking/tracker_support.hpp"
@@ -15,6 +16,11 @@ namespace mission::daemon {
 namespace {
 
 constexpr auto kCamel = tracking::KeyStyle::camel;
+
+// The mission a person's command names; the hint is a command of theirs.
+store::MissionRow require_mission(store::Database& db, const std::string& id) {
+  return store::require_mission(db, id, "mission", "'mission missions list' shows them");
+}
 
 }  // namespace
 
@@ -97,7 +103,7 @@ nlohmann::json handle_mission_list(MethodContext& context, const MissionListRequ
 
 nlohmann::json handle_mission_get(MethodContext& context, const MissionIdRequest& request) {
   store::Database& db = context.services.db;
-  store::MissionRow mission = tracking::require_mission(db, request.id, "mission");
+  store::MissionRow mission = require_mission(db, request.id);
   auto counts = store::MissionRepository(db).counts(std::span(&mission.id, 1));
   auto per_phase = store::TaskRepository(db).tasks_per_phase(mission.id);
   nlohmann::json phases = nlohmann::json::array();
@@ -111,7 +117,7 @@ nlohmann::json handle_mission_get(MethodContext& context, const MissionIdRequest
 
 nlohmann::json handle_mission_tasks(MethodContext& context, const MissionPageRequest& request) {
   store::Database& db = context.services.db;
-  store::MissionRow mission = tracking::require_mission(db, request.id, "mission");
+  store::MissionRow mission = require_mission(db, request.id);
   // A mission's tasks read in the order they started.
   ListParams params = request.page;
   if (!params.cursor && !params.after) params.after = 0;
@@ -130,7 +136,7 @@ nlohmann::json handle_mission_tasks(MethodContext& context, const MissionPageReq
 
 nlohmann::json handle_mission_journal(MethodContext& context, const MissionPageRequest& request) {
   store::Database& db = context.services.db;
-  store::MissionRow mission = tracking::require_mission(db, request.id, "mission");
+  store::MissionRow mission = require_mission(db, request.id);
   ListParams params = request.page;
   if (!params.cursor && !params.after) params.after = 0;
   store::PageRequest wanted = page_request(params, limits::kMaxPageItems);
@@ -171,7 +177,7 @@ nlohmann::json handle_mission_check(MethodContext& context, const MissionCheckRe
 
 nlohmann::json handle_mission_export(MethodContext& context, const MissionExportRequest& request) {
   store::Database& db = context.services.db;
-  store::MissionRow mission = tracking::require_mission(db, request.id, "mission");
+  store::MissionRow mission = require_mission(db, request.id);
   // Without `after`, the whole record in one reply, as clients that do not
   // page expect: one too large for a reply is refused rather than cut.
   if (!request.after) return tracking::mission_record(db, mission);

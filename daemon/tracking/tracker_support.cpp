@@ -1,6 +1,7 @@
 #include "daemon/tracking/tracker_support.hpp"
 
 #include "daemon/store/execution_repository.hpp"
+#include "daemon/store/required_rows.hpp"
 #include "daemon/tracking/tracking_events.hpp"
 #include "shared/clock.hpp"
 #include "shared/error_code.hpp"
@@ -8,23 +9,12 @@
 namespace mission::daemon::tracking {
 
 store::MissionRow require_mission(store::Database& db, const std::string& id, const char* field) {
-  auto row = store::MissionRepository(db).find(id);
-  if (!row) {
-    throw MissionError(ErrorCode::not_found, std::string(field) + " '" + id + "' does not exist",
-                       "use the id start_mission (or start_workflow) returned; "
-                       "'mission missions list' shows them",
-                       {{"field", field}, {"id", id}});
-  }
-  return *row;
+  return store::require_mission(db, id, field,
+                                "use the id start_mission (or start_workflow) returned");
 }
 
 store::TaskRow require_task(store::Database& db, const std::string& id) {
-  auto row = store::TaskRepository(db).find(id);
-  if (!row) {
-    throw MissionError(ErrorCode::not_found, "task_id '" + id + "' does not exist",
-                       "use the task_id start_task returned", {{"field", "task_id"}, {"id", id}});
-  }
-  return *row;
+  return store::require_task(db, id, "task_id", "use the task_id start_task returned");
 }
 
 void require_open(const store::MissionRow& mission) {

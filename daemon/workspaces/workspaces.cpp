@@ -13,6 +13,7 @@
 #include "daemon/store/mission_repository.hpp"
 #include "daemon/store/ownership.hpp"
 #include "daemon/store/plan_repository.hpp"
+#include "daemon/store/required_rows.hpp"
 #include "daemon/store/run_repository.hpp"
 #include "daemon/store/task_repository.hpp"
 #include "daemon/workspaces/branch_names.hpp"
@@ -32,22 +33,12 @@ static_assert(kWorktreeFolderSuffix == sandbox::kWorktreeFolderSuffix);
 namespace {
 
 store::MissionRow require_workflow(store::Database& db, const std::string& id) {
-  auto row = store::MissionRepository(db).find(id);
-  if (!row) {
-    throw MissionError(ErrorCode::not_found, "workflow_id '" + id + "' does not exist",
-                       "workflow_list shows the workflows", {{"field", "workflow_id"}, {"id", id}});
-  }
-  return *row;
+  return store::require_mission(db, id, "workflow_id", "workflow_list shows the workflows");
 }
 
 store::TaskRow require_task(store::Database& db, const std::string& id) {
-  auto row = store::TaskRepository(db).find(id);
-  if (!row) {
-    throw MissionError(ErrorCode::not_found, "task_id '" + id + "' does not exist",
-                       "workflow_get with include_tasks lists a workflow's tasks",
-                       {{"task_id", id}});
-  }
-  return *row;
+  return store::require_task(db, id, "task_id",
+                             "workflow_get with include_tasks lists a workflow's tasks");
 }
 
 store::WorkspaceRow require_workspace(store::Database& db, const std::string& id) {
