@@ -63,16 +63,15 @@ std::string detach(const Instance& instance, const fs::path& cwd,
 
 // The pid of a detached execution once it runs.
 int running_pid(const Instance& instance, const std::string& id) {
-  const auto deadline = std::chrono::steady_clock::now() + 20s;
   json execution;
-  while (std::chrono::steady_clock::now() < deadline) {
-    execution = json::parse(run_mission(instance, {"--json", "exec", "show", id}).out);
-    if (execution.value("state", "") == "running" && execution.contains("pid"))
-      return execution["pid"].get<int>();
-    std::this_thread::sleep_for(20ms);
-  }
-  FAIL("execution " << id << " never ran: " << execution.dump());
-  return -1;
+  const bool runs = eventually(
+      [&] {
+        execution = json::parse(run_mission(instance, {"--json", "exec", "show", id}).out);
+        return execution.value("state", "") == "running" && execution.contains("pid");
+      },
+      20s, 20ms);
+  if (!runs) FAIL("execution " << id << " never ran: " << execution.dump());
+  return execution["pid"].get<int>();
 }
 
 // Sets a variable for the daemons (and commands) started while it lives.

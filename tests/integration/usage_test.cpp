@@ -167,12 +167,12 @@ TEST_CASE("an agent's usage is recorded as its stream states it, before it ends"
   const std::string id = started.out.substr(0, started.out.find('\n'));
 
   json usage;
-  const auto deadline = std::chrono::steady_clock::now() + 30s * kWaitScale;
-  while (std::chrono::steady_clock::now() < deadline) {
-    usage = mission_json(instance, {"usage"});
-    if (!usage["rows"].empty()) break;
-    std::this_thread::sleep_for(50ms);
-  }
+  eventually(
+      [&] {
+        usage = mission_json(instance, {"usage"});
+        return !usage["rows"].empty();
+      },
+      30s, 50ms);
   INFO(usage.dump(2));
   REQUIRE(usage["rows"].size() == 1);
   const json& line = usage["rows"][0];
@@ -185,11 +185,12 @@ TEST_CASE("an agent's usage is recorded as its stream states it, before it ends"
   CHECK(mission_json(instance, {"exec", "show", id})["state"] == "running");
   write_file(hold, "");
   json execution;
-  while (std::chrono::steady_clock::now() < deadline) {
-    execution = mission_json(instance, {"exec", "show", id});
-    if (execution.contains("endedAt")) break;
-    std::this_thread::sleep_for(20ms);
-  }
+  eventually(
+      [&] {
+        execution = mission_json(instance, {"exec", "show", id});
+        return execution.contains("endedAt");
+      },
+      30s, 20ms);
   CHECK(execution["state"] == "completed");
   CHECK(mission_json(instance, {"usage"})["rows"][0]["tokens"] == line["tokens"]);
 }
