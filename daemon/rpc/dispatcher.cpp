@@ -1,6 +1,7 @@
 #include "daemon/rpc/dispatcher.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "daemon/rpc/control_session.hpp"
 #include "daemon/rpc/deferred_reply.hpp"
@@ -48,6 +49,25 @@ const MethodEntry& admit(const ControlSession* session, const nlohmann::json& me
   return *entry;
 }
 
+// Whether replies are checked against their methods' result schemas: on
+// for the test suite, off in use, where a reply of a thousand tasks would
+// pay for a validation no caller needs.
+bool checking_results() {
+  static const bool checking = std::getenv("MISSIOND_CHECK_RESULTS") != nullptr;
+  return checking;
+}
+
+// A result that breaks its schema is the daemon's bug: answered internal,
+// naming the method and what differs, so the test that caused it fails there.
+void check_result(const MethodEntry& entry, const nlohmann::json& result) {
+  auto violations = SchemaRegistry::embedded().validate(entry.result_schema, result);
+  if (violations.empty()) return;
+  throw MissionError(ErrorCode::internal,
+                     "the result of '" + std::string(entry.name) + "' does not match schemas/" +
+                         std::string(entry.result_schema) + ".json: " + describe(violations),
+                     "this is a bug in missiond: report it with the call that caused it");
+}
+
 nlohmann::json run(const MethodEntry& entry, MethodContext& context, const nlohmann::json& params) {
   if (entry.access != Access::write) return entry.handler(context, params);
   store::Transaction transaction(context.services.db);
@@ -87,6 +107,18 @@ std::string dispatch_from(ControlServices& services, ControlSession* session,
           "see schemas/" + std::string(entry.params_schema) + ".json");
     }
     nlohmann::json result = run(entry, context, params);
+    if (checking_results()) {
+      if (!context.deferred) {
+        check_result(entry, result);
+      } else {
+        context.deferred->finish = [finish = std::move(context.deferred->finish), &entry](
+                                       store::Database& db, events::EventBatch& events) {
+          nlohmann::json later = finish(db, events);
+          check_result(entry, later);
+          return later;
+        };
+      }
+    }
     // Committed (or read-only): what it did may now be heard of.
     context.events.publish_to(services.events);
     if (context.deferred) {

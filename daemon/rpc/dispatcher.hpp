@@ -30,7 +30,11 @@ using MethodHandler = nlohmann::json (*)(MethodContext&, const nlohmann::json& p
 struct MethodEntry {
   std::string_view name;
   std::string_view params_schema;  // schema id under schemas/, e.g. "control/hello.params"
-  bool before_hello;               // callable before the handshake (only hello itself)
+  // What a success returns, e.g. "control/hello.result": the contract the
+  // CLI and the board read by. Checked on every reply when
+  // MISSIOND_CHECK_RESULTS is set (the test suite sets it).
+  std::string_view result_schema;
+  bool before_hello;  // callable before the handshake (only hello itself)
   Access access;
   MethodHandler handler;
 };

@@ -30,6 +30,12 @@ std::vector<std::string> make_environment(const std::map<std::string, std::strin
     if (overrides.count(name) == 0) env.push_back(text);
   }
   for (const auto& [name, value] : overrides) env.push_back(name + "=" + value);
+  // Every daemon a test starts checks each control reply against its
+  // method's result schema (docs/adr/0055): a renamed key fails the test
+  // that met it.
+  if (overrides.count("MISSIOND_CHECK_RESULTS") == 0 &&
+      std::getenv("MISSIOND_CHECK_RESULTS") == nullptr)
+    env.push_back("MISSIOND_CHECK_RESULTS=1");
   return env;
 }
 
