@@ -312,7 +312,7 @@ complete -c mission -n '__mission_at '\''templates apply'\''' -l repository -x -
 complete -c mission -n '__mission_at '\''templates apply'\''' -l max-parallel -x -d 'Tasks that may run at once (default 1)'
 complete -c mission -n '__mission_at '\''templates apply'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'The workflow'\''s working directory (default: current)'
 complete -c mission -n '__mission_at '\''board'\''' -l open -d 'Open the link in a browser (xdg-open, with a display)'
-complete -c mission -n '__mission_at '\''sandbox'\''' -a 'check' -d 'What this kernel confines, an adapter'\''s profile, and a confined probe'\''s writes'
+complete -c mission -n '__mission_at '\''sandbox'\''' -a 'check' -d 'What this kernel confines, an adapter'\''s profile, and a confined probe'\''s writes and reads'
 complete -c mission -n '__mission_at '\''sandbox check'\''' -l adapter -x -d 'The adapter whose launch to show (generic)'
 complete -c mission -n '__mission_at '\''sandbox check'\''' -l cwd -x -a '(__fish_complete_directories)' -d 'The launch'\''s working directory (current)'
 complete -c mission -n '__mission_at '\''gc'\''' -l dry-run -s n -d 'Only say what would be freed'

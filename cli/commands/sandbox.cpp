@@ -80,6 +80,14 @@ void print_probe(const nlohmann::json& result) {
                 styled(outcome, as_expected ? Tone::good : Tone::bad).c_str(),
                 safe(write.value("path", "")).c_str());
   }
+  for (const auto& read : result.value("readProbe", nlohmann::json::array())) {
+    const bool was_read = read.value("read", false);
+    const bool as_expected = (read.value("expected", "") == "read") == was_read;
+    std::string outcome = was_read ? "read" : "refused (" + read.value("error", "") + ")";
+    std::printf("  %-7s %-40s %s\n", read.value("hidden", false) ? "hidden" : "read",
+                styled(outcome, as_expected ? Tone::good : Tone::bad).c_str(),
+                safe(read.value("path", "")).c_str());
+  }
 }
 
 int check_sandbox(const CliContext& context, const SandboxCheckOptions& options) {
@@ -105,7 +113,7 @@ int check_sandbox(const CliContext& context, const SandboxCheckOptions& options)
   }
   if (!holds) {
     std::fprintf(stderr,
-                 "mission sandbox check: the probe's writes contradict the profile\n"
+                 "mission sandbox check: the probe's writes or reads contradict the profile\n"
                  "  run agents with care, and report this output\n");
     return kExitFailure;
   }
@@ -118,7 +126,8 @@ void define_sandbox_command(CLI::App& command, CliContext& context) {
   command.require_subcommand(1);
   auto options = std::make_shared<SandboxCheckOptions>();
   CLI::App* check_command = command.add_subcommand(
-      "check", "What this kernel confines, an adapter's profile, and a confined probe's writes");
+      "check",
+      "What this kernel confines, an adapter's profile, and a confined probe's writes and reads");
   check_command
       ->add_option("--adapter", options->adapter, "The adapter whose launch to show (generic)")
       ->type_name("NAME");

@@ -75,6 +75,14 @@ nlohmann::json not_confined(const sandbox::KernelSupport& support,
   return list;
 }
 
+std::optional<fs::path> first_existing(const std::vector<fs::path>& paths) {
+  for (const auto& path : paths) {
+    std::error_code ec;
+    if (fs::exists(path, ec)) return path;
+  }
+  return std::nullopt;
+}
+
 std::string probe_name() {
   static std::atomic<unsigned> counter{0};
   return "sandbox-check-" + std::to_string(::getpid()) + "-" + std::to_string(++counter);
@@ -110,7 +118,8 @@ nlohmann::json handle_sandbox_check(MethodContext& context, const SandboxCheckRe
   place.hidden = execution::hidden_paths(paths, adapter.name, request.env, {});
   sandbox::Profile profile;
   std::vector<sandbox::ProbeOutcome> outcomes;
-  std::vector<bool> inside;
+  std::vector<bool> inside;  // of each write target
+  std::optional<fs::path> hidden;
   try {
     profile = sandbox::launch_profile(place);
     std::optional<sandbox::Confinement> rules;
@@ -132,7 +141,14 @@ nlohmann::json handle_sandbox_check(MethodContext& context, const SandboxCheckRe
       folders.push_back(*outside);
       inside.push_back(false);
     }
-    outcomes = sandbox::probe_writes(rules ? &*rules : nullptr, folders);
+    std::vector<sandbox::ProbeTarget> targets;
+    for (const auto& folder : folders) targets.push_back({folder, sandbox::ProbeAccess::write});
+    // Reads: the working directory stays readable; a hidden path that
+    // exists (the daemon's own state dir always does) is refused.
+    targets.push_back({cwd, sandbox::ProbeAccess::read});
+    hidden = first_existing(profile.hidden);
+    if (hidden) targets.push_back({*hidden, sandbox::ProbeAccess::read});
+    outcomes = sandbox::probe_access(rules ? &*rules : nullptr, targets);
   } catch (...) {
     sandbox::remove_private_temp(temp);
     throw;
@@ -142,15 +158,33 @@ nlohmann::json handle_sandbox_check(MethodContext& context, const SandboxCheckRe
   const bool confined = support.landlock_abi > 0;
   bool holds = true;
   nlohmann::json probe = nlohmann::json::array();
+  nlohmann::json read_probe = nlohmann::json::array();
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
-    const bool expected = inside[i] || !confined;
-    holds = holds && outcomes[i].written == expected;
-    nlohmann::json entry = {{"path", outcomes[i].file.string()},
-                            {"inside", static_cast<bool>(inside[i])},
-                            {"written", outcomes[i].written},
-                            {"expected", expected ? "written" : "refused"}};
-    if (!outcomes[i].written) entry["error"] = std::strerror(outcomes[i].error);
-    probe.push_back(std::move(entry));
+    const sandbox::ProbeOutcome& outcome = outcomes[i];
+    if (outcome.access == sandbox::ProbeAccess::write) {
+      const bool expected = inside[i] || !confined;
+      holds = holds && outcome.allowed == expected;
+      nlohmann::json entry = {{"path", outcome.file.string()},
+                              {"inside", static_cast<bool>(inside[i])},
+                              {"written", outcome.allowed},
+                              {"expected", expected ? "written" : "refused"}};
+      if (!outcome.allowed) entry["error"] = std::strerror(outcome.error);
+      probe.push_back(std::move(entry));
+      continue;
+    }
+    const bool is_hidden = hidden && outcome.file == *hidden;
+    // A hidden path the kernel could not hide is said in notConfined, and
+    // read by the probe as by an agent.
+    const bool expected =
+        !is_hidden || !confined ||
+        profile.secrets_not_hidden.find(outcome.file.string()) != std::string::npos;
+    holds = holds && outcome.allowed == expected;
+    nlohmann::json entry = {{"path", outcome.file.string()},
+                            {"hidden", is_hidden},
+                            {"read", outcome.allowed},
+                            {"expected", expected ? "read" : "refused"}};
+    if (!outcome.allowed) entry["error"] = std::strerror(outcome.error);
+    read_probe.push_back(std::move(entry));
   }
   nlohmann::json kernel = {{"landlockAbi", support.landlock_abi},
                            {"scoping", support.scopes()},
@@ -176,6 +210,7 @@ nlohmann::json handle_sandbox_check(MethodContext& context, const SandboxCheckRe
             {"notes", profile.notes},
             {"notConfined", not_confined(support, profile)}}},
           {"probe", std::move(probe)},
+          {"readProbe", std::move(read_probe)},
           {"holds", holds}};
 }
 

@@ -12,11 +12,14 @@
 
 namespace mission::daemon::sandbox {
 
-std::vector<ProbeOutcome> probe_writes(const Confinement* rules,
-                                       const std::vector<std::filesystem::path>& folders) {
+std::vector<ProbeOutcome> probe_access(const Confinement* rules,
+                                       const std::vector<ProbeTarget>& targets) {
   std::vector<ProbeOutcome> outcomes;
   const std::string name = ".mission-sandbox-probe-" + std::to_string(::getpid());
-  for (const auto& folder : folders) outcomes.push_back({folder / name});
+  for (const auto& target : targets) {
+    outcomes.push_back(
+        {target.access == ProbeAccess::write ? target.path / name : target.path, target.access});
+  }
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
     throw MissionError(ErrorCode::internal,
@@ -26,7 +29,11 @@ std::vector<ProbeOutcome> probe_writes(const Confinement* rules,
   // Between fork and _exit the child of a threaded daemon may only make
   // system calls: the paths are ready before it starts.
   std::vector<const char*> files;
-  for (const auto& outcome : outcomes) files.push_back(outcome.file.c_str());
+  std::vector<bool> writes;
+  for (const auto& outcome : outcomes) {
+    files.push_back(outcome.file.c_str());
+    writes.push_back(outcome.access == ProbeAccess::write);
+  }
   const pid_t pid = ::fork();
   if (pid < 0) {
     const int cause = errno;
@@ -39,15 +46,20 @@ std::vector<ProbeOutcome> probe_writes(const Confinement* rules,
   if (pid == 0) {
     ::close(pipe_fds[0]);
     int applied = rules != nullptr ? rules->apply_to_this_thread() : 0;
-    for (const char* file : files) {
-      int error = applied;  // a rule that failed to apply writes nothing
-      if (applied == 0) {
-        const int fd = ::open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      int error = applied;  // a rule that failed to apply tries nothing
+      if (applied == 0 && writes[i]) {
+        const int fd = ::open(files[i], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
         error = fd >= 0 ? 0 : errno;
         if (fd >= 0) {
           ::close(fd);
-          ::unlink(file);
+          ::unlink(files[i]);
         }
+      } else if (applied == 0) {
+        // Not O_PATH: Landlock judges only an open that may read.
+        const int fd = ::open(files[i], O_RDONLY | O_CLOEXEC);
+        error = fd >= 0 ? 0 : errno;
+        if (fd >= 0) ::close(fd);
       }
       if (::write(pipe_fds[1], &error, sizeof error) != sizeof error) _exit(1);
     }
@@ -61,7 +73,7 @@ std::vector<ProbeOutcome> probe_writes(const Confinement* rules,
       got = ::read(pipe_fds[0], &error, sizeof error);
     } while (got < 0 && errno == EINTR);
     if (got != sizeof error) error = EIO;  // the child died before it said
-    outcome.written = error == 0;
+    outcome.allowed = error == 0;
     outcome.error = error < 0 ? -error : error;
   }
   ::close(pipe_fds[0]);

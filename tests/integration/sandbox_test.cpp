@@ -304,6 +304,18 @@ TEST_CASE("mission sandbox check shows an adapter's profile and proves it with a
   CHECK(outside[0]["expected"] == "refused");
   CHECK(fs::path(outside[0]["path"].get<std::string>()).parent_path() == instance.state_dir());
   CHECK(fs::is_empty(cwd));
+  // It read its working directory and was refused a hidden path: the
+  // daemon's own state dir, there on every machine.
+  const json& reads = check.at("readProbe");
+  REQUIRE(reads.size() == 2);
+  CHECK(reads[0]["path"] == cwd.string());
+  CHECK(reads[0]["read"] == true);
+  CHECK(reads[0]["hidden"] == false);
+  CHECK(reads[1]["hidden"] == true);
+  CHECK(contains(profile["hidden"], reads[1]["path"].get<std::string>()));
+  CHECK(reads[1]["read"] == false);
+  CHECK(reads[1]["expected"] == "refused");
+  CHECK(reads[1]["error"] == "Permission denied");
 
   ProcessResult text = run_mission(instance, {"sandbox", "check", "--cwd", cwd.string()});
   INFO(text.out << text.err);
@@ -311,6 +323,7 @@ TEST_CASE("mission sandbox check shows an adapter's profile and proves it with a
   CHECK(text.out.find("profile of a generic launch in " + cwd.string()) != std::string::npos);
   CHECK(text.out.find("refused (Permission denied)") != std::string::npos);
   CHECK(text.out.find("\n  hidden            /") != std::string::npos);
+  CHECK(text.out.find("  hidden  refused (Permission denied)") != std::string::npos);
 }
 
 TEST_CASE(
@@ -347,6 +360,12 @@ TEST_CASE(
   REQUIRE(outside.size() == 1);
   CHECK(outside[0]["written"] == true);
   CHECK_FALSE(fs::exists(outside[0]["path"].get<std::string>()));
+  // Unconfined, the probe reads what a confined one would be refused.
+  const json& reads = check.at("readProbe");
+  REQUIRE(reads.size() == 2);
+  CHECK(reads[1]["hidden"] == true);
+  CHECK(reads[1]["read"] == true);
+  CHECK(reads[1]["expected"] == "read");
 }
 
 TEST_CASE(
