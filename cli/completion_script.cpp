@@ -13,8 +13,9 @@ namespace {
 
 // The adapters `--adapter` takes, as the daemon's adapter table names them
 // (mission adapters list shows the same).
-constexpr std::array<std::string_view, 7> kAdapterNames = {
-    "claude-code", "codex", "copilot", "opencode", "pi", "acp", "generic"};
+constexpr std::array<std::string_view, 9> kAdapterNames = {
+    "claude-code", "codex",           "copilot",   "opencode", "pi",
+    "acp",         "claude-code-acp", "codex-acp", "generic"};
 
 // A value's kind from its type name, where no IsMember check lists the
 // words: the one table that says what TYPE in `--option TYPE` completes to.

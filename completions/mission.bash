@@ -84,7 +84,7 @@ __mission_value() {
   kind='' values=''
   case "$1|$2" in
     '|--socket') kind=files ;;
-    'run|--adapter') kind=words values='claude-code codex copilot opencode pi acp generic' ;;
+    'run|--adapter') kind=words values='claude-code codex copilot opencode pi acp claude-code-acp codex-acp generic' ;;
     'run|--bin') kind=files ;;
     'run|--delivery') kind=words values='mcp-tool stdout-marker' ;;
     'run|--toolsets') kind=list values='signals tracking legacy inspect planning templates coordination workspaces control' ;;
@@ -99,7 +99,7 @@ __mission_value() {
     'exec list|--state') kind=words values='created launching running awaiting_input awaiting_permission idle blocked completed failed cancelled lost' ;;
     'exec list|--limit') kind=none ;;
     'exec list|--cursor') kind=none ;;
-    'exec create|--adapter') kind=words values='claude-code codex copilot opencode pi acp generic' ;;
+    'exec create|--adapter') kind=words values='claude-code codex copilot opencode pi acp claude-code-acp codex-acp generic' ;;
     'exec create|--delivery') kind=words values='mcp-tool stdout-marker' ;;
     'exec create|--cwd') kind=directories ;;
     'exec create|--toolsets') kind=list values='signals tracking legacy inspect planning templates coordination workspaces control' ;;
@@ -110,7 +110,7 @@ __mission_value() {
     'watch|--notify') kind=none ;;
     'mcp connect|--agent-execution') kind=executions ;;
     'mcp connect|--toolsets') kind=list values='signals tracking legacy inspect planning templates coordination workspaces control' ;;
-    'mcp config|--adapter') kind=words values='claude-code codex copilot opencode pi acp generic' ;;
+    'mcp config|--adapter') kind=words values='claude-code codex copilot opencode pi acp claude-code-acp codex-acp generic' ;;
     'mcp config|--agent-execution') kind=executions ;;
     'mcp config|--http') kind=none ;;
     'missions list|--cwd') kind=directories ;;
@@ -141,7 +141,7 @@ __mission_value() {
     'workflows list|--limit') kind=none ;;
     'workflows create|--from') kind=files ;;
     'workflows create|--cwd') kind=directories ;;
-    'workflows run|--adapter') kind=words values='claude-code codex copilot opencode pi acp generic' ;;
+    'workflows run|--adapter') kind=words values='claude-code codex copilot opencode pi acp claude-code-acp codex-acp generic' ;;
     'workflows run|--parallel') kind=none ;;
     'workflows run|--check') kind=none ;;
     'workflows run|--gate') kind=none ;;
@@ -165,7 +165,7 @@ __mission_value() {
     'workflows plan|--from-issue') kind=files ;;
     'workflows plan|--workflow') kind=workflows ;;
     'workflows plan|--name') kind=none ;;
-    'workflows plan|--adapter') kind=words values='claude-code codex copilot opencode pi acp generic' ;;
+    'workflows plan|--adapter') kind=words values='claude-code codex copilot opencode pi acp claude-code-acp codex-acp generic' ;;
     'workflows plan|--bin') kind=files ;;
     'workflows plan|--delivery') kind=words values='mcp-tool stdout-marker' ;;
     'workflows plan|--cwd') kind=directories ;;

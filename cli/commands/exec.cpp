@@ -12,6 +12,7 @@
 #include "cli/list_pages.hpp"
 #include "cli/log_follower.hpp"
 #include "cli/output.hpp"
+#include "shared/acp_adapters.hpp"
 #include "shared/limits.hpp"
 #include "shared/vocabulary.hpp"
 
@@ -116,7 +117,7 @@ int run_stop(const CliContext& context, const ExecOptions& options) {
   } else if (result.value("stopping", false)) {
     // An agent driven over ACP is asked to end its turn before any signal.
     const bool over_acp =
-        result.value("execution", nlohmann::json::object()).value("adapter", "") == "acp";
+        driven_over_acp(result.value("execution", nlohmann::json::object()).value("adapter", ""));
     std::printf("stopping %s (%s)\n", id.c_str(),
                 options.force ? "SIGKILL"
                 : over_acp    ? "session/cancel in a turn, then SIGTERM"

@@ -16,6 +16,7 @@
 #include "cli/log_follower.hpp"
 #include "cli/output.hpp"
 #include "cli/terminal_attach.hpp"
+#include "shared/acp_adapters.hpp"
 
 namespace mission::cli {
 namespace {
@@ -54,8 +55,8 @@ int run_agent(const CliContext& context, const RunOptions& options) {
   // process attaches to it; elsewhere its output is streamed as lines.
   // An ACP agent's stdio carries the protocol: it never gets a terminal.
   const bool tty =
-      options.tty || (!options.no_tty && !options.stdin_answers && options.adapter != "acp" &&
-                      !context.options.json && on_terminal());
+      options.tty || (!options.no_tty && !options.stdin_answers &&
+                      !driven_over_acp(options.adapter) && !context.options.json && on_terminal());
   nlohmann::json params = {{"adapter", options.adapter},
                            {"cwd", CliContext::working_directory(options.cwd)},
                            {"command", options.command},

@@ -17,6 +17,7 @@
 #include <map>
 #include <string>
 
+#include "daemon/adapters/acp_launch.hpp"
 #include "daemon/adapters/adapter.hpp"
 #include "shared/error_code.hpp"
 #include "shared/vocabulary.hpp"
@@ -42,23 +43,13 @@ LaunchPlan prepare(const LaunchRequest& request) {
     throw MissionError(ErrorCode::invalid_argument, "the acp adapter needs the agent's command",
                        "give it after --: mission run --adapter acp --prompt TEXT -- CMD ARGS...");
   }
-  if (request.on_terminal) {
-    throw MissionError(ErrorCode::invalid_argument,
-                       "an ACP agent speaks JSON-RPC on its stdio and cannot run on a terminal",
-                       "run it with --no-tty (mission exec logs shows its steps)");
-  }
-  std::map<std::string, std::string> env;
+  LaunchPlan plan = acp_launch_plan(request, {});
   if (request.confined && !request.agent_home.empty()) {
-    env[std::string(kAgentHomeVariable)] = request.agent_home.string();
+    plan.env_set[std::string(kAgentHomeVariable)] = request.agent_home.string();
     for (const auto& [variable, folder] : kXdgFolders)
-      env[variable] = (request.agent_home / folder).string();
+      plan.env_set[variable] = (request.agent_home / folder).string();
   }
-  // Its token reaches it in session/new, never through the environment.
-  return {request.arguments, std::move(env), {"MISSION_MCP_TOKEN"}, LaunchFiles()};
-}
-
-std::string_view output_format(const std::vector<std::string>&) {
-  return kAcpStreamFormat;
+  return plan;
 }
 
 }  // namespace
@@ -71,7 +62,7 @@ const AgentAdapter kAcpAdapter = {
     prepare,
     nullptr,
     nullptr,
-    output_format,
+    acp_output_format,
     kStatePaths,
 };
 

@@ -17,11 +17,13 @@ extern const AgentAdapter kOpenCodeAdapter;
 extern const AgentAdapter kPiAdapter;
 extern const AgentAdapter kGenericAdapter;
 extern const AgentAdapter kAcpAdapter;
+extern const AgentAdapter kClaudeCodeAcpAdapter;
+extern const AgentAdapter kCodexAcpAdapter;
 
 std::span<const AgentAdapter* const> adapter_table() {
   static const AgentAdapter* const kAdapters[] = {
-      &kClaudeCodeAdapter, &kCodexAdapter,   &kCopilotAdapter, &kOpenCodeAdapter,
-      &kPiAdapter,         &kGenericAdapter, &kAcpAdapter,
+      &kClaudeCodeAdapter, &kCodexAdapter, &kCopilotAdapter,       &kOpenCodeAdapter, &kPiAdapter,
+      &kGenericAdapter,    &kAcpAdapter,   &kClaudeCodeAcpAdapter, &kCodexAcpAdapter,
   };
   return kAdapters;
 }

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "daemon/adapters/acp_launch.hpp"
 #include "daemon/adapters/adapter.hpp"
 #include "shared/vocabulary.hpp"
 
@@ -12,6 +13,7 @@ namespace mission::daemon::adapters {
 namespace {
 
 constexpr Delivery kDeliveries[] = {Delivery::mcp_tool, Delivery::stdout_marker};
+constexpr Delivery kAcpDeliveries[] = {Delivery::mcp_tool};
 
 nlohmann::ordered_json server_entry(const BridgeEntry& bridge) {
   nlohmann::ordered_json env = nlohmann::ordered_json::object();
@@ -70,6 +72,22 @@ std::string_view output_format(const std::vector<std::string>& argv) {
                                                                 : std::string_view();
 }
 
+// Over ACP: Claude Code's ACP adapter (@zed-industries/claude-agent-acp),
+// which runs Claude Code through its SDK and reads the same state.
+LaunchPlan prepare_over_acp(const LaunchRequest& request) {
+  LaunchPlan plan = acp_launch_plan(request, {request.binary});
+  // Through the SDK, Claude Code rewrites ~/.claude.json by way of a
+  // temporary file beside it, which a confined agent may not create in
+  // HOME: named by CLAUDE_CONFIG_DIR, that file moves into ~/.claude, one
+  // of its state folders.
+  auto home = request.env.find("HOME");
+  if (request.confined && request.env.count("CLAUDE_CONFIG_DIR") == 0 &&
+      home != request.env.end()) {
+    plan.env_set["CLAUDE_CONFIG_DIR"] = (std::filesystem::path(home->second) / ".claude").string();
+  }
+  return plan;
+}
+
 ManualConfig manual(const BridgeEntry& bridge) {
   return {"json", ".mcp.json in the project, or the mcpServers of ~/.claude.json",
           config_text(bridge)};
@@ -101,6 +119,18 @@ const AgentAdapter kClaudeCodeAdapter = {
     manual,
     remote,
     output_format,
+    kStatePaths,
+};
+
+extern const AgentAdapter kClaudeCodeAcpAdapter;
+const AgentAdapter kClaudeCodeAcpAdapter = {
+    "claude-code-acp",
+    "claude-agent-acp",
+    {kAcpDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}, false},
+    prepare_over_acp,
+    nullptr,
+    nullptr,
+    acp_output_format,
     kStatePaths,
 };
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "daemon/adapters/acp_launch.hpp"
 #include "daemon/adapters/adapter.hpp"
 #include "shared/error_code.hpp"
 #include "shared/toml_string.hpp"
@@ -16,6 +17,7 @@ namespace mission::daemon::adapters {
 namespace {
 
 constexpr Delivery kDeliveries[] = {Delivery::mcp_tool, Delivery::stdout_marker};
+constexpr Delivery kAcpDeliveries[] = {Delivery::mcp_tool};
 
 // Codex's sandbox mode that runs its commands as they are.
 constexpr std::string_view kNoOwnSandbox = "danger-full-access";
@@ -145,6 +147,18 @@ LaunchPlan prepare(const LaunchRequest& request) {
   return plan;
 }
 
+// Over ACP: Codex's ACP adapter (@zed-industries/codex-acp), which takes
+// the same -c overrides and reads the same CODEX_HOME.
+LaunchPlan prepare_over_acp(const LaunchRequest& request) {
+  LaunchPlan plan = acp_launch_plan(request, {request.binary});
+  if (request.confined) {
+    LaunchPlan own{{}, {}, {}, LaunchFiles()};
+    leave_own_sandbox_off(request, own);
+    plan.argv.insert(plan.argv.begin() + 1, own.argv.begin(), own.argv.end());
+  }
+  return plan;
+}
+
 ManualConfig manual(const BridgeEntry& bridge) {
   std::string text = "[mcp_servers." + std::string(kServerName) + "]\n";
   for (const auto& [key, field] : server_fields(bridge, kSpaced))
@@ -174,6 +188,18 @@ const AgentAdapter kCodexAdapter = {
     manual,
     remote,
     output_format,
+    kStatePaths,
+};
+
+extern const AgentAdapter kCodexAcpAdapter;
+const AgentAdapter kCodexAcpAdapter = {
+    "codex-acp",
+    "codex-acp",
+    {kAcpDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}, false},
+    prepare_over_acp,
+    nullptr,
+    nullptr,
+    acp_output_format,
     kStatePaths,
 };
 

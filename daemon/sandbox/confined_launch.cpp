@@ -6,6 +6,15 @@
 #include "daemon/sandbox/sandbox_policy.hpp"
 
 namespace mission::daemon::sandbox {
+namespace {
+
+// The variables agents' CLIs take their temporary folder from, each set to
+// the launch's private one: TMPDIR for most; Claude Code's shell tool
+// reads CLAUDE_CODE_TMPDIR and otherwise writes /tmp, which a confined
+// agent may not.
+constexpr std::string_view kTempVariables[] = {"TMPDIR", "CLAUDE_CODE_TMPDIR"};
+
+}  // namespace
 
 ConfinedLaunch::ConfinedLaunch(LaunchPlace place, const std::filesystem::path& temp_root,
                                const std::string& name, loop::ChildProcess::Options& options) {
@@ -25,9 +34,12 @@ ConfinedLaunch::ConfinedLaunch(LaunchPlace place, const std::filesystem::path& t
     remove_private_temp(temp_dir_);  // the destructor does not run
     throw;
   }
-  std::erase_if(options.env,
-                [](const std::string& entry) { return entry.rfind("TMPDIR=", 0) == 0; });
-  options.env.push_back("TMPDIR=" + temp_dir_.string());
+  for (std::string_view variable : kTempVariables) {
+    const std::string prefix = std::string(variable) + "=";
+    std::erase_if(options.env,
+                  [&prefix](const std::string& entry) { return entry.rfind(prefix, 0) == 0; });
+    options.env.push_back(prefix + temp_dir_.string());
+  }
   options.confine_spawning_thread = rules_->spawn_hook();
 }
 

@@ -59,7 +59,7 @@ expect "--detach" mission run --det
 expect "mcp-tool stdout-marker" mission run --delivery ''
 expect "signals tracking legacy inspect planning templates coordination workspaces control" mission run --toolsets ''
 expect "--env" mission run --detach --e
-expect "claude-code codex copilot opencode pi acp generic" mission run --adapter ''
+expect "claude-code codex copilot opencode pi acp claude-code-acp codex-acp generic" mission run --adapter ''
 offers bash mission run --env A=b -- bas
 offers bash mission --json run --cwd /tmp --detach -- bas
 expect "stop" mission exec st
@@ -70,7 +70,7 @@ expect "--limit" mission exec logs ae-1 --after 3 --l
 expect "" mission exec logs ae-1 --cursor ''
 # Agent adapters: mission run --adapter/--bin, mission adapters list,
 # mission mcp config.
-expect "codex copilot" mission run --adapter co
+expect "codex copilot codex-acp" mission run --adapter co
 expect "--bin" mission run --bi
 expect "--keep-mcp-servers --keep-open" mission run --adapter claude-code --k
 offers bash mission run --adapter claude-code --bin /usr/bin/claude -- bas

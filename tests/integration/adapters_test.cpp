@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "integration/harness.hpp"
@@ -420,7 +421,11 @@ TEST_CASE("adapters list finds binaries in PATH or MISSION_<A>_BIN and bounds --
   const json listed = json::parse(result.out);
   std::map<std::string, json> by_name;
   for (const auto& adapter : listed.at("adapters")) by_name[adapter.at("name")] = adapter;
-  REQUIRE(by_name.size() == 7);
+  REQUIRE(by_name.size() == 9);
+  // Claude Code and Codex over their ACP adapters: binaries of their own.
+  CHECK(by_name["claude-code-acp"]["binary"] == "claude-agent-acp");
+  CHECK(by_name["claude-code-acp"]["binVariable"] == "MISSION_CLAUDE_CODE_ACP_BIN");
+  CHECK(by_name["codex-acp"]["deliveries"] == json({"mcp-tool"}));
   CHECK(by_name["claude-code"]["found"] == true);
   CHECK(by_name["claude-code"]["path"] == (bin.path() / "claude").string());
   CHECK(by_name["claude-code"]["version"] == "9.9.9 (Fake Claude)");
@@ -441,8 +446,18 @@ TEST_CASE("adapters list finds binaries in PATH or MISSION_<A>_BIN and bounds --
 
   ProcessResult table = run_process({MISSION_PATH, "adapters", "list"}, env, 20s);
   REQUIRE(table.exit_code == 0);
-  CHECK(table.out.find("claude-code  claude    9.9.9 (Fake Claude)") != std::string::npos);
-  CHECK(table.out.find("codex        codex     not found") != std::string::npos);
+  // One row per adapter: its name first, then its version.
+  auto row = [&table](const std::string& name) {
+    std::istringstream lines(table.out);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind(name + " ", 0) == 0) return line;
+    }
+    return std::string();
+  };
+  INFO(table.out);
+  CHECK(row("claude-code").find("9.9.9 (Fake Claude)") != std::string::npos);
+  CHECK(row("codex").find("not found") != std::string::npos);
+  CHECK(row("claude-code-acp").find("not found") != std::string::npos);
 }
 
 TEST_CASE("mcp config --add-json gives the claude mcp add-json command with the same entry") {

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "daemon/adapters/adapter_table.hpp"
+#include "shared/acp_adapters.hpp"
 #include "shared/agent_stream.hpp"
 #include "shared/error_code.hpp"
 #include "support/temp_dir.hpp"
@@ -89,7 +90,16 @@ BridgeEntry pasted_bridge(bool with_execution) {
 TEST_CASE("the table has one adapter per provider, and each declares what it supports") {
   Strings names;
   for (const AgentAdapter* adapter : adapter_table()) names.emplace_back(adapter->name);
-  CHECK(names == Strings{"claude-code", "codex", "copilot", "opencode", "pi", "generic", "acp"});
+  CHECK(names == Strings{"claude-code", "codex", "copilot", "opencode", "pi", "generic", "acp",
+                         "claude-code-acp", "codex-acp"});
+  // The CLI's list of the adapters driven over ACP (shared/acp_adapters.hpp)
+  // is this table's.
+  for (const AgentAdapter* adapter : adapter_table()) {
+    INFO(adapter->name);
+    const bool over_acp = adapter->output_format != nullptr &&
+                          adapter->output_format({}) == mission::daemon::adapters::kAcpStreamFormat;
+    CHECK(mission::driven_over_acp(adapter->name) == over_acp);
+  }
 
   const AgentAdapter& claude = require_adapter("claude-code");
   CHECK(claude.binary == "claude");
@@ -115,7 +125,7 @@ TEST_CASE("the table has one adapter per provider, and each declares what it sup
     FAIL("an unknown adapter was accepted");
   } catch (const MissionError& e) {
     CHECK(e.code() == ErrorCode::invalid_argument);
-    CHECK(e.details().at("available").size() == 7);
+    CHECK(e.details().at("available").size() == 9);
   }
 }
 
@@ -299,6 +309,34 @@ TEST_CASE("codex confined: its own sandbox left off, a chosen one refused with w
     CHECK(plan.argv ==
           Strings{"codex", "-c", R"(developer_instructions="m")", "--full-auto", "exec", "x"});
   }
+}
+
+TEST_CASE("claude-code-acp and codex-acp: their ACP adapter, the words after it, no file") {
+  Launch claude("mcp-tool", "claude-agent-acp", {"--verbose"});
+  LaunchPlan plan = claude.prepare("claude-code-acp");
+  CHECK(plan.argv == Strings{"claude-agent-acp", "--verbose"});
+  // The bridge reaches it in session/new: no config file, no token in its env.
+  CHECK_FALSE(std::filesystem::exists(claude.dir()));
+  CHECK(plan.env_unset == Strings{"MISSION_MCP_TOKEN"});
+  CHECK(joined(plan.argv).find(kToken) == std::string::npos);
+  // It writes what Claude Code writes.
+  CHECK(require_adapter("claude-code-acp").state_paths.data() ==
+        require_adapter("claude-code").state_paths.data());
+
+  Launch codex("mcp-tool", "codex-acp", {});
+  codex.request.confined = true;
+  CHECK(codex.prepare("codex-acp").argv ==
+        Strings{"codex-acp", "-c", R"(sandbox_mode="danger-full-access")"});
+  Launch own("mcp-tool", "codex-acp", {"-c", R"(sandbox_mode="workspace-write")"});
+  own.request.confined = true;
+  CHECK_THROWS_AS(own.prepare("codex-acp"), MissionError);
+  CHECK(require_adapter("codex-acp").state_paths.data() ==
+        require_adapter("codex").state_paths.data());
+
+  Launch on_terminal("mcp-tool", "claude-agent-acp", {});
+  on_terminal.request.on_terminal = true;
+  CHECK_THROWS_WITH(on_terminal.prepare("claude-code-acp"),
+                    Catch::Contains("cannot run on a terminal"));
 }
 
 TEST_CASE("copilot: a 0600 --additional-mcp-config @file, the server's tools allowed") {
