@@ -153,8 +153,8 @@ TEST_CASE("a merged tree already gated in a run is not gated again") {
 }
 
 TEST_CASE(
-    "a merge conflict goes back to the agent: a new attempt on the new tip, told the file and the "
-    "task that landed it, resolves it and lands") {
+    "a merge conflict goes back to the agent: a new attempt on the new tip, told the file, the "
+    "task that landed it and its patch, resolves it and lands") {
   RunSetup setup;
   auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"one", {}}, {"two", {}}});
@@ -194,6 +194,10 @@ TEST_CASE(
   CHECK(prompt.find("task '" + first + "'") != std::string::npos);
   CHECK(prompt.find("make " + first) != std::string::npos);
   CHECK(prompt.find(kept) != std::string::npos);
+  // And the other side's patch of the file, as the branch holds it.
+  CHECK(prompt.find("What task '" + first + "'") != std::string::npos);
+  CHECK(prompt.find("```diff\ndiff --git a/shared.txt b/shared.txt") != std::string::npos);
+  CHECK(prompt.find("\n+line " + first + "\n") != std::string::npos);
   // Both intents landed, nothing half merged.
   const std::string landed =
       show(instance, repo, run["integrationBranch"].get<std::string>() + ":shared.txt");
