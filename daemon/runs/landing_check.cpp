@@ -16,13 +16,13 @@ std::string short_id(const std::string& commit) {
 }
 
 // Why the task's change is not on the branch, or "" when it is.
-std::string missing_because(const LandingCheck& check, const LandedTask& task) {
+std::string missing_because(const LandedTask& task) {
   if (!task.error.empty()) return "its landing could not be checked: " + task.error;
   const git::LandingProof& proof = task.proof;
-  if (proof.tip.empty()) return "branch " + check.branch + " is gone";
+  if (proof.tip.empty()) return "branch " + task.proved_on + " is gone";
   if (!proof.reachable) {
     return "its merge commit " + short_id(task.change.merge_commit) + " is no longer in " +
-           check.branch + " (now at " + short_id(proof.tip) +
+           task.proved_on + " (now at " + short_id(proof.tip) +
            "): the branch was reset or rewritten";
   }
   if (proof.undone_count == 0) return "";
@@ -30,7 +30,7 @@ std::string missing_because(const LandingCheck& check, const LandedTask& task) {
   for (const auto& path : proof.undone) paths += (paths.empty() ? "" : ", ") + path;
   if (proof.undone_count > proof.undone.size())
     paths += " and " + std::to_string(proof.undone_count - proof.undone.size()) + " more";
-  return "its change to " + paths + " was undone on " + check.branch + " since " +
+  return "its change to " + paths + " was undone on " + task.proved_on + " since " +
          short_id(task.change.merge_commit) + " (a revert, or the lines taken back)";
 }
 
@@ -47,7 +47,12 @@ std::vector<LandingCheck> plan_landing_checks(store::Database& db,
     if (!mission || mission->kind == MissionKind::mission) continue;
     auto run = runs.latest_of(id);
     if (!run) continue;
-    LandingCheck check{id, run->id, run->repository, run->integration_branch, {}};
+    LandingCheck check{id, run->id, run->repository, run->integration_branch, "", {}};
+    if (run->landed) {
+      const auto landed = nlohmann::json::parse(*run->landed, nullptr, false);
+      if (landed.is_object() && landed.contains("into") && landed.at("into").is_string())
+        check.landed_into = landed.at("into").get<std::string>();
+    }
     std::map<std::string, std::string> names;
     for (const auto& task : store::PlanRepository(db).planned_tasks(id)) names[task.id] = task.name;
     // The newest merged attempt of each task (attempts come by task, then
@@ -55,7 +60,8 @@ std::vector<LandingCheck> plan_landing_checks(store::Database& db,
     std::map<std::string, LandedTask> landed;
     for (const auto& attempt : runs.attempts(run->id)) {
       if (attempt.status != AttemptStatus::merged || !attempt.merge_commit) continue;
-      LandedTask task{attempt.task_id, names[attempt.task_id], {*attempt.merge_commit, ""}, {}, {}};
+      LandedTask task{
+          attempt.task_id, names[attempt.task_id], {*attempt.merge_commit, ""}, {}, {}, {}};
       if (attempt.workspace_id) {
         if (auto workspace = workspaces.find(*attempt.workspace_id))
           task.change.base_commit = workspace->base_commit.value_or("");
@@ -72,7 +78,12 @@ void prove_landings(std::vector<LandingCheck>& checks) {
   for (LandingCheck& check : checks) {
     for (LandedTask& task : check.tasks) {
       try {
+        task.proved_on = check.branch;
         task.proof = git::prove_landing(check.repository, check.branch, task.change);
+        if (task.proof.tip.empty() && !check.landed_into.empty()) {
+          task.proved_on = check.landed_into;
+          task.proof = git::prove_landing(check.repository, check.landed_into, task.change);
+        }
       } catch (const std::exception& e) {
         task.error = e.what();
       }
@@ -87,7 +98,7 @@ void add_landing_problems(nlohmann::json& result, const std::vector<LandingCheck
     std::string tip;
     for (const LandedTask& task : check.tasks) {
       if (tip.empty()) tip = task.proof.tip;
-      std::string why = missing_because(check, task);
+      std::string why = missing_because(task);
       if (why.empty()) continue;
       nlohmann::json undone = task.proof.undone;
       problems.push_back(
@@ -100,7 +111,7 @@ void add_landing_problems(nlohmann::json& result, const std::vector<LandingCheck
            {"undone", std::move(undone)},
            {"relaxed", false},
            {"message", "task " + task.task_id + " '" + task.name + "' of run " + check.run_id +
-                           " is not in " + check.branch + ": " + why + ". Merge " +
+                           " is not in " + task.proved_on + ": " + why + ". Merge " +
                            short_id(task.change.merge_commit) + " into " + check.branch +
                            " again, or run the task again"}});
     }

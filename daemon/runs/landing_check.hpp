@@ -21,6 +21,7 @@ struct LandedTask {
   std::string name;
   git::LandedChange change;
   git::LandingProof proof;  // filled by prove_landings
+  std::string proved_on;    // the branch it was proved against
   std::string error;        // what stopped the proof, if anything did
 };
 
@@ -29,6 +30,9 @@ struct LandingCheck {
   std::string run_id;
   std::string repository;
   std::string branch;
+  // Where a person landed the run (mission workflows land), if they did:
+  // proved there when the integration branch is gone.
+  std::string landed_into;
   std::vector<LandedTask> tasks;
 };
 
