@@ -160,11 +160,13 @@ TEST_CASE(
   const std::string workflow = make_workflow(planner, {{"one", {}}, {"two", {}}});
   const fs::path notes = instance.root.path() / "notes";
   fs::create_directories(notes);
-  // The first attempts both write shared.txt; a later one keeps what is
-  // there and adds its own line (both intents).
+  // The first attempts both write shared.txt; a later one writes the file
+  // again from both intents: the other task's lines, taken from the patch
+  // its prompt carries, then its own.
   const std::string body =
       "if [ \"$MISSION_TASK_ATTEMPT\" = 1 ]; then printf 'line %s\\n' \"$MISSION_TASK_NAME\" > "
-      "shared.txt; else printf 'line %s\\n' \"$MISSION_TASK_NAME\" >> shared.txt; fi\n";
+      "shared.txt; else grep '^+line ' \"$MISSION_TASK_PROMPT_FILE\" | cut -c2- > shared.txt; "
+      "printf 'line %s\\n' \"$MISSION_TASK_NAME\" >> shared.txt; fi\n";
   ProcessResult result =
       run_long(instance, args({"workflows", "run", workflow, "--parallel", "2", "--sandbox", "off"},
                               agent(notes, body)));
