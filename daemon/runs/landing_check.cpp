@@ -138,7 +138,15 @@ void add_landing_problems(nlohmann::json& result, const std::vector<LandingCheck
     if (problems.empty()) continue;
     (*entry)["ok"] = false;
     result["ok"] = false;
-    for (auto& problem : problems) (*entry)["problems"].push_back(std::move(problem));
+    // Bounded as the check's own problems are, the rest counted.
+    nlohmann::json& listed = (*entry)["problems"];
+    for (auto& problem : problems) {
+      if (listed.size() < limits::kMaxChangedPathsShown) {
+        listed.push_back(std::move(problem));
+      } else {
+        (*entry)["problemsOmitted"] = entry->value("problemsOmitted", 0) + 1;
+      }
+    }
   }
 }
 
