@@ -541,6 +541,14 @@ void print_check(const nlohmann::json& given) {
     std::printf("%s  %s  %s\n", styled(ok ? "ok  " : "FAIL", ok ? Tone::good : Tone::bad).c_str(),
                 safe(mission.value("missionId", "")).c_str(),
                 safe(mission.value("name", "")).c_str());
+    if (const auto landing = mission.find("landing"); landing != mission.end()) {
+      // The run's landing, proved again against the branch as it is now.
+      std::printf(
+          "  landing: %s of %s merged tasks still in %s\n",
+          std::to_string(landing->value("proved", 0)).c_str(),
+          std::to_string(landing->value("proved", 0) + landing->value("missing", 0)).c_str(),
+          safe(landing->value("integrationBranch", "")).c_str());
+    }
     for (const auto& problem : mission.value("problems", nlohmann::json::array())) {
       for (const auto& line : wrapped(problem.value("message", ""), output_columns() - 2, 2)) {
         std::printf("  %s\n", line.c_str());

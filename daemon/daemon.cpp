@@ -191,9 +191,9 @@ void Daemon::start() {
                                        *plans_, tree_watches_.get()};
   runs_ = std::make_unique<runs::RunService>(run_services);
   attempts_ = std::make_unique<runs::AttemptControl>(run_services);
-  mcp_services_ = std::make_unique<mcp::SessionServices>(
-      mcp::SessionServices{*database_, events_, loop, settings_.idempotency, tree_watches_.get(),
-                           plans_.get(), attempts_.get(), &shutting_down_, launcher_.get()});
+  mcp_services_ = std::make_unique<mcp::SessionServices>(mcp::SessionServices{
+      *database_, events_, loop, settings_.idempotency, tree_watches_.get(), plans_.get(),
+      attempts_.get(), &shutting_down_, launcher_.get(), &runs_->live_conflicts()});
   // Agents' sessions leave room for people's commands (limits.hpp).
   const std::size_t max = settings_.connections.max_connections;
   agent_sessions_.max = max - std::min(limits::kReservedControlConnections, max / 2);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "daemon/git/change_set.hpp"
+#include "daemon/git/landing_proof.hpp"
 #include "daemon/git/snapshot_control.hpp"
 #include "daemon/git/trial_merge.hpp"
 #include "daemon/git/watch_ticket.hpp"
@@ -64,6 +65,8 @@ struct GitBackend {
   std::size_t (*move_worktree)(const std::string& work_tree, const std::string& commit,
                                bool known_clean);
   LiveCheckResult (*check_live)(const LiveCheckInput& input);
+  LandingProof (*prove_landing)(const std::string& repository, const std::string& branch,
+                                const LandedChange& change);
 };
 
 // The name the module exports, an extern "C" function returning the

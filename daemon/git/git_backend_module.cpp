@@ -1,6 +1,7 @@
 // The entry point of libmission_git.so (see git_backend.hpp).
 
 #include "daemon/git/git_backend.hpp"
+#include "daemon/git/git_landing_proof.hpp"
 #include "daemon/git/git_snapshot.hpp"
 #include "daemon/git/git_worktrees.hpp"
 #include "daemon/git/trial_merge.hpp"
@@ -18,6 +19,7 @@ mission_git_backend() {
       mission::daemon::git::git_advance_branch, mission::daemon::git::git_branch_contains,
       mission::daemon::git::git_made_refs,      mission::daemon::git::git_ensure_branch,
       mission::daemon::git::git_move_worktree,  mission::daemon::git::git_check_live,
+      mission::daemon::git::git_prove_landing,
   };
   return &kBackend;
 }

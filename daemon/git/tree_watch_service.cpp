@@ -97,7 +97,9 @@ std::shared_ptr<WatchTicket> TreeWatchService::ticket_for(const std::string& dir
   collect_finished();
   auto ticket = std::make_shared<WatchTicket>();
   std::uint64_t epoch = ++epochs_;
+  if (!stopped_ && watcher_holding(directory) == nullptr) make_room();
   if (TreeWatcher* watcher = stopped_ ? nullptr : watcher_holding(directory)) {
+    idle_since_.erase(watcher->root());  // in use again: it lingers afresh when idle
     watcher->drain();
     ticket->request = watcher->request(epoch, budget_for(watcher));
     // A repository nested in the watched tree is a tree of its own.
@@ -185,7 +187,22 @@ void TreeWatchService::adopt(WatchTicket& ticket) {
   idle_timer_->start(limits::kWatchIdleCheckMs);
 }
 
+void TreeWatchService::make_room() {
+  while (!idle_since_.empty() && (watchers_.size() >= limits::kMaxWatchedTrees ||
+                                  budget_for(nullptr) < limits::kMaxWatchesPerTree)) {
+    auto oldest =
+        std::min_element(idle_since_.begin(), idle_since_.end(),
+                         [](const auto& a, const auto& b) { return a.second < b.second; });
+    std::fprintf(stderr,
+                 "missiond: a tree not watched yet needs the place of %s; its watches end\n",
+                 oldest->first.c_str());
+    watchers_.erase(oldest->first);
+    idle_since_.erase(oldest);
+  }
+}
+
 void TreeWatchService::unwatch(const std::string& root, const std::string& reason) {
+  idle_since_.erase(root);
   watchers_.erase(root);
   remember_refusal(root, reason);
 }
@@ -212,9 +229,25 @@ void TreeWatchService::check_idle(const std::string& ended_root) {
     // ago may belong to a task whose start is not recorded yet, and the
     // periodic check comes to it a period later.
     bool checked = ended_root.empty() || it->first == ended_root;
-    if (checked && !it->second->busy() && !in_use_(it->first)) {
+    if (!checked || it->second->busy()) {
+      ++it;
+      continue;
+    }
+    const std::string& root = it->first;
+    if (in_use_(root)) {
+      idle_since_.erase(root);
+      ++it;
+      continue;
+    }
+    // An idle tree lingers, watched, for the next task's start_task; one
+    // whose root is gone (a run's worktree removed) has nothing to wait for.
+    const std::uint64_t now = uv_now(loop_);
+    const std::uint64_t since = idle_since_.try_emplace(root, now).first->second;
+    const bool gone = ::access(root.c_str(), F_OK) != 0;
+    if (gone || now - since >= static_cast<std::uint64_t>(settings_.linger_ms)) {
       std::fprintf(stderr, "missiond: no task in progress needs %s any more; its watches end\n",
-                   it->first.c_str());
+                   root.c_str());
+      idle_since_.erase(root);
       it = watchers_.erase(it);
     } else {
       ++it;
@@ -241,6 +274,7 @@ nlohmann::json TreeWatchService::status() const {
 void TreeWatchService::stop() {
   stopped_ = true;
   watchers_.clear();
+  idle_since_.clear();
   idle_timer_->stop();
 }
 

@@ -6,8 +6,10 @@
 // report back on the loop: a tree the work started watching is adopted, a
 // watched tree's changed paths are renewed. A tree is watched from its first
 // snapshot on when missiond runs with --watch-trees, or when its repository
-// says `git config mission.watchTrees true`; its watches end when no task
-// in progress needs it, when its watches fail, or when the daemon stops.
+// says `git config mission.watchTrees true`; its watches end
+// kWatchLingerMs after no task in progress needs it any more (at
+// once when its root is gone, or when a tree not watched needs the place),
+// when its watches fail, or when the daemon stops.
 
 #include <uv.h>
 
@@ -28,11 +30,21 @@
 
 namespace mission::daemon::git {
 
+// A watched tree no task in progress uses keeps its watches this long
+// (give or take one idle check, limits::kWatchIdleCheckMs), so that the
+// next task's start_task there looks only at what changed meanwhile
+// instead of the whole tree; then they end. A tree not watched yet that
+// needs the place (limits::kMaxWatchedTrees, or watches of the user's
+// share) ends the longest idle one's watches first.
+inline constexpr std::int64_t kWatchLingerMs = 10 * 60 * 1000;
+
 struct TreeWatchSettings {
   // missiond --watch-trees: watch every git tree a task starts in.
   bool watch_new_trees = false;
   // The user's inotify watch limit; 0 reads /proc/sys/fs/inotify/max_user_watches.
   std::size_t user_watch_limit = 0;
+  // How long an idle tree stays watched (tests shorten it).
+  std::int64_t linger_ms = kWatchLingerMs;
 };
 
 class TreeWatchService {
@@ -52,9 +64,9 @@ class TreeWatchService {
   // with it, and its watches would end at once).
   std::shared_ptr<WatchTicket> ticket_for(const std::string& directory, bool may_start = true);
 
-  // A task of the tree at `root` has ended: its watches end if no task in
-  // progress needs the tree any more (checked on the next loop turn, once
-  // the call's transaction is committed).
+  // A task of the tree at `root` has ended: if no task in progress needs
+  // the tree any more (checked on the next loop turn, once the call's
+  // transaction is committed), its watches linger, then end.
   void task_ended(const std::string& root);
 
   // {"enabled", "userWatchLimit", "watches", "trees": [{"root", "watched",
@@ -101,6 +113,9 @@ class TreeWatchService {
   void unwatch(const std::string& root, const std::string& reason);
   void remember_refusal(const std::string& root, const std::string& reason);
   void check_idle(const std::string& ended_root);
+  // Ends lingering trees' watches, the longest idle first, while a tree
+  // not watched yet would find no place (tree count or watch budget).
+  void make_room();
   std::size_t budget_for(const TreeWatcher* watcher) const;
   std::size_t watches_in_use() const;
   TreeWatcher* watcher_holding(const std::string& directory);
@@ -115,6 +130,8 @@ class TreeWatchService {
   uv_async_t* async_ = nullptr;
   std::unique_ptr<loop::Timer> idle_timer_;
   std::set<std::string> ended_roots_;
+  // Watched trees no task in progress needs, and since when (uv_now, ms).
+  std::map<std::string, std::uint64_t> idle_since_;
   std::function<void(const std::string&, const std::string&)> listener_;
   std::uint64_t epochs_ = 0;
   bool stopped_ = false;

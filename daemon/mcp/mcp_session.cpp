@@ -27,8 +27,16 @@ namespace {
 // What a tool call of the session may touch.
 ToolContext tool_context(const SessionServices& services, const std::string& execution_id,
                          std::int64_t session_id, events::EventBatch& batch) {
-  return ToolContext{services.db,    execution_id,   session_id,        services.idempotency, batch,
-                     services.trees, services.plans, services.attempts, services.launcher};
+  return ToolContext{services.db,
+                     execution_id,
+                     session_id,
+                     services.idempotency,
+                     batch,
+                     services.trees,
+                     services.plans,
+                     services.attempts,
+                     services.launcher,
+                     services.live_conflicts};
 }
 
 // Kept short: every byte here is context the agent pays for.

@@ -8,6 +8,7 @@
 #include "daemon/git/tree_watch_service.hpp"
 #include "daemon/planning/plan_cache.hpp"
 #include "daemon/runs/attempt_control.hpp"
+#include "daemon/runs/live_conflicts.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/tracking/idempotency.hpp"
 
@@ -25,6 +26,8 @@ struct SessionServices {
   // ended by its client.
   const bool* daemon_stopping = nullptr;
   const execution::Launcher* launcher = nullptr;  // the launched processes; may be null
+  // The runs' live conflicts, for workspace_conflicts; may be null.
+  const runs::LiveConflicts* live_conflicts = nullptr;
 };
 
 }  // namespace mission::daemon::mcp

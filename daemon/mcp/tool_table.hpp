@@ -20,6 +20,7 @@
 #include "daemon/git/tree_watch_service.hpp"
 #include "daemon/planning/plan_cache.hpp"
 #include "daemon/runs/attempt_control.hpp"
+#include "daemon/runs/live_conflicts.hpp"
 #include "daemon/store/database.hpp"
 #include "daemon/tracking/idempotency.hpp"
 #include "shared/vocabulary.hpp"
@@ -44,6 +45,8 @@ struct ToolContext {
   // The launched processes, which refuse a message their agent has no room
   // for; may be null.
   const execution::Launcher* launcher = nullptr;
+  // The runs' conflicts found while agents work (docs/adr/0050); may be null.
+  const runs::LiveConflicts* live_conflicts = nullptr;
 };
 
 // Long work a tool hands to the thread pool (a git snapshot or diff). The

@@ -69,7 +69,18 @@ DeferredWork workspace_conflicts(ToolContext& context,
       workspaces::plan_conflicts(context.db, request.workflow_id));
   DeferredWork work;
   work.work = [scan] { workspaces::run_conflicts(*scan); };
-  work.finish = [scan](ToolContext&) { return workspaces::conflicts_json(*scan, KeyStyle::snake); };
+  work.finish = [scan, workflow_id = request.workflow_id](ToolContext& finishing) {
+    nlohmann::json out = workspaces::conflicts_json(*scan, KeyStyle::snake);
+    // What the daemon found while the agents work, beside this one look at
+    // the branches: the same as `mission workspaces conflicts` shows live.
+    nlohmann::json live = nlohmann::json::array();
+    if (finishing.live_conflicts != nullptr) {
+      for (const auto& conflict : finishing.live_conflicts->current(workflow_id))
+        live.push_back(runs::LiveConflicts::to_json(conflict, KeyStyle::snake));
+    }
+    out["live_conflicts"] = std::move(live);
+    return out;
+  };
   return work;
 }
 

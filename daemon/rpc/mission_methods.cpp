@@ -1,6 +1,9 @@
 #include "daemon/rpc/mission_methods.hpp"
 
+#include <memory>
+
 #include "daemon/mcp/tracking_decoders.hpp"
+#include "daemon/runs/landing_check.hpp"
 #include "daemon/store/journal_repository.hpp"
 #include "daemon/store/mission_repository.hpp"
 #include "daemon/store/required_rows.hpp"
@@ -170,9 +173,19 @@ nlohmann::json handle_mission_check(MethodContext& context, const MissionCheckRe
   } else {
     ids = store::MissionRepository(db).ids(request.cwd);
   }
-  nlohmann::json result = tracking::check_missions(db, ids, request.rules);
-  if (!request.mission_id && request.cwd) result["cwd"] = *request.cwd;
-  return result;
+  auto result = std::make_shared<nlohmann::json>(tracking::check_missions(db, ids, request.rules));
+  if (!request.mission_id && request.cwd) (*result)["cwd"] = *request.cwd;
+  // A workflow's landing is proved again against its branch as it is now
+  // (git, on a pool thread): a reset or revert since the run fails it.
+  auto landings =
+      std::make_shared<std::vector<runs::LandingCheck>>(runs::plan_landing_checks(db, ids));
+  if (landings->empty()) return *result;
+  context.deferred = DeferredReply{[landings] { runs::prove_landings(*landings); },
+                                   [result, landings](store::Database&, events::EventBatch&) {
+                                     runs::add_landing_problems(*result, *landings);
+                                     return *result;
+                                   }};
+  return nullptr;
 }
 
 nlohmann::json handle_mission_export(MethodContext& context, const MissionExportRequest& request) {

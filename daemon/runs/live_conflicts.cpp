@@ -367,21 +367,21 @@ std::vector<LiveConflict> LiveConflicts::current(
   return out;
 }
 
-nlohmann::json LiveConflicts::to_json(const LiveConflict& conflict) {
-  auto side = [](const LiveTask& task) {
+nlohmann::json LiveConflicts::to_json(const LiveConflict& conflict, KeyStyle style) {
+  auto side = [style](const LiveTask& task) {
     return nlohmann::json{{"id", task.task_id},
                           {"name", task.name},
                           {"branch", task.branch},
-                          {"agentExecutionId", task.execution_id}};
+                          {key(style, "agent_execution_id"), task.execution_id}};
   };
   nlohmann::json tasks = nlohmann::json::array({side(conflict.a)});
   if (!conflict.with_tip) tasks.push_back(side(conflict.b));
-  nlohmann::json out = {{"runId", conflict.run_id},
-                        {"workflowId", conflict.workflow_id},
+  nlohmann::json out = {{key(style, "run_id"), conflict.run_id},
+                        {key(style, "workflow_id"), conflict.workflow_id},
                         {"path", conflict.path},
                         {"since", format_utc_iso8601(conflict.since_ms)},
                         {"tasks", std::move(tasks)}};
-  if (conflict.with_tip) out["withIntegrationBranch"] = conflict.b.branch;
+  if (conflict.with_tip) out[key(style, "with_integration_branch")] = conflict.b.branch;
   return out;
 }
 

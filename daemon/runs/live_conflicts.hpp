@@ -37,6 +37,7 @@
 #include "daemon/git/trial_merge.hpp"
 #include "daemon/loop/timer.hpp"
 #include "daemon/store/database.hpp"
+#include "shared/key_style.hpp"
 
 namespace mission::daemon::runs {
 
@@ -112,8 +113,9 @@ class LiveConflicts {
   // The live conflicts, of one workflow or all, oldest first.
   std::vector<LiveConflict> current(const std::optional<std::string>& workflow_id) const;
   // {runId, workflowId, path, since, tasks: [{id, name, branch, agentExecutionId}],
-  // withIntegrationBranch?} (control API).
-  static nlohmann::json to_json(const LiveConflict& conflict);
+  // withIntegrationBranch?}: camelCase for the control API, snake_case for
+  // MCP (workspace_conflicts' live_conflicts).
+  static nlohmann::json to_json(const LiveConflict& conflict, KeyStyle style = KeyStyle::camel);
 
  private:
   struct Task {

@@ -14,6 +14,7 @@
 #include "daemon/planning/planning_support.hpp"
 #include "daemon/planning/workflows.hpp"
 #include "daemon/runs/change_scope.hpp"
+#include "daemon/runs/conflict_patch.hpp"
 #include "daemon/runs/run_environment.hpp"
 #include "daemon/runs/run_report.hpp"
 #include "daemon/runs/task_prompt.hpp"
@@ -558,6 +559,7 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
   input.previous_failure = slot.last_failure;
   input.previous_check_output = slot.last_check_output;
   input.previous_gate_output = slot.last_gate_output;
+  input.previous_conflict_patches = slot.last_conflict_patches;
   input.previous_budget = std::exchange(slot.budget_resume, std::nullopt);
   slot.budget_stopped = false;
   input.worktree = slot.worktree;
@@ -1398,25 +1400,7 @@ void RunService::merge_blocked(ActiveRun& run, std::size_t node, const std::stri
         return;
       }
     }
-    std::string landed_by;
-    for (const TaskSlot& other : run.tasks) {
-      if (other.state != SlotState::merged || &other == &slot) continue;
-      const bool touched = std::any_of(conflicts.begin(), conflicts.end(), [&](const auto& path) {
-        return std::binary_search(other.changed_paths.begin(), other.changed_paths.end(), path);
-      });
-      if (!touched) continue;
-      auto task = store::PlanRepository(db).task(other.id);
-      landed_by += "\n- task '" + other.name + "' (" + other.id + ")";
-      if (task && !task->description.empty()) landed_by += ", whose goal is: " + task->description;
-    }
-    std::string sent_back = reason + ". Since this attempt began, " + into + " changed them";
-    sent_back += landed_by.empty() ? "." : ", in:" + landed_by + "\n";
-    sent_back += "\nThis attempt starts from " + into +
-                 " as it is now: keep what those changes meant and make yours on top. The "
-                 "previous attempt's work is on branch " +
-                 slot.branch + ".";
-    attempt_failed(run, node, sent_back, std::nullopt, AttemptStatus::conflicted);
-    pump_merges(run);
+    send_back_conflict(run, node, reason, conflicts);
     return;
   }
   slot.state = SlotState::conflicted;
@@ -1445,6 +1429,76 @@ void RunService::merge_blocked(ActiveRun& run, std::size_t node, const std::stri
   retire_worktree(slot, WorkspaceStatus::abandoned);
   pump_merges(run);
   pump(run);
+}
+
+void RunService::send_back_conflict(ActiveRun& run, std::size_t node, const std::string& reason,
+                                    const std::vector<std::string>& conflicts) {
+  // Both sides' intent: each landed task that changed a conflicting file,
+  // its goal, and its patch of those files (read from git off the loop).
+  struct Side {
+    std::string name, id, goal, base, merge, patch;
+  };
+  auto sides = std::make_shared<std::vector<Side>>();
+  const TaskSlot& slot = run.tasks[node];
+  for (const TaskSlot& other : run.tasks) {
+    if (other.state != SlotState::merged || &other == &slot) continue;
+    const bool touched = std::any_of(conflicts.begin(), conflicts.end(), [&](const auto& path) {
+      return std::binary_search(other.changed_paths.begin(), other.changed_paths.end(), path);
+    });
+    if (!touched) continue;
+    auto task = store::PlanRepository(services_.db).task(other.id);
+    sides->push_back({other.name, other.id, task ? task->description : "", other.base_commit,
+                      other.merge_commit, ""});
+  }
+  std::vector<std::string> sorted = conflicts;
+  std::sort(sorted.begin(), sorted.end());
+  loop::queue_work(
+      services_.loop,
+      [repository = run.row.repository, sides, sorted] {
+        std::size_t left = kMaxConflictPatchesBytes;
+        for (Side& side : *sides) {
+          if (side.merge.empty() || left == 0) continue;
+          try {
+            const std::string whole =
+                git::task_diff(repository, side.base, side.merge, limits::kMaxAttemptPatchBytes)
+                    .patch;
+            side.patch = patch_of_paths(whole, sorted, std::min(left, kMaxConflictPatchBytes));
+            left -= std::min(left, side.patch.size());
+          } catch (const std::exception&) {
+            // Unreadable (the commit is gone): its goal is still told.
+          }
+        }
+      },
+      guarded([this, run_id = run.row.id, node, attempt = slot.attempts, reason, sides] {
+        ActiveRun* run = find(run_id);
+        if (!run) return;
+        if (slot_at(run_id, node, attempt) == nullptr) {
+          pump(*run);
+          return;
+        }
+        TaskSlot& slot = run->tasks[node];
+        const std::string& into = run->row.integration_branch;
+        std::string landed_by;
+        std::string patches;
+        for (const Side& side : *sides) {
+          landed_by += "\n- task '" + side.name + "' (" + side.id + ")";
+          if (!side.goal.empty()) landed_by += ", whose goal is: " + side.goal;
+          if (side.patch.empty()) continue;
+          patches += "\nWhat task '" + side.name + "' (" + side.id +
+                     ") changed in those files, as " + into + " holds it now:\n\n```diff\n" +
+                     side.patch + "```\n";
+        }
+        std::string sent_back = reason + ". Since this attempt began, " + into + " changed them";
+        sent_back += landed_by.empty() ? "." : ", in:" + landed_by + "\n";
+        sent_back += "\nThis attempt starts from " + into +
+                     " as it is now: keep what those changes meant and make yours on top. The "
+                     "previous attempt's work is on branch " +
+                     slot.branch + ".";
+        // Before attempt_failed: the next attempt may be prepared within it.
+        if (!patches.empty()) slot.last_conflict_patches = patches;
+        attempt_failed(*run, node, sent_back, std::nullopt, AttemptStatus::conflicted);
+        pump_merges(*run);
+      }));
 }
 
 void RunService::landed(ActiveRun& run, std::size_t node, const std::string& commit) {
@@ -1530,6 +1584,9 @@ void RunService::attempt_failed(ActiveRun& run, std::size_t node, const std::str
   slot.last_failure = reason;
   slot.last_check_output = check_output;
   slot.last_gate_output.reset();
+  // Set by send_back_conflict for the attempt it fails; any other failure
+  // has no other side to show.
+  if (ended_as != AttemptStatus::conflicted) slot.last_conflict_patches.reset();
   slot.state = retry ? SlotState::waiting : SlotState::failed;
   const std::int64_t now = unix_ms_now();
   events::EventBatch events(services_.events);

@@ -142,6 +142,9 @@ class RunService {
     std::optional<std::string> last_failure;
     std::optional<std::string> last_check_output;
     std::optional<std::string> last_gate_output;
+    // The landed tasks' patches of the files the last attempt's landing
+    // conflicted in, rendered for the prompt (kept in memory only).
+    std::optional<std::string> last_conflict_patches;
     // What the attempt changed since its base (from judging it): a task
     // sent back by a conflict is told which landed task touched its files.
     std::vector<std::string> changed_paths;
@@ -307,6 +310,11 @@ class RunService {
   // Before a conflict goes back to its agent: what the landed tasks judged
   // by an earlier daemon changed, read from their merge commits on a pool
   // thread; then merge_blocked again.
+  // A landing conflict goes back to the agent: the attempt fails
+  // (conflicted) and the next one is told the files, each landed task that
+  // changed them, its goal and its patch of them (read on a pool thread).
+  void send_back_conflict(ActiveRun& run, std::size_t node, const std::string& reason,
+                          const std::vector<std::string>& conflicts);
   void recover_changed_paths(ActiveRun& run, std::size_t node,
                              const std::vector<std::string>& conflicts);
   // The run and node of a task waiting for approval, or MissionError.

@@ -89,6 +89,7 @@ std::string task_prompt(store::Database& db, planning::PlanCache* plans, const P
           "branch:\n\n```\n" +
           *input.previous_gate_output + "\n```\n";
     }
+    if (input.previous_conflict_patches) out += *input.previous_conflict_patches;
     out += "\n";
   }
   if (!input.previous_refused_writes.empty()) {

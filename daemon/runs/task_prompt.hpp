@@ -29,6 +29,9 @@ struct PromptInput {
   // The tail of --gate's output when the previous attempt's merged tree
   // failed it (its reason names what it was merged onto).
   std::optional<std::string> previous_gate_output;
+  // The previous attempt's landing conflicted: the landed tasks' patches of
+  // the conflicting files, each in a fenced block (conflict_patch.hpp).
+  std::optional<std::string> previous_conflict_patches;
   // The writes the previous attempt's sandbox refused (read from its
   // agent's output), and the worktree the agent is told to work in instead.
   std::vector<sandbox::RefusedWrite> previous_refused_writes;

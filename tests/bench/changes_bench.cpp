@@ -27,6 +27,13 @@
 //       tree's first snapshot: watching starts), COUNT changes, then
 //       complete_task; prints each call's time and the daemon's resident
 //       memory (VmRSS) after each, and its peak (VmHWM).
+//   mission_changes_bench daemon-tasks --missiond PATH --dir DIR [--changes COUNT]
+//                                      [--runs N] [--target-ms MS]
+//       the same daemon, and tasks one after another on DIR: COUNT changes,
+//       `git status --porcelain` (the reference, a process), COUNT changes,
+//       start_task, COUNT changes, complete_task; N rounds after the tree's
+//       first task and a warm-up round; medians, and each call's ratio to
+//       the reference (tests/bench/start_task_bench.sh).
 //
 // Exit status 0, or 1 when something failed or a target is missed.
 
@@ -412,6 +419,75 @@ json tool(LineClient& client, const std::string& name, json arguments) {
   return result["structuredContent"];
 }
 
+// A `missiond --watch-trees` on a scratch runtime and state dir, with an
+// MCP session attached on its socket with `dir` as its cwd.
+class BenchDaemon {
+ public:
+  BenchDaemon(const std::string& missiond, const std::string& dir) {
+    char pattern[] = "/tmp/mission-bench-XXXXXX";
+    if (::mkdtemp(pattern) == nullptr) throw std::runtime_error("mkdtemp failed");
+    scratch_ = pattern;
+    std::vector<std::string> env_strings = {"MISSION_RUNTIME_DIR=" + scratch_ + "/run",
+                                            "MISSION_STATE_DIR=" + scratch_ + "/state"};
+    for (char** e = environ; *e != nullptr; ++e) {
+      std::string entry = *e;
+      if (entry.rfind("MISSION_", 0) != 0) env_strings.push_back(entry);
+    }
+    std::vector<char*> envp;
+    for (auto& entry : env_strings) envp.push_back(entry.data());
+    envp.push_back(nullptr);
+    std::string program = missiond;
+    std::string watch_flag = "--watch-trees";
+    std::vector<char*> args = {program.data(), watch_flag.data(), nullptr};
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 2, (scratch_ + "/missiond.log").c_str(),
+                                     O_WRONLY | O_CREAT, 0600);
+    int rc = ::posix_spawn(&pid_, program.c_str(), &actions, nullptr, args.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) {
+      fs::remove_all(scratch_);
+      throw std::runtime_error("cannot start " + missiond);
+    }
+    try {
+      client_ = std::make_unique<LineClient>(scratch_ + "/run/daemon.sock");
+      client_->call("hello", {{"protocol", mission::kControlProtocolVersion},
+                              {"client", {{"name", "changes-bench"}}}});
+      client_->call("mcp.attach", {{"cwd", dir}});
+      client_->call("initialize", {{"protocolVersion", "2025-06-18"},
+                                   {"capabilities", json::object()},
+                                   {"clientInfo", {{"name", "changes-bench"}, {"version", "1"}}}});
+      client_->send({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+    } catch (...) {
+      fail();
+      throw;
+    }
+  }
+  ~BenchDaemon() {
+    client_.reset();
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    fs::remove_all(scratch_);
+  }
+  BenchDaemon(const BenchDaemon&) = delete;
+  BenchDaemon& operator=(const BenchDaemon&) = delete;
+
+  LineClient& client() { return *client_; }
+  pid_t pid() const { return pid_; }
+  // Prints the daemon's log: for a run that failed.
+  void fail() const {
+    std::ifstream log(scratch_ + "/missiond.log");
+    std::string line;
+    while (std::getline(log, line)) std::fprintf(stderr, "  missiond: %s\n", line.c_str());
+  }
+
+ private:
+  std::string scratch_;
+  pid_t pid_ = 0;
+  std::unique_ptr<LineClient> client_;
+};
+
 int daemon_rss(int argc, char** argv) {
   std::string missiond, dir;
   int changes = 20;
@@ -427,45 +503,10 @@ int daemon_rss(int argc, char** argv) {
       throw std::runtime_error("unknown option " + arg);
   }
   if (missiond.empty() || dir.empty()) throw std::runtime_error("need --missiond and --dir");
-  char pattern[] = "/tmp/mission-bench-XXXXXX";
-  if (::mkdtemp(pattern) == nullptr) throw std::runtime_error("mkdtemp failed");
-  std::string scratch = pattern;
-  std::string socket = scratch + "/run/daemon.sock";
-  std::vector<std::string> env_strings = {"MISSION_RUNTIME_DIR=" + scratch + "/run",
-                                          "MISSION_STATE_DIR=" + scratch + "/state"};
-  for (char** e = environ; *e != nullptr; ++e) {
-    std::string entry = *e;
-    if (entry.rfind("MISSION_", 0) != 0) env_strings.push_back(entry);
-  }
-  std::vector<char*> envp;
-  for (auto& entry : env_strings) envp.push_back(entry.data());
-  envp.push_back(nullptr);
-  std::string watch_flag = "--watch-trees";
-  std::vector<char*> args = {missiond.data(), watch_flag.data(), nullptr};
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 2, (scratch + "/missiond.log").c_str(),
-                                   O_WRONLY | O_CREAT, 0600);
-  pid_t pid = 0;
-  if (::posix_spawn(&pid, missiond.c_str(), &actions, nullptr, args.data(), envp.data()) != 0) {
-    throw std::runtime_error("cannot start " + missiond);
-  }
-  posix_spawn_file_actions_destroy(&actions);
-  auto stop = [&] {
-    ::kill(pid, SIGTERM);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    fs::remove_all(scratch);
-  };
+  BenchDaemon daemon(missiond, dir);
   try {
-    LineClient client(socket);
-    client.call("hello", {{"protocol", mission::kControlProtocolVersion},
-                          {"client", {{"name", "changes-bench"}}}});
-    client.call("mcp.attach", {{"cwd", dir}});
-    client.call("initialize", {{"protocolVersion", "2025-06-18"},
-                               {"capabilities", json::object()},
-                               {"clientInfo", {{"name", "changes-bench"}, {"version", "1"}}}});
-    client.send({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+    LineClient& client = daemon.client();
+    pid_t pid = daemon.pid();
     long idle_kib = status_kib(pid, "VmRSS");
     json mission =
         tool(client, "start_mission", {{"name", "bench"}, {"objective", "measure change sets"}});
@@ -491,13 +532,90 @@ int daemon_rss(int argc, char** argv) {
                 complete_ms, after_kib / 1024.0);
     std::printf("  peak (VmHWM): %.1f MiB\n", peak_kib / 1024.0);
     (void)done;
-    stop();
     return watched_kib < 64 * 1024 ? 0 : 1;
   } catch (...) {
-    std::ifstream log(scratch + "/missiond.log");
-    std::string line;
-    while (std::getline(log, line)) std::fprintf(stderr, "  missiond: %s\n", line.c_str());
-    stop();
+    daemon.fail();
+    throw;
+  }
+}
+
+// start_task and complete_task through the daemon's socket, one task after
+// another on the same tree (the tree watched since the first), each after
+// COUNT fresh changes, interleaved with `git status --porcelain` in the same
+// run; medians of `runs` rounds after one warm-up round.
+int daemon_tasks(int argc, char** argv) {
+  std::string missiond, dir;
+  int changes = 20;
+  int runs = 15;
+  double target_ms = 10;
+  for (int i = 2; i + 1 < argc; i += 2) {
+    std::string arg = argv[i];
+    if (arg == "--missiond")
+      missiond = argv[i + 1];
+    else if (arg == "--dir")
+      dir = argv[i + 1];
+    else if (arg == "--changes")
+      changes = std::stoi(argv[i + 1]);
+    else if (arg == "--runs")
+      runs = std::stoi(argv[i + 1]);
+    else if (arg == "--target-ms")
+      target_ms = std::stod(argv[i + 1]);
+    else
+      throw std::runtime_error("unknown option " + arg);
+  }
+  if (missiond.empty() || dir.empty()) throw std::runtime_error("need --missiond and --dir");
+  BenchDaemon daemon(missiond, dir);
+  try {
+    LineClient& client = daemon.client();
+    json mission =
+        tool(client, "start_mission", {{"name", "bench"}, {"objective", "measure start_task"}});
+    std::string git = "git", status = "status", porcelain = "--porcelain";
+    std::vector<char*> reference = {git.data(), status.data(), porcelain.data(), nullptr};
+    std::vector<double> status_ms, start_ms, complete_ms;
+    double first_ms = 0;
+    int round = 1;
+    for (int run = -1; run <= runs; ++run) {
+      change_tree(dir, changes, round++);
+      double git_ms = run_reference(dir, reference);
+      change_tree(dir, changes, round++);
+      auto t0 = Clock::now();
+      json task = tool(client, "start_task",
+                       {{"mission_id", mission["mission_id"]},
+                        {"name", "bench task " + std::to_string(run + 2)},
+                        {"goal", "change files"}});
+      double started = ms_since(t0);
+      change_tree(dir, changes, round++);
+      auto t1 = Clock::now();
+      tool(client, "complete_task",
+           {{"task_id", task["task_id"]},
+            {"status", "success"},
+            {"outcome", {{"summary", "done"}}}});
+      double completed = ms_since(t1);
+      if (run == -1) {
+        first_ms = started;  // the tree's first snapshot: watching starts
+      } else if (run > 0) {  // run 0 warms up
+        status_ms.push_back(git_ms);
+        start_ms.push_back(started);
+        complete_ms.push_back(completed);
+      }
+    }
+    std::printf(
+        "missiond --watch-trees on %s: %d tasks one after another, %d changes before "
+        "each call\n",
+        dir.c_str(), runs, changes);
+    std::printf("  %-36s %9s %12s %9s\n", "", "median", "min", "ratio");
+    std::printf("  %-36s %9.2f ms\n", "first start_task, watching starts", first_ms);
+    double reference_ms = median(status_ms);
+    row("git status --porcelain", status_ms, 0, 0);
+    std::printf("  %-36s %9.2f ms %9.2f ms %8.2fx\n", "start_task, watched", median(start_ms),
+                minimum(start_ms), median(start_ms) / reference_ms);
+    std::printf("  %-36s %9.2f ms %9.2f ms %8.2fx\n", "complete_task, watched", median(complete_ms),
+                minimum(complete_ms), median(complete_ms) / reference_ms);
+    bool ok = absolute_row("start_task against its target", start_ms, target_ms);
+    ok &= absolute_row("complete_task against its target", complete_ms, target_ms);
+    return ok ? 0 : 1;
+  } catch (...) {
+    daemon.fail();
     throw;
   }
 }
@@ -511,13 +629,16 @@ int main(int argc, char** argv) {
       return make_tree(argv[2], std::stoi(argv[3]), std::stoi(argv[4]));
     if (mode == "measure") return measure(argc, argv);
     if (mode == "daemon-rss") return daemon_rss(argc, argv);
+    if (mode == "daemon-tasks") return daemon_tasks(argc, argv);
     std::fprintf(
         stderr,
         "usage: mission_changes_bench make-tree DIR DIRS FILES\n"
         "       mission_changes_bench measure --dir DIR [--runs N] [--changes COUNT]\n"
         "                             [--target RATIO] [--watched-target MS] [--label NAME] -- "
         "COMMAND...\n"
-        "       mission_changes_bench daemon-rss --missiond PATH --dir DIR [--changes COUNT]\n");
+        "       mission_changes_bench daemon-rss --missiond PATH --dir DIR [--changes COUNT]\n"
+        "       mission_changes_bench daemon-tasks --missiond PATH --dir DIR [--changes COUNT]\n"
+        "                             [--runs N] [--target-ms MS]\n");
     return 2;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "mission_changes_bench: %s\n", error.what());

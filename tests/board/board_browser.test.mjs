@@ -8,7 +8,8 @@
 // task as `mission report` does; a click
 // retries a failed run, which then merges, and opens its diff; a terminal
 // agent's screen shows live, and a line typed on the board reaches it; an
-// ACP agent's permission request is allowed by a click. A
+// ACP agent's permission request is allowed by a click; two agents that
+// change the same line show as a live conflict in the inbox. A
 // screenshot of each step goes to $MISSION_TEST_OUTPUT_DIR (ctest: the
 // build's tests/board/screenshots).
 // By hand: MISSION_PATH=build/bin/mission node tests/board/board_browser.test.mjs
@@ -304,6 +305,26 @@ await runTest('board in a browser', missionPath, async h => {
   await h.waitFor('the allowed command to run', async () =>
     ({ ok: fs.existsSync(path.join(acpDir, 'made')) }), { timeoutMs: bound(20000) });
   await page.waitForFunction(id => !document.querySelector(`li[data-kind="prompt"][data-execution="${id}"]`), { timeout: bound(20000) }, acpId);
+
+  // Two running agents that change the same line: the conflict shows in
+  // the inbox while they work, found by the daemon, not by a merge.
+  const clash = await planner.call('workflow_create', {
+    name: 'board-clash', source_type: 'prompt', source_content: 'two at once', max_parallel_tasks: 2 });
+  await planner.call('workflow_set_plan', { id: clash.id, plan: { summary: 's', approach: 'a', tasks: [
+    { name: 'left', description: 'make left', sequence: 1, depends_on: [] },
+    { name: 'right', description: 'make right', sequence: 1, depends_on: [] }] } });
+  const settled = path.join(h.base, 'settled');
+  const clashing = `printf '%s\\n' "$MISSION_TASK_NAME" > shared.txt; while [ ! -e '${settled}' ]; do sleep 0.05; done`;
+  const clashRun = await h.mission(['workflows', 'run', clash.id, '--parallel', '2', '--detach', '--sandbox', 'off',
+                                    '--', '/bin/sh', '-c', clashing], { cwd: repo, timeoutMs: bound(60000) });
+  assert.equal(clashRun.code, 0, `workflows run: ${clashRun.stderr}`);
+  const liveItem = 'li[data-kind="live-conflict"]';
+  await h.step('the live conflict shows in the inbox', () =>
+    page.waitForSelector(liveItem, { timeout: bound(30000) }), bound(40000));
+  assert.match(await page.$eval(liveItem, li => li.textContent), /both change shared\.txt/);
+  await shot('14-live-conflict');
+  fs.writeFileSync(settled, '');
+  await h.mission(['workflows', 'stop', clash.id]);
 
   assert.deepEqual(missing, [], `the board asked for what its server does not have: ${missing.join(', ')}`);
   console.log(`screenshots in ${shots}`);

@@ -435,7 +435,9 @@ TEST_CASE("FIFOs in the tree are neither read nor counted, in git and outside it
   }
 }
 
-TEST_CASE("with --watch-trees a task's tree is watched while the task runs") {
+TEST_CASE(
+    "with --watch-trees a task's tree is watched while the task runs and after, for the next "
+    "task") {
   Instance instance;
   DaemonProcess daemon(instance, {"--watch-trees"});
   REQUIRE(daemon.ready());
@@ -465,9 +467,19 @@ TEST_CASE("with --watch-trees a task's tree is watched while the task runs") {
   CHECK(done["files_changed"]["modified"] == strings({"src/auth/login.ts"}));
   CHECK(done["files_changed"]["deleted"] == strings({"README.md"}));
 
-  // No task in progress needs the tree any more: its watches ended on the
-  // loop turn after the reply.
+  // No task in progress needs the tree any more: it stays watched for the
+  // next task, whose start sees what changed meanwhile (and only that).
   json after = mission_json(instance, {"status"})["daemon"]["watchedTrees"];
-  CHECK(after["watches"] == 0);
-  CHECK(after["trees"].empty());
+  REQUIRE(after["trees"].size() == 1);
+  CHECK(after["trees"][0]["watched"] == true);
+  write_file(repo / "src/auth/login.ts", "export const login = 4;\n");
+  json next =
+      agent.ok("start_task", {{"mission_id", mission["mission_id"]}, {"name", "u"}, {"goal", "g"}});
+  write_file(repo / "src/auth/other.ts", "export const other = 1;\n");
+  json second = agent.ok(
+      "complete_task",
+      {{"task_id", next["task_id"]}, {"status", "success"}, {"outcome", {{"summary", "done"}}}});
+  CHECK(second["files_changed"]["added"] == strings({"src/auth/other.ts"}));
+  CHECK(second["files_changed"]["modified"].empty());
+  CHECK(second["files_changed"]["deleted"].empty());
 }

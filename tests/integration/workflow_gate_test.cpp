@@ -153,18 +153,20 @@ TEST_CASE("a merged tree already gated in a run is not gated again") {
 }
 
 TEST_CASE(
-    "a merge conflict goes back to the agent: a new attempt on the new tip, told the file and the "
-    "task that landed it, resolves it and lands") {
+    "a merge conflict goes back to the agent: a new attempt on the new tip, told the file, the "
+    "task that landed it and its patch, resolves it and lands") {
   RunSetup setup;
   auto& [instance, daemon, repo, planner] = setup;
   const std::string workflow = make_workflow(planner, {{"one", {}}, {"two", {}}});
   const fs::path notes = instance.root.path() / "notes";
   fs::create_directories(notes);
-  // The first attempts both write shared.txt; a later one keeps what is
-  // there and adds its own line (both intents).
+  // The first attempts both write shared.txt; a later one writes the file
+  // again from both intents: the other task's lines, taken from the patch
+  // its prompt carries, then its own.
   const std::string body =
       "if [ \"$MISSION_TASK_ATTEMPT\" = 1 ]; then printf 'line %s\\n' \"$MISSION_TASK_NAME\" > "
-      "shared.txt; else printf 'line %s\\n' \"$MISSION_TASK_NAME\" >> shared.txt; fi\n";
+      "shared.txt; else grep '^+line ' \"$MISSION_TASK_PROMPT_FILE\" | cut -c2- > shared.txt; "
+      "printf 'line %s\\n' \"$MISSION_TASK_NAME\" >> shared.txt; fi\n";
   ProcessResult result =
       run_long(instance, args({"workflows", "run", workflow, "--parallel", "2", "--sandbox", "off"},
                               agent(notes, body)));
@@ -194,6 +196,10 @@ TEST_CASE(
   CHECK(prompt.find("task '" + first + "'") != std::string::npos);
   CHECK(prompt.find("make " + first) != std::string::npos);
   CHECK(prompt.find(kept) != std::string::npos);
+  // And the other side's patch of the file, as the branch holds it.
+  CHECK(prompt.find("What task '" + first + "'") != std::string::npos);
+  CHECK(prompt.find("```diff\ndiff --git a/shared.txt b/shared.txt") != std::string::npos);
+  CHECK(prompt.find("\n+line " + first + "\n") != std::string::npos);
   // Both intents landed, nothing half merged.
   const std::string landed =
       show(instance, repo, run["integrationBranch"].get<std::string>() + ":shared.txt");

@@ -1,7 +1,8 @@
 // Conflicts caught while agents work (docs/adr/0050), end to end through
 // the real daemon, real git worktrees and shell agents: two running agents
 // that change the same lines of a file both hear of it, on their stdin,
-// before either ends; the inbox and `mission workspaces conflicts` show it;
+// before either ends; the inbox, `mission workspaces conflicts` and the
+// workspace_conflicts tool show it;
 // a ready task whose files_likely_affected name that file waits; when one
 // agent reverts, the item goes, both are told, and the held task starts.
 // Two agents that change different parts of a file hear of nothing. The
@@ -151,6 +152,14 @@ TEST_CASE(
   CHECK(shown.out.find("both change shared.txt") != std::string::npos);
   const json listed = mission_json(instance, {"workspaces", "conflicts", workflow});
   CHECK(listed["live"].size() == 1);
+  // And agents, over MCP: workspace_conflicts carries the live ones.
+  const json seen = planner->ok("workspace_conflicts", {{"workflow_id", workflow}});
+  INFO(seen.dump());
+  REQUIRE(seen["live_conflicts"].size() == 1);
+  CHECK(seen["live_conflicts"][0]["path"] == "shared.txt");
+  CHECK(seen["live_conflicts"][0]["workflow_id"] == workflow);
+  CHECK(seen["live_conflicts"][0]["tasks"].size() == 2);
+  CHECK(seen["live_conflicts"][0]["tasks"][0].contains("agent_execution_id"));
 
   // A ready task whose files name shared.txt waits, and says why.
   write_file(notes / "early-go", "");

@@ -90,6 +90,13 @@ function renderInbox(inbox, approvals) {
     list.append(element('li', { data: { kind: 'conflict', task: task.id } },
       element('div', { text: `Task ${task.name} (${task.id}) conflicted at its merge: merge its branch by hand, or reset it and run the workflow again.` })));
   }
+  // Found while the agents work (ADR 0050): gone from the inbox once it clears.
+  for (const live of inbox.liveConflicts ?? []) {
+    const [first, second] = live.tasks ?? [];
+    const other = second ? `${second.name} (${second.id})` : `the integration branch ${live.withIntegrationBranch ?? ''}`;
+    list.append(element('li', { data: { kind: 'live-conflict', task: first?.id ?? '' } },
+      element('div', { text: `conflict: tasks ${first?.name} (${first?.id}) and ${other} both change ${live.path}; both agents were told.` })));
+  }
   for (const blocked of inbox.blocked ?? []) {
     list.append(element('li', { data: { kind: 'blocked', execution: blocked.agentExecutionId ?? blocked.id } },
       element('div', { text: `${blocked.agentExecutionId ?? blocked.id} is blocked:` }),

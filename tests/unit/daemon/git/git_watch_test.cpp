@@ -224,7 +224,7 @@ TEST_CASE("watched tree: a tree needing more watches than its share is not watch
 }
 
 TEST_CASE("watched tree: a repository can ask to be watched, and watches end with its last task") {
-  WatchedRepo tree(TreeWatchSettings{false, 100000});
+  WatchedRepo tree(TreeWatchSettings{false, 100000, 0});
   tree.snapshot();
   CHECK(tree.service().watched_count() == 0);  // not asked
   tree.repo.git("config mission.watchTrees true");
@@ -236,6 +236,35 @@ TEST_CASE("watched tree: a repository can ask to be watched, and watches end wit
   uv_run(tree.loop(), UV_RUN_NOWAIT);
   CHECK(tree.service().watched_count() == 1);  // a task still needs it
   tree.in_use = false;
+  tree.service().task_ended(start.root);
+  uv_run(tree.loop(), UV_RUN_NOWAIT);
+  CHECK(tree.service().watched_count() == 0);
+}
+
+TEST_CASE(
+    "watched tree: an idle tree stays watched for the next task, whose snapshot looks only at "
+    "what changed meanwhile, and a tree whose root is gone is not kept") {
+  WatchedRepo tree;
+  Snapshot first = tree.snapshot();
+  tree.in_use = false;
+  tree.service().task_ended(first.root);
+  uv_run(tree.loop(), UV_RUN_NOWAIT);
+  REQUIRE(tree.service().watched_count() == 1);  // lingering, no task needs it
+
+  // Changed while no task ran: the next start sees it without a full pass.
+  tree.repo.write("src/app.c", "int main(void) { return 6; }\n");
+  tree.in_use = true;
+  SnapshotStats stats;
+  Snapshot start = tree.snapshot(&stats);
+  INFO("full pass because: " << stats.full_because);
+  CHECK(stats.watched_pass);
+  CHECK(start.data.find("src/app.c") != std::string::npos);
+  tree.repo.write("README.md", "changed by the second task\n");
+  check_changes(tree.changes_since(start), {{}, {"README.md"}, {}});
+
+  // Its root removed (a run's worktree): its watches end at the next check.
+  tree.in_use = false;
+  fs::remove_all(tree.repo.root());
   tree.service().task_ended(start.root);
   uv_run(tree.loop(), UV_RUN_NOWAIT);
   CHECK(tree.service().watched_count() == 0);
