@@ -588,6 +588,7 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
   request.network = run.options.network;
   request.allow_write = run.options.allow_write;
   request.hide = run.options.hide;
+  request.permission_policy = run.options.permission_policy;
   request.env = agent_env(run, slot);
   request.env["MISSION_TASK_PROMPT"] = prompt.substr(0, kMaxPromptEnvBytes);
   request.env["MISSION_TASK_PROMPT_FILE"] = prompt_file.string();
