@@ -288,6 +288,12 @@ int show_run_status(const CliContext& context, const WorkflowRunOptions& given) 
     for (const auto& part : wrapped(run.value("reason", ""), columns, 0))
       std::printf("%s\n", part.c_str());
   }
+  if (run.contains("budgetReached")) {
+    const std::string line = "Budget reached: " + run.value("budgetReached", "") +
+                             "; nothing more starts until it is raised (mission inbox names "
+                             "the command)";
+    for (const auto& part : wrapped(line, columns, 2)) std::printf("%s\n", part.c_str());
+  }
   if (run.contains("landed")) {
     const nlohmann::json& landed = run.at("landed");
     std::printf("Landed on %s at %s (%s), %s\n", landed.value("into", "").c_str(),
