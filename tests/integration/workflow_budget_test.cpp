@@ -276,7 +276,13 @@ TEST_CASE(
   RunSetup setup;
   auto& [instance, daemon, repo, planner] = setup;
   // Two tasks that could run side by side, 10 tokens each of a run's 15:
-  // the second waits for the first to end, then starts alone.
+  // the second waits for the first to end, then starts alone. What the
+  // scripted agent notes of its session is kept out of the tasks' commits:
+  // two tasks writing the same files would conflict, and their retry
+  // would spend the run's budget.
+  write_file(repo / ".gitignore", "session.json\nprompt.txt\nprompts.json\n");
+  git(instance, repo, {"add", ".gitignore"});
+  git(instance, repo, {"commit", "-q", "-m", "ignore the agent's notes"});
   const std::string workflow = make_workflow(planner, {{"left", {}}, {"right", {}}});
   ProcessResult started =
       run_long(instance, {"workflows", "run", workflow, "--detach", "--adapter", "acp", "--sandbox",
