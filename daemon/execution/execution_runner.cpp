@@ -489,8 +489,11 @@ void ExecutionRunner::on_policy_answer(const AcpPermission& request,
   // exec signals, watch and the run's report show who decided. The
   // request never opened, so the inbox never listed it.
   const std::string& option = request.option_names.at(choice - 1);
-  log_.append('e', "[mission: permission for " + request.title + " answered by the policy (" +
-                       decision.rule + "): " + option + "]\n");
+  // The title and option are the agent's: excerpts in the line, whole in
+  // the record.
+  log_.append('e', "[mission: permission for " + valid_utf8_excerpt(request.title, kExcerptBytes) +
+                       " answered by the policy (" + decision.rule +
+                       "): " + valid_utf8_excerpt(option, kExcerptBytes) + "]\n");
   nlohmann::json payload = {{"question", request.title},
                             {"choice", choice},
                             {"option", option},
