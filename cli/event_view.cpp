@@ -107,7 +107,9 @@ std::string observation_text(const nlohmann::json& observation) {
     return over_acp ? "permission request closed" : "permission prompt left its screen";
   }
   if (kind == "permission_answer") {
-    return "permission prompt answered by " + text("by") + ": " +
+    // The policy's rule says why it decided; a person's answer is its own.
+    return "permission prompt answered by " + text("by") +
+           (text("rule").empty() ? "" : " (" + text("rule") + ")") + ": " +
            std::to_string(payload.value("choice", 0)) + ". " + text("option");
   }
   if (kind == "needs_input") {

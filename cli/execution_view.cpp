@@ -175,6 +175,12 @@ void print_observation_table(const nlohmann::json& given) {
   for (const auto& observation : observations) {
     const nlohmann::json payload = observation.value("payload", nlohmann::json::object());
     std::string what = observation.value("reason", "");
+    // An answer says who gave it first (a person, or the policy by its rule).
+    if (observation.value("kind", "") == "permission_answer" && payload.is_object()) {
+      const std::string rule = payload.value("rule", "");
+      what = "by " + payload.value("by", "") + (rule.empty() ? "" : " (" + rule + ")") + ": " +
+             payload.value("option", "");
+    }
     for (const char* field : {"summary", "question", "reason", "text", "title"}) {
       if (what.empty() && payload.is_object() && payload.contains(field) &&
           payload.at(field).is_string()) {

@@ -409,6 +409,12 @@ std::string run_markdown(const nlohmann::json& run) {
       for (const auto& refused : attempt.value("refusedWrites", nlohmann::json::array())) {
         out += "    - Refused: " + md(refused_write_text(refused)) + "\n";
       }
+      for (const auto& answer : attempt.value("permissionAnswers", nlohmann::json::array())) {
+        const std::string rule = answer.value("rule", "");
+        out += "    - Permission for " + md(answer.value("question", "")) + ": " +
+               md(answer.value("option", "")) + ", by " + md(answer.value("by", "")) +
+               (rule.empty() ? "" : " (" + md_code(rule) + ")") + "\n";
+      }
     }
   }
   return out;

@@ -13,7 +13,7 @@ __mission_node() {
     'daemon stop') subs='' opts='--force' args='' ;;
     'daemon status') subs='' opts='' args='' ;;
     'daemon run') subs='' opts='' args='' ;;
-    'run') subs='' opts='--adapter --bin --delivery --toolsets --name --cwd --env --detach --tty --no-tty --keep-mcp-servers --stdin-answers --sandbox --network --allow-write --hide --prompt --keep-open' args='command' ;;
+    'run') subs='' opts='--adapter --bin --delivery --toolsets --name --cwd --env --detach --tty --no-tty --keep-mcp-servers --stdin-answers --sandbox --network --allow-write --hide --prompt --keep-open --allow --deny --policy' args='command' ;;
     'adapters') subs='list' opts='' args='' ;;
     'adapters list') subs='' opts='' args='' ;;
     'exec') subs='list show create stop logs signals instructions' opts='' args='' ;;
@@ -52,7 +52,7 @@ __mission_node() {
     'workflows show') subs='' opts='--follow' args='workflows' ;;
     'workflows create') subs='' opts='--from --cwd' args='none' ;;
     'workflows rm') subs='' opts='' args='workflows' ;;
-    'workflows run') subs='' opts='--adapter --parallel --check --gate --gate-parallel --max-attempts --task-timeout --budget-tokens --budget-usd --run-budget-tokens --run-budget-usd --base --env --detach --approve --sandbox --network --allow-write --hide' args='workflows command' ;;
+    'workflows run') subs='' opts='--adapter --parallel --check --gate --gate-parallel --max-attempts --task-timeout --budget-tokens --budget-usd --run-budget-tokens --run-budget-usd --base --env --detach --approve --sandbox --network --allow-write --hide --allow --deny --policy' args='workflows command' ;;
     'workflows stop') subs='' opts='' args='workflows' ;;
     'workflows reset') subs='' opts='' args='workflows none' ;;
     'workflows retry') subs='' opts='' args='workflows none' ;;
@@ -96,6 +96,9 @@ __mission_value() {
     'run|--allow-write') kind=files ;;
     'run|--hide') kind=files ;;
     'run|--prompt') kind=none ;;
+    'run|--allow') kind=none ;;
+    'run|--deny') kind=none ;;
+    'run|--policy') kind=files ;;
     'exec list|--state') kind=words values='created launching running awaiting_input awaiting_permission idle blocked completed failed cancelled lost' ;;
     'exec list|--limit') kind=none ;;
     'exec list|--cursor') kind=none ;;
@@ -158,6 +161,9 @@ __mission_value() {
     'workflows run|--network') kind=words values='on none' ;;
     'workflows run|--allow-write') kind=files ;;
     'workflows run|--hide') kind=files ;;
+    'workflows run|--allow') kind=none ;;
+    'workflows run|--deny') kind=none ;;
+    'workflows run|--policy') kind=files ;;
     'workflows budget|--task') kind=none ;;
     'workflows budget|--tokens') kind=none ;;
     'workflows budget|--usd') kind=none ;;

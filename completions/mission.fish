@@ -2,7 +2,7 @@
 # `mission completion fish`: regenerate it rather than edit it.
 
 # The options that take a value, in any command: their value is no command.
-set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --sandbox --network --allow-write --hide --prompt --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --gate --gate-parallel --max-attempts --task-timeout --budget-tokens --budget-usd --run-budget-tokens --run-budget-usd --base --tokens --usd --into --from-issue --var --repository --max-parallel
+set -g __mission_valued --socket --adapter --bin --delivery --toolsets --name --cwd --env --sandbox --network --allow-write --hide --prompt --allow --deny --policy --state --limit --cursor --after --execution --notify --agent-execution --http --task --include --phase --agent --since --format --mission --from --from-notes --output -o --commit --note --priority --choice --status --workflow --parallel --check --gate --gate-parallel --max-attempts --task-timeout --budget-tokens --budget-usd --run-budget-tokens --run-budget-usd --base --tokens --usd --into --from-issue --var --repository --max-parallel
 # The commands whose arguments after -- are a command line of its own.
 set -g __mission_with_command 'run' 'exec create' 'workflows run' 'workflows plan'
 # __mission_subcommands PATH: the subcommands of the command PATH.
@@ -145,6 +145,9 @@ complete -c mission -n '__mission_at '\''run'\''' -l allow-write -r -F -d 'Let t
 complete -c mission -n '__mission_at '\''run'\''' -l hide -r -F -d 'Hide PATH from the confined agent too, beside your secrets (repeatable)'
 complete -c mission -n '__mission_at '\''run'\''' -l prompt -x -d 'The prompt of an ACP agent'\''s session (--adapter acp -- CMD ARGS...)'
 complete -c mission -n '__mission_at '\''run'\''' -l keep-open -d 'Keep an ACP agent'\''s session open between turns (idle) for mission send, until mission exec stop'
+complete -c mission -n '__mission_at '\''run'\''' -l allow -x -d 'Answer an ACP agent'\''s permission requests that PATTERN matches with allow (repeatable): KIND or KIND:GLOB, e.g. edit, '\''execute:git status*'\'''
+complete -c mission -n '__mission_at '\''run'\''' -l deny -x -d 'Answer those PATTERN matches with reject, whatever --allow says (repeatable), e.g. '\''execute:rm *'\'''
+complete -c mission -n '__mission_at '\''run'\''' -l policy -r -F -d 'Read allow and deny patterns from a TOML FILE too'
 complete -c mission -n '__mission_at '\''adapters'\''' -a 'list' -d 'Each adapter: its binary and version, and the deliveries it supports'
 complete -c mission -n '__mission_at '\''exec'\''' -a 'list' -d 'List agent executions, newest first'
 complete -c mission -n '__mission_at '\''exec'\''' -a 'show' -d 'Show one execution and its MCP sessions'
@@ -270,6 +273,9 @@ complete -c mission -n '__mission_at '\''workflows run'\''' -l sandbox -x -a 'on
 complete -c mission -n '__mission_at '\''workflows run'\''' -l network -x -a 'on none' -d 'on (default), or none: the agents open no network socket; checks keep it'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l allow-write -r -F -d 'Let the confined agents and checks write PATH too (repeatable)'
 complete -c mission -n '__mission_at '\''workflows run'\''' -l hide -r -F -d 'Hide PATH from the confined agents too, beside your secrets (repeatable)'
+complete -c mission -n '__mission_at '\''workflows run'\''' -l allow -x -d 'Answer an ACP agent'\''s permission requests that PATTERN matches with allow (repeatable): KIND or KIND:GLOB, e.g. edit, '\''execute:git status*'\'''
+complete -c mission -n '__mission_at '\''workflows run'\''' -l deny -x -d 'Answer those PATTERN matches with reject, whatever --allow says (repeatable), e.g. '\''execute:rm *'\'''
+complete -c mission -n '__mission_at '\''workflows run'\''' -l policy -r -F -d 'Read allow and deny patterns from a TOML FILE too'
 complete -c mission -n '__mission_at '\''workflows run'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''workflows stop'\''' -a '(__mission_known workflows)'
 complete -c mission -n '__mission_at '\''workflows reset'\''' -a '(__mission_known workflows)'

@@ -88,7 +88,12 @@ void print_inbox(const nlohmann::json& given) {
         workflow.c_str());
   }
   for (const auto& budget : budgets) {
-    std::printf("%s waits: %s\n", styled(task_of(budget), Tone::bold).c_str(),
+    // The run's own budget, reached with none of its tasks at work.
+    const std::string who = budget.contains("taskId")
+                                ? task_of(budget)
+                                : "run of workflow " + safe(budget.value("workflowName", "")) +
+                                      " (" + safe(budget.value("workflowId", "")) + ")";
+    std::printf("%s waits: %s\n", styled(who, Tone::bold).c_str(),
                 safe(budget.value("reason", "budget reached")).c_str());
     std::printf("  raise it: %s\n", raise_command(budget).c_str());
   }

@@ -15,6 +15,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/log_follower.hpp"
 #include "cli/output.hpp"
+#include "cli/policy_file.hpp"
 #include "cli/terminal_attach.hpp"
 #include "shared/acp_adapters.hpp"
 
@@ -38,6 +39,10 @@ struct RunOptions {
   std::string network;  // empty: the daemon's default (on)
   std::vector<std::string> allow_write;
   std::vector<std::string> hide;
+  // --allow, --deny, --policy (cli/policy_file.hpp).
+  std::vector<std::string> allow;
+  std::vector<std::string> deny;
+  std::string policy;
   std::string prompt;  // for --adapter acp
   bool has_prompt = false;
   bool keep_open = false;  // for --adapter acp
@@ -83,6 +88,8 @@ int run_agent(const CliContext& context, const RunOptions& options) {
     params["allowWrite"] = CliContext::absolute_paths(options.allow_write);
   if (!options.hide.empty()) params["hide"] = CliContext::absolute_paths(options.hide);
   if (!options.bin.empty()) params["bin"] = CliContext::agent_binary(options.bin);
+  if (auto policy = policy_param(options.allow, options.deny, options.policy))
+    params["permissionPolicy"] = *policy;
 
   DaemonConnection connection = context.connect();
   nlohmann::json execution = connection.client.call("execution.launch", params).at("execution");
@@ -185,6 +192,21 @@ void define_run_command(CLI::App& command, CliContext& context) {
   command.add_flag("--keep-open", options->keep_open,
                    "Keep an ACP agent's session open between turns (idle) for mission send, "
                    "until mission exec stop");
+  command
+      .add_option("--allow", options->allow,
+                  "Answer an ACP agent's permission requests that PATTERN matches with allow "
+                  "(repeatable): KIND or KIND:GLOB, e.g. edit, 'execute:git status*'")
+      ->allow_extra_args(false)
+      ->type_name("PATTERN");
+  command
+      .add_option("--deny", options->deny,
+                  "Answer those PATTERN matches with reject, whatever --allow says "
+                  "(repeatable), e.g. 'execute:rm *'")
+      ->allow_extra_args(false)
+      ->type_name("PATTERN");
+  command
+      .add_option("--policy", options->policy, "Read allow and deny patterns from a TOML FILE too")
+      ->type_name("FILE");
   command
       .add_option("command", options->command,
                   "After --: the command (generic), or the arguments the adapter adds its flags to")

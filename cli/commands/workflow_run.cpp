@@ -16,6 +16,7 @@
 #include "cli/execution_view.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
+#include "cli/policy_file.hpp"
 #include "cli/run_board.hpp"
 #include "cli/table.hpp"
 #include "cli/workflow_reference.hpp"
@@ -45,6 +46,10 @@ struct WorkflowRunOptions {
   std::string run_budget_tokens;
   std::string run_budget_usd;
   std::vector<std::string> hide;
+  // --allow, --deny, --policy (cli/policy_file.hpp).
+  std::vector<std::string> allow;
+  std::vector<std::string> deny;
+  std::string policy;
   std::string task_id;
   std::string reason;
   std::vector<std::string> env;
@@ -120,6 +125,8 @@ int run_workflow(const CliContext& context, const WorkflowRunOptions& given) {
     params["allowWrite"] = CliContext::absolute_paths(options.allow_write);
   params.update(budgets);
   if (!options.hide.empty()) params["hide"] = CliContext::absolute_paths(options.hide);
+  if (auto policy = policy_param(options.allow, options.deny, options.policy))
+    params["permissionPolicy"] = *policy;
   if (!options.task_timeout.empty()) {
     auto ms = duration_ms(options.task_timeout);
     if (!ms || *ms <= 0) {
@@ -281,6 +288,12 @@ int show_run_status(const CliContext& context, const WorkflowRunOptions& given) 
     for (const auto& part : wrapped(run.value("reason", ""), columns, 0))
       std::printf("%s\n", part.c_str());
   }
+  if (run.contains("budgetReached")) {
+    const std::string line = "Budget reached: " + run.value("budgetReached", "") +
+                             "; nothing more starts until it is raised (mission inbox names "
+                             "the command)";
+    for (const auto& part : wrapped(line, columns, 2)) std::printf("%s\n", part.c_str());
+  }
   if (run.contains("landed")) {
     const nlohmann::json& landed = run.at("landed");
     std::printf("Landed on %s at %s (%s), %s\n", landed.value("into", "").c_str(),
@@ -411,6 +424,18 @@ void define_workflow_run_commands(CLI::App& command, CliContext& context) {
                   "Hide PATH from the confined agents too, beside your secrets (repeatable)")
       ->allow_extra_args(false)
       ->type_name("PATH");
+  run->add_option("--allow", options->allow,
+                  "Answer an ACP agent's permission requests that PATTERN matches with allow "
+                  "(repeatable): KIND or KIND:GLOB, e.g. edit, 'execute:git status*'")
+      ->allow_extra_args(false)
+      ->type_name("PATTERN");
+  run->add_option("--deny", options->deny,
+                  "Answer those PATTERN matches with reject, whatever --allow says "
+                  "(repeatable), e.g. 'execute:rm *'")
+      ->allow_extra_args(false)
+      ->type_name("PATTERN");
+  run->add_option("--policy", options->policy, "Read allow and deny patterns from a TOML FILE too")
+      ->type_name("FILE");
   run->add_option("command", options->command,
                   "After --: the agent (generic), or words before the task's prompt")
       ->type_name("ARGS...");

@@ -252,6 +252,7 @@ void AcpSession::handle_permission(const AcpMessage& message) {
   const nlohmann::json& tool_call = json_member(message.params, "toolCall");
   permission.title = string_at(tool_call, "title");
   permission.kind = string_at(tool_call, "kind");
+  permission.subject = permission_subject(tool_call);
   const nlohmann::json& options = json_member(message.params, "options");
   if (options.is_array()) {
     for (const nlohmann::json& option : options) {
@@ -259,6 +260,7 @@ void AcpSession::handle_permission(const AcpMessage& message) {
       if (id.empty()) continue;
       std::string name = string_at(option, "name");
       permission.option_names.push_back(name.empty() ? id : name);
+      permission.option_kinds.push_back(string_at(option, "kind"));
       permission.option_ids.push_back(std::move(id));
     }
   }
@@ -277,8 +279,34 @@ void AcpSession::handle_permission(const AcpMessage& message) {
           {"result", {{"outcome", {{"outcome", "cancelled"}}}}}});
     return;
   }
+  if (answer_by_policy(permission)) return;
   permissions_.push_back(std::move(permission));
   if (permissions_.size() == 1) listener_.on_permission(&permissions_.front());
+}
+
+bool AcpSession::answer_by_policy(const AcpPermission& permission) {
+  if (start_.policy.empty()) return false;
+  std::optional<PermissionDecision> decision = decide(start_.policy, permission.subject);
+  if (!decision) return false;
+  // Once, never always: an "always" answer would let the agent skip asking
+  // next time, past a deny rule that would match then.
+  const std::string_view wanted = decision->allow ? "allow_once" : "reject_once";
+  const auto found =
+      std::find(permission.option_kinds.begin(), permission.option_kinds.end(), wanted);
+  if (found == permission.option_kinds.end()) {
+    listener_.on_diagnostic("the permission policy's rule '" + decision->rule +
+                                "' matched, but the request offers no " + std::string(wanted) +
+                                " option: left to a person",
+                            valid_utf8_excerpt(permission.title, 200));
+    return false;
+  }
+  const auto index = static_cast<std::size_t>(found - permission.option_kinds.begin());
+  send({{"jsonrpc", "2.0"},
+        {"id", permission.request_id},
+        {"result",
+         {{"outcome", {{"outcome", "selected"}, {"optionId", permission.option_ids[index]}}}}}});
+  listener_.on_policy_answer(permission, *decision, index + 1);
+  return true;
 }
 
 bool AcpSession::answer_permission(std::size_t choice) {

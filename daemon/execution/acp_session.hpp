@@ -21,6 +21,7 @@
 
 #include "shared/acp_reader.hpp"
 #include "shared/agent_usage.hpp"
+#include "shared/permission_policy.hpp"
 
 namespace mission::daemon::execution {
 
@@ -31,6 +32,8 @@ struct AcpPermission {
   std::string kind;   // its tool call's kind (execute, edit, ...), may be empty
   std::vector<std::string> option_ids;
   std::vector<std::string> option_names;  // shown, in the agent's order
+  std::vector<std::string> option_kinds;  // allow_once, reject_once, ... (may be empty)
+  PermissionSubject subject;              // what a policy's rule is matched against
 };
 
 class AcpSession {
@@ -46,6 +49,10 @@ class AcpSession {
     // The first open permission request changed: a new one, or none
     // (nullptr) after an answer or the turn's end.
     virtual void on_permission(const AcpPermission* open) = 0;
+    // The run's policy answered `request` itself with its option `choice`
+    // (1-based) by `decision`'s rule; the request never opened.
+    virtual void on_policy_answer(const AcpPermission& request, const PermissionDecision& decision,
+                                  std::size_t choice) = 0;
     // A session/prompt was sent: a turn runs.
     virtual void on_turn_start() = 0;
     // The prompt's turn ended with `stop_reason` (end_turn, cancelled,
@@ -69,6 +76,9 @@ class AcpSession {
     // Between turns the session waits for the next prompt (idle) instead
     // of ending with a turn that asked nothing (mission run --keep-open).
     bool keep_open = false;
+    // Answers the requests its rules match (docs/adr/0053); the others wait
+    // for a person.
+    PermissionPolicy policy;
   };
 
   AcpSession(std::function<void(std::string line)> write, Listener& listener,
@@ -115,6 +125,9 @@ class AcpSession {
   void handle_response(const AcpMessage& message);
   void handle_update(const nlohmann::json& params);
   void handle_permission(const AcpMessage& message);
+  // Answers `permission` by the policy when a rule matches and an option
+  // of the matching kind is offered; false leaves it to a person.
+  bool answer_by_policy(const AcpPermission& permission);
   void send_request(std::string_view method, nlohmann::json params);
   void send_prompt(const std::string& text);
   void send(const nlohmann::json& message);

@@ -231,6 +231,13 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
                            std::string(adapter.name) + " adapter's session is its process",
                        "leave --keep-open out, or use --adapter acp");
   }
+  if (!request.permission_policy.empty() && !over_acp) {
+    throw MissionError(ErrorCode::invalid_argument,
+                       "--allow, --deny and --policy answer the permission requests of agents "
+                       "driven over ACP; the " +
+                           std::string(adapter.name) + " adapter makes none",
+                       "leave them out, or use --adapter acp");
+  }
   if (request.prompt && !over_acp) {
     throw MissionError(ErrorCode::invalid_argument,
                        "--prompt is for agents driven over ACP; the " + std::string(adapter.name) +
@@ -289,8 +296,9 @@ std::string launch_agent(AgentLaunchServices& services, const AgentLaunchRequest
   launch.on_terminal = request.terminal;
   if (over_acp) {
     try {
-      launch.acp = AcpSession::Start{spec.cwd, acp_mcp_servers(services.paths, *created),
-                                     std::move(*prompt), request.keep_open};
+      launch.acp =
+          AcpSession::Start{spec.cwd, acp_mcp_servers(services.paths, *created), std::move(*prompt),
+                            request.keep_open, request.permission_policy};
     } catch (const MissionError& e) {
       fail_unstarted(services, id, std::string(adapter.name) + ": " + e.what());
       throw;

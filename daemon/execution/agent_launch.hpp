@@ -18,6 +18,7 @@
 #include "daemon/execution/launcher.hpp"
 #include "daemon/sandbox/network_filter.hpp"
 #include "daemon/store/database.hpp"
+#include "shared/permission_policy.hpp"
 #include "shared/runtime_paths.hpp"
 
 namespace mission::daemon::execution {
@@ -46,6 +47,9 @@ struct AgentLaunchRequest {
   std::optional<std::string> prompt;
   // Over ACP: the session stays open between turns (AcpSession::Start).
   bool keep_open = false;
+  // Over ACP: the permission requests its rules answer (--allow, --deny,
+  // --policy; docs/adr/0053). Refused for any other agent.
+  PermissionPolicy permission_policy;
 };
 
 // What launching needs of the daemon.

@@ -483,6 +483,27 @@ void ExecutionRunner::on_permission(const AcpPermission* open) {
   set_acp_state(ExecutionState::awaiting_permission);
 }
 
+void ExecutionRunner::on_policy_answer(const AcpPermission& request,
+                                       const PermissionDecision& decision, std::size_t choice) {
+  // Answered as a person's answer is recorded, by "policy" with its rule:
+  // exec signals, watch and the run's report show who decided. The
+  // request never opened, so the inbox never listed it.
+  const std::string& option = request.option_names.at(choice - 1);
+  // The title and option are the agent's: excerpts in the line, whole in
+  // the record.
+  log_.append('e', "[mission: permission for " + valid_utf8_excerpt(request.title, kExcerptBytes) +
+                       " answered by the policy (" + decision.rule +
+                       "): " + valid_utf8_excerpt(option, kExcerptBytes) + "]\n");
+  nlohmann::json payload = {{"question", request.title},
+                            {"choice", choice},
+                            {"option", option},
+                            {"by", "policy"},
+                            {"rule", decision.rule}};
+  if (!request.kind.empty()) payload["toolKind"] = request.kind;
+  record_acp_fact(store::kPermissionAnswerKind, "acp-policy-" + std::to_string(++policy_answers_),
+                  payload);
+}
+
 void ExecutionRunner::set_acp_state(ExecutionState next) {
   try {
     store::Database& db = services_.db;

@@ -97,6 +97,8 @@ class ExecutionRunner : private AcpSession::Listener {
   void on_log_line(const std::string& line) override;
   void on_update(std::string_view kind, const nlohmann::json& payload) override;
   void on_permission(const AcpPermission* open) override;
+  void on_policy_answer(const AcpPermission& request, const PermissionDecision& decision,
+                        std::size_t choice) override;
   void on_turn_start() override;
   void on_turn_end(const std::string& stop_reason, const std::string& last_message) override;
   void on_usage(const AgentUsage& total) override;
@@ -143,6 +145,7 @@ class ExecutionRunner : private AcpSession::Listener {
   // were recorded, which keys their observations.
   std::optional<terminal::PermissionPrompt> prompt_;
   std::size_t prompts_seen_ = 0;
+  std::size_t policy_answers_ = 0;  // requests the run's policy answered
   // Over ACP: its session, the final state the session decided (nullopt
   // while it runs), and counts that key its observations.
   std::unique_ptr<AcpSession> acp_;

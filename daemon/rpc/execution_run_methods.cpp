@@ -32,6 +32,9 @@ void from_json(const nlohmann::json& j, AgentLaunchRequest& request) {
   request.stdin_answers = j.value("stdinAnswers", false);
   if (j.contains("prompt")) request.prompt = j.at("prompt").get<std::string>();
   request.keep_open = j.value("keepOpen", false);
+  // Checked again here: the control API is not only the CLI's.
+  if (j.contains("permissionPolicy"))
+    request.permission_policy = policy_from_json(j.at("permissionPolicy"));
   request.confined = j.value("sandbox", std::string("on")) != "off";
   // The schema allows "on" and "none" only.
   request.network = sandbox::network_from_name(j.value("network", std::string("on")))

@@ -5,6 +5,8 @@
 #include <cstdio>
 
 #include "daemon/store/inbox_repository.hpp"
+#include "daemon/store/mission_repository.hpp"
+#include "daemon/store/plan_repository.hpp"
 #include "daemon/store/run_repository.hpp"
 #include "shared/error_code.hpp"
 #include "shared/time_format.hpp"
@@ -144,6 +146,66 @@ void apply_change(RunBudgets& budgets, const BudgetChange& change, const Spent& 
   if (budget.usd) target.usd = budget.usd;
 }
 
+std::optional<std::string> run_budget_reached(store::Database& db, const store::RunRow& run) {
+  if (run.status != RunStatus::running) return std::nullopt;
+  const RunBudgets budgets = budgets_from_json(nlohmann::json::parse(run.options, nullptr, false));
+  if (!budgets.run.any()) return std::nullopt;
+  return reached(budgets.run, run_spent(db, run.id), "the run");
+}
+
+namespace {
+
+// Each run under way whose own budget is reached while none of its agents
+// runs and a task of it waits to start: no attempt ended at the budget to
+// list, yet the run waits for a person all the same. A run with a task
+// listed at the run's budget already names the same raise.
+void put_run_waits(store::Database& db, nlohmann::json& out) {
+  store::RunRepository runs(db);
+  store::PlanRepository plans(db);
+  for (const store::RunRow& run : runs.live()) {
+    if (out.size() >= store::kMaxInboxEntries) return;
+    if (run.status != RunStatus::running) continue;
+    const bool listed = std::any_of(out.begin(), out.end(), [&](const nlohmann::json& item) {
+      return item.value("runId", "") == run.id && item.value("scope", "") == "run";
+    });
+    if (listed) continue;
+    auto note = run_budget_reached(db, run);
+    if (!note) continue;
+    const RunBudgets budgets =
+        budgets_from_json(nlohmann::json::parse(run.options, nullptr, false));
+    const Spent used = run_spent(db, run.id);
+    std::int64_t since = run.created_at;
+    bool running = false;
+    for (const store::AttemptRow& attempt : runs.attempts(run.id)) {
+      if (!attempt.ended_at) running = true;
+      since = std::max(since, attempt.ended_at.value_or(attempt.started_at));
+    }
+    if (running) continue;
+    // Ready to start (a task given up on is failed, not pending).
+    std::size_t waiting = 0;
+    for (const store::PlannedTaskRow& task : plans.planned_tasks(run.workflow_id)) {
+      if (task.status == TaskStatus::pending) ++waiting;
+    }
+    if (waiting == 0) continue;
+    nlohmann::json item = {
+        {"workflowId", run.workflow_id},
+        {"runId", run.id},
+        {"scope", "run"},
+        {"reason", "budget reached: " + *note + "; " + std::to_string(waiting) +
+                       (waiting == 1 ? " task waits" : " tasks wait") + " to start"},
+        {"tasksWaiting", waiting},
+        {"since", format_utc_iso8601(since)}};
+    if (auto workflow = store::MissionRepository(db).find(run.workflow_id))
+      item["workflowName"] = workflow->name;
+    if (budgets.run.tokens)
+      item["tokens"] = {{"used", used.tokens}, {"budget", *budgets.run.tokens}};
+    if (budgets.run.usd) item["usd"] = {{"used", used.usd}, {"budget", *budgets.run.usd}};
+    out.push_back(std::move(item));
+  }
+}
+
+}  // namespace
+
 nlohmann::json budget_waits(store::Database& db) {
   nlohmann::json out = nlohmann::json::array();
   store::RunRepository runs(db);
@@ -174,6 +236,7 @@ nlohmann::json budget_waits(store::Database& db) {
     }
     out.push_back(std::move(item));
   }
+  put_run_waits(db, out);
   return out;
 }
 

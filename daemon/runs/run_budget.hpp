@@ -14,6 +14,7 @@
 #include <string>
 
 #include "daemon/store/database.hpp"
+#include "daemon/store/run_repository.hpp"
 #include "shared/usage_limits.hpp"
 
 namespace mission::daemon::runs {
@@ -76,10 +77,17 @@ struct BudgetChange {
 void apply_change(RunBudgets& budgets, const BudgetChange& change, const Spent& spent,
                   const std::string& who, const std::string& workflow_id);
 
+// "the run used 612 of 500 tokens" while `run` is under way and its own
+// budget is reached: it dispatches nothing more until a person raises it.
+std::optional<std::string> run_budget_reached(store::Database& db, const store::RunRow& run);
+
 // The tasks that wait at a budget in runs under way, for the inbox:
 // [{taskId, taskName, workflowId, workflowName, runId, attempt, reason,
 //   scope ("task" or "run"), tokens? {used, budget}, usd? {used, budget},
-//   since}], oldest first.
+//   since}], oldest first; then each run whose own budget is reached with
+// none of its agents at work and tasks left to start: [{workflowId,
+// workflowName, runId, scope "run", reason, tasksWaiting, tokens?, usd?,
+// since}].
 nlohmann::json budget_waits(store::Database& db);
 
 }  // namespace mission::daemon::runs

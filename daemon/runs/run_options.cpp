@@ -1,5 +1,6 @@
 #include "daemon/runs/run_options.hpp"
 
+#include "daemon/adapters/adapter.hpp"
 #include "shared/agent_environment.hpp"
 #include "shared/error_code.hpp"
 
@@ -33,6 +34,8 @@ nlohmann::json options_json(const RunOptions& options) {
     for (const auto& path : options.hide) paths.push_back(path.string());
     out["hide"] = std::move(paths);
   }
+  if (!options.permission_policy.empty())
+    out["permissionPolicy"] = policy_json(options.permission_policy);
   return out;
 }
 
@@ -67,6 +70,8 @@ RunOptions options_from_json(const nlohmann::json& j) {
   options.budgets = budgets_from_json(j);
   for (const auto& path : j.value("hide", std::vector<std::string>{}))
     options.hide.emplace_back(path);
+  if (j.contains("permissionPolicy"))
+    options.permission_policy = policy_from_json(j.at("permissionPolicy"));
   auto refuse = [](const char* field, const std::string& what, const std::string& hint) {
     throw MissionError(ErrorCode::invalid_argument, what, hint, {{"field", field}});
   };
@@ -107,6 +112,15 @@ RunOptions options_from_json(const nlohmann::json& j) {
   if (!options.sandbox && !options.hide.empty()) {
     refuse("hide", "--hide has no effect with --sandbox off: the agents read whatever you can",
            "drop one of them");
+  }
+  // Refused before the run starts, not at its first task's launch.
+  if (!options.permission_policy.empty() &&
+      adapters::output_format_of(options.adapter, options.command) != adapters::kAcpStreamFormat) {
+    refuse("permissionPolicy",
+           "--allow, --deny and --policy answer the permission requests of agents driven over "
+           "ACP; the " +
+               options.adapter + " adapter makes none",
+           "leave them out, or run the workflow with --adapter acp -- CMD");
   }
   if (options.adapter == "generic" && options.command.empty()) {
     refuse("command", "the generic adapter needs the agent's command",

@@ -13,6 +13,7 @@
 
 #include "daemon/runs/run_budget.hpp"
 #include "daemon/sandbox/network_filter.hpp"
+#include "shared/permission_policy.hpp"
 
 namespace mission::daemon::runs {
 
@@ -69,6 +70,10 @@ struct RunOptions {
   // --hide: not readable by its agents and checks, beside the secrets
   // every confined launch hides (docs/adr/0051).
   std::vector<std::filesystem::path> hide;
+  // --allow, --deny, --policy: the permission requests of its ACP agents
+  // the daemon answers itself (docs/adr/0053). Kept with the run, so a
+  // restarted daemon answers them the same.
+  PermissionPolicy permission_policy;
   // The agents' and checks' environment: the caller's, without mission's
   // per-execution variables. Kept out of the database (run_environment.hpp).
   std::map<std::string, std::string> env;

@@ -6,9 +6,11 @@
 #include "daemon/execution/refused_write_record.hpp"
 #include "daemon/runs/run_options.hpp"
 #include "daemon/store/execution_repository.hpp"
+#include "daemon/store/observation_repository.hpp"
 #include "daemon/store/task_repository.hpp"
 #include "daemon/store/usage_repository.hpp"
 #include "daemon/store/workspace_repository.hpp"
+#include "shared/bounded_json.hpp"
 #include "shared/clock.hpp"
 #include "shared/time_format.hpp"
 #include "shared/usage_limits.hpp"
@@ -101,6 +103,23 @@ void put_refused_writes(nlohmann::json& out, store::Database& db,
   if (!writes.empty()) out["refusedWrites"] = execution::refused_writes_json(writes);
 }
 
+void put_permission_answers(nlohmann::json& out, store::Database& db,
+                            const store::AttemptRow& attempt) {
+  if (!attempt.execution_id) return;
+  nlohmann::json answers = nlohmann::json::array();
+  for (const store::ObservationRow& row : store::ObservationRepository(db).of_kind(
+           *attempt.execution_id, store::kPermissionAnswerKind, kMaxReportedPermissionAnswers)) {
+    nlohmann::json payload = parse_json_or_discarded(row.payload);
+    if (!payload.is_object()) continue;
+    nlohmann::json answer = {{"question", payload.value("question", "")},
+                             {"option", payload.value("option", "")},
+                             {"by", payload.value("by", "")}};
+    if (payload.contains("rule")) answer["rule"] = payload.value("rule", "");
+    answers.push_back(std::move(answer));
+  }
+  if (!answers.empty()) out["permissionAnswers"] = std::move(answers);
+}
+
 nlohmann::json run_summary_json(store::Database& db, const store::RunRow& run,
                                 const std::vector<store::PlannedTaskRow>& tasks) {
   store::RunRepository runs(db);
@@ -184,6 +203,7 @@ nlohmann::json run_task_json(store::Database& db, const store::PlannedTaskRow& t
     if (attempt.check_output) a["checkOutput"] = *attempt.check_output;
     put_gate(a, attempt);
     put_refused_writes(a, db, attempt);
+    put_permission_answers(a, db, attempt);
     // Its agent's stream when it stated usage, else what the agent
     // reported; what it reported stays beside the stream's figures.
     const bool agent_reported = attempt.tokens_input || attempt.tokens_output;

@@ -43,6 +43,16 @@ void put_gate(nlohmann::json& out, const store::AttemptRow& attempt);
 // nothing when there were none.
 void put_refused_writes(nlohmann::json& out, store::Database& db, const store::AttemptRow& attempt);
 
+// Most permission answers listed per attempt in a report: a policy may
+// answer many requests of one agent; exec signals lists them all.
+inline constexpr std::size_t kMaxReportedPermissionAnswers = 50;
+
+// The attempt's answered permission requests as "permissionAnswers":
+// [{question, option, by, rule?}] (by a person's name, or "policy" with the
+// rule that matched; docs/adr/0053), when it has any.
+void put_permission_answers(nlohmann::json& out, store::Database& db,
+                            const store::AttemptRow& attempt);
+
 // The run without its tasks: status, reason, times, adapter, the count of
 // tasks by status and the totals of attempts and tokens (camelCase).
 nlohmann::json run_summary_json(store::Database& db, const store::RunRow& run,

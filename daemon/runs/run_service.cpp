@@ -385,7 +385,8 @@ void RunService::pump(ActiveRun& run) {
   // worktree is on its way, then a new one.
   for (std::size_t i = 0; i < run.tasks.size() && agents < run.options.parallel; ++i) {
     TaskSlot& slot = run.tasks[i];
-    if (slot.state == SlotState::prepared) {
+    // A worktree made ahead waits while the run's budget is spent.
+    if (slot.state == SlotState::prepared && !run_at_budget(run)) {
       --ahead;
       ++agents;
       slot.picked_at = std::chrono::steady_clock::now();
@@ -446,6 +447,7 @@ std::optional<std::size_t> RunService::pick(ActiveRun& run) {
                      [&](planning::Node p) { return done[p]; }))
       continue;
     if (held_by_conflict(run, slot)) continue;
+    if (!fits_run_budget(run, slot)) continue;
     if (chain.empty()) chain = plan.dag.remaining_chain(done);
     // The longest remaining chain first, then the plan's order.
     if (!best || chain[i] > chain[*best]) best = i;
@@ -590,6 +592,7 @@ void RunService::launch(ActiveRun& run, std::size_t node) {
   request.network = run.options.network;
   request.allow_write = run.options.allow_write;
   request.hide = run.options.hide;
+  request.permission_policy = run.options.permission_policy;
   request.env = agent_env(run, slot);
   request.env["MISSION_TASK_PROMPT"] = prompt.substr(0, kMaxPromptEnvBytes);
   request.env["MISSION_TASK_PROMPT_FILE"] = prompt_file.string();
@@ -1967,6 +1970,8 @@ nlohmann::json RunService::run_json(const store::RunRow& run) {
                         {"sandbox", sandbox_of(options)},
                         {"createdAt", format_utc_iso8601(run.created_at)}};
   if (run.reason) out["reason"] = *run.reason;
+  // It dispatches nothing more until a person raises the run's budget.
+  if (auto note = run_budget_reached(db, run)) out["budgetReached"] = *note;
   put_landed(out, run);
   if (run.ended_at) {
     out["endedAt"] = format_utc_iso8601(*run.ended_at);

@@ -342,6 +342,12 @@ class RunService {
   bool run_at_budget(ActiveRun& run);
   // And a task is left that would run: the run waits instead of ending.
   bool waits_for_run_budget(ActiveRun& run);
+  // Reserved at dispatch (docs/adr/0049): whether the run's budget has
+  // room for `slot` beside what the tasks already dispatched hold.
+  bool fits_run_budget(ActiveRun& run, const TaskSlot& slot);
+  // What `slot`'s task may still use of its own budget: what a dispatched
+  // task holds of the run's (0 in a figure its task has no budget in).
+  Spent task_left(const ActiveRun& run, const TaskSlot& slot);
   void maybe_finish(ActiveRun& run);
   // On a pool thread, then maybe_finish again.
   void prove_landing(ActiveRun& run);

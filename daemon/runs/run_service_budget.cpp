@@ -207,6 +207,53 @@ bool RunService::run_at_budget(ActiveRun& run) {
   return budget.any() && reached(budget, run_spent(services_.db, run.row.id), "").has_value();
 }
 
+Spent RunService::task_left(const ActiveRun& run, const TaskSlot& slot) {
+  const Budget budget = run.options.budgets.of_task(slot.id);
+  if (!budget.any()) return {};
+  const Spent used = task_spent(services_.db, run.row.id, slot.id);
+  Spent left;
+  if (budget.tokens) left.tokens = std::max<std::int64_t>(0, *budget.tokens - used.tokens);
+  if (budget.usd) left.usd = std::max(0.0, *budget.usd - used.usd);
+  return left;
+}
+
+bool RunService::fits_run_budget(ActiveRun& run, const TaskSlot& slot) {
+  const Budget& budget = run.options.budgets.run;
+  if (!budget.any()) return true;
+  // Each task dispatched (its worktree on the way or ready, or its agent
+  // at work) holds what its own budget still allows; a task with no
+  // budget of its own holds nothing, its cost being unknown until stated.
+  Spent held;
+  bool alone = true;
+  for (const TaskSlot& each : run.tasks) {
+    if (&each == &slot) continue;
+    if (each.state != SlotState::preparing && each.state != SlotState::prepared &&
+        each.state != SlotState::running)
+      continue;
+    alone = false;
+    const Spent left = task_left(run, each);
+    held.tokens += left.tokens;
+    held.usd += left.usd;
+  }
+  // Alone, a task starts while the run has anything left (pick checked
+  // that): its own budget larger than the rest must not hold it for ever.
+  if (alone) return true;
+  const Spent spent = run_spent(services_.db, run.row.id);
+  const Spent own = task_left(run, slot);
+  // Room for its whole budget beside the others', and above nothing when
+  // it has none: tasks that run together never stop each other at the
+  // run's budget.
+  if (budget.tokens) {
+    const std::int64_t room = *budget.tokens - spent.tokens - held.tokens;
+    if (room <= 0 || room < own.tokens) return false;
+  }
+  if (budget.usd) {
+    const double room = *budget.usd - spent.usd - held.usd;
+    if (room <= 0 || room < own.usd) return false;
+  }
+  return true;
+}
+
 bool RunService::waits_for_run_budget(ActiveRun& run) {
   if (!run_at_budget(run)) return false;
   return std::any_of(run.tasks.begin(), run.tasks.end(), [&](const TaskSlot& slot) {

@@ -225,3 +225,84 @@ TEST_CASE("budgets that are not above zero, not numbers, or for no run are refus
           "workflow " + workflow + " has no run under way");
   refused({"workflows", "budget", workflow, "--task", "nosuch", "--tokens", "1000"}, "nosuch");
 }
+
+TEST_CASE(
+    "a run whose own budget is spent starts no more tasks, waits in the inbox with no agent at "
+    "work, and a raise resumes dispatch") {
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
+  // Each task's turn states 10 tokens: the first spends the run's budget.
+  const std::string workflow = make_workflow(planner, {{"first", {}}, {"second", {"first"}}});
+  ProcessResult started = run_long(
+      instance, {"workflows", "run", workflow, "--detach", "--adapter", "acp", "--sandbox", "off",
+                 "--run-budget-tokens", "10", "--", "node", MISSION_ACP_AGENT, "task"});
+  INFO(started.err);
+  REQUIRE(started.exit_code == 0);
+  json run = wait_for_run(instance, workflow, [](const json& r) {
+    return task_of(r, "first")["status"] == "merged" && r.contains("budgetReached");
+  });
+  INFO(run.dump(2));
+  CHECK(run["status"] == "running");
+  CHECK(run["budgetReached"] == "the run used 10 of 10 tokens");
+  // Not started: no attempt, no agent.
+  CHECK(attempts_of(run, "second").empty());
+  const json inbox = mission_json(instance, {"inbox"});
+  REQUIRE(inbox["budgets"].size() == 1);
+  const json wait = inbox["budgets"][0];
+  CHECK(wait["scope"] == "run");
+  CHECK_FALSE(wait.contains("taskId"));
+  CHECK(wait["reason"] == "budget reached: the run used 10 of 10 tokens; 1 task waits to start");
+  CHECK(wait["tokens"] == json({{"used", 10}, {"budget", 10}}));
+  ProcessResult shown = run_mission(instance, {"inbox"});
+  CHECK(shown.out.find("run of workflow run-test (" + workflow + ") waits: budget reached") !=
+        std::string::npos);
+  CHECK(shown.out.find("raise it: mission workflows budget " + workflow + " --tokens 20\n") !=
+        std::string::npos);
+  ProcessResult status = run_mission(instance, {"workflows", "status", workflow});
+  CHECK(status.out.find("Budget reached: the run used 10 of 10 tokens") != std::string::npos);
+
+  ProcessResult raised = run_mission(instance, {"workflows", "budget", workflow, "--tokens", "20"});
+  INFO(raised.err);
+  REQUIRE(raised.exit_code == 0);
+  run = wait_for_run(instance, workflow, [](const json& r) { return r["status"] == "completed"; });
+  CHECK(attempts_of(run, "second").size() == 1);
+  CHECK(show(instance, repo, run["integrationBranch"].get<std::string>() + ":second.txt")
+            .find("second") != std::string::npos);
+  CHECK(mission_json(instance, {"inbox"})["budgets"].empty());
+}
+
+TEST_CASE(
+    "a task starts only while the run's budget can pay its whole budget beside the tasks at work") {
+  RunSetup setup;
+  auto& [instance, daemon, repo, planner] = setup;
+  // Two tasks that could run side by side, 10 tokens each of a run's 15:
+  // the second waits for the first to end, then starts alone. What the
+  // scripted agent notes of its session is kept out of the tasks' commits:
+  // two tasks writing the same files would conflict, and their retry
+  // would spend the run's budget.
+  write_file(repo / ".gitignore", "session.json\nprompt.txt\nprompts.json\n");
+  git(instance, repo, {"add", ".gitignore"});
+  git(instance, repo, {"commit", "-q", "-m", "ignore the agent's notes"});
+  const std::string workflow = make_workflow(planner, {{"left", {}}, {"right", {}}});
+  ProcessResult started =
+      run_long(instance, {"workflows", "run", workflow, "--detach", "--adapter", "acp", "--sandbox",
+                          "off", "--parallel", "2", "--budget-tokens", "10", "--run-budget-tokens",
+                          "15", "--", "node", MISSION_ACP_AGENT, "task"});
+  INFO(started.err);
+  REQUIRE(started.exit_code == 0);
+  json run = wait_for_run(instance, workflow, [](const json& r) {
+    return r["status"] != "running" && r["status"] != "stopping";
+  });
+  INFO(run.dump(2));
+  CHECK(run["status"] == "completed");
+  const json left = mission_json(
+      instance,
+      {"exec", "show", attempts_of(run, "left")[0]["agentExecutionId"].get<std::string>()});
+  const json right = mission_json(
+      instance,
+      {"exec", "show", attempts_of(run, "right")[0]["agentExecutionId"].get<std::string>()});
+  // One after the other, whichever went first.
+  const json& first = left["createdAt"] < right["createdAt"] ? left : right;
+  const json& second = left["createdAt"] < right["createdAt"] ? right : left;
+  CHECK(second["createdAt"].get<std::string>() >= first["endedAt"].get<std::string>());
+}

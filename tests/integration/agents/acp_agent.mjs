@@ -24,6 +24,12 @@
 //   hang: starts its turn and never ends it by itself; it writes what it
 //     hears to order.txt, a line for session/cancel (the turn then ends
 //     cancelled) and one for SIGTERM.
+//   policy: asks three permissions one after another, each once the last
+//     is answered, and notes each answer in decisions.txt (NAME: optionId):
+//     rm (execute `rm -rf scratch`, as rawInput.command), notes (edit
+//     notes.md, written when allowed) and status (execute `git status`);
+//     then, as a workflow run's agent, writes $MISSION_TASK_NAME.txt and
+//     ends its turn.
 //   confined FOLDER: tries to write FOLDER (say, the main checkout), HOME
 //     and its own state folder (XDG_CONFIG_HOME), notes each outcome in
 //     outcomes.txt in its working directory (NAME: written or refused),
@@ -118,6 +124,45 @@ function playPermission() {
   });
 }
 
+const policyAsks = [
+  { id: 'rm', title: 'rm -rf scratch', kind: 'execute', rawInput: { command: 'rm -rf scratch' } },
+  { id: 'notes', title: 'Edit notes.md', kind: 'edit', locations: [{ path: join(cwd, 'notes.md') }] },
+  { id: 'status', title: 'git status', kind: 'execute', rawInput: { command: 'git status' } },
+];
+
+function askPolicy(index) {
+  const ask = policyAsks[index];
+  send({
+    id: `policy-${index}`, method: 'session/request_permission',
+    params: {
+      sessionId,
+      toolCall: { toolCallId: ask.id, ...ask, id: undefined },
+      options: [
+        { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
+        { optionId: 'allow-always', name: 'Always allow', kind: 'allow_always' },
+        { optionId: 'reject-once', name: 'Reject', kind: 'reject_once' },
+      ],
+    },
+  });
+}
+
+function afterPolicy(index, outcome) {
+  const chosen = outcome?.outcome === 'selected' ? outcome.optionId : 'cancelled';
+  appendFileSync(join(cwd, 'decisions.txt'), `${policyAsks[index].id}: ${chosen}\n`);
+  if (policyAsks[index].id === 'notes' && chosen === 'allow-once') {
+    writeFileSync(join(cwd, 'notes.md'), 'noted\n');
+  }
+  if (index + 1 < policyAsks.length) {
+    askPolicy(index + 1);
+    return;
+  }
+  if (process.env.MISSION_TASK_NAME) {
+    writeFileSync(join(cwd, `${process.env.MISSION_TASK_NAME}.txt`), 'done\n');
+  }
+  say('done');
+  endTurn('end_turn');
+}
+
 function playConfined() {
   const places = {
     'main-checkout': join(process.argv[3], 'escaped.txt'),
@@ -198,12 +243,16 @@ lines.on('line', (line) => {
       say('Working on it');
     } else if (mode === 'confined') {
       playConfined();
+    } else if (mode === 'policy') {
+      askPolicy(0);
     } else if (mode === 'hostile') {
       update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'done' } });
       endTurn('end_turn');
     } else {
       playPermission();
     }
+  } else if (typeof message.id === 'string' && message.id.startsWith('policy-')) {
+    afterPolicy(Number(message.id.slice('policy-'.length)), message.result?.outcome);
   } else if (message.id === 'perm-1') {
     afterPermission(message.result?.outcome);
   } else if (message.id === 'steer-1' || message.id === 'steer-2') {
