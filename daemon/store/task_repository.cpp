@@ -101,7 +101,7 @@ std::string TaskRepository::snapshot_data(const std::string& id) {
 void TaskRepository::complete(const TaskRow& row) {
   db_.prepare(
          "UPDATE tasks SET status = ?, outcome = ?, metadata = ?, verification = ?, "
-         "completed_at = ?, snapshot_data = x'' WHERE id = ?")
+         "completed_at = ?, snapshot_data = NULL WHERE id = ?")
       .bind(1, row.status)
       .bind(2, row.outcome)
       .bind(3, row.metadata)
@@ -219,7 +219,7 @@ std::vector<TaskRow> TaskRepository::open_tasks(const std::string& mission_id, s
 int TaskRepository::close_open_tasks(const std::string& mission_id, TaskStatus status,
                                      std::int64_t now) {
   db_.prepare(
-         "UPDATE tasks SET status = ?, completed_at = ?, snapshot_data = x'' WHERE mission_id = ? "
+         "UPDATE tasks SET status = ?, completed_at = ?, snapshot_data = NULL WHERE mission_id = ? "
          "AND status = 'in_progress'")
       .bind(1, status)
       .bind(2, now)
