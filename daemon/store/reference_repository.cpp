@@ -6,7 +6,7 @@ namespace mission::store {
 namespace {
 
 // ?9 is 1 when any kind of mission record counts, 0 for planned workflows.
-constexpr std::string_view kKindFilter = "(?9 OR kind = 'planned')";
+constexpr std::string_view kKindFilter = "(?9 = 1 OR kind = 'planned')";
 
 std::vector<ReferencedRow> rows_of(Statement& s) {
   std::vector<ReferencedRow> rows;

@@ -156,7 +156,7 @@ std::map<std::string, std::vector<ChangeRow>> TaskRepository::first_changes(
       "SELECT task_id, change, path, old_path, in_scope FROM ("
       "  SELECT c.*, row_number() OVER (PARTITION BY task_id ORDER BY id) AS n FROM task_changes c"
       "  WHERE task_id IN (SELECT value FROM json_each(?1))"
-      ") WHERE n <= ?2 ORDER BY task_id, n");
+      ") AS numbered WHERE n <= ?2 ORDER BY task_id, n");
   s.bind(1, nlohmann::json(std::vector<std::string>(task_ids.begin(), task_ids.end())).dump());
   s.bind(2, static_cast<std::int64_t>(per_task));
   while (s.step()) {

@@ -21,49 +21,13 @@
 #include "daemon/store/observation_repository.hpp"
 #include "daemon/store/run_repository.hpp"
 #include "shared/error_code.hpp"
-#include "support/sample_rows.hpp"
-#include "support/store_engine.hpp"
-#include "support/temp_dir.hpp"
+#include "support/engine_store.hpp"
 #include "support/test_scale.hpp"
 
 using namespace mission;
 using namespace mission::store;
 
 namespace {
-
-struct Store {
-  test::TempDir dir;
-  std::filesystem::path where = test::test_store(dir.path());
-  Database db{where};
-
-  Store() { migrate(db); }
-
-  void add_execution(const std::string& id, ExecutionState state = ExecutionState::running) {
-    ExecutionRepository(db).insert(test::sample_execution(id, state, Delivery::mcp_tool));
-  }
-  void add_workflow(const std::string& id) {
-    db.prepare(
-          "INSERT INTO missions (id, kind, cwd, name, status, created_at, updated_at) "
-          "VALUES (?1, 'planned', '/', 'wf', 'ready', 1, 1)")
-        .bind(1, id)
-        .run();
-  }
-  void add_task(const std::string& id, const std::string& workflow, int order,
-                const std::string& context = "{}") {
-    db.prepare(
-          "INSERT INTO tasks (id, mission_id, name, goal, areas, status, plan_order, sequence, "
-          "task_context, created_at) VALUES (?1, ?2, ?1, 'goal', '[]', 'pending', ?3, 1, ?4, 1)")
-        .bind(1, id)
-        .bind(2, workflow)
-        .bind(3, order)
-        .bind(4, context)
-        .run();
-  }
-  std::string text(const std::string& sql) {
-    auto s = db.prepare(sql);
-    return s.step() ? s.text(0) : "";
-  }
-};
 
 ObservationRow signal(const std::string& execution, const std::string& event) {
   ObservationRow row;
@@ -79,14 +43,14 @@ ObservationRow signal(const std::string& execution, const std::string& event) {
 }  // namespace
 
 TEST_CASE("a fresh store reaches the latest schema version", "[store]") {
-  Store store;
+  test::EngineStore store;
   CHECK(schema_version(store.db) == latest_schema_version());
   migrate(store.db);  // again: nothing to do
   CHECK(schema_version(store.db) == latest_schema_version());
 }
 
 TEST_CASE("a statement binds and reads back every type, a NULL and raw bytes", "[store]") {
-  Store store;
+  test::EngineStore store;
   store.add_execution("ex-1");
   std::string bytes("\0\x01\xff'?1", 6);
   store.db.prepare("UPDATE executions SET token_sha256 = ?1, pid = ?2 WHERE id = ?3")
@@ -109,7 +73,7 @@ TEST_CASE("a statement binds and reads back every type, a NULL and raw bytes", "
 }
 
 TEST_CASE("a nested transaction rolls back alone and the outer one commits", "[store]") {
-  Store store;
+  test::EngineStore store;
   {
     Transaction outer(store.db);
     store.add_execution("ex-kept");
@@ -125,7 +89,7 @@ TEST_CASE("a nested transaction rolls back alone and the outer one commits", "[s
 }
 
 TEST_CASE("a failed statement inside a savepoint leaves the outer transaction usable", "[store]") {
-  Store store;
+  test::EngineStore store;
   store.add_execution("ex-1");
   Transaction outer(store.db);
   {
@@ -138,7 +102,7 @@ TEST_CASE("a failed statement inside a savepoint leaves the outer transaction us
 }
 
 TEST_CASE("executions page, count and end with their claims released", "[store]") {
-  Store store;
+  test::EngineStore store;
   ExecutionRepository executions(store.db);
   for (int i = 1; i <= 5; ++i) store.add_execution("ex-" + std::to_string(i));
   auto first = executions.page(std::nullopt, PageRequest{std::nullopt, std::nullopt, 2});
@@ -167,7 +131,7 @@ TEST_CASE("executions page, count and end with their claims released", "[store]"
 
 TEST_CASE("the ledger keeps one row per execution and event, visible only once committed",
           "[store]") {
-  Store store;
+  test::EngineStore store;
   store.add_execution("ex-1");
   Database other(store.where);  // a second connection: another daemon's view
   ObservationRepository ledger(store.db);
@@ -188,7 +152,7 @@ TEST_CASE("the ledger keeps one row per execution and event, visible only once c
 
 TEST_CASE("two connections racing for the same tasks: each task has exactly one winner",
           "[store]") {
-  Store store;
+  test::EngineStore store;
   store.add_workflow("wf-1");
   store.add_execution("ex-a");
   store.add_execution("ex-b");
@@ -213,7 +177,7 @@ TEST_CASE("two connections racing for the same tasks: each task has exactly one 
 }
 
 TEST_CASE("unclaimed tasks honour required capabilities and a release frees a task", "[store]") {
-  Store store;
+  test::EngineStore store;
   store.add_workflow("wf-1");
   store.add_execution("ex-1");
   store.add_task("t-plain", "wf-1", 0);
@@ -232,7 +196,7 @@ TEST_CASE("unclaimed tasks honour required capabilities and a release frees a ta
 }
 
 TEST_CASE("messages page, count unread through the triggers and are read and archived", "[store]") {
-  Store store;
+  test::EngineStore store;
   store.add_execution("ex-1");
   MessageRepository messages(store.db);
   for (int i = 1; i <= 3; ++i) {
@@ -259,7 +223,7 @@ TEST_CASE("messages page, count unread through the triggers and are read and arc
 }
 
 TEST_CASE("missions, phases and their counts", "[store]") {
-  Store store;
+  test::EngineStore store;
   MissionRepository missions(store.db);
   MissionRow row;
   row.id = "mi-1";
@@ -288,7 +252,7 @@ TEST_CASE("missions, phases and their counts", "[store]") {
 }
 
 TEST_CASE("runs and their attempts", "[store]") {
-  Store store;
+  test::EngineStore store;
   store.add_workflow("wf-1");
   store.add_task("t-1", "wf-1", 0);
   RunRepository runs(store.db);
@@ -323,7 +287,7 @@ TEST_CASE("runs and their attempts", "[store]") {
 }
 
 TEST_CASE("request ids are recorded, replaced, found and pruned", "[store]") {
-  Store store;
+  test::EngineStore store;
   IdempotencyRepository records(store.db);
   IdempotencyRow row;
   row.execution_id = "ex-1";
@@ -345,7 +309,7 @@ TEST_CASE("request ids are recorded, replaced, found and pruned", "[store]") {
 }
 
 TEST_CASE("MCP sessions are numbered, counted and detached", "[store]") {
-  Store store;
+  test::EngineStore store;
   store.add_execution("ex-1");
   McpSessionRepository sessions(store.db);
   auto first = sessions.insert("ex-1", 1);
@@ -358,7 +322,7 @@ TEST_CASE("MCP sessions are numbered, counted and detached", "[store]") {
 }
 
 TEST_CASE("an error names what failed, and on PostgreSQL its SQLSTATE", "[store]") {
-  Store store;
+  test::EngineStore store;
   try {
     store.db.exec("SELECT * FROM no_such_table");
     FAIL("no error");
