@@ -7,6 +7,9 @@ set -eu
 packages="g++ cmake ninja-build pkg-config git ccache
 libcli11-dev nlohmann-json3-dev libuv1-dev libgit2-dev libsqlite3-dev libseccomp-dev
 libvalijson-dev libutf8proc-dev libvterm-dev libhttp-parser-dev libtomlplusplus-dev catch2 groff-base clang-format"
+# The store's PostgreSQL engine links libpq; its tests start a private
+# PostgreSQL 15 server (tests/support/postgresql_server.hpp, docs/adr/0052).
+packages="$packages libpq-dev postgresql-15"
 # The board's browser test drives Debian's chromium (tests/board).
 packages="$packages chromium"
 # The MCP client and agent tests run on Node (tests/clients, tests/agents).

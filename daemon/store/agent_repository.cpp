@@ -60,10 +60,10 @@ void AgentRepository::change(const std::string& execution_id, const AgentChanges
   // ?N IS NULL keeps a column; the flags say whether to touch the nullable one.
   auto s = db_.prepare(
       "UPDATE executions SET agent_status = coalesce(?2, agent_status), "
-      "agent_task_id = CASE WHEN ?3 THEN ?4 ELSE agent_task_id END, "
+      "agent_task_id = CASE WHEN ?3 = 1 THEN ?4 ELSE agent_task_id END, "
       "agent_workspace = coalesce(?5, agent_workspace), agent_metadata = coalesce(?6, "
       "agent_metadata), "
-      "last_heartbeat_at = CASE WHEN ?7 THEN ?8 ELSE last_heartbeat_at END WHERE id = ?1");
+      "last_heartbeat_at = CASE WHEN ?7 = 1 THEN ?8 ELSE last_heartbeat_at END WHERE id = ?1");
   s.bind(1, execution_id).bind(2, changes.status);
   s.bind(3, static_cast<std::int64_t>(changes.task_id.has_value()));
   s.bind(4, changes.task_id ? *changes.task_id : std::nullopt);

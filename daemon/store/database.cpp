@@ -1,6 +1,7 @@
 #include "daemon/store/database.hpp"
 
 #include "daemon/store/fault_vfs.hpp"
+#include "daemon/store/pg_connection.hpp"
 #include "shared/error_code.hpp"
 #include "shared/fault_points.hpp"
 
@@ -42,6 +43,13 @@ const char* hint_for(int code) {
 
 }  // namespace
 
+Engine engine_of(std::string_view store) {
+  return store.starts_with("postgresql://") || store.starts_with("postgres://") ? Engine::postgresql
+                                                                                : Engine::sqlite;
+}
+
+Statement::Statement(pg::Cursor* cursor) : pg_(cursor) {}
+
 Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
   if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
       SQLITE_OK) {
@@ -55,6 +63,10 @@ Statement::Statement(sqlite3* db, sqlite3_stmt* cached, bool* in_use)
 }
 
 Statement::~Statement() {
+  if (pg_ != nullptr) [[unlikely]] {
+    delete pg_;
+    return;
+  }
   if (stmt_ == nullptr) return;
   if (in_use_ != nullptr) {
     sqlite3_reset(stmt_);
@@ -66,12 +78,17 @@ Statement::~Statement() {
 }
 
 Statement::Statement(Statement&& other) noexcept
-    : db_(other.db_), stmt_(other.stmt_), in_use_(other.in_use_) {
+    : db_(other.db_), stmt_(other.stmt_), in_use_(other.in_use_), pg_(other.pg_) {
   other.stmt_ = nullptr;
   other.in_use_ = nullptr;
+  other.pg_ = nullptr;
 }
 
 Statement& Statement::bind(int index, std::string_view text) {
+  if (pg_ != nullptr) [[unlikely]] {
+    pg_->bind_text(index, text);
+    return *this;
+  }
   if (sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()),
                         SQLITE_TRANSIENT) != SQLITE_OK) {
     fail(db_, "bind");
@@ -80,21 +97,37 @@ Statement& Statement::bind(int index, std::string_view text) {
 }
 
 Statement& Statement::bind(int index, std::int64_t value) {
+  if (pg_ != nullptr) [[unlikely]] {
+    pg_->bind_int8(index, value);
+    return *this;
+  }
   if (sqlite3_bind_int64(stmt_, index, value) != SQLITE_OK) fail(db_, "bind");
   return *this;
 }
 
 Statement& Statement::bind(int index, double value) {
+  if (pg_ != nullptr) [[unlikely]] {
+    pg_->bind_float8(index, value);
+    return *this;
+  }
   if (sqlite3_bind_double(stmt_, index, value) != SQLITE_OK) fail(db_, "bind");
   return *this;
 }
 
 Statement& Statement::bind_null(int index) {
+  if (pg_ != nullptr) [[unlikely]] {
+    pg_->bind_null(index);
+    return *this;
+  }
   if (sqlite3_bind_null(stmt_, index) != SQLITE_OK) fail(db_, "bind");
   return *this;
 }
 
 Statement& Statement::bind_blob(int index, const void* data, std::size_t size) {
+  if (pg_ != nullptr) [[unlikely]] {
+    pg_->bind_bytea(index, data, size);
+    return *this;
+  }
   if (sqlite3_bind_blob(stmt_, index, data, static_cast<int>(size), SQLITE_TRANSIENT) !=
       SQLITE_OK) {
     fail(db_, "bind");
@@ -103,6 +136,8 @@ Statement& Statement::bind_blob(int index, const void* data, std::size_t size) {
 }
 
 bool Statement::step() {
+  if (pg_ != nullptr) [[unlikely]]
+    return pg_->step();
   int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
@@ -115,23 +150,35 @@ void Statement::run() {
 }
 
 void Statement::reset() {
+  if (pg_ != nullptr) [[unlikely]] {
+    pg_->reset();
+    return;
+  }
   sqlite3_reset(stmt_);
   sqlite3_clear_bindings(stmt_);
 }
 
 bool Statement::is_null(int column) const {
+  if (pg_ != nullptr) [[unlikely]]
+    return pg_->is_null(column);
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
 }
 
 std::int64_t Statement::integer(int column) const {
+  if (pg_ != nullptr) [[unlikely]]
+    return pg_->integer(column);
   return sqlite3_column_int64(stmt_, column);
 }
 
 double Statement::real(int column) const {
+  if (pg_ != nullptr) [[unlikely]]
+    return pg_->real(column);
   return sqlite3_column_double(stmt_, column);
 }
 
 std::string Statement::text(int column) const {
+  if (pg_ != nullptr) [[unlikely]]
+    return pg_->text(column);
   const auto* data = sqlite3_column_text(stmt_, column);
   return data ? std::string(reinterpret_cast<const char*>(data),
                             static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)))
@@ -139,7 +186,7 @@ std::string Statement::text(int column) const {
 }
 
 void Statement::throw_unknown_name(int column, const std::string& value) const {
-  const char* name = sqlite3_column_name(stmt_, column);
+  const char* name = pg_ != nullptr ? pg_->column_name(column) : sqlite3_column_name(stmt_, column);
   throw MissionError(ErrorCode::internal,
                      std::string("database: column ") + (name ? name : "?") + " holds '" + value +
                          "', which this missiond does not know",
@@ -157,6 +204,8 @@ std::optional<std::string> Statement::optional_text(int column) const {
 }
 
 std::string Statement::blob(int column) const {
+  if (pg_ != nullptr) [[unlikely]]
+    return pg_->blob(column);
   const void* data = sqlite3_column_blob(stmt_, column);
   return data ? std::string(static_cast<const char*>(data),
                             static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)))
@@ -164,6 +213,10 @@ std::string Statement::blob(int column) const {
 }
 
 Database::Database(const std::filesystem::path& path) : path_(path) {
+  if (engine_of(path.native()) == Engine::postgresql) {
+    pg_ = new pg::Connection(path.native());
+    return;
+  }
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
   install_fault_vfs_if_armed();
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
@@ -181,11 +234,14 @@ Database::Database(const std::filesystem::path& path) : path_(path) {
 }
 
 Database::~Database() {
+  delete pg_;
   for (auto& [sql, entry] : cache_) sqlite3_finalize(entry.statement);
   sqlite3_close_v2(db_);
 }
 
 Statement Database::prepare(std::string_view sql) {
+  if (pg_ != nullptr) [[unlikely]]
+    return Statement(pg_->cursor(sql, false));
   auto found = cache_.find(sql);
   if (found != cache_.end()) {
     if (found->second.in_use) return Statement(db_, sql);
@@ -203,6 +259,8 @@ Statement Database::prepare(std::string_view sql) {
 }
 
 Statement Database::prepare_once(std::string_view sql) {
+  if (pg_ != nullptr) [[unlikely]]
+    return Statement(pg_->cursor(sql, true));
   return Statement(db_, sql);
 }
 
@@ -233,6 +291,10 @@ bool Database::make_room() {
 }
 
 void Database::exec(const std::string& sql) {
+  if (pg_ != nullptr) {
+    pg_->exec(sql);
+    return;
+  }
   char* error = nullptr;
   if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
     std::string message = error ? error : "unknown error";
@@ -242,17 +304,23 @@ void Database::exec(const std::string& sql) {
   }
 }
 
-std::int64_t Database::last_insert_rowid() const {
-  return sqlite3_last_insert_rowid(db_);
-}
-
 int Database::changes() const {
+  if (pg_ != nullptr) [[unlikely]]
+    return pg_->changes();
   return sqlite3_changes(db_);
 }
 
-Transaction::Transaction(Database& db)
-    : db_(db), nested_(sqlite3_get_autocommit(db.handle()) == 0) {
-  db_.prepare(nested_ ? "SAVEPOINT nested" : "BEGIN IMMEDIATE").run();
+bool Database::in_transaction() const {
+  if (pg_ != nullptr) [[unlikely]]
+    return pg_->in_transaction();
+  return sqlite3_get_autocommit(db_) == 0;
+}
+
+// BEGIN IMMEDIATE takes SQLite's write lock at once, so two writers never
+// deadlock upgrading a read; PostgreSQL locks rows as statements touch them.
+Transaction::Transaction(Database& db) : db_(db), nested_(db.in_transaction()) {
+  const char* begin = db.engine() == Engine::sqlite ? "BEGIN IMMEDIATE" : "BEGIN";
+  db_.prepare(nested_ ? "SAVEPOINT nested" : begin).run();
 }
 
 Transaction::~Transaction() {
@@ -269,7 +337,16 @@ Transaction::~Transaction() {
 }
 
 void Transaction::commit() {
-  if (sqlite3_get_autocommit(db_.handle()) != 0) {
+  if (auto* pg = db_.postgresql();
+      pg != nullptr && PQtransactionStatus(pg->raw()) == PQTRANS_INERROR) {
+    // A statement failed and PostgreSQL refuses the rest: the destructor
+    // rolls back (to the savepoint, when nested).
+    throw MissionError(ErrorCode::internal,
+                       "database: the transaction was aborted by an earlier error",
+                       "check the PostgreSQL server's log, then retry; nothing of this call was "
+                       "recorded");
+  }
+  if (db_.engine() == Engine::sqlite && !db_.in_transaction()) {
     // SQLite rolled the transaction back itself after an error such as a
     // full disk: say so, not "cannot commit - no transaction is active".
     done_ = true;

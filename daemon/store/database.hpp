@@ -1,6 +1,8 @@
 #pragma once
-// A thin RAII layer over one SQLite connection: open in WAL mode, run
-// statements, transactions. Throws MissionError(internal) on SQLite errors.
+// A thin RAII layer over one store connection: run statements,
+// transactions. SQLite (a file, in WAL mode) is the engine unless the store
+// is a postgresql:// URL (docs/adr/0052); the repositories see one API and
+// write one SQL text for both. Throws MissionError(internal) on errors.
 
 #include <sqlite3.h>
 
@@ -15,9 +17,25 @@
 
 namespace mission::store {
 
+namespace pg {
+class Connection;
+class Cursor;
+}  // namespace pg
+
+enum class Engine { sqlite, postgresql };
+
+// The engine a store address names: a postgresql:// (or postgres://) URL is
+// PostgreSQL, anything else a SQLite file's path.
+Engine engine_of(std::string_view store);
+
+// Each accessor checks the PostgreSQL cursor first and is otherwise the
+// SQLite call it always was: one predictable branch, so the default engine
+// pays nothing measurable for the seam (docs/adr/0052).
 class Statement {
  public:
   Statement(sqlite3* db, std::string_view sql);
+  // Owns a PostgreSQL cursor.
+  explicit Statement(pg::Cursor* cursor);
   // Borrows a statement owned by the Database's cache: the destructor resets
   // it and hands it back (clears *in_use) instead of finalizing it.
   Statement(sqlite3* db, sqlite3_stmt* cached, bool* in_use);
@@ -68,15 +86,17 @@ class Statement {
  private:
   [[noreturn]] void throw_unknown_name(int column, const std::string& value) const;
 
-  sqlite3* db_;
+  sqlite3* db_ = nullptr;
   sqlite3_stmt* stmt_ = nullptr;
   bool* in_use_ = nullptr;  // set when borrowed from the cache
+  pg::Cursor* pg_ = nullptr;
 };
 
 class Database {
  public:
   // Opens (creating if needed) the database at `path`, enables WAL, foreign
-  // keys and a busy timeout. Use ":memory:" for tests.
+  // keys and a busy timeout. Use ":memory:" for tests. A postgresql:// URL
+  // connects to that PostgreSQL database instead.
   explicit Database(const std::filesystem::path& path);
   ~Database();
   Database(const Database&) = delete;
@@ -97,14 +117,21 @@ class Database {
   std::size_t cached_statements() const { return cache_.size(); }
   // Runs one or more statements that return no rows.
   void exec(const std::string& sql);
-  std::int64_t last_insert_rowid() const;
+  // Rows the last INSERT, UPDATE or DELETE changed.
   int changes() const;
+  // Whether a transaction is open on this connection.
+  bool in_transaction() const;
+  Engine engine() const { return pg_ != nullptr ? Engine::postgresql : Engine::sqlite; }
   const std::filesystem::path& path() const { return path_; }
+  // SQLite only (nullptr on PostgreSQL): for the daemon's memory release
+  // and the fault VFS. Repositories must not need it.
   sqlite3* handle() { return db_; }
+  pg::Connection* postgresql() { return pg_; }
 
  private:
   std::filesystem::path path_;
   sqlite3* db_ = nullptr;
+  pg::Connection* pg_ = nullptr;  // owned; set for a postgresql:// store
   struct CachedStatement {
     sqlite3_stmt* statement = nullptr;
     bool in_use = false;

@@ -1,5 +1,7 @@
 #include "daemon/store/execution_repository.hpp"
 
+#include "daemon/store/prefix_range.hpp"
+
 namespace mission::store {
 namespace {
 
@@ -108,11 +110,9 @@ std::optional<std::string> ExecutionRepository::latest_named(const std::string& 
 std::vector<std::string> ExecutionRepository::ids_with_prefix(const std::string& prefix,
                                                               std::size_t limit) {
   // A range on the primary key, so the prefix needs no escaping and uses
-  // the index: every id that starts with `prefix` sorts in [prefix, prefix
-  // followed by the largest byte).
-  auto s = db_.prepare(
-      "SELECT id FROM executions WHERE id >= ?1 AND id < ?1 || x'ff' ORDER BY id LIMIT ?2");
-  s.bind(1, prefix).bind(2, static_cast<std::int64_t>(limit));
+  // the index (prefix_range.hpp).
+  auto s = db_.prepare("SELECT id FROM executions WHERE id >= ?1 AND id < ?3 ORDER BY id LIMIT ?2");
+  s.bind(1, prefix).bind(2, static_cast<std::int64_t>(limit)).bind(3, prefix_end(prefix));
   std::vector<std::string> ids;
   while (s.step()) ids.push_back(s.text(0));
   return ids;

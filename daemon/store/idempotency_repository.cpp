@@ -23,8 +23,12 @@ std::optional<IdempotencyRow> IdempotencyRepository::find(const std::string& exe
 
 void IdempotencyRepository::put(const IdempotencyRow& row) {
   db_.prepare(
-         "INSERT OR REPLACE INTO idempotency_records (execution_id, request_id, tool, "
-         "payload_sha256, state, result, created_at, expires_at) VALUES (?,?,?,?,?,?,?,?)")
+         "INSERT INTO idempotency_records (execution_id, request_id, tool, payload_sha256, "
+         "state, result, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
+         "ON CONFLICT (execution_id, request_id) DO UPDATE SET tool = excluded.tool, "
+         "payload_sha256 = excluded.payload_sha256, state = excluded.state, "
+         "result = excluded.result, created_at = excluded.created_at, "
+         "expires_at = excluded.expires_at")
       .bind(1, row.execution_id)
       .bind(2, row.request_id)
       .bind(3, row.tool)

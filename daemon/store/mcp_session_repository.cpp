@@ -6,10 +6,11 @@ namespace mission::store {
 
 std::int64_t McpSessionRepository::insert(const std::string& execution_id,
                                           std::int64_t attached_at) {
-  auto s = db_.prepare("INSERT INTO mcp_sessions (execution_id, attached_at) VALUES (?1, ?2)");
+  auto s = db_.prepare(
+      "INSERT INTO mcp_sessions (execution_id, attached_at) VALUES (?1, ?2) RETURNING id");
   s.bind(1, execution_id).bind(2, attached_at);
-  s.run();
-  return db_.last_insert_rowid();
+  s.step();
+  return s.integer(0);
 }
 
 void McpSessionRepository::set_client(std::int64_t id, const std::string& name,

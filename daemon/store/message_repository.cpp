@@ -51,14 +51,14 @@ std::int64_t MessageRepository::insert(const MessageRow& row) {
       "INSERT INTO messages (message_id, thread_id, sender_execution_id, sender_person, "
       "recipient_execution_id, message_type, subject, body, priority, workflow_id, task_id, "
       "reply_to_id, reply_to_observation_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, "
-      "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
+      "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) RETURNING id");
   s.bind(1, row.id).bind(2, row.thread_id).bind(3, row.sender_execution_id);
   s.bind(4, row.sender_person).bind(5, row.recipient_execution_id).bind(6, row.type);
   s.bind(7, row.subject).bind(8, row.body).bind(9, row.priority).bind(10, row.workflow_id);
   s.bind(11, row.task_id).bind(12, row.reply_to_id).bind(13, row.reply_to_observation_id);
   s.bind(14, row.created_at).bind(15, row.expires_at);
-  s.run();
-  return db_.last_insert_rowid();
+  s.step();
+  return s.integer(0);
 }
 
 std::optional<MessageRow> MessageRepository::find(const std::string& id) {
@@ -69,8 +69,8 @@ std::optional<MessageRow> MessageRepository::find(const std::string& id) {
 }
 
 Page<MessageRow> MessageRepository::page(const MessageFilter& filter, const PageRequest& request) {
-  std::string sql =
-      std::string("SELECT ") + kColumns + " FROM messages WHERE ((recipient_execution_id IS ?2";
+  std::string sql = std::string("SELECT ") + kColumns +
+                    " FROM messages WHERE ((recipient_execution_id IS NOT DISTINCT FROM ?2";
   if (filter.state == MessageState::unread) sql += kUnread;
   if (filter.state == MessageState::read) sql += " AND read_at IS NOT NULL AND archived_at IS NULL";
   if (filter.state == MessageState::all) sql += " AND archived_at IS NULL";
@@ -114,7 +114,8 @@ std::map<std::string, std::int64_t> MessageRepository::count_unread(
   // One range of the index per priority counted: no sort, no row read.
   for (auto& [priority, count] : counts) {
     auto expired = db_.prepare(
-        "SELECT count(*) FROM messages WHERE recipient_execution_id IS ?2 AND priority = ?3 "
+        "SELECT count(*) FROM messages WHERE recipient_execution_id IS NOT DISTINCT FROM ?2 AND "
+        "priority = ?3 "
         "AND read_at IS NULL AND archived_at IS NULL AND expires_at IS NOT NULL AND expires_at <= "
         "?1");
     expired.bind(1, now).bind(2, recipient).bind(3, priority);

@@ -4,15 +4,25 @@
 #include <array>
 #include <string>
 
+#include "daemon/store/postgresql_dialect.hpp"
+#include "daemon/store/postgresql_steps.hpp"
 #include "shared/error_code.hpp"
 
 namespace mission::store {
 namespace {
 
+// One step of the schema: its SQLite text, and its PostgreSQL text where
+// the engines differ (postgresql_steps.hpp); otherwise PostgreSQL runs the
+// SQLite text through postgresql_dialect (docs/adr/0052).
+struct Migration {
+  const char* sql;
+  const char* postgresql = nullptr;
+};
+
 // Append only: never edit a migration that has shipped; add the next one.
-constexpr std::array<const char*, 24> kMigrations{
+constexpr std::array<Migration, 24> kMigrations{{
     // 1: executions and their observation ledger.
-    R"sql(
+    {R"sql(
 CREATE TABLE executions (
   id            TEXT PRIMARY KEY,
   adapter       TEXT NOT NULL,
@@ -44,9 +54,9 @@ CREATE TABLE observations (
   created_at    INTEGER NOT NULL,
   UNIQUE (execution_id, event_id)
 );
-)sql",
+)sql"},
     // 2: how an execution came to be, and the MCP sessions attached to it.
-    R"sql(
+    {R"sql(
 -- launched: the daemon spawned it; external: created to be launched
 -- elsewhere; attached: created by an MCP client attaching without an id,
 -- and ended when that session ends.
@@ -65,12 +75,12 @@ CREATE TABLE mcp_sessions (
   tool_lists        INTEGER NOT NULL DEFAULT 0   -- tools/list requests
 );
 CREATE INDEX mcp_sessions_by_execution ON mcp_sessions(execution_id);
-)sql",
+)sql"},
     // 3: what agents track: missions (and legacy workflows), their phases,
     // tasks with their snapshots and change sets, decisions, issues,
     // milestones; and the request_id records of mutating tracking tools.
     // execution_id on each row is the execution that made it.
-    R"sql(
+    {R"sql(
 CREATE TABLE missions (
   id             TEXT PRIMARY KEY,
   kind           TEXT NOT NULL CHECK (kind IN ('mission', 'workflow')),
@@ -184,7 +194,7 @@ CREATE TABLE idempotency_records (
   expires_at      INTEGER NOT NULL
 );
 CREATE INDEX idempotency_by_expiry ON idempotency_records(expires_at);
-)sql",
+)sql"},
     // 4: one vocabulary in the store, and lists that page. executions gets
     // a CHECK on its state; missions gain pending and blocked, phases
     // pending and failed (tables rebuilt, rowids kept: they are the page
@@ -192,7 +202,7 @@ CREATE INDEX idempotency_by_expiry ON idempotency_records(expires_at);
     // so change sets are counted and paged in SQL. request_id records
     // belong to the execution that made them. Indexes on every foreign key
     // and on what lists order by.
-    R"sql(
+    {R"sql(
 CREATE TABLE executions_new (
   id            TEXT PRIMARY KEY,
   adapter       TEXT NOT NULL,
@@ -323,10 +333,11 @@ DROP TABLE idempotency_records;
 ALTER TABLE idempotency_records_new RENAME TO idempotency_records;
 CREATE INDEX idempotency_by_expiry ON idempotency_records(expires_at);
 )sql",
+     kPostgresqlStep4},
     // 5: who else may change a tracked record. Its owner is the execution
     // that created it (missions.execution_id, tasks.execution_id); a grant
     // lets one more execution change a mission (and its tasks) or one task.
-    R"sql(
+    {R"sql(
 CREATE TABLE grants (
   id            INTEGER PRIMARY KEY,
   execution_id  TEXT NOT NULL REFERENCES executions(id) ON DELETE CASCADE,
@@ -339,11 +350,11 @@ CREATE TABLE grants (
 CREATE INDEX grants_by_execution ON grants(execution_id);
 CREATE INDEX grants_by_mission ON grants(mission_id);
 CREATE INDEX grants_by_task ON grants(task_id);
-)sql",
+)sql"},
     // 6: agents are executions (ADR 17): what an agent says of itself when
     // it registers, its last heartbeat, the last MCP call of each session
     // (a sign of life too), and the messages between agents and people.
-    R"sql(
+    {R"sql(
 ALTER TABLE executions ADD COLUMN agent_name TEXT;
 ALTER TABLE executions ADD COLUMN agent_runtime TEXT;
 ALTER TABLE executions ADD COLUMN agent_role TEXT CHECK (agent_role IN ('coordinator', 'worker'));
@@ -388,7 +399,7 @@ CREATE INDEX messages_unread ON messages(recipient_execution_id, id)
   WHERE read_at IS NULL AND archived_at IS NULL;
 CREATE INDEX messages_by_thread ON messages(thread_id, id);
 CREATE INDEX messages_by_sender ON messages(sender_execution_id);
-)sql",
+)sql"},
     // 7: planned work (docs/adr/0015). missions gain kind 'planned' (seed
     // 003's workflows), the statuses planning, ready, paused and cancelled,
     // and the plan's columns; tasks gain pending and skipped, the planned
@@ -397,7 +408,7 @@ CREATE INDEX messages_by_sender ON messages(sender_execution_id);
     // (page positions). Dependencies are rows; every journal entry takes
     // the next value of its task's journal_seq; checkpoints join the
     // journal; repositories and templates are new.
-    R"sql(
+    {R"sql(
 CREATE TABLE repositories (
   id          TEXT PRIMARY KEY,
   path        TEXT NOT NULL UNIQUE,
@@ -558,6 +569,7 @@ CREATE TABLE templates (
   created_at   INTEGER NOT NULL
 );
 )sql",
+     kPostgresqlStep7},
     // 8: claims as leases (docs/adr/0019). A planned task is claimed by one
     // execution at a time (tasks.claimed_by); the claim ends in the same
     // transaction as whatever ends it. Triggers do it, so that every path
@@ -565,7 +577,7 @@ CREATE TABLE templates (
     // daemon found gone at start-up) releases its claims without having to
     // know about them: the task goes back to pending, with a recovery
     // checkpoint in its journal saying why. A task that ends drops its claim.
-    R"sql(
+    {R"sql(
 ALTER TABLE tasks ADD COLUMN claimed_by TEXT REFERENCES executions(id) ON DELETE SET NULL;
 ALTER TABLE tasks ADD COLUMN claimed_at INTEGER;
 CREATE INDEX tasks_by_claim ON tasks(claimed_by) WHERE claimed_by IS NOT NULL;
@@ -590,11 +602,12 @@ CREATE TRIGGER tasks_end_claim AFTER UPDATE OF status ON tasks
   WHEN NEW.claimed_by IS NOT NULL AND NEW.status NOT IN ('pending', 'in_progress')
   BEGIN UPDATE tasks SET claimed_by = NULL, claimed_at = NULL WHERE id = NEW.id; END;
 )sql",
+     kPostgresqlStep8},
     // 9: workspaces (docs/adr/0019): a git worktree on its own branch for a
     // workflow's tasks, made by mission (owned: mission removes it) or
     // registered as it is; a task names the workspace its snapshot and
     // change set are taken in.
-    R"sql(
+    {R"sql(
 CREATE TABLE workspaces (
   id            TEXT PRIMARY KEY,
   workflow_id   TEXT NOT NULL REFERENCES missions(id) ON DELETE CASCADE,
@@ -613,11 +626,11 @@ CREATE TABLE workspaces (
 CREATE INDEX workspaces_by_workflow ON workspaces(workflow_id, status);
 ALTER TABLE tasks ADD COLUMN workspace_id TEXT REFERENCES workspaces(id) ON DELETE SET NULL;
 CREATE INDEX tasks_by_workspace ON tasks(workspace_id) WHERE workspace_id IS NOT NULL;
-)sql",
+)sql"},
     // 10: workflow runs (docs/adr/0023): the daemon dispatching agents onto a
     // workflow's ready tasks, and every attempt at a task with how it was
     // judged. A workflow has at most one live run.
-    R"sql(
+    {R"sql(
 CREATE TABLE runs (
   id                 TEXT PRIMARY KEY,
   workflow_id        TEXT NOT NULL REFERENCES missions(id) ON DELETE CASCADE,
@@ -649,12 +662,12 @@ CREATE TABLE run_attempts (
 CREATE INDEX run_attempts_by_execution ON run_attempts(execution_id) WHERE execution_id IS NOT NULL;
 -- Deleting a task (a plan replaced) checks its attempts through this.
 CREATE INDEX run_attempts_by_task ON run_attempts(task_id);
-)sql",
+)sql"},
     // 11: attempts a coordinating agent starts through the control toolset
     // (docs/adr/0025): a worktree of their own, an agent in it, and
     // follow-up turns in the same worktree. A queued prompt launches the
     // next turn once no turn of the attempt is live (the first turn too).
-    R"sql(
+    {R"sql(
 CREATE TABLE task_attempts (
   id             TEXT PRIMARY KEY,
   task_id        TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
@@ -676,18 +689,18 @@ CREATE TABLE task_attempts (
 CREATE INDEX task_attempts_by_task ON task_attempts(task_id, created_at);
 CREATE INDEX task_attempts_by_execution ON task_attempts(execution_id) WHERE execution_id IS NOT NULL;
 CREATE INDEX task_attempts_queued ON task_attempts(id) WHERE queued_prompt IS NOT NULL;
-)sql",
+)sql"},
     // 12: the tokens an attempt's agent reported in complete_task's metadata
     // (tokens_input, tokens_output), for mission report (docs/adr/0026).
-    R"sql(
+    {R"sql(
 ALTER TABLE run_attempts ADD COLUMN tokens_input INTEGER;
 ALTER TABLE run_attempts ADD COLUMN tokens_output INTEGER;
-)sql",
+)sql"},
     // 13: what an attempt changed outside its task's files_likely_affected
     // when it passed anyway (daemon/runs/change_scope.hpp).
-    R"sql(
+    {R"sql(
 ALTER TABLE run_attempts ADD COLUMN scope_warning TEXT;
-)sql",
+)sql"},
     // 14: a plan's rows written faster (docs/adr/0029). The edges lose their
     // foreign keys, which cost two probes of the tasks' primary key per edge
     // inserted: only the planning code writes edges, between tasks it has
@@ -695,7 +708,7 @@ ALTER TABLE run_attempts ADD COLUMN scope_warning TEXT;
     // deleted task's edges both ways, as the cascades did. Tasks' phase and
     // parent are NULL for planned tasks: their indexes keep only the rows
     // that have one (lookups by value and the cascades still use them).
-    R"sql(
+    {R"sql(
 CREATE TABLE task_dependencies_new (
   task_id        TEXT NOT NULL,  -- tasks(id); removed with it by tasks_drop_dependencies
   depends_on_id  TEXT NOT NULL,  -- tasks(id); likewise
@@ -716,22 +729,24 @@ CREATE INDEX tasks_by_phase ON tasks(phase_id) WHERE phase_id IS NOT NULL;
 DROP INDEX tasks_by_parent;
 CREATE INDEX tasks_by_parent ON tasks(parent_task_id) WHERE parent_task_id IS NOT NULL;
 )sql",
+     kPostgresqlStep14},
     // 15: a run's stored options kept the whole environment of the
     // `mission workflows run` that started it, secrets and a caller's MCP
     // token included. The environment now lives in a 0600 file of the
     // runtime dir (docs/adr/0032); what the database held goes. A run live
     // across this upgrade resumes with the daemon's environment.
-    R"sql(
+    {R"sql(
 UPDATE runs SET options = json_remove(options, '$.env') WHERE json_valid(options) AND json_type(options, '$.env') IS NOT NULL;
 )sql",
+     kPostgresqlStep15},
     // 16: a task added to a plan (create_task) finds what it needs by index,
     // not by reading the whole plan (docs/adr/0033): a planned task by
     // name, the plan's last sequence, and the tasks of the stage before a
     // sequence.
-    R"sql(
+    {R"sql(
 CREATE INDEX tasks_planned_by_name ON tasks(mission_id, name) WHERE plan_order IS NOT NULL;
 CREATE INDEX tasks_planned_by_sequence ON tasks(mission_id, sequence, plan_order) WHERE plan_order IS NOT NULL;
-)sql",
+)sql"},
     // 17: unread messages counted, not scanned (docs/adr/0033): every tool
     // result of an agent looks for unread messages, and counting a backlog
     // of 100,000 read each of them. Triggers keep the count of unread
@@ -740,7 +755,7 @@ CREATE INDEX tasks_planned_by_sequence ON tasks(mission_id, sequence, plan_order
     // only the messages that can expire. The unread index carries
     // expires_at, so finding the oldest unexpired message skips expired
     // ones in the index alone.
-    R"sql(
+    {R"sql(
 CREATE TABLE message_unread_counts (
   recipient  TEXT NOT NULL,  -- recipient_execution_id, or '' for the people's inbox
   priority   TEXT NOT NULL,
@@ -785,34 +800,35 @@ CREATE INDEX messages_unread_expiring
   ON messages(recipient_execution_id, priority, expires_at, read_at, archived_at)
   WHERE read_at IS NULL AND archived_at IS NULL AND expires_at IS NOT NULL;
 )sql",
+     kPostgresqlStep17},
     // 18: how a launched agent ran, in people's words: "confined (Landlock
     // ABI N)", "not confined: --sandbox off", "not confined: kernel has no
     // Landlock" (docs/adr/0036). NULL for an execution not launched by the
     // daemon, or launched before this was recorded.
-    R"sql(
+    {R"sql(
 ALTER TABLE executions ADD COLUMN sandbox TEXT;
-)sql",
+)sql"},
     // 19: where a person landed a run (mission workflows land): a JSON
     // object {into, commit, how, at}; NULL until it lands.
-    R"sql(
+    {R"sql(
 ALTER TABLE runs ADD COLUMN landed TEXT;
-)sql",
+)sql"},
     // 20: a run's --gate on the tree that would land (docs/adr/0041): the
     // merged tree's id, the integration tip it was merged onto, whether it
     // passed, the tail of its output and when it ended. NULL when the
     // attempt was not gated.
-    R"sql(
+    {R"sql(
 ALTER TABLE run_attempts ADD COLUMN gate_tree TEXT;
 ALTER TABLE run_attempts ADD COLUMN gate_onto TEXT;
 ALTER TABLE run_attempts ADD COLUMN gate_passed INTEGER;
 ALTER TABLE run_attempts ADD COLUMN gate_output TEXT;
 ALTER TABLE run_attempts ADD COLUMN gate_at INTEGER;
-)sql",
+)sql"},
     // 21: the tokens and cost an agent's own stream stated
     // (shared/agent_usage.hpp), one row per execution, as the agent gave
     // them; `source` says where they were read ('stream'). What an agent
     // reports through complete_task stays on its run attempt.
-    R"sql(
+    {R"sql(
 CREATE TABLE execution_usage (
   execution_id        TEXT PRIMARY KEY REFERENCES executions(id) ON DELETE CASCADE,
   source              TEXT NOT NULL CHECK (source IN ('stream')),
@@ -823,12 +839,12 @@ CREATE TABLE execution_usage (
   cost_usd            REAL,
   updated_at          INTEGER NOT NULL
 ) WITHOUT ROWID;
-)sql",
+)sql"},
     // 22: every --gate verdict of a run by merged tree (docs/adr/0041, "The
     // queue"): combined trees of several queued tasks are judged too, and
     // no attempt holds those. A tree is judged once per run, so the rows
     // are also the count of gate runs; a resumed run reads them back.
-    R"sql(
+    {R"sql(
 CREATE TABLE run_gates (
   run_id  TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   tree    TEXT NOT NULL,
@@ -839,13 +855,13 @@ CREATE TABLE run_gates (
   at      INTEGER NOT NULL,
   PRIMARY KEY (run_id, tree)
 ) WITHOUT ROWID;
-)sql",
+)sql"},
     // 23: an agent driven over ACP says when it waits on a permission
     // request and when its session is open between turns (docs/adr/0044):
     // the executions CHECK gains awaiting_permission and idle. The table is
     // rebuilt as migration 4 did, rowids kept (they are the page
     // positions), its indexes and triggers made again.
-    R"sql(
+    {R"sql(
 CREATE TABLE executions_new (
   id            TEXT PRIMARY KEY,
   adapter       TEXT NOT NULL,
@@ -911,11 +927,12 @@ CREATE TRIGGER executions_end_claims AFTER UPDATE OF state ON executions
 CREATE TRIGGER executions_drop_message_counts AFTER DELETE ON executions
   BEGIN DELETE FROM message_unread_counts WHERE recipient = OLD.id; END;
 )sql",
+     kPostgresqlStep23},
     // 24: an attempt stopped at its task's or its run's budget waits as
     // budget_reached until a person raises it (docs/adr/0049): the
     // run_attempts CHECK gains it. The table is rebuilt as migration 23
     // rebuilt executions, rowids and indexes kept.
-    R"sql(
+    {R"sql(
 CREATE TABLE run_attempts_new (
   run_id        TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   task_id       TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
@@ -951,7 +968,8 @@ ALTER TABLE run_attempts_new RENAME TO run_attempts;
 CREATE INDEX run_attempts_by_execution ON run_attempts(execution_id) WHERE execution_id IS NOT NULL;
 CREATE INDEX run_attempts_by_task ON run_attempts(task_id);
 )sql",
-};
+     kPostgresqlStep24},
+}};
 
 }  // namespace
 
@@ -959,7 +977,57 @@ int latest_schema_version() {
   return static_cast<int>(kMigrations.size());
 }
 
+namespace {
+
+// PostgreSQL keeps the version in a table (SQLite's is PRAGMA user_version).
+constexpr const char* kPostgresqlVersionTable =
+    "CREATE TABLE IF NOT EXISTS mission_schema (version BIGINT NOT NULL)";
+
+// Held by the transaction of each PostgreSQL step: two daemons starting on
+// one database migrate one after the other, the second finding it done.
+constexpr const char* kPostgresqlMigrationLock = "SELECT pg_advisory_xact_lock(5143500052)";
+
+void check_not_newer(Database& db, int current) {
+  if (current <= latest_schema_version()) return;
+  throw MissionError(ErrorCode::internal,
+                     "database " + db.path().string() + " has schema version " +
+                         std::to_string(current) + ", newer than this missiond understands (" +
+                         std::to_string(latest_schema_version()) + ")",
+                     "run the newer missiond, or point MISSION_STATE_DIR elsewhere");
+}
+
+void migrate_postgresql(Database& db, int target) {
+  db.exec(kPostgresqlVersionTable);
+  check_not_newer(db, schema_version(db));
+  {
+    Transaction transaction(db);
+    db.prepare(kPostgresqlMigrationLock).run();
+    db.exec(kPostgresqlFunctions);
+    transaction.commit();
+  }
+  for (int version = 1; version <= std::min(target, latest_schema_version()); ++version) {
+    Transaction transaction(db);
+    db.prepare(kPostgresqlMigrationLock).run();
+    if (schema_version(db) >= version) continue;
+    const Migration& step = kMigrations[static_cast<std::size_t>(version - 1)];
+    db.exec(postgresql_dialect(step.postgresql != nullptr ? step.postgresql : step.sql));
+    db.prepare("DELETE FROM mission_schema").run();
+    db.prepare("INSERT INTO mission_schema (version) VALUES (?1)").bind(1, version).run();
+    transaction.commit();
+  }
+}
+
+}  // namespace
+
 int schema_version(Database& db) {
+  if (db.engine() == Engine::postgresql) {
+    auto exists = db.prepare("SELECT to_regclass('mission_schema') IS NOT NULL");
+    exists.step();
+    if (exists.integer(0) == 0) return 0;
+    auto statement = db.prepare("SELECT coalesce(max(version), 0) FROM mission_schema");
+    statement.step();
+    return static_cast<int>(statement.integer(0));
+  }
   auto statement = db.prepare("PRAGMA user_version");
   statement.step();
   return static_cast<int>(statement.integer(0));
@@ -970,14 +1038,12 @@ void migrate(Database& db) {
 }
 
 void migrate_to(Database& db, int target) {
-  int current = schema_version(db);
-  if (current > latest_schema_version()) {
-    throw MissionError(ErrorCode::internal,
-                       "database " + db.path().string() + " has schema version " +
-                           std::to_string(current) + ", newer than this missiond understands (" +
-                           std::to_string(latest_schema_version()) + ")",
-                       "run the newer missiond, or point MISSION_STATE_DIR elsewhere");
+  if (db.engine() == Engine::postgresql) {
+    migrate_postgresql(db, target);
+    return;
   }
+  int current = schema_version(db);
+  check_not_newer(db, current);
   if (current >= target) return;
   // A migration may rebuild a table that others reference; with foreign
   // keys on, dropping the old one would cascade. They are off while
@@ -988,7 +1054,7 @@ void migrate_to(Database& db, int target) {
     for (int version = current + 1; version <= std::min(target, latest_schema_version());
          ++version) {
       Transaction transaction(db);
-      db.exec(kMigrations[static_cast<std::size_t>(version - 1)]);
+      db.exec(kMigrations[static_cast<std::size_t>(version - 1)].sql);
       auto violations = db.prepare("PRAGMA foreign_key_check");
       if (violations.step()) {
         throw MissionError(ErrorCode::internal,

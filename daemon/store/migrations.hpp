@@ -1,6 +1,7 @@
 #pragma once
-// Schema migrations keyed by PRAGMA user_version. Each migration runs once,
-// in its own transaction, in order.
+// Schema migrations keyed by PRAGMA user_version (on PostgreSQL, the
+// mission_schema table). Each migration runs once, in its own transaction,
+// in order; one numbered list for both engines (docs/adr/0052).
 
 #include "daemon/store/database.hpp"
 

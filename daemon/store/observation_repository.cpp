@@ -26,12 +26,12 @@ std::optional<std::int64_t> ObservationRepository::insert_unique(const Observati
   auto s = db_.prepare(
       "INSERT INTO observations (execution_id, event_id, origin, kind, payload, status, reason, "
       "created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
-      "ON CONFLICT (execution_id, event_id) DO NOTHING");
+      "ON CONFLICT (execution_id, event_id) DO NOTHING RETURNING id");
   s.bind(1, row.execution_id).bind(2, row.event_id).bind(3, row.origin).bind(4, row.kind);
   s.bind(5, row.payload).bind(6, row.status).bind(7, row.reason).bind(8, row.created_at);
-  s.run();
-  if (db_.changes() == 0) return std::nullopt;
-  return db_.last_insert_rowid();
+  // No row back: the (execution, event) pair was already recorded.
+  if (!s.step()) return std::nullopt;
+  return s.integer(0);
 }
 
 std::optional<ObservationRow> ObservationRepository::find(const std::string& execution_id,

@@ -1,6 +1,7 @@
 #include "daemon/store/plan_repository.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
@@ -112,8 +113,9 @@ constexpr const char* kWorkflowFilter =
 constexpr std::size_t kTaskRowsPerInsert = 500;
 constexpr std::size_t kEdgeRowsPerInsert = 2000;
 
-// `head` followed by `rows` groups of `columns` parameters.
-std::string many_rows(std::string_view head, std::size_t columns, std::size_t rows) {
+// `head` followed by `rows` groups of `columns` parameters, then `tail`.
+std::string many_rows(std::string_view head, std::size_t columns, std::size_t rows,
+                      std::string_view tail = {}) {
   std::string group = "(";
   for (std::size_t c = 0; c < columns; ++c) group += c == 0 ? "?" : ",?";
   group += ")";
@@ -123,6 +125,7 @@ std::string many_rows(std::string_view head, std::size_t columns, std::size_t ro
     if (r > 0) sql += ',';
     sql += group;
   }
+  sql += tail;
   return sql;
 }
 
@@ -194,9 +197,11 @@ void PlanRepository::insert_planned(std::span<const PlannedTaskRow> tasks,
   // call, the daemon's memory being worth more than a compile a plan.
   std::optional<Statement> full;
   auto chunk = [&](std::string_view head, std::size_t columns, std::size_t rows,
-                   std::size_t per_insert) -> Statement& {
-    if (rows < per_insert) return full.emplace(db_.prepare_once(many_rows(head, columns, rows)));
-    if (!full) full.emplace(db_.prepare_once(many_rows(head, columns, rows)));
+                   std::size_t per_insert, std::string_view tail = {}) -> Statement& {
+    if (rows < per_insert) {
+      return full.emplace(db_.prepare_once(many_rows(head, columns, rows, tail)));
+    }
+    if (!full) full.emplace(db_.prepare_once(many_rows(head, columns, rows, tail)));
     full->reset();
     return *full;
   };
@@ -239,9 +244,8 @@ void PlanRepository::insert_planned(std::span<const PlannedTaskRow> tasks,
   });
   for (std::size_t first = 0; first < sorted.size(); first += kEdgeRowsPerInsert) {
     const std::size_t count = std::min(kEdgeRowsPerInsert, sorted.size() - first);
-    Statement& edge =
-        chunk("INSERT OR IGNORE INTO task_dependencies (task_id, depends_on_id) VALUES ", 2, count,
-              kEdgeRowsPerInsert);
+    Statement& edge = chunk("INSERT INTO task_dependencies (task_id, depends_on_id) VALUES ", 2,
+                            count, kEdgeRowsPerInsert, " ON CONFLICT DO NOTHING");
     int at = 0;
     for (std::size_t i = first; i < first + count; ++i) {
       edge.bind(at + 1, sorted[i]->task_id).bind(at + 2, sorted[i]->depends_on_id);
@@ -430,9 +434,9 @@ std::vector<CheckpointRow> PlanRepository::checkpoints(const std::string& task_i
   auto s = db_.prepare(std::string("SELECT * FROM (SELECT ") + kCheckpointColumns +
                        " FROM checkpoints WHERE task_id = ?1 AND seq > ?2 AND "
                        "(?3 = '[]' OR type IN (SELECT value FROM json_each(?3))) "
-                       "ORDER BY seq DESC LIMIT ?4) ORDER BY seq");
+                       "ORDER BY seq DESC LIMIT ?4) AS newest ORDER BY seq");
   s.bind(1, task_id).bind(2, since_seq.value_or(0)).bind(3, names.dump());
-  s.bind(4, limit ? static_cast<std::int64_t>(*limit) : std::int64_t{-1});
+  s.bind(4, limit ? static_cast<std::int64_t>(*limit) : std::numeric_limits<std::int64_t>::max());
   std::vector<CheckpointRow> rows;
   while (s.step()) rows.push_back(read_checkpoint(s));
   return rows;
@@ -462,7 +466,7 @@ std::optional<RepositoryRow> PlanRepository::repository(const std::string& id) {
 }
 
 Page<RepositoryRow> PlanRepository::repositories(const PageRequest& request) {
-  auto s = db_.prepare("SELECT id, path, name, created_at, rowid FROM repositories WHERE 1" +
+  auto s = db_.prepare("SELECT id, path, name, created_at, rowid FROM repositories WHERE TRUE" +
                        page_clause(request, "rowid", 1, 2));
   s.bind(1, page_position(request)).bind(2, static_cast<std::int64_t>(request.limit) + 1);
   return read_page<RepositoryRow>(s, request, 4, read_repository);
@@ -502,7 +506,7 @@ std::optional<TemplateRow> PlanRepository::template_by_name(const std::string& n
 Page<TemplateRow> PlanRepository::templates(const PageRequest& request) {
   auto s = db_.prepare(
       "SELECT id, name, description, definition, execution_id, created_at, rowid FROM templates "
-      "WHERE 1" +
+      "WHERE TRUE" +
       page_clause(request, "rowid", 1, 2));
   s.bind(1, page_position(request)).bind(2, static_cast<std::int64_t>(request.limit) + 1);
   return read_page<TemplateRow>(s, request, 6, read_template);

@@ -1,10 +1,12 @@
 #include "daemon/store/reference_repository.hpp"
 
+#include "daemon/store/prefix_range.hpp"
+
 namespace mission::store {
 namespace {
 
 // ?9 is 1 when any kind of mission record counts, 0 for planned workflows.
-constexpr std::string_view kKindFilter = "(?9 OR kind = 'planned')";
+constexpr std::string_view kKindFilter = "(?9 = 1 OR kind = 'planned')";
 
 std::vector<ReferencedRow> rows_of(Statement& s) {
   std::vector<ReferencedRow> rows;
@@ -47,10 +49,10 @@ std::vector<ReferencedRow> ReferenceRepository::records_with_prefix(const std::s
                                                                     bool any_kind,
                                                                     std::size_t limit) {
   // A range on the primary key: no escaping, and the index answers.
-  auto s =
-      db_.prepare("SELECT id, name, id FROM missions WHERE id >= ?1 AND id < ?1 || x'ff' AND " +
-                  std::string(kKindFilter) + " ORDER BY id LIMIT ?2");
-  s.bind(1, prefix).bind(2, static_cast<std::int64_t>(limit)).bind(9, any_kind ? 1 : 0);
+  auto s = db_.prepare("SELECT id, name, id FROM missions WHERE id >= ?1 AND id < ?3 AND " +
+                       std::string(kKindFilter) + " ORDER BY id LIMIT ?2");
+  s.bind(1, prefix).bind(2, static_cast<std::int64_t>(limit)).bind(3, prefix_end(prefix));
+  s.bind(9, any_kind ? 1 : 0);
   return rows_of(s);
 }
 
@@ -79,9 +81,10 @@ std::vector<ReferencedRow> ReferenceRepository::tasks_named(
 std::vector<ReferencedRow> ReferenceRepository::tasks_with_prefix(
     const std::string& prefix, const std::optional<std::string>& mission_id, std::size_t limit) {
   auto s = db_.prepare(
-      "SELECT id, name, mission_id FROM tasks WHERE id >= ?1 AND id < ?1 || x'ff' AND "
+      "SELECT id, name, mission_id FROM tasks WHERE id >= ?1 AND id < ?4 AND "
       "(?2 IS NULL OR mission_id = ?2) ORDER BY id LIMIT ?3");
   s.bind(1, prefix).bind(2, mission_id).bind(3, static_cast<std::int64_t>(limit));
+  s.bind(4, prefix_end(prefix));
   return rows_of(s);
 }
 

@@ -276,8 +276,8 @@ RunRepository::Totals RunRepository::totals(const std::string& run_id,
 
 void RunRepository::add_gate(const std::string& run_id, const GateRow& row) {
   auto s = db_.prepare(
-      "INSERT OR IGNORE INTO run_gates (run_id, tree, onto, passed, reason, output, at) VALUES "
-      "(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+      "INSERT INTO run_gates (run_id, tree, onto, passed, reason, output, at) VALUES "
+      "(?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING");
   s.bind(1, run_id)
       .bind(2, row.tree)
       .bind(3, row.onto)

@@ -101,7 +101,7 @@ std::string TaskRepository::snapshot_data(const std::string& id) {
 void TaskRepository::complete(const TaskRow& row) {
   db_.prepare(
          "UPDATE tasks SET status = ?, outcome = ?, metadata = ?, verification = ?, "
-         "completed_at = ?, snapshot_data = x'' WHERE id = ?")
+         "completed_at = ?, snapshot_data = NULL WHERE id = ?")
       .bind(1, row.status)
       .bind(2, row.outcome)
       .bind(3, row.metadata)
@@ -156,7 +156,7 @@ std::map<std::string, std::vector<ChangeRow>> TaskRepository::first_changes(
       "SELECT task_id, change, path, old_path, in_scope FROM ("
       "  SELECT c.*, row_number() OVER (PARTITION BY task_id ORDER BY id) AS n FROM task_changes c"
       "  WHERE task_id IN (SELECT value FROM json_each(?1))"
-      ") WHERE n <= ?2 ORDER BY task_id, n");
+      ") AS numbered WHERE n <= ?2 ORDER BY task_id, n");
   s.bind(1, nlohmann::json(std::vector<std::string>(task_ids.begin(), task_ids.end())).dump());
   s.bind(2, static_cast<std::int64_t>(per_task));
   while (s.step()) {
@@ -219,7 +219,7 @@ std::vector<TaskRow> TaskRepository::open_tasks(const std::string& mission_id, s
 int TaskRepository::close_open_tasks(const std::string& mission_id, TaskStatus status,
                                      std::int64_t now) {
   db_.prepare(
-         "UPDATE tasks SET status = ?, completed_at = ?, snapshot_data = x'' WHERE mission_id = ? "
+         "UPDATE tasks SET status = ?, completed_at = ?, snapshot_data = NULL WHERE mission_id = ? "
          "AND status = 'in_progress'")
       .bind(1, status)
       .bind(2, now)

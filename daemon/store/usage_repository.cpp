@@ -99,10 +99,12 @@ std::optional<UsageRow> UsageRepository::find(const std::string& execution_id) {
 }
 
 std::vector<UsageGroup> UsageRepository::by_workflow(std::int64_t since, std::size_t limit) {
+  // A group's other columns are the same on each of its rows; max() picks
+  // that one, as PostgreSQL requires of a column outside GROUP BY.
   auto s = db_.prepare(std::string(kFigures) +
-                       "SELECT coalesce(workflow_id, execution_id), workflow_id IS NOT NULL, "
-                       "CASE WHEN workflow_id IS NOT NULL THEN workflow_name ELSE agent_name END, "
-                       "adapter, " +
+                       "SELECT coalesce(workflow_id, execution_id), max(workflow_id) IS NOT NULL, "
+                       "max(CASE WHEN workflow_id IS NOT NULL THEN workflow_name ELSE agent_name "
+                       "END), max(adapter), " +
                        std::string(kSums) +
                        " FROM figures GROUP BY 1 ORDER BY max(created_at) DESC, 1 LIMIT ?2");
   s.bind(1, since).bind(2, static_cast<std::int64_t>(limit));
@@ -122,10 +124,11 @@ std::vector<UsageGroup> UsageRepository::by_workflow(std::int64_t since, std::si
 std::vector<UsageGroup> UsageRepository::of_workflow(const std::string& workflow_id,
                                                      std::int64_t since, std::size_t limit) {
   auto s = db_.prepare(std::string(kFigures) +
-                       "SELECT execution_id, agent_name, adapter, task_name, attempt, " +
+                       "SELECT execution_id, max(agent_name), max(adapter), max(task_name), "
+                       "max(attempt), " +
                        std::string(kSums) +
                        " FROM figures WHERE workflow_id = ?2 GROUP BY execution_id "
-                       "ORDER BY created_at DESC, execution_id LIMIT ?3");
+                       "ORDER BY max(created_at) DESC, execution_id LIMIT ?3");
   s.bind(1, since).bind(2, workflow_id).bind(3, static_cast<std::int64_t>(limit));
   std::vector<UsageGroup> groups;
   while (s.step()) {
