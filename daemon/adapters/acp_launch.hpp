@@ -19,4 +19,22 @@ LaunchPlan acp_launch_plan(const LaunchRequest& request, std::vector<std::string
 // The output format of every such adapter: kAcpStreamFormat.
 std::string_view acp_output_format(const std::vector<std::string>& argv);
 
+inline constexpr Delivery kAcpDeliveries[] = {Delivery::mcp_tool};
+
+// A known CLI driven through its ACP adapter (claude-code-acp, codex-acp):
+// mcp-tool delivery only, nothing to paste by hand (the bridge reaches it
+// in session/new), the state folders of the CLI it runs.
+constexpr AgentAdapter over_acp(std::string_view name, std::string_view binary,
+                                LaunchPlan (*prepare)(const LaunchRequest&),
+                                std::span<const StatePath> state_paths) {
+  return {name,
+          binary,
+          {kAcpDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}, false},
+          prepare,
+          nullptr,
+          nullptr,
+          acp_output_format,
+          state_paths};
+}
+
 }  // namespace mission::daemon::adapters

@@ -13,7 +13,6 @@ namespace mission::daemon::adapters {
 namespace {
 
 constexpr Delivery kDeliveries[] = {Delivery::mcp_tool, Delivery::stdout_marker};
-constexpr Delivery kAcpDeliveries[] = {Delivery::mcp_tool};
 
 nlohmann::ordered_json server_entry(const BridgeEntry& bridge) {
   nlohmann::ordered_json env = nlohmann::ordered_json::object();
@@ -123,15 +122,7 @@ const AgentAdapter kClaudeCodeAdapter = {
 };
 
 extern const AgentAdapter kClaudeCodeAcpAdapter;
-const AgentAdapter kClaudeCodeAcpAdapter = {
-    "claude-code-acp",
-    "claude-agent-acp",
-    {kAcpDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}, false},
-    prepare_over_acp,
-    nullptr,
-    nullptr,
-    acp_output_format,
-    kStatePaths,
-};
+const AgentAdapter kClaudeCodeAcpAdapter =
+    over_acp("claude-code-acp", "claude-agent-acp", prepare_over_acp, kStatePaths);
 
 }  // namespace mission::daemon::adapters

@@ -17,7 +17,6 @@ namespace mission::daemon::adapters {
 namespace {
 
 constexpr Delivery kDeliveries[] = {Delivery::mcp_tool, Delivery::stdout_marker};
-constexpr Delivery kAcpDeliveries[] = {Delivery::mcp_tool};
 
 // Codex's sandbox mode that runs its commands as they are.
 constexpr std::string_view kNoOwnSandbox = "danger-full-access";
@@ -192,15 +191,7 @@ const AgentAdapter kCodexAdapter = {
 };
 
 extern const AgentAdapter kCodexAcpAdapter;
-const AgentAdapter kCodexAcpAdapter = {
-    "codex-acp",
-    "codex-acp",
-    {kAcpDeliveries, Delivery::mcp_tool, Delivery::mcp_tool, {true, true, true}, false},
-    prepare_over_acp,
-    nullptr,
-    nullptr,
-    acp_output_format,
-    kStatePaths,
-};
+const AgentAdapter kCodexAcpAdapter =
+    over_acp("codex-acp", "codex-acp", prepare_over_acp, kStatePaths);
 
 }  // namespace mission::daemon::adapters

@@ -8,6 +8,7 @@
 #include "daemon/store/database.hpp"
 #include "daemon/store/execution_repository.hpp"
 #include "daemon/store/migrations.hpp"
+#include "daemon/store/run_repository.hpp"
 #include "support/sample_rows.hpp"
 #include "support/store_engine.hpp"
 #include "support/temp_dir.hpp"
@@ -41,6 +42,25 @@ struct EngineStore {
         .bind(3, order)
         .bind(4, context)
         .run();
+  }
+  // A run of `workflow` started at 1, and the first attempt of its task
+  // `task` (AttemptRow's defaults beside), as the run tests need them.
+  void add_run(const std::string& id, const std::string& workflow) {
+    store::RunRow run;
+    run.id = id;
+    run.workflow_id = workflow;
+    run.options = "{}";
+    run.repository = "/repo";
+    run.integration_branch = "mission/run/" + workflow;
+    run.base_commit = "abc";
+    run.created_at = 1;
+    store::RunRepository(db).insert(run);
+  }
+  store::AttemptRow attempt_of(const std::string& run, const std::string& task) const {
+    store::AttemptRow attempt;
+    attempt.run_id = run;
+    attempt.task_id = task;
+    return attempt;
   }
   std::string text(const std::string& sql) {
     auto s = db.prepare(sql);
