@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import {
-  agentBinary, check, log, main, mission, missionPath, sandbox, showExecution, tail,
+  agentBinary, check, inboxPrompts, log, main, mission, missionPath, sandbox, showExecution, tail, until,
 } from './lib/harness.mjs';
 import { logText } from './lib/launch.mjs';
 import { scriptedModelApi } from './lib/scripted_model.mjs';
@@ -20,20 +20,6 @@ import { FINAL } from './lib/tty.mjs';
 
 const LIMIT_MS = 90000;
 const PROMPT = 'Make the file named made, then say done.';
-
-function inbox(sb) {
-  return JSON.parse(mission(sb, ['--json', 'inbox'])).prompts || [];
-}
-
-async function until(what, limitMs, probe) {
-  const end = Date.now() + limitMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 await main('mission run --adapter acp drives opencode acp through a permission', 120000, async () => {
   const sb = sandbox('acp-opencode');
@@ -71,7 +57,7 @@ await main('mission run --adapter acp drives opencode acp through a permission',
   let prompt = null;
   try {
     prompt = await until('the permission request in the inbox', LIMIT_MS,
-                         () => inbox(sb).find((p) => p.agentExecutionId === id));
+                         () => inboxPrompts(sb).find((p) => p.agentExecutionId === id));
   } catch (err) {
     log(String(err));
   }

@@ -14,12 +14,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  agentBinary, check, log, main, mission, sandbox, showExecution, tail,
+  agentBinary, check, inboxPrompts, log, main, mission, sandbox, showExecution, tail, until,
 } from './lib/harness.mjs';
 import { logText } from './lib/launch.mjs';
 import { scriptedModelApi } from './lib/scripted_model.mjs';
 import {
-  agentSetup, git, makeRepo, planWorkflow, runStatus, runWorkflow, stopRun, warmUp,
+  agentSetup, checkRunCompleted, git, makeRepo, planWorkflow, runStatus, runWorkflow, stopRun, warmUp,
 } from './lib/workflow.mjs';
 
 const agent = process.env.MISSION_AGENT_ADAPTER || process.argv[2];
@@ -51,26 +51,11 @@ const OVER_ACP = {
   },
 };
 
-function inbox(sb) {
-  return JSON.parse(mission(sb, ['--json', 'inbox'])).prompts || [];
-}
-
-async function until(what, limitMs, probe) {
-  const end = Date.now() + limitMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 // The shell tool's arguments, by the names its schema gives them.
 function shellInput(conversation, tool, cmd) {
   if (tool === 'exec_command') return { cmd };
   if (tool === 'shell' || tool === 'local_shell') return { command: ['sh', '-c', cmd] };
-  if (tool === 'bash') return { command: cmd, description: 'Write the task file' };
-  return { command: cmd, description: 'Write the task file' };
+  return { command: cmd, description: 'Write the task file' };  // Bash, bash
 }
 
 await main(`workflows run --adapter acp drives ${agent} through a permission`, 170000, async () => {
@@ -117,7 +102,7 @@ await main(`workflows run --adapter acp drives ${agent} through a permission`, 1
   let ok = true;
   let prompt = null;
   try {
-    prompt = await until('the permission request in the inbox', LIMIT_MS, () => inbox(sb)[0]);
+    prompt = await until('the permission request in the inbox', LIMIT_MS, () => inboxPrompts(sb)[0]);
   } catch (err) {
     log(String(err));
   }
@@ -133,9 +118,7 @@ await main(`workflows run --adapter acp drives ${agent} through a permission`, 1
   const status = runStatus(sb, id);
   fs.writeFileSync(path.join(sb.root, 'model-exchanges.json'), JSON.stringify(api.exchanges, null, 1));
 
-  ok &= check(!run.timedOut && run.code === 0,
-              `mission workflows run ended by itself, exit 0 (exit ${run.code ?? run.signal}, ${(run.ms / 1000).toFixed(1)}s)`);
-  ok &= check(status.status === 'completed', `the run completed (status ${status.status}, reason ${status.reason})`);
+  ok &= checkRunCompleted(run, status);
   const task = status.tasks.find((t) => t.name === 'acp') || { attempts: [] };
   const attempt = task.attempts[0] || {};
   ok &= check(task.status === 'merged', `the task merged (${task.status}: ${attempt.reason ?? ''})`);
@@ -150,6 +133,6 @@ await main(`workflows run --adapter acp drives ${agent} through a permission`, 1
     const signals = mission(sb, ['--json', 'exec', 'signals', attempt.agentExecutionId]);
     ok &= check(/"permission_answer"/.test(signals), 'the answer is an observation of the execution');
   }
-  ok &= check(inbox(sb).length === 0, 'nothing waits in the inbox afterwards');
+  ok &= check(inboxPrompts(sb).length === 0, 'nothing waits in the inbox afterwards');
   if (!ok && attempt.agentExecutionId) log(`its log:\n${tail(logText(sb, attempt.agentExecutionId), 4000)}`);
 });

@@ -13,7 +13,9 @@ import path from 'node:path';
 import { check, dump, log, main, sandbox, tail } from './lib/harness.mjs';
 import { logText } from './lib/launch.mjs';
 import { scriptedModelApi } from './lib/scripted_model.mjs';
-import { agentSetup, git, makeRepo, planWorkflow, runStatus, runWorkflow, stopRun } from './lib/workflow.mjs';
+import {
+  agentSetup, checkRunCompleted, git, makeRepo, planWorkflow, runStatus, runWorkflow, stopRun, taskOf, workDirOf,
+} from './lib/workflow.mjs';
 
 const RUN_TIMEOUT_MS = 150000;
 
@@ -26,15 +28,6 @@ const LINK = [
   'done',
   '',
 ].join('\n');
-
-function taskOf(text) {
-  const m = /Your task is (?:\\+)"([^"\\]+)(?:\\+)" \(task id (tk-[a-z0-9]+), attempt (\d+)/.exec(text);
-  return m ? { name: m[1], id: m[2], attempt: Number(m[3]) } : null;
-}
-function workDirOf(text) {
-  const m = /(?:working directory|cwd)[^/\n]{0,40}?(\/[^\s"<\\]+)/i.exec(text);
-  return m ? m[1] : null;
-}
 
 // The files each task writes, from what its worktree holds when the
 // model is first asked: the stub reads the tree as the agent would have.
@@ -90,10 +83,7 @@ await main('workflows run --adapter claude-code --gate sends the second of two c
   const status = runStatus(sb, id);
   fs.writeFileSync(path.join(sb.root, 'model-exchanges.json'), JSON.stringify(api.exchanges, null, 1));
 
-  let ok = true;
-  ok &= check(!run.timedOut && run.code === 0,
-              `mission workflows run ended by itself, exit 0 (exit ${run.code ?? run.signal}, ${(run.ms / 1000).toFixed(1)}s)`);
-  ok &= check(status.status === 'completed', `the run completed (status ${status.status}, reason ${status.reason})`);
+  let ok = checkRunCompleted(run, status);
   const sentBack = [];
   for (const name of ['rename', 'caller']) {
     const task = status.tasks.find((t) => t.name === name) || { attempts: [] };

@@ -19,7 +19,8 @@ import {
 import { logText } from './lib/launch.mjs';
 import { scriptedModelApi } from './lib/scripted_model.mjs';
 import {
-  agentSetup, warmUp, git, makeRepo, planWorkflow, runStatus, runWorkflow, stopRun,
+  agentSetup, checkRunCompleted, warmUp, git, makeRepo, planWorkflow, runStatus, runWorkflow, stopRun, taskOf,
+  workDirOf,
 } from './lib/workflow.mjs';
 
 const adapter = process.env.MISSION_AGENT_ADAPTER || process.argv[2];
@@ -28,18 +29,6 @@ const TASKS = ['greeting', 'farewell'];
 // clientInfo.name each agent's MCP client sends.
 const CLIENT_NAMES = { 'claude-code': 'claude-code', codex: 'codex-mcp-client', opencode: 'opencode', copilot: 'copilot-cli' };
 const content = (task) => `${task} from ${adapter}\n`;
-
-// The task and the agent's working directory, from the request: the run's
-// prompt names the task ("Your task is "NAME" (task id ID"), and the agents
-// tell their model where they work.
-function taskOf(text) {
-  const m = /Your task is (?:\\+)"([^"\\]+)(?:\\+)" \(task id (tk-[a-z0-9]+)/.exec(text);
-  return m ? { name: m[1], id: m[2] } : null;
-}
-function workDirOf(text) {
-  const m = /(?:working directory|cwd)[^/\n]{0,40}?(\/[^\s"<\\]+)/i.exec(text);
-  return m ? m[1] : null;
-}
 
 // Which offered tool does what, by the names each agent gives them.
 function toolNames(conversation) {
@@ -117,10 +106,7 @@ await main(`workflows run --adapter ${adapter} does tasks through a scripted mod
   // Every request and answer, for a failure (the tree is kept then).
   fs.writeFileSync(path.join(sb.root, 'model-exchanges.json'), JSON.stringify(api.exchanges, null, 1));
 
-  let ok = true;
-  ok &= check(!run.timedOut && run.code === 0,
-              `mission workflows run ended by itself, exit 0 (exit ${run.code ?? run.signal}, ${(run.ms / 1000).toFixed(1)}s)`);
-  ok &= check(status.status === 'completed', `the run completed (status ${status.status}, reason ${status.reason})`);
+  let ok = checkRunCompleted(run, status);
   const planned = JSON.parse(mission(sb, ['--json', 'workflows', 'show', id])).tasks;
   const results = api.exchanges.flatMap((e) => e.results || []);
   const client = CLIENT_NAMES[adapter];

@@ -394,3 +394,20 @@ export const MISSION_TOOLS = [
   'complete_mission', 'complete_task', 'get_context', 'log_decision', 'log_issue', 'log_milestone',
   'start_mission', 'start_task',
 ];
+
+/// The permission requests and questions `mission inbox` lists.
+export function inboxPrompts(sb) {
+  return JSON.parse(mission(sb, ['--json', 'inbox'])).prompts || [];
+}
+
+/// Polls `probe` every 100 ms until it returns something truthy, which it
+/// returns; throws naming `what` after limitMs.
+export async function until(what, limitMs, probe) {
+  const end = Date.now() + limitMs;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

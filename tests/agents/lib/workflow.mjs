@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  agentBinary, log, mission, missionPath, runAgent, writePrivate,
+  agentBinary, check, log, mission, missionPath, runAgent, writePrivate,
 } from './harness.mjs';
 
 const GIT_IDENTITY = {
@@ -266,4 +266,27 @@ export async function warmUp(adapter, sb, setup) {
   const r = await runAgent('opencode session list (creates its database)', setup.env.MISSION_OPENCODE_BIN,
                            ['session', 'list'], { env: setup.env, cwd: sb.work, timeoutMs: 30000 });
   if (r.code !== 0) throw new Error(`opencode session list exited ${r.code ?? r.signal}: ${r.stderr}`);
+}
+
+/// The task a run's prompt names ("Your task is "NAME" (task id ID,
+/// attempt N"), from a model request's text; null when there is none.
+export function taskOf(text) {
+  const m = /Your task is (?:\\+)"([^"\\]+)(?:\\+)" \(task id (tk-[a-z0-9]+), attempt (\d+)/.exec(text);
+  return m ? { name: m[1], id: m[2], attempt: Number(m[3]) } : null;
+}
+
+/// The agent's working directory, as the agents tell their model.
+export function workDirOf(text) {
+  const m = /(?:working directory|cwd)[^/\n]{0,40}?(\/[^\s"<\\]+)/i.exec(text);
+  return m ? m[1] : null;
+}
+
+/// Checks that an attached `workflows run` (runWorkflow's result) ended by
+/// itself with exit 0 and that its run (runStatus's) completed.
+export function checkRunCompleted(run, status) {
+  const ended = check(!run.timedOut && run.code === 0,
+                      `mission workflows run ended by itself, exit 0 (exit ${run.code ?? run.signal}, ${(run.ms / 1000).toFixed(1)}s)`);
+  const completed = check(status.status === 'completed',
+                          `the run completed (status ${status.status}, reason ${status.reason})`);
+  return ended && completed;
 }
