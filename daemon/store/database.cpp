@@ -1,7 +1,7 @@
 #include "daemon/store/database.hpp"
 
 #include "daemon/store/fault_vfs.hpp"
-#include "daemon/store/pg_connection.hpp"
+#include "daemon/store/pg_engine.hpp"
 #include "shared/error_code.hpp"
 #include "shared/fault_points.hpp"
 
@@ -42,6 +42,23 @@ const char* hint_for(int code) {
 }
 
 }  // namespace
+
+namespace pg {
+namespace {
+
+Opener g_opener = nullptr;  // set once, before any store is opened
+
+}  // namespace
+
+Opener installed_opener() {
+  return g_opener;
+}
+
+void install_opener(Opener opener) {
+  g_opener = opener;
+}
+
+}  // namespace pg
 
 Engine engine_of(std::string_view store) {
   return store.starts_with("postgresql://") || store.starts_with("postgres://") ? Engine::postgresql
@@ -214,7 +231,15 @@ std::string Statement::blob(int column) const {
 
 Database::Database(const std::filesystem::path& path) : path_(path) {
   if (engine_of(path.native()) == Engine::postgresql) {
-    pg_ = new pg::Connection(path.native());
+    pg::Opener open = pg::installed_opener();
+    if (open == nullptr) {
+      throw MissionError(ErrorCode::internal,
+                         "this program cannot open the PostgreSQL store " + path.string() +
+                             ": its PostgreSQL engine is not linked in",
+                         "use a SQLite store (a file path); missiond does not take a "
+                         "PostgreSQL store yet");
+    }
+    pg_ = open(path.native()).release();
     return;
   }
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
@@ -337,8 +362,7 @@ Transaction::~Transaction() {
 }
 
 void Transaction::commit() {
-  if (auto* pg = db_.postgresql();
-      pg != nullptr && PQtransactionStatus(pg->raw()) == PQTRANS_INERROR) {
+  if (auto* pg = db_.postgresql(); pg != nullptr && pg->transaction_aborted()) {
     // A statement failed and PostgreSQL refuses the rest: the destructor
     // rolls back (to the savepoint, when nested).
     throw MissionError(ErrorCode::internal,

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "daemon/store/placeholders.hpp"
+#include "daemon/store/postgresql_engine.hpp"
 #include "shared/error_code.hpp"
 
 namespace mission::store::pg {
@@ -23,7 +24,7 @@ constexpr unsigned kFloat8Oid = 701;
 constexpr std::size_t kMaxPreparedStatements = 192;
 
 // How many times a statement is prepared again with a type guessed for a
-// parameter its first execution bound to NULL (Connection::prepare): two
+// parameter its first execution bound to NULL (LibpqConnection::prepare): two
 // guesses for each of a few such parameters, or one for each parameter a
 // statement leaves unused (reference_repository's ?9 after ?3).
 constexpr int kMaxPrepareGuesses = 16;
@@ -51,14 +52,14 @@ std::string first_line(const char* message) {
 
 }  // namespace
 
-Cursor::Cursor(Connection& connection, Prepared* prepared, Prepared once)
+LibpqCursor::LibpqCursor(LibpqConnection& connection, Prepared* prepared, Prepared once)
     : connection_(connection), prepared_(prepared), once_(std::move(once)) {}
 
-Cursor::~Cursor() {
+LibpqCursor::~LibpqCursor() {
   PQclear(result_);
 }
 
-Cursor::Parameter& Cursor::slot(int index) {
+LibpqCursor::Parameter& LibpqCursor::slot(int index) {
   auto at = static_cast<std::size_t>(index);
   if (index < 1) {
     throw MissionError(ErrorCode::internal,
@@ -68,30 +69,30 @@ Cursor::Parameter& Cursor::slot(int index) {
   return parameters_[at - 1];
 }
 
-void Cursor::bind_text(int index, std::string_view text) {
+void LibpqCursor::bind_text(int index, std::string_view text) {
   slot(index) = Parameter{std::string(text), kTextOid, false, false};
 }
 
-void Cursor::bind_int8(int index, std::int64_t value) {
+void LibpqCursor::bind_int8(int index, std::int64_t value) {
   slot(index) = Parameter{std::to_string(value), kInt8Oid, false, false};
 }
 
-void Cursor::bind_float8(int index, double value) {
+void LibpqCursor::bind_float8(int index, double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.17g", value);
   slot(index) = Parameter{buffer, kFloat8Oid, false, false};
 }
 
-void Cursor::bind_bytea(int index, const void* data, std::size_t size) {
+void LibpqCursor::bind_bytea(int index, const void* data, std::size_t size) {
   slot(index) =
       Parameter{std::string(static_cast<const char*>(data), size), kByteaOid, false, true};
 }
 
-void Cursor::bind_null(int index) {
+void LibpqCursor::bind_null(int index) {
   slot(index) = Parameter{};
 }
 
-void Cursor::execute() {
+void LibpqCursor::execute() {
   Prepared& statement = prepared_ != nullptr ? *prepared_ : once_;
   auto count = static_cast<std::size_t>(statement.parameters);
   // An unbound parameter is NULL, as in SQLite.
@@ -121,7 +122,7 @@ void Cursor::execute() {
   result_ = result;
 }
 
-bool Cursor::step() {
+bool LibpqCursor::step() {
   if (result_ == nullptr) {
     execute();
     row_ = -1;
@@ -133,17 +134,17 @@ bool Cursor::step() {
   return false;
 }
 
-void Cursor::reset() {
+void LibpqCursor::reset() {
   PQclear(result_);
   result_ = nullptr;
   parameters_.clear();
 }
 
-bool Cursor::is_null(int column) const {
+bool LibpqCursor::is_null(int column) const {
   return PQgetisnull(result_, row_, column) != 0;
 }
 
-std::int64_t Cursor::integer(int column) const {
+std::int64_t LibpqCursor::integer(int column) const {
   if (is_null(column)) return 0;
   const char* value = PQgetvalue(result_, row_, column);
   // A comparison is a boolean on PostgreSQL and 0/1 on SQLite.
@@ -151,12 +152,12 @@ std::int64_t Cursor::integer(int column) const {
   return std::strtoll(value, nullptr, 10);
 }
 
-double Cursor::real(int column) const {
+double LibpqCursor::real(int column) const {
   if (is_null(column)) return 0;
   return std::strtod(PQgetvalue(result_, row_, column), nullptr);
 }
 
-std::string Cursor::text(int column) const {
+std::string LibpqCursor::text(int column) const {
   if (is_null(column)) return {};
   if (PQftype(result_, column) == kBoolOid) {
     return PQgetvalue(result_, row_, column)[0] == 't' ? "1" : "0";
@@ -165,7 +166,7 @@ std::string Cursor::text(int column) const {
                      static_cast<std::size_t>(PQgetlength(result_, row_, column)));
 }
 
-std::string Cursor::blob(int column) const {
+std::string LibpqCursor::blob(int column) const {
   if (is_null(column)) return {};
   if (PQftype(result_, column) != kByteaOid) return text(column);
   std::size_t size = 0;
@@ -177,11 +178,11 @@ std::string Cursor::blob(int column) const {
   return out;
 }
 
-const char* Cursor::column_name(int column) const {
+const char* LibpqCursor::column_name(int column) const {
   return PQfname(result_, column);
 }
 
-Connection::Connection(const std::string& conninfo) {
+LibpqConnection::LibpqConnection(const std::string& conninfo) {
   conn_ = PQconnectdb(conninfo.c_str());
   where_ = PQdb(conn_) != nullptr ? PQdb(conn_) : "";
   const char* host = PQhost(conn_);
@@ -202,24 +203,24 @@ Connection::Connection(const std::string& conninfo) {
   exec("SET client_min_messages = warning");
 }
 
-Connection::~Connection() {
+LibpqConnection::~LibpqConnection() {
   PQfinish(conn_);
 }
 
-Cursor* Connection::cursor(std::string_view sql, bool once) {
+Cursor* LibpqConnection::cursor(std::string_view sql, bool once) {
   auto found = prepared_.find(sql);
-  if (found != prepared_.end() && !once) return new Cursor(*this, &found->second, {});
+  if (found != prepared_.end() && !once) return new LibpqCursor(*this, &found->second, {});
   DollarSql rewritten = dollar_placeholders(sql);
   Prepared statement{"", std::move(rewritten.text), rewritten.parameters, false};
   if (once || prepared_.size() >= kMaxPreparedStatements) {
-    return new Cursor(*this, nullptr, std::move(statement));
+    return new LibpqCursor(*this, nullptr, std::move(statement));
   }
   statement.name = "s" + std::to_string(prepared_.size() + 1);
   found = prepared_.emplace(std::string(sql), std::move(statement)).first;
-  return new Cursor(*this, &found->second, {});
+  return new LibpqCursor(*this, &found->second, {});
 }
 
-void Connection::prepare(const Prepared& statement, std::vector<unsigned>& types) {
+void LibpqConnection::prepare(const Prepared& statement, std::vector<unsigned>& types) {
   // The first execution's NULLs leave their parameters' types to the server,
   // which cannot always tell them: in `?1 IS NULL OR col = ?1` the IS NULL
   // use stays untyped. Such a parameter is retried as text, then as int8
@@ -256,17 +257,21 @@ void Connection::prepare(const Prepared& statement, std::vector<unsigned>& types
   }
 }
 
-void Connection::exec(const std::string& sql) {
+void LibpqConnection::exec(const std::string& sql) {
   PGresult* result = PQexec(conn_, sql.c_str());
   check(result, "exec");
   PQclear(result);
 }
 
-bool Connection::in_transaction() const {
+bool LibpqConnection::transaction_aborted() const {
+  return PQtransactionStatus(conn_) == PQTRANS_INERROR;
+}
+
+bool LibpqConnection::in_transaction() const {
   return PQtransactionStatus(conn_) != PQTRANS_IDLE;
 }
 
-void Connection::check(PGresult* result, std::string_view what) {
+void LibpqConnection::check(PGresult* result, std::string_view what) {
   auto status = PQresultStatus(result);
   if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) fail(what, result);
   const char* command = PQcmdStatus(result);
@@ -276,7 +281,7 @@ void Connection::check(PGresult* result, std::string_view what) {
   }
 }
 
-void Connection::fail(std::string_view what, const PGresult* result) {
+void LibpqConnection::fail(std::string_view what, const PGresult* result) {
   std::string message = first_line(result != nullptr ? PQresultErrorMessage(result) : nullptr);
   if (message.empty() || message == "unknown error") message = first_line(PQerrorMessage(conn_));
   const char* sqlstate = result != nullptr ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
@@ -295,3 +300,13 @@ void Connection::fail(std::string_view what, const PGresult* result) {
 }
 
 }  // namespace mission::store::pg
+
+namespace mission::store {
+
+void install_postgresql_engine() {
+  pg::install_opener([](const std::string& conninfo) -> std::unique_ptr<pg::Connection> {
+    return std::make_unique<pg::LibpqConnection>(conninfo);
+  });
+}
+
+}  // namespace mission::store

@@ -20,6 +20,7 @@
 #include "daemon/store/message_repository.hpp"
 #include "daemon/store/migrations.hpp"
 #include "daemon/store/observation_repository.hpp"
+#include "daemon/store/postgresql_engine.hpp"
 
 using namespace mission;
 using namespace mission::store;
@@ -82,6 +83,7 @@ int main(int argc, char** argv) {
   }
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 2000;
   const int blocks = argc > 3 ? std::atoi(argv[3]) : 5;
+  mission::store::install_postgresql_engine();
   Database db(argv[1]);
   migrate(db);
   seed(db, 64);

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <string_view>
 
+#include "daemon/store/postgresql_engine.hpp"
 #include "support/postgresql_server.hpp"
 
 namespace mission::test {
@@ -22,6 +23,7 @@ inline bool on_postgresql() {
 // What store::Database opens for a test whose folder is `dir`.
 inline std::filesystem::path test_store(const std::filesystem::path& dir) {
   if (!on_postgresql()) return dir / "mission.db";
+  store::install_postgresql_engine();
   std::string_view engine = std::getenv("MISSION_TEST_STORE");
   auto colon = engine.find(':');
   std::string shared = colon == std::string_view::npos ? "" : std::string(engine.substr(colon + 1));
