@@ -72,20 +72,7 @@ Confinement::Confinement(const Profile& profile, const KernelSupport& support) {
                              " for the agent's Landlock rules: " + std::strerror(cause),
                          "check the path's permissions, or run with --sandbox off");
     }
-    landlock::PathBeneathAttr rule;
-    rule.allowed_access = rights;
-    rule.parent_fd = target;
-    const long rc = landlock::add_rule(ruleset_fd_, landlock::kRulePathBeneath, &rule);
-    const int cause = errno;
-    ::close(target);
-    if (rc != 0) {
-      ::close(ruleset_fd_);
-      ruleset_fd_ = -1;
-      throw MissionError(
-          ErrorCode::internal,
-          "the kernel refused a Landlock rule for " + path.string() + ": " + std::strerror(cause),
-          "run it with --sandbox off, and report this with 'mission sandbox check'");
-    }
+    add_beneath(target, path, rights, 0);
   };
   for (const auto& tree : profile.writable_trees) add(tree, handled);
   for (const auto& file : profile.writable_files) add(file, file_rights(handled));
@@ -103,13 +90,18 @@ Confinement::Confinement(const Profile& profile, const KernelSupport& support) {
 void Confinement::add_readable(const std::filesystem::path& path, std::uint64_t rights) {
   const int target = ::open(path.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
   if (target < 0) return;
+  add_beneath(target, path, rights, EINVAL);
+}
+
+void Confinement::add_beneath(int target, const std::filesystem::path& path, std::uint64_t rights,
+                              int tolerated) {
   landlock::PathBeneathAttr rule;
   rule.allowed_access = rights;
   rule.parent_fd = target;
   const long rc = landlock::add_rule(ruleset_fd_, landlock::kRulePathBeneath, &rule);
   const int cause = errno;
   ::close(target);
-  if (rc != 0 && cause != EINVAL) {
+  if (rc != 0 && cause != tolerated) {
     ::close(ruleset_fd_);
     ruleset_fd_ = -1;
     throw MissionError(

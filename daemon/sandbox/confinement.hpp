@@ -38,6 +38,11 @@ class Confinement {
  private:
   // A rule reading beneath `path` (the profile's readable paths).
   void add_readable(const std::filesystem::path& path, std::uint64_t rights);
+  // Adds the rule `rights` beneath `target` (an O_PATH descriptor of `path`,
+  // closed here). A refusal other than `tolerated` (0: none) ends the
+  // ruleset and throws.
+  void add_beneath(int target, const std::filesystem::path& path, std::uint64_t rights,
+                   int tolerated);
 
   int ruleset_fd_ = -1;
 };
